@@ -1,0 +1,166 @@
+# Makefile: tablero's one flat Makefile. Builds everything into $(BUILD)/.
+#
+#   make            build tablerod, perft and the tests
+#   make run        build and start tablerod on port 7777 in the foreground
+#   make test       build and run every test; last line "N passed, M failed"
+#   make asan       build and run the tests with address and UB sanitizers
+#   make fuzz       build the libFuzzer targets (clang)
+#   make bench      perft and server benchmarks
+#   make install    install the binaries and data under $(PREFIX)
+#   make format     format the C sources with .clang-format
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+# The machine's own instruction set (popcount for the bitboards); set
+# NATIVE= for a portable build.
+NATIVE ?= -march=native
+PREFIX ?= /usr/local
+BUILD ?= build
+FUZZCC ?= clang
+PORT ?= 7777
+# How long each fuzz target runs in `make test`.
+FUZZ_SECONDS ?= 4
+
+PKGS = libevent libevent_pthreads libcjson sqlite3
+# Deferred (=) so that pkg-config is asked after deps.sh has run.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
+	echo -levent_pthreads -levent -lcjson -lsqlite3)
+
+WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wpointer-arith -Wno-unused-parameter
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+	$(WARN) $(NATIVE) -I. $(PKG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(LDFLAGS) -pthread
+
+RULES_SRC = $(wildcard rules/*.c)
+AI_SRC = $(wildcard ai/*.c)
+PROTO_SRC = $(wildcard protocol/*.c)
+SERVER_SRC = $(filter-out server/main.c,$(wildcard server/*.c))
+CLIENT_SRC = $(filter-out client-cli/main.c,$(wildcard client-cli/*.c))
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
+DATA = $(sort $(wildcard data/*/*))
+
+GEN_DATA = $(BUILD)/gen/data.c
+RULES_OBJ = $(RULES_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/data.o
+AI_OBJ = $(AI_SRC:%.c=$(BUILD)/obj/%.o)
+PROTO_OBJ = $(PROTO_SRC:%.c=$(BUILD)/obj/%.o)
+SERVER_OBJ = $(SERVER_SRC:%.c=$(BUILD)/obj/%.o)
+CLIENT_OBJ = $(CLIENT_SRC:%.c=$(BUILD)/obj/%.o)
+
+LIBRULES = $(BUILD)/librules.a
+LIBAI = $(BUILD)/libai.a
+LIBPROTO = $(BUILD)/libprotocol.a
+LIBSERVER = $(BUILD)/libserver.a
+LIBS_ALL = $(LIBSERVER) $(LIBAI) $(LIBPROTO) $(LIBRULES)
+
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+SERVER_BIN = $(if $(wildcard server/main.c),$(BUILD)/tablerod)
+CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
+BENCH_BIN = $(BUILD)/perft $(if $(wildcard bench/bench_rules.c),$(BUILD)/bench_rules)
+
+.PHONY: all deps run test asan asan-test fuzz fuzz-run bench install clean \
+	format check-format
+.SUFFIXES:
+
+all: $(SERVER_BIN) $(CLIENT_BIN) $(BENCH_BIN) $(UNIT_BIN)
+
+deps:
+	@sh contrib/deps.sh
+
+# Every object waits for deps.sh (order-only) so a fresh machine works.
+$(BUILD)/obj/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(GEN_DATA): $(DATA) contrib/embed.sh
+	@mkdir -p $(@D)
+	sh contrib/embed.sh $(DATA) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/data.o: $(GEN_DATA) | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Irules -c $< -o $@
+
+$(LIBRULES): $(RULES_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+$(LIBAI): $(AI_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+$(LIBPROTO): $(PROTO_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+$(LIBSERVER): $(SERVER_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(BUILD)/tablerod: $(BUILD)/obj/server/main.o $(LIBS_ALL)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+$(BUILD)/tablero: $(BUILD)/obj/client-cli/main.o $(CLIENT_OBJ) $(LIBPROTO) $(LIBRULES)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+$(BUILD)/perft: $(BUILD)/obj/bench/perft.o $(LIBRULES)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
+$(BUILD)/bench_rules: $(BUILD)/obj/bench/bench_rules.o $(LIBAI) $(LIBRULES)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) -lm
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/obj/tests/unit/check.o $(LIBS_ALL)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+# libFuzzer targets: every library source again, built by clang with the
+# fuzzer and sanitizers, into its own folder.
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
+	-I. $(PKG_CFLAGS) -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZ_LIB_SRC = $(RULES_SRC) $(AI_SRC) $(PROTO_SRC)
+FUZZ_LIB_OBJ = $(FUZZ_LIB_SRC:%.c=$(BUILD)/fz/%.o) $(BUILD)/fz/gen/data.o
+
+$(BUILD)/fz/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(FUZZCC) $(FUZZ_CFLAGS) -Wall -Wextra -Werror -Wno-unused-parameter -c $< -o $@
+$(BUILD)/fz/gen/data.o: $(GEN_DATA) | deps
+	@mkdir -p $(@D)
+	$(FUZZCC) $(FUZZ_CFLAGS) -Irules -c $< -o $@
+$(BUILD)/fuzz/%: $(BUILD)/fz/tests/fuzz/%.o $(FUZZ_LIB_OBJ)
+	@mkdir -p $(@D)
+	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+fuzz: $(FUZZ_BIN)
+
+# Each target for FUZZ_SECONDS from its seed corpus in tests/fuzz/corpus/.
+fuzz-run: fuzz
+	sh tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
+
+test: all fuzz
+	@sh tests/run.sh $(BUILD) $(FUZZ_SECONDS)
+
+asan:
+	$(MAKE) BUILD=$(BUILD)/asan NATIVE="$(NATIVE)" \
+	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+	    LDFLAGS="-fsanitize=address,undefined" all
+
+asan-test: asan
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    TABLERO_SLOW=1 sh tests/run.sh $(BUILD)/asan 0
+
+bench: all
+	sh bench/run.sh $(BUILD)
+
+run: all
+	$(BUILD)/tablerod --port $(PORT) --db tablero.db
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(SERVER_BIN) $(CLIENT_BIN) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/tablero
+	cp -R data/. $(DESTDIR)$(PREFIX)/share/tablero/
+
+format:
+	clang-format -i $(wildcard */*.c */*.h tests/*/*.c tests/*/*.h)
+
+check-format:
+	@for f in $(wildcard */*.c */*.h tests/*/*.c tests/*/*.h); do \
+	    clang-format "$$f" | cmp -s - "$$f" || echo "not formatted: $$f"; done
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj $(BUILD)/fz -name '*.d' 2>/dev/null)

@@ -1,0 +1,254 @@
+/*
+ * rules.c: what every game shares: option checking against a game's option
+ * table, the generic perft, error formatting and a small random generator.
+ */
+#include "rules.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Format a reason into a caller's buffer, always NUL-terminated. */
+void
+rules_seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int
+rules_is_pass(struct rules_move m)
+{
+	return m.to == RULES_NONE;
+}
+
+static const struct rules_optdesc *
+rules_optdesc_find(const struct rules_game *g, const char *key)
+{
+	const struct rules_optdesc *d;
+
+	for (d = g->options; d != NULL && d->name != NULL; d++)
+		if (strcmp(d->name, key) == 0)
+			return d;
+	return NULL;
+}
+
+/* Parse a whole decimal integer; 0 or -1. */
+static int
+rules_parse_long(const char *s, long *out)
+{
+	char *end;
+
+	if (*s == '\0')
+		return -1;
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	return 0;
+}
+
+/* Is word one of the '|'-separated choices? */
+static int
+rules_choice_ok(const char *choices, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = choices;
+
+	while (*p != '\0') {
+		const char *bar = strchr(p, '|');
+		size_t len = bar != NULL ? (size_t)(bar - p) : strlen(p);
+
+		if (len == n && strncmp(p, word, n) == 0)
+			return 1;
+		if (bar == NULL)
+			break;
+		p = bar + 1;
+	}
+	return 0;
+}
+
+/* Check options against the game's table: every key known, given once, and
+ * every value of its type and range. The reason names the option. */
+int
+rules_opts_check(const struct rules_game *g, const struct rules_opt *opts,
+    int nopts, char *err, size_t errlen)
+{
+	int i, j;
+
+	for (i = 0; i < nopts; i++) {
+		const struct rules_optdesc *d;
+		long v;
+
+		d = rules_optdesc_find(g, opts[i].key);
+		if (d == NULL) {
+			rules_seterr(err, errlen, "%s has no option '%s'",
+			    g->name, opts[i].key);
+			return -1;
+		}
+		for (j = 0; j < i; j++) {
+			if (strcmp(opts[j].key, opts[i].key) == 0) {
+				rules_seterr(err, errlen,
+				    "option '%s' is given twice", d->name);
+				return -1;
+			}
+		}
+		switch (d->type) {
+		case RULES_OPT_INT:
+			if (rules_parse_long(opts[i].value, &v) != 0 ||
+			    v < d->min || v > d->max) {
+				rules_seterr(err, errlen,
+				    "option '%s' must be a whole number "
+				    "from %ld to %ld",
+				    d->name, d->min, d->max);
+				return -1;
+			}
+			break;
+		case RULES_OPT_CHOICE:
+			if (!rules_choice_ok(d->choices, opts[i].value)) {
+				rules_seterr(err, errlen,
+				    "option '%s' must be one of %s", d->name,
+				    d->choices);
+				return -1;
+			}
+			break;
+		case RULES_OPT_TEXT:
+			if (strlen(opts[i].value) > (size_t)d->max) {
+				rules_seterr(err, errlen,
+				    "option '%s' is longer than %ld bytes",
+				    d->name, d->max);
+				return -1;
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The value given for key, else its default (NULL when it has none). */
+const char *
+rules_opt_get(const struct rules_game *g, const struct rules_opt *opts,
+    int nopts, const char *key)
+{
+	const struct rules_optdesc *d;
+	int i;
+
+	for (i = 0; i < nopts; i++)
+		if (strcmp(opts[i].key, key) == 0)
+			return opts[i].value;
+	d = rules_optdesc_find(g, key);
+	return d != NULL ? d->def : NULL;
+}
+
+/* An integer option already checked by rules_opts_check(), else its
+ * default; 0 when neither exists. */
+long
+rules_opt_long(const struct rules_game *g, const struct rules_opt *opts,
+    int nopts, const char *key)
+{
+	const char *s = rules_opt_get(g, opts, nopts, key);
+	long v;
+
+	if (s == NULL || rules_parse_long(s, &v) != 0)
+		return 0;
+	return v;
+}
+
+/* Count leaves by copy-make over the interface; buffers come from one
+ * allocation per call, never from move generation. */
+static uint64_t
+rules_perft_walk(const struct rules_game *g, const void *st, int depth,
+    unsigned char *states, struct rules_move *moves)
+{
+	struct rules_move *mv = moves + (size_t)depth * RULES_MAX_MOVES;
+	void *next = states + (size_t)depth * g->state_size;
+	uint64_t total = 0;
+	int i, n;
+
+	n = g->legal_moves(st, mv, RULES_MAX_MOVES);
+	if (depth == 1)
+		return (uint64_t)n;
+	for (i = 0; i < n; i++) {
+		memcpy(next, st, g->state_size);
+		g->apply(next, mv[i]);
+		total += rules_perft_walk(g, next, depth - 1, states, moves);
+	}
+	return total;
+}
+
+uint64_t
+rules_perft_generic(const struct rules_game *g, const void *st, int depth)
+{
+	unsigned char *states;
+	struct rules_move *moves;
+	uint64_t n;
+
+	if (depth <= 0)
+		return 1;
+	states = malloc((size_t)(depth + 1) * g->state_size);
+	moves = malloc((size_t)(depth + 1) * RULES_MAX_MOVES * sizeof *moves);
+	if (states == NULL || moves == NULL) {
+		free(states);
+		free(moves);
+		return 0;
+	}
+	n = rules_perft_walk(g, st, depth, states, moves);
+	free(states);
+	free(moves);
+	return n;
+}
+
+/* The game's own perft when it has one, else the generic one. */
+uint64_t
+rules_perft(const struct rules_game *g, const void *st, int depth)
+{
+	if (g->perft != NULL)
+		return g->perft(st, depth);
+	return rules_perft_generic(g, st, depth);
+}
+
+/* splitmix64's finaliser: a good 64-bit mix for hashes and seeds. */
+uint64_t
+rules_mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+void
+rules_rng_seed(struct rules_rng *r, uint64_t seed)
+{
+	r->s = seed;
+}
+
+/* splitmix64: small, fast and the same on every machine. */
+uint64_t
+rules_rng_next(struct rules_rng *r)
+{
+	r->s += 0x9e3779b97f4a7c15ULL;
+	return rules_mix64(r->s);
+}
+
+/* A uniform number in [0, n), n > 0, without modulo bias. */
+unsigned
+rules_rng_below(struct rules_rng *r, unsigned n)
+{
+	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+	uint64_t x;
+
+	do
+		x = rules_rng_next(r);
+	while (x >= limit);
+	return (unsigned)(x % n);
+}

@@ -1,0 +1,179 @@
+/*
+ * rules.h: the one interface every game implements, the registry that finds
+ * a game by its wire name, and the small helpers the games share.
+ *
+ * A game is a table of function pointers (struct rules_game). Its state is a
+ * plain struct of game->state_size bytes with no pointers, so callers copy it
+ * with memcpy (copy-make for search, a saved copy for restart). Everything
+ * random in a game comes from its `seed` option, so that replaying the same
+ * options and moves always rebuilds the same position.
+ *
+ * rules/ includes libc only: no I/O, no JSON, no allocation in move
+ * generation.
+ */
+#ifndef TABLERO_RULES_H
+#define TABLERO_RULES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* "No square" in a move or a result. */
+#define RULES_NONE (-1)
+
+/* The most moves any position of any game has (Amazons stays under 5,000). */
+#define RULES_MAX_MOVES 8192
+
+/* The largest state of any game, in bytes (Shape Shifter holds its piece
+ * table). A caller that wants one buffer for every game uses this. */
+#define RULES_STATE_MAX 16384
+
+/* Room for an error or illegal-move reason, with its NUL. */
+#define RULES_ERR_MAX 160
+
+/* Room for a one-line position string or a move sentence, with its NUL. */
+#define RULES_LINE_MAX 1024
+
+/* Room for an ASCII picture or an exported file, with its NUL. */
+#define RULES_TEXT_MAX 8192
+
+/*
+ * A move. Each game says what its fields hold (see docs/RULES.md); squares
+ * are the game's own square numbers. A pass has to == RULES_NONE.
+ */
+struct rules_move {
+	int16_t from; /* source square, or RULES_NONE (placement, clone) */
+	int16_t to;   /* destination square, or RULES_NONE for a pass */
+	int16_t arg;  /* a third part (the Amazons arrow), or RULES_NONE */
+};
+
+/* One option given to a game, as text: {"size", "7"}. */
+struct rules_opt {
+	const char *key;
+	const char *value;
+};
+
+enum rules_opt_type {
+	RULES_OPT_INT,    /* decimal integer within [min, max] */
+	RULES_OPT_CHOICE, /* one of the words in choices, '|' separated */
+	RULES_OPT_TEXT,   /* free text (a file's content), up to max bytes */
+};
+
+/* What a game accepts: listed by the `games` verb and checked by
+ * rules_opts_check(). An array of these ends with a NULL name. */
+struct rules_optdesc {
+	const char *name;
+	enum rules_opt_type type;
+	long min, max;       /* INT: the range; TEXT: max is the byte limit */
+	const char *choices; /* CHOICE: "1|2|random" */
+	const char *def;     /* default, as text; NULL when there is none */
+	const char *help;    /* one short sentence */
+};
+
+enum rules_result {
+	RULES_PLAYING,
+	RULES_WIN,     /* two players: `winner` won */
+	RULES_DRAW,    /* two players: nobody won */
+	RULES_SOLVED,  /* one player: the puzzle or level is won */
+	RULES_BLOCKED, /* one player: no move is left, the puzzle is lost */
+};
+
+struct rules_status {
+	enum rules_result result;
+	int winner;         /* seat that won (RULES_WIN), else RULES_NONE */
+	int nscores;        /* how many of score[] mean something: 0 to 2 */
+	int score[2];       /* per seat: pieces (Ataxx), pegs left (solitaire)... */
+	const char *reason; /* static text: "board full", "" while playing */
+};
+
+struct rules_game {
+	const char *name;          /* wire name: "ataxx" */
+	const char *title;         /* for people: "Ataxx" */
+	int seats;                 /* 1 or 2 */
+	const char *seat_names[2]; /* "white", "black"; seat 0 first */
+	const struct rules_optdesc *options; /* ends with a NULL name */
+	const char *notation;      /* one line of help on move notation */
+	const char *file_format;   /* import/export format name, or NULL */
+	size_t state_size;         /* bytes of state, at most RULES_STATE_MAX */
+
+	/* Set up a new game from options already checked by
+	 * rules_opts_check(); 0, or -1 with a reason in err. */
+	int (*init)(void *st, const struct rules_opt *opts, int nopts, char *err,
+	    size_t errlen);
+	/* The seat to move (0 for one-player games). */
+	int (*turn)(const void *st);
+	void (*status)(const void *st, struct rules_status *out);
+	/* Every legal move (a pass when that is the only one); the count. */
+	int (*legal_moves)(const void *st, struct rules_move *out, int max);
+	/* The legal moves that start from (or place on) one square. */
+	int (*legal_from)(const void *st, int square, struct rules_move *out,
+	    int max);
+	/* A square's name ("b6", "A2", "3,4") to its number; 0 or -1. */
+	int (*parse_square)(const void *st, const char *text, int *square,
+	    char *err, size_t errlen);
+	/* Text in the game's notation to a legal move; 0, or -1 with the
+	 * precise reason it is malformed or illegal. */
+	int (*parse_move)(const void *st, const char *text,
+	    struct rules_move *out, char *err, size_t errlen);
+	/* A move in notation ("a7c5"), from the state before it. */
+	void (*format_move)(const void *st, struct rules_move m, char *buf,
+	    size_t len);
+	/* A move as a sentence ("black jumps from a7 to c5"), from the state
+	 * before it. */
+	void (*describe_move)(const void *st, struct rules_move m, char *buf,
+	    size_t len);
+	/* Play a legal move. */
+	void (*apply)(void *st, struct rules_move m);
+	/* The one-line position string; its length, or -1 when len is too
+	 * small. */
+	int (*to_position)(const void *st, char *buf, size_t len);
+	/* Replace the position (st holds a game made by init); 0 or -1. */
+	int (*from_position)(void *st, const char *text, char *err,
+	    size_t errlen);
+	/* The seed's file format (NULL when the game has none); the import
+	 * replaces the position in a game made by init. */
+	int (*import_file)(void *st, const char *text, size_t len, char *err,
+	    size_t errlen);
+	int (*export_file)(const void *st, char *buf, size_t len);
+	/* ASCII picture like the seed's, lines ending in '\n'; its length. */
+	int (*render)(const void *st, char *buf, size_t len);
+	/* The board as rows of one character a cell, top row first, each
+	 * ending in '\n' (the legend is in docs/RULES.md); its length. */
+	int (*board_rows)(const void *st, char *buf, size_t len);
+	/* A hash of the position, equal for equal positions. */
+	uint64_t (*hash)(const void *st);
+	/* Leaf count at depth (a pass is a move, a finished game has no
+	 * moves); NULL means rules_perft_generic() serves. */
+	uint64_t (*perft)(const void *st, int depth);
+};
+
+/* registry.c */
+extern const struct rules_game *const rules_games[]; /* NULL-terminated */
+const struct rules_game *rules_find(const char *name);
+
+/* rules.c */
+int rules_opts_check(const struct rules_game *g, const struct rules_opt *opts,
+    int nopts, char *err, size_t errlen);
+const char *rules_opt_get(const struct rules_game *g,
+    const struct rules_opt *opts, int nopts, const char *key);
+long rules_opt_long(const struct rules_game *g, const struct rules_opt *opts,
+    int nopts, const char *key);
+uint64_t rules_perft(const struct rules_game *g, const void *st, int depth);
+uint64_t rules_perft_generic(const struct rules_game *g, const void *st,
+    int depth);
+void rules_seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int rules_is_pass(struct rules_move m);
+uint64_t rules_mix64(uint64_t x);
+
+/* A small deterministic random generator for the games' generators. */
+struct rules_rng {
+	uint64_t s;
+};
+void rules_rng_seed(struct rules_rng *r, uint64_t seed);
+uint64_t rules_rng_next(struct rules_rng *r);
+unsigned rules_rng_below(struct rules_rng *r, unsigned n);
+
+/* data.c (generated from data/ by the Makefile) */
+const char *rules_data(const char *name, size_t *len);
+
+#endif
