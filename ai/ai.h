@@ -1,0 +1,32 @@
+/*
+ * ai.h: bots and solvers, built on the rules interface. Everything here is
+ * pure computation on a copy of a state: no I/O, safe on a worker thread.
+ */
+#ifndef TABLERO_AI_H
+#define TABLERO_AI_H
+
+#include "rules/rules.h"
+
+enum ai_verdict {
+	AI_UNKNOWN = -1, /* the node limit ran out first */
+	AI_LOST = 0,     /* no sequence of moves wins from here */
+	AI_WINNABLE = 1, /* *hint is a move after which it is still winnable */
+};
+
+/* ai.c: the entry points the server calls, dispatching by game. */
+
+/* Solve a one-player game: a verdict, and for AI_WINNABLE a move that keeps
+ * the puzzle winnable (a finished puzzle: SOLVED is winnable with no move,
+ * hint->to == RULES_NONE). node_limit bounds the work (0: no bound). */
+enum ai_verdict ai_solve(const struct rules_game *g, const void *st,
+    long node_limit, struct rules_move *hint);
+
+/* solitaire_solver.c */
+enum ai_verdict ai_solitaire_solve(const void *st, long node_limit,
+    struct rules_move *hint);
+
+/* shifter_solver.c */
+enum ai_verdict ai_shifter_solve(const void *st, long node_limit,
+    struct rules_move *hint);
+
+#endif
