@@ -21,11 +21,11 @@ PORT ?= 7777
 # How long each fuzz target runs in `make test`.
 FUZZ_SECONDS ?= 4
 
-PKGS = libevent libevent_pthreads libcjson sqlite3
+PKGS = libevent libevent_pthreads libcjson sqlite3 libsodium
 # Deferred (=) so that pkg-config is asked after deps.sh has run.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
-	echo -levent_pthreads -levent -lcjson -lsqlite3)
+	echo -levent_pthreads -levent -lcjson -lsqlite3 -lsodium)
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wpointer-arith -Wno-unused-parameter

@@ -23,6 +23,8 @@ want_cmd python3 python3
 want_pc libevent libevent-dev
 want_pc libcjson libcjson-dev
 want_pc sqlite3 libsqlite3-dev
+# Random tokens and their hashes (never hand-written crypto).
+want_pc libsodium libsodium-dev
 if [ "${TABLERO_FUZZ:-1}" = 1 ]; then
 	want_cmd clang clang
 	# libFuzzer and the sanitizer runtimes for clang.
