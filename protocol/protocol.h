@@ -1,0 +1,308 @@
+/*
+ * protocol.h: tablero's wire protocol as a library: line framing (with
+ * telnet noise removed), decoding of JSON and shorthand requests into one
+ * typed struct, encoding of replies, errors and events as JSON lines, text
+ * mode for people on telnet, and the table of error codes.
+ *
+ * docs/PROTOCOL.md is the normative description; this header is its C face.
+ * protocol/ depends on cJSON only and knows no game: verbs, fields and error
+ * codes are all it knows.
+ *
+ * Ownership: every char * in a decoded request is malloc'd and freed by
+ * proto_request_free(); every cJSON * returned belongs to the caller
+ * (cJSON_Delete); every char * returned by proto_json_line()/proto_text()
+ * belongs to the caller (free).
+ */
+#ifndef TABLERO_PROTOCOL_H
+#define TABLERO_PROTOCOL_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/* The protocol's version: sent in the welcome event, checked in hello. */
+#define PROTO_VERSION 1
+
+/* Default longest line in bytes, without its "\n" or "\r\n" (the server's
+ * --max-line changes it). Bounds what one connection makes us buffer. */
+#define PROTO_LINE_MAX_DEFAULT 8192
+
+/* Deepest nesting of objects/arrays accepted in a JSON request: requests are
+ * at most three levels deep; deeper input only costs stack and time. */
+#define PROTO_JSON_DEPTH_MAX 16
+
+/* Longest verb kept for echoing in "re" (longer ones are unknown anyway). */
+#define PROTO_CMD_MAX 32
+
+/* Longest raw text of an id: enough for any UUID or 64-bit counter. */
+#define PROTO_ID_MAX 128
+
+/* Longest name, token, game, room, seat, action, mode, status, from: names
+ * are 16 at most; 64 leaves room without letting a client store essays. */
+#define PROTO_FIELD_MAX 64
+
+/* Longest move text (the longest notation is a few squares). */
+#define PROTO_MOVE_MAX 64
+
+/* Longest chat text the decoder accepts (the server's chat limit, 500 bytes,
+ * is stricter and gives its own message). */
+#define PROTO_TEXT_MAX 2048
+
+/* Longest option key. */
+#define PROTO_OPTION_KEY_MAX 64
+
+/* Longest option value (a board or level file passed inline). */
+#define PROTO_OPTION_VALUE_MAX 16384
+
+/* Most options in one create; no game has more than a handful. */
+#define PROTO_MAX_OPTIONS 16
+
+/* Most bot entries in one create (no game has more seats). */
+#define PROTO_MAX_BOTS 8
+
+/* Bot levels. */
+#define PROTO_BOT_LEVEL_MIN 1
+#define PROTO_BOT_LEVEL_MAX 5
+
+/* Clock ranges in seconds: a day per game at most, an hour of increment. */
+#define PROTO_CLOCK_INITIAL_MIN 1
+#define PROTO_CLOCK_INITIAL_MAX 86400
+#define PROTO_CLOCK_INCREMENT_MIN 0
+#define PROTO_CLOCK_INCREMENT_MAX 3600
+
+/* Largest seq (and largest integer option value in magnitude): integers
+ * beyond 2^53 cannot pass through a JSON double exactly. */
+#define PROTO_INT_MAX 9007199254740991LL
+
+/* ---------------------------------------------------------------- errors.c */
+
+/* The fixed vocabulary of error codes, in the brief's order. */
+enum proto_error {
+	PROTO_OK = 0,
+	PROTO_E_BAD_JSON,
+	PROTO_E_BAD_REQUEST,
+	PROTO_E_UNKNOWN_CMD,
+	PROTO_E_LINE_TOO_LONG,
+	PROTO_E_NOT_LOGGED_IN,
+	PROTO_E_BAD_NAME,
+	PROTO_E_NAME_TAKEN,
+	PROTO_E_BAD_TOKEN,
+	PROTO_E_NO_SUCH_GAME,
+	PROTO_E_BAD_OPTIONS,
+	PROTO_E_NO_SUCH_ROOM,
+	PROTO_E_ROOM_FULL,
+	PROTO_E_NOT_IN_ROOM,
+	PROTO_E_NOT_A_PLAYER,
+	PROTO_E_NOT_YOUR_TURN,
+	PROTO_E_ILLEGAL_MOVE,
+	PROTO_E_GAME_OVER,
+	PROTO_E_NOT_ALLOWED,
+	PROTO_E_RATE_LIMITED,
+	PROTO_E_LIMIT_REACHED,
+	PROTO_E_SERVER_FULL,
+	PROTO_E_INTERNAL,
+	PROTO_E_COUNT
+};
+
+/* The wire code ("bad_json"); "ok" for PROTO_OK; "internal" when out of
+ * range. */
+const char *proto_error_code(enum proto_error e);
+
+/* The default message for people ("the line is not valid JSON"). */
+const char *proto_error_message(enum proto_error e);
+
+/* The error whose wire code is `code`, or PROTO_E_COUNT when none is. */
+enum proto_error proto_error_from_code(const char *code);
+
+/* ---------------------------------------------------------------- framer.c */
+
+/*
+ * The framer turns a byte stream into lines. It accepts "\n" and "\r\n"
+ * (and telnet's "\r\0"), drops telnet IAC sequences (IAC IAC is a literal
+ * 255 byte; IAC WILL/WONT/DO/DONT x is 3 bytes; IAC SB ... IAC SE is
+ * dropped whole; any other IAC x is 2 bytes) with its state kept across
+ * calls, and skips blank lines (only spaces, tabs and CRs). It never holds
+ * more than `limit` bytes of one line.
+ */
+struct proto_framer;
+
+/* A framer for lines of at most `limit` bytes (0: PROTO_LINE_MAX_DEFAULT);
+ * NULL when out of memory. */
+struct proto_framer *proto_framer_new(size_t limit);
+void proto_framer_free(struct proto_framer *f);
+
+/*
+ * Feed bytes. Stops as soon as one complete non-blank line is ready or the
+ * current line goes over the limit, and returns how many bytes of buf it
+ * consumed: the caller calls again with the rest (buf + consumed).
+ *
+ * *line/*linelen: set to the line (without its "\n"/"\r\n"; NUL-terminated
+ * for convenience but it may contain NUL bytes: use *linelen) when one is
+ * ready, else *line is NULL. Valid until the next call or the free.
+ *
+ * *toolong: set to 1 (once per offending line) when the current line went
+ * over the limit; the framer then drops the rest of that line up to its
+ * "\n". The server answers line_too_long and closes. Else 0.
+ */
+size_t proto_framer_push(struct proto_framer *f, const char *buf, size_t len,
+    const char **line, size_t *linelen, int *toolong);
+
+/* Bytes of the current incomplete line held (always <= the limit). */
+size_t proto_framer_pending(const struct proto_framer *f);
+
+/* --------------------------------------------------------------- request.c */
+
+/* Every verb, in the order of docs/PROTOCOL.md. */
+enum proto_verb {
+	PROTO_HELLO,
+	PROTO_GAMES,
+	PROTO_ROOMS,
+	PROTO_CREATE,
+	PROTO_JOIN,
+	PROTO_WATCH,
+	PROTO_LEAVE,
+	PROTO_STATE,
+	PROTO_MOVES,
+	PROTO_MOVE,
+	PROTO_RESIGN,
+	PROTO_DRAW,
+	PROTO_UNDO,
+	PROTO_RESTART,
+	PROTO_NEXT,
+	PROTO_HINT,
+	PROTO_REMATCH,
+	PROTO_CLAIM,
+	PROTO_EXPORT,
+	PROTO_CHAT,
+	PROTO_SAY,
+	PROTO_WHO,
+	PROTO_PING,
+	PROTO_QUIT,
+	PROTO_MODE,
+	PROTO_HELP,
+	PROTO_VERB_COUNT /* also: "no verb" (unknown_cmd, bad_json) */
+};
+
+/* The wire name ("hello"), or NULL when out of range. */
+const char *proto_verb_name(enum proto_verb v);
+
+/* The verb named `name` exactly (lower case), or PROTO_VERB_COUNT. */
+enum proto_verb proto_verb_from_name(const char *name);
+
+/* The verb's shorthand form for help ("move MOVE [seq=N] [room=ID]"). */
+const char *proto_verb_shorthand(enum proto_verb v);
+
+/* One sentence on what the verb does, for help. */
+const char *proto_verb_summary(enum proto_verb v);
+
+/* One option of create: key and value as text (JSON integers printed as
+ * decimal integers), like struct rules_opt. */
+struct proto_kv {
+	char *key;
+	char *value;
+};
+
+/* One bot of create: a seat (name or number as text) or NULL for "every
+ * free seat" (shorthand bot=N, JSON "bot":N), and its level. */
+struct proto_bot {
+	char *seat;
+	int level;
+};
+
+/*
+ * A decoded request. Every string is valid UTF-8, has no control characters
+ * (text: no control characters but "\n" and "\t"; option values: but "\n",
+ * "\r" and "\t") and fits its PROTO_*_MAX. Absent strings are NULL. The
+ * decoder checks required fields per verb, enumerations (draw action, mode,
+ * rooms status) and ranges; it does NOT check names (the server answers
+ * bad_name) nor that a room, game, seat or move exists.
+ */
+struct proto_request {
+	enum proto_verb verb; /* PROTO_VERB_COUNT when unknown */
+	int shorthand;        /* 1: came as a shorthand text line */
+	char *cmd;            /* the verb for "re": JSON cmd as sent, shorthand
+	                         verb lower-cased; NULL when unreadable */
+	char *id;             /* raw JSON text of id (a string literal with its
+	                         quotes, or an integer), or NULL */
+	char *name;           /* hello */
+	char *token;          /* hello */
+	char *game;           /* rooms (filter), create */
+	char *room;           /* any verb; NULL: the current room */
+	char *seat;           /* create, join: seat name or number as text */
+	char *move;           /* move */
+	char *from;           /* moves */
+	char *text;           /* chat, say */
+	char *action;         /* draw: "offer", "accept" or "decline" */
+	char *mode;           /* mode: "json" or "text" */
+	char *status;         /* rooms: "waiting", "playing", "ended",
+	                         "adjourned" */
+	int has_seq;          /* move */
+	long long seq;
+	int has_proto; /* hello (always PROTO_VERSION when set) */
+	long proto;
+	int has_private; /* create */
+	int is_private;
+	int has_clock; /* create */
+	long clock_initial, clock_increment;
+	struct proto_kv options[PROTO_MAX_OPTIONS]; /* create */
+	int noptions;
+	struct proto_bot bots[PROTO_MAX_BOTS]; /* create */
+	int nbots;
+};
+
+/*
+ * Decode one line (as the framer hands it out): JSON when its first
+ * non-blank byte is '{', else shorthand. Returns PROTO_OK, or
+ * PROTO_E_BAD_JSON / PROTO_E_UNKNOWN_CMD / PROTO_E_BAD_REQUEST with a
+ * message for people in err (naming the field and what was expected; err
+ * may be NULL). Even on error, req->cmd and req->id are filled when they
+ * could be read, so the error reply can echo them. Always call
+ * proto_request_free() afterwards.
+ */
+enum proto_error proto_decode(const char *line, size_t len,
+    struct proto_request *req, char *err, size_t errlen);
+
+/* 1 when the line is JSON (first non-blank byte '{'), 0 for shorthand. */
+int proto_line_is_json(const char *line, size_t len);
+
+/* Free the request's strings and zero it (verb PROTO_VERB_COUNT). */
+void proto_request_free(struct proto_request *req);
+
+/* The option `key` of a create request, or NULL. */
+const char *proto_request_option(
+    const struct proto_request *req, const char *key);
+
+/* -------------------------------------------------------------- encode.c */
+
+/* {"re":cmd,"id":raw,"ok":true}; the server adds the result fields. "re" is
+ * null when req->cmd is NULL, "id" is absent when req->id is NULL. NULL when
+ * out of memory. */
+cJSON *proto_reply(const struct proto_request *req);
+
+/* {"re":cmd,"id":raw,"ok":false,"error":code,"message":message}; req may be
+ * NULL ("re":null, no id); message NULL: the code's default message. */
+cJSON *proto_error_reply(
+    const struct proto_request *req, enum proto_error e, const char *message);
+
+/* {"event":name,"room":room,"seq":seq}; room NULL: no room; seq <= 0: no
+ * seq. */
+cJSON *proto_event(const char *name, const char *room, long long seq);
+
+/* The welcome event: {"event":"welcome","server":"tablerod","version":
+ * version,"proto":PROTO_VERSION,"hint":"Type: hello YOURNAME ..."}. */
+cJSON *proto_welcome(const char *version);
+
+/* One JSON line ending in "\n", members whose name starts with '_' dropped
+ * at every depth (msg itself is not changed). malloc'd; NULL when out of
+ * memory. */
+char *proto_json_line(const cJSON *msg);
+
+/* -------------------------------------------------------------- text.c */
+
+/* Any reply, error or event as plain English for people (telnet): boards
+ * from "_picture" or "picture", whose turn, results; errors as
+ * "error (illegal_move): arrow path blocked at h4". One or more lines, each
+ * ending in "\n". malloc'd; NULL when out of memory. */
+char *proto_text(const cJSON *msg);
+
+#endif
