@@ -136,9 +136,9 @@ void proto_framer_free(struct proto_framer *f);
  * current line goes over the limit, and returns how many bytes of buf it
  * consumed: the caller calls again with the rest (buf + consumed).
  *
- * *line/*linelen: set to the line (without its "\n"/"\r\n"; NUL-terminated
- * for convenience but it may contain NUL bytes: use *linelen) when one is
- * ready, else *line is NULL. Valid until the next call or the free.
+ * line, linelen: *line is set to the line (without its "\n" or "\r\n";
+ * NUL-terminated for convenience but it may hold NUL bytes: use *linelen)
+ * when one is ready, else to NULL. Valid until the next call or the free.
  *
  * *toolong: set to 1 (once per offending line) when the current line went
  * over the limit; the framer then drops the rest of that line up to its
