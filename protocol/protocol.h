@@ -305,4 +305,75 @@ char *proto_json_line(const cJSON *msg);
  * ending in "\n". malloc'd; NULL when out of memory. */
 char *proto_text(const cJSON *msg);
 
+/* ------------------------------------- internal to protocol/ (not an API) */
+
+/*
+ * What follows is shared between the files of protocol/ only (the decoder
+ * is split into verbs.c, fields.c, request.c and shorthand.c). The server
+ * and clients use what is above.
+ */
+
+/* The request fields, by their JSON names. */
+enum proto_field {
+	PROTO_F_NAME,
+	PROTO_F_TOKEN,
+	PROTO_F_GAME,
+	PROTO_F_ROOM,
+	PROTO_F_SEAT,
+	PROTO_F_MOVE,
+	PROTO_F_FROM,
+	PROTO_F_TEXT,
+	PROTO_F_ACTION,
+	PROTO_F_MODE,
+	PROTO_F_STATUS,
+	PROTO_F_SEQ,
+	PROTO_F_PROTO,
+	PROTO_F_PRIVATE,
+	PROTO_F_CLOCK,
+	PROTO_F_OPTIONS,
+	PROTO_F_BOTS,
+	PROTO_F_BOT,
+	PROTO_F_COUNT
+};
+
+/* How a verb's shorthand takes its positional arguments. */
+enum proto_shorthand_args {
+	PROTO_ARGS_FIELDS, /* one field per argument (verbs.c's table) */
+	PROTO_ARGS_JOIN,   /* all joined by one space into one field (move) */
+	PROTO_ARGS_REST,   /* the rest of the line, verbatim (chat, say) */
+	PROTO_ARGS_ROOMS,  /* a status word is the status, else the game */
+};
+
+/* verbs.c */
+int proto_verb_has_field(enum proto_verb v, enum proto_field field);
+int proto_verb_requires(enum proto_verb v, enum proto_field field);
+enum proto_shorthand_args proto_verb_args(enum proto_verb v, int positional[2]);
+
+/* fields.c */
+void proto_errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int proto_utf8_valid(const char *s, size_t len);
+char *proto_strndup(const char *s, size_t len);
+int proto_parse_int(
+    const char *s, size_t len, long long min, long long max, long long *out);
+const char *proto_field_name(enum proto_field field);
+int proto_field_from_name(const char *name);
+enum proto_error proto_field_json(struct proto_request *req,
+    enum proto_field field, const cJSON *item, char *err, size_t errlen);
+enum proto_error proto_field_text(struct proto_request *req,
+    enum proto_field field, const char *value, size_t len, char *err,
+    size_t errlen);
+enum proto_error proto_request_add_option(struct proto_request *req,
+    const char *key, size_t keylen, const char *value, size_t len, char *err,
+    size_t errlen);
+enum proto_error proto_request_check(
+    struct proto_request *req, char *err, size_t errlen);
+
+/* request.c */
+char *proto_cmd_copy(const char *s, size_t len);
+
+/* shorthand.c */
+enum proto_error proto_decode_shorthand(const char *line, size_t len,
+    struct proto_request *req, char *err, size_t errlen);
+
 #endif
