@@ -1,0 +1,665 @@
+/*
+ * test_store.c: the SQLite store: schema creation and versions, each
+ * operation's semantics (upserts, truncation, load order, pruning), data
+ * surviving a reopen, and clear errors for corrupt, foreign, newer and
+ * unwritable files and for a store that breaks after open.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "server/store.h"
+#include "tests/unit/check.h"
+
+/* Check that text holds part, showing the text when it does not. */
+#define CHECK_HAS(text, part) test_store_has((text), (part), __LINE__)
+
+static void
+test_store_has(const char *text, const char *part, int line)
+{
+	int ok = text != NULL && strstr(text, part) != NULL;
+
+	if (!ok)
+		fprintf(stderr, "test_store.c:%d: \"%s\" lacks \"%s\"\n", line,
+		    text != NULL ? text : "(null)", part);
+	check_true(ok, __FILE__, line, part);
+}
+
+/* A fresh temporary path in /tmp (the empty file mkstemp made). */
+static void
+test_store_tmp(char *path, size_t len)
+{
+	int fd;
+
+	snprintf(path, len, "/tmp/tablero-test-store-XXXXXX");
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Remove a data file and its WAL companions. */
+static void
+test_store_rm(const char *path)
+{
+	char p[512];
+
+	unlink(path);
+	snprintf(p, sizeof p, "%s-wal", path);
+	unlink(p);
+	snprintf(p, sizeof p, "%s-shm", path);
+	unlink(p);
+}
+
+/* Run SQL on a file through a separate SQLite connection; SQLite's code. */
+static int
+test_store_sql(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	int rc;
+
+	if (sqlite3_open(path, &db) != SQLITE_OK) {
+		sqlite3_close(db);
+		return -1;
+	}
+	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* An integer PRAGMA of a file, read through a separate connection. */
+static long long
+test_store_pragma(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	long long v = -999;
+
+	if (sqlite3_open(path, &db) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return v;
+}
+
+/* A room with the given id, status and creation time. */
+static struct store_room
+test_store_room(const char *id, const char *status, long long created)
+{
+	struct store_room r = {
+	    .id = id,
+	    .game = "ataxx",
+	    .options = "{\"size\":7}",
+	    .seats =
+	        "[{\"name\":\"ana\",\"bot\":0},{\"name\":\"bo\",\"bot\":1}]",
+	    .status = status,
+	    .result = NULL,
+	    .creator = "ana",
+	    .is_private = 0,
+	    .clock_initial_ms = 300000,
+	    .clock_increment_ms = 2000,
+	    .game_no = 1,
+	    .created_ms = created,
+	    .updated_ms = created,
+	};
+
+	return r;
+}
+
+/* Append move `ply` ("m<ply>") to (room, game_no); the store's answer. */
+static int
+test_store_move(struct store *s, const char *room, int game_no, int ply)
+{
+	struct store_move m;
+	char text[32];
+
+	snprintf(text, sizeof text, "m%d", ply);
+	m.ply = ply;
+	m.seat = (ply - 1) % 2;
+	m.move = text;
+	m.clock_ms[0] = 1000 * ply;
+	m.clock_ms[1] = 2000 * ply;
+	m.at_ms = 5000 + ply;
+	return store_move_append(s, room, game_no, &m);
+}
+
+/* What a store_load callback saw. */
+struct test_store_seen {
+	int rooms;
+	char ids[16][16];
+	int nmoves[16];
+	int plies_ok;    /* every room's moves were 1..n with the right text */
+	int stop_at;     /* return -1 at this room (1-based), 0 never */
+	struct store *s; /* when set, write to the store from the callback */
+	int write_failed;
+	char options[64]; /* the first room's options */
+	int result_null;  /* the first room's result was NULL */
+	long long clock0; /* the first room's first move's clock */
+};
+
+/* Record one loaded room and check its moves. */
+static int
+test_store_seen_cb(void *arg, const struct store_room *r,
+    const struct store_move *moves, int nmoves)
+{
+	struct test_store_seen *seen = arg;
+	char want[32];
+	int i;
+
+	if (seen->rooms < 16) {
+		snprintf(
+		    seen->ids[seen->rooms], sizeof seen->ids[0], "%s", r->id);
+		seen->nmoves[seen->rooms] = nmoves;
+	}
+	if (seen->rooms == 0) {
+		snprintf(seen->options, sizeof seen->options, "%s", r->options);
+		seen->result_null = r->result == NULL;
+		seen->clock0 = nmoves > 0 ? moves[0].clock_ms[0] : -1;
+	}
+	for (i = 0; i < nmoves; i++) {
+		snprintf(want, sizeof want, "m%d", i + 1);
+		if (moves[i].ply != i + 1 || strcmp(moves[i].move, want) != 0 ||
+		    moves[i].seat != i % 2 || moves[i].at_ms != 5000 + i + 1)
+			seen->plies_ok = 0;
+	}
+	seen->rooms++;
+	if (seen->s != NULL &&
+	    test_store_move(seen->s, r->id, r->game_no, nmoves + 1) != 0)
+		seen->write_failed = 1;
+	return seen->stop_at == seen->rooms ? -1 : 0;
+}
+
+/* Load into a fresh record. */
+static int
+test_store_load(struct store *s, struct test_store_seen *seen)
+{
+	memset(seen, 0, sizeof *seen);
+	seen->plies_ok = 1;
+	return store_load(s, test_store_seen_cb, seen);
+}
+
+static void
+test_store_identities(struct store *s)
+{
+	char hash[65];
+	int found = -1;
+
+	CHECK_INT(store_identity_get(s, "ana", hash, sizeof hash, &found), 0);
+	CHECK_INT(found, 0);
+	CHECK_STR(hash, "");
+	CHECK_INT(store_identity_put(s, "ana", "abc123"), 0);
+	CHECK_INT(store_identity_get(s, "ana", hash, sizeof hash, &found), 0);
+	CHECK_INT(found, 1);
+	CHECK_STR(hash, "abc123");
+	/* A second put replaces the hash. */
+	CHECK_INT(store_identity_put(s, "ana", "def456"), 0);
+	CHECK_INT(store_identity_get(s, "ana", hash, sizeof hash, &found), 0);
+	CHECK_STR(hash, "def456");
+	/* Names are exact. */
+	CHECK_INT(store_identity_get(s, "Ana", hash, sizeof hash, &found), 0);
+	CHECK_INT(found, 0);
+	/* A buffer too small is an error, not a cut hash. */
+	CHECK_INT(store_identity_get(s, "ana", hash, 4, &found), -1);
+	CHECK_INT(found, 0);
+	CHECK_HAS(store_errmsg(s), "get identity: value too long");
+	/* A missing hash is refused. */
+	CHECK_INT(store_identity_put(s, "bo", NULL), -1);
+	CHECK_HAS(store_errmsg(s), "put identity: NOT NULL constraint failed");
+}
+
+static void
+test_store_progress(struct store *s)
+{
+	char buf[64];
+	int found = -1;
+
+	CHECK_INT(
+	    store_progress_get(s, "ana", "shifter", buf, sizeof buf, &found),
+	    0);
+	CHECK_INT(found, 0);
+	CHECK_INT(store_progress_put(s, "ana", "shifter", "{\"level\":3}"), 0);
+	CHECK_INT(
+	    store_progress_put(s, "ana", "solitaire", "{\"board\":\"x\"}"), 0);
+	CHECK_INT(store_progress_put(s, "ana", "shifter", "{\"level\":7}"), 0);
+	CHECK_INT(
+	    store_progress_get(s, "ana", "shifter", buf, sizeof buf, &found),
+	    0);
+	CHECK_INT(found, 1);
+	CHECK_STR(buf, "{\"level\":7}");
+	CHECK_INT(
+	    store_progress_get(s, "ana", "solitaire", buf, sizeof buf, &found),
+	    0);
+	CHECK_STR(buf, "{\"board\":\"x\"}");
+	CHECK_INT(
+	    store_progress_get(s, "bo", "shifter", buf, sizeof buf, &found), 0);
+	CHECK_INT(found, 0);
+}
+
+static void
+test_store_rooms_moves(struct store *s)
+{
+	struct store_room r = test_store_room("r1", "playing", 100);
+	struct test_store_seen seen;
+	int i;
+
+	CHECK_INT(store_room_save(s, &r), 0);
+	for (i = 1; i <= 5; i++)
+		CHECK_INT(test_store_move(s, "r1", 1, i), 0);
+	/* Saving the room again (an upsert) keeps its moves. */
+	r.options = "{\"size\":9}";
+	r.updated_ms = 200;
+	CHECK_INT(store_room_save(s, &r), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.rooms, 1);
+	CHECK_INT(seen.nmoves[0], 5);
+	CHECK(seen.plies_ok);
+	CHECK_STR(seen.options, "{\"size\":9}");
+	CHECK(seen.result_null);
+	CHECK_INT(seen.clock0, 1000);
+
+	/* The same ply twice is refused, naming the operation and key. */
+	CHECK_INT(test_store_move(s, "r1", 1, 3), -1);
+	CHECK_HAS(store_errmsg(s), "append move (room r1 game 1 ply 3)");
+	CHECK_HAS(store_errmsg(s), "UNIQUE constraint failed");
+	/* A move for a room that does not exist is refused. */
+	CHECK_INT(test_store_move(s, "r404", 1, 1), -1);
+	CHECK_HAS(store_errmsg(s), "FOREIGN KEY constraint failed");
+	/* A room without its game is refused. */
+	r.game = NULL;
+	CHECK_INT(store_room_save(s, &r), -1);
+	CHECK_HAS(store_errmsg(s), "save room: NOT NULL constraint failed");
+	r.game = "ataxx";
+
+	/* Truncate from ply 3 (an undo of three moves); the store still
+	 * works after the errors above. */
+	CHECK_INT(store_move_truncate(s, "r1", 1, 3), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.nmoves[0], 2);
+	CHECK(seen.plies_ok);
+	CHECK_INT(test_store_move(s, "r1", 1, 3), 0);
+
+	/* A rematch: game 2's moves are the ones loaded; game 1's stay. */
+	r.game_no = 2;
+	CHECK_INT(store_room_save(s, &r), 0);
+	CHECK_INT(test_store_move(s, "r1", 2, 1), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.nmoves[0], 1);
+	CHECK_INT(store_move_truncate(s, "r1", 2, 1), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.nmoves[0], 0);
+	r.game_no = 1;
+	CHECK_INT(store_room_save(s, &r), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.nmoves[0], 3);
+
+	/* Deleting the room takes its moves (of every game) with it. */
+	CHECK_INT(store_room_delete(s, "r1"), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.rooms, 0);
+	CHECK_INT(store_room_save(s, &r), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.nmoves[0], 0);
+	CHECK_INT(store_room_delete(s, "r1"), 0);
+	CHECK_INT(store_room_delete(s, "r1"), 0);
+}
+
+static void
+test_store_load_order(struct store *s)
+{
+	struct store_room r;
+	struct test_store_seen seen;
+	long n = -1;
+	int count = -1;
+
+	/* r1 of test_store_rooms_moves was deleted but still counts. */
+	CHECK_INT(store_room_max_number(s, &n), 0);
+	CHECK_INT(n, 1);
+	/* Saved out of order; created_ms then number decide. */
+	r = test_store_room("r12", "playing", 300);
+	CHECK_INT(store_room_save(s, &r), 0);
+	r = test_store_room("r3", "waiting", 300);
+	CHECK_INT(store_room_save(s, &r), 0);
+	r = test_store_room("r2", "ended", 50);
+	r.result = "{\"winner\":0}";
+	CHECK_INT(store_room_save(s, &r), 0);
+	r = test_store_room("r9", "adjourned", 100);
+	CHECK_INT(store_room_save(s, &r), 0);
+	/* An id without the "r<digits>" form has no number. */
+	r = test_store_room("r99x", "playing", 400);
+	CHECK_INT(store_room_save(s, &r), 0);
+	CHECK_INT(test_store_move(s, "r9", 1, 1), 0);
+	CHECK_INT(test_store_move(s, "r9", 1, 2), 0);
+	CHECK_INT(test_store_move(s, "r2", 1, 1), 0);
+
+	CHECK_INT(store_room_max_number(s, &n), 0);
+	CHECK_INT(n, 12);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.rooms, 4);
+	CHECK_STR(seen.ids[0], "r9");
+	CHECK_STR(seen.ids[1], "r3");
+	CHECK_STR(seen.ids[2], "r12");
+	CHECK_STR(seen.ids[3], "r99x");
+	CHECK_INT(seen.nmoves[0], 2);
+	CHECK_INT(seen.nmoves[1], 0);
+	CHECK(seen.plies_ok);
+
+	/* A callback's -1 stops the load with an error. */
+	memset(&seen, 0, sizeof seen);
+	seen.stop_at = 2;
+	CHECK_INT(store_load(s, test_store_seen_cb, &seen), -1);
+	CHECK_INT(seen.rooms, 2);
+	CHECK_HAS(store_errmsg(s), "load: stopped by the caller at room r3");
+
+	/* The callback may write to the store, and that write is there. */
+	memset(&seen, 0, sizeof seen);
+	seen.plies_ok = 1;
+	seen.s = s;
+	CHECK_INT(store_load(s, test_store_seen_cb, &seen), 0);
+	CHECK_INT(seen.write_failed, 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.nmoves[0], 3);
+	CHECK_INT(seen.nmoves[1], 1);
+	CHECK(seen.plies_ok);
+
+	/* Prune adjourned and waiting rooms last updated before 200: r9. */
+	CHECK_INT(store_prune(s, "adjourned,waiting", 200, &count), 0);
+	CHECK_INT(count, 1);
+	CHECK_INT(store_prune(s, "adjourned", 1000, &count), 0);
+	CHECK_INT(count, 0);
+	/* A part of a status matches nothing; the whole status does. */
+	CHECK_INT(store_prune(s, "wait", 1000, &count), 0);
+	CHECK_INT(count, 0);
+	CHECK_INT(store_prune(s, "waiting", 1000, &count), 0);
+	CHECK_INT(count, 1);
+	CHECK_INT(store_prune(s, "ended", 1000, &count), 0);
+	CHECK_INT(count, 1);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.rooms, 2);
+	CHECK_STR(seen.ids[0], "r12");
+	/* The highest number ever used stays when its room is gone. */
+	CHECK_INT(store_room_delete(s, "r12"), 0);
+	CHECK_INT(store_room_max_number(s, &n), 0);
+	CHECK_INT(n, 12);
+}
+
+/* Every operation on a throw-away store. */
+static void
+test_store_memory(void)
+{
+	char err[256] = "";
+	struct store *s = store_open(":memory:", 0, err, sizeof err);
+	long n = -1;
+
+	CHECK(s != NULL);
+	if (s == NULL) {
+		fprintf(stderr, "open :memory:: %s\n", err);
+		return;
+	}
+	CHECK_STR(store_errmsg(s), "no error");
+	CHECK_INT(store_room_max_number(s, &n), 0);
+	CHECK_INT(n, 0);
+	test_store_identities(s);
+	test_store_progress(s);
+	test_store_rooms_moves(s);
+	test_store_load_order(s);
+	store_close(s);
+}
+
+/* A file store: the schema is recorded, data survives a reopen. */
+static void
+test_store_file(int sync_full)
+{
+	char path[64], err[256] = "", buf[64];
+	struct store *s;
+	struct store_room r = test_store_room("r7", "playing", 10);
+	struct test_store_seen seen;
+	int found = 0;
+	long n = 0;
+
+	test_store_tmp(path, sizeof path);
+	s = store_open(path, sync_full, err, sizeof err);
+	CHECK(s != NULL);
+	if (s == NULL) {
+		fprintf(stderr, "open %s: %s\n", path, err);
+		test_store_rm(path);
+		return;
+	}
+	CHECK_INT(store_identity_put(s, "ana", "h1"), 0);
+	CHECK_INT(store_progress_put(s, "ana", "shifter", "{\"level\":4}"), 0);
+	CHECK_INT(store_room_save(s, &r), 0);
+	CHECK_INT(test_store_move(s, "r7", 1, 1), 0);
+	CHECK_INT(test_store_move(s, "r7", 1, 2), 0);
+	/* Another connection sees the moves already: committed. */
+	CHECK_INT(test_store_pragma(path, "SELECT count(*) FROM moves"), 2);
+	CHECK_INT(test_store_pragma(path,
+	              "SELECT count(*) FROM"
+	              " pragma_journal_mode WHERE journal_mode = 'wal'"),
+	    1);
+	store_close(s);
+
+	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 1);
+	CHECK_INT(test_store_pragma(path, "PRAGMA application_id"), 0x74626c72);
+	s = store_open(path, sync_full, err, sizeof err);
+	CHECK(s != NULL);
+	if (s != NULL) {
+		CHECK_INT(
+		    store_identity_get(s, "ana", buf, sizeof buf, &found), 0);
+		CHECK_INT(found, 1);
+		CHECK_STR(buf, "h1");
+		CHECK_INT(store_progress_get(
+		              s, "ana", "shifter", buf, sizeof buf, &found),
+		    0);
+		CHECK_STR(buf, "{\"level\":4}");
+		CHECK_INT(test_store_load(s, &seen), 0);
+		CHECK_INT(seen.rooms, 1);
+		CHECK_STR(seen.ids[0], "r7");
+		CHECK_INT(seen.nmoves[0], 2);
+		CHECK(seen.plies_ok);
+		CHECK_INT(store_room_max_number(s, &n), 0);
+		CHECK_INT(n, 7);
+		store_close(s);
+	}
+	test_store_rm(path);
+}
+
+/* A file from a newer server is refused, and left as it was. */
+static void
+test_store_newer(void)
+{
+	char path[64], err[256] = "";
+	struct store *s;
+
+	test_store_tmp(path, sizeof path);
+	s = store_open(path, 0, err, sizeof err);
+	CHECK(s != NULL);
+	store_close(s);
+	CHECK_INT(test_store_sql(path, "PRAGMA user_version = 7"), SQLITE_OK);
+	s = store_open(path, 0, err, sizeof err);
+	CHECK(s == NULL);
+	store_close(s);
+	CHECK_HAS(err, "schema version 7 is newer than this server (1)");
+	CHECK_HAS(err, path);
+	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 7);
+	test_store_rm(path);
+}
+
+/* Write bytes to a fresh file and check that opening it fails with a
+ * message holding `want`. */
+static void
+test_store_bad_file(const char *bytes, size_t len, const char *want)
+{
+	char path[64], err[256] = "";
+	struct store *s;
+	FILE *f;
+
+	test_store_tmp(path, sizeof path);
+	f = fopen(path, "wb");
+	CHECK(f != NULL);
+	if (f != NULL) {
+		CHECK_INT(fwrite(bytes, 1, len, f), len);
+		fclose(f);
+	}
+	s = store_open(path, 0, err, sizeof err);
+	CHECK(s == NULL);
+	store_close(s);
+	CHECK_HAS(err, path);
+	CHECK_HAS(err, want);
+	test_store_rm(path);
+}
+
+/* A tablero file whose table pages were overwritten after its header is
+ * refused at open, not at the first read of the damaged table. */
+static void
+test_store_damaged(const char *garbage, size_t len)
+{
+	char path[64], err[256] = "";
+	struct store_room r = test_store_room("r1", "playing", 1);
+	struct store *s;
+	long size, off;
+	FILE *f;
+	int i;
+
+	test_store_tmp(path, sizeof path);
+	s = store_open(path, 0, err, sizeof err);
+	CHECK(s != NULL);
+	if (s == NULL) {
+		test_store_rm(path);
+		return;
+	}
+	CHECK_INT(store_room_save(s, &r), 0);
+	for (i = 1; i <= 300; i++)
+		CHECK_INT(test_store_move(s, "r1", 1, i), 0);
+	store_close(s);
+	f = fopen(path, "r+b");
+	CHECK(f != NULL);
+	if (f == NULL) {
+		test_store_rm(path);
+		return;
+	}
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	/* Pages of 4096 bytes; page 1 (the header and schema) stays. */
+	CHECK(size >= 3 * 4096);
+	for (off = 4096; off + 4096 <= size; off += 4096) {
+		fseek(f, off, SEEK_SET);
+		CHECK_INT(fwrite(garbage, 1, len < 64 ? len : 64, f), 64);
+	}
+	fclose(f);
+	s = store_open(path, 0, err, sizeof err);
+	CHECK(s == NULL);
+	store_close(s);
+	CHECK_HAS(err, path);
+	CHECK_HAS(err, "damaged");
+	test_store_rm(path);
+}
+
+/* A directory the server may not write to is named in the error. Root
+ * writes anywhere, so this only runs as another user. */
+static void
+test_store_unwritable_dir(void)
+{
+	char dir[64] = "/tmp/tablero-test-store-XXXXXX", path[96];
+	char err[256] = "";
+	struct store *s;
+
+	if (geteuid() == 0)
+		return;
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK_INT(chmod(dir, 0555), 0);
+	snprintf(path, sizeof path, "%s/x.db", dir);
+	s = store_open(path, 0, err, sizeof err);
+	CHECK(s == NULL);
+	store_close(s);
+	CHECK_HAS(err, "cannot open");
+	CHECK_HAS(err, "Permission denied");
+	rmdir(dir);
+}
+
+/* Corrupt, foreign and unwritable files are refused at open. */
+static void
+test_store_bad_files(void)
+{
+	char garbage[8192], path[64], err[256] = "";
+	const char *text = "white: ana\nblack: bo\n1. e4 e5\n";
+	struct store *s;
+	unsigned x = 12345;
+	size_t i;
+
+	for (i = 0; i < sizeof garbage; i++) {
+		x = x * 1103515245 + 12345;
+		garbage[i] = (char)(x >> 16);
+	}
+	test_store_bad_file(garbage, sizeof garbage, "not a database");
+	test_store_bad_file(text, strlen(text), "not a database");
+
+	/* Another program's SQLite file. */
+	test_store_tmp(path, sizeof path);
+	CHECK_INT(test_store_sql(path, "CREATE TABLE t (x)"), SQLITE_OK);
+	s = store_open(path, 0, err, sizeof err);
+	CHECK(s == NULL);
+	store_close(s);
+	CHECK_HAS(err, "an SQLite database but not tablero's");
+	test_store_rm(path);
+
+	test_store_damaged(garbage, sizeof garbage);
+
+	s = store_open("/nonexistent-dir/x.db", 0, err, sizeof err);
+	CHECK(s == NULL);
+	store_close(s);
+	CHECK_HAS(err, "data file /nonexistent-dir/x.db: cannot open");
+	CHECK_HAS(err, "No such file or directory");
+
+	s = store_open("", 0, err, sizeof err);
+	CHECK(s == NULL);
+	CHECK_HAS(err, "no path given");
+	test_store_unwritable_dir();
+}
+
+/* A store that breaks after open (another program dropped a table) fails
+ * each write with a message, and what still works keeps working. */
+static void
+test_store_broken(void)
+{
+	char path[64], err[256] = "";
+	struct store *s;
+	struct store_room r = test_store_room("r1", "playing", 1);
+	struct test_store_seen seen;
+
+	test_store_tmp(path, sizeof path);
+	s = store_open(path, 0, err, sizeof err);
+	CHECK(s != NULL);
+	if (s == NULL) {
+		test_store_rm(path);
+		return;
+	}
+	CHECK_INT(store_room_save(s, &r), 0);
+	CHECK_INT(test_store_move(s, "r1", 1, 1), 0);
+	CHECK_INT(test_store_sql(path, "DROP TABLE moves"), SQLITE_OK);
+	CHECK_INT(test_store_move(s, "r1", 1, 2), -1);
+	CHECK_HAS(store_errmsg(s), "append move (room r1 game 1 ply 2)");
+	CHECK_HAS(store_errmsg(s), "no such table: moves");
+	CHECK_INT(test_store_load(s, &seen), -1);
+	CHECK_HAS(store_errmsg(s), "load moves (room r1): ");
+	CHECK_INT(store_identity_put(s, "ana", "h"), 0);
+	store_close(s);
+	test_store_rm(path);
+}
+
+int
+main(void)
+{
+	test_store_memory();
+	test_store_file(0);
+	test_store_file(1);
+	test_store_newer();
+	test_store_bad_files();
+	test_store_broken();
+	return check_done();
+}
