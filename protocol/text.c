@@ -1,0 +1,827 @@
+/*
+ * text.c: text mode. Turns any reply, error or event the server builds into
+ * plain English lines for people on telnet: boards from "_picture" or
+ * "picture", whose turn it is, results, chat. It knows the protocol's
+ * fields, never a game: boards and move sentences come from the server.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol/protocol.h"
+
+/* A growing string; oom set once an allocation failed. */
+struct text_buf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+
+/* Append len bytes. */
+static void
+text_addn(struct text_buf *b, const char *s, size_t len)
+{
+	size_t cap;
+	char *p;
+
+	if (b->oom)
+		return;
+	if (b->len + len + 1 > b->cap) {
+		cap = b->cap == 0 ? 256 : b->cap;
+		while (cap < b->len + len + 1)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (p == NULL) {
+			b->oom = 1;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, len);
+	b->len += len;
+	b->p[b->len] = '\0';
+}
+
+static void
+text_add(struct text_buf *b, const char *s)
+{
+	text_addn(b, s, strlen(s));
+}
+
+static void text_addf(struct text_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+text_addf(struct text_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char small[256], *big;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof small) {
+		text_addn(b, small, (size_t)n);
+		return;
+	}
+	big = malloc((size_t)n + 1);
+	if (big == NULL) {
+		b->oom = 1;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	text_addn(b, big, (size_t)n);
+	free(big);
+}
+
+/* End the current line unless it is already ended (or nothing is there). */
+static void
+text_eol(struct text_buf *b)
+{
+	if (b->len > 0 && b->p[b->len - 1] != '\n')
+		text_add(b, "\n");
+}
+
+/* A string member, or NULL. */
+static const char *
+text_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* A double as an integer, saturated (a cast out of range is undefined). */
+static long long
+text_int(double d)
+{
+	if (!(d > -1e18))
+		return d < 0 ? -1000000000000000000LL : 0;
+	if (d > 1e18)
+		return 1000000000000000000LL;
+	return (long long)d;
+}
+
+/* A number member as an integer: 1 and *out set, else 0. */
+static int
+text_num(const cJSON *o, const char *key, long long *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsNumber(v))
+		return 0;
+	*out = text_int(v->valuedouble);
+	return 1;
+}
+
+/* Append a scalar value as people read it. */
+static void
+text_value(struct text_buf *b, const cJSON *v)
+{
+	const cJSON *c;
+
+	if (cJSON_IsString(v))
+		text_add(b, v->valuestring);
+	else if (cJSON_IsNumber(v)) {
+		if (v->valuedouble == (double)text_int(v->valuedouble))
+			text_addf(b, "%lld", text_int(v->valuedouble));
+		else
+			text_addf(b, "%g", v->valuedouble);
+	} else if (cJSON_IsBool(v))
+		text_add(b, cJSON_IsTrue(v) ? "yes" : "no");
+	else if (cJSON_IsArray(v)) {
+		cJSON_ArrayForEach(c, v)
+		{
+			text_value(b, c);
+			if (c->next != NULL)
+				text_add(b, ", ");
+		}
+	} else if (cJSON_IsObject(v)) {
+		cJSON_ArrayForEach(c, v)
+		{
+			text_addf(b, "%s=", c->string);
+			text_value(b, c);
+			if (c->next != NULL)
+				text_add(b, ", ");
+		}
+	} else
+		text_add(b, "-");
+}
+
+/* "[room] " before an event line, when the event has a room. */
+static void
+text_room(struct text_buf *b, const cJSON *msg)
+{
+	const char *room = text_str(msg, "room");
+
+	if (room != NULL)
+		text_addf(b, "[%s] ", room);
+}
+
+/* "name (seat)" or "name" or "seat" from an object with name and seat. */
+static void
+text_who(struct text_buf *b, const cJSON *o)
+{
+	const char *name = text_str(o, "name"), *seat = text_str(o, "seat");
+
+	if (name != NULL && seat != NULL)
+		text_addf(b, "%s (%s)", name, seat);
+	else if (name != NULL)
+		text_add(b, name);
+	else if (seat != NULL)
+		text_add(b, seat);
+	else
+		text_add(b, "someone");
+}
+
+/* A time in milliseconds as h:mm:ss or m:ss. */
+static void
+text_clock_time(struct text_buf *b, long long ms)
+{
+	long long s = ms < 0 ? 0 : ms / 1000;
+
+	if (s >= 3600)
+		text_addf(
+		    b, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+	else
+		text_addf(b, "%lld:%02lld", s / 60, s % 60);
+}
+
+/* "Clocks: black 4:59, white 5:00." from {seat: ms}. */
+static void
+text_clocks(struct text_buf *b, const cJSON *clocks)
+{
+	const cJSON *c;
+
+	if (!cJSON_IsObject(clocks) || clocks->child == NULL)
+		return;
+	text_add(b, "Clocks: ");
+	cJSON_ArrayForEach(c, clocks)
+	{
+		text_addf(b, "%s ", c->string);
+		if (cJSON_IsNumber(c))
+			text_clock_time(b, text_int(c->valuedouble));
+		else
+			text_value(b, c);
+		text_add(b, c->next != NULL ? ", " : ".\n");
+	}
+}
+
+/* The ASCII board of a message: "_picture", else "picture". */
+static void
+text_picture(struct text_buf *b, const cJSON *o)
+{
+	const char *pic = text_str(o, "_picture");
+
+	if (pic == NULL)
+		pic = text_str(o, "picture");
+	if (pic == NULL || pic[0] == '\0')
+		return;
+	text_eol(b);
+	text_add(b, pic);
+	text_eol(b);
+}
+
+/* One seat of a seats array: "black: ana", "white: bot level 3",
+ * "white: (free)", with " (away)" for a disconnected player. */
+static void
+text_seat(struct text_buf *b, const cJSON *s)
+{
+	const char *seat = text_str(s, "seat"), *name = text_str(s, "name");
+	const cJSON *conn = cJSON_GetObjectItemCaseSensitive(s, "connected");
+	long long level;
+
+	text_addf(b, "%s: ", seat != NULL ? seat : "?");
+	if (text_num(s, "bot", &level))
+		text_addf(b, "bot level %lld", level);
+	else if (name != NULL) {
+		text_add(b, name);
+		if (cJSON_IsFalse(conn))
+			text_add(b, " (away)");
+	} else
+		text_add(b, "(free)");
+}
+
+/* "black: ana, white: bob" from a seats array. */
+static void
+text_seats(struct text_buf *b, const cJSON *seats)
+{
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, seats)
+	{
+		text_seat(b, s);
+		if (s->next != NULL)
+			text_add(b, ", ");
+	}
+}
+
+/* The outcome of a game from {result, winner, winner_name, reason,
+ * scores}. */
+static void
+text_result(struct text_buf *b, const cJSON *r)
+{
+	const char *result = text_str(r, "result"),
+	           *winner = text_str(r, "winner"),
+	           *wname = text_str(r, "winner_name"),
+	           *reason = text_str(r, "reason");
+	const cJSON *scores = cJSON_GetObjectItemCaseSensitive(r, "scores");
+	const cJSON *c;
+
+	if (result == NULL)
+		result = "over";
+	if (strcmp(result, "win") == 0 && winner != NULL) {
+		text_add(b, "Game over: ");
+		if (wname != NULL)
+			text_addf(b, "%s (%s) wins", wname, winner);
+		else
+			text_addf(b, "%s wins", winner);
+	} else if (strcmp(result, "draw") == 0)
+		text_add(b, "Game over: a draw");
+	else if (strcmp(result, "solved") == 0)
+		text_add(b, "Solved");
+	else if (strcmp(result, "blocked") == 0)
+		text_add(b, "Blocked: no move left");
+	else
+		text_addf(b, "Game over (%s)", result);
+	if (reason != NULL)
+		text_addf(b, " (%s)", reason);
+	text_add(b, ".\n");
+	if (cJSON_IsObject(scores) && scores->child != NULL) {
+		text_add(b, "Score: ");
+		cJSON_ArrayForEach(c, scores)
+		{
+			text_addf(b, "%s ", c->string);
+			text_value(b, c);
+			text_add(b, c->next != NULL ? ", " : ".\n");
+		}
+	}
+}
+
+/* "white to move." or the status, from a turn and a status. */
+static void
+text_turn(struct text_buf *b, const cJSON *o)
+{
+	const char *turn = text_str(o, "turn"), *status = text_str(o, "status");
+
+	if (turn != NULL)
+		text_addf(b, "%s to move.\n", turn);
+	else if (status != NULL && strcmp(status, "playing") != 0)
+		text_addf(b, "The game is %s.\n", status);
+}
+
+/* A full game state (state reply, create, join, watch). */
+static void
+text_state(struct text_buf *b, const cJSON *st)
+{
+	const char *room = text_str(st, "room"), *game = text_str(st, "game"),
+	           *title = text_str(st, "title"),
+	           *status = text_str(st, "status");
+	const cJSON *v;
+	long long n;
+
+	text_eol(b);
+	text_add(b, "Room ");
+	text_add(b, room != NULL ? room : "?");
+	if (title != NULL || game != NULL)
+		text_addf(b, ": %s", title != NULL ? title : game);
+	if (status != NULL)
+		text_addf(b, ", %s", status);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "private")))
+		text_add(b, ", private");
+	text_add(b, ".\n");
+	v = cJSON_GetObjectItemCaseSensitive(st, "options");
+	if (cJSON_IsObject(v) && v->child != NULL) {
+		text_add(b, "Options: ");
+		text_value(b, v);
+		text_add(b, ".\n");
+	}
+	v = cJSON_GetObjectItemCaseSensitive(st, "seats");
+	if (cJSON_IsArray(v) && v->child != NULL) {
+		text_add(b, "Seats: ");
+		text_seats(b, v);
+		text_add(b, ".\n");
+	}
+	text_picture(b, st);
+	v = cJSON_GetObjectItemCaseSensitive(st, "result");
+	if (cJSON_IsObject(v))
+		text_result(b, v);
+	else
+		text_turn(b, st);
+	text_clocks(b, cJSON_GetObjectItemCaseSensitive(st, "clocks"));
+	if (text_num(st, "watchers", &n) && n > 0)
+		text_addf(b, "Watchers: %lld.\n", n);
+}
+
+/* hello's reply. */
+static void
+text_hello(struct text_buf *b, const cJSON *msg)
+{
+	const char *name = text_str(msg, "name"),
+	           *token = text_str(msg, "token");
+	const cJSON *rooms = cJSON_GetObjectItemCaseSensitive(msg, "rooms");
+	const cJSON *r;
+
+	if (name == NULL)
+		name = "you";
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "new")) &&
+	    token != NULL)
+		text_addf(b,
+		    "Hello, %s. Your token is %s\nKeep it: next time "
+		    "log in with: hello %s %s\n",
+		    name, token, name, token);
+	else
+		text_addf(b, "Welcome back, %s.\n", name);
+	if (!cJSON_IsArray(rooms) || rooms->child == NULL)
+		return;
+	text_add(b, "Your rooms (join ROOM to go back):\n");
+	cJSON_ArrayForEach(r, rooms)
+	{
+		text_addf(b, "  %s %s, %s\n",
+		    text_str(r, "room") ? text_str(r, "room") : "?",
+		    text_str(r, "game") ? text_str(r, "game") : "?",
+		    text_str(r, "status") ? text_str(r, "status") : "?");
+	}
+}
+
+/* games' reply: each game, its seats, options and notation. */
+static void
+text_games(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *g, *o, *v;
+	const char *s;
+	long long n;
+
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(msg, "games"))
+	{
+		s = text_str(g, "title");
+		text_addf(
+		    b, "%s", text_str(g, "name") ? text_str(g, "name") : "?");
+		if (s != NULL)
+			text_addf(b, " (%s)", s);
+		if (text_num(g, "seats", &n))
+			text_addf(b, ": %lld player%s", n, n == 1 ? "" : "s");
+		v = cJSON_GetObjectItemCaseSensitive(g, "seat_names");
+		if (cJSON_IsArray(v) && v->child != NULL) {
+			text_add(b, " (");
+			text_value(b, v);
+			text_add(b, ")");
+		}
+		text_add(b, "\n");
+		cJSON_ArrayForEach(
+		    o, cJSON_GetObjectItemCaseSensitive(g, "options"))
+		{
+			text_addf(b, "  %s=",
+			    text_str(o, "name") ? text_str(o, "name") : "?");
+			if ((v = cJSON_GetObjectItemCaseSensitive(
+			         o, "choices")) != NULL &&
+			    cJSON_IsArray(v)) {
+				text_value(b, v);
+			} else if (cJSON_GetObjectItemCaseSensitive(o, "min") &&
+			    cJSON_GetObjectItemCaseSensitive(o, "max")) {
+				text_value(b,
+				    cJSON_GetObjectItemCaseSensitive(o, "min"));
+				text_add(b, "..");
+				text_value(b,
+				    cJSON_GetObjectItemCaseSensitive(o, "max"));
+			} else
+				text_add(b,
+				    text_str(o, "type") ? text_str(o, "type")
+				                        : "value");
+			v = cJSON_GetObjectItemCaseSensitive(o, "default");
+			if (v != NULL && !cJSON_IsNull(v) &&
+			    !(cJSON_IsString(v) && v->valuestring[0] == '\0')) {
+				text_add(b, " (default ");
+				text_value(b, v);
+				text_add(b, ")");
+			}
+			if ((s = text_str(o, "help")) != NULL)
+				text_addf(b, ": %s", s);
+			text_add(b, "\n");
+		}
+		if ((s = text_str(g, "notation")) != NULL)
+			text_addf(b, "  moves: %s\n", s);
+		if ((s = text_str(g, "file_format")) != NULL)
+			text_addf(b, "  file: %s\n", s);
+	}
+	if (b->len == 0)
+		text_add(b, "No games.\n");
+}
+
+/* One room summary on one line. */
+static void
+text_summary(struct text_buf *b, const cJSON *r)
+{
+	const cJSON *clock = cJSON_GetObjectItemCaseSensitive(r, "clock");
+	long long n, ini, inc;
+
+	text_addf(b, "%s %s %s",
+	    text_str(r, "room") ? text_str(r, "room") : "?",
+	    text_str(r, "game") ? text_str(r, "game") : "?",
+	    text_str(r, "status") ? text_str(r, "status") : "?");
+	if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(r, "seats"))) {
+		text_add(b, " - ");
+		text_seats(b, cJSON_GetObjectItemCaseSensitive(r, "seats"));
+	}
+	if (text_num(clock, "initial", &ini) &&
+	    text_num(clock, "increment", &inc))
+		text_addf(b, " - clock %lld s + %lld s", ini, inc);
+	if (text_num(r, "watchers", &n) && n > 0)
+		text_addf(b, " - %lld watching", n);
+	text_add(b, "\n");
+}
+
+/* rooms' reply. */
+static void
+text_rooms(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *r, *rooms = cJSON_GetObjectItemCaseSensitive(msg, "rooms");
+
+	if (!cJSON_IsArray(rooms) || rooms->child == NULL) {
+		text_add(b, "No rooms. Open one with: create GAME\n");
+		return;
+	}
+	cJSON_ArrayForEach(r, rooms) text_summary(b, r);
+}
+
+/* who's reply. */
+static void
+text_players(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *p, *rooms;
+
+	text_add(b, "Online:");
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(msg, "players"))
+	{
+		text_addf(
+		    b, " %s", text_str(p, "name") ? text_str(p, "name") : "?");
+		rooms = cJSON_GetObjectItemCaseSensitive(p, "rooms");
+		if (cJSON_IsArray(rooms) && rooms->child != NULL) {
+			text_add(b, " (");
+			text_value(b, rooms);
+			text_add(b, ")");
+		}
+		text_add(b, p->next != NULL ? "," : "");
+	}
+	text_add(b, ".\n");
+}
+
+/* help's reply. */
+static void
+text_help(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *v;
+	const char *sh, *sum;
+
+	text_add(b, "Commands (every one also takes room=ID):\n");
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(msg, "verbs"))
+	{
+		sh = text_str(v, "shorthand");
+		if (sh == NULL)
+			sh = text_str(v, "verb");
+		sum = text_str(v, "summary");
+		text_addf(b, "  %-36s %s\n", sh != NULL ? sh : "?",
+		    sum != NULL ? sum : "");
+	}
+}
+
+/* hint's reply. */
+static void
+text_hint(struct text_buf *b, const cJSON *msg)
+{
+	const char *verdict = text_str(msg, "verdict"),
+	           *move = text_str(msg, "move");
+
+	if (verdict != NULL && strcmp(verdict, "lost") == 0)
+		text_add(b,
+		    "This position cannot be solved any more: undo or "
+		    "restart.\n");
+	else if (move != NULL)
+		text_addf(b, "Hint: %s%s\n", move,
+		    verdict != NULL && strcmp(verdict, "winnable") == 0
+		        ? " (the puzzle stays solvable)"
+		        : "");
+	else
+		text_add(b, "No hint for this position.\n");
+}
+
+/* Members of a reply or event that the generic rendering leaves out. */
+static int
+text_skipped(const char *key)
+{
+	static const char *const keys[] = {
+	    "re", "id", "ok", "event", "room", "seq", "state", "picture"};
+	size_t i;
+
+	if (key == NULL || key[0] == '_')
+		return 1;
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (strcmp(key, keys[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Any other members as "key: value" lines. */
+static void
+text_rest(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, msg)
+	{
+		if (text_skipped(c->string))
+			continue;
+		text_addf(b, "%s: ", c->string);
+		text_value(b, c);
+		text_add(b, "\n");
+	}
+}
+
+/* A successful reply, by the verb it answers. */
+static void
+text_reply(struct text_buf *b, const cJSON *msg)
+{
+	const char *re = text_str(msg, "re"), *room = text_str(msg, "room");
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(msg, "state");
+	enum proto_verb v = proto_verb_from_name(re);
+	const char *s;
+
+	switch (v) {
+	case PROTO_HELLO:
+		text_hello(b, msg);
+		break;
+	case PROTO_GAMES:
+		text_games(b, msg);
+		break;
+	case PROTO_ROOMS:
+		text_rooms(b, msg);
+		break;
+	case PROTO_CREATE:
+	case PROTO_JOIN:
+		text_addf(b, "You are in room %s", room ? room : "?");
+		if ((s = text_str(msg, "seat")) != NULL)
+			text_addf(b, ", seat %s", s);
+		text_add(b, ".\n");
+		break;
+	case PROTO_WATCH:
+		text_addf(b, "You are watching room %s.\n", room ? room : "?");
+		break;
+	case PROTO_LEAVE:
+		text_add(b, "You left the room.\n");
+		break;
+	case PROTO_STATE:
+		break;
+	case PROTO_MOVES:
+		st = cJSON_GetObjectItemCaseSensitive(msg, "moves");
+		if (cJSON_IsArray(st) && st->child != NULL) {
+			text_add(b, "Moves: ");
+			text_value(b, st);
+			text_add(b, "\n");
+		} else
+			text_add(b, "No legal moves.\n");
+		return;
+	case PROTO_MOVE:
+		text_addf(b, "You played %s.\n",
+		    text_str(msg, "move") ? text_str(msg, "move") : "");
+		return;
+	case PROTO_HINT:
+		text_hint(b, msg);
+		return;
+	case PROTO_EXPORT:
+		if ((s = text_str(msg, "format")) != NULL)
+			text_addf(b, "Format: %s\n", s);
+		if ((s = text_str(msg, "text")) != NULL) {
+			text_add(b, s);
+			text_eol(b);
+		}
+		return;
+	case PROTO_WHO:
+		text_players(b, msg);
+		return;
+	case PROTO_PING:
+		text_add(b, "pong\n");
+		return;
+	case PROTO_QUIT:
+		text_add(b, "Bye.\n");
+		return;
+	case PROTO_HELP:
+		text_help(b, msg);
+		return;
+	case PROTO_MODE:
+		text_add(b,
+		    "Output is text now (mode json switches to "
+		    "JSON).\n");
+		return;
+	case PROTO_CHAT:
+	case PROTO_SAY:
+		text_add(b, "Sent.\n");
+		return;
+	case PROTO_RESIGN:
+		text_add(b, "You resigned.\n");
+		return;
+	case PROTO_DRAW:
+	case PROTO_UNDO:
+	case PROTO_RESTART:
+	case PROTO_NEXT:
+	case PROTO_REMATCH:
+	case PROTO_CLAIM:
+		text_addf(b, "OK (%s).\n", re);
+		text_rest(b, msg);
+		return;
+	case PROTO_VERB_COUNT:
+		text_addf(b, "OK%s%s.\n", re ? ": " : "", re ? re : "");
+		text_rest(b, msg);
+		break;
+	}
+	if (cJSON_IsObject(st))
+		text_state(b, st);
+	else
+		text_picture(b, msg);
+}
+
+/* An event line (or lines). */
+static void
+text_event(struct text_buf *b, const cJSON *msg, const char *ev)
+{
+	const char *s, *role = text_str(msg, "role");
+	long long n;
+
+	if (strcmp(ev, "welcome") == 0) {
+		text_addf(b, "Welcome to %s %s (protocol %d).\n",
+		    text_str(msg, "server") ? text_str(msg, "server") : "",
+		    text_str(msg, "version") ? text_str(msg, "version") : "",
+		    PROTO_VERSION);
+		if ((s = text_str(msg, "hint")) != NULL)
+			text_addf(b, "%s\n", s);
+		return;
+	}
+	if (strcmp(ev, "replaced") == 0) {
+		text_add(b,
+		    "You logged in from another connection; this one "
+		    "closes.\n");
+		return;
+	}
+	if (strcmp(ev, "shutdown") == 0) {
+		text_addf(b, "The server is shutting down%s%s\n",
+		    text_str(msg, "message") ? ": " : ".",
+		    text_str(msg, "message") ? text_str(msg, "message") : "");
+		return;
+	}
+	if (strcmp(ev, "chat") == 0) {
+		if (text_str(msg, "room") == NULL)
+			text_add(b, "[lobby] ");
+		text_room(b, msg);
+		text_addf(b, "%s: %s\n",
+		    text_str(msg, "from") ? text_str(msg, "from") : "?",
+		    text_str(msg, "text") ? text_str(msg, "text") : "");
+		return;
+	}
+	text_room(b, msg);
+	if (strcmp(ev, "joined") == 0) {
+		text_add(b,
+		    text_str(msg, "name") ? text_str(msg, "name") : "someone");
+		if (role != NULL && strcmp(role, "watcher") == 0)
+			text_add(b, " is watching.\n");
+		else
+			text_addf(b, " joined%s%s.\n",
+			    text_str(msg, "seat") ? " as " : "",
+			    text_str(msg, "seat") ? text_str(msg, "seat") : "");
+	} else if (strcmp(ev, "left") == 0) {
+		text_who(b, msg);
+		text_add(b, " left.\n");
+	} else if (strcmp(ev, "started") == 0) {
+		text_add(b, "The game starts");
+		if (cJSON_IsArray(
+		        cJSON_GetObjectItemCaseSensitive(msg, "seats"))) {
+			text_add(b, ": ");
+			text_seats(
+			    b, cJSON_GetObjectItemCaseSensitive(msg, "seats"));
+		}
+		text_add(b, ".\n");
+		text_picture(b, msg);
+		text_turn(b, msg);
+		text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
+	} else if (strcmp(ev, "moved") == 0) {
+		s = text_str(msg, "text");
+		if (text_str(msg, "name") != NULL)
+			text_addf(b, "%s plays %s", text_str(msg, "name"),
+			    text_str(msg, "move") ? text_str(msg, "move") : "");
+		if (s != NULL)
+			text_addf(
+			    b, "%s%s", text_str(msg, "name") ? ": " : "", s);
+		text_add(b, ".\n");
+		text_picture(b, msg);
+		text_turn(b, msg);
+		text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
+	} else if (strcmp(ev, "ended") == 0)
+		text_result(b, msg);
+	else if (strcmp(ev, "draw_offered") == 0) {
+		text_who(b, msg);
+		text_add(b, " offers a draw: draw accept or draw decline.\n");
+	} else if (strcmp(ev, "draw_declined") == 0) {
+		text_who(b, msg);
+		text_add(b, " declines the draw.\n");
+	} else if (strcmp(ev, "rematch_offered") == 0) {
+		text_who(b, msg);
+		text_add(b, " wants a rematch: type rematch to play again.\n");
+	} else if (strcmp(ev, "opponent_gone") == 0) {
+		text_who(b, msg);
+		if (text_num(msg, "grace", &n))
+			text_addf(b,
+			    " is gone; if not back within %lld s, "
+			    "you may claim the game.\n",
+			    n);
+		else
+			text_add(b, " is gone.\n");
+	} else if (strcmp(ev, "opponent_back") == 0) {
+		text_who(b, msg);
+		text_add(b, " is back.\n");
+	} else if (strcmp(ev, "clock") == 0) {
+		text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
+		text_eol(b);
+	} else if (strcmp(ev, "undone") == 0 || strcmp(ev, "restarted") == 0) {
+		text_add(b,
+		    strcmp(ev, "undone") == 0 ? "Move taken back.\n"
+		                              : "Back to the start.\n");
+		text_picture(b, msg);
+	} else {
+		text_addf(b, "%s\n", ev);
+		text_rest(b, msg);
+	}
+}
+
+char *
+proto_text(const cJSON *msg)
+{
+	struct text_buf b = {NULL, 0, 0, 0};
+	const char *ev = text_str(msg, "event");
+	const cJSON *ok = cJSON_GetObjectItemCaseSensitive(msg, "ok");
+
+	if (ev != NULL)
+		text_event(&b, msg, ev);
+	else if (cJSON_IsFalse(ok))
+		text_addf(&b, "error (%s): %s\n",
+		    text_str(msg, "error") ? text_str(msg, "error")
+		                           : "internal",
+		    text_str(msg, "message") ? text_str(msg, "message") : "");
+	else if (cJSON_IsTrue(ok))
+		text_reply(&b, msg);
+	else
+		text_rest(&b, msg);
+	if (b.len == 0)
+		text_add(&b, "OK.\n");
+	text_eol(&b);
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
