@@ -1,0 +1,572 @@
+/*
+ * test_protocol.c: the protocol library's framing (chunks, CRLF, telnet IAC,
+ * the limit, NUL bytes, blank lines), its error table, its encoder (ids
+ * echoed verbatim, escaping, "_" members dropped) and its text mode.
+ * Decoding is in test_protocol_decode.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "protocol/protocol.h"
+
+/* Lines a framer handed out, and how often it said "too long". */
+struct got {
+	char lines[16][64];
+	size_t lens[16];
+	int n;
+	int toolong;
+};
+
+/* Feed buf to f in chunks of `chunk` bytes (0: all at once), collecting
+ * what comes out. */
+static void
+feed(struct proto_framer *f, const char *buf, size_t len, size_t chunk,
+    struct got *g)
+{
+	const char *line;
+	size_t linelen, off = 0, n, used;
+	int toolong;
+
+	while (off < len) {
+		n = chunk == 0 || len - off < chunk ? len - off : chunk;
+		while (n > 0) {
+			used = proto_framer_push(
+			    f, buf + off, n, &line, &linelen, &toolong);
+			CHECK(used > 0 && used <= n);
+			CHECK(proto_framer_pending(f) <= 4096);
+			off += used;
+			n -= used;
+			if (toolong)
+				g->toolong++;
+			if (line != NULL && g->n < 16) {
+				CHECK(linelen < sizeof g->lines[0]);
+				memcpy(g->lines[g->n], line, linelen);
+				g->lines[g->n][linelen] = '\0';
+				g->lens[g->n] = linelen;
+				g->n++;
+			}
+		}
+	}
+}
+
+/* Run input through a fresh framer with the given limit and chunk size. */
+static void
+frame(const char *buf, size_t len, size_t limit, size_t chunk, struct got *g)
+{
+	struct proto_framer *f = proto_framer_new(limit);
+
+	memset(g, 0, sizeof *g);
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	feed(f, buf, len, chunk, g);
+	proto_framer_free(f);
+}
+
+static void
+test_framer_lines(void)
+{
+	static const char in[] = "hello ana\r\nmove b6\n{\"cmd\":\"ping\"}\n";
+	struct got g;
+	size_t chunk;
+
+	/* every chunk size gives the same lines */
+	for (chunk = 0; chunk <= 8; chunk++) {
+		frame(in, sizeof in - 1, 0, chunk, &g);
+		CHECK_INT(g.n, 3);
+		CHECK_STR(g.lines[0], "hello ana");
+		CHECK_STR(g.lines[1], "move b6");
+		CHECK_STR(g.lines[2], "{\"cmd\":\"ping\"}");
+		CHECK_INT(g.toolong, 0);
+	}
+	/* an unfinished line stays pending */
+	frame("abc", 3, 0, 0, &g);
+	CHECK_INT(g.n, 0);
+	/* only one CR before LF is the terminator */
+	frame("a\r\r\n", 4, 0, 1, &g);
+	CHECK_INT(g.n, 1);
+	CHECK_INT(g.lens[0], 2);
+	CHECK_STR(g.lines[0], "a\r");
+	/* a CR inside a line is kept */
+	frame("a\rb\n", 4, 0, 1, &g);
+	CHECK_STR(g.lines[0], "a\rb");
+}
+
+static void
+test_framer_consumed(void)
+{
+	struct proto_framer *f = proto_framer_new(0);
+	const char *line;
+	size_t linelen, used;
+	int toolong;
+
+	/* it stops after the first line; the caller keeps the rest */
+	used = proto_framer_push(f, "ab\ncd\nef", 8, &line, &linelen, &toolong);
+	CHECK_INT(used, 3);
+	CHECK(line != NULL && linelen == 2 && memcmp(line, "ab", 2) == 0);
+	CHECK_INT(line[linelen], '\0');
+	used = proto_framer_push(f, "cd\nef", 5, &line, &linelen, &toolong);
+	CHECK_INT(used, 3);
+	CHECK(line != NULL && strcmp(line, "cd") == 0);
+	used = proto_framer_push(f, "ef", 2, &line, &linelen, &toolong);
+	CHECK_INT(used, 2);
+	CHECK(line == NULL);
+	CHECK_INT(proto_framer_pending(f), 2);
+	used = proto_framer_push(f, "\n", 1, &line, &linelen, &toolong);
+	CHECK(line != NULL && strcmp(line, "ef") == 0);
+	/* nothing at all */
+	used = proto_framer_push(f, "", 0, &line, &linelen, &toolong);
+	CHECK_INT(used, 0);
+	CHECK(line == NULL);
+	CHECK_INT(toolong, 0);
+	proto_framer_free(f);
+	proto_framer_free(NULL);
+}
+
+static void
+test_framer_blank(void)
+{
+	static const char in[] = "\n\r\n   \n \t\r\n\r\r\nx\n\n";
+	struct got g;
+
+	frame(in, sizeof in - 1, 0, 0, &g);
+	CHECK_INT(g.n, 1);
+	CHECK_STR(g.lines[0], "x");
+	frame(in, sizeof in - 1, 0, 1, &g);
+	CHECK_INT(g.n, 1);
+}
+
+static void
+test_framer_iac(void)
+{
+	/* IAC WILL ECHO, IAC DO SGA, IAC NOP, IAC SB TTYPE ... IAC SE */
+	static const char in[] = "\xff\xfb\x01he\xff\xfd\x03ll\xff\xf1o"
+	                         "\xff\xfa\x18\x01\xff\xff\x0a\xff\xf0\n";
+	/* IAC IAC is one 255 byte of data */
+	static const char dbl[] = "a\xff\xff"
+	                          "b\n";
+	/* IAC DONT, IAC WONT and a bare IAC IP */
+	static const char more[] = "\xff\xfe\x05x\xff\xfc\x01y\xff\xf4z\n";
+	struct got g;
+	size_t chunk;
+
+	for (chunk = 0; chunk <= 3; chunk++) {
+		frame(in, sizeof in - 1, 0, chunk, &g);
+		CHECK_INT(g.n, 1);
+		CHECK_STR(g.lines[0], "hello");
+		frame(dbl, sizeof dbl - 1, 0, chunk, &g);
+		CHECK_INT(g.n, 1);
+		CHECK_STR(g.lines[0],
+		    "a\xff"
+		    "b");
+		frame(more, sizeof more - 1, 0, chunk, &g);
+		CHECK_INT(g.n, 1);
+		CHECK_STR(g.lines[0], "xyz");
+	}
+	/* a "\n" inside a subnegotiation does not end a line */
+	frame("a\xff\xfa\x01\n\xff\xf0"
+	      "b\n",
+	    9, 0, 1, &g);
+	CHECK_INT(g.n, 1);
+	CHECK_STR(g.lines[0], "ab");
+	/* telnet's bare CR "\r\0": the CR stays, the NUL goes */
+	frame("a\r\0b\n", 5, 0, 1, &g);
+	CHECK_INT(g.n, 1);
+	CHECK_INT(g.lens[0], 3);
+	CHECK_STR(g.lines[0], "a\rb");
+}
+
+static void
+test_framer_nul(void)
+{
+	struct got g;
+
+	frame("a\0b\n", 4, 0, 1, &g);
+	CHECK_INT(g.n, 1);
+	CHECK_INT(g.lens[0], 3);
+	CHECK(memcmp(g.lines[0], "a\0b", 3) == 0);
+}
+
+static void
+test_framer_limit(void)
+{
+	struct got g;
+	struct proto_framer *f;
+	char *big;
+	size_t i;
+
+	/* exactly the limit: fine, with LF or CRLF */
+	frame("12345678\n", 9, 8, 0, &g);
+	CHECK_INT(g.n, 1);
+	CHECK_STR(g.lines[0], "12345678");
+	CHECK_INT(g.toolong, 0);
+	frame("12345678\r\nok\n", 13, 8, 1, &g);
+	CHECK_INT(g.n, 2);
+	CHECK_STR(g.lines[0], "12345678");
+	CHECK_INT(g.toolong, 0);
+	/* one byte over: reported once, the rest of the line dropped, the
+	 * next line comes through */
+	frame("123456789\nok\n", 13, 8, 0, &g);
+	CHECK_INT(g.toolong, 1);
+	CHECK_INT(g.n, 1);
+	CHECK_STR(g.lines[0], "ok");
+	frame("123456789\nok\n", 13, 8, 1, &g);
+	CHECK_INT(g.toolong, 1);
+	CHECK_INT(g.n, 1);
+	/* a CR past the limit that is not a CRLF is over */
+	frame("12345678\rx\n", 11, 8, 1, &g);
+	CHECK_INT(g.toolong, 1);
+	CHECK_INT(g.n, 0);
+	/* telnet bytes do not count */
+	frame("1234\xff\xfb\x01"
+	      "5678\n",
+	    12, 8, 1, &g);
+	CHECK_INT(g.toolong, 0);
+	CHECK_STR(g.lines[0], "12345678");
+	/* a megabyte without a newline: one report, never more than the
+	 * limit held */
+	big = malloc(1 << 20);
+	CHECK(big != NULL);
+	if (big == NULL)
+		return;
+	memset(big, 'x', 1 << 20);
+	f = proto_framer_new(4096);
+	memset(&g, 0, sizeof g);
+	for (i = 0; i < 16; i++)
+		feed(f, big, 1 << 16, 1000, &g);
+	CHECK_INT(g.toolong, 1);
+	CHECK_INT(g.n, 0);
+	CHECK(proto_framer_pending(f) <= 4096);
+	feed(f, "\nping\n", 6, 0, &g);
+	CHECK_INT(g.n, 1);
+	CHECK_STR(g.lines[0], "ping");
+	proto_framer_free(f);
+	free(big);
+	/* default limit */
+	f = proto_framer_new(0);
+	big = calloc(1, PROTO_LINE_MAX_DEFAULT + 2);
+	memset(big, 'y', PROTO_LINE_MAX_DEFAULT);
+	big[PROTO_LINE_MAX_DEFAULT] = '\n';
+	{
+		const char *line;
+		size_t linelen, used;
+		int toolong;
+
+		used = proto_framer_push(f, big, PROTO_LINE_MAX_DEFAULT + 1,
+		    &line, &linelen, &toolong);
+		CHECK_INT(used, PROTO_LINE_MAX_DEFAULT + 1);
+		CHECK(line != NULL);
+		CHECK_INT(linelen, PROTO_LINE_MAX_DEFAULT);
+		big[PROTO_LINE_MAX_DEFAULT] = 'y';
+		big[PROTO_LINE_MAX_DEFAULT + 1] = '\n';
+		used = proto_framer_push(f, big, PROTO_LINE_MAX_DEFAULT + 2,
+		    &line, &linelen, &toolong);
+		CHECK_INT(toolong, 1);
+		CHECK(line == NULL);
+		CHECK_INT(used, PROTO_LINE_MAX_DEFAULT + 1);
+	}
+	proto_framer_free(f);
+	free(big);
+}
+
+static void
+test_errors(void)
+{
+	static const char *const codes[] = {"bad_json", "bad_request",
+	    "unknown_cmd", "line_too_long", "not_logged_in", "bad_name",
+	    "name_taken", "bad_token", "no_such_game", "bad_options",
+	    "no_such_room", "room_full", "not_in_room", "not_a_player",
+	    "not_your_turn", "illegal_move", "game_over", "not_allowed",
+	    "rate_limited", "limit_reached", "server_full", "internal"};
+	int i;
+
+	CHECK_INT(PROTO_E_COUNT - 1, sizeof codes / sizeof codes[0]);
+	for (i = 1; i < PROTO_E_COUNT; i++) {
+		CHECK_STR(proto_error_code((enum proto_error)i), codes[i - 1]);
+		CHECK(strlen(proto_error_message((enum proto_error)i)) > 5);
+		CHECK_INT(proto_error_from_code(codes[i - 1]), i);
+	}
+	CHECK_INT(proto_error_from_code("nope"), PROTO_E_COUNT);
+	CHECK_STR(proto_error_code(PROTO_E_COUNT), "internal");
+	CHECK_STR(proto_error_code(PROTO_OK), "ok");
+}
+
+/* Decode a line and build its reply line; the caller frees. */
+static char *
+reply_line(const char *line)
+{
+	struct proto_request req;
+	char err[256];
+	cJSON *r;
+	char *s;
+	enum proto_error e;
+
+	e = proto_decode(line, strlen(line), &req, err, sizeof err);
+	r = e == PROTO_OK ? proto_reply(&req) : proto_error_reply(&req, e, err);
+	s = proto_json_line(r);
+	cJSON_Delete(r);
+	proto_request_free(&req);
+	return s;
+}
+
+#define BAD_JSON_START "{\"re\":null,\"ok\":false,\"error\":\"bad_json\","
+
+static void
+test_encode_ids(void)
+{
+	char *s;
+
+	s = reply_line(
+	    "{\"cmd\":\"ping\",\"id\":123456789012345678901234567890}");
+	CHECK_STR(s,
+	    "{\"re\":\"ping\",\"id\":123456789012345678901234567890,"
+	    "\"ok\":true}\n");
+	free(s);
+	s = reply_line(
+	    "{\"id\": \"a\\\"b\\\\c\\u00e9\\n\" , \"cmd\":\"ping\"}");
+	CHECK_STR(s,
+	    "{\"re\":\"ping\",\"id\":\"a\\\"b\\\\c\\u00e9\\n\","
+	    "\"ok\":true}\n");
+	free(s);
+	s = reply_line("{\"cmd\":\"ping\",\"id\":-7}");
+	CHECK_STR(s, "{\"re\":\"ping\",\"id\":-7,\"ok\":true}\n");
+	free(s);
+	/* the key written with an escape is still "id" */
+	s = reply_line("{\"cmd\":\"ping\",\"\\u0069d\":42}");
+	CHECK_STR(s, "{\"re\":\"ping\",\"id\":42,\"ok\":true}\n");
+	free(s);
+	/* an "id" nested deeper is not the request's id */
+	s = reply_line("{\"cmd\":\"ping\",\"x\":{\"id\":1},\"id\":2}");
+	CHECK_STR(s, "{\"re\":\"ping\",\"id\":2,\"ok\":true}\n");
+	free(s);
+	s = reply_line("{\"cmd\":\"ping\",\"x\":{\"id\":1}}");
+	CHECK_STR(s, "{\"re\":\"ping\",\"ok\":true}\n");
+	free(s);
+	/* the id comes back with an error too, and with unknown commands */
+	s = reply_line("{\"cmd\":\"fly\",\"id\":\"x1\"}");
+	CHECK_STR(s,
+	    "{\"re\":\"fly\",\"id\":\"x1\",\"ok\":false,\"error\":"
+	    "\"unknown_cmd\",\"message\":\"unknown command 'fly' "
+	    "(help lists them)\"}\n");
+	free(s);
+	s = reply_line("{\"cmd\":\"move\",\"id\":9}");
+	CHECK_STR(s,
+	    "{\"re\":\"move\",\"id\":9,\"ok\":false,\"error\":"
+	    "\"bad_request\",\"message\":\"field 'move' is "
+	    "required\"}\n");
+	free(s);
+	/* no cmd to echo: "re" is null */
+	s = reply_line("{\"cmd\":");
+	CHECK(s != NULL &&
+	    strncmp(s, BAD_JSON_START, strlen(BAD_JSON_START)) == 0);
+	free(s);
+}
+
+static void
+test_encode_escape(void)
+{
+	cJSON *ev;
+	char *s;
+
+	ev = proto_event("chat", "r1", 3);
+	cJSON_AddStringToObject(ev, "from", "ana");
+	cJSON_AddStringToObject(
+	    ev, "text", "say \"hi\"\\ \n\t\x01 \xc3\xa9 </script>");
+	s = proto_json_line(ev);
+	CHECK_STR(s,
+	    "{\"event\":\"chat\",\"room\":\"r1\",\"seq\":3,\"from\":"
+	    "\"ana\",\"text\":\"say \\\"hi\\\"\\\\ \\n\\t\\u0001 "
+	    "\xc3\xa9 </script>\"}\n");
+	free(s);
+	cJSON_Delete(ev);
+	/* no room, no seq */
+	ev = proto_event("replaced", NULL, 0);
+	s = proto_json_line(ev);
+	CHECK_STR(s, "{\"event\":\"replaced\"}\n");
+	free(s);
+	cJSON_Delete(ev);
+	ev = proto_welcome("0.1.0");
+	s = proto_json_line(ev);
+	CHECK_STR(s,
+	    "{\"event\":\"welcome\",\"server\":\"tablerod\","
+	    "\"version\":\"0.1.0\",\"proto\":1,\"hint\":\"Type: hello "
+	    "YOURNAME   (JSON programs: {\\\"cmd\\\":\\\"hello\\\","
+	    "\\\"name\\\":\\\"ana\\\"}); help lists the commands\"}\n");
+	free(s);
+	cJSON_Delete(ev);
+	/* a large seq prints as an integer (cJSON prints integers exactly up
+	 * to 15 digits) */
+	ev = proto_event("moved", "r2", 123456789012345LL);
+	s = proto_json_line(ev);
+	CHECK_STR(s,
+	    "{\"event\":\"moved\",\"room\":\"r2\",\"seq\":"
+	    "123456789012345}\n");
+	free(s);
+	cJSON_Delete(ev);
+	/* default and own messages */
+	ev = proto_error_reply(
+	    NULL, PROTO_E_ILLEGAL_MOVE, "arrow path blocked at h4");
+	s = proto_json_line(ev);
+	CHECK_STR(s,
+	    "{\"re\":null,\"ok\":false,\"error\":\"illegal_move\","
+	    "\"message\":\"arrow path blocked at h4\"}\n");
+	free(s);
+	cJSON_Delete(ev);
+	ev = proto_error_reply(NULL, PROTO_E_SERVER_FULL, NULL);
+	s = proto_json_line(ev);
+	CHECK_STR(s,
+	    "{\"re\":null,\"ok\":false,\"error\":\"server_full\","
+	    "\"message\":\"the server is full: try again later\"}\n");
+	free(s);
+	cJSON_Delete(ev);
+	CHECK(proto_json_line(NULL) == NULL);
+}
+
+static void
+test_encode_hidden(void)
+{
+	cJSON *ev, *st;
+	char *s;
+
+	ev = proto_event("moved", "r1", 2);
+	cJSON_AddStringToObject(ev, "_picture", "  a b\n1 x .\n");
+	cJSON_AddStringToObject(ev, "move", "b6");
+	st = cJSON_AddObjectToObject(ev, "state");
+	cJSON_AddStringToObject(st, "_secret", "x");
+	cJSON_AddNumberToObject(st, "n", 1);
+	cJSON_AddItemToObject(st, "list", cJSON_CreateArray());
+	cJSON_AddItemToArray(
+	    cJSON_GetObjectItem(st, "list"), cJSON_CreateObject());
+	cJSON_AddStringToObject(
+	    cJSON_GetArrayItem(cJSON_GetObjectItem(st, "list"), 0), "_deep",
+	    "y");
+	s = proto_json_line(ev);
+	CHECK_STR(s,
+	    "{\"event\":\"moved\",\"room\":\"r1\",\"seq\":2,\"move\":"
+	    "\"b6\",\"state\":{\"n\":1,\"list\":[{}]}}\n");
+	free(s);
+	/* the message itself keeps them for text mode */
+	CHECK(cJSON_GetObjectItem(ev, "_picture") != NULL);
+	CHECK(cJSON_GetObjectItem(st, "_secret") != NULL);
+	cJSON_Delete(ev);
+}
+
+/* The text of a message given as JSON text. */
+static char *
+text_of(const char *json)
+{
+	cJSON *m = cJSON_Parse(json);
+	char *s;
+
+	CHECK(m != NULL);
+	s = proto_text(m);
+	cJSON_Delete(m);
+	return s;
+}
+
+static void
+test_text(void)
+{
+	char *s;
+
+	s = text_of(
+	    "{\"re\":\"move\",\"id\":3,\"ok\":false,\"error\":"
+	    "\"illegal_move\",\"message\":\"arrow path blocked at h4\"}");
+	CHECK_STR(s, "error (illegal_move): arrow path blocked at h4\n");
+	free(s);
+	s = text_of("{\"event\":\"moved\",\"room\":\"r4\",\"seq\":5,\"seat\":"
+	            "\"black\",\"name\":\"ana\",\"move\":\"b6\",\"text\":"
+	            "\"black clones to b6\",\"turn\":\"white\",\"status\":"
+	            "\"playing\",\"_picture\":\"  a b\\n1 x o\"}");
+	CHECK_STR(s,
+	    "[r4] ana plays b6: black clones to b6.\n  a b\n1 x o\n"
+	    "white to move.\n");
+	free(s);
+	s = text_of("{\"event\":\"moved\",\"room\":\"r4\",\"seq\":6,\"seat\":"
+	            "\"white\",\"name\":null,\"move\":\"0000\",\"text\":"
+	            "\"white has no move and passes\",\"turn\":\"black\"}");
+	CHECK_STR(s, "[r4] white has no move and passes.\nblack to move.\n");
+	free(s);
+	s = text_of("{\"event\":\"ended\",\"room\":\"r4\",\"seq\":9,\"result\":"
+	            "\"win\",\"winner\":\"white\",\"winner_name\":\"bob\","
+	            "\"reason\":\"resignation\",\"scores\":{\"black\":3,"
+	            "\"white\":7}}");
+	CHECK_STR(s,
+	    "[r4] Game over: bob (white) wins (resignation).\n"
+	    "Score: black 3, white 7.\n");
+	free(s);
+	s = text_of("{\"event\":\"ended\",\"room\":\"r2\",\"seq\":9,\"result\":"
+	            "\"draw\",\"winner\":null,\"reason\":\"third repetition\","
+	            "\"scores\":null}");
+	CHECK_STR(s, "[r2] Game over: a draw (third repetition).\n");
+	free(s);
+	s = text_of("{\"event\":\"chat\",\"room\":\"r4\",\"seq\":7,\"from\":"
+	            "\"ana\",\"text\":\"good game\"}");
+	CHECK_STR(s, "[r4] ana: good game\n");
+	free(s);
+	s = text_of("{\"event\":\"chat\",\"from\":\"bob\",\"text\":\"hi\"}");
+	CHECK_STR(s, "[lobby] bob: hi\n");
+	free(s);
+	s = text_of("{\"re\":\"hello\",\"ok\":true,\"name\":\"ana\",\"token\":"
+	            "\"0123\",\"new\":true,\"rooms\":[]}");
+	CHECK_STR(s,
+	    "Hello, ana. Your token is 0123\nKeep it: next time log "
+	    "in with: hello ana 0123\n");
+	free(s);
+	s = text_of("{\"re\":\"ping\",\"ok\":true,\"pong\":true,\"time\":1}");
+	CHECK_STR(s, "pong\n");
+	free(s);
+	s = text_of(
+	    "{\"re\":\"moves\",\"ok\":true,\"moves\":[\"b6\",\"a7c5\"]}");
+	CHECK_STR(s, "Moves: b6, a7c5\n");
+	free(s);
+	s = text_of("{\"event\":\"opponent_gone\",\"room\":\"r4\",\"seq\":8,"
+	            "\"name\":\"bob\",\"seat\":\"white\",\"grace\":60}");
+	CHECK_STR(s,
+	    "[r4] bob (white) is gone; if not back within 60 s, you "
+	    "may claim the game.\n");
+	free(s);
+	s = text_of("{\"event\":\"clock\",\"room\":\"r4\",\"seq\":2,\"clocks\":"
+	            "{\"black\":299500,\"white\":3600000}}");
+	CHECK_STR(s, "[r4] Clocks: black 4:59, white 1:00:00.\n");
+	free(s);
+	s = text_of(
+	    "{\"re\":\"state\",\"ok\":true,\"state\":{\"room\":\"r4\","
+	    "\"game\":\"ataxx\",\"title\":\"Ataxx\",\"status\":"
+	    "\"playing\",\"seats\":[{\"seat\":\"black\",\"name\":\"ana\","
+	    "\"bot\":null,\"connected\":true},{\"seat\":\"white\","
+	    "\"name\":null,\"bot\":3,\"connected\":true}],\"turn\":"
+	    "\"black\",\"result\":null,\"picture\":\"x o\\n\","
+	    "\"clocks\":null,\"watchers\":0}}");
+	CHECK_STR(s,
+	    "Room r4: Ataxx, playing.\nSeats: black: ana, white: bot "
+	    "level 3.\nx o\nblack to move.\n");
+	free(s);
+	/* an event text mode does not know still reads */
+	s = text_of("{\"event\":\"fireworks\",\"room\":\"r1\",\"seq\":1,"
+	            "\"colour\":\"red\"}");
+	CHECK_STR(s, "[r1] fireworks\ncolour: red\n");
+	free(s);
+	s = text_of("{}");
+	CHECK_STR(s, "OK.\n");
+	free(s);
+}
+
+int
+main(void)
+{
+	test_framer_lines();
+	test_framer_consumed();
+	test_framer_blank();
+	test_framer_iac();
+	test_framer_nul();
+	test_framer_limit();
+	test_errors();
+	test_encode_ids();
+	test_encode_escape();
+	test_encode_hidden();
+	test_text();
+	return check_done();
+}
