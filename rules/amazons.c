@@ -215,7 +215,7 @@ amazons_echo(const char *s, size_t n, char *out, size_t outlen)
 
 		out[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
 	}
-	if (i < n && k + 4 < outlen) {
+	if (i < n && k + 4 <= outlen) {
 		memcpy(out + k, "...", 3);
 		k += 3;
 	}
@@ -251,6 +251,7 @@ amazons_scan_square(const char *s, size_t n, int *sq)
 	size_t len = 1;
 	int file, rank = 0;
 
+	*sq = RULES_NONE;
 	if (n < 2 || !amazons_is_letter(s[0]) || !amazons_is_digit(s[1]))
 		return 0;
 	while (len < n && amazons_is_digit(s[len])) {
@@ -259,7 +260,6 @@ amazons_scan_square(const char *s, size_t n, int *sq)
 		len++;
 	}
 	file = (s[0] | 0x20) - 'a';
-	*sq = RULES_NONE;
 	if (file < AMAZONS_SIDE && s[1] != '0' && rank >= 1 &&
 	    rank <= AMAZONS_SIDE)
 		*sq = (rank - 1) * AMAZONS_SIDE + file;
@@ -272,7 +272,7 @@ amazons_square_text(const char *s, size_t n, int *sq, char *err, size_t errlen)
 {
 	char quoted[AMAZONS_ECHO_MAX + 4];
 
-	if (amazons_scan_square(s, n, sq) == n && *sq != RULES_NONE)
+	if (n > 0 && amazons_scan_square(s, n, sq) == n && *sq != RULES_NONE)
 		return 0;
 	amazons_echo(s, n, quoted, sizeof quoted);
 	rules_seterr(err, errlen, "not a square: %s", quoted);
