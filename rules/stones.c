@@ -198,7 +198,10 @@ stones_finish(struct stones_state *s, int winner, enum stones_end why)
 
 /* After a move or a load, with the side to move set: end the game when
  * the side that just moved has three in a row, when the side to move has
- * no slide, or when this slide position occurs for the third time. */
+ * no slide, or when this slide position occurs for the third time. (A side
+ * with no slide never arises in play: each such position already has the
+ * other side's three in a row, which test_stones checks over every
+ * position; the rule only guarantees that a game cannot stall.) */
 static void
 stones_settle(struct stones_state *s)
 {
@@ -541,6 +544,11 @@ stones_apply(void *st, struct rules_move m)
 	struct stones_state *s = st;
 	unsigned mine = s->pegs[s->turn];
 
+	/* Callers pass legal moves; a point off the board must still not
+	 * become an undefined shift. */
+	if (m.to < 0 || m.to >= STONES_POINTS || m.from < RULES_NONE ||
+	    m.from >= STONES_POINTS)
+		return;
 	if (m.from != RULES_NONE)
 		mine &= ~(1u << m.from);
 	mine |= 1u << m.to;
