@@ -21,6 +21,14 @@ enum ai_verdict {
 enum ai_verdict ai_solve(const struct rules_game *g, const void *st,
     long node_limit, struct rules_move *hint);
 
+/* bot.c */
+
+/* A computer player's move for the side to move of a two-player game, at
+ * level 1 (weak, instant) to 5 (strong, about a second); seed varies its
+ * choice among equal moves. 0, or -1 when there is no move. */
+int ai_bot_move(const struct rules_game *g, const void *st, int level,
+    uint64_t seed, struct rules_move *out);
+
 /* solitaire_solver.c */
 enum ai_verdict ai_solitaire_solve(const void *st, long node_limit,
     struct rules_move *hint);

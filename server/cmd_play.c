@@ -1,0 +1,434 @@
+/*
+ * cmd_play.c: the verbs of playing: move, resign, draw offers, the
+ * one-player undo, restart, next and hint, rematch and claim.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ai/ai.h"
+#include "server/server.h"
+#include "server/store.h"
+
+/* Nodes a hint may search on the event loop: tens of milliseconds. */
+#define CMD_HINT_NODES 2000000L
+
+/* The room and the caller's seat in it, for verbs only players may use;
+ * NULL after replying the error. */
+static struct room *
+cmd_player_room(struct conn *c, const struct proto_request *req, int *seat)
+{
+	struct room *r = cmd_room_arg(c, req);
+
+	if (r == NULL)
+		return NULL;
+	*seat = room_seat_of(r, c->player);
+	if (*seat >= 0)
+		return r;
+	if (room_is_watcher(r, c->player))
+		session_error(c, req, PROTO_E_NOT_A_PLAYER,
+		    "you are watching %s, not playing", r->id);
+	else
+		session_error(
+		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
+	return NULL;
+}
+
+/* The game must be under way; 0, or -1 after replying the error. */
+static int
+cmd_need_playing(
+    struct conn *c, const struct proto_request *req, struct room *r)
+{
+	if (r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED)
+		return 0;
+	if (r->status == ROOM_ENDED)
+		session_error(
+		    c, req, PROTO_E_GAME_OVER, "the game in %s is over", r->id);
+	else
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "the game in %s has not started: waiting for a player",
+		    r->id);
+	return -1;
+}
+
+static int
+cmd_need_solo(struct conn *c, const struct proto_request *req, struct room *r)
+{
+	if (r->g->seats == 1)
+		return 0;
+	session_error(c, req, PROTO_E_NOT_ALLOWED,
+	    "%s only in one-player games", proto_verb_name(req->verb));
+	return -1;
+}
+
+static int
+cmd_need_duo(struct conn *c, const struct proto_request *req, struct room *r)
+{
+	if (r->g->seats == 2)
+		return 0;
+	session_error(c, req, PROTO_E_NOT_ALLOWED,
+	    "%s only in two-player games", proto_verb_name(req->verb));
+	return -1;
+}
+
+void
+cmd_move(struct conn *c, const struct proto_request *req)
+{
+	char err[RULES_ERR_MAX];
+	struct rules_move m;
+	struct room *r;
+	long long seq;
+	cJSON *rep;
+	int seat;
+
+	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
+	    cmd_need_playing(c, req, r) != 0)
+		return;
+	if (req->has_seq && req->seq != r->seq) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "stale: the room is at seq %lld", r->seq);
+		return;
+	}
+	if (r->g->turn(r->st) != seat) {
+		session_error(c, req, PROTO_E_NOT_YOUR_TURN, "it is %s's turn",
+		    r->g->seat_names[r->g->turn(r->st)]);
+		return;
+	}
+	if (r->g->parse_move(r->st, req->move, &m, err, sizeof err) != 0) {
+		session_error(c, req, PROTO_E_ILLEGAL_MOVE, "%s", err);
+		return;
+	}
+	if (room_play(r, seat, m, err, sizeof err) != 0) {
+		session_error(c, req,
+		    r->status == ROOM_ENDED ? PROTO_E_GAME_OVER
+		                            : PROTO_E_INTERNAL,
+		    "%s", err);
+		return;
+	}
+	seq = r->seq;
+	rep = proto_reply(req);
+	cJSON_AddStringToObject(rep, "room", r->id);
+	cJSON_AddStringToObject(rep, "move", r->hist[r->nhist - 1].notation);
+	cJSON_AddNumberToObject(rep, "seq", (double)seq);
+	session_reply(c, rep);
+	room_after_move(r);
+}
+
+void
+cmd_resign(struct conn *c, const struct proto_request *req)
+{
+	struct room *r;
+	int seat;
+
+	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
+	    cmd_need_playing(c, req, r) != 0)
+		return;
+	session_reply(c, proto_reply(req));
+	if (r->g->seats == 1)
+		room_end(r, "blocked", -1, "resignation");
+	else
+		room_end(r, "win", 1 - seat, "resignation");
+}
+
+static void
+cmd_draw_event(struct room *r, const char *name, int seat)
+{
+	cJSON *ev = room_event(r, name);
+	const struct player *p = r->seats[seat].player;
+
+	cJSON_AddStringToObject(ev, "name", p != NULL ? p->name : "bot");
+	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
+	room_broadcast(r, ev);
+}
+
+void
+cmd_draw(struct conn *c, const struct proto_request *req)
+{
+	struct room *r;
+	int seat;
+
+	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
+	    cmd_need_duo(c, req, r) != 0 || cmd_need_playing(c, req, r) != 0)
+		return;
+	if (strcmp(req->action, "offer") == 0) {
+		session_reply(c, proto_reply(req));
+		r->draw_offer = seat;
+		cmd_draw_event(r, "draw_offered", seat);
+		if (r->seats[1 - seat].bot > 0) {
+			/* Bots play on: they decline at once. */
+			r->draw_offer = -1;
+			cmd_draw_event(r, "draw_declined", 1 - seat);
+		}
+		return;
+	}
+	if (r->draw_offer != 1 - seat) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "your opponent has not offered a draw");
+		return;
+	}
+	session_reply(c, proto_reply(req));
+	r->draw_offer = -1;
+	if (strcmp(req->action, "accept") == 0)
+		room_end(r, "draw", -1, "draw by agreement");
+	else
+		cmd_draw_event(r, "draw_declined", seat);
+}
+
+/* Tell the room the position changed without a move (undo, restart). */
+static void
+cmd_position_event(struct room *r, const char *name)
+{
+	char buf[RULES_TEXT_MAX];
+	cJSON *ev = room_event(r, name);
+	cJSON *st = room_state(r), *it;
+
+	for (it = st->child; it != NULL; it = it->next) {
+		if (strcmp(it->string, "position") == 0 ||
+		    strcmp(it->string, "board") == 0 ||
+		    strcmp(it->string, "turn") == 0 ||
+		    strcmp(it->string, "status") == 0)
+			cJSON_AddItemToObject(
+			    ev, it->string, cJSON_Duplicate(it, 1));
+	}
+	cJSON_Delete(st);
+	if (r->g->render(r->st, buf, sizeof buf) >= 0)
+		cJSON_AddStringToObject(ev, "_picture", buf);
+	room_broadcast(r, ev);
+}
+
+/* Go back to the first n moves of the current game, in the store too. 0,
+ * or -1 when the store failed. */
+static int
+cmd_rewind(struct room *r, int n)
+{
+	if (store_move_truncate(r->srv->store, r->id, r->game_no, n + 1) != 0) {
+		log_error("store: %s", store_errmsg(r->srv->store));
+		return -1;
+	}
+	room_replay(r, n);
+	if (r->status == ROOM_ENDED) {
+		r->status = ROOM_PLAYING;
+		cJSON_Delete(r->result);
+		r->result = NULL;
+	}
+	room_save(r);
+	return 0;
+}
+
+void
+cmd_undo(struct conn *c, const struct proto_request *req)
+{
+	struct room *r;
+	int seat;
+
+	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
+	    cmd_need_solo(c, req, r) != 0)
+		return;
+	if (r->nhist == 0) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED, "nothing to undo");
+		return;
+	}
+	if (cmd_rewind(r, r->nhist - 1) != 0) {
+		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		return;
+	}
+	session_reply(c, proto_reply(req));
+	cmd_position_event(r, "undone");
+}
+
+void
+cmd_restart(struct conn *c, const struct proto_request *req)
+{
+	struct room *r;
+	int seat;
+
+	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
+	    cmd_need_solo(c, req, r) != 0)
+		return;
+	if (cmd_rewind(r, 0) != 0) {
+		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		return;
+	}
+	session_reply(c, proto_reply(req));
+	cmd_position_event(r, "restarted");
+}
+
+/* Start a new game in the room with new options (taken over): a rematch
+ * or the next level. 0, or -1 with the reason. */
+static int
+cmd_new_game(struct room *r, cJSON *options, char *err, size_t errlen)
+{
+	struct room *fresh =
+	    room_new(r->srv, r->g, options, r->game_no + 1, err, errlen);
+
+	if (fresh == NULL)
+		return -1;
+	cJSON_Delete(r->options);
+	r->options = fresh->options;
+	fresh->options = NULL;
+	memcpy(r->opts, fresh->opts, sizeof r->opts);
+	r->nopts = fresh->nopts;
+	memcpy(r->st, fresh->st, r->g->state_size);
+	memcpy(r->start, fresh->start, r->g->state_size);
+	room_free(fresh);
+	r->game_no++;
+	r->nhist = 0;
+	cJSON_Delete(r->result);
+	r->result = NULL;
+	room_start(r);
+	return 0;
+}
+
+/* The room's options without its seed (a new game draws a new one). */
+static cJSON *
+cmd_options_reseeded(const struct room *r)
+{
+	cJSON *o = cJSON_Duplicate(r->options, 1);
+
+	cJSON_DeleteItemFromObject(o, "seed");
+	return o;
+}
+
+void
+cmd_next(struct conn *c, const struct proto_request *req)
+{
+	const struct rules_optdesc *d;
+	char err[RULES_ERR_MAX], buf[24];
+	struct room *r;
+	cJSON *o;
+	long level;
+	int seat;
+
+	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
+	    cmd_need_solo(c, req, r) != 0)
+		return;
+	for (d = r->g->options; d != NULL && d->name != NULL; d++)
+		if (strcmp(d->name, "level") == 0)
+			break;
+	if (d == NULL || d->name == NULL) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s has no levels (restart or rematch instead)",
+		    r->g->name);
+		return;
+	}
+	if (r->status != ROOM_ENDED ||
+	    strcmp(
+	        cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "result")),
+	        "solved") != 0) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "win this level first (or restart it)");
+		return;
+	}
+	level = rules_opt_long(r->g, r->opts, r->nopts, "level") + 1;
+	if (level > d->max) {
+		session_error(
+		    c, req, PROTO_E_NOT_ALLOWED, "that was the last level");
+		return;
+	}
+	o = cmd_options_reseeded(r);
+	cJSON_DeleteItemFromObject(o, "file");
+	cJSON_DeleteItemFromObject(o, "position");
+	cJSON_DeleteItemFromObject(o, "level");
+	snprintf(buf, sizeof buf, "%ld", level);
+	cJSON_AddStringToObject(o, "level", buf);
+	session_reply(c, proto_reply(req));
+	if (cmd_new_game(r, o, err, sizeof err) != 0)
+		log_error("room %s: next level: %s", r->id, err);
+}
+
+void
+cmd_hint(struct conn *c, const struct proto_request *req)
+{
+	char buf[SERVER_MOVE_TEXT_MAX];
+	struct rules_move m;
+	enum ai_verdict v;
+	struct room *r;
+	cJSON *rep;
+	int seat;
+
+	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
+	    cmd_need_solo(c, req, r) != 0 || cmd_need_playing(c, req, r) != 0)
+		return;
+	v = ai_solve(r->g, r->st, CMD_HINT_NODES, &m);
+	rep = proto_reply(req);
+	cJSON_AddStringToObject(rep, "room", r->id);
+	cJSON_AddStringToObject(rep, "verdict",
+	    v == AI_WINNABLE   ? "winnable"
+	        : v == AI_LOST ? "lost"
+	                       : "unknown");
+	if (v == AI_WINNABLE && m.to != RULES_NONE) {
+		r->g->format_move(r->st, m, buf, sizeof buf);
+		cJSON_AddStringToObject(rep, "move", buf);
+	}
+	session_reply(c, rep);
+}
+
+/* Swap who sits where, so the other player starts the rematch. */
+static void
+cmd_swap_seats(struct room *r)
+{
+	struct room_seat t = r->seats[0];
+
+	r->seats[0] = r->seats[1];
+	r->seats[1] = t;
+}
+
+void
+cmd_rematch(struct conn *c, const struct proto_request *req)
+{
+	char err[RULES_ERR_MAX];
+	struct room *r;
+	int seat, s, ready = 1;
+	cJSON *ev;
+
+	if ((r = cmd_player_room(c, req, &seat)) == NULL)
+		return;
+	if (r->status != ROOM_ENDED) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "the game in %s is not over", r->id);
+		return;
+	}
+	session_reply(c, proto_reply(req));
+	r->seats[seat].rematch = 1;
+	for (s = 0; s < r->g->seats; s++)
+		if (r->seats[s].bot == 0 && !r->seats[s].rematch)
+			ready = 0;
+	if (!ready) {
+		ev = room_event(r, "rematch_offered");
+		cJSON_AddStringToObject(ev, "name", c->player->name);
+		cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
+		room_broadcast(r, ev);
+		return;
+	}
+	if (r->g->seats == 2)
+		cmd_swap_seats(r);
+	if (cmd_new_game(r, cmd_options_reseeded(r), err, sizeof err) != 0)
+		log_error("room %s: rematch: %s", r->id, err);
+}
+
+void
+cmd_claim(struct conn *c, const struct proto_request *req)
+{
+	struct room *r;
+	int64_t waited;
+	int seat;
+
+	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
+	    cmd_need_duo(c, req, r) != 0 || cmd_need_playing(c, req, r) != 0)
+		return;
+	if (!r->seats[1 - seat].gone || r->seats[1 - seat].player == NULL) {
+		session_error(
+		    c, req, PROTO_E_NOT_ALLOWED, "your opponent is here");
+		return;
+	}
+	waited = clock_mono_ms() - r->seats[1 - seat].gone_ms;
+	if (waited < (int64_t)r->srv->cfg.grace_sec * 1000) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "your opponent has %lld more seconds to come back",
+		    (long long)((r->srv->cfg.grace_sec * 1000 - waited + 999) /
+		        1000));
+		return;
+	}
+	session_reply(c, proto_reply(req));
+	room_end(r, "win", seat, "abandonment");
+}

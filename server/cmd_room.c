@@ -1,0 +1,547 @@
+/*
+ * cmd_room.c: the verbs that make, enter, leave and look at rooms: create,
+ * join, watch, leave, state, moves, say (room chat) and export.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "server/server.h"
+#include "server/store.h"
+
+/* The room a request names, or the connection's current room; NULL after
+ * replying the error. */
+struct room *
+cmd_room_arg(struct conn *c, const struct proto_request *req)
+{
+	struct room *r;
+
+	if (req->room == NULL) {
+		if (c->current == NULL)
+			session_error(c, req, PROTO_E_BAD_REQUEST,
+			    "field 'room' is required (you are in no room)");
+		return c->current;
+	}
+	r = room_find(c->srv, req->room);
+	if (r == NULL || r->broken) {
+		session_error(
+		    c, req, PROTO_E_NO_SUCH_ROOM, "no room '%s'", req->room);
+		return NULL;
+	}
+	return r;
+}
+
+/* A seat by name ("white", any case) or number from 1; -1 when none. */
+int
+cmd_seat_index(const struct rules_game *g, const char *s)
+{
+	char *end;
+	long n;
+	int i;
+
+	for (i = 0; i < g->seats; i++)
+		if (strcasecmp(g->seat_names[i], s) == 0)
+			return i;
+	n = strtol(s, &end, 10);
+	if (*s != '\0' && *end == '\0' && n >= 1 && n <= g->seats)
+		return (int)n - 1;
+	return -1;
+}
+
+static void
+cmd_bad_seat(struct conn *c, const struct proto_request *req,
+    const struct rules_game *g, const char *seat)
+{
+	if (g->seats == 1)
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "no seat '%s': %s has one seat, '%s'", seat, g->name,
+		    g->seat_names[0]);
+	else
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "no seat '%s': %s has seats '%s' and '%s'", seat, g->name,
+		    g->seat_names[0], g->seat_names[1]);
+}
+
+/* The level of a saved one-player game to resume: its level, one higher
+ * when that level was won; 0 when there is none. */
+static long
+cmd_saved_level(struct conn *c, const struct rules_game *g)
+{
+	char buf[4096];
+	const char *result;
+	cJSON *o, *lvl;
+	long level = 0;
+	int found = 0;
+
+	if (store_progress_get(c->srv->store, c->player->name, g->name, buf,
+	        sizeof buf, &found) != 0 ||
+	    !found)
+		return 0;
+	o = cJSON_Parse(buf);
+	lvl = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "options"), "level");
+	if (cJSON_IsString(lvl))
+		level = strtol(lvl->valuestring, NULL, 10);
+	result = cJSON_GetStringValue(cJSON_GetObjectItem(o, "result"));
+	if (level > 0 && result != NULL && strcmp(result, "solved") == 0)
+		level++;
+	cJSON_Delete(o);
+	return level;
+}
+
+/* The options of a create as an object of strings; a one-player game with
+ * levels resumes at the player's saved level unless one is given. */
+static cJSON *
+cmd_create_options(struct conn *c, const struct proto_request *req,
+    const struct rules_game *g, long *resumed)
+{
+	cJSON *o = cJSON_CreateObject();
+	const struct rules_optdesc *d;
+	int i;
+
+	*resumed = 0;
+	for (i = 0; i < req->noptions; i++)
+		cJSON_AddStringToObject(
+		    o, req->options[i].key, req->options[i].value);
+	if (g->seats != 1 || cJSON_GetObjectItem(o, "level") != NULL ||
+	    cJSON_GetObjectItem(o, "file") != NULL)
+		return o;
+	for (d = g->options; d != NULL && d->name != NULL; d++) {
+		long level;
+		char buf[16];
+
+		if (strcmp(d->name, "level") != 0 || d->type != RULES_OPT_INT)
+			continue;
+		level = cmd_saved_level(c, g);
+		if (level < d->min || level > d->max)
+			break;
+		snprintf(buf, sizeof buf, "%ld", level);
+		cJSON_AddStringToObject(o, "level", buf);
+		*resumed = level;
+		break;
+	}
+	return o;
+}
+
+/* Put bots in the seats asked for; 0 or -1 after replying the error. */
+static int
+cmd_create_bots(struct conn *c, const struct proto_request *req, struct room *r,
+    int creator_seat)
+{
+	int i, s;
+
+	if (req->nbots > 0 && r->g->seats < 2) {
+		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		    "%s is a one-player game: no bots", r->g->name);
+		return -1;
+	}
+	for (i = 0; i < req->nbots; i++) {
+		if (req->bots[i].seat == NULL) {
+			for (s = 0; s < r->g->seats; s++)
+				if (s != creator_seat && r->seats[s].bot == 0 &&
+				    (creator_seat >= 0 || s > 0))
+					r->seats[s].bot = req->bots[i].level;
+			continue;
+		}
+		s = cmd_seat_index(r->g, req->bots[i].seat);
+		if (s < 0) {
+			cmd_bad_seat(c, req, r->g, req->bots[i].seat);
+			return -1;
+		}
+		if (s == creator_seat) {
+			session_error(c, req, PROTO_E_BAD_REQUEST,
+			    "seat '%s' is yours; a bot cannot take it",
+			    r->g->seat_names[s]);
+			return -1;
+		}
+		r->seats[s].bot = req->bots[i].level;
+	}
+	return 0;
+}
+
+/* 1 when every seat has a player or a bot. */
+static int
+cmd_room_full(const struct room *r)
+{
+	int i;
+
+	for (i = 0; i < r->g->seats; i++)
+		if (r->seats[i].player == NULL && r->seats[i].bot == 0)
+			return 0;
+	return 1;
+}
+
+static void
+cmd_joined_event(struct room *r, struct player *p, int seat)
+{
+	cJSON *ev = room_event(r, "joined");
+
+	cJSON_AddStringToObject(ev, "name", p->name);
+	if (seat >= 0)
+		cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
+	else
+		cJSON_AddNullToObject(ev, "seat");
+	cJSON_AddStringToObject(ev, "role", seat >= 0 ? "player" : "watcher");
+	room_broadcast(r, ev);
+}
+
+/* Reply {room, seat, state}. */
+static void
+cmd_reply_room(struct conn *c, const struct proto_request *req, struct room *r,
+    int seat, long resumed_level)
+{
+	cJSON *rep = proto_reply(req);
+
+	cJSON_AddStringToObject(rep, "room", r->id);
+	if (seat >= 0)
+		cJSON_AddStringToObject(rep, "seat", r->g->seat_names[seat]);
+	else
+		cJSON_AddNullToObject(rep, "seat");
+	if (resumed_level > 0)
+		cJSON_AddNumberToObject(
+		    rep, "resumed_level", (double)resumed_level);
+	cJSON_AddItemToObject(rep, "state", room_state(r));
+	session_reply(c, rep);
+}
+
+/* The creator's seat: the one asked for, else the first without a bot
+ * (-1 when bots take every seat). 0, or -1 after replying the error. */
+static int
+cmd_creator_seat(
+    struct conn *c, const struct proto_request *req, struct room *r, int *seat)
+{
+	int s;
+
+	*seat = -1;
+	if (req->seat != NULL) {
+		*seat = cmd_seat_index(r->g, req->seat);
+		if (*seat < 0) {
+			cmd_bad_seat(c, req, r->g, req->seat);
+			return -1;
+		}
+	}
+	if (cmd_create_bots(c, req, r, *seat) != 0)
+		return -1;
+	for (s = 0; *seat < 0 && s < r->g->seats; s++)
+		if (r->seats[s].bot == 0)
+			*seat = s;
+	return 0;
+}
+
+void
+cmd_create(struct conn *c, const struct proto_request *req)
+{
+	const struct rules_game *g = rules_find(req->game);
+	char err[RULES_ERR_MAX];
+	struct room *r;
+	long resumed;
+	int seat;
+
+	if (g == NULL) {
+		session_error(c, req, PROTO_E_NO_SUCH_GAME,
+		    "no game '%s' (games lists them)", req->game);
+		return;
+	}
+	if (room_count_for(c->srv, c->player) >=
+	    c->srv->cfg.max_rooms_per_player) {
+		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		    "you are in %d unfinished rooms already",
+		    c->srv->cfg.max_rooms_per_player);
+		return;
+	}
+	if (req->has_clock && g->seats < 2) {
+		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		    "%s is a one-player game: no clock", g->name);
+		return;
+	}
+	r = room_new(c->srv, g, cmd_create_options(c, req, g, &resumed), 1, err,
+	    sizeof err);
+	if (r == NULL) {
+		session_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
+		return;
+	}
+	if (cmd_creator_seat(c, req, r, &seat) != 0) {
+		room_free(r);
+		return;
+	}
+	r->number = ++c->srv->next_room;
+	snprintf(r->id, sizeof r->id, "r%ld", r->number);
+	snprintf(r->creator, sizeof r->creator, "%s", c->player->name);
+	r->is_private = req->has_private && req->is_private;
+	if (req->has_clock) {
+		r->clock_initial_ms = (int64_t)req->clock_initial * 1000;
+		r->clock_inc_ms = (int64_t)req->clock_increment * 1000;
+	}
+	if (seat >= 0)
+		r->seats[seat].player = c->player;
+	TAILQ_INSERT_TAIL(&c->srv->rooms, r, entry);
+	room_save(r);
+	c->current = r;
+	log_info("%s created room %s (%s)", c->player->name, r->id, g->name);
+	if (seat < 0) {
+		/* Bots in every seat: the creator watches. */
+		cmd_watch(c, req);
+		room_start(r);
+		return;
+	}
+	cmd_joined_event(r, c->player, seat);
+	if (cmd_room_full(r))
+		room_start(r);
+	cmd_reply_room(c, req, r, seat, resumed);
+}
+
+void
+cmd_join(struct conn *c, const struct proto_request *req)
+{
+	struct room *r = cmd_room_arg(c, req);
+	int seat, s;
+
+	if (r == NULL)
+		return;
+	seat = room_seat_of(r, c->player);
+	if (seat >= 0) {
+		c->current = r;
+		room_player_back(r, c->player);
+		cmd_reply_room(c, req, r, seat, 0);
+		return;
+	}
+	if (r->status == ROOM_ENDED) {
+		session_error(
+		    c, req, PROTO_E_GAME_OVER, "the game in %s is over", r->id);
+		return;
+	}
+	if (req->seat != NULL) {
+		seat = cmd_seat_index(r->g, req->seat);
+		if (seat < 0) {
+			cmd_bad_seat(c, req, r->g, req->seat);
+			return;
+		}
+		if (r->seats[seat].player != NULL || r->seats[seat].bot > 0) {
+			session_error(c, req, PROTO_E_ROOM_FULL,
+			    "seat '%s' is taken", r->g->seat_names[seat]);
+			return;
+		}
+	}
+	for (s = 0; seat < 0 && s < r->g->seats; s++)
+		if (r->seats[s].player == NULL && r->seats[s].bot == 0)
+			seat = s;
+	if (seat < 0) {
+		session_error(c, req, PROTO_E_ROOM_FULL,
+		    "every seat in %s is taken (watch it instead)", r->id);
+		return;
+	}
+	if (room_count_for(c->srv, c->player) >=
+	    c->srv->cfg.max_rooms_per_player) {
+		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		    "you are in %d unfinished rooms already",
+		    c->srv->cfg.max_rooms_per_player);
+		return;
+	}
+	room_remove_watcher(r, c->player);
+	r->seats[seat].player = c->player;
+	r->seats[seat].gone = 0;
+	c->current = r;
+	room_save(r);
+	cmd_joined_event(r, c->player, seat);
+	if (r->status == ROOM_WAITING && cmd_room_full(r))
+		room_start(r);
+	cmd_reply_room(c, req, r, seat, 0);
+}
+
+void
+cmd_watch(struct conn *c, const struct proto_request *req)
+{
+	struct room *r =
+	    req->verb == PROTO_CREATE ? c->current : cmd_room_arg(c, req);
+	cJSON *rep;
+
+	if (r == NULL)
+		return;
+	if (room_seat_of(r, c->player) >= 0) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "you play in %s; join it instead", r->id);
+		return;
+	}
+	if (!room_is_watcher(r, c->player)) {
+		if (r->nwatchers >= c->srv->cfg.max_watchers) {
+			session_error(c, req, PROTO_E_LIMIT_REACHED,
+			    "%s has %d watchers already", r->id, r->nwatchers);
+			return;
+		}
+		r->watchers = xrealloc(r->watchers,
+		    (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
+		r->watchers[r->nwatchers++] = c->player;
+		cmd_joined_event(r, c->player, -1);
+	}
+	c->current = r;
+	rep = proto_reply(req);
+	cJSON_AddStringToObject(rep, "room", r->id);
+	cJSON_AddItemToObject(rep, "state", room_state(r));
+	session_reply(c, rep);
+}
+
+/* Close a room nobody plays in any more, and forget it. */
+static void
+cmd_room_close(struct room *r)
+{
+	if (store_room_delete(r->srv->store, r->id) != 0)
+		log_error("store: %s", store_errmsg(r->srv->store));
+	TAILQ_REMOVE(&r->srv->rooms, r, entry);
+	log_info("room %s closed", r->id);
+	room_free(r);
+}
+
+static void
+cmd_left_event(struct room *r, struct player *p, int seat)
+{
+	cJSON *ev = room_event(r, "left");
+
+	cJSON_AddStringToObject(ev, "name", p->name);
+	if (seat >= 0)
+		cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
+	else
+		cJSON_AddNullToObject(ev, "seat");
+	cJSON_AddStringToObject(ev, "role", seat >= 0 ? "player" : "watcher");
+	room_broadcast(r, ev);
+}
+
+void
+cmd_leave(struct conn *c, const struct proto_request *req)
+{
+	struct room *r = cmd_room_arg(c, req);
+	int seat, s, people = 0;
+
+	if (r == NULL)
+		return;
+	seat = room_seat_of(r, c->player);
+	if (seat < 0 && !room_is_watcher(r, c->player)) {
+		session_error(
+		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
+		return;
+	}
+	session_reply(c, proto_reply(req));
+	if (c->current == r)
+		c->current = NULL;
+	if (seat < 0) {
+		room_remove_watcher(r, c->player);
+	} else if (r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED) {
+		if (r->g->seats == 1)
+			room_end(r, "blocked", -1, "resignation");
+		else
+			room_end(r, "win", 1 - seat, "resignation");
+	} else if (r->status == ROOM_WAITING) {
+		r->seats[seat].player = NULL;
+	}
+	cmd_left_event(r, c->player, seat);
+	if (r->status != ROOM_WAITING)
+		return;
+	for (s = 0; s < r->g->seats; s++)
+		if (r->seats[s].player != NULL)
+			people++;
+	if (people == 0)
+		cmd_room_close(r);
+	else
+		room_save(r);
+}
+
+void
+cmd_state(struct conn *c, const struct proto_request *req)
+{
+	struct room *r = cmd_room_arg(c, req);
+	cJSON *rep;
+
+	if (r == NULL)
+		return;
+	rep = proto_reply(req);
+	cJSON_AddItemToObject(rep, "state", room_state(r));
+	session_reply(c, rep);
+}
+
+void
+cmd_moves(struct conn *c, const struct proto_request *req)
+{
+	struct room *r = cmd_room_arg(c, req);
+	struct rules_move *moves;
+	char err[RULES_ERR_MAX], buf[SERVER_MOVE_TEXT_MAX];
+	cJSON *rep, *list;
+	int n = 0, i, sq = 0;
+
+	if (r == NULL)
+		return;
+	if (req->from != NULL &&
+	    r->g->parse_square(r->st, req->from, &sq, err, sizeof err) != 0) {
+		session_error(c, req, PROTO_E_BAD_REQUEST, "from: %s", err);
+		return;
+	}
+	moves = xmalloc(RULES_MAX_MOVES * sizeof *moves);
+	if (r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED)
+		n = req->from != NULL
+		    ? r->g->legal_from(r->st, sq, moves, RULES_MAX_MOVES)
+		    : r->g->legal_moves(r->st, moves, RULES_MAX_MOVES);
+	rep = proto_reply(req);
+	cJSON_AddStringToObject(rep, "room", r->id);
+	list = cJSON_AddArrayToObject(rep, "moves");
+	for (i = 0; i < n; i++) {
+		r->g->format_move(r->st, moves[i], buf, sizeof buf);
+		cJSON_AddItemToArray(list, cJSON_CreateString(buf));
+	}
+	free(moves);
+	session_reply(c, rep);
+}
+
+/* Chat in a room, for its players and watchers. */
+void
+cmd_say(struct conn *c, const struct proto_request *req)
+{
+	struct room *r = cmd_room_arg(c, req);
+	cJSON *ev;
+
+	if (r == NULL)
+		return;
+	if (room_seat_of(r, c->player) < 0 && !room_is_watcher(r, c->player)) {
+		session_error(
+		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
+		return;
+	}
+	if (strlen(req->text) > SERVER_CHAT_MAX) {
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "chat text is longer than %d bytes", SERVER_CHAT_MAX);
+		return;
+	}
+	session_reply(c, proto_reply(req));
+	ev = room_event(r, "chat");
+	cJSON_AddStringToObject(ev, "from", c->player->name);
+	cJSON_AddStringToObject(ev, "text", req->text);
+	room_broadcast(r, ev);
+}
+
+/* The position in the seed's file format, or the position string. */
+void
+cmd_export(struct conn *c, const struct proto_request *req)
+{
+	struct room *r = cmd_room_arg(c, req);
+	char *buf;
+	cJSON *rep;
+	int n;
+
+	if (r == NULL)
+		return;
+	buf = xmalloc(RULES_TEXT_MAX);
+	if (r->g->export_file != NULL)
+		n = r->g->export_file(r->st, buf, RULES_TEXT_MAX);
+	else
+		n = r->g->to_position(r->st, buf, RULES_TEXT_MAX);
+	if (n < 0) {
+		free(buf);
+		session_error(c, req, PROTO_E_INTERNAL,
+		    "the position does not fit the export buffer");
+		return;
+	}
+	rep = proto_reply(req);
+	cJSON_AddStringToObject(rep, "room", r->id);
+	cJSON_AddStringToObject(rep, "format",
+	    r->g->export_file != NULL ? r->g->file_format : "position");
+	cJSON_AddStringToObject(rep, "text", buf);
+	free(buf);
+	session_reply(c, rep);
+}

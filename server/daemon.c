@@ -1,0 +1,72 @@
+/*
+ * daemon.c: detaching from the terminal (-d) and the pidfile, the classic
+ * way (memcached daemon.c): fork, setsid, chdir("/"), /dev/null on 0-2.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "server/server.h"
+
+/* Fork into the background; the parent exits. 0 in the child, -1 when a
+ * step failed (errno set). */
+int
+daemon_detach(void)
+{
+	int fd;
+
+	switch (fork()) {
+	case -1:
+		return -1;
+	case 0:
+		break;
+	default:
+		_exit(0);
+	}
+	if (setsid() == -1)
+		return -1;
+	if (chdir("/") != 0)
+		return -1;
+	fd = open("/dev/null", O_RDWR);
+	if (fd == -1)
+		return -1;
+	if (dup2(fd, STDIN_FILENO) == -1 || dup2(fd, STDOUT_FILENO) == -1 ||
+	    dup2(fd, STDERR_FILENO) == -1) {
+		close(fd);
+		return -1;
+	}
+	if (fd > STDERR_FILENO)
+		close(fd);
+	return 0;
+}
+
+/* Write our pid to a temporary file beside path, then rename it into place,
+ * so nobody ever reads a half-written pidfile. 0 or -1. */
+int
+daemon_write_pidfile(const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+	int n;
+
+	n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	if (n < 0 || (size_t)n >= sizeof tmp) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	f = fopen(tmp, "w");
+	if (f == NULL)
+		return -1;
+	if (fprintf(f, "%ld\n", (long)getpid()) < 0 || fclose(f) != 0) {
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) != 0) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}

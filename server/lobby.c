@@ -1,0 +1,176 @@
+/*
+ * lobby.c: the verbs that look at the server as a whole: games (what can be
+ * played, from the rules registry), rooms (what is going on) and help.
+ */
+#include <string.h>
+
+#include "server/server.h"
+
+static const char *const lobby_status_names[] = {
+    "waiting", "playing", "ended", "adjourned"};
+
+static const char *const lobby_opt_types[] = {"int", "choice", "text"};
+
+/* An option's description as the games verb lists it. */
+static cJSON *
+lobby_option(const struct rules_optdesc *d)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "name", d->name);
+	cJSON_AddStringToObject(o, "type", lobby_opt_types[d->type]);
+	if (d->type == RULES_OPT_INT) {
+		cJSON_AddNumberToObject(o, "min", (double)d->min);
+		cJSON_AddNumberToObject(o, "max", (double)d->max);
+	} else if (d->type == RULES_OPT_TEXT) {
+		cJSON_AddNumberToObject(o, "max", (double)d->max);
+	} else {
+		cJSON *ch = cJSON_AddArrayToObject(o, "choices");
+		const char *p = d->choices;
+
+		while (p != NULL && *p != '\0') {
+			const char *bar = strchr(p, '|');
+			size_t n = bar != NULL ? (size_t)(bar - p) : strlen(p);
+			char word[64];
+
+			if (n >= sizeof word)
+				n = sizeof word - 1;
+			memcpy(word, p, n);
+			word[n] = '\0';
+			cJSON_AddItemToArray(ch, cJSON_CreateString(word));
+			p = bar != NULL ? bar + 1 : NULL;
+		}
+	}
+	if (d->def != NULL)
+		cJSON_AddStringToObject(o, "default", d->def);
+	else
+		cJSON_AddNullToObject(o, "default");
+	cJSON_AddStringToObject(o, "help", d->help != NULL ? d->help : "");
+	return o;
+}
+
+void
+lobby_games(struct conn *c, const struct proto_request *req)
+{
+	cJSON *rep = proto_reply(req), *list;
+	int i, s;
+
+	list = cJSON_AddArrayToObject(rep, "games");
+	for (i = 0; rules_games[i] != NULL; i++) {
+		const struct rules_game *g = rules_games[i];
+		const struct rules_optdesc *d;
+		cJSON *one = cJSON_CreateObject(), *arr;
+
+		cJSON_AddStringToObject(one, "name", g->name);
+		cJSON_AddStringToObject(one, "title", g->title);
+		cJSON_AddNumberToObject(one, "seats", g->seats);
+		arr = cJSON_AddArrayToObject(one, "seat_names");
+		for (s = 0; s < g->seats; s++)
+			cJSON_AddItemToArray(
+			    arr, cJSON_CreateString(g->seat_names[s]));
+		arr = cJSON_AddArrayToObject(one, "options");
+		for (d = g->options; d != NULL && d->name != NULL; d++)
+			cJSON_AddItemToArray(arr, lobby_option(d));
+		cJSON_AddStringToObject(one, "notation", g->notation);
+		if (g->file_format != NULL)
+			cJSON_AddStringToObject(
+			    one, "file_format", g->file_format);
+		else
+			cJSON_AddNullToObject(one, "file_format");
+		cJSON_AddItemToArray(list, one);
+	}
+	session_reply(c, rep);
+}
+
+/* What the rooms verb lists of a room. */
+cJSON *
+lobby_room_summary(const struct room *r)
+{
+	cJSON *o = cJSON_CreateObject(), *seats, *clk;
+	int i;
+
+	cJSON_AddStringToObject(o, "room", r->id);
+	cJSON_AddStringToObject(o, "game", r->g->name);
+	cJSON_AddStringToObject(o, "status", lobby_status_names[r->status]);
+	seats = cJSON_AddArrayToObject(o, "seats");
+	for (i = 0; i < r->g->seats; i++) {
+		const struct room_seat *s = &r->seats[i];
+		cJSON *one = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(one, "seat", r->g->seat_names[i]);
+		if (s->player != NULL)
+			cJSON_AddStringToObject(one, "name", s->player->name);
+		else
+			cJSON_AddNullToObject(one, "name");
+		if (s->bot > 0)
+			cJSON_AddNumberToObject(one, "bot", s->bot);
+		else
+			cJSON_AddNullToObject(one, "bot");
+		cJSON_AddBoolToObject(one, "connected",
+		    s->bot > 0 || (s->player != NULL && !s->gone));
+		cJSON_AddItemToArray(seats, one);
+	}
+	cJSON_AddNumberToObject(o, "watchers", r->nwatchers);
+	if (r->clock_initial_ms > 0) {
+		clk = cJSON_AddObjectToObject(o, "clock");
+		cJSON_AddNumberToObject(
+		    clk, "initial", (double)(r->clock_initial_ms / 1000));
+		cJSON_AddNumberToObject(
+		    clk, "increment", (double)(r->clock_inc_ms / 1000));
+	} else {
+		cJSON_AddNullToObject(o, "clock");
+	}
+	return o;
+}
+
+const char *
+lobby_status_name(enum room_status s)
+{
+	return lobby_status_names[s];
+}
+
+void
+lobby_rooms(struct conn *c, const struct proto_request *req)
+{
+	cJSON *rep, *list;
+	struct room *r;
+
+	if (req->game != NULL && rules_find(req->game) == NULL) {
+		session_error(
+		    c, req, PROTO_E_NO_SUCH_GAME, "no game '%s'", req->game);
+		return;
+	}
+	rep = proto_reply(req);
+	list = cJSON_AddArrayToObject(rep, "rooms");
+	TAILQ_FOREACH(r, &c->srv->rooms, entry)
+	{
+		if (r->is_private || r->broken)
+			continue;
+		if (req->game != NULL && strcmp(req->game, r->g->name) != 0)
+			continue;
+		if (req->status != NULL &&
+		    strcmp(req->status, lobby_status_names[r->status]) != 0)
+			continue;
+		cJSON_AddItemToArray(list, lobby_room_summary(r));
+	}
+	session_reply(c, rep);
+}
+
+void
+lobby_help(struct conn *c, const struct proto_request *req)
+{
+	cJSON *rep = proto_reply(req), *list;
+	int v;
+
+	list = cJSON_AddArrayToObject(rep, "verbs");
+	for (v = 0; v < PROTO_VERB_COUNT; v++) {
+		cJSON *one = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(one, "verb", proto_verb_name(v));
+		cJSON_AddStringToObject(
+		    one, "shorthand", proto_verb_shorthand(v));
+		cJSON_AddStringToObject(one, "summary", proto_verb_summary(v));
+		cJSON_AddItemToArray(list, one);
+	}
+	session_reply(c, rep);
+}

@@ -1,0 +1,483 @@
+/*
+ * net.c: sockets. Listening (IPv4 and IPv6), accepting with a back-off when
+ * descriptors run out, one bufferevent per connection, lines out of the
+ * protocol framer into the session, capped output, and closing: a
+ * connection is never freed inside its own callback but marked dead and
+ * freed by the reaper event.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/listener.h>
+#include <event2/util.h>
+
+#include "server/server.h"
+
+/* Pending connections the kernel may queue for us. */
+#define NET_BACKLOG 128
+/* Seconds to stop accepting after accept() ran out of descriptors. */
+#define NET_ACCEPT_RETRY_SEC 1
+/* TCP keepalive: probe after 60 s idle, every 10 s, give up after 5, so a
+ * half-open connection is found in about two minutes. */
+#define NET_KEEPIDLE 60
+#define NET_KEEPINTVL 10
+#define NET_KEEPCNT 5
+/* Seconds the server waits for clients to take their last bytes at
+ * shutdown. */
+#define NET_SHUTDOWN_SEC 2
+
+static void net_read_cb(struct bufferevent *bev, void *arg);
+static void net_write_cb(struct bufferevent *bev, void *arg);
+static void net_event_cb(struct bufferevent *bev, short what, void *arg);
+
+/* Free every dead connection: runs as its own event, outside any
+ * connection's callback. */
+static void
+net_reap(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+	struct conn *c, *next;
+
+	for (c = TAILQ_FIRST(&srv->conns); c != NULL; c = next) {
+		next = TAILQ_NEXT(c, entry);
+		if (c->state != CONN_DEAD)
+			continue;
+		session_closed(c);
+		TAILQ_REMOVE(&srv->conns, c, entry);
+		srv->nconns--;
+		bufferevent_free(c->bev);
+		proto_framer_free(c->framer);
+		evbuffer_free(c->deferred);
+		if (c->idle != NULL)
+			event_free(c->idle);
+		free(c);
+	}
+	if (srv->shutting_down && srv->nconns == 0)
+		event_base_loopexit(srv->base, NULL);
+}
+
+static void
+net_set_dead(struct conn *c)
+{
+	c->state = CONN_DEAD;
+	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+	event_active(c->srv->reaper, 0, 0);
+}
+
+/* Close a connection: at once, or (flush) once its output has been sent,
+ * within SERVER_CLOSE_FLUSH_SEC. The session hears of it from the reaper,
+ * so closing is safe in the middle of a broadcast. */
+void
+net_close(struct conn *c, int flush)
+{
+	struct evbuffer *out = bufferevent_get_output(c->bev);
+	struct timeval tv = {SERVER_CLOSE_FLUSH_SEC, 0};
+
+	if (c->state == CONN_DEAD)
+		return;
+	if (!flush || evbuffer_get_length(out) == 0) {
+		net_set_dead(c);
+		return;
+	}
+	c->state = CONN_FLUSHING;
+	bufferevent_disable(c->bev, EV_READ);
+	bufferevent_set_timeouts(c->bev, NULL, &tv);
+}
+
+/* Queue bytes for a client; one that lets SERVER_OUTPUT_MAX pile up is not
+ * reading and is dropped, so it never slows anyone else. */
+void
+net_send(struct conn *c, const char *data, size_t len)
+{
+	struct evbuffer *out;
+	size_t queued;
+
+	if (c->state == CONN_DEAD)
+		return;
+	out = bufferevent_get_output(c->bev);
+	queued = evbuffer_get_length(out) + evbuffer_get_length(c->deferred);
+	if (queued + len > c->srv->cfg.output_max) {
+		log_warn("conn %llu %s: %zu bytes unread, dropping it",
+		    (unsigned long long)c->id, c->addr, queued);
+		net_close(c, 0);
+		return;
+	}
+	if (c->deferring)
+		evbuffer_add(c->deferred, data, len);
+	else
+		evbuffer_add(out, data, len);
+}
+
+/* Send a reply or event in the connection's output mode. */
+void
+net_send_msg(struct conn *c, const cJSON *msg)
+{
+	char *s;
+
+	if (c->mode == CONN_MODE_TEXT)
+		s = proto_text(msg);
+	else
+		s = proto_json_line(msg);
+	if (s == NULL)
+		fatal("out of memory encoding a message");
+	net_send(c, s, strlen(s));
+	free(s);
+}
+
+/* Send one message to many: encoded once per output mode. */
+void
+net_send_cached(struct conn *c, const cJSON *msg, struct net_cache *cache)
+{
+	char **s = c->mode == CONN_MODE_TEXT ? &cache->text : &cache->json;
+
+	if (*s == NULL)
+		*s = c->mode == CONN_MODE_TEXT ? proto_text(msg)
+		                               : proto_json_line(msg);
+	if (*s == NULL)
+		fatal("out of memory encoding a message");
+	net_send(c, *s, strlen(*s));
+}
+
+void
+net_cache_clear(struct net_cache *cache)
+{
+	free(cache->json);
+	free(cache->text);
+	cache->json = cache->text = NULL;
+}
+
+/* Hand complete lines to the session, one at a time, until the input is
+ * used up or the connection stops reading. */
+static void
+net_read_cb(struct bufferevent *bev, void *arg)
+{
+	struct conn *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+
+	while (c->state == CONN_OPEN && evbuffer_get_length(in) > 0) {
+		struct evbuffer_iovec v;
+		const char *line;
+		size_t used, linelen;
+		int toolong;
+
+		if (evbuffer_peek(in, -1, NULL, &v, 1) < 1)
+			break;
+		used = proto_framer_push(c->framer, v.iov_base, v.iov_len,
+		    &line, &linelen, &toolong);
+		if (toolong) {
+			evbuffer_drain(in, evbuffer_get_length(in));
+			session_error(c, NULL, PROTO_E_LINE_TOO_LONG,
+			    "line longer than %zu bytes; closing",
+			    c->srv->cfg.max_line);
+			net_close(c, 1);
+			return;
+		}
+		if (line != NULL)
+			session_line(c, line, linelen);
+		evbuffer_drain(in, used);
+		if (used == 0 && line == NULL)
+			break;
+	}
+}
+
+static void
+net_write_cb(struct bufferevent *bev, void *arg)
+{
+	struct conn *c = arg;
+
+	if (c->state == CONN_FLUSHING &&
+	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		net_set_dead(c);
+}
+
+static void
+net_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct conn *c = arg;
+
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT)) {
+		log_debug("conn %llu %s: closed (%s)",
+		    (unsigned long long)c->id, c->addr,
+		    (what & BEV_EVENT_EOF)           ? "eof"
+		        : (what & BEV_EVENT_TIMEOUT) ? "timeout"
+		                                     : "error");
+		net_close(c, 0);
+	}
+}
+
+/* TCP_NODELAY for prompt replies; keepalive to find half-open peers. */
+static void
+net_tune_socket(evutil_socket_t fd)
+{
+	int one = 1, idle = NET_KEEPIDLE, intvl = NET_KEEPINTVL;
+	int cnt = NET_KEEPCNT;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
+}
+
+/* Tell a client we are full, in one line straight on the socket. */
+static void
+net_refuse_full(evutil_socket_t fd)
+{
+	cJSON *e = proto_error_reply(
+	    NULL, PROTO_E_SERVER_FULL, "the server is full; try again later");
+	char *s = proto_json_line(e);
+
+	if (s != NULL &&
+	    send(fd, s, strlen(s), MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		log_debug("server_full notice not sent: %s", strerror(errno));
+	free(s);
+	cJSON_Delete(e);
+	evutil_closesocket(fd);
+}
+
+static void
+net_addr_text(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char host[64] = "?";
+	int port = 0;
+
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const void *)sa;
+
+		evutil_inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
+		port = ntohs(in->sin_port);
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const void *)sa;
+
+		evutil_inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
+		port = ntohs(in6->sin6_port);
+	}
+	snprintf(buf, len, "%s:%d", host, port);
+}
+
+static void
+net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int socklen, void *arg)
+{
+	struct server *srv = arg;
+	struct conn *c;
+
+	if (srv->shutting_down) {
+		evutil_closesocket(fd);
+		return;
+	}
+	if (srv->nconns >= srv->cfg.max_clients) {
+		log_warn("client limit %d reached: refusing a connection",
+		    srv->cfg.max_clients);
+		net_refuse_full(fd);
+		return;
+	}
+	net_tune_socket(fd);
+	c = xcalloc(1, sizeof *c);
+	c->srv = srv;
+	c->id = ++srv->next_conn_id;
+	net_addr_text(sa, c->addr, sizeof c->addr);
+	c->bev = bufferevent_socket_new(
+	    srv->base, fd, BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
+	c->framer = proto_framer_new(srv->cfg.max_line);
+	c->deferred = evbuffer_new();
+	if (c->bev == NULL || c->framer == NULL || c->deferred == NULL)
+		fatal("out of memory accepting a connection");
+	bufferevent_setcb(c->bev, net_read_cb, net_write_cb, net_event_cb, c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	TAILQ_INSERT_TAIL(&srv->conns, c, entry);
+	srv->nconns++;
+	log_debug("conn %llu %s: accepted", (unsigned long long)c->id, c->addr);
+	session_open(c);
+}
+
+static void
+net_accept_resume(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+	int i;
+
+	for (i = 0; i < srv->nlisteners; i++)
+		evconnlistener_enable(srv->listeners[i]);
+}
+
+/* accept() failed: out of descriptors means stop for a moment instead of
+ * spinning on a listener that stays readable. */
+static void
+net_accept_error(struct evconnlistener *l, void *arg)
+{
+	struct server *srv = arg;
+	struct timeval tv = {NET_ACCEPT_RETRY_SEC, 0};
+	int err = EVUTIL_SOCKET_ERROR(), i;
+
+	if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM) {
+		log_warn("accept: %s", evutil_socket_error_to_string(err));
+		return;
+	}
+	log_warn("accept: %s; pausing %d s", evutil_socket_error_to_string(err),
+	    NET_ACCEPT_RETRY_SEC);
+	for (i = 0; i < srv->nlisteners; i++)
+		evconnlistener_disable(srv->listeners[i]);
+	evtimer_add(srv->accept_retry, &tv);
+}
+
+/* Bind one address; 0, or -1 with the reason logged. */
+static int
+net_bind(struct server *srv, const char *host)
+{
+	struct evutil_addrinfo hints, *res, *ai;
+	char port[16], where[96];
+	int rc, bound = 0;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = EVUTIL_AI_PASSIVE | EVUTIL_AI_NUMERICSERV;
+	snprintf(port, sizeof port, "%d", srv->cfg.port);
+	rc = evutil_getaddrinfo(host, port, &hints, &res);
+	if (rc != 0) {
+		log_error("listen %s: %s", host, evutil_gai_strerror(rc));
+		return -1;
+	}
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		struct evconnlistener *l;
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof ss;
+		evutil_socket_t fd;
+		int one = 1;
+
+		if (srv->nlisteners == SERVER_LISTEN_MAX * 2)
+			break;
+		fd = socket(ai->ai_family, SOCK_STREAM, 0);
+		if (fd < 0)
+			continue;
+		evutil_make_socket_nonblocking(fd);
+		evutil_make_socket_closeonexec(fd);
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+		if (ai->ai_family == AF_INET6)
+			setsockopt(
+			    fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+			log_error("bind %s port %d: %s", host, srv->cfg.port,
+			    strerror(errno));
+			evutil_closesocket(fd);
+			continue;
+		}
+		l = evconnlistener_new(srv->base, net_accept_cb, srv,
+		    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, NET_BACKLOG, fd);
+		if (l == NULL) {
+			log_error("listen %s: %s", host, strerror(errno));
+			evutil_closesocket(fd);
+			continue;
+		}
+		evconnlistener_set_error_cb(l, net_accept_error);
+		srv->listeners[srv->nlisteners++] = l;
+		if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
+			net_addr_text(
+			    (struct sockaddr *)&ss, where, sizeof where);
+			log_info("listening on %s", where);
+		}
+		bound++;
+	}
+	evutil_freeaddrinfo(res);
+	return bound > 0 ? 0 : -1;
+}
+
+/* Bind every configured address (default: all IPv4 and IPv6 ones). 0, or
+ * -1 when nothing could be bound or a named address failed. */
+int
+net_listen(struct server *srv)
+{
+	int i;
+
+	srv->accept_retry = evtimer_new(srv->base, net_accept_resume, srv);
+	srv->reaper = event_new(srv->base, -1, 0, net_reap, srv);
+	if (srv->accept_retry == NULL || srv->reaper == NULL)
+		fatal("out of memory");
+	if (srv->cfg.nlisten == 0) {
+		int v4 = net_bind(srv, "0.0.0.0");
+		int v6 = net_bind(srv, "::");
+
+		return (v4 == 0 || v6 == 0) ? 0 : -1;
+	}
+	for (i = 0; i < srv->cfg.nlisten; i++)
+		if (net_bind(srv, srv->cfg.listen[i]) != 0)
+			return -1;
+	return 0;
+}
+
+static void
+net_shutdown_timeout(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+
+	event_base_loopexit(srv->base, NULL);
+}
+
+/* Tell every client we are going, stop listening, and leave the loop once
+ * they have their last bytes (or after NET_SHUTDOWN_SEC). */
+void
+net_shutdown(struct server *srv)
+{
+	struct timeval tv = {NET_SHUTDOWN_SEC, 0};
+	struct conn *c;
+	int i;
+
+	if (srv->shutting_down)
+		return;
+	srv->shutting_down = 1;
+	for (i = 0; i < srv->nlisteners; i++)
+		evconnlistener_disable(srv->listeners[i]);
+	TAILQ_FOREACH(c, &srv->conns, entry)
+	{
+		cJSON *ev;
+
+		if (c->state != CONN_OPEN)
+			continue;
+		ev = proto_event("shutdown", NULL, 0);
+		cJSON_AddStringToObject(ev, "message",
+		    "the server is shutting down; your games are saved");
+		net_send_msg(c, ev);
+		cJSON_Delete(ev);
+		net_close(c, 1);
+	}
+	srv->shutdown_timer = evtimer_new(srv->base, net_shutdown_timeout, srv);
+	evtimer_add(srv->shutdown_timer, &tv);
+	event_active(srv->reaper, 0, 0);
+}
+
+/* Free every connection and listener (after the loop has ended). */
+void
+net_free_all(struct server *srv)
+{
+	struct conn *c;
+	int i;
+
+	while ((c = TAILQ_FIRST(&srv->conns)) != NULL) {
+		TAILQ_REMOVE(&srv->conns, c, entry);
+		bufferevent_free(c->bev);
+		proto_framer_free(c->framer);
+		evbuffer_free(c->deferred);
+		if (c->idle != NULL)
+			event_free(c->idle);
+		free(c);
+	}
+	srv->nconns = 0;
+	for (i = 0; i < srv->nlisteners; i++)
+		evconnlistener_free(srv->listeners[i]);
+	srv->nlisteners = 0;
+	if (srv->accept_retry != NULL)
+		event_free(srv->accept_retry);
+	if (srv->reaper != NULL)
+		event_free(srv->reaper);
+	if (srv->shutdown_timer != NULL)
+		event_free(srv->shutdown_timer);
+}

@@ -1,0 +1,254 @@
+/*
+ * recover.c: the rooms in the store. Writing a room's row and each move as
+ * it is played, and at start rebuilding every unfinished room by replaying
+ * its moves through the rules; a room whose replay fails is set aside with
+ * a logged error and the rest come back.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/server.h"
+#include "server/store.h"
+
+static const char *const recover_status_names[] = {
+    "waiting", "playing", "ended", "adjourned"};
+
+static cJSON *
+recover_seats_json(const struct room *r)
+{
+	cJSON *a = cJSON_CreateArray();
+	int i;
+
+	for (i = 0; i < r->g->seats; i++) {
+		cJSON *s = cJSON_CreateObject();
+
+		if (r->seats[i].player != NULL)
+			cJSON_AddStringToObject(
+			    s, "name", r->seats[i].player->name);
+		else
+			cJSON_AddNullToObject(s, "name");
+		cJSON_AddNumberToObject(s, "bot", r->seats[i].bot);
+		cJSON_AddItemToArray(a, s);
+	}
+	return a;
+}
+
+/* Write the room's row; failures are logged, the room goes on. */
+void
+recover_persist_room(struct room *r)
+{
+	struct store_room sr;
+	cJSON *seats = recover_seats_json(r);
+	char *options = cJSON_PrintUnformatted(r->options);
+	char *seatstr = cJSON_PrintUnformatted(seats);
+	char *result =
+	    r->result != NULL ? cJSON_PrintUnformatted(r->result) : NULL;
+
+	if (options == NULL || seatstr == NULL)
+		fatal("out of memory");
+	memset(&sr, 0, sizeof sr);
+	sr.id = r->id;
+	sr.game = r->g->name;
+	sr.options = options;
+	sr.seats = seatstr;
+	sr.status = recover_status_names[r->status];
+	sr.result = result;
+	sr.creator = r->creator;
+	sr.is_private = r->is_private;
+	sr.clock_initial_ms = r->clock_initial_ms;
+	sr.clock_increment_ms = r->clock_inc_ms;
+	sr.game_no = r->game_no;
+	sr.created_ms = r->created_ms;
+	sr.updated_ms = r->updated_ms;
+	if (store_room_save(r->srv->store, &sr) != 0)
+		log_error(
+		    "store: room %s: %s", r->id, store_errmsg(r->srv->store));
+	free(options);
+	free(seatstr);
+	free(result);
+	cJSON_Delete(seats);
+}
+
+/* Append a move before anyone hears of it; 0, or -1 (logged). */
+int
+recover_store_move(struct room *r, const struct room_move *mv, int ply)
+{
+	struct store_move sm;
+
+	sm.ply = ply;
+	sm.seat = mv->seat;
+	sm.move = mv->notation;
+	sm.clock_ms[0] = mv->clock_ms[0];
+	sm.clock_ms[1] = mv->clock_ms[1];
+	sm.at_ms = clock_now_ms();
+	if (store_move_append(r->srv->store, r->id, r->game_no, &sm) != 0) {
+		log_error("store: room %s move %d: %s", r->id, ply,
+		    store_errmsg(r->srv->store));
+		return -1;
+	}
+	return 0;
+}
+
+static enum room_status
+recover_status(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(s, recover_status_names[i]) == 0)
+			return (enum room_status)i;
+	return ROOM_ADJOURNED;
+}
+
+/* Seats from their stored JSON; everyone starts out gone. */
+static void
+recover_seats(struct room *r, const char *json)
+{
+	cJSON *a = cJSON_Parse(json), *it;
+	int i = 0;
+
+	cJSON_ArrayForEach(it, a)
+	{
+		const char *name =
+		    cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
+		cJSON *bot = cJSON_GetObjectItem(it, "bot");
+
+		if (i == r->g->seats)
+			break;
+		if (name != NULL && player_name_valid(name)) {
+			r->seats[i].player = player_get(r->srv, name);
+			r->seats[i].gone = 1;
+			r->seats[i].gone_ms = clock_mono_ms();
+		}
+		if (cJSON_IsNumber(bot))
+			r->seats[i].bot = bot->valueint;
+		i++;
+	}
+	cJSON_Delete(a);
+}
+
+/* Replay stored moves through the rules; 0, or -1 with the reason. */
+static int
+recover_replay(struct room *r, const struct store_move *moves, int n, char *err,
+    size_t errlen)
+{
+	char why[RULES_ERR_MAX];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct room_move mv;
+
+		memset(&mv, 0, sizeof mv);
+		if (r->g->parse_move(
+		        r->st, moves[i].move, &mv.m, why, sizeof why) != 0) {
+			snprintf(err, errlen,
+			    "move %d '%s' does not replay: %s", moves[i].ply,
+			    moves[i].move, why);
+			return -1;
+		}
+		mv.seat = moves[i].seat;
+		r->g->format_move(r->st, mv.m, mv.notation, sizeof mv.notation);
+		r->g->describe_move(
+		    r->st, mv.m, mv.sentence, sizeof mv.sentence);
+		mv.clock_ms[0] = moves[i].clock_ms[0];
+		mv.clock_ms[1] = moves[i].clock_ms[1];
+		r->g->apply(r->st, mv.m);
+		if (r->nhist == r->histcap) {
+			r->histcap = r->histcap == 0 ? 64 : r->histcap * 2;
+			r->hist = xrealloc(
+			    r->hist, (size_t)r->histcap * sizeof *r->hist);
+		}
+		r->hist[r->nhist++] = mv;
+	}
+	return 0;
+}
+
+/* Clocks as the last move left them; the time the server was down is not
+ * charged to anyone. */
+static void
+recover_clocks(struct room *r)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		r->clock_ms[i] = r->clock_initial_ms;
+	if (r->nhist > 0 && r->hist[r->nhist - 1].clock_ms[0] >= 0) {
+		r->clock_ms[0] = r->hist[r->nhist - 1].clock_ms[0];
+		r->clock_ms[1] = r->hist[r->nhist - 1].clock_ms[1];
+	}
+	r->turn_start_ms = clock_mono_ms();
+}
+
+static int
+recover_one(void *arg, const struct store_room *sr,
+    const struct store_move *moves, int nmoves)
+{
+	struct server *srv = arg;
+	const struct rules_game *g = rules_find(sr->game);
+	char err[RULES_ERR_MAX * 2];
+	cJSON *options;
+	struct room *r;
+
+	if (g == NULL) {
+		log_error("recover: room %s: no game '%s'; set aside", sr->id,
+		    sr->game);
+		return 0;
+	}
+	options = cJSON_Parse(sr->options);
+	if (!cJSON_IsObject(options)) {
+		cJSON_Delete(options);
+		log_error("recover: room %s: bad options; set aside", sr->id);
+		return 0;
+	}
+	r = room_new(srv, g, options, sr->game_no, err, sizeof err);
+	if (r == NULL) {
+		log_error("recover: room %s: %s; set aside", sr->id, err);
+		return 0;
+	}
+	snprintf(r->id, sizeof r->id, "%s", sr->id);
+	r->number = strtol(sr->id + 1, NULL, 10);
+	snprintf(r->creator, sizeof r->creator, "%s", sr->creator);
+	r->is_private = sr->is_private;
+	r->clock_initial_ms = sr->clock_initial_ms;
+	r->clock_inc_ms = sr->clock_increment_ms;
+	r->created_ms = sr->created_ms;
+	r->updated_ms = sr->updated_ms;
+	r->status = recover_status(sr->status);
+	recover_seats(r, sr->seats);
+	if (recover_replay(r, moves, nmoves, err, sizeof err) != 0) {
+		log_error("recover: room %s: %s; set aside", sr->id, err);
+		room_free(r);
+		return 0;
+	}
+	recover_clocks(r);
+	TAILQ_INSERT_TAIL(&srv->rooms, r, entry);
+	return 0;
+}
+
+/* Rebuild every unfinished room from the store. 0, or -1 when the store
+ * could not be read. */
+int
+recover_rooms(struct server *srv)
+{
+	int64_t before =
+	    clock_now_ms() - (int64_t)srv->cfg.adjourn_days * 86400 * 1000;
+	struct room *r;
+	int pruned = 0, n = 0;
+
+	if (store_room_max_number(srv->store, &srv->next_room) != 0 ||
+	    store_prune(srv->store, "adjourned", before, &pruned) != 0 ||
+	    store_load(srv->store, recover_one, srv) != 0) {
+		log_error("recover: %s", store_errmsg(srv->store));
+		return -1;
+	}
+	TAILQ_FOREACH(r, &srv->rooms, entry)
+	{
+		room_recovered(r);
+		n++;
+	}
+	log_info("recovered %d rooms (%d adjourned rooms older than %d days "
+	         "pruned)",
+	    n, pruned, srv->cfg.adjourn_days);
+	return 0;
+}

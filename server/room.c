@@ -1,0 +1,823 @@
+/*
+ * room.c: a room and the game in it: made from a game and its options,
+ * seats and watchers, events numbered by seq, playing a move (stored before
+ * anyone hears of it), automatic passes, clocks and flag fall, players
+ * leaving and coming back, and the end of a game.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "server/server.h"
+#include "server/store.h"
+
+/* Passes the server may play in a row after one move: each side at most
+ * once, since two passes in a row mean neither side can move. */
+#define ROOM_PASSES_MAX 2
+
+struct room *
+room_find(struct server *srv, const char *id)
+{
+	struct room *r;
+
+	TAILQ_FOREACH(r, &srv->rooms, entry)
+	if (strcmp(r->id, id) == 0)
+		return r;
+	return NULL;
+}
+
+/* Point the rules' option array at the strings of r->options. */
+static void
+room_opts_from_json(struct room *r)
+{
+	cJSON *it;
+
+	r->nopts = 0;
+	cJSON_ArrayForEach(it, r->options)
+	{
+		if (r->nopts == PROTO_MAX_OPTIONS || !cJSON_IsString(it))
+			continue;
+		r->opts[r->nopts].key = it->string;
+		r->opts[r->nopts].value = it->valuestring;
+		r->nopts++;
+	}
+}
+
+/* Does the game declare this option? */
+static int
+room_game_has_option(const struct rules_game *g, const char *name)
+{
+	const struct rules_optdesc *d;
+
+	for (d = g->options; d != NULL && d->name != NULL; d++)
+		if (strcmp(d->name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Set up r->st from the options: the game's own options go to init; a
+ * `file` (for a game with a file format but no such option) and a
+ * `position` are loaded after it. 0 or -1 with the reason. */
+static int
+room_init_state(struct room *r, char *err, size_t errlen)
+{
+	struct rules_opt own[PROTO_MAX_OPTIONS];
+	const char *file = NULL, *position = NULL;
+	int i, n = 0;
+
+	for (i = 0; i < r->nopts; i++) {
+		const char *k = r->opts[i].key;
+
+		if (strcmp(k, "file") == 0 && r->g->import_file != NULL &&
+		    !room_game_has_option(r->g, "file"))
+			file = r->opts[i].value;
+		else if (strcmp(k, "position") == 0 &&
+		    !room_game_has_option(r->g, "position"))
+			position = r->opts[i].value;
+		else
+			own[n++] = r->opts[i];
+	}
+	memset(r->st, 0, r->g->state_size);
+	if (rules_opts_check(r->g, own, n, err, errlen) != 0 ||
+	    r->g->init(r->st, own, n, err, errlen) != 0)
+		return -1;
+	if (file != NULL &&
+	    r->g->import_file(r->st, file, strlen(file), err, errlen) != 0)
+		return -1;
+	if (position != NULL &&
+	    r->g->from_position(r->st, position, err, errlen) != 0) {
+		char why[RULES_ERR_MAX];
+
+		snprintf(why, sizeof why, "%s", err);
+		snprintf(err, errlen, "option 'position': %s", why);
+		return -1;
+	}
+	memcpy(r->start, r->st, r->g->state_size);
+	return 0;
+}
+
+/* A new room for game g with options (an object of strings, taken over).
+ * A game with a `seed` option gets a random one when none is given, so the
+ * stored options replay the same game. NULL with the reason in err. */
+struct room *
+room_new(struct server *srv, const struct rules_game *g, cJSON *options,
+    int game_no, char *err, size_t errlen)
+{
+	struct room *r = xcalloc(1, sizeof *r);
+
+	r->srv = srv;
+	r->g = g;
+	r->options = options;
+	if (room_game_has_option(g, "seed") &&
+	    cJSON_GetObjectItemCaseSensitive(options, "seed") == NULL) {
+		char seed[16];
+
+		snprintf(
+		    seed, sizeof seed, "%u", randombytes_uniform(2147483647U));
+		cJSON_AddStringToObject(options, "seed", seed);
+	}
+	room_opts_from_json(r);
+	r->st = xcalloc(1, g->state_size);
+	r->start = xcalloc(1, g->state_size);
+	r->draw_offer = -1;
+	r->game_no = game_no;
+	r->created_ms = r->updated_ms = clock_now_ms();
+	if (room_init_state(r, err, errlen) != 0) {
+		room_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void
+room_free(struct room *r)
+{
+	struct conn *c;
+
+	TAILQ_FOREACH(c, &r->srv->conns, entry)
+	if (c->current == r)
+		c->current = NULL;
+	if (r->flag_timer != NULL)
+		event_free(r->flag_timer);
+	if (r->bot_timer != NULL)
+		event_free(r->bot_timer);
+	cJSON_Delete(r->options);
+	cJSON_Delete(r->result);
+	free(r->st);
+	free(r->start);
+	free(r->watchers);
+	free(r->hist);
+	free(r);
+}
+
+void
+room_free_all(struct server *srv)
+{
+	struct room *r;
+
+	while ((r = TAILQ_FIRST(&srv->rooms)) != NULL) {
+		TAILQ_REMOVE(&srv->rooms, r, entry);
+		room_free(r);
+	}
+}
+
+int
+room_seat_of(const struct room *r, const struct player *p)
+{
+	int i;
+
+	for (i = 0; i < r->g->seats; i++)
+		if (r->seats[i].player == p && p != NULL)
+			return i;
+	return -1;
+}
+
+int
+room_is_watcher(const struct room *r, const struct player *p)
+{
+	int i;
+
+	for (i = 0; i < r->nwatchers; i++)
+		if (r->watchers[i] == p)
+			return 1;
+	return 0;
+}
+
+void
+room_remove_watcher(struct room *r, struct player *p)
+{
+	int i;
+
+	for (i = 0; i < r->nwatchers; i++) {
+		if (r->watchers[i] == p) {
+			r->watchers[i] = r->watchers[--r->nwatchers];
+			return;
+		}
+	}
+}
+
+/* Unfinished rooms a player sits in or made and still waits in. */
+int
+room_count_for(struct server *srv, const struct player *p)
+{
+	struct room *r;
+	int n = 0;
+
+	TAILQ_FOREACH(r, &srv->rooms, entry)
+	if (r->status != ROOM_ENDED && room_seat_of(r, p) >= 0)
+		n++;
+	return n;
+}
+
+/* Milliseconds left on a seat's clock now (the one running included). */
+static int64_t
+room_clock_left(const struct room *r, int seat)
+{
+	int64_t left = r->clock_ms[seat];
+
+	if (r->status == ROOM_PLAYING && r->g->turn(r->st) == seat)
+		left -= clock_mono_ms() - r->turn_start_ms;
+	return left > 0 ? left : 0;
+}
+
+static cJSON *
+room_clocks(const struct room *r)
+{
+	cJSON *o;
+	int i;
+
+	if (r->clock_initial_ms == 0)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	for (i = 0; i < r->g->seats; i++)
+		cJSON_AddNumberToObject(
+		    o, r->g->seat_names[i], (double)room_clock_left(r, i));
+	return o;
+}
+
+/* The board as an array of row strings. */
+static cJSON *
+room_board(const struct room *r)
+{
+	char buf[RULES_TEXT_MAX];
+	cJSON *rows = cJSON_CreateArray();
+	char *p, *nl;
+
+	if (r->g->board_rows(r->st, buf, sizeof buf) < 0)
+		return rows;
+	for (p = buf; *p != '\0'; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (nl == NULL) {
+			cJSON_AddItemToArray(rows, cJSON_CreateString(p));
+			break;
+		}
+		*nl = '\0';
+		cJSON_AddItemToArray(rows, cJSON_CreateString(p));
+	}
+	return rows;
+}
+
+static void
+room_add_position(const struct room *r, cJSON *o, const char *picture_key)
+{
+	char buf[RULES_TEXT_MAX];
+
+	if (r->g->to_position(r->st, buf, sizeof buf) >= 0)
+		cJSON_AddStringToObject(o, "position", buf);
+	cJSON_AddItemToObject(o, "board", room_board(r));
+	if (r->g->render(r->st, buf, sizeof buf) >= 0)
+		cJSON_AddStringToObject(o, picture_key, buf);
+}
+
+static cJSON *
+room_turn(const struct room *r)
+{
+	if (r->status != ROOM_PLAYING && r->status != ROOM_ADJOURNED)
+		return cJSON_CreateNull();
+	return cJSON_CreateString(r->g->seat_names[r->g->turn(r->st)]);
+}
+
+static cJSON *
+room_seats(const struct room *r)
+{
+	cJSON *summary = lobby_room_summary(r);
+	cJSON *seats = cJSON_DetachItemFromObject(summary, "seats");
+
+	cJSON_Delete(summary);
+	return seats;
+}
+
+/* The full state, as the state verb and hello give it. */
+cJSON *
+room_state(const struct room *r)
+{
+	cJSON *o = cJSON_CreateObject(), *h;
+	int i;
+
+	cJSON_AddStringToObject(o, "room", r->id);
+	cJSON_AddStringToObject(o, "game", r->g->name);
+	cJSON_AddStringToObject(o, "title", r->g->title);
+	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(r->options, 1));
+	cJSON_AddItemToObject(o, "seats", room_seats(r));
+	cJSON_AddItemToObject(o, "turn", room_turn(r));
+	cJSON_AddStringToObject(o, "status", lobby_status_name(r->status));
+	if (r->result != NULL)
+		cJSON_AddItemToObject(
+		    o, "result", cJSON_Duplicate(r->result, 1));
+	else
+		cJSON_AddNullToObject(o, "result");
+	room_add_position(r, o, "picture");
+	h = cJSON_AddArrayToObject(o, "history");
+	for (i = 0; i < r->nhist; i++) {
+		cJSON *m = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(m, "n", i + 1);
+		if (r->hist[i].seat >= 0)
+			cJSON_AddStringToObject(
+			    m, "seat", r->g->seat_names[r->hist[i].seat]);
+		else
+			cJSON_AddNullToObject(m, "seat");
+		cJSON_AddStringToObject(m, "move", r->hist[i].notation);
+		cJSON_AddStringToObject(m, "text", r->hist[i].sentence);
+		cJSON_AddItemToArray(h, m);
+	}
+	cJSON_AddItemToObject(o, "clocks", room_clocks(r));
+	cJSON_AddNumberToObject(o, "seq", (double)r->seq);
+	cJSON_AddBoolToObject(o, "private", r->is_private);
+	cJSON_AddNumberToObject(o, "watchers", r->nwatchers);
+	cJSON_AddNumberToObject(o, "game_no", r->game_no);
+	return o;
+}
+
+/* A new event of this room, with the next seq. */
+cJSON *
+room_event(struct room *r, const char *name)
+{
+	return proto_event(name, r->id, ++r->seq);
+}
+
+/* Send an event to every seated player online and every watcher; ev is
+ * freed. */
+void
+room_broadcast(struct room *r, cJSON *ev)
+{
+	struct net_cache cache = {NULL, NULL};
+	int i;
+
+	for (i = 0; i < r->g->seats; i++) {
+		struct player *p = r->seats[i].player;
+
+		if (p != NULL && p->conn != NULL)
+			net_send_cached(p->conn, ev, &cache);
+	}
+	for (i = 0; i < r->nwatchers; i++)
+		if (r->watchers[i]->conn != NULL)
+			net_send_cached(r->watchers[i]->conn, ev, &cache);
+	net_cache_clear(&cache);
+	cJSON_Delete(ev);
+}
+
+/* Write the room's row; a failure is logged (the room goes on in memory,
+ * and the next save tries again). */
+void
+room_save(struct room *r)
+{
+	r->updated_ms = clock_now_ms();
+	recover_persist_room(r);
+}
+
+static void room_flag_fell(evutil_socket_t fd, short what, void *arg);
+
+/* Arm (or stop) the flag timer for the side to move. */
+void
+room_clock_arm(struct room *r)
+{
+	struct timeval tv;
+	int64_t left;
+
+	if (r->flag_timer == NULL &&
+	    (r->flag_timer = evtimer_new(r->srv->base, room_flag_fell, r)) ==
+	        NULL)
+		fatal("out of memory");
+	evtimer_del(r->flag_timer);
+	if (r->clock_initial_ms == 0 || r->status != ROOM_PLAYING ||
+	    r->g->seats < 2)
+		return;
+	left = room_clock_left(r, r->g->turn(r->st));
+	tv.tv_sec = (time_t)(left / 1000);
+	tv.tv_usec = (suseconds_t)(left % 1000) * 1000;
+	evtimer_add(r->flag_timer, &tv);
+}
+
+static void
+room_flag_fell(evutil_socket_t fd, short what, void *arg)
+{
+	struct room *r = arg;
+	int seat;
+
+	if (r->status != ROOM_PLAYING)
+		return;
+	seat = r->g->turn(r->st);
+	if (room_clock_left(r, seat) > 0) {
+		room_clock_arm(r);
+		return;
+	}
+	r->clock_ms[seat] = 0;
+	room_end(r, "win", 1 - seat, "timeout");
+}
+
+/* The game begins (or begins again): clocks set, everyone told. */
+void
+room_start(struct room *r)
+{
+	cJSON *ev;
+	int i;
+
+	r->status = ROOM_PLAYING;
+	r->draw_offer = -1;
+	for (i = 0; i < 2; i++) {
+		r->clock_ms[i] = r->clock_initial_ms;
+		r->seats[i].rematch = 0;
+	}
+	r->turn_start_ms = clock_mono_ms();
+	room_save(r);
+	ev = room_event(r, "started");
+	cJSON_AddItemToObject(ev, "seats", room_seats(r));
+	cJSON_AddItemToObject(ev, "turn", room_turn(r));
+	room_add_position(r, ev, "_picture");
+	cJSON_AddItemToObject(ev, "clocks", room_clocks(r));
+	room_broadcast(r, ev);
+	room_after_move(r);
+}
+
+/* The scores by seat name, or null. */
+static cJSON *
+room_scores(const struct room *r, const struct rules_status *st)
+{
+	cJSON *o;
+	int i;
+
+	if (st->nscores == 0)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	for (i = 0; i < st->nscores && i < 2; i++) {
+		const char *key =
+		    i < r->g->seats ? r->g->seat_names[i] : "score";
+
+		cJSON_AddNumberToObject(o, key, st->score[i]);
+	}
+	return o;
+}
+
+/* Remember a finished one-player game's options for the player's next
+ * create (the seeds save the last level and board). */
+static void
+room_save_progress(struct room *r)
+{
+	struct player *p = r->seats[0].player;
+	cJSON *o;
+	char *json;
+
+	if (r->g->seats != 1 || p == NULL)
+		return;
+	o = cJSON_CreateObject();
+	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(r->options, 1));
+	cJSON_AddStringToObject(o, "result",
+	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "result")));
+	json = cJSON_PrintUnformatted(o);
+	if (json != NULL &&
+	    store_progress_put(r->srv->store, p->name, r->g->name, json) != 0)
+		log_error("store: %s", store_errmsg(r->srv->store));
+	free(json);
+	cJSON_Delete(o);
+}
+
+/* The game is over: one ended event with result, reason and scores. */
+void
+room_end(struct room *r, const char *result, int winner, const char *reason)
+{
+	struct rules_status st;
+	cJSON *ev;
+
+	if (r->status == ROOM_ENDED)
+		return;
+	r->g->status(r->st, &st);
+	if (r->clock_initial_ms > 0 && r->status == ROOM_PLAYING) {
+		int seat = r->g->turn(r->st);
+
+		r->clock_ms[seat] = room_clock_left(r, seat);
+	}
+	r->status = ROOM_ENDED;
+	r->draw_offer = -1;
+	cJSON_Delete(r->result);
+	r->result = cJSON_CreateObject();
+	cJSON_AddStringToObject(r->result, "result", result);
+	if (winner >= 0) {
+		const struct player *p = r->seats[winner].player;
+
+		cJSON_AddStringToObject(
+		    r->result, "winner", r->g->seat_names[winner]);
+		if (p != NULL)
+			cJSON_AddStringToObject(
+			    r->result, "winner_name", p->name);
+		else
+			cJSON_AddNullToObject(r->result, "winner_name");
+	} else {
+		cJSON_AddNullToObject(r->result, "winner");
+		cJSON_AddNullToObject(r->result, "winner_name");
+	}
+	cJSON_AddStringToObject(r->result, "reason", reason);
+	cJSON_AddItemToObject(r->result, "scores", room_scores(r, &st));
+	if (r->flag_timer != NULL)
+		evtimer_del(r->flag_timer);
+	room_save(r);
+	room_save_progress(r);
+	ev = room_event(r, "ended");
+	{
+		cJSON *it;
+
+		cJSON_ArrayForEach(it, r->result) cJSON_AddItemToObject(
+		    ev, it->string, cJSON_Duplicate(it, 1));
+	}
+	room_broadcast(r, ev);
+	log_info("room %s ended: %s (%s)", r->id, result, reason);
+}
+
+/* Seat whose turn it is, charged for its thinking time; 0, or -1 when its
+ * flag has fallen. */
+static int
+room_clock_charge(struct room *r, int seat)
+{
+	int64_t now = clock_mono_ms();
+
+	if (r->clock_initial_ms == 0 || seat < 0)
+		return 0;
+	r->clock_ms[seat] -= now - r->turn_start_ms;
+	r->turn_start_ms = now;
+	if (r->clock_ms[seat] <= 0) {
+		r->clock_ms[seat] = 0;
+		return -1;
+	}
+	r->clock_ms[seat] += r->clock_inc_ms;
+	return 0;
+}
+
+static void
+room_hist_push(struct room *r, const struct room_move *mv)
+{
+	if (r->nhist == r->histcap) {
+		r->histcap = r->histcap == 0 ? 64 : r->histcap * 2;
+		r->hist =
+		    xrealloc(r->hist, (size_t)r->histcap * sizeof *r->hist);
+	}
+	r->hist[r->nhist++] = *mv;
+}
+
+/* Play a legal move for seat (-1: the server, for a pass): stored first,
+ * then the position changes and everyone hears of it. 0, or -1 when the
+ * store failed (nothing changed) or the mover's flag fell. */
+int
+room_play(
+    struct room *r, int seat, struct rules_move m, char *err, size_t errlen)
+{
+	struct room_move mv;
+	void *next;
+	cJSON *ev;
+
+	memset(&mv, 0, sizeof mv);
+	mv.m = m;
+	mv.seat = seat;
+	r->g->format_move(r->st, m, mv.notation, sizeof mv.notation);
+	r->g->describe_move(r->st, m, mv.sentence, sizeof mv.sentence);
+	if (seat >= 0 && room_clock_charge(r, seat) != 0) {
+		room_end(r, "win", 1 - r->g->turn(r->st), "timeout");
+		snprintf(err, errlen, "your time ran out");
+		return -1;
+	}
+	mv.clock_ms[0] = r->clock_initial_ms ? r->clock_ms[0] : -1;
+	mv.clock_ms[1] = r->clock_initial_ms ? r->clock_ms[1] : -1;
+	if (recover_store_move(r, &mv, r->nhist + 1) != 0) {
+		snprintf(err, errlen, "the move could not be stored");
+		return -1;
+	}
+	next = xmalloc(r->g->state_size);
+	memcpy(next, r->st, r->g->state_size);
+	r->g->apply(next, m);
+	memcpy(r->st, next, r->g->state_size);
+	free(next);
+	room_hist_push(r, &mv);
+	r->draw_offer = -1;
+	r->updated_ms = clock_now_ms();
+
+	ev = room_event(r, "moved");
+	if (seat >= 0) {
+		const struct player *p = r->seats[seat].player;
+
+		cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
+		if (p != NULL)
+			cJSON_AddStringToObject(ev, "name", p->name);
+		else
+			cJSON_AddNullToObject(ev, "name");
+	} else {
+		cJSON_AddNullToObject(ev, "seat");
+		cJSON_AddNullToObject(ev, "name");
+	}
+	cJSON_AddStringToObject(ev, "move", mv.notation);
+	cJSON_AddStringToObject(ev, "text", mv.sentence);
+	{
+		struct rules_status st;
+
+		r->g->status(r->st, &st);
+		if (st.result == RULES_PLAYING)
+			cJSON_AddStringToObject(
+			    ev, "turn", r->g->seat_names[r->g->turn(r->st)]);
+		else
+			cJSON_AddNullToObject(ev, "turn");
+		cJSON_AddStringToObject(ev, "status",
+		    st.result == RULES_PLAYING ? "playing" : "ended");
+	}
+	room_add_position(r, ev, "_picture");
+	cJSON_AddItemToObject(ev, "clocks", room_clocks(r));
+	room_broadcast(r, ev);
+	return 0;
+}
+
+/* The only legal move is a pass? Then *m is it. */
+static int
+room_forced_pass(struct room *r, struct rules_move *m)
+{
+	struct rules_move moves[2];
+	int n = r->g->legal_moves(r->st, moves, 2);
+
+	if (n != 1 || !rules_is_pass(moves[0]))
+		return 0;
+	*m = moves[0];
+	return 1;
+}
+
+static const char *
+room_result_name(enum rules_result res)
+{
+	switch (res) {
+	case RULES_WIN:
+		return "win";
+	case RULES_DRAW:
+		return "draw";
+	case RULES_SOLVED:
+		return "solved";
+	case RULES_BLOCKED:
+		return "blocked";
+	default:
+		return "playing";
+	}
+}
+
+/* After any move: end the game if the rules say so, play forced passes,
+ * then run the clock and wake a bot whose turn it is. */
+void
+room_after_move(struct room *r)
+{
+	struct rules_status st;
+	struct rules_move pass;
+	char err[RULES_ERR_MAX];
+	int passes = 0;
+
+	for (;;) {
+		if (r->status != ROOM_PLAYING)
+			return;
+		r->g->status(r->st, &st);
+		if (st.result != RULES_PLAYING) {
+			room_end(r, room_result_name(st.result), st.winner,
+			    st.reason);
+			return;
+		}
+		if (r->nhist >= SERVER_GAME_MOVES_MAX) {
+			room_end(r, "draw", -1, "move limit");
+			return;
+		}
+		if (passes == ROOM_PASSES_MAX || !room_forced_pass(r, &pass))
+			break;
+		if (room_play(r, -1, pass, err, sizeof err) != 0)
+			return;
+		passes++;
+	}
+	room_clock_arm(r);
+	room_schedule_bot(r);
+}
+
+/* A seated player's connection dropped: hold the seat, tell the others, and
+ * adjourn the game when nobody is left to play it. */
+void
+room_player_gone(struct room *r, struct player *p)
+{
+	int seat = room_seat_of(r, p), i, present = 0;
+	cJSON *ev;
+
+	if (seat < 0 || r->status == ROOM_ENDED)
+		return;
+	r->seats[seat].gone = 1;
+	r->seats[seat].gone_ms = clock_mono_ms();
+	if (r->status != ROOM_PLAYING)
+		return;
+	for (i = 0; i < r->g->seats; i++)
+		if (r->seats[i].player != NULL && !r->seats[i].gone)
+			present++;
+	if (present == 0) {
+		int turn = r->g->turn(r->st);
+
+		if (r->clock_initial_ms > 0)
+			r->clock_ms[turn] = room_clock_left(r, turn);
+		r->status = ROOM_ADJOURNED;
+		if (r->flag_timer != NULL)
+			evtimer_del(r->flag_timer);
+		room_save(r);
+		log_info("room %s adjourned", r->id);
+		return;
+	}
+	ev = room_event(r, "opponent_gone");
+	cJSON_AddStringToObject(ev, "name", p->name);
+	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
+	cJSON_AddNumberToObject(ev, "grace", r->srv->cfg.grace_sec);
+	room_broadcast(r, ev);
+}
+
+/* A seated player is back (hello with the token, or join). */
+void
+room_player_back(struct room *r, struct player *p)
+{
+	int seat = room_seat_of(r, p);
+	cJSON *ev;
+
+	if (seat < 0 || !r->seats[seat].gone)
+		return;
+	r->seats[seat].gone = 0;
+	if (r->status == ROOM_ENDED || r->status == ROOM_WAITING)
+		return;
+	if (r->status == ROOM_ADJOURNED) {
+		r->status = ROOM_PLAYING;
+		r->turn_start_ms = clock_mono_ms();
+		room_save(r);
+	}
+	ev = room_event(r, "opponent_back");
+	cJSON_AddStringToObject(ev, "name", p->name);
+	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
+	room_broadcast(r, ev);
+	if (r->clock_initial_ms > 0) {
+		ev = room_event(r, "clock");
+		cJSON_AddItemToObject(ev, "clocks", room_clocks(r));
+		room_broadcast(r, ev);
+	}
+	room_clock_arm(r);
+	room_schedule_bot(r);
+}
+
+/* Rebuild the position from the start and the first n moves (undo). */
+void
+room_replay(struct room *r, int nmoves)
+{
+	int i;
+
+	memcpy(r->st, r->start, r->g->state_size);
+	for (i = 0; i < nmoves; i++)
+		r->g->apply(r->st, r->hist[i].m);
+	r->nhist = nmoves;
+}
+
+static void
+room_bot_fire(evutil_socket_t fd, short what, void *arg)
+{
+	struct room *r = arg;
+	int seat;
+
+	if (r->status != ROOM_PLAYING) {
+		r->bot_pending = 0;
+		return;
+	}
+	seat = r->g->turn(r->st);
+	worker_bot(r->srv->worker, r, r->seats[seat].bot);
+}
+
+/* The side to move is a bot: ask the worker for its move after a short
+ * pause (so people can follow a bot game). */
+void
+room_schedule_bot(struct room *r)
+{
+	struct timeval tv;
+	int seat;
+
+	if (r->status != ROOM_PLAYING || r->bot_pending)
+		return;
+	seat = r->g->turn(r->st);
+	if (r->seats[seat].bot == 0)
+		return;
+	if (r->bot_timer == NULL &&
+	    (r->bot_timer = evtimer_new(r->srv->base, room_bot_fire, r)) ==
+	        NULL)
+		fatal("out of memory");
+	r->bot_pending = 1;
+	tv.tv_sec = r->srv->cfg.bot_delay_ms / 1000;
+	tv.tv_usec = (r->srv->cfg.bot_delay_ms % 1000) * 1000;
+	evtimer_add(r->bot_timer, &tv);
+}
+
+/* A room rebuilt from the store goes on: adjourned while its people are
+ * away, running when only bots play it, ended if its last move ended it. */
+void
+room_recovered(struct room *r)
+{
+	struct rules_status st;
+	int i, people = 0;
+
+	if (r->status != ROOM_PLAYING && r->status != ROOM_ADJOURNED)
+		return;
+	for (i = 0; i < r->g->seats; i++)
+		if (r->seats[i].player != NULL)
+			people++;
+	r->g->status(r->st, &st);
+	r->status = people > 0 && st.result == RULES_PLAYING ? ROOM_ADJOURNED
+	                                                     : ROOM_PLAYING;
+	room_save(r);
+	room_after_move(r);
+}

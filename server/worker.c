@@ -1,0 +1,180 @@
+/*
+ * worker.c: bot searches off the event loop. One thread takes jobs (a copy
+ * of the position, the bot's level) from a queue and hands each move back
+ * to the loop through an event made active from the thread; the loop plays
+ * it only if the room is still at the same move.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/thread.h>
+
+#include "ai/ai.h"
+#include "server/server.h"
+
+struct worker_job {
+	struct worker_job *next;
+	char room[SERVER_ROOM_ID_MAX];
+	int game_no, ply, seat, level;
+	const struct rules_game *g;
+	void *st;
+	int ok;
+	struct rules_move move;
+};
+
+struct worker {
+	struct server *srv;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct worker_job *todo, *done;
+	struct event *ready;
+	int stop;
+};
+
+/* Take jobs off the list in the order they came. */
+static struct worker_job *
+worker_pop(struct worker_job **list)
+{
+	struct worker_job *j = *list;
+
+	if (j != NULL)
+		*list = j->next;
+	return j;
+}
+
+static void
+worker_push(struct worker_job **list, struct worker_job *j)
+{
+	j->next = NULL;
+	while (*list != NULL)
+		list = &(*list)->next;
+	*list = j;
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct worker_job *j;
+
+	for (;;) {
+		pthread_mutex_lock(&w->lock);
+		while (!w->stop && w->todo == NULL)
+			pthread_cond_wait(&w->wake, &w->lock);
+		if (w->stop) {
+			pthread_mutex_unlock(&w->lock);
+			return NULL;
+		}
+		j = worker_pop(&w->todo);
+		pthread_mutex_unlock(&w->lock);
+
+		j->ok = ai_bot_move(j->g, j->st, j->level,
+		            (uint64_t)j->game_no * 1000003u + (uint64_t)j->ply,
+		            &j->move) == 0;
+
+		pthread_mutex_lock(&w->lock);
+		worker_push(&w->done, j);
+		pthread_mutex_unlock(&w->lock);
+		event_active(w->ready, 0, 0);
+	}
+}
+
+static void
+worker_job_free(struct worker_job *j)
+{
+	free(j->st);
+	free(j);
+}
+
+/* Back on the loop: play each finished move whose room has not moved on. */
+static void
+worker_ready(evutil_socket_t fd, short what, void *arg)
+{
+	struct worker *w = arg;
+	struct worker_job *j;
+	char err[RULES_ERR_MAX];
+
+	for (;;) {
+		struct room *r;
+
+		pthread_mutex_lock(&w->lock);
+		j = worker_pop(&w->done);
+		pthread_mutex_unlock(&w->lock);
+		if (j == NULL)
+			return;
+		r = room_find(w->srv, j->room);
+		if (r != NULL && r->game_no == j->game_no &&
+		    r->nhist == j->ply && r->status == ROOM_PLAYING &&
+		    r->g->turn(r->st) == j->seat) {
+			r->bot_pending = 0;
+			if (!j->ok)
+				log_error("room %s: bot found no move", r->id);
+			else if (room_play(
+			             r, j->seat, j->move, err, sizeof err) == 0)
+				room_after_move(r);
+		} else if (r != NULL) {
+			r->bot_pending = 0;
+			room_schedule_bot(r);
+		}
+		worker_job_free(j);
+	}
+}
+
+struct worker *
+worker_new(struct server *srv)
+{
+	struct worker *w = xcalloc(1, sizeof *w);
+
+	w->srv = srv;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->wake, NULL);
+	w->ready = event_new(srv->base, -1, 0, worker_ready, w);
+	if (w->ready == NULL)
+		fatal("out of memory");
+	if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
+		fatal("cannot start the bot thread");
+	return w;
+}
+
+void
+worker_free(struct worker *w)
+{
+	struct worker_job *j;
+
+	pthread_mutex_lock(&w->lock);
+	w->stop = 1;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	while ((j = worker_pop(&w->todo)) != NULL)
+		worker_job_free(j);
+	while ((j = worker_pop(&w->done)) != NULL)
+		worker_job_free(j);
+	event_free(w->ready);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->wake);
+	free(w);
+}
+
+/* Ask for the move of the bot to move in room r. */
+void
+worker_bot(struct worker *w, struct room *r, int level)
+{
+	struct worker_job *j = xcalloc(1, sizeof *j);
+
+	snprintf(j->room, sizeof j->room, "%s", r->id);
+	j->game_no = r->game_no;
+	j->ply = r->nhist;
+	j->seat = r->g->turn(r->st);
+	j->level = level;
+	j->g = r->g;
+	j->st = xmalloc(r->g->state_size);
+	memcpy(j->st, r->st, r->g->state_size);
+	pthread_mutex_lock(&w->lock);
+	worker_push(&w->todo, j);
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+}
