@@ -76,6 +76,7 @@ struct ataxx_state {
 	    ATAXX_AT(s, 1, -2) | ATAXX_AT(s, -1, 2) | ATAXX_AT(s, 0, 2) |      \
 	    ATAXX_AT(s, 1, 2))
 
+/* M applied to the 9 squares of grid row r, then to all 81 squares. */
 #define ATAXX_ROW(M, r)                                                        \
 	M((r)*9 + 0), M((r)*9 + 1), M((r)*9 + 2), M((r)*9 + 3), M((r)*9 + 4),  \
 	    M((r)*9 + 5), M((r)*9 + 6), M((r)*9 + 7), M((r)*9 + 8)
