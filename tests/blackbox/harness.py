@@ -1,0 +1,230 @@
+"""harness.py: what every black-box test of tablerod shares.
+
+Starts the real tablerod on a free loopback port (port 0, read back from its
+log), talks to it over real sockets with bounded waits, counts checks, and
+ends with the line "N passed, M failed". Standard library only.
+"""
+
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+# Every wait on the server is bounded by this many seconds.
+WAIT = 10.0
+
+
+class Checks:
+    """Counts checks; prints failures as they happen."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def ok(self, cond, what):
+        if cond:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print("FAIL", what, flush=True)
+        return cond
+
+    def eq(self, got, want, what):
+        return self.ok(got == want, "%s: got %r, want %r" % (what, got, want))
+
+    def done(self):
+        print("%d passed, %d failed" % (self.passed, self.failed), flush=True)
+        sys.exit(0 if self.failed == 0 else 1)
+
+
+def args():
+    """The command line every test takes: --build DIR."""
+    p = argparse.ArgumentParser()
+    p.add_argument("--build", default="build")
+    a, _ = p.parse_known_args()
+    return a
+
+
+class Server:
+    """A tablerod process on 127.0.0.1 and a free port."""
+
+    def __init__(self, build, db=":memory:", extra=(), port=0):
+        self.build = build
+        self.db = db
+        self.extra = list(extra)
+        self.proc = None
+        self.port = port
+        self.log = tempfile.NamedTemporaryFile(
+            prefix="tablerod-", suffix=".log", delete=False)
+
+    def start(self):
+        cmd = [os.path.join(self.build, "tablerod"), "--listen", "127.0.0.1",
+               "--port", str(self.port), "--db", self.db, "--bot-delay", "0",
+               "--log-level", "debug"] + self.extra
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                                     stderr=self.log)
+        deadline = time.time() + WAIT
+        while time.time() < deadline:
+            m = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.logtext())
+            if m:
+                self.port = int(m.group(1))
+                return self
+            if self.proc.poll() is not None:
+                raise RuntimeError("tablerod exited: " + self.logtext())
+            time.sleep(0.02)
+        raise RuntimeError("tablerod did not start: " + self.logtext())
+
+    def logtext(self):
+        with open(self.log.name, "r", errors="replace") as f:
+            return f.read()
+
+    def stop(self, sig=signal.SIGTERM):
+        """Stop it (TERM by default, KILL for a crash); its exit code."""
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            rc = self.proc.wait(WAIT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = self.proc.wait(WAIT)
+        self.proc = None
+        return rc
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+        os.unlink(self.log.name)
+
+
+class Client:
+    """One connection: send lines or JSON, read lines, events and replies."""
+
+    def __init__(self, port, welcome=True):
+        self.sock = socket.create_connection(("127.0.0.1", port), WAIT)
+        self.sock.settimeout(WAIT)
+        self.buf = b""
+        self.pending = []  # JSON messages read but not yet asked for
+        self.next_id = 1
+        if welcome:
+            self.welcome = self.json()
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+    def raw(self, data):
+        self.sock.sendall(data if isinstance(data, bytes) else data.encode())
+
+    def line(self, timeout=WAIT):
+        """The next line (text), or None when the server closed."""
+        deadline = time.time() + timeout
+        while b"\n" not in self.buf:
+            left = deadline - time.time()
+            if left <= 0:
+                raise TimeoutError("no line within %.1f s" % timeout)
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(65536)
+            except ConnectionResetError:
+                chunk = b""
+            if not chunk:
+                if self.buf:
+                    out, self.buf = self.buf, b""
+                    return out.decode("utf-8", "replace")
+                return None
+            self.buf += chunk
+        out, self.buf = self.buf.split(b"\n", 1)
+        return out.decode("utf-8", "replace")
+
+    def read(self, timeout=WAIT):
+        """The next message off the socket, as a dict (None when
+        closed), ignoring pending."""
+        text = self.line(timeout)
+        return None if text is None else json.loads(text)
+
+    def json(self, timeout=WAIT):
+        """The next message, pending ones first (None when closed)."""
+        if self.pending:
+            return self.pending.pop(0)
+        return self.read(timeout)
+
+    def send(self, cmd, **fields):
+        """Send a JSON request with a fresh id; return that id."""
+        fields["cmd"] = cmd
+        fields.setdefault("id", self.next_id)
+        self.next_id += 1
+        self.raw(json.dumps(fields) + "\n")
+        return fields["id"]
+
+    def reply(self, rid=None, timeout=WAIT):
+        """The reply (to rid, when given); events before it wait in
+        pending for event()."""
+        for i, m in enumerate(self.pending):
+            if "re" in m and (rid is None or m.get("id") == rid):
+                return self.pending.pop(i)
+        skipped = []
+        deadline = time.time() + timeout
+        while True:
+            m = self.read(max(0.01, deadline - time.time()))
+            if m is None:
+                self.pending = skipped + self.pending
+                return None
+            if "re" in m and (rid is None or m.get("id") == rid):
+                self.pending = skipped + self.pending
+                return m
+            skipped.append(m)
+
+    def call(self, cmd, **fields):
+        """Send a request and return its reply."""
+        return self.reply(self.send(cmd, **fields))
+
+    def event(self, name=None, timeout=WAIT):
+        """The next event (named name, skipping others), or None."""
+        deadline = time.time() + timeout
+        while True:
+            for i, m in enumerate(self.pending):
+                if "event" in m and (name is None or m["event"] == name):
+                    return self.pending.pop(i)
+            left = deadline - time.time()
+            if left <= 0:
+                return None
+            try:
+                m = self.read(left)
+            except TimeoutError:
+                return None
+            if m is None:
+                return None
+            self.pending.append(m)
+
+    def drain(self, quiet=0.2):
+        """Everything that arrives until the line is quiet."""
+        out = list(self.pending)
+        self.pending = []
+        while True:
+            try:
+                m = self.json(quiet)
+            except TimeoutError:
+                return out
+            if m is None:
+                return out
+            out.append(m)
+
+
+def login(port, name):
+    """A client logged in as name (JSON mode); its token in .token."""
+    c = Client(port)
+    r = c.call("hello", name=name)
+    c.token = r.get("token") if r else None
+    return c
