@@ -305,15 +305,34 @@ text_result(struct text_buf *b, const cJSON *r)
 	}
 }
 
-/* "white to move." or the status, from a turn and a status. */
+/* Whether the message's picture already says "SEAT to move". */
+static int
+text_picture_says(const cJSON *o, const char *turn)
+{
+	const char *pic = text_str(o, "_picture"), *p;
+	size_t n = strlen(turn);
+
+	if (pic == NULL)
+		pic = text_str(o, "picture");
+	for (p = pic; p != NULL && (p = strstr(p, turn)) != NULL; p += n) {
+		if ((p == pic || p[-1] == '\n') &&
+		    strncmp(p + n, " to move", 8) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* "white to move." or the status, from a turn and a status (unless the
+ * picture says it already). */
 static void
 text_turn(struct text_buf *b, const cJSON *o)
 {
 	const char *turn = text_str(o, "turn"), *status = text_str(o, "status");
 
-	if (turn != NULL)
-		text_addf(b, "%s to move.\n", turn);
-	else if (status != NULL && strcmp(status, "playing") != 0)
+	if (turn != NULL) {
+		if (!text_picture_says(o, turn))
+			text_addf(b, "%s to move.\n", turn);
+	} else if (status != NULL && strcmp(status, "playing") != 0)
 		text_addf(b, "The game is %s.\n", status);
 }
 

@@ -484,6 +484,15 @@ test_text(void)
 	    "[r4] ana plays b6: black clones to b6.\n  a b\n1 x o\n"
 	    "white to move.\n");
 	free(s);
+	/* a picture that names the side to move is not repeated */
+	s = text_of("{\"event\":\"started\",\"room\":\"r4\",\"seq\":3,"
+	            "\"seats\":[{\"seat\":\"white\",\"name\":\"ana\"},"
+	            "{\"seat\":\"black\",\"name\":\"bob\"}],\"turn\":"
+	            "\"white\",\"_picture\":\" x o\\nwhite to move\\n\"}");
+	CHECK_STR(s,
+	    "[r4] The game starts: white: ana, black: bob.\n x o\n"
+	    "white to move\n");
+	free(s);
 	s = text_of("{\"event\":\"moved\",\"room\":\"r4\",\"seq\":6,\"seat\":"
 	            "\"white\",\"name\":null,\"move\":\"0000\",\"text\":"
 	            "\"white has no move and passes\",\"turn\":\"black\"}");
