@@ -579,6 +579,8 @@ store_prepare(struct store *s, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* Open the store; after any fork (daemonising), since an SQLite
+ * connection must not cross one. */
 struct store *
 store_open(const char *path, int sync_full, char *err, size_t errlen)
 {
