@@ -822,6 +822,105 @@ test_errors_never_split_utf8(void)
 	proto_request_free(&r);
 }
 
+/* Whether two optional strings are equal. */
+static int
+same_str(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) ||
+	    (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Whether two decoded requests carry the same fields. */
+static int
+same_request(const struct proto_request *a, const struct proto_request *b)
+{
+	int i;
+
+	if (a->verb != b->verb || !same_str(a->name, b->name) ||
+	    !same_str(a->token, b->token) || !same_str(a->game, b->game) ||
+	    !same_str(a->room, b->room) || !same_str(a->seat, b->seat) ||
+	    !same_str(a->move, b->move) || !same_str(a->from, b->from) ||
+	    !same_str(a->text, b->text) || !same_str(a->action, b->action) ||
+	    !same_str(a->mode, b->mode) || !same_str(a->status, b->status) ||
+	    a->has_seq != b->has_seq || a->seq != b->seq ||
+	    a->has_proto != b->has_proto || a->has_private != b->has_private ||
+	    a->is_private != b->is_private || a->has_clock != b->has_clock ||
+	    a->clock_initial != b->clock_initial ||
+	    a->clock_increment != b->clock_increment ||
+	    a->noptions != b->noptions || a->nbots != b->nbots)
+		return 0;
+	for (i = 0; i < a->noptions; i++) {
+		if (!same_str(a->options[i].key, b->options[i].key) ||
+		    !same_str(a->options[i].value, b->options[i].value))
+			return 0;
+	}
+	for (i = 0; i < a->nbots; i++) {
+		if (!same_str(a->bots[i].seat, b->bots[i].seat) ||
+		    a->bots[i].level != b->bots[i].level)
+			return 0;
+	}
+	return 1;
+}
+
+/* The shorthand table of docs/PROTOCOL.md, section 4: each shorthand line
+ * decodes to the same request as its JSON. */
+static void
+test_doc_table(void)
+{
+	static const char *const pairs[][2] = {
+	    {"hello ana", "{\"cmd\":\"hello\",\"name\":\"ana\"}"},
+	    {"hello ana 4b1d",
+	        "{\"cmd\":\"hello\",\"name\":\"ana\","
+	        "\"token\":\"4b1d\"}"},
+	    {"rooms ataxx waiting",
+	        "{\"cmd\":\"rooms\",\"game\":\"ataxx\","
+	        "\"status\":\"waiting\"}"},
+	    {"create ataxx size=7 bot=3",
+	        "{\"cmd\":\"create\",\"game\":\"ataxx\",\"options\":"
+	        "{\"size\":\"7\"},\"bot\":3}"},
+	    {"create amazons bots=black:2 time=300 inc=5 private=yes",
+	        "{\"cmd\":\"create\",\"game\":\"amazons\",\"bots\":"
+	        "{\"black\":2},\"clock\":{\"initial\":300,\"increment\":5},"
+	        "\"private\":true}"},
+	    {"join r4", "{\"cmd\":\"join\",\"room\":\"r4\"}"},
+	    {"join r4 black",
+	        "{\"cmd\":\"join\",\"room\":\"r4\",\"seat\":\"black\"}"},
+	    {"join r3 \"player 2\"",
+	        "{\"cmd\":\"join\",\"room\":\"r3\","
+	        "\"seat\":\"player 2\"}"},
+	    {"create stones bots=\"player 2:3\"",
+	        "{\"cmd\":\"create\",\"game\":\"stones\",\"bots\":"
+	        "{\"player 2\":3}}"},
+	    {"move b6", "{\"cmd\":\"move\",\"move\":\"b6\"}"},
+	    {"move 3,4 up", "{\"cmd\":\"move\",\"move\":\"3,4 up\"}"},
+	    {"moves b6", "{\"cmd\":\"moves\",\"from\":\"b6\"}"},
+	    {"moves from=b6", "{\"cmd\":\"moves\",\"from\":\"b6\"}"},
+	    {"draw offer", "{\"cmd\":\"draw\",\"action\":\"offer\"}"},
+	    {"chat good game", "{\"cmd\":\"chat\",\"text\":\"good game\"}"},
+	    {"say good game", "{\"cmd\":\"say\",\"text\":\"good game\"}"},
+	    {"state r4", "{\"cmd\":\"state\",\"room\":\"r4\"}"},
+	    {"state room=r4", "{\"cmd\":\"state\",\"room\":\"r4\"}"},
+	    {"create solitaire file=\"3 3\\n1 1 1\\n1 0 1\\n1 1 1\"",
+	        "{\"cmd\":\"create\",\"game\":\"solitaire\",\"options\":"
+	        "{\"file\":\"3 3\\n1 1 1\\n1 0 1\\n1 1 1\"}}"},
+	};
+	struct proto_request a, b;
+	size_t i;
+
+	for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+		CHECK_INT(proto_decode(pairs[i][0], strlen(pairs[i][0]), &a,
+		              err, sizeof err),
+		    PROTO_OK);
+		CHECK_INT(proto_decode(pairs[i][1], strlen(pairs[i][1]), &b,
+		              err, sizeof err),
+		    PROTO_OK);
+		check_true(
+		    same_request(&a, &b), __FILE__, __LINE__, pairs[i][0]);
+		proto_request_free(&a);
+		proto_request_free(&b);
+	}
+}
+
 int
 main(void)
 {
@@ -843,6 +942,7 @@ main(void)
 	test_ids();
 	test_utf8();
 	test_errors_never_split_utf8();
+	test_doc_table();
 	proto_request_free(&req);
 	return check_done();
 }
