@@ -22,9 +22,9 @@
 /* Amazons each side has, in every position (the seed's starting count). */
 #define AMAZONS_PER_SIDE 4
 
-/* Longest move text looked at, after trimming blanks: "a10-a10/a10" is 11
- * characters, so anything past this is not a move; it also keeps the
- * squares echoed in reasons short. */
+/* Longest move text looked at, from its first non-blank character to its
+ * end (trailing blanks included): "a10-a10/a10" is 11 characters, so
+ * anything past this is not a move; it also keeps echoed squares short. */
 #define AMAZONS_MOVE_TEXT_MAX 32
 
 /* Largest tablero.txt accepted: 100 squares of at most 3 characters and a
@@ -295,8 +295,9 @@ amazons_parse_text(const char *text, int sq[3], char *err, size_t errlen)
 	while (amazons_is_blank(*text))
 		text++;
 	n = strnlen(text, AMAZONS_MOVE_TEXT_MAX + 1);
-	while (n > 0 && amazons_is_blank(text[n - 1]))
-		n--;
+	if (n <= AMAZONS_MOVE_TEXT_MAX)
+		while (n > 0 && amazons_is_blank(text[n - 1]))
+			n--;
 	if (n == 0 || n > AMAZONS_MOVE_TEXT_MAX) {
 		rules_seterr(err, errlen, "%s", amazons_malformed);
 		return -1;
@@ -361,36 +362,51 @@ amazons_first_block(int a, int b, amazons_bb occ)
 	return RULES_NONE;
 }
 
-/* Check one part of a move, a queen move or an arrow shot, from a to b
- * over occ; 0, or -1 with the reason naming the part. */
+/* The words that name one part of a move, the queen move or the arrow
+ * shot, in its reasons. */
+struct amazons_part {
+	const char *mover;  /* "amazon d1 to d1 does not move" */
+	const char *line;   /* "arrow e3 to f5 is not a straight line" */
+	const char *target; /* "destination g7 is occupied" */
+	const char *path;   /* "queen path blocked at h4" */
+};
+
+static const struct amazons_part amazons_queen = {
+    "amazon", "", "destination", "queen"};
+static const struct amazons_part amazons_arrow = {
+    "arrow", "arrow ", "arrow square", "arrow"};
+
+/* Check one part of a move from a to b over occ; 0, or -1 with the reason
+ * naming the part. */
 static int
-amazons_check_part(
-    const char *part, int a, int b, amazons_bb occ, char *err, size_t errlen)
+amazons_check_part(const struct amazons_part *part, int a, int b,
+    amazons_bb occ, char *err, size_t errlen)
 {
 	char na[AMAZONS_SQNAME], nb[AMAZONS_SQNAME], nc[AMAZONS_SQNAME];
-	int df, dr, block, arrow = strcmp(part, "arrow") == 0;
+	int df, dr, block;
 
 	amazons_sqname(a, na);
 	amazons_sqname(b, nb);
 	if (a == b) {
 		rules_seterr(err, errlen, "%s %s to %s does not move",
-		    arrow ? "arrow" : "amazon", na, nb);
+		    part->mover, na, nb);
 		return -1;
 	}
 	if (!amazons_line(a, b, &df, &dr)) {
 		rules_seterr(err, errlen, "%s%s to %s is not a straight line",
-		    arrow ? "arrow " : "", na, nb);
+		    part->line, na, nb);
 		return -1;
 	}
 	block = amazons_first_block(a, b, occ);
 	if (block == b) {
-		rules_seterr(err, errlen, "%s %s is occupied",
-		    arrow ? "arrow square" : "destination", nb);
+		rules_seterr(
+		    err, errlen, "%s %s is occupied", part->target, nb);
 		return -1;
 	}
 	if (block != RULES_NONE) {
 		amazons_sqname(block, nc);
-		rules_seterr(err, errlen, "%s path blocked at %s", part, nc);
+		rules_seterr(
+		    err, errlen, "%s path blocked at %s", part->path, nc);
 		return -1;
 	}
 	return 0;
@@ -402,13 +418,12 @@ static int
 amazons_check(
     const struct amazons_state *s, const int sq[3], char *err, size_t errlen)
 {
-	static const char *const names[2] = {"white", "black"};
 	char name[AMAZONS_SQNAME];
 	amazons_bb occ = amazons_occupied(s);
 
 	if (!amazons_can_move(s)) {
 		rules_seterr(err, errlen, "the game is over: %s has no move",
-		    names[s->turn]);
+		    rules_amazons.seat_names[s->turn]);
 		return -1;
 	}
 	if (!amazons_bb_has(amazons_own(s, (int)s->turn), sq[0])) {
@@ -416,10 +431,12 @@ amazons_check(
 		rules_seterr(err, errlen, "no amazon of yours on %s", name);
 		return -1;
 	}
-	if (amazons_check_part("queen", sq[0], sq[1], occ, err, errlen) != 0)
+	if (amazons_check_part(
+	        &amazons_queen, sq[0], sq[1], occ, err, errlen) != 0)
 		return -1;
 	occ = (occ & ~amazons_bit(sq[0])) | amazons_bit(sq[1]);
-	return amazons_check_part("arrow", sq[1], sq[2], occ, err, errlen);
+	return amazons_check_part(
+	    &amazons_arrow, sq[1], sq[2], occ, err, errlen);
 }
 
 static void
@@ -1054,6 +1071,23 @@ amazons_export_file(const void *st, char *buf, size_t len)
 	return amazons_out_done(&o);
 }
 
+/* How the seed draws a cell of amazons_cell(): '0' white, 'X' black, '*'
+ * arrow, ' ' empty. */
+static char
+amazons_picture(char cell)
+{
+	switch (cell) {
+	case 'W':
+		return '0';
+	case 'B':
+		return 'X';
+	case '*':
+		return '*';
+	default:
+		return ' ';
+	}
+}
+
 /* The seed's picture: rank 10 on top, '0' white, 'X' black, '*' arrows,
  * the legend, then whose turn it is or who won. */
 static int
@@ -1076,11 +1110,8 @@ amazons_render(const void *st, char *buf, size_t len)
 		for (file = 0; file < AMAZONS_SIDE; file++) {
 			char c = amazons_cell(s, rank * AMAZONS_SIDE + file);
 
-			snprintf(line, sizeof line, " %c |",
-			    c == 'W'       ? '0'
-			        : c == 'B' ? 'X'
-			        : c == '*' ? '*'
-			                   : ' ');
+			snprintf(
+			    line, sizeof line, " %c |", amazons_picture(c));
 			amazons_out_str(&o, line);
 		}
 		amazons_out_char(&o, '\n');

@@ -358,6 +358,10 @@ test_reasons(void)
 	amz_init(&s);
 	for (i = 0; i < sizeof malformed / sizeof malformed[0]; i++)
 		amz_illegal(&s, malformed[i], mal);
+	/* junk past the length limit is not cut off and ignored */
+	amz_illegal(&s, "d1-i6/e10                              x", mal);
+	amz_illegal(&s, "d1-i6/e10                        ", mal);
+	amz_legal(&s, "d1-i6/e10                       ", 3, 58, 94);
 	amz_illegal(&s, "k3-k4/k5", "not a square: k3");
 	amz_illegal(&s, "d1-K3/a1", "not a square: k3");
 	amz_illegal(&s, "d1-d2/d0", "not a square: d0");
