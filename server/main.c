@@ -392,7 +392,7 @@ main_start(struct server *srv)
 	db = main_db_path(&srv->cfg);
 	srv->store = store_open(db, srv->cfg.sync_full, err, sizeof err);
 	if (srv->store == NULL) {
-		log_error("data file %s: %s", db, err);
+		log_error("%s", err);
 		free(db);
 		return -1;
 	}

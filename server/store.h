@@ -13,28 +13,29 @@ struct store;
 
 /* A room as stored. Strings are NUL-terminated; JSON fields are text. */
 struct store_room {
-	const char *id;      /* "r12" */
-	const char *game;    /* wire name */
-	const char *options; /* JSON object: the options the game was made with */
-	const char *seats;   /* JSON array: [{"name":"ana","bot":0}, ...] */
+	const char *id;   /* "r12" */
+	const char *game; /* wire name */
+	const char
+	    *options;      /* JSON object: the options the game was made with */
+	const char *seats; /* JSON array: [{"name":"ana","bot":0}, ...] */
 	const char *status;  /* "waiting", "playing", "ended", "adjourned" */
 	const char *result;  /* JSON object, or NULL while not ended */
 	const char *creator; /* name of the player who created it */
 	int is_private;
 	long long clock_initial_ms; /* 0: no clock */
 	long long clock_increment_ms;
-	int game_no;            /* 1, 2, ...: a rematch, restart or next level */
-	long long created_ms;   /* ms since the epoch */
+	int game_no;          /* 1, 2, ...: a rematch, restart or next level */
+	long long created_ms; /* ms since the epoch */
 	long long updated_ms;
 };
 
 /* One accepted move of a room's current game. */
 struct store_move {
-	int ply;                /* 1, 2, ... within (room, game_no) */
-	int seat;               /* seat index that played it; -1 server (pass) */
-	const char *move;       /* notation, as accepted */
-	long long clock_ms[2];  /* clocks after the move; -1 without a clock */
-	long long at_ms;        /* when it was played, ms since the epoch */
+	int ply;               /* 1, 2, ... within (room, game_no) */
+	int seat;              /* seat index that played it; -1 server (pass) */
+	const char *move;      /* notation, as accepted */
+	long long clock_ms[2]; /* clocks after the move; -1 without a clock */
+	long long at_ms;       /* when it was played, ms since the epoch */
 };
 
 /* Called by store_load for each room to rebuild, with its current game's
@@ -46,8 +47,8 @@ typedef int (*store_room_cb)(void *arg, const struct store_room *r,
  * ":memory:" for a throw-away store. sync_full selects synchronous=FULL
  * instead of NORMAL. NULL with a reason in err on failure (corrupt file,
  * unwritable directory, newer schema than this server knows). */
-struct store *store_open(const char *path, int sync_full, char *err,
-    size_t errlen);
+struct store *store_open(
+    const char *path, int sync_full, char *err, size_t errlen);
 void store_close(struct store *s);
 /* The last error's text, for logs. */
 const char *store_errmsg(struct store *s);
@@ -55,19 +56,19 @@ const char *store_errmsg(struct store *s);
 /* All of the following return 0 on success, -1 on a store error. */
 
 /* Identities: a name and the hex hash of its token (never the token). */
-int store_identity_get(struct store *s, const char *name, char *hash,
-    size_t hashlen, int *found);
+int store_identity_get(
+    struct store *s, const char *name, char *hash, size_t hashlen, int *found);
 int store_identity_put(struct store *s, const char *name, const char *hash);
 
 /* Insert or replace a room's row (not its moves). */
 int store_room_save(struct store *s, const struct store_room *r);
 int store_room_delete(struct store *s, const char *id);
 /* Append one move to (room, game_no); committed when this returns. */
-int store_move_append(struct store *s, const char *room, int game_no,
-    const struct store_move *m);
+int store_move_append(
+    struct store *s, const char *room, int game_no, const struct store_move *m);
 /* Delete the moves of (room, game_no) from ply on (undo, restart). */
-int store_move_truncate(struct store *s, const char *room, int game_no,
-    int ply);
+int store_move_truncate(
+    struct store *s, const char *room, int game_no, int ply);
 /* Call cb for every room whose status is not "ended", oldest first, with
  * its current game's moves. */
 int store_load(struct store *s, store_room_cb cb, void *arg);
@@ -75,12 +76,12 @@ int store_load(struct store *s, store_room_cb cb, void *arg);
 int store_room_max_number(struct store *s, long *n);
 /* Delete rooms (and their moves) whose status is in `status` (e.g.
  * "adjourned") and that were last updated before before_ms; the count. */
-int store_prune(struct store *s, const char *status, long long before_ms,
-    int *count);
+int store_prune(
+    struct store *s, const char *status, long long before_ms, int *count);
 
 /* A player's one-player progress per game (e.g. {"level":7}), JSON text. */
-int store_progress_put(struct store *s, const char *name, const char *game,
-    const char *json);
+int store_progress_put(
+    struct store *s, const char *name, const char *game, const char *json);
 int store_progress_get(struct store *s, const char *name, const char *game,
     char *buf, size_t len, int *found);
 
