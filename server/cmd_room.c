@@ -271,6 +271,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	if (req->has_clock) {
 		r->clock_initial_ms = (int64_t)req->clock_initial * 1000;
 		r->clock_inc_ms = (int64_t)req->clock_increment * 1000;
+		r->clock_ms[0] = r->clock_ms[1] = r->clock_initial_ms;
 	}
 	if (seat >= 0)
 		r->seats[seat].player = c->player;
