@@ -285,6 +285,11 @@ def test_resign_draw(chk, srv):
                "%s gets draw_declined: %r" % (who, ev))
     is_error(chk, a.call("draw", room=room, action="accept"), "not_allowed",
              "accept after the decline")
+    # a move cancels a pending offer
+    is_ok(chk, a.call("draw", room=room, action="offer"), "offer, then move")
+    is_ok(chk, a.call("move", room=room, move="A1"), "the offerer moves")
+    is_error(chk, b.call("draw", room=room, action="accept"), "not_allowed",
+             "accept an offer cancelled by a move")
     is_ok(chk, b.call("draw", room=room, action="offer"), "offer again")
     is_ok(chk, a.call("draw", room=room, action="accept"), "accept")
     for who, c in (("a", a), ("b", b), ("watcher", w)):
@@ -354,6 +359,9 @@ def test_rematch(chk, srv):
     chk.eq(sorted(s.get("name") for s in st.get("seats", [])),
            ["rm_a", "rm_b"], "rematch: the same two players")
     chk.eq(st.get("game_no"), 2, "rematch: the second game")
+    seat_of = {x.get("name"): x.get("seat") for x in st.get("seats", [])}
+    chk.eq(seat_of, {"rm_a": "player 2", "rm_b": "player 1"},
+           "rematch: the players swap seats")
     # the new game is playable by whoever has the turn
     turn = st.get("turn")
     mover = [s["name"] for s in st["seats"] if s["seat"] == turn]
@@ -385,6 +393,8 @@ def test_claim(chk, srv):
     chk.ok(ev is not None and ev.get("result") == "win" and
            ev.get("winner") == "player 1" and
            ev.get("reason") == "abandonment", "claim wins: %r" % ev)
+    is_error(chk, a.call("claim", room=room), "game_over",
+             "claim after the end")
     # the gone player comes back and sees the result
     b = Client(srv.port)
     r = b.call("hello", name="cl_b", token=tok)
@@ -453,6 +463,32 @@ def test_gone_back(chk, srv):
     chk.eq(st.get("status"), "playing", "back to playing")
     a.close()
     w.close()
+
+
+def test_back_clock(chk, srv):
+    """A player comes back to a timed game: opponent_back, then clock."""
+    a = login(srv.port, "bc_a")
+    b = login(srv.port, "bc_b")
+    room = a.call("create", game="stones", options={"first": 1},
+                  clock={"initial": 600, "increment": 0})["room"]
+    b.call("join", room=room)
+    tok = b.token
+    b.close()
+    a.event("opponent_gone")
+    a.drain()
+    b = Client(srv.port)
+    b.call("hello", name="bc_b", token=tok)
+    ev = a.event("opponent_back")
+    chk.ok(ev is not None and ev.get("name") == "bc_b", "opponent_back")
+    ev2 = a.event("clock")
+    c = ev2.get("clocks") if ev2 else None
+    chk.ok(isinstance(c, dict) and set(c) == {"player 1", "player 2"} and
+           all(isinstance(v, int) and 0 < v <= 600000 for v in c.values()),
+           "a clock event follows opponent_back in a timed game: %r" % ev2)
+    chk.ok(ev is not None and ev2 is not None and
+           ev2.get("seq") == ev.get("seq") + 1, "clock right after back")
+    a.close()
+    b.close()
 
 
 def test_flag_fall(chk, srv):
@@ -573,7 +609,8 @@ def main():
     chk = Checks()
     with Server(a.build, extra=EXTRA) as srv:
         for t in [test_stones_game, test_seq_and_spectator, test_resign_draw,
-                  test_rematch, test_claim, test_gone_back, test_flag_fall,
+                  test_rematch, test_claim, test_gone_back, test_back_clock,
+                  test_flag_fall,
                   test_solo]:
             try:
                 t0 = time.time()

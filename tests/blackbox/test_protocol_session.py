@@ -141,6 +141,8 @@ def test_hello(chk, srv):
     r = d.call("hello", name="ana", token=tok)
     if is_ok(chk, r, "hello ana with the token"):
         chk.eq(r.get("new"), False, "hello with token is not new")
+        chk.eq(r.get("token"), tok, "hello with token: the reply has the token")
+        chk.eq(r.get("rooms"), [], "hello with token: rooms")
         chk.eq(r.get("name"), "ana", "hello with token: name")
     ev = c.event("replaced")
     chk.ok(ev is not None, "old connection gets replaced")
@@ -196,6 +198,18 @@ def test_ids(chk, srv):
     for raw in ["1.5", "1e3", "true", "{}", "[1]"]:
         m = json.loads(raw_reply(c, '{"cmd":"ping","id":%s}' % raw))
         is_error(chk, m, "bad_request", "id %s" % raw, ["id"])
+    # blank lines get no reply
+    c.raw('\n\n   \n\t\r\n{"cmd":"ping","id":"after-blanks"}\n')
+    m = c.reply()
+    chk.eq(m.get("id") if m else None, "after-blanks",
+           "blank lines are ignored, the next request answered")
+    # a NUL byte: bad_json in a JSON line, bad_request in a shorthand one
+    c.raw(b'{"cmd":"ping","id":1}\x00\n')
+    m = c.reply()
+    is_error(chk, m, "bad_json", "NUL byte in a JSON line")
+    c.raw(b'ping\x00\n')
+    m = c.reply()
+    is_error(chk, m, "bad_request", "NUL byte in a shorthand line")
     # the reply order follows the request order
     c.raw("".join('{"cmd":"ping","id":%d}\n' % i for i in range(20)))
     got = [c.reply().get("id") for _ in range(20)]
@@ -356,6 +370,7 @@ def test_who_chat(chk, srv):
     chk.ok(anon.event("chat", timeout=0.3) is None,
            "a connection without hello gets no lobby chat")
     is_ok(chk, a.call("chat", text="x" * 500), "chat of 500 bytes")
+    is_error(chk, a.call("chat", text=""), "bad_request", "empty chat")
     is_error(chk, a.call("chat", text="x" * 501), "bad_request",
              "chat of 501 bytes")
     is_error(chk, a.call("chat", text="\u00e9" * 251), "bad_request",
