@@ -1,0 +1,133 @@
+"""test_games_duo.py: the shared run of a two-player game with a spectator.
+
+Not a test by itself: test_games_ataxx, _amazons and _stones import it. Run
+on its own it plays one short Stones game as a smoke test.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_games_lib import (Checks, check_acked, check_history,  # noqa: E402
+                            check_moved_chain, compare_views, ended, harness,
+                            login, play_out, req, server, settle, until)
+
+
+class Duo:
+    """Two players and a spectator around one room."""
+
+    def __init__(self, ck, port, tag, game, options=None, bots=None,
+                 clock=None):
+        self.ck = ck
+        self.tag = tag
+        self.a = login(port, tag + "a")
+        self.b = login(port, tag + "b") if bots is None else None
+        self.w = login(port, tag + "w")
+        fields = {"game": game}
+        if options is not None:
+            fields["options"] = options
+        if bots is not None:
+            fields["bots"] = bots
+        if clock is not None:
+            fields["clock"] = clock
+        r = req(self.a, "create", **fields)
+        ck.ok(r and r.get("ok"), "%s: create %s %r: %r" % (tag, game,
+                                                            options, r))
+        self.room = r["room"]
+        self.created = r
+        self.seats = {r["seat"]: self.a}
+        self.names = {r["seat"]: self.a.name}
+        wr = req(self.w, "watch", room=self.room)
+        ck.ok(wr and wr.get("ok"), "%s: watch: %r" % (tag, wr))
+        # The watcher's view starts with its own joined event.
+        self.from_seq = wr["state"]["seq"] + 1
+        if self.b is not None:
+            jr = req(self.b, "join", room=self.room)
+            ck.ok(jr and jr.get("ok"), "%s: join: %r" % (tag, jr))
+            self.seats[jr["seat"]] = self.b
+            self.names[jr["seat"]] = self.b.name
+        self.clients = [c for c in (self.w, self.a, self.b) if c is not None]
+        self.acked = []
+
+    def play(self, pick, max_moves):
+        self.acked += play_out(self.ck, self.tag, self.room, self.seats,
+                               pick, max_moves, observer=self.w)
+
+    def move(self, seat, move):
+        """One move by seat; its reply."""
+        r = req(self.seats[seat], "move", room=self.room, move=move)
+        if r and r.get("ok"):
+            self.acked.append((r["seq"], r["move"], seat))
+        return r
+
+    def finish(self):
+        """Wait for the end everywhere, then check the views agree, the
+        history, the chain of moved events and the result. The ended
+        event, the final state and the moved events."""
+        ck, tag = self.ck, self.tag
+        for c in self.clients:
+            ck.ok(until(c, ended(self.room)) is not None,
+                  "%s: %s got the ended event" % (tag, c.name))
+            settle(c)
+        view = compare_views(ck, tag, self.room, self.clients, self.from_seq)
+        moved = [e for e in view if e["event"] == "moved"]
+        ends = [e for e in view if e["event"] == "ended"]
+        ck.eq(len(ends), 1, "%s: exactly one ended event" % tag)
+        ck.ok(view and view[-1]["event"] == "ended",
+              "%s: ended is the last event" % tag)
+        st = req(self.w, "state", room=self.room)["state"]
+        ck.eq(st["status"], "ended", "%s: state status ended" % tag)
+        ck.eq(st["turn"], None, "%s: no turn after the end" % tag)
+        end = ends[-1] if ends else {}
+        res = {k: end.get(k) for k in ("result", "winner", "winner_name",
+                                       "reason", "scores")}
+        ck.eq(st["result"], res, "%s: state result = the ended event" % tag)
+        if end.get("winner") is not None:
+            ck.eq(end.get("winner_name"), self.names.get(end["winner"]),
+                  "%s: winner_name is the winner's player" % tag)
+        check_history(ck, tag, st, moved)
+        check_moved_chain(ck, tag, moved, self.names)
+        check_acked(ck, tag, self.acked, moved, self.names)
+        if moved:
+            ck.eq(moved[-1]["position"], st["position"],
+                  "%s: the last moved position is the state's" % tag)
+            ck.eq(moved[-1]["board"], st["board"],
+                  "%s: the last moved board is the state's" % tag)
+        # After the end, moves are game_over for both players.
+        for seat, c in self.seats.items():
+            r = req(c, "move", room=self.room, move="a1")
+            ck.eq((r or {}).get("error"), "game_over",
+                  "%s: a move by %s after the end" % (tag, seat))
+        r = req(self.w, "move", room=self.room, move="a1")
+        ck.eq((r or {}).get("error"), "not_a_player",
+              "%s: a move by the spectator" % tag)
+        return end, st, moved
+
+    def close(self):
+        for c in self.clients:
+            c.close()
+
+
+def main():
+    a = harness.args()
+    ck = Checks()
+    s = server(a.build)
+    try:
+        d = Duo(ck, s.port, "smoke", "stones", {"first": "1"})
+        for seat, m in (("player 1", "A1"), ("player 1", "A2"),
+                        ("player 1", "B3"), ("player 2", "C1"),
+                        ("player 2", "C2"), ("player 2", "B1"),
+                        ("player 1", "B3A3")):
+            r = d.move(seat, m)
+            ck.ok(r and r.get("ok"), "smoke: %s %s: %r" % (seat, m, r))
+        end, st, moved = d.finish()
+        ck.eq((end.get("winner"), end.get("reason")),
+              ("player 1", "three in a row"), "smoke: player 1 wins")
+        d.close()
+    finally:
+        s.stop()
+    ck.done()
+
+
+if __name__ == "__main__":
+    main()
