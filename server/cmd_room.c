@@ -377,6 +377,8 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 	c->current = r;
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "room", r->id);
+	if (req->verb == PROTO_CREATE)
+		cJSON_AddNullToObject(rep, "seat");
 	cJSON_AddItemToObject(rep, "state", room_state(r));
 	session_reply(c, rep);
 }

@@ -207,8 +207,7 @@ player_hello(struct conn *c, const struct proto_request *req)
 
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "name", p->name);
-	if (is_new)
-		cJSON_AddStringToObject(rep, "token", token);
+	cJSON_AddStringToObject(rep, "token", is_new ? token : req->token);
 	cJSON_AddBoolToObject(rep, "new", is_new);
 	rooms = cJSON_AddArrayToObject(rep, "rooms");
 	TAILQ_FOREACH(r, &c->srv->rooms, entry)

@@ -179,10 +179,10 @@ class Client:
         while True:
             m = self.read(max(0.01, deadline - time.time()))
             if m is None:
-                self.pending = skipped + self.pending
+                self.pending = self.pending + skipped
                 return None
             if "re" in m and (rid is None or m.get("id") == rid):
-                self.pending = skipped + self.pending
+                self.pending = self.pending + skipped
                 return m
             skipped.append(m)
 
