@@ -12,39 +12,11 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import harness  # noqa: E402
-from harness import Checks, Server, args  # noqa: E402
+from harness import Checks, Client, Server, args, login  # noqa: E402
 
 # Functional tests send quickly: keep the rate limit out of their way. A
 # grace period of 1 s lets claim be tested.
 EXTRA = ["--rate", "100000", "--burst", "100000", "--grace", "1"]
-
-
-class Client(harness.Client):
-    """harness.Client, but events skipped while waiting for a reply keep
-    their order behind the events already pending (harness.Client.reply
-    puts them in front: see /work/bugs/bbproto.md)."""
-
-    def reply(self, rid=None, timeout=harness.WAIT):
-        for i, m in enumerate(self.pending):
-            if "re" in m and (rid is None or m.get("id") == rid):
-                return self.pending.pop(i)
-        deadline = time.time() + timeout
-        while True:
-            m = self.read(max(0.01, deadline - time.time()))
-            if m is None:
-                return None
-            if "re" in m and (rid is None or m.get("id") == rid):
-                return m
-            self.pending.append(m)
-
-
-def login(port, name):
-    """A client logged in as name (JSON mode); its token in .token."""
-    c = Client(port)
-    r = c.call("hello", name=name)
-    c.token = r.get("token") if r else None
-    return c
 
 
 def is_error(chk, rep, code, what, words=None):
