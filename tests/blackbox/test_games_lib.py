@@ -146,9 +146,10 @@ def check_history(ck, what, state, moved):
           list(range(1, len(hist) + 1)), "%s: history numbered from 1" % what)
 
 
-def check_moved_chain(ck, what, moved, names):
+def check_moved_chain(ck, what, moved, names, last_ends=True):
     """Each moved event names its mover, says whose turn is next (the seat
-    of the next move), and the last one has turn null and status ended."""
+    of the next move), and the last one (when a move ended the game) has
+    turn null and status ended."""
     bad = []
     for i, e in enumerate(moved):
         if e.get("move") == "0000" and e.get("seat") is None:
@@ -168,7 +169,7 @@ def check_moved_chain(ck, what, moved, names):
                 bad.append(("field", i, key))
         if "_picture" in e:
             bad.append(("text-only field in JSON", i))
-    if moved:
+    if moved and last_ends:
         last = moved[-1]
         if last.get("turn") is not None or last.get("status") != "ended":
             bad.append(("last", last.get("turn"), last.get("status")))
@@ -239,11 +240,11 @@ def first_move(moves):
 
 
 class Streamer(threading.Thread):
-    """One seat of a two-player game in a thread: whenever a moved (or
-    started) event says it is this seat's turn, send the next move of
-    `plan` at once. Records every acknowledgement: ok replies and moved
-    events, as (seq, move). Stops on close, on the end of the plan, on an
-    error, or at stop."""
+    """One seat of a game in a thread: whenever it is this seat's turn (as
+    the last moved event said), send the next move of `plan` at once.
+    Records every acknowledgement: ok replies (acks) and moved events
+    (moved), as seq -> move. Stops when the line closes, at the end of the
+    plan, on an error reply, or when the game ends."""
 
     def __init__(self, client, room, seat, plan, turn_now):
         super().__init__(daemon=True)
@@ -251,12 +252,13 @@ class Streamer(threading.Thread):
         self.room = room
         self.seat = seat
         self.plan = list(plan)
-        self.turn = turn_now  # whose turn it is when the stream starts
-        self.acks = {}        # seq -> move, from replies
-        self.moved = {}       # seq -> move, from moved events
+        self.sent = 0
+        self.turn = turn_now  # whose turn it is as the stream starts
+        self.acks = {}
+        self.moved = {}
         self.errors = []
+        self.shutdown = None
         self.closed = False
-        self.stop_at = None
 
     def run(self):
         c = self.c
@@ -270,7 +272,10 @@ class Streamer(threading.Thread):
                 except OSError:
                     self.closed = True
                     return
+                self.sent += 1
                 waiting = True
+            if not self.plan and not waiting and self.turn != self.seat:
+                return  # nothing more to send (the other seat may go on)
             try:
                 msg = c.read(max(0.01, deadline - time.time()))
             except (TimeoutError, OSError, ValueError):
@@ -281,11 +286,11 @@ class Streamer(threading.Thread):
                 return
             if msg.get("re") == "move":
                 waiting = False
-                if msg.get("ok"):
-                    self.acks[msg["seq"]] = msg["move"]
-                else:
+                if not msg.get("ok"):
                     self.errors.append(msg)
                     return
+                self.acks[msg["seq"]] = msg["move"]
+                self.turn = "?"  # until its moved event says who is next
             elif msg.get("event") == "moved" and msg.get("room") == self.room:
                 self.moved[msg["seq"]] = msg["move"]
                 self.turn = msg.get("turn")
@@ -293,10 +298,28 @@ class Streamer(threading.Thread):
                     return
             elif msg.get("event") == "shutdown":
                 self.shutdown = msg
-            if not self.plan and not waiting and self.turn != self.seat \
-                    and self.stop_at is not None:
-                return
+        self.errors.append("the stream did not finish in time")
 
+
+def log_says(s, text, timeout=WAIT):
+    """Does the server's log come to hold text (bounded wait)?"""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if text in s.logtext():
+            return True
+        time.sleep(0.02)
+    return text in s.logtext()
+
+
+def shut(s, sig=None):
+    """Stop a Server (TERM, or the signal given) and remove its log; the
+    exit code."""
+    rc = s.stop() if sig is None else s.stop(sig)
+    try:
+        os.unlink(s.log.name)
+    except OSError:
+        pass
+    return rc
 
 
 class Solo:

@@ -1,0 +1,287 @@
+"""test_persist_crash.py: kill -9 in the middle of a stream of moves loses
+nothing that any client was told.
+
+One data file; a room of each of the five kinds, part-played; then every
+seat streams its planned moves as fast as its turn comes (one thread per
+seat, all rooms at once) and the server is killed with SIGKILL halfway.
+On restart (same file, new port) the players hello with their tokens and
+find their rooms; every move for which any client got an ok reply or a
+moved event is in the history, at its place; the history is a prefix of
+what was planned. Then a second stream and a second kill, and at last the
+players finish every game.
+"""
+
+import os
+import signal
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_games_lib import (WAIT, Checks, Streamer, ended,  # noqa: E402
+                            harness, log_says, login, play_out, req, seeded, server,
+                            shut, until)
+
+P1, P2 = "player 1", "player 2"
+
+# (tag, game, options, seats, moves played before the first stream)
+GAMES = [
+    ("ax", "ataxx", {"size": 5}, ["white", "black"], 4),
+    ("am", "amazons", None, ["white", "black"], 4),
+    ("st", "stones", {"first": "1"}, [P1, P2], 2),
+    ("so", "solitaire", {"steps": 24, "rows": 7, "cols": 7, "seed": 9},
+     ["player"], 2),
+    ("sh", "shifter", {"level": 20, "seed": 5}, ["player"], 2),
+]
+
+# Moves each two-player game plans in all (before, and in two streams).
+PLAN_TWO = 40
+# Moves at most to finish a game after the crashes.
+FINISH_MAX = 2000
+
+
+def rehearse(ck, port, tag, game, options, seats):
+    """The moves of a game as (seat, move), played on a scratch server:
+    two-player games with a seeded choice among the listed moves, the
+    one-player ones by following hints. The last move before the end is
+    left out, so the plan never finishes the game."""
+    names = {}
+    clients = {}
+    for i, seat in enumerate(seats):
+        clients[seat] = login(port, "%sr%d" % (tag, i))
+        names[seat] = clients[seat].name
+    fields = {"game": game}
+    if options is not None:
+        fields["options"] = options
+    r = req(clients[seats[0]], "create", **fields)
+    room = r["room"]
+    for seat in seats[1:]:
+        req(clients[seat], "join", room=room)
+    plan = []
+    pick = seeded(len(tag) * 31 + 7)
+    one = clients[seats[0]]
+    while len(plan) < (PLAN_TWO if len(seats) == 2 else 200):
+        st = req(one, "state", room=room)["state"]
+        if st["status"] != "playing":
+            break
+        mover = clients[st["turn"]]
+        if len(seats) == 2:
+            m = pick(req(mover, "moves", room=room)["moves"])
+        else:
+            m = req(mover, "hint", room=room).get("move")
+        r = req(mover, "move", room=room, move=m)
+        if not r or not r.get("ok"):
+            ck.ok(False, "%s: rehearsal move %r: %r" % (tag, m, r))
+            break
+        plan.append((st["turn"], r["move"]))
+    st = req(one, "state", room=room)["state"]
+    if st["status"] == "ended":
+        plan.pop()
+    for c in clients.values():
+        c.close()
+    return plan
+
+
+class Table:
+    """One room on the server under test: its players, its plan."""
+
+    def __init__(self, ck, port, tag, game, options, seats, before, plan):
+        self.ck, self.tag, self.game, self.seats = ck, tag, game, seats
+        self.plan = plan
+        self.tokens = {}
+        self.clients = {}
+        for i, seat in enumerate(seats):
+            c = login(port, "%sp%d" % (tag, i))
+            self.clients[seat] = c
+            self.tokens[seat] = (c.name, c.token)
+        fields = {"game": game}
+        if options is not None:
+            fields["options"] = options
+        r = req(self.clients[seats[0]], "create", **fields)
+        self.room = r["room"]
+        for seat in seats[1:]:
+            jr = req(self.clients[seat], "join", room=self.room)
+            ck.eq(jr.get("seat"), seat, "%s: the joiner's seat" % tag)
+        self.done = 0  # moves of the plan the server has (as far as known)
+        for seat, m in plan[:before]:
+            r = req(self.clients[seat], "move", room=self.room, move=m)
+            ck.ok(r and r.get("ok"), "%s: move %s %s: %r" % (tag, seat, m, r))
+            self.done += 1
+
+    def start_stream(self, upto):
+        """Threads that stream plan[done:upto]; state first (seq, turn)."""
+        c0 = self.clients[self.seats[0]]
+        st = req(c0, "state", room=self.room)["state"]
+        self.seq0, self.ply0 = st["seq"], len(st["history"])
+        self.hist0 = [(h["seat"], h["move"]) for h in st["history"]]
+        part = self.plan[self.done:upto]
+        self.streamers = []
+        for seat in self.seats:
+            mine = [m for s, m in part if s == seat]
+            t = Streamer(self.clients[seat], self.room, seat, mine,
+                         st["turn"])
+            self.streamers.append(t)
+        self.planned = len(part)
+        for t in self.streamers:
+            t.start()
+
+    def acked(self):
+        return sum(len(t.acks) for t in self.streamers)
+
+    def told(self):
+        """seq -> move of everything any client was told."""
+        out = {}
+        for t in self.streamers:
+            for d in (t.acks, t.moved):
+                for s, m in d.items():
+                    if out.setdefault(s, m) != m:
+                        self.ck.ok(False, "%s: seq %d was told as %r and "
+                                   "%r" % (self.tag, s, out[s], m))
+        return out
+
+    def reconnect(self, port):
+        """Every player says hello with its token and joins its seat."""
+        for seat in self.seats:
+            name, token = self.tokens[seat]
+            c = login(port, name, token)
+            ok = c.hello and c.hello.get("ok")
+            self.ck.ok(ok, "%s: hello %s with its token after the restart:"
+                       " %r" % (self.tag, name, c.hello))
+            ids = [r.get("room") for r in (c.hello or {}).get("rooms", [])]
+            self.ck.ok(self.room in ids, "%s: hello lists %s to %s: %r" %
+                       (self.tag, self.room, name, ids))
+            r = req(c, "join", room=self.room)
+            self.ck.eq(((r or {}).get("ok"), (r or {}).get("seat")),
+                       (True, seat), "%s: join resumes %s's seat" %
+                       (self.tag, name))
+            self.clients[seat] = c
+
+    def verify(self, what):
+        """Everything told before the crash is in the history, at its
+        place; the history is the plan's prefix (with passes)."""
+        tag = "%s %s" % (self.tag, what)
+        told = self.told()
+        st = req(self.clients[self.seats[0]], "state",
+                 room=self.room)["state"]
+        hist = [(h["seat"], h["move"]) for h in st["history"]]
+        ck = self.ck
+        ck.eq(hist[:len(self.hist0)], self.hist0,
+              "%s: the history before the stream is intact" % tag)
+        missing = []
+        for s, m in sorted(told.items()):
+            ply = self.ply0 + (s - self.seq0)
+            if ply > len(hist) or hist[ply - 1][1] != m:
+                missing.append((s, ply, m))
+        ck.ok(not missing, "%s: every move a client was told of is stored "
+              "(%d told; missing %r)" % (tag, len(told), missing[:3]))
+        played = [x for x in hist if x[0] is not None]
+        want = self.plan[:len(played)]
+        ck.eq(played, want, "%s: the stored moves are the plan's prefix" %
+              tag)
+        ck.ok(len(played) <= len(self.plan), "%s: nothing beyond the plan"
+              % tag)
+        ck.ok(len(played) >= self.done, "%s: no stored move was lost (%d "
+              "before the stream, %d now)" % (tag, self.done, len(played)))
+        ck.ok(st["status"] == "playing", "%s: the game goes on: %s" %
+              (tag, st["status"]))
+        self.done = len(played)
+        return len(told)
+
+    def finish(self):
+        """Play the game to its end: seeded choices or hints."""
+        tag = self.tag + " finish"
+        if len(self.seats) == 2:
+            play_out(self.ck, tag, self.room, self.clients, seeded(3),
+                     FINISH_MAX)
+            c = self.clients[self.seats[0]]
+        else:
+            c = self.clients["player"]
+            for _ in range(FINISH_MAX):
+                st = req(c, "state", room=self.room)["state"]
+                if st["status"] != "playing":
+                    break
+                h = req(c, "hint", room=self.room)
+                r = req(c, "move", room=self.room, move=h.get("move"))
+                if not r or not r.get("ok"):
+                    self.ck.ok(False, "%s: hinted move %r: %r" % (tag, h, r))
+                    break
+        ev = until(c, ended(self.room))
+        self.ck.ok(ev is not None, "%s: the game ends: %r" % (tag, ev))
+        if len(self.seats) == 1:
+            self.ck.eq((ev or {}).get("result"), "solved",
+                       "%s: the puzzle is solved after the crashes" % tag)
+
+    def close(self):
+        for c in self.clients.values():
+            c.close()
+
+
+def crash(ck, s, tables, upto, round_no):
+    """Stream on every table, SIGKILL halfway; how many were told."""
+    for t in tables:
+        t.start_stream(upto(t))
+    total = sum(t.planned for t in tables)
+    deadline = time.time() + WAIT
+    while time.time() < deadline:
+        if sum(t.acked() for t in tables) * 2 >= total:
+            break
+        time.sleep(0.0005)
+    rc = shut(s, signal.SIGKILL)
+    ck.eq(rc, -signal.SIGKILL, "round %d: the server died by SIGKILL" %
+          round_no)
+    for t in tables:
+        for th in t.streamers:
+            th.join(WAIT)
+            ck.ok(not th.is_alive(), "%s round %d: the stream stopped" %
+                  (t.tag, round_no))
+            ck.eq(th.errors, [], "%s round %d: no move refused in the "
+                  "stream" % (t.tag, round_no))
+    told = sum(len(t.told()) for t in tables)
+    print("round %d: %d of %d streamed moves acknowledged before the kill"
+          % (round_no, sum(t.acked() for t in tables), total))
+    return told
+
+
+def main():
+    a = harness.args()
+    ck = Checks()
+    tmp = tempfile.mkdtemp(prefix="tablero-crash-")
+    db = os.path.join(tmp, "tablero.db")
+    scratch = server(a.build)
+    plans = {}
+    try:
+        for tag, game, options, seats, before in GAMES:
+            plans[tag] = rehearse(ck, scratch.port, tag, game, options, seats)
+            ck.ok(len(plans[tag]) >= before + 6, "%s: a plan of %d moves" %
+                  (tag, len(plans[tag])))
+    finally:
+        shut(scratch)
+    s = server(a.build, db=db)
+    tables = [Table(ck, s.port, tag, game, options, seats, before,
+                    plans[tag])
+              for tag, game, options, seats, before in GAMES]
+    crash(ck, s, tables, lambda t: (len(t.plan) + t.done) // 2, 1)
+    s = server(a.build, db=db)
+    ck.ok(log_says(s, "recovered 5 rooms"), "the log says 5 rooms came "
+          "back")
+    for t in tables:
+        t.close()
+        t.reconnect(s.port)
+        t.verify("after kill 1")
+    crash(ck, s, tables, lambda t: len(t.plan), 2)
+    s = server(a.build, db=db)
+    for t in tables:
+        t.close()
+        t.reconnect(s.port)
+        t.verify("after kill 2")
+        t.finish()
+        t.close()
+    shut(s)
+    for name in os.listdir(tmp):
+        os.unlink(os.path.join(tmp, name))
+    os.rmdir(tmp)
+    ck.done()
+
+
+if __name__ == "__main__":
+    main()
