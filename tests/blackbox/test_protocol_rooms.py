@@ -492,13 +492,94 @@ def test_moves_export(chk, srv):
     a.close()
 
 
+def shorthand(c, line):
+    """Send a shorthand line on a JSON connection: its JSON reply (with
+    no id: shorthand has none)."""
+    c.raw(line + "\n")
+    return c.reply()
+
+
+def test_shorthand(chk, srv):
+    """The shorthand forms of PROTOCOL.md mean the same as their JSON."""
+    a = login(srv.port, "sh_a")
+    b = login(srv.port, "sh_b")
+    r = shorthand(a, "create ataxx size=5 bot=3")
+    if is_ok(chk, r, "create ataxx size=5 bot=3"):
+        chk.ok("id" not in r, "shorthand replies have no id")
+        st = r["state"]
+        chk.eq(st["options"].get("size"), "5", "size=5 is an option")
+        chk.eq([(x["seat"], x["name"], x["bot"]) for x in st["seats"]],
+               [("white", "sh_a", None), ("black", None, 3)],
+               "bot=3 fills the free seat")
+    r = shorthand(a, "create amazons bots=black:2 time=300 inc=5 "
+                  "private=yes")
+    if is_ok(chk, r, "create amazons bots= time= inc= private="):
+        st = r["state"]
+        chk.eq(st.get("private"), True, "private=yes")
+        chk.eq(st["seats"][1].get("bot"), 2, "bots=black:2")
+        clk = st.get("clocks") or {}
+        chk.ok(set(clk) == {"white", "black"} and
+               all(290000 <= v <= 300000 for v in clk.values()),
+               "time=300 inc=5: clocks %r" % clk)
+        chk.eq(st["options"], {}, "time, inc, bots, private are not options")
+    r = shorthand(a, "create stones first=1")
+    room = r.get("room")
+    r = shorthand(b, "rooms stones waiting")
+    chk.ok(r.get("ok") and room in [x["room"] for x in r["rooms"]] and
+           all(x["game"] == "stones" and x["status"] == "waiting"
+               for x in r["rooms"]), "rooms stones waiting: %r" % r)
+    r = shorthand(b, 'join %s "player 2"' % room)
+    if is_ok(chk, r, "join with a quoted seat name"):
+        chk.eq(r.get("seat"), "player 2", "quoted seat")
+    r = shorthand(a, "moves b2")
+    chk.ok(r.get("ok") and r.get("moves") == ["B2"], "moves b2: %r" % r)
+    r = shorthand(a, "moves from=c3")
+    chk.ok(r.get("ok") and r.get("moves") == ["C3"], "moves from=c3")
+    is_error(chk, shorthand(a, "move b2 move=c3"), "bad_request",
+             "a field given twice", ["twice"])
+    is_error(chk, shorthand(a, "state foo=1"), "bad_request",
+             "an unknown key", ["foo"])
+    is_error(chk, shorthand(a, "join %s 1 2" % room), "bad_request",
+             "too many arguments")
+    is_error(chk, shorthand(a, 'say'), "bad_request", "say without text")
+    is_error(chk, shorthand(a, 'create stones first="1'), "bad_request",
+             "an unterminated quote", ["quote"])
+    r = shorthand(a, "MOVE b2 seq=%d" % a.call("state")["state"]["seq"])
+    chk.ok(r.get("ok") and r.get("move") == "B2",
+           "MOVE in capitals with seq=: %r" % r)
+    r = shorthand(a, "state room=%s" % room)
+    chk.ok(r.get("ok") and r["state"]["room"] == room, "state room=ID")
+    a.drain()
+    is_ok(chk, shorthand(a, "say good game = \"fun\""), "say rest")
+    ev = b.event("chat")
+    chk.eq(ev.get("text") if ev else None, 'good game = \"fun\"',
+           "say takes the rest of the line verbatim")
+    a.drain()
+    is_ok(chk, shorthand(b, "chat room=%s  two  spaces" % room),
+          "chat room=ID text")
+    ev = a.event("chat")
+    chk.ok(ev is not None and ev.get("room") == room and
+           ev.get("text") == "two  spaces", "chat room=ID: %r" % ev)
+    r = shorthand(a, 'create solitaire file="3 5\\n0 0 0 0 0\\n2 2 1 2 2'
+                  '\\n0 0 0 0 0\\n1 2"')
+    if is_ok(chk, r, "a board file inline in quotes"):
+        chk.eq(r["state"].get("board"), ["#####", "ooGoo", "#####"],
+               "the inline board")
+        r = shorthand(a, "move 2,1 right")
+        chk.ok(r.get("ok") and r.get("move") == "2,1 right",
+               "move 2,1 right: words joined by one space: %r" % r)
+    a.close()
+    b.close()
+
+
 def main():
     a = args()
     chk = Checks()
     with Server(a.build, extra=FAST) as srv:
         for t in [test_create, test_bots, test_private_clock,
                   test_rooms_filters, test_join_watch_leave,
-                  test_current_room, test_say, test_moves_export]:
+                  test_current_room, test_say, test_moves_export,
+                  test_shorthand]:
             try:
                 t0 = time.time()
                 t(chk, srv)
