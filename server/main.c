@@ -283,27 +283,36 @@ main_parse(struct config *cfg, int argc, char **argv)
 	}
 }
 
-/* The data file's path, made absolute so that a daemon (which changes to
- * /) still finds it. */
+/* path made absolute against dir (relative to the working directory), so
+ * that a daemon, which changes to /, still finds it. */
 static char *
-main_db_path(const struct config *cfg)
+main_absolute(const char *dir, const char *path)
 {
-	const char *name = cfg->db != NULL ? cfg->db : MAIN_DB_NAME;
-	const char *dir = cfg->data_dir != NULL ? cfg->data_dir : ".";
-	char cwd[PATH_MAX], *path;
+	char cwd[PATH_MAX], *out;
 	size_t n;
 
-	if (strcmp(name, ":memory:") == 0 || name[0] == '/')
-		return xstrdup(name);
+	if (path[0] == '/')
+		return xstrdup(path);
 	if (dir[0] == '/')
 		cwd[0] = '\0';
 	else if (getcwd(cwd, sizeof cwd) == NULL)
 		snprintf(cwd, sizeof cwd, ".");
-	n = strlen(cwd) + strlen(dir) + strlen(name) + 3;
-	path = xmalloc(n);
+	n = strlen(cwd) + strlen(dir) + strlen(path) + 3;
+	out = xmalloc(n);
 	snprintf(
-	    path, n, "%s%s%s/%s", cwd, cwd[0] != '\0' ? "/" : "", dir, name);
-	return path;
+	    out, n, "%s%s%s/%s", cwd, cwd[0] != '\0' ? "/" : "", dir, path);
+	return out;
+}
+
+/* The data file's path: --db, in --data-dir, or MAIN_DB_NAME. */
+static char *
+main_db_path(const struct config *cfg)
+{
+	const char *name = cfg->db != NULL ? cfg->db : MAIN_DB_NAME;
+
+	if (strcmp(name, ":memory:") == 0)
+		return xstrdup(name);
+	return main_absolute(cfg->data_dir != NULL ? cfg->data_dir : ".", name);
 }
 
 static void
@@ -412,7 +421,7 @@ int
 main(int argc, char **argv)
 {
 	static struct server srv;
-	char *db;
+	char *db, *pidfile = NULL, *logfile = NULL;
 
 	main_defaults(&srv.cfg);
 	main_parse(&srv.cfg, argc, argv);
@@ -420,6 +429,11 @@ main(int argc, char **argv)
 	db = main_db_path(&srv.cfg);
 	srv.cfg.db = db;
 	srv.cfg.data_dir = NULL;
+	if (srv.cfg.pidfile != NULL)
+		srv.cfg.pidfile = pidfile = main_absolute(".", srv.cfg.pidfile);
+	if (srv.cfg.log_file != NULL && strcmp(srv.cfg.log_file, "syslog") != 0)
+		srv.cfg.log_file = logfile =
+		    main_absolute(".", srv.cfg.log_file);
 	if (main_log(&srv.cfg) != 0)
 		return 1;
 	if (srv.cfg.daemon && daemon_detach() != 0) {
@@ -437,11 +451,15 @@ main(int argc, char **argv)
 	if (main_start(&srv) != 0) {
 		main_cleanup(&srv);
 		free(db);
+		free(pidfile);
+		free(logfile);
 		return 1;
 	}
 	event_base_dispatch(srv.base);
 	log_info("tablerod stopped");
 	main_cleanup(&srv);
 	free(db);
+	free(pidfile);
+	free(logfile);
 	return 0;
 }
