@@ -150,7 +150,7 @@ size_t proto_framer_push(struct proto_framer *f, const char *buf, size_t len,
 /* Bytes of the current incomplete line held (always <= the limit). */
 size_t proto_framer_pending(const struct proto_framer *f);
 
-/* --------------------------------------------------------------- request.c */
+/* ----------------------------------------------------------------- verbs.c */
 
 /* Every verb, in the order of docs/PROTOCOL.md. */
 enum proto_verb {
@@ -189,11 +189,14 @@ const char *proto_verb_name(enum proto_verb v);
 /* The verb named `name` exactly (lower case), or PROTO_VERB_COUNT. */
 enum proto_verb proto_verb_from_name(const char *name);
 
-/* The verb's shorthand form for help ("move MOVE [seq=N] [room=ID]"). */
+/* The verb's shorthand form for help ("move MOVE [seq=N]"); every verb
+ * also takes room=ID. */
 const char *proto_verb_shorthand(enum proto_verb v);
 
 /* One sentence on what the verb does, for help. */
 const char *proto_verb_summary(enum proto_verb v);
+
+/* ------------------------------ request.c, shorthand.c, fields.c: decoding */
 
 /* One option of create: key and value as text (JSON integers printed as
  * decimal integers), like struct rules_opt. */
@@ -265,7 +268,8 @@ enum proto_error proto_decode(const char *line, size_t len,
 /* 1 when the line is JSON (first non-blank byte '{'), 0 for shorthand. */
 int proto_line_is_json(const char *line, size_t len);
 
-/* Free the request's strings and zero it (verb PROTO_VERB_COUNT). */
+/* Free the request's strings and zero it (verb PROTO_VERB_COUNT); in
+ * fields.c, like the next one. */
 void proto_request_free(struct proto_request *req);
 
 /* The option `key` of a create request, or NULL. */
