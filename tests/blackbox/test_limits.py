@@ -24,7 +24,7 @@ def is_error(chk, rep, code, what, words=None):
     """Check that rep is an error reply with this code (and, when given,
     a message holding each of words)."""
     if not chk.ok(rep is not None and rep.get("ok") is False,
-                  "%s: want error %s, got %r" % (what, code, rep)):
+                  "%s: want error %s, got %.300r" % (what, code, rep)):
         return False
     good = chk.eq(rep.get("error"), code, what + ": error code")
     for w in words or []:
@@ -36,7 +36,7 @@ def is_error(chk, rep, code, what, words=None):
 
 def is_ok(chk, rep, what):
     return chk.ok(rep is not None and rep.get("ok") is True,
-                  "%s: want ok, got %r" % (what, rep))
+                  "%s: want ok, got %.300r" % (what, rep))
 
 
 def read_all(c, timeout=WAIT):
@@ -378,6 +378,22 @@ def test_rooms_per_player(chk, build):
         a.close()
         b.close()
         finish(chk, srv, "rooms per player")
+    # rooms a player created count too, also when bots take every seat
+    # (slow bots keep the games unfinished)
+    extra = FAST + ["--max-rooms-per-player", "2", "--bot-delay", "60000"]
+    with Server(build, extra=extra) as srv:
+        a = login(srv.port, "botmaker")
+        for i in range(2):
+            is_ok(chk, a.call("create", game="amazons",
+                              bots={"white": 1, "black": 1}),
+                  "bot game %d" % (i + 1))
+        is_error(chk, a.call("create", game="amazons",
+                             bots={"white": 1, "black": 1}),
+                 "limit_reached", "a third unfinished bot game")
+        is_error(chk, a.call("create", game="stones"), "limit_reached",
+                 "a room after two unfinished bot games")
+        a.close()
+        finish(chk, srv, "bot rooms per player")
 
 
 def test_watchers(chk, build):

@@ -29,7 +29,7 @@ def is_error(chk, rep, code, what, words=None):
     """Check that rep is an error reply with this code (and, when given,
     a message holding each of words)."""
     if not chk.ok(rep is not None and rep.get("ok") is False,
-                  "%s: want error %s, got %r" % (what, code, rep)):
+                  "%s: want error %s, got %.300r" % (what, code, rep)):
         return False
     good = chk.eq(rep.get("error"), code, what + ": error code")
     msg = rep.get("message")
@@ -43,7 +43,7 @@ def is_error(chk, rep, code, what, words=None):
 
 def is_ok(chk, rep, what):
     return chk.ok(rep is not None and rep.get("ok") is True,
-                  "%s: want ok, got %r" % (what, rep))
+                  "%s: want ok, got %.300r" % (what, rep))
 
 
 def raw_reply(c, line):
