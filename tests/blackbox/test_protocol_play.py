@@ -576,13 +576,89 @@ def test_solo(chk, srv):
     a.close()
 
 
+def test_replace_quit(chk, srv):
+    """A second connection with the token takes over the seats; quit holds
+    them like any disconnect."""
+    a, b, w, room = stones_pair(srv, "rq_a", "rq_b", "rq_w")
+    a2 = Client(srv.port)
+    r = a2.call("hello", name="rq_a", token=a.token)
+    is_ok(chk, r, "hello from a second connection")
+    chk.ok(r.get("rooms") and r["rooms"][0].get("room") == room,
+           "the new connection is told about the seat")
+    chk.ok(a.event("replaced") is not None, "the old one is replaced")
+    chk.ok(b.event("opponent_gone", timeout=0.3) is None,
+           "a replaced connection is not a gone player")
+    r, evs = first_after(chk, a2, "move", "move from the new connection",
+                         move="A1")
+    is_ok(chk, r, "the new connection plays the seat (current room)")
+    ev = b.event("moved")
+    chk.ok(ev is not None and ev.get("name") == "rq_a",
+           "the opponent sees the move")
+    # quit: reply, close, and the seat is held
+    r = b.call("quit")
+    is_ok(chk, r, "quit")
+    ev = a2.event("opponent_gone")
+    chk.ok(ev is not None and ev.get("name") == "rq_b",
+           "quit holds the seat: opponent_gone: %r" % ev)
+    st = w.call("state", room=room)["state"]
+    chk.eq(st.get("status"), "playing", "still playing after quit")
+    chk.eq([x.get("name") for x in st.get("seats", [])], ["rq_a", "rq_b"],
+           "the seats are held")
+    # a watcher disconnecting is no longer counted
+    w.close()
+    deadline = time.time() + 5
+    n = None
+    while time.time() < deadline:
+        n = a2.call("state", room=room)["state"].get("watchers")
+        if n == 0:
+            break
+        time.sleep(0.05)
+    chk.eq(n, 0, "a watcher who disconnected is not counted")
+    a.close()
+    a2.close()
+    b.close()
+
+
+def test_watcher_joins_bot_rematch(chk, srv):
+    a = login(srv.port, "wj_a")
+    b = login(srv.port, "wj_b")
+    room = a.call("create", game="stones")["room"]
+    b.call("watch", room=room)
+    r = b.call("join", room=room)
+    is_ok(chk, r, "a watcher takes the free seat")
+    st = r.get("state", {})
+    chk.eq(st.get("watchers"), 0, "no longer counted as a watcher")
+    chk.eq(st.get("status"), "playing", "the game starts")
+    # rematch against a bot: the bot is always willing
+    r = a.call("create", game="ataxx", bots={"black": 1})
+    room = r["room"]
+    a.call("resign", room=room)
+    a.event("ended")
+    a.drain()
+    is_ok(chk, a.call("rematch", room=room), "rematch against a bot")
+    ev = a.event("started")
+    chk.ok(ev is not None and ev.get("room") == room,
+           "the bot accepts at once: %r" % ev)
+    st = a.call("state", room=room)["state"]
+    chk.eq([(x.get("seat"), x.get("name"), x.get("bot"))
+            for x in st.get("seats", [])],
+           [("white", None, 1), ("black", "wj_a", None)],
+           "the seats swap: the bot is white now")
+    ev = a.event("moved")
+    chk.ok(ev is not None and ev.get("seat") == "white" and
+           ev.get("name") is None, "the bot (white) moves first: %r" % ev)
+    a.close()
+    b.close()
+
+
 def main():
     a = args()
     chk = Checks()
     with Server(a.build, extra=EXTRA) as srv:
         for t in [test_stones_game, test_seq_and_spectator, test_resign_draw,
                   test_rematch, test_claim, test_gone_back, test_back_clock,
-                  test_flag_fall,
+                  test_flag_fall, test_replace_quit,
+                  test_watcher_joins_bot_rematch,
                   test_solo]:
             try:
                 t0 = time.time()
