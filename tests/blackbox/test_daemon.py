@@ -226,10 +226,20 @@ def test_sigint(chk, build):
     with Server(build) as srv:
         c = login(srv.port, "fg")
         c.drain()
+        t = Client(srv.port)
+        t.raw("hello fgtext\r\n")
+        t.line()
+        t.line()
         srv.proc.send_signal(signal.SIGINT)
         ev = c.event("shutdown")
         chk.ok(ev is not None, "SIGINT: the client hears shutdown")
         chk.ok(c.json() is None, "SIGINT: then the connection closes")
+        line = t.line()
+        chk.ok(line is not None and
+               line.startswith("The server is shutting down"),
+               "SIGINT: a text client reads a sentence: %r" % line)
+        chk.ok(t.line() is None, "SIGINT: the text client is closed")
+        t.close()
         try:
             rc = srv.proc.wait(WAIT)
         except subprocess.TimeoutExpired:

@@ -417,12 +417,39 @@ def test_watchers(chk, build):
         finish(chk, srv, "watchers")
 
 
+def test_many_clients(chk, build):
+    """Two hundred clients at once, each with its own room, all served."""
+    with Server(build) as srv:
+        n = 200
+        cs = [Client(srv.port) for _ in range(n)]
+        for i, c in enumerate(cs):
+            c.raw('{"cmd":"hello","name":"crowd%d"}\n'
+                  '{"cmd":"create","game":"stones"}\n' % i)
+        reps = [(c.reply(), c.reply()) for c in cs]
+        chk.ok(all(h and h.get("ok") and r and r.get("ok")
+                   for h, r in reps), "200 hellos and creates answered")
+        rooms = set(r.get("room") for _, r in reps if r)
+        chk.eq(len(rooms), n, "200 different rooms")
+        r = cs[0].call("rooms", status="waiting")
+        chk.ok(r and rooms <= set(x.get("room") for x in r.get("rooms", [])),
+               "rooms lists them all")
+        for i in range(0, n, 2):
+            cs[i + 1].raw('{"cmd":"join","room":"%s"}\n' % reps[i][1]["room"])
+        joins = [cs[i + 1].reply() for i in range(0, n, 2)]
+        chk.ok(all(j and j.get("ok") for j in joins), "100 joins answered")
+        chk.ok(all(c.event("started") is not None for c in cs),
+               "200 players see their game start")
+        for c in cs:
+            c.close()
+        finish(chk, srv, "many clients")
+
+
 def main():
     a = args()
     chk = Checks()
     for t in [test_long_lines, test_garbage, test_flood, test_not_reading,
               test_max_clients, test_idle, test_rooms_per_player,
-              test_watchers]:
+              test_watchers, test_many_clients]:
         try:
             t0 = time.time()
             t(chk, a.build)

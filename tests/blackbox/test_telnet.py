@@ -132,10 +132,14 @@ def test_session(chk, srv):
     chk.ok(picture(lines), "started: the board for ana")
     found(chk, lines, r"player 1 to move", "started: whose turn")
 
+    # a JSON program watches the same game: the same events, in JSON
+    jw = Client(srv.port)
+    jw.call("hello", name="jsonwatch")
+    jw.call("watch", room=room)
     wat.type("watch " + room)
     found(chk, wat.until(r"You are watching"),
           r"You are watching room %s\." % room, "watch in text")
-    found(chk, ana.until(r"is watching"),
+    found(chk, ana.until(r"cleo is watching"),
           r"^\[%s\] cleo is watching\." % room, "ana sees the watcher")
 
     # out of turn, garbage, a bad point
@@ -198,6 +202,15 @@ def test_session(chk, srv):
               r"wins \(three in a row\)\.", "%s sees the end" % who)
     found(chk, wat.seen, r"^\[%s\] bob plays C2: player 2 places a peg "
           r"on C2\.$" % room, "the watcher saw the moves")
+    jev = [m for m in jw.drain() if "event" in m]
+    chk.eq([m.get("move") for m in jev if m.get("event") == "moved"],
+           ["A1", "A2", "B3", "C1", "C2", "B1", "B3A3"],
+           "the JSON watcher of a text game saw every move in JSON")
+    chk.ok(any(m.get("event") == "ended" for m in jev),
+           "the JSON watcher saw the end")
+    chk.ok(all(not k.startswith("_") for m in jev for k in m),
+           "no text-only members reach the JSON watcher")
+    jw.close()
     ana.type("move a3a2")
     found(chk, ana.until(r"^error"), r"^error \(game_over\)",
           "move after the end")
