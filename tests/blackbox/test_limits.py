@@ -220,7 +220,7 @@ def test_flood(chk, build):
         c.close()
         # a sustained flood: cut off after 100 refusals in a row
         f = login(srv.port, "flooder")
-        n = 400
+        n = 1000
         t = send_in_background(
             f.sock, b"".join(b'{"cmd":"ping","id":%d}\n' % i
                              for i in range(n)))
