@@ -57,6 +57,8 @@ def opening_game(ck, port, seed):
     r = d.move("white", "D1I6E10")
     ck.eq((r or {}).get("move"), "d1-i6/e10", "%s: the compact form is "
           "normalised" % tag)
+    d.play(seeded(seed), 10, to_end=False)
+    d.late_watcher(port)
     d.play(seeded(seed), MAX_MOVES)
     end, st, moved = d.finish()
     check_end(ck, tag, end, moved)

@@ -107,6 +107,27 @@ def pass_game(ck, port):
     d.close()
 
 
+def start_pass(ck, port):
+    """White cannot move from the start position: the server passes for it
+    as the game starts, before black's first move."""
+    tag = "axstart"
+    pos = "xoooo/ooooo/ooooo/ooooo/ooo2 x 0 1"
+    d = Duo(ck, port, tag, "ataxx", {"position": pos})
+    st = req(d.w, "state", room=d.room)["state"]
+    ck.eq((st["turn"], [(h["seat"], h["move"]) for h in st["history"]]),
+          ("black", [(None, "0000")]), "%s: white passed at the start" % tag)
+    for m in ("d1", "e1"):
+        r = d.move("black", m)
+        ck.ok(r and r.get("ok"), "%s: black clones %s: %r" % (tag, m, r))
+    end, st, moved = d.finish()
+    ck.eq([(e["seat"], e["move"]) for e in moved],
+          [(None, "0000"), ("black", "d1"), (None, "0000"), ("black", "e1")],
+          "%s: white passes twice, black fills the board" % tag)
+    ck.eq((end.get("result"), end.get("winner"), end.get("reason")),
+          ("win", "black", "board full"), "%s: black fills the board" % tag)
+    d.close()
+
+
 def bot_game(ck, port):
     """A person (white) against a level-1 bot (black), to the end."""
     tag = "axbot"
@@ -138,6 +159,7 @@ def main():
             n, p = random_game(ck, s.port, seed)
             total_passes += p
         pass_game(ck, s.port)
+        start_pass(ck, s.port)
         bot_game(ck, s.port)
     finally:
         s.stop()

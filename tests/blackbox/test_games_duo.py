@@ -54,9 +54,23 @@ class Duo:
         self.clients = [c for c in (self.w, self.a, self.b) if c is not None]
         self.acked = []
 
-    def play(self, pick, max_moves):
+    def late_watcher(self, port):
+        """A second spectator joining mid-game: from its own joined event
+        on it must see what the others see (checked in finish)."""
+        w2 = login(port, self.tag + "v")
+        r = req(w2, "watch", room=self.room)
+        self.ck.ok(r and r.get("ok"), "%s: a late watch: %r" % (self.tag, r))
+        st = (r or {}).get("state", {})
+        self.ck.eq(st.get("history"), req(self.w, "state", room=self.room)
+                   ["state"]["history"], "%s: the late spectator gets the "
+                   "whole history" % self.tag)
+        self.late = (w2, st.get("seq", 0) + 1)
+        self.clients.append(w2)
+
+    def play(self, pick, max_moves, to_end=True):
         self.acked += play_out(self.ck, self.tag, self.room, self.seats,
-                               pick, max_moves, observer=self.w)
+                               pick, max_moves, observer=self.w,
+                               to_end=to_end)
 
     def move(self, seat, move):
         """One move by seat; its reply."""
@@ -74,7 +88,16 @@ class Duo:
             ck.ok(until(c, ended(self.room)) is not None,
                   "%s: %s got the ended event" % (tag, c.name))
             settle(c)
-        view = compare_views(ck, tag, self.room, self.clients, self.from_seq)
+        late = getattr(self, "late", None)
+        early = [c for c in self.clients if late is None or c is not late[0]]
+        view = compare_views(ck, tag, self.room, early, self.from_seq)
+        if late is not None:
+            compare_views(ck, tag + " late", self.room,
+                          [late[0]] + early, late[1])
+        if self.created.get("state", {}).get("clocks") is None:
+            ck.ok(all(e.get("clocks") is None for e in view
+                      if e["event"] in ("moved", "started")),
+                  "%s: no clocks without a time control" % tag)
         moved = [e for e in view if e["event"] == "moved"]
         ends = [e for e in view if e["event"] == "ended"]
         ck.eq(len(ends), 1, "%s: exactly one ended event" % tag)

@@ -24,7 +24,9 @@ from test_games_lib import (WAIT, Checks, Streamer, ended,  # noqa: E402
 
 P1, P2 = "player 1", "player 2"
 
-# (tag, game, options, seats, moves played before the first stream)
+# (tag, game, options, seats of people, moves played before the first
+# stream, bots). The bot game has no plan: its person plays the first
+# listed move, the bot (level 2) answers; its moves come from the server.
 GAMES = [
     ("ax", "ataxx", {"size": 5}, ["white", "black"], 4),
     ("am", "amazons", None, ["white", "black"], 4),
@@ -32,7 +34,11 @@ GAMES = [
     ("so", "solitaire", {"steps": 24, "rows": 7, "cols": 7, "seed": 9},
      ["player"], 2),
     ("sh", "shifter", {"level": 20, "seed": 5}, ["player"], 2),
+    ("ab", "ataxx", {"size": 7}, ["white"], 2, {"black": 2}),
 ]
+
+# Moves the person of the bot game makes in each stream.
+BOT_STREAM = 6
 
 # Moves each two-player game plans in all (before, and in two streams).
 PLAN_TWO = 40
@@ -85,9 +91,10 @@ def rehearse(ck, port, tag, game, options, seats):
 class Table:
     """One room on the server under test: its players, its plan."""
 
-    def __init__(self, ck, port, tag, game, options, seats, before, plan):
+    def __init__(self, ck, port, tag, game, options, seats, before, plan,
+                 bots=None):
         self.ck, self.tag, self.game, self.seats = ck, tag, game, seats
-        self.plan = plan
+        self.plan = plan  # None: a game against a bot
         self.tokens = {}
         self.clients = {}
         for i, seat in enumerate(seats):
@@ -97,16 +104,53 @@ class Table:
         fields = {"game": game}
         if options is not None:
             fields["options"] = options
+        if bots is not None:
+            fields["bots"] = bots
         r = req(self.clients[seats[0]], "create", **fields)
         self.room = r["room"]
         for seat in seats[1:]:
             jr = req(self.clients[seat], "join", room=self.room)
             ck.eq(jr.get("seat"), seat, "%s: the joiner's seat" % tag)
         self.done = 0  # moves of the plan the server has (as far as known)
+        if plan is None:
+            self.bot_moves(before)
+            return
         for seat, m in plan[:before]:
             r = req(self.clients[seat], "move", room=self.room, move=m)
             ck.ok(r and r.get("ok"), "%s: move %s %s: %r" % (tag, seat, m, r))
             self.done += 1
+
+    def bot_moves(self, n):
+        """The person plays n first-listed moves, waiting for the bot."""
+        c = self.clients[self.seats[0]]
+        while n > 0:
+            st = req(c, "state", room=self.room)["state"]
+            if st["status"] != "playing":
+                self.ck.ok(False, "%s: the bot game ended early" % self.tag)
+                return
+            if st["turn"] != self.seats[0]:
+                seq = st["seq"]
+                until(c, lambda e: e.get("room") == self.room and
+                      e.get("seq", 0) > seq)
+                continue
+            m = req(c, "moves", room=self.room)["moves"][0]
+            r = req(c, "move", room=self.room, move=m)
+            self.ck.ok(r and r.get("ok"), "%s: move %s: %r" % (self.tag, m,
+                                                               r))
+            self.done += 1
+            n -= 1
+
+    def quiet(self):
+        """Wait until no bot is to move (so the room stays as it is)."""
+        c = self.clients[self.seats[0]]
+        for _ in range(100):
+            st = req(c, "state", room=self.room)["state"]
+            if st["status"] != "playing" or st["turn"] in self.seats:
+                return
+            seq = st["seq"]
+            until(c, lambda e: e.get("room") == self.room and
+                  e.get("seq", 0) > seq)
+        self.ck.ok(False, "%s: the bot did not move" % self.tag)
 
     def start_stream(self, upto):
         """Threads that stream plan[done:upto]; state first (seq, turn)."""
@@ -114,10 +158,13 @@ class Table:
         st = req(c0, "state", room=self.room)["state"]
         self.seq0, self.ply0 = st["seq"], len(st["history"])
         self.hist0 = [(h["seat"], h["move"]) for h in st["history"]]
-        part = self.plan[self.done:upto]
+        part = (self.plan[self.done:upto] if self.plan is not None
+                else [(self.seats[0], None)] * BOT_STREAM)
         self.streamers = []
         for seat in self.seats:
             mine = [m for s, m in part if s == seat]
+            if self.plan is None:
+                mine = len(mine)
             t = Streamer(self.clients[seat], self.room, seat, mine,
                          st["turn"])
             self.streamers.append(t)
@@ -174,12 +221,13 @@ class Table:
                 missing.append((s, ply, m))
         ck.ok(not missing, "%s: every move a client was told of is stored "
               "(%d told; missing %r)" % (tag, len(told), missing[:3]))
-        played = [x for x in hist if x[0] is not None]
-        want = self.plan[:len(played)]
-        ck.eq(played, want, "%s: the stored moves are the plan's prefix" %
-              tag)
-        ck.ok(len(played) <= len(self.plan), "%s: nothing beyond the plan"
-              % tag)
+        played = [x for x in hist if x[0] in self.seats]
+        if self.plan is not None:
+            want = self.plan[:len(played)]
+            ck.eq(played, want, "%s: the stored moves are the plan's "
+                  "prefix" % tag)
+            ck.ok(len(played) <= len(self.plan), "%s: nothing beyond the "
+                  "plan" % tag)
         ck.ok(len(played) >= self.done, "%s: no stored move was lost (%d "
               "before the stream, %d now)" % (tag, self.done, len(played)))
         ck.ok(st["status"] == "playing", "%s: the game goes on: %s" %
@@ -190,7 +238,7 @@ class Table:
     def finish(self):
         """Play the game to its end: seeded choices or hints."""
         tag = self.tag + " finish"
-        if len(self.seats) == 2:
+        if self.seats != ["player"]:
             play_out(self.ck, tag, self.room, self.clients, seeded(3),
                      FINISH_MAX)
             c = self.clients[self.seats[0]]
@@ -207,7 +255,7 @@ class Table:
                     break
         ev = until(c, ended(self.room))
         self.ck.ok(ev is not None, "%s: the game ends: %r" % (tag, ev))
-        if len(self.seats) == 1:
+        if self.seats == ["player"]:
             self.ck.eq((ev or {}).get("result"), "solved",
                        "%s: the puzzle is solved after the crashes" % tag)
 
@@ -242,6 +290,78 @@ def crash(ck, s, tables, upto, round_no):
     return told
 
 
+def snap(c, room):
+    st = req(c, "state", room=room)["state"]
+    return {k: st.get(k) for k in ("game", "options", "turn", "status",
+                                   "position", "history", "game_no",
+                                   "seats")}
+
+
+def rewinds(ck, build, db):
+    """What changes a room without a plain move survives kill -9 too: a
+    Stones rematch (game 2, seats swapped), a solitaire undo, a restart,
+    a Shape Shifter level after next."""
+    s = server(build, db=db)
+    a, b = login(s.port, "rwa"), login(s.port, "rwb")
+    st = req(a, "create", game="stones", options={"first": "1"})["room"]
+    req(b, "join", room=st)
+    for c, m in ((a, "A1"), (a, "A2"), (a, "B3"), (b, "C1"), (b, "C2"),
+                 (b, "B1"), (a, "B3A3")):
+        req(c, "move", room=st, move=m)
+    req(a, "rematch", room=st)
+    req(b, "rematch", room=st)
+    r = req(b, "move", room=st, move="B2")
+    ck.ok(r and r.get("ok"), "rematch: the new player 1 places: %r" % r)
+    so = req(a, "create", game="solitaire", options={"board": "example"})
+    so = so["room"]
+    for _ in range(3):
+        req(a, "move", room=so, move=req(a, "hint", room=so)["move"])
+    req(a, "undo", room=so)
+    rs = req(b, "create", game="solitaire", options={"steps": 8, "rows": 5,
+                                                      "cols": 5, "seed": 2})
+    rs = rs["room"]
+    for _ in range(2):
+        req(b, "move", room=rs, move=req(b, "hint", room=rs)["move"])
+    req(b, "restart", room=rs)
+    req(b, "move", room=rs, move=req(b, "hint", room=rs)["move"])
+    sh = req(b, "create", game="shifter", options={"level": 1, "seed": 3})
+    sh = sh["room"]
+    for _ in range(2):
+        req(b, "move", room=sh, move=req(b, "hint", room=sh)["move"])
+    req(b, "next", room=sh)
+    req(b, "move", room=sh, move=req(b, "hint", room=sh)["move"])
+    rooms = {"rematch": (0, st), "undo": (0, so), "restart": (1, rs),
+             "next": (1, sh)}
+    cs = [a, b]
+    before = {k: snap(cs[i], room) for k, (i, room) in rooms.items()}
+    ck.eq(before["rematch"]["game_no"], 2, "rematch: game 2")
+    ck.eq(len(before["undo"]["history"]), 2, "undo: two moves left")
+    ck.eq(len(before["restart"]["history"]), 1, "restart: one move since")
+    ck.eq(before["next"]["options"].get("level"), "2", "next: level 2")
+    toks = [(c.name, c.token) for c in cs]
+    ck.eq(shut(s, signal.SIGKILL), -signal.SIGKILL, "rewinds: killed")
+    for c in cs:
+        c.close()
+    s = server(build, db=db)
+    cs = [login(s.port, n, t) for n, t in toks]
+    for k, (i, room) in rooms.items():
+        after = snap(cs[i], room)
+        for seat in after.get("seats", []):
+            seat["connected"] = True  # only the other player may be away
+        for seat in before[k].get("seats", []):
+            seat["connected"] = True
+        ck.eq(after, before[k], "%s: the room is as it was after kill -9"
+              % k)
+    r = req(cs[0], "move", room=st, move="A1")
+    ck.eq((r or {}).get("error"), "not_your_turn", "rematch: the old "
+          "player 1 is player 2 now")
+    r = req(cs[1], "move", room=st, move="A1")
+    ck.ok(r and r.get("ok"), "rematch: the new player 1 places on: %r" % r)
+    for c in cs:
+        c.close()
+    shut(s)
+
+
 def main():
     a = harness.args()
     ck = Checks()
@@ -250,7 +370,10 @@ def main():
     scratch = server(a.build)
     plans = {}
     try:
-        for tag, game, options, seats, before in GAMES:
+        for tag, game, options, seats, before, *bots in GAMES:
+            if bots:
+                plans[tag] = None
+                continue
             plans[tag] = rehearse(ck, scratch.port, tag, game, options, seats)
             ck.ok(len(plans[tag]) >= before + 6, "%s: a plan of %d moves" %
                   (tag, len(plans[tag])))
@@ -258,17 +381,17 @@ def main():
         shut(scratch)
     s = server(a.build, db=db)
     tables = [Table(ck, s.port, tag, game, options, seats, before,
-                    plans[tag])
-              for tag, game, options, seats, before in GAMES]
-    crash(ck, s, tables, lambda t: (len(t.plan) + t.done) // 2, 1)
+                    plans[tag], *bots)
+              for tag, game, options, seats, before, *bots in GAMES]
+    crash(ck, s, tables, lambda t: (len(t.plan or ()) + t.done) // 2, 1)
     s = server(a.build, db=db)
-    ck.ok(log_says(s, "recovered 5 rooms"), "the log says 5 rooms came "
-          "back")
+    ck.ok(log_says(s, "recovered %d rooms" % len(GAMES)), "the log says "
+          "all %d rooms came back" % len(GAMES))
     for t in tables:
         t.close()
         t.reconnect(s.port)
         t.verify("after kill 1")
-    crash(ck, s, tables, lambda t: len(t.plan), 2)
+    crash(ck, s, tables, lambda t: len(t.plan or ()), 2)
     s = server(a.build, db=db)
     for t in tables:
         t.close()
@@ -277,6 +400,7 @@ def main():
         t.finish()
         t.close()
     shut(s)
+    rewinds(ck, a.build, os.path.join(tmp, "rewinds.db"))
     for name in os.listdir(tmp):
         os.unlink(os.path.join(tmp, name))
     os.rmdir(tmp)
