@@ -307,8 +307,8 @@ cmd_join(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	if (r->status == ROOM_ENDED) {
-		session_error(
-		    c, req, PROTO_E_GAME_OVER, "the game in %s is over", r->id);
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "the game in %s is over (watch it instead)", r->id);
 		return;
 	}
 	if (req->seat != NULL) {
