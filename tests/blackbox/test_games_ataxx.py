@@ -11,7 +11,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
-from test_games_lib import Checks, harness, req, seeded, server  # noqa: E402
+from test_games_lib import (WAIT, Checks, Streamer, harness,  # noqa: E402
+                            login, req, seeded, server)
+
+# Moves each side has ready for the move-limit game: more than the limit.
+LIMIT_PLAN = 4000
 
 # Moves at most in one test game: far more than a 5x5 game needs (each
 # clone fills a square), small enough to fail fast if the end never comes.
@@ -128,6 +132,38 @@ def start_pass(ck, port):
     d.close()
 
 
+def move_limit(ck, port):
+    """Two players jumping back and forth forever (Ataxx has no repetition
+    rule): the server's move limit ends the game in a draw."""
+    tag = "axlimit"
+    a, b = login(port, tag + "a"), login(port, tag + "b")
+    room = req(a, "create", game="ataxx", options={"size": 5})["room"]
+    req(b, "join", room=room)
+    ta = Streamer(a, room, "white", ["a5a3", "a3a5"] * LIMIT_PLAN, "white")
+    tb = Streamer(b, room, "black", ["e5e3", "e3e5"] * LIMIT_PLAN, "white")
+    ta.start()
+    tb.start()
+    ta.join(3 * WAIT)
+    tb.join(3 * WAIT)
+    ck.ok(ta.ended is not None or tb.ended is not None,
+          "%s: the cycling game ends" % tag)
+    ck.eq([e for e in ta.errors + tb.errors
+           if not (isinstance(e, dict) and e.get("error") == "game_over")],
+          [], "%s: no other refusal on the way" % tag)
+    st = req(a, "state", room=room)["state"]
+    res = st.get("result") or {}
+    ck.eq((st["status"], res.get("result"), res.get("reason"),
+           res.get("winner")), ("ended", "draw", "move limit", None),
+          "%s: a draw by the move limit" % tag)
+    n = len(st["history"])
+    ck.eq(n, len(ta.acks) + len(tb.acks), "%s: every acknowledged move is "
+          "in the history" % tag)
+    ck.ok(1000 <= n < 2 * LIMIT_PLAN, "%s: the limit is a few thousand "
+          "moves (%d)" % (tag, n))
+    a.close()
+    b.close()
+
+
 def bot_game(ck, port):
     """A person (white) against a level-1 bot (black), to the end."""
     tag = "axbot"
@@ -160,6 +196,7 @@ def main():
             total_passes += p
         pass_game(ck, s.port)
         start_pass(ck, s.port)
+        move_limit(ck, s.port)
         bot_game(ck, s.port)
     finally:
         s.stop()

@@ -262,6 +262,7 @@ class Streamer(threading.Thread):
         self.moved = {}
         self.errors = []
         self.shutdown = None
+        self.ended = None
         self.closed = False
 
     def _send(self, cmd, **fields):
@@ -294,6 +295,11 @@ class Streamer(threading.Thread):
             if msg is None:
                 self.closed = True
                 return
+            if msg.get("re") == "move" and msg.get("ok") and \
+                    msg.get("seq") in self.moved:
+                self.errors.append("moved event %d before its reply" %
+                                   msg["seq"])
+                return
             if msg.get("re") == "moves":
                 if not msg.get("ok") or not msg.get("moves"):
                     self.errors.append(msg)
@@ -312,6 +318,9 @@ class Streamer(threading.Thread):
                 self.turn = msg.get("turn")
                 if self.turn is None:
                     return
+            elif msg.get("event") == "ended" and msg.get("room") == self.room:
+                self.ended = msg
+                return
             elif msg.get("event") == "shutdown":
                 self.shutdown = msg
         self.errors.append("the stream did not finish in time")
