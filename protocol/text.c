@@ -625,10 +625,12 @@ text_reply(struct text_buf *b, const cJSON *msg)
 		break;
 	case PROTO_CREATE:
 	case PROTO_JOIN:
-		text_addf(b, "You are in room %s", room ? room : "?");
 		if ((s = text_str(msg, "seat")) != NULL)
-			text_addf(b, ", seat %s", s);
-		text_add(b, ".\n");
+			text_addf(b, "You are in room %s, seat %s.\n",
+			    room ? room : "?", s);
+		else /* bots in every seat: the creator watches */
+			text_addf(b, "You are watching room %s.\n",
+			    room ? room : "?");
 		break;
 	case PROTO_WATCH:
 		text_addf(b, "You are watching room %s.\n", room ? room : "?");

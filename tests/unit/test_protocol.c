@@ -558,6 +558,14 @@ test_text(void)
 	            "\"colour\":\"red\"}");
 	CHECK_STR(s, "[r1] fireworks\ncolour: red\n");
 	free(s);
+	s = text_of("{\"re\":\"create\",\"ok\":true,\"room\":\"r9\",\"seat\":"
+	            "null}");
+	CHECK_STR(s, "You are watching room r9.\n");
+	free(s);
+	s = text_of("{\"re\":\"join\",\"ok\":true,\"room\":\"r9\",\"seat\":"
+	            "\"black\"}");
+	CHECK_STR(s, "You are in room r9, seat black.\n");
+	free(s);
 	s = text_of("{}");
 	CHECK_STR(s, "OK.\n");
 	free(s);
