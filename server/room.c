@@ -525,22 +525,21 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
 	log_info("room %s ended: %s (%s)", r->id, result, reason);
 }
 
-/* Seat whose turn it is, charged for its thinking time; 0, or -1 when its
+/* The clocks after seat's move, charged for its thinking time and given
+ * the increment, into clk[]; r is not changed. 0, or -1 when the seat's
  * flag has fallen. */
 static int
-room_clock_charge(struct room *r, int seat)
+room_clock_charge(const struct room *r, int seat, int64_t now,
+    int64_t clk[2])
 {
-	int64_t now = clock_mono_ms();
-
+	clk[0] = r->clock_ms[0];
+	clk[1] = r->clock_ms[1];
 	if (r->clock_initial_ms == 0 || seat < 0)
 		return 0;
-	r->clock_ms[seat] -= now - r->turn_start_ms;
-	r->turn_start_ms = now;
-	if (r->clock_ms[seat] <= 0) {
-		r->clock_ms[seat] = 0;
+	clk[seat] -= now - r->turn_start_ms;
+	if (clk[seat] <= 0)
 		return -1;
-	}
-	r->clock_ms[seat] += r->clock_inc_ms;
+	clk[seat] += r->clock_inc_ms;
 	return 0;
 }
 
@@ -563,6 +562,7 @@ room_play(
     struct room *r, int seat, struct rules_move m, char *err, size_t errlen)
 {
 	struct room_move mv;
+	int64_t clk[2], now;
 	void *next;
 	cJSON *ev;
 
@@ -571,16 +571,24 @@ room_play(
 	mv.seat = seat;
 	r->g->format_move(r->st, m, mv.notation, sizeof mv.notation);
 	r->g->describe_move(r->st, m, mv.sentence, sizeof mv.sentence);
-	if (seat >= 0 && room_clock_charge(r, seat) != 0) {
-		room_end(r, "win", 1 - r->g->turn(r->st), "timeout");
+	now = clock_mono_ms();
+	if (room_clock_charge(r, seat, now, clk) != 0) {
+		r->clock_ms[seat] = 0;
+		room_end(r, "win", 1 - seat, "timeout");
 		snprintf(err, errlen, "your time ran out");
 		return -1;
 	}
-	mv.clock_ms[0] = r->clock_initial_ms ? r->clock_ms[0] : -1;
-	mv.clock_ms[1] = r->clock_initial_ms ? r->clock_ms[1] : -1;
+	mv.clock_ms[0] = r->clock_initial_ms ? clk[0] : -1;
+	mv.clock_ms[1] = r->clock_initial_ms ? clk[1] : -1;
 	if (recover_store_move(r, &mv, r->nhist + 1) != 0) {
 		snprintf(err, errlen, "the move could not be stored");
 		return -1;
+	}
+	/* Stored: now the move happens, clocks included. */
+	if (r->clock_initial_ms > 0 && seat >= 0) {
+		r->clock_ms[0] = clk[0];
+		r->clock_ms[1] = clk[1];
+		r->turn_start_ms = now;
 	}
 	next = xmalloc(r->g->state_size);
 	memcpy(next, r->st, r->g->state_size);
