@@ -59,6 +59,14 @@ def opening_game(ck, port, seed):
           "normalised" % tag)
     d.play(seeded(seed), 10, to_end=False)
     d.late_watcher(port)
+    # Mid-game, the export loads back through the file option.
+    mid = req(d.w, "state", room=d.room)["state"]["position"]
+    text = req(d.w, "export", room=d.room).get("text")
+    r = req(d.w, "create", game="amazons", options={"file": text})
+    ck.eq((r or {}).get("state", {}).get("position"), mid,
+          "%s: export then file gives the same position" % tag)
+    if r and r.get("ok"):
+        req(d.w, "leave", room=r["room"])
     d.play(seeded(seed), MAX_MOVES)
     end, st, moved = d.finish()
     check_end(ck, tag, end, moved)

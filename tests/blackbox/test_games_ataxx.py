@@ -53,6 +53,10 @@ def random_game(ck, port, seed):
     pieces = sum(row.count("x") + row.count("o") for row in st["board"])
     if end.get("reason") == "board full":
         ck.eq(pieces, 25, "%s: a full board has 25 pieces" % tag)
+    r = req(d.w, "export", room=d.room)
+    ck.eq(((r or {}).get("format"), (r or {}).get("text")),
+          ("position", st["position"]), "%s: export gives the position "
+          "string" % tag)
     passes = [e for e in moved if e["move"] == "0000"]
     for e in passes:
         ck.eq((e["seat"], e["name"]), (None, None),

@@ -134,6 +134,35 @@ def blocked(ck, port):
     g.close()
 
 
+def two_ways(ck, port):
+    """R,C alone is refused when the peg can jump two ways, naming them."""
+    pos = "5x5:...../..o../.oo../...../..... goal=1,3"
+    g = Solo(ck, port, "sol2way", "solitaire", {"position": pos})
+    r = g.call("move", move="3,3")
+    msg = (r or {}).get("message", "")
+    ck.ok((r or {}).get("error") == "illegal_move" and "up" in msg and
+          "left" in msg, "sol2way: 3,3 alone names both ways: %r" % r)
+    r = g.call("moves", **{"from": "3,3"})
+    ck.eq(sorted((r or {}).get("moves", [])), ["3,3 left", "3,3 up"],
+          "sol2way: moves from 3,3")
+    r = g.call("move", move="3,3 U")
+    ck.eq((r or {}).get("move"), "3,3 up", "sol2way: a short direction")
+    ev = until(g.w, ended(g.room))
+    ck.eq(((ev or {}).get("result"), (ev or {}).get("reason")),
+          ("blocked", "no move left"),
+          "sol2way: two pegs left that cannot jump: blocked")
+    g.close()
+    g = Solo(ck, port, "soloff", "solitaire",
+             {"position": "3x3:oo./.../... goal=2,2"})
+    r = g.call("move", move="1,1")
+    ev = until(g.w, ended(g.room))
+    ck.eq(((ev or {}).get("result"), (ev or {}).get("reason"),
+           (ev or {}).get("scores")),
+          ("blocked", "one peg left, off the goal", {"player": 1}),
+          "soloff: one peg left, not on the goal: blocked")
+    g.close()
+
+
 def undo_restart(ck, port):
     g = Solo(ck, port, "solundo", "solitaire", {"board": "example"})
     h1 = g.call("hint")["move"]
@@ -183,6 +212,7 @@ def main():
         example(ck, s.port)
         generated(ck, s.port)
         blocked(ck, s.port)
+        two_ways(ck, s.port)
         undo_restart(ck, s.port)
     finally:
         s.stop()
