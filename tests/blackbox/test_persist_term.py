@@ -74,6 +74,43 @@ def snapshot(c, room):
         [(x["seat"], x["name"], x["bot"]) for x in st["seats"]]
 
 
+def claim_after_restart(ck, build, db):
+    """After a restart only one player comes back: the other's seat is
+    held for the grace period, then the win can be claimed."""
+    grace = ["--grace", "3"]
+    s = server(build, db=db, extra=grace)
+    a, b = login(s.port, "tclaima"), login(s.port, "tclaimb")
+    room = req(a, "create", game="stones", options={"first": "1"})["room"]
+    req(b, "join", room=room)
+    req(a, "move", room=room, move="B2")
+    tok = (a.name, a.token)
+    a.close()
+    b.close()
+    ck.eq(shut(s), 0, "claim: stopped")
+    s = server(build, db=db, extra=grace)
+    a = login(s.port, *tok)
+    r = req(a, "join", room=room)
+    seats = {x["seat"]: x for x in (r or {}).get("state", {}).get("seats",
+                                                                   [])}
+    ck.eq(((r or {}).get("seat"), seats.get("player 2", {}).get("name"),
+           seats.get("player 2", {}).get("connected")),
+          ("player 1", "tclaimb", False), "claim: player 2 is away")
+    r = req(a, "claim", room=room)
+    ck.eq((r or {}).get("error"), "not_allowed", "claim: not within the "
+          "grace period after the restart")
+    for _ in range(100):
+        r = req(a, "claim", room=room)
+        if r and r.get("ok"):
+            break
+        until(a, lambda e: False, timeout=0.1)
+    ck.ok(r and r.get("ok"), "claim: allowed after the grace: %r" % r)
+    ev = until(a, lambda e: e.get("event") == "ended")
+    ck.eq(((ev or {}).get("winner"), (ev or {}).get("reason")),
+          ("player 1", "abandonment"), "claim: won by abandonment")
+    a.close()
+    shut(s)
+
+
 def main():
     a = harness.args()
     ck = Checks()
@@ -166,6 +203,7 @@ def main():
     for c in [w, j, p] + clk:
         c.close()
     shut(s)
+    claim_after_restart(ck, a.build, os.path.join(tmp, "claim.db"))
     for name in os.listdir(tmp):
         os.unlink(os.path.join(tmp, name))
     os.rmdir(tmp)
