@@ -61,6 +61,7 @@ recover_persist_room(struct room *r)
 	sr.game_no = r->game_no;
 	sr.created_ms = r->created_ms;
 	sr.updated_ms = r->updated_ms;
+	sr.seq = r->seq;
 	if (store_room_save(r->srv->store, &sr) != 0)
 		log_error(
 		    "store: room %s: %s", r->id, store_errmsg(r->srv->store));
@@ -82,6 +83,7 @@ recover_store_move(struct room *r, const struct room_move *mv, int ply)
 	sm.clock_ms[0] = mv->clock_ms[0];
 	sm.clock_ms[1] = mv->clock_ms[1];
 	sm.at_ms = clock_now_ms();
+	sm.seq = r->seq + 1; /* the moved event that follows the store */
 	if (store_move_append(r->srv->store, r->id, r->game_no, &sm) != 0) {
 		log_error("store: room %s move %d: %s", r->id, ply,
 		    store_errmsg(r->srv->store));
@@ -215,6 +217,9 @@ recover_one(void *arg, const struct store_room *sr,
 	r->created_ms = sr->created_ms;
 	r->updated_ms = sr->updated_ms;
 	r->status = recover_status(sr->status);
+	r->seq = sr->seq;
+	if (nmoves > 0 && moves[nmoves - 1].seq > r->seq)
+		r->seq = moves[nmoves - 1].seq;
 	recover_seats(r, sr->seats);
 	if (recover_replay(r, moves, nmoves, err, sizeof err) != 0) {
 		log_error("recover: room %s: %s; set aside", sr->id, err);

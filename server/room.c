@@ -335,6 +335,11 @@ room_state(const struct room *r)
 cJSON *
 room_event(struct room *r, const char *name)
 {
+	/* A moved event's seq is stored with its move; any other event's
+	 * seq is stored with the room when it has been sent, so that seq
+	 * never goes back after a restart. */
+	if (strcmp(name, "moved") != 0)
+		r->seq_dirty = 1;
 	return proto_event(name, r->id, ++r->seq);
 }
 
@@ -357,6 +362,10 @@ room_broadcast(struct room *r, cJSON *ev)
 			net_send_cached(r->watchers[i]->conn, ev, &cache);
 	net_cache_clear(&cache);
 	cJSON_Delete(ev);
+	if (r->seq_dirty) {
+		r->seq_dirty = 0;
+		room_save(r);
+	}
 }
 
 /* Write the room's row; a failure is logged (the room goes on in memory,
@@ -529,8 +538,7 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
  * the increment, into clk[]; r is not changed. 0, or -1 when the seat's
  * flag has fallen. */
 static int
-room_clock_charge(const struct room *r, int seat, int64_t now,
-    int64_t clk[2])
+room_clock_charge(const struct room *r, int seat, int64_t now, int64_t clk[2])
 {
 	clk[0] = r->clock_ms[0];
 	clk[1] = r->clock_ms[1];

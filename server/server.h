@@ -169,6 +169,7 @@ struct room {
 	struct room_move *hist;
 	int nhist, histcap;
 	long long seq;
+	int seq_dirty; /* an event's seq is not stored yet */
 	int game_no;
 	int is_private;
 	char creator[SERVER_NAME_MAX + 1];

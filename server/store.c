@@ -84,6 +84,10 @@ static const char *const store_migrations[] = {
     " json TEXT NOT NULL,"
     " updated_ms INTEGER NOT NULL,"
     " PRIMARY KEY (name, game)) WITHOUT ROWID;",
+    /* 2: event numbers survive a restart: the room's last seq, and the
+     * seq of each move's moved event. */
+    "ALTER TABLE rooms ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE moves ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_SCHEMA_VERSION                                                   \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -115,8 +119,9 @@ static const char *const store_sql[ST_COUNT] = {
     [ST_ROOM_SAVE] =
         "INSERT INTO rooms (id, number, game, options, seats, status,"
         " result, creator, private, clock_initial_ms, clock_increment_ms,"
-        " game_no, created_ms, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-        " ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) ON CONFLICT (id) DO UPDATE"
+        " game_no, created_ms, updated_ms, seq) VALUES (?1, ?2, ?3, ?4, ?5,"
+        " ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
+        " ON CONFLICT (id) DO UPDATE"
         " SET number = excluded.number, game = excluded.game,"
         " options = excluded.options, seats = excluded.seats,"
         " status = excluded.status, result = excluded.result,"
@@ -124,19 +129,19 @@ static const char *const store_sql[ST_COUNT] = {
         " clock_initial_ms = excluded.clock_initial_ms,"
         " clock_increment_ms = excluded.clock_increment_ms,"
         " game_no = excluded.game_no, created_ms = excluded.created_ms,"
-        " updated_ms = excluded.updated_ms",
+        " updated_ms = excluded.updated_ms, seq = excluded.seq",
     [ST_ROOM_DELETE] = "DELETE FROM rooms WHERE id = ?1",
     [ST_MOVE_APPEND] =
         "INSERT INTO moves (room, game_no, ply, seat, move, clock0,"
-        " clock1, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        " clock1, at_ms, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     [ST_MOVE_TRUNCATE] = "DELETE FROM moves WHERE room = ?1"
                          " AND game_no = ?2 AND ply >= ?3",
     [ST_LOAD_ROOMS] =
         "SELECT id, game, options, seats, status, result, creator,"
         " private, clock_initial_ms, clock_increment_ms, game_no,"
-        " created_ms, updated_ms FROM rooms WHERE status <> 'ended'"
+        " created_ms, updated_ms, seq FROM rooms WHERE status <> 'ended'"
         " ORDER BY created_ms, number, id",
-    [ST_LOAD_MOVES] = "SELECT ply, seat, move, clock0, clock1, at_ms"
+    [ST_LOAD_MOVES] = "SELECT ply, seat, move, clock0, clock1, at_ms, seq"
                       " FROM moves WHERE room = ?1 AND game_no = ?2"
                       " ORDER BY ply",
     [ST_ROOM_MAX] = "SELECT max(coalesce((SELECT value FROM meta"
@@ -679,6 +684,7 @@ store_room_save(struct store *s, const struct store_room *r)
 	store_bind_int(st, 12, r->game_no, &rc);
 	store_bind_int(st, 13, r->created_ms, &rc);
 	store_bind_int(st, 14, r->updated_ms, &rc);
+	store_bind_int(st, 15, r->seq, &rc);
 	return store_exec(s, ST_ROOM_SAVE, rc, "save room");
 }
 
@@ -707,6 +713,7 @@ store_move_append(
 	store_bind_int(st, 6, m->clock_ms[0], &rc);
 	store_bind_int(st, 7, m->clock_ms[1], &rc);
 	store_bind_int(st, 8, m->at_ms, &rc);
+	store_bind_int(st, 9, m->seq, &rc);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE) {
@@ -773,6 +780,7 @@ store_load_copy(sqlite3_stmt *st, struct store_load_room *lr)
 	lr->r.game_no = sqlite3_column_int(st, 10);
 	lr->r.created_ms = sqlite3_column_int64(st, 11);
 	lr->r.updated_ms = sqlite3_column_int64(st, 12);
+	lr->r.seq = sqlite3_column_int64(st, 13);
 	return 0;
 }
 
@@ -888,6 +896,7 @@ store_load_moves_add(struct store_load_moves *lm, sqlite3_stmt *st)
 	m->clock_ms[0] = sqlite3_column_int64(st, 3);
 	m->clock_ms[1] = sqlite3_column_int64(st, 4);
 	m->at_ms = sqlite3_column_int64(st, 5);
+	m->seq = sqlite3_column_int64(st, 6);
 	return 0;
 }
 

@@ -27,6 +27,7 @@ struct store_room {
 	int game_no;          /* 1, 2, ...: a rematch, restart or next level */
 	long long created_ms; /* ms since the epoch */
 	long long updated_ms;
+	long long seq; /* the room's last event number */
 };
 
 /* One accepted move of a room's current game. */
@@ -36,6 +37,7 @@ struct store_move {
 	const char *move;      /* notation, as accepted */
 	long long clock_ms[2]; /* clocks after the move; -1 without a clock */
 	long long at_ms;       /* when it was played, ms since the epoch */
+	long long seq;         /* the seq of its moved event */
 };
 
 /* Called by store_load for each room to rebuild, with its current game's

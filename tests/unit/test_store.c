@@ -108,6 +108,7 @@ test_store_room(const char *id, const char *status, long long created)
 	    .game_no = 1,
 	    .created_ms = created,
 	    .updated_ms = created,
+	    .seq = created + 7,
 	};
 
 	return r;
@@ -127,6 +128,7 @@ test_store_move(struct store *s, const char *room, int game_no, int ply)
 	m.clock_ms[0] = 1000 * ply;
 	m.clock_ms[1] = 2000 * ply;
 	m.at_ms = 5000 + ply;
+	m.seq = 100 + ply;
 	return store_move_append(s, room, game_no, &m);
 }
 
@@ -158,6 +160,8 @@ test_store_seen_cb(void *arg, const struct store_room *r,
 		    seen->ids[seen->rooms], sizeof seen->ids[0], "%s", r->id);
 		seen->nmoves[seen->rooms] = nmoves;
 	}
+	if (r->seq != r->created_ms + 7)
+		seen->plies_ok = 0;
 	if (seen->rooms == 0) {
 		snprintf(seen->options, sizeof seen->options, "%s", r->options);
 		seen->result_null = r->result == NULL;
@@ -166,7 +170,8 @@ test_store_seen_cb(void *arg, const struct store_room *r,
 	for (i = 0; i < nmoves; i++) {
 		snprintf(want, sizeof want, "m%d", i + 1);
 		if (moves[i].ply != i + 1 || strcmp(moves[i].move, want) != 0 ||
-		    moves[i].seat != i % 2 || moves[i].at_ms != 5000 + i + 1)
+		    moves[i].seat != i % 2 || moves[i].at_ms != 5000 + i + 1 ||
+		    moves[i].seq != 100 + i + 1)
 			seen->plies_ok = 0;
 	}
 	seen->rooms++;
@@ -444,7 +449,7 @@ test_store_file(int sync_full)
 	    1);
 	store_close(s);
 
-	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 1);
+	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 2);
 	CHECK_INT(test_store_pragma(path, "PRAGMA application_id"), 0x74626c72);
 	s = store_open(path, sync_full, err, sizeof err);
 	CHECK(s != NULL);
@@ -484,7 +489,7 @@ test_store_newer(void)
 	s = store_open(path, 0, err, sizeof err);
 	CHECK(s == NULL);
 	store_close(s);
-	CHECK_HAS(err, "schema version 7 is newer than this server (1)");
+	CHECK_HAS(err, "schema version 7 is newer than this server (2)");
 	CHECK_HAS(err, path);
 	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 7);
 	test_store_rm(path);
