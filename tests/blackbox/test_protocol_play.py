@@ -405,6 +405,8 @@ def test_gone_back(chk, srv):
         chk.ok(ev is not None and ev.get("name") == "gb_b" and
                ev.get("seat") == "player 2",
                "%s hears opponent_back: %r" % (who, ev))
+    is_error(chk, a.call("claim", room=room), "not_allowed",
+             "claim after the opponent came back")
     # the current room after hello is the room with the seat
     a.call("move", room=room, move="A2")
     a.call("move", room=room, move="B3")
@@ -651,6 +653,38 @@ def test_watcher_joins_bot_rematch(chk, srv):
     b.close()
 
 
+def test_first_drawn(chk, srv):
+    """Stones with first=random: a seed decides, and a rematch draws the
+    first player anew."""
+    a = login(srv.port, "fd_a")
+    b = login(srv.port, "fd_b")
+    turns = set()
+    for _ in range(2):
+        r = a.call("create", game="stones", options={"first": "random",
+                                                     "seed": 12345})
+        b.call("join", room=r["room"])
+        turns.add(b.call("state", room=r["room"])["state"]["turn"])
+        a.call("resign", room=r["room"])
+    chk.eq(len(turns), 1, "the same seed draws the same first player")
+    room = a.call("create", game="stones",
+                  options={"first": "random"})["room"]
+    b.call("join", room=room)
+    firsts = set()
+    for i in range(24):
+        # the seat that starts: the same every time if nothing is drawn
+        firsts.add(a.call("state", room=room)["state"]["turn"])
+        if len(firsts) == 2:
+            break
+        a.call("resign", room=room)
+        a.call("rematch", room=room)
+        b.call("rematch", room=room)
+    # 24 fair draws all alike: about one chance in ten million
+    chk.eq(firsts, {"player 1", "player 2"},
+           "rematches draw the first player anew (both seats started)")
+    a.close()
+    b.close()
+
+
 def main():
     a = args()
     chk = Checks()
@@ -658,7 +692,7 @@ def main():
         for t in [test_stones_game, test_seq_and_spectator, test_resign_draw,
                   test_rematch, test_claim, test_gone_back, test_back_clock,
                   test_flag_fall, test_replace_quit,
-                  test_watcher_joins_bot_rematch,
+                  test_watcher_joins_bot_rematch, test_first_drawn,
                   test_solo]:
             try:
                 t0 = time.time()

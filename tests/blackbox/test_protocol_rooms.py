@@ -206,6 +206,9 @@ def test_private_clock(chk, srv):
     who = b.call("who").get("players", [])
     chk.ok(all(priv not in p.get("rooms", []) for p in who),
            "who does not show a private room")
+    c = login(srv.port, "pc_c")
+    is_ok(chk, c.call("watch", room=priv), "watch a private room by id")
+    c.close()
     r = b.call("join", room=priv)
     is_ok(chk, r, "join a private room by id")
     r = b.call("state", room=priv)
