@@ -38,6 +38,14 @@ def timeout_no_move(ck, port):
     ev = started_of(d.w, d.room)
     ck.eq((ev or {}).get("clocks"), {"white": 2000, "black": 2000},
           "%s: started shows both clocks at 2 s" % tag)
+    # PROTOCOL.md: the clock event comes "at the start and when a player
+    # comes back".
+    cev = until(d.w, lambda e: e.get("event") == "clock"
+                and e.get("room") == d.room, timeout=1)
+    cl = (cev or {}).get("clocks") or {}
+    ck.ok(sorted(cl) == ["black", "white"] and 0 < cl["white"] <= 2000
+          and cl["black"] == 2000, "%s: a clock event at the start: %r"
+          % (tag, cev))
     st = req(d.w, "state", room=d.room)["state"]
     cl = st.get("clocks") or {}
     ck.ok(sorted(cl) == ["black", "white"] and 0 < cl["white"] <= 2000
@@ -175,6 +183,12 @@ def clock_back(ck, port):
     ck.ok(until(d.a, lambda e: e.get("event") == "opponent_gone") is not None,
           "%s: gone" % tag)
     b = login(port, b_name, b_token)
+    mine = [r for r in (b.hello or {}).get("rooms", [])
+            if r.get("room") == d.room]
+    ck.eq(mine[0].get("clock") if mine else None,
+          {"initial": 600, "increment": 0},
+          "%s: hello's room has the time control (a room summary's clock)"
+          % tag)
     ev = until(d.a, lambda e: e.get("event") == "opponent_back")
     ck.ok(ev is not None, "%s: back" % tag)
     ev = until(d.a, lambda e: e.get("event") == "clock"

@@ -74,7 +74,30 @@ def example(ck, port):
     played = g.follow_hints(20)
     ck.eq(len(played), pegs(EXAMPLE_POS) - 1, "solex: one jump per peg "
           "taken")
-    check_solved(ck, g, played)
+    st = check_solved(ck, g, played)
+    # undo works after the end too (RULES-server.md): the game goes on.
+    r = g.call("undo")
+    ck.ok(r and r.get("ok"), "solex: undo after the end: %r" % r)
+    ev = until(g.w, lambda e: e.get("event") == "undone" and
+               e.get("room") == g.room)
+    ck.eq(((ev or {}).get("turn"), (ev or {}).get("status")),
+          ("player", "playing"), "solex: undone says the game goes on")
+    st2 = g.state()
+    ck.eq((st2["status"], st2["result"], len(st2["history"])),
+          ("playing", None, len(played) - 1), "solex: playing again, one "
+          "move fewer")
+    r = g.call("move", move=played[-1])
+    ck.ok(r and r.get("ok"), "solex: the last jump again: %r" % r)
+    evs = [e for e in g.w.log if e.get("event") == "ended" and
+           e.get("room") == g.room]
+    if len(evs) < 2:
+        until(g.w, lambda e: e.get("event") == "ended" and e.get("room") ==
+              g.room and e["seq"] > evs[0]["seq"])
+    evs = [e for e in g.w.log if e.get("event") == "ended" and
+           e.get("room") == g.room]
+    ck.eq([(e["result"], e["reason"]) for e in evs],
+          [("solved", "one peg left on the goal")] * 2,
+          "solex: solved a second time")
     g.close()
 
 

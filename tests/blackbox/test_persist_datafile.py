@@ -153,7 +153,8 @@ def tokens(ck, build, tmp):
     b = login(s.port, "tess", tok)
     ck.eq(((b.hello or {}).get("ok"), (b.hello or {}).get("new")),
           (True, False), "the right token logs in, not new")
-    ck.ok("token" not in (b.hello or {}), "no new token on a resume")
+    ck.eq((b.hello or {}).get("token"), tok, "a resume keeps the same "
+          "token (PROTOCOL.md: the identity's token)")
     ev = until(a, lambda e: e.get("event") == "replaced")
     ck.ok(ev is not None, "the old connection hears it was replaced")
     ck.eq(a.read(), None, "the old connection is closed")
