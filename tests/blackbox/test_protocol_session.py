@@ -163,7 +163,7 @@ def test_names(chk, srv):
     r = c.call("hello", name="A_b-9" + "x" * 11)
     is_ok(chk, r, "16-character name of letters, digits, _ and -")
     c.close()
-    # Names are case-sensitive identities? At least a valid one works.
+    # the shortest name
     d = Client(srv.port)
     is_ok(chk, d.call("hello", name="Z"), "one-character name")
     d.close()
