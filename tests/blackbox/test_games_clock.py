@@ -21,6 +21,10 @@ from test_games_lib import (Checks, ended, harness, login, req,  # noqa: E402
 # that a claim right after a disconnect is surely within it.
 GRACE = 2
 
+# Seconds both players of a 3-second game stay away in the adjourned
+# clock check: more than the time left.
+ADJOURN_WAIT = 3.5
+
 # Bound on waiting for a flag to fall or a grace period to pass: the
 # clock or grace plus a generous margin for a slow machine.
 SLACK = 10
@@ -89,6 +93,53 @@ def timeout_after_moves(ck, port):
     ck.eq((end.get("result"), end.get("winner"), end.get("reason")),
           ("win", "player 2", "timeout"), "%s: player 2 wins on time" % tag)
     d.close()
+
+
+def flag_while_away(ck, port):
+    """The flag of a player who is away still falls (the opponent is
+    here, so the game is not adjourned)."""
+    tag = "clkaway"
+    d = Duo(ck, port, tag, "ataxx", {"size": 5},
+            clock={"initial": 2, "increment": 0})
+    r = d.move("white", "b4")
+    ck.ok(r and r.get("ok"), "%s: white moves: %r" % (tag, r))
+    d.b.close()
+    ck.ok(until(d.a, lambda e: e.get("event") == "opponent_gone") is not
+          None, "%s: black is gone" % tag)
+    ev = until(d.a, ended(d.room), timeout=SLACK)
+    ck.eq(((ev or {}).get("winner"), (ev or {}).get("reason")),
+          ("white", "timeout"), "%s: black's flag falls while away" % tag)
+    d.a.close()
+    d.w.close()
+
+
+def adjourned_clock(ck, port):
+    """An adjourned game's clock stops: both players away longer than the
+    time left, and the game is still on when they return."""
+    tag = "clkadj"
+    d = Duo(ck, port, tag, "ataxx", {"size": 5},
+            clock={"initial": 3, "increment": 0})
+    r = d.move("white", "b4")
+    ck.ok(r and r.get("ok"), "%s: white moves: %r" % (tag, r))
+    toks = [(c.name, c.token) for c in (d.a, d.b)]
+    d.b.close()
+    until(d.a, lambda e: e.get("event") == "opponent_gone")
+    d.a.close()
+    until(d.w, lambda e: False, timeout=ADJOURN_WAIT)
+    st = req(d.w, "state", room=d.room)["state"]
+    ck.eq(st["status"], "adjourned", "%s: adjourned after %.1f s, no "
+          "flag fell" % (tag, ADJOURN_WAIT))
+    a, b = [login(port, n, t) for n, t in toks]
+    st = req(b, "join", room=d.room)["state"]
+    cl = st.get("clocks") or {}
+    ck.eq((st["status"], st["turn"]), ("playing", "black"),
+          "%s: playing again" % tag)
+    ck.ok(cl.get("black", 0) > 1500, "%s: black's clock did not run while "
+          "adjourned: %r" % (tag, cl))
+    r = req(b, "move", room=d.room, move="b1")
+    ck.ok(r and r.get("ok"), "%s: black moves in time: %r" % (tag, r))
+    for c in (a, b, d.w):
+        c.close()
 
 
 def bad_clocks(ck, port):
@@ -246,6 +297,8 @@ def main():
     try:
         timeout_no_move(ck, s.port)
         timeout_after_moves(ck, s.port)
+        flag_while_away(ck, s.port)
+        adjourned_clock(ck, s.port)
         bad_clocks(ck, s.port)
     finally:
         s.stop()
