@@ -19,8 +19,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_lib import (WAIT, Checks, Streamer, ended,  # noqa: E402
-                            harness, log_says, login, play_out, req, seeded, server,
-                            shut, until)
+                            harness, log_says, login, play_out, req, seeded,
+                            server, shut, until)
 
 P1, P2 = "player 1", "player 2"
 
@@ -330,8 +330,24 @@ def rewinds(ck, build, db):
         req(b, "move", room=sh, move=req(b, "hint", room=sh)["move"])
     req(b, "next", room=sh)
     req(b, "move", room=sh, move=req(b, "hint", room=sh)["move"])
+    am = req(a, "create", game="amazons", options={
+        "file": "a7,g1,i9,j6\nb1,b10,g7,i3\na10,a8,a6,b7,b6,b3,b2,e1,f1,"
+                "g5,g9,h1,h4,h5,i1,j1\n1\n"})["room"]
+    req(b, "join", room=am)
+    for c, m in ((a, "a7-b8/c8"), (b, "b1-c1/d1")):
+        r = req(c, "move", room=am, move=m)
+        ck.ok(r and r.get("ok"), "file game: %s: %r" % (m, r))
+    ck_ = req(a, "create", game="ataxx", options={"size": 5},
+              clock={"initial": 100, "increment": 0})["room"]
+    req(b, "join", room=ck_)
+    req(a, "move", room=ck_, move="b4")
+    until(b, lambda e: False, timeout=0.3)
+    req(b, "move", room=ck_, move="b1")
+    last = until(a, lambda e: e.get("event") == "moved" and
+                 e.get("room") == ck_ and e.get("move") == "b1")
+    black_left = ((last or {}).get("clocks") or {}).get("black")
     rooms = {"rematch": (0, st), "undo": (0, so), "restart": (1, rs),
-             "next": (1, sh)}
+             "next": (1, sh), "file": (0, am)}
     cs = [a, b]
     before = {k: snap(cs[i], room) for k, (i, room) in rooms.items()}
     ck.eq(before["rematch"]["game_no"], 2, "rematch: game 2")
@@ -352,6 +368,13 @@ def rewinds(ck, build, db):
             seat["connected"] = True
         ck.eq(after, before[k], "%s: the room is as it was after kill -9"
               % k)
+    cl = req(cs[0], "state", room=ck_)["state"].get("clocks") or {}
+    ck.ok(black_left is not None and 0 < black_left < 100000,
+          "clock game: black's clock after its move: %r" % black_left)
+    ck.eq(cl.get("black"), black_left, "clock game: after kill -9 black's "
+          "clock is what its last move left")
+    ck.ok(0 < cl.get("white", 0) <= 100000, "clock game: white's clock "
+          "runs from what it had: %r" % cl)
     r = req(cs[0], "move", room=st, move="A1")
     ck.eq((r or {}).get("error"), "not_your_turn", "rematch: the old "
           "player 1 is player 2 now")
