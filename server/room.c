@@ -22,9 +22,9 @@ room_find(struct server *srv, const char *id)
 {
 	struct room *r;
 
-	TAILQ_FOREACH(r, &srv->rooms, entry)
-	if (strcmp(r->id, id) == 0)
-		return r;
+	TAILQ_FOREACH (r, &srv->rooms, entry)
+		if (strcmp(r->id, id) == 0)
+			return r;
 	return NULL;
 }
 
@@ -35,8 +35,7 @@ room_opts_from_json(struct room *r)
 	cJSON *it;
 
 	r->nopts = 0;
-	cJSON_ArrayForEach(it, r->options)
-	{
+	cJSON_ArrayForEach (it, r->options) {
 		if (r->nopts == PROTO_MAX_OPTIONS || !cJSON_IsString(it))
 			continue;
 		r->opts[r->nopts].key = it->string;
@@ -136,9 +135,9 @@ room_free(struct room *r)
 {
 	struct conn *c;
 
-	TAILQ_FOREACH(c, &r->srv->conns, entry)
-	if (c->current == r)
-		c->current = NULL;
+	TAILQ_FOREACH (c, &r->srv->conns, entry)
+		if (c->current == r)
+			c->current = NULL;
 	if (r->flag_timer != NULL)
 		event_free(r->flag_timer);
 	if (r->bot_timer != NULL)
@@ -205,9 +204,9 @@ room_count_for(struct server *srv, const struct player *p)
 	struct room *r;
 	int n = 0;
 
-	TAILQ_FOREACH(r, &srv->rooms, entry)
-	if (r->status != ROOM_ENDED && room_seat_of(r, p) >= 0)
-		n++;
+	TAILQ_FOREACH (r, &srv->rooms, entry)
+		if (r->status != ROOM_ENDED && room_seat_of(r, p) >= 0)
+			n++;
 	return n;
 }
 
@@ -527,8 +526,9 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
 	{
 		cJSON *it;
 
-		cJSON_ArrayForEach(it, r->result) cJSON_AddItemToObject(
-		    ev, it->string, cJSON_Duplicate(it, 1));
+		cJSON_ArrayForEach (it, r->result)
+			cJSON_AddItemToObject(
+			    ev, it->string, cJSON_Duplicate(it, 1));
 	}
 	room_broadcast(r, ev);
 	log_info("room %s ended: %s (%s)", r->id, result, reason);
