@@ -142,7 +142,7 @@ lobby_rooms(struct conn *c, const struct proto_request *req)
 	}
 	rep = proto_reply(req);
 	list = cJSON_AddArrayToObject(rep, "rooms");
-	TAILQ_FOREACH (r, &c->srv->rooms, entry) {
+	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
 		if (r->is_private || r->broken)
 			continue;
 		if (req->game != NULL && strcmp(req->game, r->g->name) != 0)

@@ -436,7 +436,7 @@ net_shutdown(struct server *srv)
 	srv->shutting_down = 1;
 	for (i = 0; i < srv->nlisteners; i++)
 		evconnlistener_disable(srv->listeners[i]);
-	TAILQ_FOREACH (c, &srv->conns, entry) {
+	TAILQ_FOREACH(c, &srv->conns, entry) {
 		cJSON *ev;
 
 		if (c->state != CONN_OPEN)

@@ -210,7 +210,7 @@ player_hello(struct conn *c, const struct proto_request *req)
 	cJSON_AddStringToObject(rep, "token", is_new ? token : req->token);
 	cJSON_AddBoolToObject(rep, "new", is_new);
 	rooms = cJSON_AddArrayToObject(rep, "rooms");
-	TAILQ_FOREACH (r, &c->srv->rooms, entry) {
+	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
 		if (room_seat_of(r, p) < 0 || r->status == ROOM_ENDED)
 			continue;
 		cJSON_AddItemToArray(rooms, room_state(r));
@@ -219,7 +219,7 @@ player_hello(struct conn *c, const struct proto_request *req)
 	}
 	session_reply(c, rep);
 	c->current = latest;
-	TAILQ_FOREACH (r, &c->srv->rooms, entry)
+	TAILQ_FOREACH(r, &c->srv->rooms, entry)
 		if (room_seat_of(r, p) >= 0)
 			room_player_back(r, p);
 }
@@ -232,13 +232,13 @@ player_who(struct conn *c, const struct proto_request *req)
 	struct room *r;
 
 	list = cJSON_AddArrayToObject(rep, "players");
-	TAILQ_FOREACH (o, &c->srv->conns, entry) {
+	TAILQ_FOREACH(o, &c->srv->conns, entry) {
 		if (o->player == NULL || o->state != CONN_OPEN)
 			continue;
 		one = cJSON_CreateObject();
 		cJSON_AddStringToObject(one, "name", o->player->name);
 		ids = cJSON_AddArrayToObject(one, "rooms");
-		TAILQ_FOREACH (r, &c->srv->rooms, entry)
+		TAILQ_FOREACH(r, &c->srv->rooms, entry)
 			if (!r->is_private && r->status != ROOM_ENDED &&
 			    (room_seat_of(r, o->player) >= 0 ||
 			        room_is_watcher(r, o->player)))
@@ -270,7 +270,7 @@ player_lobby_chat(struct conn *c, const struct proto_request *req)
 	ev = proto_event("chat", NULL, 0);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "text", req->text);
-	TAILQ_FOREACH (o, &c->srv->conns, entry)
+	TAILQ_FOREACH(o, &c->srv->conns, entry)
 		if (o->player != NULL && o->state == CONN_OPEN)
 			net_send_cached(o, ev, &cache);
 	net_cache_clear(&cache);

@@ -110,7 +110,7 @@ recover_seats(struct room *r, const char *json)
 	cJSON *a = cJSON_Parse(json), *it;
 	int i = 0;
 
-	cJSON_ArrayForEach (it, a) {
+	cJSON_ArrayForEach(it, a) {
 		const char *name =
 		    cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
 		cJSON *bot = cJSON_GetObjectItem(it, "bot");
@@ -246,7 +246,7 @@ recover_rooms(struct server *srv)
 		log_error("recover: %s", store_errmsg(srv->store));
 		return -1;
 	}
-	TAILQ_FOREACH (r, &srv->rooms, entry) {
+	TAILQ_FOREACH(r, &srv->rooms, entry) {
 		room_recovered(r);
 		n++;
 	}

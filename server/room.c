@@ -22,7 +22,7 @@ room_find(struct server *srv, const char *id)
 {
 	struct room *r;
 
-	TAILQ_FOREACH (r, &srv->rooms, entry)
+	TAILQ_FOREACH(r, &srv->rooms, entry)
 		if (strcmp(r->id, id) == 0)
 			return r;
 	return NULL;
@@ -35,7 +35,7 @@ room_opts_from_json(struct room *r)
 	cJSON *it;
 
 	r->nopts = 0;
-	cJSON_ArrayForEach (it, r->options) {
+	cJSON_ArrayForEach(it, r->options) {
 		if (r->nopts == PROTO_MAX_OPTIONS || !cJSON_IsString(it))
 			continue;
 		r->opts[r->nopts].key = it->string;
@@ -135,7 +135,7 @@ room_free(struct room *r)
 {
 	struct conn *c;
 
-	TAILQ_FOREACH (c, &r->srv->conns, entry)
+	TAILQ_FOREACH(c, &r->srv->conns, entry)
 		if (c->current == r)
 			c->current = NULL;
 	if (r->flag_timer != NULL)
@@ -197,15 +197,17 @@ room_remove_watcher(struct room *r, struct player *p)
 	}
 }
 
-/* Unfinished rooms a player sits in or made and still waits in. */
+/* Unfinished rooms a player sits in or created (bot games included). */
 int
 room_count_for(struct server *srv, const struct player *p)
 {
 	struct room *r;
 	int n = 0;
 
-	TAILQ_FOREACH (r, &srv->rooms, entry)
-		if (r->status != ROOM_ENDED && room_seat_of(r, p) >= 0)
+	TAILQ_FOREACH(r, &srv->rooms, entry)
+		if (r->status != ROOM_ENDED &&
+		    (room_seat_of(r, p) >= 0 ||
+		        strcmp(r->creator, p->name) == 0))
 			n++;
 	return n;
 }
@@ -288,6 +290,17 @@ room_seats(const struct room *r)
 	return seats;
 }
 
+/* The time control, {initial, increment} in seconds, or null. */
+static cJSON *
+room_time_control(const struct room *r)
+{
+	cJSON *summary = lobby_room_summary(r);
+	cJSON *clk = cJSON_DetachItemFromObject(summary, "clock");
+
+	cJSON_Delete(summary);
+	return clk;
+}
+
 /* The full state, as the state verb and hello give it. */
 cJSON *
 room_state(const struct room *r)
@@ -323,6 +336,7 @@ room_state(const struct room *r)
 		cJSON_AddItemToArray(h, m);
 	}
 	cJSON_AddItemToObject(o, "clocks", room_clocks(r));
+	cJSON_AddItemToObject(o, "clock", room_time_control(r));
 	cJSON_AddNumberToObject(o, "seq", (double)r->seq);
 	cJSON_AddBoolToObject(o, "private", r->is_private);
 	cJSON_AddNumberToObject(o, "watchers", r->nwatchers);
@@ -437,6 +451,11 @@ room_start(struct room *r)
 	room_add_position(r, ev, "_picture");
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r));
 	room_broadcast(r, ev);
+	if (r->clock_initial_ms > 0) {
+		ev = room_event(r, "clock");
+		cJSON_AddItemToObject(ev, "clocks", room_clocks(r));
+		room_broadcast(r, ev);
+	}
 	room_after_move(r);
 }
 
@@ -526,7 +545,7 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
 	{
 		cJSON *it;
 
-		cJSON_ArrayForEach (it, r->result)
+		cJSON_ArrayForEach(it, r->result)
 			cJSON_AddItemToObject(
 			    ev, it->string, cJSON_Duplicate(it, 1));
 	}

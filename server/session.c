@@ -219,7 +219,7 @@ session_closed(struct conn *c)
 	log_info("%s left (conn %llu)", p->name, (unsigned long long)c->id);
 	if (c->srv->shutting_down)
 		return;
-	TAILQ_FOREACH (r, &c->srv->rooms, entry) {
+	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
 		room_remove_watcher(r, p);
 		if (room_seat_of(r, p) >= 0)
 			room_player_gone(r, p);
