@@ -11,7 +11,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
-from test_games_lib import Checks, harness, req, seeded, server  # noqa: E402
+from test_games_lib import (Checks, done, harness, req, seeded,  # noqa: E402
+                            server, shut)
 
 # Every move puts an arrow on one of the 92 empty squares: no game is longer.
 MAX_MOVES = 92
@@ -127,8 +128,8 @@ def main():
         file_game(ck, s.port)
         last_move_game(ck, s.port)
     finally:
-        s.stop()
-    ck.done()
+        shut(s)
+    done(ck)
 
 
 if __name__ == "__main__":

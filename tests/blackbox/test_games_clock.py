@@ -14,8 +14,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
-from test_games_lib import (Checks, ended, harness, login, req,  # noqa: E402
-                            server, settle, until)
+from test_games_lib import (Checks, done, ended, harness, login,  # noqa: E402
+                            req, server, settle, shut, until)
 
 # The grace period given to the second server, in seconds: long enough
 # that a claim right after a disconnect is surely within it.
@@ -301,15 +301,15 @@ def main():
         adjourned_clock(ck, s.port)
         bad_clocks(ck, s.port)
     finally:
-        s.stop()
+        shut(s)
     s = server(a.build, extra=["--grace", str(GRACE)])
     try:
         gone_and_claim(ck, s.port)
         clock_back(ck, s.port)
         adjourned(ck, s.port)
     finally:
-        s.stop()
-    ck.done()
+        shut(s)
+    done(ck)
 
 
 if __name__ == "__main__":

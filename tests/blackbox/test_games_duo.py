@@ -8,9 +8,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_games_lib import (Checks, check_acked, check_history,  # noqa: E402
-                            check_moved_chain, compare_views, ended, harness,
-                            login, play_out, req, server, settle, until)
+from test_games_lib import (check_acked, check_history,  # noqa: E402
+                            check_moved_chain, Checks, compare_views, done,
+                            ended, harness, login, play_out, req, server,
+                            settle, shut, until)
 
 
 # The ends the server makes, not a move.
@@ -154,8 +155,8 @@ def main():
               ("player 1", "three in a row"), "smoke: player 1 wins")
         d.close()
     finally:
-        s.stop()
-    ck.done()
+        shut(s)
+    done(ck)
 
 
 if __name__ == "__main__":

@@ -326,6 +326,13 @@ class Streamer(threading.Thread):
         self.errors.append("the stream did not finish in time")
 
 
+def done(ck):
+    """No sanitizer report in any server log, then the counts and exit."""
+    ck.eq(len(SANITIZER_REPORTS), 0, "no sanitizer report in the tablerod "
+          "logs")
+    ck.done()
+
+
 def log_says(s, text, timeout=WAIT):
     """Does the server's log come to hold text (bounded wait)?"""
     deadline = time.time() + timeout
@@ -336,10 +343,27 @@ def log_says(s, text, timeout=WAIT):
     return text in s.logtext()
 
 
+# Sanitizer reports found in the logs of stopped servers (a build with
+# ASan/UBSan writes them to stderr, which is the log); report() checks.
+SANITIZER_REPORTS = []
+
+SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                   "runtime error:")
+
+
 def shut(s, sig=None):
-    """Stop a Server (TERM, or the signal given) and remove its log; the
-    exit code."""
+    """Stop a Server (TERM, or the signal given) and remove its log, after
+    looking for sanitizer reports in it; the exit code."""
     rc = s.stop() if sig is None else s.stop(sig)
+    try:
+        text = s.logtext()
+    except OSError:
+        text = ""
+    for mark in SANITIZER_MARKS:
+        i = text.find(mark)
+        if i >= 0:
+            SANITIZER_REPORTS.append(text[max(0, i - 200):i + 1500])
+            print(text[max(0, i - 200):i + 1500], flush=True)
     try:
         os.unlink(s.log.name)
     except OSError:

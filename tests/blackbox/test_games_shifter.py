@@ -10,9 +10,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_games_lib import (Checks, Solo, check_history,  # noqa: E402
-                            check_moved_chain, ended, harness, req, server,
-                            until)
+from test_games_lib import (check_history, check_moved_chain,  # noqa: E402
+                            Checks, done, ended, harness, req, server, shut,
+                            Solo, until)
 
 
 def pieces(position):
@@ -186,8 +186,8 @@ def main():
         levels(ck, s.port)
         blocked(ck, s.port)
     finally:
-        s.stop()
-    ck.done()
+        shut(s)
+    done(ck)
 
 
 if __name__ == "__main__":

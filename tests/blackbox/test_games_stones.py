@@ -11,8 +11,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
-from test_games_lib import (Checks, harness, req, seeded, server,  # noqa: E402
-                            until)
+from test_games_lib import (Checks, done, harness, req, seeded,  # noqa: E402
+                            server, shut, until)
 
 P1, P2 = "player 1", "player 2"
 
@@ -128,8 +128,8 @@ def main():
         d2.close()
         print("random stones results:", results)
     finally:
-        s.stop()
-    ck.done()
+        shut(s)
+    done(ck)
 
 
 if __name__ == "__main__":

@@ -18,9 +18,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_games_lib import (WAIT, Checks, Streamer, ended,  # noqa: E402
-                            harness, log_says, login, play_out, req, seeded,
-                            server, shut, until)
+from test_games_lib import (WAIT, Checks, done, ended, harness,  # noqa: E402
+                            log_says, login, play_out, req, seeded, server,
+                            shut, Streamer, until)
 
 P1, P2 = "player 1", "player 2"
 
@@ -427,7 +427,7 @@ def main():
     for name in os.listdir(tmp):
         os.unlink(os.path.join(tmp, name))
     os.rmdir(tmp)
-    ck.done()
+    done(ck)
 
 
 if __name__ == "__main__":

@@ -16,8 +16,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_games_lib import (FAST, Checks, Server, harness,  # noqa: E402
-                            login, req, server, shut, until)
+from test_games_lib import (FAST, Checks, done, harness, login,  # noqa: E402
+                            req, server, Server, shut, until)
 
 
 def start_fails(ck, build, db, what, words=()):
@@ -201,7 +201,7 @@ def main():
             for n in dirs:
                 os.rmdir(os.path.join(root, n))
         os.rmdir(tmp)
-    ck.done()
+    done(ck)
 
 
 if __name__ == "__main__":

@@ -16,8 +16,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_games_lib import (Checks, harness, login, req, server,  # noqa: E402
-                            shut)
+from test_games_lib import (Checks, done, harness, login, req,  # noqa: E402
+                            server, shut)
 
 
 class Lock:
@@ -107,7 +107,7 @@ def main():
     for name in os.listdir(tmp):
         os.unlink(os.path.join(tmp, name))
     os.rmdir(tmp)
-    ck.done()
+    done(ck)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
-from test_games_lib import Checks, harness, req, server  # noqa: E402
+from test_games_lib import (Checks, done, harness, req, server,  # noqa: E402
+                            shut)
 
 P1, P2 = "player 1", "player 2"
 
@@ -111,8 +112,8 @@ def main():
         ck.eq(len(st["history"]), 9, "nine moves in the history")
         d.close()
     finally:
-        s.stop()
-    ck.done()
+        shut(s)
+    done(ck)
 
 
 if __name__ == "__main__":
