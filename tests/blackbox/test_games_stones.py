@@ -77,6 +77,32 @@ def rematch(ck, d):
           "%s: the new player 1 wins" % tag)
 
 
+def rematch_redraws(ck, port):
+    """first=random: a rematch draws anew, from a new seed."""
+    tag = "stredraw"
+    d = Duo(ck, port, tag, "stones", {"first": "random", "seed": 42})
+    seeds = ["42"]
+    for round_no in range(3):
+        st = req(d.w, "state", room=d.room)["state"]
+        mover = {x["seat"]: x["name"] for x in st["seats"]}[st["turn"]]
+        c = d.a if mover == d.a.name else d.b
+        r = req(c, "resign", room=d.room)
+        ck.ok(r and r.get("ok"), "%s: resign: %r" % (tag, r))
+        until(d.w, lambda e: e.get("event") == "ended" and
+              e["seq"] > st["seq"])
+        req(d.a, "rematch", room=d.room)
+        req(d.b, "rematch", room=d.room)
+        ev = until(d.w, lambda e: e.get("event") == "started" and
+                   e["seq"] > st["seq"])
+        ck.ok(ev is not None, "%s: rematch %d starts" % (tag, round_no))
+        st = req(d.w, "state", room=d.room)["state"]
+        ck.eq(st["options"].get("first"), "random", "%s: still random" % tag)
+        seeds.append(st["options"].get("seed"))
+    ck.eq(len(set(seeds)), len(seeds), "%s: each rematch has a new seed: %r"
+          % (tag, seeds))
+    d.close()
+
+
 def first_two(ck, port):
     tag = "stfirst2"
     d = Duo(ck, port, tag, "stones", {"first": "2"})
@@ -116,6 +142,7 @@ def main():
         rematch(ck, d)
         d.close()
         first_two(ck, s.port)
+        rematch_redraws(ck, s.port)
         results = [random_game(ck, s.port, seed) for seed in range(1, 7)]
         # The same seed draws the same first player.
         d1 = Duo(ck, s.port, "stseeda", "stones", {"seed": 42})
