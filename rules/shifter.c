@@ -356,6 +356,11 @@ shifter_table_parse(struct shifter_state *s, const char *text, size_t len,
 	const char *line;
 	size_t n;
 
+	if (len > SHIFTER_MOVES_MAX) {
+		rules_seterr(err, errlen, "the file is longer than %d bytes",
+		    SHIFTER_MOVES_MAX);
+		return -1;
+	}
 	memset(&t, 0, sizeof t);
 	while (shifter_lines_next(&it, &line, &n)) {
 		if (n == 0 || line[0] == '#')
@@ -879,6 +884,11 @@ shifter_import(void *st, const char *text, size_t len, char *err, size_t errlen)
 	const char *line;
 	size_t n;
 
+	if (len > SHIFTER_FILE_MAX) {
+		rules_seterr(err, errlen, "the file is longer than %d bytes",
+		    SHIFTER_FILE_MAX);
+		return -1;
+	}
 	memset(&cur, 0, sizeof cur);
 	memset(&start, 0, sizeof start);
 	cur.active = start.active = RULES_NONE;
