@@ -6,9 +6,11 @@ moves from both seats in threads (for the crash tests). Run on its own it
 checks the `games` listing those tests rely on.
 """
 
+import atexit
 import json
 import os
 import random
+import signal
 import sys
 import threading
 import time
@@ -26,9 +28,23 @@ SHARED_EVENTS = ("moved", "ended", "started", "joined", "left", "undone",
                  "restarted", "opponent_gone", "opponent_back", "clock")
 
 
+# Every server these tests started, so that none outlives a test that
+# stopped on an exception.
+STARTED = []
+
+
 def server(build, db=":memory:", extra=()):
     """A started Server with the FAST flags (and any extra ones)."""
-    return Server(build, db=db, extra=FAST + list(extra)).start()
+    s = Server(build, db=db, extra=FAST + list(extra))
+    STARTED.append(s)
+    return s.start()
+
+
+@atexit.register
+def _stop_leftovers():
+    for s in STARTED:
+        if s.proc is not None:
+            shut(s, signal.SIGKILL)
 
 
 def login(port, name, token=None):

@@ -12,6 +12,7 @@ players finish every game.
 """
 
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -389,6 +390,15 @@ def main():
     a = harness.args()
     ck = Checks()
     tmp = tempfile.mkdtemp(prefix="tablero-crash-")
+    try:
+        run(ck, a, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done(ck)
+
+
+def run(ck, a, tmp):
+    """The test, with its data files in tmp."""
     db = os.path.join(tmp, "tablero.db")
     scratch = server(a.build)
     plans = {}
@@ -424,10 +434,6 @@ def main():
         t.close()
     shut(s)
     rewinds(ck, a.build, os.path.join(tmp, "rewinds.db"))
-    for name in os.listdir(tmp):
-        os.unlink(os.path.join(tmp, name))
-    os.rmdir(tmp)
-    done(ck)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ accepted moves.
 """
 
 import os
+import shutil
 import signal
 import sqlite3
 import sys
@@ -41,6 +42,15 @@ def main():
     a = harness.args()
     ck = Checks()
     tmp = tempfile.mkdtemp(prefix="tablero-store-")
+    try:
+        run(ck, a, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done(ck)
+
+
+def run(ck, a, tmp):
+    """The test, with its data files in tmp."""
     db = os.path.join(tmp, "tablero.db")
     s = server(a.build, db=db)
     p1, p2 = login(s.port, "lockp1"), login(s.port, "lockp2")
@@ -104,10 +114,6 @@ def main():
           "after kill -9: the undo is kept")
     c.close()
     shut(s)
-    for name in os.listdir(tmp):
-        os.unlink(os.path.join(tmp, name))
-    os.rmdir(tmp)
-    done(ck)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ Shape Shifter level) survives.
 """
 
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -115,6 +116,15 @@ def main():
     a = harness.args()
     ck = Checks()
     tmp = tempfile.mkdtemp(prefix="tablero-term-")
+    try:
+        run(ck, a, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done(ck)
+
+
+def run(ck, a, tmp):
+    """The test, with its data files in tmp."""
     db = os.path.join(tmp, "tablero.db")
     scratch = server(a.build)
     plans = {}
@@ -204,10 +214,6 @@ def main():
         c.close()
     shut(s)
     claim_after_restart(ck, a.build, os.path.join(tmp, "claim.db"))
-    for name in os.listdir(tmp):
-        os.unlink(os.path.join(tmp, name))
-    os.rmdir(tmp)
-    done(ck)
 
 
 if __name__ == "__main__":
