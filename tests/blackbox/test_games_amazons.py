@@ -11,8 +11,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
-from test_games_lib import (Checks, done, harness, req, seeded,  # noqa: E402
-                            server, shut)
+from games_lib import (Checks, done, harness, req, seeded,  # noqa: E402
+                       server, shut)
 
 # Every move puts an arrow on one of the 92 empty squares: no game is longer.
 MAX_MOVES = 92

@@ -11,8 +11,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
-from test_games_lib import (WAIT, Checks, done, harness, login,  # noqa: E402
-                            req, seeded, server, shut, Streamer)
+from games_lib import (WAIT, Checks, Streamer, done, harness,  # noqa: E402
+                       login, req, seeded, server, shut)
 
 # Moves each side has ready for the move-limit game: more than the limit.
 LIMIT_PLAN = 4000

@@ -14,8 +14,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
-from test_games_lib import (Checks, done, ended, harness, login,  # noqa: E402
-                            req, server, settle, shut, until)
+from games_lib import (Checks, done, ended, harness, login, req,  # noqa: E402
+                       server, settle, shut, until)
 
 # The grace period given to the second server, in seconds: long enough
 # that a claim right after a disconnect is surely within it.

@@ -1,17 +1,16 @@
-"""test_games_duo.py: the shared run of a two-player game with a spectator.
-
-Not a test by itself: test_games_ataxx, _amazons and _stones import it. Run
-on its own it plays one short Stones game as a smoke test.
+"""test_games_duo.py: the run of a two-player game with a spectator (Duo),
+which test_games_ataxx, _amazons, _stones, _clock and the transcript
+import; on its own it checks the `games` listing those tests rely on (the
+five kinds, their seats and options) and plays one short Stones game.
 """
 
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_games_lib import (check_acked, check_history,  # noqa: E402
-                            check_moved_chain, Checks, compare_views, done,
-                            ended, harness, login, play_out, req, server,
-                            settle, shut, until)
+from games_lib import (Checks, check_acked, check_history,  # noqa: E402
+                       check_moved_chain, compare_views, done, ended, harness,
+                       login, play_out, req, server, settle, shut, until)
 
 
 # The ends the server makes, not a move.
@@ -138,11 +137,41 @@ class Duo:
             c.close()
 
 
+def games_listing(ck, port):
+    """The games the other tests play, with their seats and options."""
+    c = login(port, "lister")
+    r = req(c, "games")
+    games = {g["name"]: g for g in (r or {}).get("games", [])}
+    ck.eq(sorted(games), ["amazons", "ataxx", "shifter", "solitaire",
+                          "stones"], "games lists the five kinds")
+    want = {"amazons": ["white", "black"], "ataxx": ["white", "black"],
+            "stones": ["player 1", "player 2"], "solitaire": ["player"],
+            "shifter": ["player"]}
+    for name, seats in want.items():
+        g = games.get(name, {})
+        ck.eq(g.get("seat_names"), seats, "%s seat names" % name)
+        ck.eq(g.get("seats"), len(seats), "%s seat count" % name)
+
+    def opts(game):
+        return {o["name"]: o for o in games.get(game, {}).get("options", [])}
+    size = opts("ataxx").get("size", {})
+    ck.eq((size.get("min"), size.get("max")), (5, 9), "ataxx size 5..9")
+    ck.ok("level" in opts("shifter"), "shifter has a level option")
+    ck.ok("steps" in opts("solitaire") and "board" in opts("solitaire"),
+          "solitaire has steps and board options")
+    ck.eq(games.get("stones", {}).get("file_format", "?"), None,
+          "stones has no file format")
+    ck.eq(games.get("amazons", {}).get("file_format"), "tablero.txt",
+          "amazons reads and writes tablero.txt")
+    c.close()
+
+
 def main():
     a = harness.args()
     ck = Checks()
     s = server(a.build)
     try:
+        games_listing(ck, s.port)
         d = Duo(ck, s.port, "smoke", "stones", {"first": "1"})
         for seat, m in (("player 1", "A1"), ("player 1", "A2"),
                         ("player 1", "B3"), ("player 2", "C1"),

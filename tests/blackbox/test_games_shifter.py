@@ -10,9 +10,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_games_lib import (check_history, check_moved_chain,  # noqa: E402
-                            Checks, done, ended, harness, req, server, shut,
-                            Solo, until)
+from games_lib import (Checks, Solo, check_history,  # noqa: E402
+                       check_moved_chain, done, ended, harness, req, server,
+                       shut, until)
 
 
 def pieces(position):

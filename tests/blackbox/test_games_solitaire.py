@@ -10,9 +10,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_games_lib import (check_history, check_moved_chain,  # noqa: E402
-                            Checks, done, ended, harness, server, shut, Solo,
-                            until)
+from games_lib import (Checks, Solo, check_history,  # noqa: E402
+                       check_moved_chain, done, ended, harness, server, shut,
+                       until)
 
 EXAMPLE_POS = "6x6:######/.ooo##/oo#o##/.o..##/o.oooo/###o## goal=3,4"
 EXAMPLE_FILE = ("6 6\n0 0 0 0 0 0\n1 2 2 2 0 0\n2 2 0 2 0 0\n1 2 1 1 0 0\n"

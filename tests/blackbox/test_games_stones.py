@@ -11,8 +11,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
-from test_games_lib import (Checks, done, harness, req, seeded,  # noqa: E402
-                            server, shut, until)
+from games_lib import (Checks, done, harness, req, seeded,  # noqa: E402
+                       server, shut, until)
 
 P1, P2 = "player 1", "player 2"
 

@@ -19,9 +19,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_games_lib import (WAIT, Checks, done, ended, harness,  # noqa: E402
-                            log_says, login, play_out, req, seeded, server,
-                            shut, Streamer, until)
+from games_lib import (WAIT, Checks, Streamer, done, ended,  # noqa: E402
+                       harness, log_says, login, play_out, req, seeded, server,
+                       settle, shut, until)
 
 P1, P2 = "player 1", "player 2"
 
@@ -188,7 +188,13 @@ class Table:
         return out
 
     def reconnect(self, port):
-        """Every player says hello with its token and joins its seat."""
+        """Every player says hello with its token and joins its seat; the
+        events they get go on from the last seq any client saw."""
+        seen = [self.seq0] + list(self.told())
+        for c in self.clients.values():
+            seen += [e.get("seq", 0) for e in c.log
+                     if e.get("room") == self.room]
+        self.seen_before = max(seen)
         for seat in self.seats:
             name, token = self.tokens[seat]
             c = login(port, name, token)
@@ -203,6 +209,12 @@ class Table:
                        (True, seat), "%s: join resumes %s's seat" %
                        (self.tag, name))
             self.clients[seat] = c
+        low = [e for c in self.clients.values() for e in c.log
+               if e.get("room") == self.room and
+               e.get("seq", 0) <= self.seen_before]
+        self.ck.ok(not low, "%s: after the restart seq goes on past %d "
+                   "(not %r)" % (self.tag, self.seen_before,
+                                 [(e["event"], e["seq"]) for e in low][:3]))
 
     def verify(self, what):
         """Everything told before the crash is in the history, at its
@@ -298,6 +310,18 @@ def snap(c, room):
                                    "seats")}
 
 
+def last_seq(clients, room):
+    """The highest seq of room that any of clients has seen."""
+    settle_all(clients)
+    return max([e.get("seq", 0) for c in clients for e in c.log
+                if e.get("room") == room] or [0])
+
+
+def settle_all(clients):
+    for c in clients:
+        settle(c)
+
+
 def rewinds(ck, build, db):
     """What changes a room without a plain move survives kill -9 too: a
     Stones rematch (game 2, seats swapped), a solitaire undo, a restart,
@@ -351,6 +375,7 @@ def rewinds(ck, build, db):
              "next": (1, sh), "file": (0, am)}
     cs = [a, b]
     before = {k: snap(cs[i], room) for k, (i, room) in rooms.items()}
+    seen = {k: last_seq(cs, room) for k, (i, room) in rooms.items()}
     ck.eq(before["rematch"]["game_no"], 2, "rematch: game 2")
     ck.eq(len(before["undo"]["history"]), 2, "undo: two moves left")
     ck.eq(len(before["restart"]["history"]), 1, "restart: one move since")
@@ -369,6 +394,11 @@ def rewinds(ck, build, db):
             seat["connected"] = True
         ck.eq(after, before[k], "%s: the room is as it was after kill -9"
               % k)
+        settle_all(cs)
+        low = [(e["event"], e["seq"]) for c in cs for e in c.log
+               if e.get("room") == room and e.get("seq", 0) <= seen[k]]
+        ck.ok(not low, "%s: after kill -9 seq goes on past %d, the last "
+              "one seen (not %r)" % (k, seen[k], low[:3]))
     cl = req(cs[0], "state", room=ck_)["state"].get("clocks") or {}
     ck.ok(black_left is not None and 0 < black_left < 100000,
           "clock game: black's clock after its move: %r" % black_left)

@@ -16,8 +16,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_games_lib import (FAST, Checks, done, harness, login,  # noqa: E402
-                            req, server, Server, shut, until)
+from games_lib import (FAST, Checks, Server, done, harness,  # noqa: E402
+                       login, req, server, shut, until)
 
 
 def start_fails(ck, build, db, what, words=()):

@@ -17,8 +17,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_games_lib import (Checks, done, harness, login, req,  # noqa: E402
-                            server, shut)
+from games_lib import (Checks, done, harness, login, req, server,  # noqa: E402
+                       shut)
 
 
 class Lock:

@@ -16,8 +16,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_games_lib import (WAIT, Checks, done, harness,  # noqa: E402
-                            log_says, login, req, server, shut, Solo, until)
+from games_lib import (WAIT, Checks, Solo, done, harness,  # noqa: E402
+                       log_says, login, req, server, shut, until)
 from test_persist_crash import GAMES, Table, rehearse  # noqa: E402
 
 # Seconds the server stays down in the clock check: longer than the

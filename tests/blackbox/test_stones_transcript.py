@@ -13,8 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
-from test_games_lib import (Checks, done, harness, req, server,  # noqa: E402
-                            shut)
+from games_lib import (Checks, done, harness, req, server, shut)  # noqa: E402
 
 P1, P2 = "player 1", "player 2"
 

@@ -1,13 +1,13 @@
-"""test_games_lib.py: helpers the game and persistence black-box tests share.
+"""games_lib.py: helpers the game and persistence black-box tests share.
 
 Event logs per client, room views compared between players and spectators,
-games played from the `moves` verb with a seeded choice, and a stream of
-moves from both seats in threads (for the crash tests). Run on its own it
-checks the `games` listing those tests rely on.
+games played from the `moves` verb with a seeded choice, one-player rooms
+with a spectator, a stream of moves from each seat in threads (for the
+crash tests), and a scan of every stopped server's log for sanitizer
+reports. Not a test itself (tests/run.sh runs only test_*.py).
 """
 
 import atexit
-import json
 import os
 import random
 import signal
@@ -447,39 +447,3 @@ class Solo:
     def close(self):
         for c in self.clients:
             c.close()
-
-
-def main():
-    a = harness.args()
-    ck = Checks()
-    with Server(a.build) as s:
-        c = Client(s.port)
-        r = c.call("games")
-        games = {g["name"]: g for g in r.get("games", [])}
-        ck.eq(sorted(games), ["amazons", "ataxx", "shifter", "solitaire",
-                              "stones"], "games lists the five kinds")
-        want = {"amazons": ["white", "black"], "ataxx": ["white", "black"],
-                "stones": ["player 1", "player 2"], "solitaire": ["player"],
-                "shifter": ["player"]}
-        for name, seats in want.items():
-            g = games.get(name, {})
-            ck.eq(g.get("seat_names"), seats, "%s seat names" % name)
-            ck.eq(g.get("seats"), len(seats), "%s seat count" % name)
-        opts = {o["name"]: o for o in games.get("ataxx", {}).get("options",
-                                                                 [])}
-        ck.eq((opts.get("size", {}).get("min"), opts.get("size", {})
-               .get("max")), (5, 9), "ataxx size option 5..9")
-        opts = {o["name"]: o for o in games.get("shifter", {}).get("options",
-                                                                   [])}
-        ck.ok("level" in opts, "shifter has a level option")
-        opts = {o["name"]: o for o in games.get("solitaire", {})
-                .get("options", [])}
-        ck.ok("steps" in opts and "board" in opts,
-              "solitaire has steps and board options")
-        ck.eq(json.dumps(games.get("stones", {}).get("file_format")), "null",
-              "stones has no file format")
-    ck.done()
-
-
-if __name__ == "__main__":
-    main()
