@@ -495,7 +495,7 @@ static void
 check_parse_count(const union amz_buf *s)
 {
 	static struct rules_move mv[RULES_MAX_MOVES];
-	char text[32], err[RULES_ERR_MAX];
+	char text[48], err[RULES_ERR_MAX];
 	int n, a, b, c, ok = 0;
 
 	n = G->legal_moves(s->b, mv, RULES_MAX_MOVES);
