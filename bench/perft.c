@@ -1,9 +1,11 @@
 /*
  * perft.c: count the leaves of a game's move tree to a depth, the proof that
  * move generation is exact. Usage:
- *   perft [-t] [-o key=value]... GAME DEPTH [POSITION]
+ *   perft [-g] [-t] [-o key=value]... GAME DEPTH [POSITION]
  * The last line printed is the leaf count; -t adds a line on stderr with the
- * time taken and the leaves per second.
+ * time taken and the leaves per second; -g uses the generic perft over the
+ * rules interface (the baseline the benchmarks compare a game's own perft
+ * with).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,7 +25,7 @@ perft_usage(void)
 	int i;
 
 	fprintf(stderr,
-	    "usage: perft [-t] [-o key=value]... GAME DEPTH [POSITION]\n"
+	    "usage: perft [-g] [-t] [-o key=value]... GAME DEPTH [POSITION]\n"
 	    "games:");
 	for (i = 0; rules_games[i] != NULL; i++)
 		fprintf(stderr, " %s", rules_games[i]->name);
@@ -46,15 +48,18 @@ main(int argc, char **argv)
 	struct rules_opt opts[PERFT_MAX_OPTS];
 	char err[RULES_ERR_MAX];
 	const struct rules_game *g;
-	int nopts = 0, timing = 0, c, depth;
+	int nopts = 0, timing = 0, generic = 0, c, depth;
 	void *st;
 	double t0, t;
 	uint64_t n;
 
-	while ((c = getopt(argc, argv, "to:")) != -1) {
+	while ((c = getopt(argc, argv, "gto:")) != -1) {
 		char *eq;
 
 		switch (c) {
+		case 'g':
+			generic = 1;
+			break;
 		case 't':
 			timing = 1;
 			break;
@@ -98,7 +103,8 @@ main(int argc, char **argv)
 		return 1;
 	}
 	t0 = perft_now();
-	n = rules_perft(g, st, depth);
+	n = generic ? rules_perft_generic(g, st, depth) :
+	    rules_perft(g, st, depth);
 	t = perft_now() - t0;
 	if (timing)
 		fprintf(stderr, "%s depth %d: %" PRIu64 " leaves in %.3f s, %.0f leaves/s\n",

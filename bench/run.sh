@@ -8,12 +8,18 @@ BUILD=${1:-build}
 RUNS=3
 status=0
 
-# perft_speed GAME DEPTH WANT: run `perft -t` RUNS times and print the leaf
+# median: the middle one of the numbers on standard input.
+median() {
+	sort -n | sed -n "$(((RUNS + 1) / 2))p"
+}
+
+# perft_speed GAME DEPTH WANT [-g]: run `perft -t` RUNS times and print the leaf
 # count and the median leaves per second.
 perft_speed() {
 	game=$1
 	depth=$2
 	want=$3
+	flag=${4:-}
 	if ! "$BUILD/perft" "$game" 1 >/dev/null 2>&1; then
 		echo "$game perft $depth: not available ($game is not built yet)"
 		return
@@ -21,17 +27,17 @@ perft_speed() {
 	speeds=
 	i=0
 	while [ $i -lt $RUNS ]; do
-		out=$("$BUILD/perft" -t "$game" "$depth" 2>&1)
+		out=$("$BUILD/perft" $flag -t "$game" "$depth" 2>&1)
 		leaves=$(printf '%s\n' "$out" | grep -E '^[0-9]+$' | tail -n 1)
 		speed=$(printf '%s\n' "$out" |
 		    sed -n 's/.*, \([0-9]*\) leaves\/s$/\1/p')
 		speeds="$speeds $speed"
 		i=$((i + 1))
 	done
-	median=$(for s in $speeds; do echo "$s"; done | sort -n |
-	    sed -n "$(((RUNS + 1) / 2))p")
-	echo "$game perft $depth: $leaves leaves, median $median leaves/s" \
-	    "(runs:$speeds)"
+	median=$(for s in $speeds; do echo "$s"; done | median)
+	echo "$game perft $depth${flag:+ (generic $flag)}: $leaves leaves," \
+	    "median $median leaves/s (runs:$speeds)"
+	last_median=$median
 	if [ "$leaves" != "$want" ]; then
 		echo "$game perft $depth: WRONG COUNT, published $want"
 		status=1
@@ -44,4 +50,22 @@ if [ ! -x "$BUILD/perft" ]; then
 fi
 perft_speed ataxx 7 5023479496
 perft_speed amazons 2 4307152
+
+# The baseline, measured in this same run: the generic perft over the rules
+# interface (copy-make, no bulk counting) against the game's own perft.
+for spec in "ataxx 5 4752668" "amazons 2 4307152"; do
+	set -- $spec
+	perft_speed "$1" "$2" "$3"
+	fast=$last_median
+	perft_speed "$1" "$2" "$3" -g
+	slow=$last_median
+	if [ -n "$fast" ] && [ -n "$slow" ] && [ "$slow" -gt 0 ]; then
+		echo "$1 perft $2: own perft is $(awk "BEGIN { printf \"%.1f\", $fast / $slow }")x the generic one"
+	fi
+done
+
+# The store: moves appended per second with synchronous NORMAL and FULL.
+if [ -x "$BUILD/bench_store" ]; then
+	"$BUILD/bench_store" || status=1
+fi
 exit $status
