@@ -3,9 +3,9 @@
  * rule and illegal-move reason, the position string, the level file, the
  * generator over many seeds and levels, and the solver.
  *
- * `test_shifter bench` instead times the solver on level 20 (median of 3
- * runs for each of several seeds) and prints the numbers; no test here
- * asserts on time.
+ * `test_shifter bench [SEEDS]` instead times the solver on level 20 (median
+ * of 3 runs for each of 20 seeds), then solves every level for SEEDS seeds
+ * (default 300), and prints the numbers; no test here asserts on time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -984,6 +984,9 @@ test_hash_and_perft(void)
 	CHECK_U64(rules_perft(G, &a, 6), 1012);
 }
 
+/* The node limit of the sweep. */
+#define BENCH_NODES 3000000L
+
 static double
 bench_now(void)
 {
@@ -1001,9 +1004,48 @@ bench_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Time the solver on level 20: for each seed the median of 3 runs. */
+/* Solve every level for `seeds` seeds with a node limit; print the
+ * slowest, the total and the levels the limit left undecided. */
 static int
-bench(void)
+bench_sweep(int seeds)
+{
+	static struct shifter_state s;
+	double t, worst = 0, total = 0;
+	int level, seed, undecided = 0, wl = 0, ws = 0;
+
+	for (level = 1; level <= SHIFTER_MAX_LEVEL; level++) {
+		for (seed = 0; seed < seeds; seed++) {
+			enum ai_verdict v;
+			double t0;
+
+			t_level(&s, seed, level);
+			t0 = bench_now();
+			v = ai_shifter_solve(&s, BENCH_NODES, NULL);
+			t = bench_now() - t0;
+			total += t;
+			if (t > worst) {
+				worst = t;
+				wl = level;
+				ws = seed;
+			}
+			if (v != AI_WINNABLE) {
+				printf("level %d seed %d: %s\n", level, seed,
+				    v == AI_LOST ? "LOST" : "undecided");
+				undecided++;
+			}
+		}
+	}
+	printf("levels 1-%d, %d seeds each: %.2f s in all, slowest %.1f ms "
+	       "(level %d seed %d), %d not found winnable in %ld nodes\n",
+	    SHIFTER_MAX_LEVEL, seeds, total, worst * 1e3, wl, ws, undecided,
+	    BENCH_NODES);
+	return undecided != 0;
+}
+
+/* Time the solver on level 20: for each seed the median of 3 runs; then
+ * sweep every level. */
+static int
+bench(int sweep_seeds)
 {
 	static struct shifter_state s;
 	double med[20], t[3], t0;
@@ -1026,14 +1068,14 @@ bench(void)
 	printf("level 20, %d seeds: median %.1f us, max %.1f us\n", nseeds,
 	    (med[nseeds / 2 - 1] + med[nseeds / 2]) / 2 * 1e6,
 	    med[nseeds - 1] * 1e6);
-	return 0;
+	return bench_sweep(sweep_seeds);
 }
 
 int
 main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "bench") == 0)
-		return bench();
+		return bench(argc > 2 ? atoi(argv[2]) : 300);
 	test_descriptor();
 	test_shipped_table();
 	test_reach();
