@@ -171,10 +171,12 @@ cmd_room_full(const struct room *r)
 	return 1;
 }
 
+/* A joined or left event: who, in which seat (null for a watcher). */
 static void
-cmd_joined_event(struct room *r, struct player *p, int seat)
+cmd_member_event(struct room *r, const char *name, struct player *p,
+    int seat)
 {
-	cJSON *ev = room_event(r, "joined");
+	cJSON *ev = room_event(r, name);
 
 	cJSON_AddStringToObject(ev, "name", p->name);
 	if (seat >= 0)
@@ -285,7 +287,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 		room_start(r);
 		return;
 	}
-	cmd_joined_event(r, c->player, seat);
+	cmd_member_event(r, "joined", c->player, seat);
 	if (cmd_room_full(r))
 		room_start(r);
 	cmd_reply_room(c, req, r, seat, resumed);
@@ -343,7 +345,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 	r->seats[seat].gone = 0;
 	c->current = r;
 	room_save(r);
-	cmd_joined_event(r, c->player, seat);
+	cmd_member_event(r, "joined", c->player, seat);
 	if (r->status == ROOM_WAITING && cmd_room_full(r))
 		room_start(r);
 	cmd_reply_room(c, req, r, seat, 0);
@@ -372,7 +374,7 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 		r->watchers = xrealloc(r->watchers,
 		    (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
 		r->watchers[r->nwatchers++] = c->player;
-		cmd_joined_event(r, c->player, -1);
+		cmd_member_event(r, "joined", c->player, -1);
 	}
 	c->current = r;
 	rep = proto_reply(req);
@@ -392,20 +394,6 @@ cmd_room_close(struct room *r)
 	TAILQ_REMOVE(&r->srv->rooms, r, entry);
 	log_info("room %s closed", r->id);
 	room_free(r);
-}
-
-static void
-cmd_left_event(struct room *r, struct player *p, int seat)
-{
-	cJSON *ev = room_event(r, "left");
-
-	cJSON_AddStringToObject(ev, "name", p->name);
-	if (seat >= 0)
-		cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
-	else
-		cJSON_AddNullToObject(ev, "seat");
-	cJSON_AddStringToObject(ev, "role", seat >= 0 ? "player" : "watcher");
-	room_broadcast(r, ev);
 }
 
 void
@@ -435,7 +423,7 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 	} else if (r->status == ROOM_WAITING) {
 		r->seats[seat].player = NULL;
 	}
-	cmd_left_event(r, c->player, seat);
+	cmd_member_event(r, "left", c->player, seat);
 	if (r->status != ROOM_WAITING)
 		return;
 	for (s = 0; s < r->g->seats; s++)
