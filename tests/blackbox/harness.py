@@ -43,6 +43,28 @@ class Checks:
         sys.exit(0 if self.failed == 0 else 1)
 
 
+def is_error(chk, rep, code, what, words=None):
+    """Check that rep is an error reply with this code (and, when given,
+    a message holding each of words)."""
+    if not chk.ok(rep is not None and rep.get("ok") is False,
+                  "%s: want error %s, got %.300r" % (what, code, rep)):
+        return False
+    good = chk.eq(rep.get("error"), code, what + ": error code")
+    msg = rep.get("message")
+    chk.ok(isinstance(msg, str) and msg != "",
+           what + ": error has a message: %r" % (rep,))
+    for w in words or []:
+        good = chk.ok(isinstance(msg, str) and w in msg,
+                      "%s: message %r names %r" % (what, msg, w)) and good
+    return good
+
+
+def is_ok(chk, rep, what):
+    """Check that rep is an ok reply."""
+    return chk.ok(rep is not None and rep.get("ok") is True,
+                  "%s: want ok, got %.300r" % (what, rep))
+
+
 def args():
     """The command line every test takes: --build DIR."""
     p = argparse.ArgumentParser()

@@ -13,7 +13,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Checks, Client, Server, args, login  # noqa: E402
+from harness import Checks, Client, Server, args, login, is_error, is_ok  # noqa: E402
 
 # Every verb of the protocol, as help must list them.
 VERBS = ["hello", "games", "rooms", "create", "join", "watch", "leave",
@@ -23,27 +23,6 @@ VERBS = ["hello", "games", "rooms", "create", "join", "watch", "leave",
 
 # Functional tests send quickly: keep the rate limit out of their way.
 FAST = ["--rate", "100000", "--burst", "100000"]
-
-
-def is_error(chk, rep, code, what, words=None):
-    """Check that rep is an error reply with this code (and, when given,
-    a message holding each of words)."""
-    if not chk.ok(rep is not None and rep.get("ok") is False,
-                  "%s: want error %s, got %.300r" % (what, code, rep)):
-        return False
-    good = chk.eq(rep.get("error"), code, what + ": error code")
-    msg = rep.get("message")
-    chk.ok(isinstance(msg, str) and msg != "",
-           what + ": error has a message: %r" % (rep,))
-    for w in words or []:
-        good = chk.ok(isinstance(msg, str) and w in msg,
-                      "%s: message %r names %r" % (what, msg, w)) and good
-    return good
-
-
-def is_ok(chk, rep, what):
-    return chk.ok(rep is not None and rep.get("ok") is True,
-                  "%s: want ok, got %.300r" % (what, rep))
 
 
 def raw_reply(c, line):
