@@ -187,6 +187,20 @@ cmd_member_event(struct room *r, const char *name, struct player *p,
 	room_broadcast(r, ev);
 }
 
+/* May the player take one more unfinished room? 0, or -1 after replying
+ * limit_reached. */
+static int
+cmd_room_limit(struct conn *c, const struct proto_request *req)
+{
+	if (room_count_for(c->srv, c->player) <
+	    c->srv->cfg.max_rooms_per_player)
+		return 0;
+	session_error(c, req, PROTO_E_LIMIT_REACHED,
+	    "you are in %d unfinished rooms already",
+	    c->srv->cfg.max_rooms_per_player);
+	return -1;
+}
+
 /* Reply {room, seat, state}. */
 static void
 cmd_reply_room(struct conn *c, const struct proto_request *req, struct room *r,
@@ -244,13 +258,8 @@ cmd_create(struct conn *c, const struct proto_request *req)
 		    "no game '%s' (games lists them)", req->game);
 		return;
 	}
-	if (room_count_for(c->srv, c->player) >=
-	    c->srv->cfg.max_rooms_per_player) {
-		session_error(c, req, PROTO_E_LIMIT_REACHED,
-		    "you are in %d unfinished rooms already",
-		    c->srv->cfg.max_rooms_per_player);
+	if (cmd_room_limit(c, req) != 0)
 		return;
-	}
 	if (req->has_clock && g->seats < 2) {
 		session_error(c, req, PROTO_E_BAD_OPTIONS,
 		    "%s is a one-player game: no clock", g->name);
@@ -333,13 +342,8 @@ cmd_join(struct conn *c, const struct proto_request *req)
 		    "every seat in %s is taken (watch it instead)", r->id);
 		return;
 	}
-	if (room_count_for(c->srv, c->player) >=
-	    c->srv->cfg.max_rooms_per_player) {
-		session_error(c, req, PROTO_E_LIMIT_REACHED,
-		    "you are in %d unfinished rooms already",
-		    c->srv->cfg.max_rooms_per_player);
+	if (cmd_room_limit(c, req) != 0)
 		return;
-	}
 	room_remove_watcher(r, c->player);
 	r->seats[seat].player = c->player;
 	r->seats[seat].gone = 0;
