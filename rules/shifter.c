@@ -508,7 +508,11 @@ shifter_generate(
 	struct rules_rng r;
 	int i;
 
-	if (level < 1 || level > SHIFTER_MAX_LEVEL || s->nkinds == 0) {
+	if (s->nkinds == 0) {
+		rules_seterr(err, errlen, "no pieces defined");
+		return -1;
+	}
+	if (level < 1 || level > SHIFTER_MAX_LEVEL) {
 		rules_seterr(
 		    err, errlen, "level must be 1 to %d", SHIFTER_MAX_LEVEL);
 		return -1;
@@ -1263,13 +1267,16 @@ shifter_describe_move(
 	    a, from, b, to, shifter_article(b), b);
 }
 
-/* The mover leaves the board; the piece it took stays and is active. */
+/* The mover leaves the board; the piece it took stays and is active. A
+ * move that is not a capture by the active piece changes nothing, so the
+ * active square always holds a piece. */
 static void
 shifter_apply(void *st, struct rules_move m)
 {
 	struct shifter_state *s = st;
 
-	if (m.to < 0 || m.to >= SHIFTER_SQUARES || m.from != s->active)
+	if (m.to < 0 || m.to >= SHIFTER_SQUARES || m.from != s->active ||
+	    m.to == m.from || s->board[m.to] == SHIFTER_EMPTY)
 		return;
 	s->board[(int)s->active] = SHIFTER_EMPTY;
 	s->active = (int8_t)m.to;

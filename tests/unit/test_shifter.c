@@ -434,6 +434,18 @@ test_generator(void)
 		same += memcmp(a.board, b.board, sizeof a.board) == 0;
 	}
 	CHECK_INT(same, 0);
+	/* Out of range, or no table. */
+	{
+		char err[RULES_ERR_MAX];
+
+		a = b;
+		CHECK_INT(shifter_generate(&a, 0, 1, err, sizeof err), -1);
+		CHECK_STR(err, "level must be 1 to 62");
+		CHECK_INT(shifter_generate(&a, 63, 1, err, sizeof err), -1);
+		a.nkinds = 0;
+		CHECK_INT(shifter_generate(&a, 5, 1, err, sizeof err), -1);
+		CHECK_STR(err, "no pieces defined");
+	}
 	/* No seed option: seed 1. */
 	{
 		char err[RULES_ERR_MAX];
@@ -590,6 +602,12 @@ test_rules(void)
 	G->format_move(&s, m, buf, sizeof buf);
 	CHECK_STR(buf, "c3");
 	before = s;
+	/* Not captures by the active piece: nothing happens. */
+	G->apply(&s, (struct rules_move){t_sq("b1"), t_sq("e4"), RULES_NONE});
+	G->apply(&s, (struct rules_move){t_sq("c3"), t_sq("c5"), RULES_NONE});
+	G->apply(&s, (struct rules_move){t_sq("b1"), t_sq("b1"), RULES_NONE});
+	G->apply(&s, (struct rules_move){t_sq("b1"), 64, RULES_NONE});
+	CHECK(memcmp(&s, &before, sizeof s) == 0);
 	G->apply(&s, m);
 	CHECK(G->hash(&s) != G->hash(&before));
 	/* The mover left; the torre stays and is active. */
