@@ -651,9 +651,16 @@ shifter_from_position(void *st, const char *text, char *err, size_t errlen)
 		k = shifter_is_upper(c) ? shifter_kind_by_letter(s, c) : -1;
 		if (k < 0) {
 			shifter_sqname(i, name);
-			rules_seterr(err, errlen,
-			    "position: no piece has the letter '%c' (on %s)", c,
-			    name);
+			if (c > ' ' && c < 0x7f)
+				rules_seterr(err, errlen,
+				    "position: no piece has the letter '%c' "
+				    "(on %s)",
+				    c, name);
+			else
+				rules_seterr(err, errlen,
+				    "position: byte 0x%02x is not a piece "
+				    "letter (on %s)",
+				    (unsigned char)c, name);
 			return -1;
 		}
 		board[i] = (int8_t)k;
@@ -747,11 +754,17 @@ shifter_legend_line(const struct shifter_state *s, int8_t *legend,
 	name = p + 1;
 	nn = n - 1;
 	shifter_trim(&name, &nn);
+	if (!shifter_name_ok(name, nn)) {
+		rules_seterr(err, errlen,
+		    "line %d: a piece name is 1 to %d letters, digits, _ or -",
+		    lineno, SHIFTER_NAME_MAX);
+		return -1;
+	}
 	k = shifter_kind_find(s, name, nn);
 	if (k < 0) {
 		rules_seterr(err, errlen,
 		    "line %d: no piece named %.*s in the moves table", lineno,
-		    (int)(nn > 40 ? 40 : nn), name);
+		    (int)nn, name);
 		return -1;
 	}
 	if (legend[c - 'A'] != SHIFTER_EMPTY) {
@@ -1353,19 +1366,21 @@ shifter_board_rows(const void *st, char *buf, size_t len)
 	return shifter_out_end(&o);
 }
 
-/* Mixes the level, every piece's square and kind, and the active square. */
+/* Mixes the level, every piece's square and kind, and the active square;
+ * the constants keep the three kinds of term apart. */
 static uint64_t
 shifter_hash(const void *st)
 {
 	const struct shifter_state *s = st;
-	uint64_t h = rules_mix64(0x5368696674ULL + s->level);
+	uint64_t h = rules_mix64(0x5368696674ULL + s->level), piece;
 	int sq;
 
-	for (sq = 0; sq < SHIFTER_SQUARES; sq++)
-		if (s->board[sq] != SHIFTER_EMPTY)
-			h ^= rules_mix64(((uint64_t)sq << 8 |
-			                     (uint64_t)(uint8_t)s->board[sq]) +
-			    0x100000);
+	for (sq = 0; sq < SHIFTER_SQUARES; sq++) {
+		if (s->board[sq] == SHIFTER_EMPTY)
+			continue;
+		piece = (uint64_t)sq << 8 | (uint8_t)s->board[sq];
+		h ^= rules_mix64(0x100000 + piece);
+	}
 	return h ^ rules_mix64(0x200000 + (uint64_t)(uint8_t)s->active);
 }
 

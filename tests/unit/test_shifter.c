@@ -737,6 +737,9 @@ test_position(void)
 	CHECK_STR(t_pos_err("3 ......../......../......../......../"
 	                    "......../......../......../.Q...... b1"),
 	    "position: no piece has the letter 'Q' (on b1)");
+	CHECK_STR(t_pos_err("3 ......../......../......../......\x01./"
+	                    "......../......../......../.C...... b1"),
+	    "position: byte 0x01 is not a piece letter (on g5)");
 	CHECK_STR(t_pos_err("3 ......../......../......../......../"
 	                    "......../......../......../.C...... B1"),
 	    "position: the active piece's square must be like c6");
@@ -882,6 +885,10 @@ test_level_file_bad(void)
 	    text, sizeof text, "shifter level 1\n%sC caballo\nT dama\n", rows);
 	CHECK_STR(t_file_err(text),
 	    "line 11: no piece named dama in the moves table");
+	snprintf(text, sizeof text, "shifter level 1\n%sC caballo\nT tor\bre\n",
+	    rows);
+	CHECK_STR(t_file_err(text),
+	    "line 11: a piece name is 1 to 15 letters, digits, _ or -");
 	snprintf(text, sizeof text,
 	    "shifter level 1\n%sC caballo\nT torre\nc alfil\n", rows);
 	CHECK_STR(
