@@ -43,7 +43,7 @@ bot_eval(struct bot *b, const void *st, int ply, int nmoves)
 	struct rules_status s;
 	int me;
 
-	b->g->status(st, &s);
+	rules_status(b->g, st, &s);
 	me = b->g->turn(st);
 	if (s.result == RULES_WIN)
 		return s.winner == me ? BOT_WIN - ply : -BOT_WIN + ply;

@@ -205,6 +205,15 @@ rules_perft_generic(const struct rules_game *g, const void *st, int depth)
 	return n;
 }
 
+/* A game's status with every field a game does not set zeroed (level). */
+void
+rules_status(
+    const struct rules_game *g, const void *st, struct rules_status *out)
+{
+	memset(out, 0, sizeof *out);
+	g->status(st, out);
+}
+
 /* The game's own perft when it has one, else the generic one. */
 uint64_t
 rules_perft(const struct rules_game *g, const void *st, int depth)

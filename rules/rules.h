@@ -79,10 +79,11 @@ enum rules_result {
 
 struct rules_status {
 	enum rules_result result;
-	int winner;         /* seat that won (RULES_WIN), else RULES_NONE */
-	int nscores;        /* how many of score[] mean something: 0 to 2 */
-	int score[2];       /* per seat: pieces (Ataxx), pegs left (solitaire)... */
+	int winner;   /* seat that won (RULES_WIN), else RULES_NONE */
+	int nscores;  /* how many of score[] mean something: 0 to 2 */
+	int score[2]; /* per seat: pieces (Ataxx), pegs left (solitaire)... */
 	const char *reason; /* static text: "board full", "" while playing */
+	int level; /* the level being played (games with levels), else 0 */
 };
 
 struct rules_game {
@@ -91,22 +92,22 @@ struct rules_game {
 	int seats;                 /* 1 or 2 */
 	const char *seat_names[2]; /* "white", "black"; seat 0 first */
 	const struct rules_optdesc *options; /* ends with a NULL name */
-	const char *notation;      /* one line of help on move notation */
-	const char *file_format;   /* import/export format name, or NULL */
-	size_t state_size;         /* bytes of state, at most RULES_STATE_MAX */
+	const char *notation;    /* one line of help on move notation */
+	const char *file_format; /* import/export format name, or NULL */
+	size_t state_size;       /* bytes of state, at most RULES_STATE_MAX */
 
 	/* Set up a new game from options already checked by
 	 * rules_opts_check(); 0, or -1 with a reason in err. */
-	int (*init)(void *st, const struct rules_opt *opts, int nopts, char *err,
-	    size_t errlen);
+	int (*init)(void *st, const struct rules_opt *opts, int nopts,
+	    char *err, size_t errlen);
 	/* The seat to move (0 for one-player games). */
 	int (*turn)(const void *st);
 	void (*status)(const void *st, struct rules_status *out);
 	/* Every legal move (a pass when that is the only one); the count. */
 	int (*legal_moves)(const void *st, struct rules_move *out, int max);
 	/* The legal moves that start from (or place on) one square. */
-	int (*legal_from)(const void *st, int square, struct rules_move *out,
-	    int max);
+	int (*legal_from)(
+	    const void *st, int square, struct rules_move *out, int max);
 	/* A square's name ("b6", "A2", "3,4") to its number; 0 or -1. */
 	int (*parse_square)(const void *st, const char *text, int *square,
 	    char *err, size_t errlen);
@@ -115,24 +116,24 @@ struct rules_game {
 	int (*parse_move)(const void *st, const char *text,
 	    struct rules_move *out, char *err, size_t errlen);
 	/* A move in notation ("a7c5"), from the state before it. */
-	void (*format_move)(const void *st, struct rules_move m, char *buf,
-	    size_t len);
+	void (*format_move)(
+	    const void *st, struct rules_move m, char *buf, size_t len);
 	/* A move as a sentence ("black jumps from a7 to c5"), from the state
 	 * before it. */
-	void (*describe_move)(const void *st, struct rules_move m, char *buf,
-	    size_t len);
+	void (*describe_move)(
+	    const void *st, struct rules_move m, char *buf, size_t len);
 	/* Play a legal move. */
 	void (*apply)(void *st, struct rules_move m);
 	/* The one-line position string; its length, or -1 when len is too
 	 * small. */
 	int (*to_position)(const void *st, char *buf, size_t len);
 	/* Replace the position (st holds a game made by init); 0 or -1. */
-	int (*from_position)(void *st, const char *text, char *err,
-	    size_t errlen);
+	int (*from_position)(
+	    void *st, const char *text, char *err, size_t errlen);
 	/* The seed's file format (NULL when the game has none); the import
 	 * replaces the position in a game made by init. */
-	int (*import_file)(void *st, const char *text, size_t len, char *err,
-	    size_t errlen);
+	int (*import_file)(
+	    void *st, const char *text, size_t len, char *err, size_t errlen);
 	int (*export_file)(const void *st, char *buf, size_t len);
 	/* ASCII picture like the seed's, lines ending in '\n'; its length. */
 	int (*render)(const void *st, char *buf, size_t len);
@@ -157,9 +158,11 @@ const char *rules_opt_get(const struct rules_game *g,
     const struct rules_opt *opts, int nopts, const char *key);
 long rules_opt_long(const struct rules_game *g, const struct rules_opt *opts,
     int nopts, const char *key);
+void rules_status(
+    const struct rules_game *g, const void *st, struct rules_status *out);
 uint64_t rules_perft(const struct rules_game *g, const void *st, int depth);
-uint64_t rules_perft_generic(const struct rules_game *g, const void *st,
-    int depth);
+uint64_t rules_perft_generic(
+    const struct rules_game *g, const void *st, int depth);
 void rules_seterr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int rules_is_pass(struct rules_move m);

@@ -1112,6 +1112,7 @@ shifter_status(const void *st, struct rules_status *out)
 	int left = shifter_popcount(shifter_occupied(s));
 
 	out->winner = RULES_NONE;
+	out->level = s->level;
 	out->nscores = 1;
 	out->score[0] = left;
 	out->score[1] = 0;

@@ -294,6 +294,7 @@ cmd_next(struct conn *c, const struct proto_request *req)
 {
 	const struct rules_optdesc *d;
 	char err[RULES_ERR_MAX], buf[24];
+	struct rules_status st;
 	struct room *r;
 	cJSON *o;
 	long level;
@@ -319,7 +320,12 @@ cmd_next(struct conn *c, const struct proto_request *req)
 		    "win this level first (or restart it)");
 		return;
 	}
-	level = rules_opt_long(r->g, r->opts, r->nopts, "level") + 1;
+	/* The level played, which a level file may have set. */
+	rules_status(r->g, r->st, &st);
+	level =
+	    (st.level > 0 ? st.level
+	                  : rules_opt_long(r->g, r->opts, r->nopts, "level")) +
+	    1;
 	if (level > d->max) {
 		session_error(
 		    c, req, PROTO_E_NOT_ALLOWED, "that was the last level");

@@ -510,7 +510,7 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
 
 	if (r->status == ROOM_ENDED)
 		return;
-	r->g->status(r->st, &st);
+	rules_status(r->g, r->st, &st);
 	if (r->clock_initial_ms > 0 && r->status == ROOM_PLAYING) {
 		int seat = r->g->turn(r->st);
 
@@ -644,7 +644,7 @@ room_play(
 	{
 		struct rules_status st;
 
-		r->g->status(r->st, &st);
+		rules_status(r->g, r->st, &st);
 		if (st.result == RULES_PLAYING)
 			cJSON_AddStringToObject(
 			    ev, "turn", r->g->seat_names[r->g->turn(r->st)]);
@@ -702,7 +702,7 @@ room_after_move(struct room *r)
 	for (;;) {
 		if (r->status != ROOM_PLAYING)
 			return;
-		r->g->status(r->st, &st);
+		rules_status(r->g, r->st, &st);
 		if (st.result != RULES_PLAYING) {
 			room_end(r, room_result_name(st.result), st.winner,
 			    st.reason);
@@ -850,7 +850,7 @@ room_recovered(struct room *r)
 	for (i = 0; i < r->g->seats; i++)
 		if (r->seats[i].player != NULL)
 			people++;
-	r->g->status(r->st, &st);
+	rules_status(r->g, r->st, &st);
 	r->status = people > 0 && st.result == RULES_PLAYING ? ROOM_ADJOURNED
 	                                                     : ROOM_PLAYING;
 	room_save(r);

@@ -178,6 +178,24 @@ def blocked(ck, port):
     g.close()
 
 
+def next_after_file(ck, port):
+    """A level loaded from a level file knows its own number: winning it
+    leads to the level after that one, not to level 2."""
+    g = Solo(ck, port, "shnf", "shifter", {"level": 5, "seed": 3})
+    text = (g.call("export") or {}).get("text", "")
+    g.close()
+    f = Solo(ck, port, "shnf2", "shifter", {"file": text})
+    ck.eq(level_of(f.created.get("state", {}).get("position", "0 x")), 5,
+          "shnf: the file's level")
+    f.follow_hints(20)
+    r = f.call("next")
+    ck.ok(r and r.get("ok"), "shnf: next after the file's level: %r" % r)
+    st = f.state()
+    ck.eq(level_of(st.get("position", "0 x")), 6,
+          "shnf: the level after a loaded level 5 is 6")
+    f.close()
+
+
 def main():
     a = harness.args()
     ck = Checks()
@@ -185,6 +203,7 @@ def main():
     try:
         levels(ck, s.port)
         blocked(ck, s.port)
+        next_after_file(ck, s.port)
     finally:
         shut(s)
     done(ck)
