@@ -626,58 +626,6 @@ amazons_cell(const struct amazons_state *s, int sq)
 	return '.';
 }
 
-/* A bounded text writer: out of room sets `over` and writes no more. */
-struct amazons_out {
-	char *buf;
-	size_t len;
-	size_t pos;
-	int over;
-};
-
-static void
-amazons_out_init(struct amazons_out *o, char *buf, size_t len)
-{
-	o->buf = buf;
-	o->len = len;
-	o->pos = 0;
-	o->over = len == 0;
-	if (len > 0)
-		buf[0] = '\0';
-}
-
-static void
-amazons_out_str(struct amazons_out *o, const char *str)
-{
-	size_t n = strlen(str);
-
-	if (o->over || o->pos + n >= o->len) {
-		o->over = 1;
-		return;
-	}
-	memcpy(o->buf + o->pos, str, n + 1);
-	o->pos += n;
-}
-
-static void
-amazons_out_char(struct amazons_out *o, char c)
-{
-	char one[2] = {c, '\0'};
-
-	amazons_out_str(o, one);
-}
-
-/* The text's length, or -1 when it did not fit. */
-static int
-amazons_out_done(struct amazons_out *o)
-{
-	if (o->over) {
-		if (o->len > 0)
-			o->buf[0] = '\0';
-		return -1;
-	}
-	return (int)o->pos;
-}
-
 /*
  * Position string: the ranks from 10 down to 1 separated by '/', each as
  * 'W' (white amazon), 'B' (black amazon), 'x' (arrow) and digits for runs of
@@ -689,11 +637,11 @@ amazons_to_position(const void *st, char *buf, size_t len)
 {
 	static const char pieces[] = {'W', 'B', 'x'};
 	const struct amazons_state *s = st;
-	struct amazons_out o;
+	struct rules_out o;
 	char num[12];
 	int rank, file, run;
 
-	amazons_out_init(&o, buf, len);
+	rules_out_init(&o, buf, len);
 	for (rank = AMAZONS_SIDE - 1; rank >= 0; rank--) {
 		run = 0;
 		for (file = 0; file < AMAZONS_SIDE; file++) {
@@ -705,21 +653,21 @@ amazons_to_position(const void *st, char *buf, size_t len)
 			}
 			if (run > 0) {
 				snprintf(num, sizeof num, "%d", run);
-				amazons_out_str(&o, num);
+				rules_out_str(&o, num);
 				run = 0;
 			}
-			amazons_out_char(
+			rules_out_char(
 			    &o, c == '*' ? pieces[2] : pieces[c == 'B']);
 		}
 		if (run > 0) {
 			snprintf(num, sizeof num, "%d", run);
-			amazons_out_str(&o, num);
+			rules_out_str(&o, num);
 		}
 		if (rank > 0)
-			amazons_out_char(&o, '/');
+			rules_out_char(&o, '/');
 	}
-	amazons_out_str(&o, s->turn == 0 ? " w" : " b");
-	return amazons_out_done(&o);
+	rules_out_str(&o, s->turn == 0 ? " w" : " b");
+	return rules_out_done(&o);
 }
 
 /* Check that each side of a parsed position has its four amazons; 0, or -1
@@ -1036,7 +984,7 @@ amazons_import_file(
 
 /* Write the squares of b comma-separated, file a to j, rank 1 to 10. */
 static void
-amazons_out_squares(struct amazons_out *o, amazons_bb b)
+amazons_out_squares(struct rules_out *o, amazons_bb b)
 {
 	char name[AMAZONS_SQNAME];
 	int file, rank, first = 1;
@@ -1048,27 +996,27 @@ amazons_out_squares(struct amazons_out *o, amazons_bb b)
 			if (!amazons_bb_has(b, sq))
 				continue;
 			if (!first)
-				amazons_out_char(o, ',');
+				rules_out_char(o, ',');
 			amazons_sqname(sq, name);
-			amazons_out_str(o, name);
+			rules_out_str(o, name);
 			first = 0;
 		}
 	}
-	amazons_out_char(o, '\n');
+	rules_out_char(o, '\n');
 }
 
 static int
 amazons_export_file(const void *st, char *buf, size_t len)
 {
 	const struct amazons_state *s = st;
-	struct amazons_out o;
+	struct rules_out o;
 
-	amazons_out_init(&o, buf, len);
+	rules_out_init(&o, buf, len);
 	amazons_out_squares(&o, amazons_own(s, 0));
 	amazons_out_squares(&o, amazons_own(s, 1));
 	amazons_out_squares(&o, amazons_bb_get(s->arrows));
-	amazons_out_str(&o, s->turn == 0 ? "1\n" : "2\n");
-	return amazons_out_done(&o);
+	rules_out_str(&o, s->turn == 0 ? "1\n" : "2\n");
+	return rules_out_done(&o);
 }
 
 /* How the seed draws a cell of amazons_cell(): '0' white, 'X' black, '*'
@@ -1097,27 +1045,27 @@ amazons_render(const void *st, char *buf, size_t len)
 	    "  +---+---+---+---+---+---+---+---+---+---+\n";
 	const struct amazons_state *s = st;
 	const char *const *names = rules_amazons.seat_names;
-	struct amazons_out o;
+	struct rules_out o;
 	char line[64];
 	int rank, file, side = (int)s->turn;
 
-	amazons_out_init(&o, buf, len);
-	amazons_out_str(&o, "  | a | b | c | d | e | f | g | h | i | j |\n");
-	amazons_out_str(&o, grid);
+	rules_out_init(&o, buf, len);
+	rules_out_str(&o, "  | a | b | c | d | e | f | g | h | i | j |\n");
+	rules_out_str(&o, grid);
 	for (rank = AMAZONS_SIDE - 1; rank >= 0; rank--) {
 		snprintf(line, sizeof line, "%2d|", rank + 1);
-		amazons_out_str(&o, line);
+		rules_out_str(&o, line);
 		for (file = 0; file < AMAZONS_SIDE; file++) {
 			char c = amazons_cell(s, rank * AMAZONS_SIDE + file);
 
 			snprintf(
 			    line, sizeof line, " %c |", amazons_picture(c));
-			amazons_out_str(&o, line);
+			rules_out_str(&o, line);
 		}
-		amazons_out_char(&o, '\n');
-		amazons_out_str(&o, grid);
+		rules_out_char(&o, '\n');
+		rules_out_str(&o, grid);
 	}
-	amazons_out_str(
+	rules_out_str(
 	    &o, "0 white (player 1) - X black (player 2) - * arrow\n");
 	if (amazons_can_move(s))
 		snprintf(line, sizeof line, "%s (player %d) to move\n",
@@ -1125,25 +1073,25 @@ amazons_render(const void *st, char *buf, size_t len)
 	else
 		snprintf(line, sizeof line, "%s wins: %s has no move\n",
 		    names[1 - side], names[side]);
-	amazons_out_str(&o, line);
-	return amazons_out_done(&o);
+	rules_out_str(&o, line);
+	return rules_out_done(&o);
 }
 
 static int
 amazons_board_rows(const void *st, char *buf, size_t len)
 {
 	const struct amazons_state *s = st;
-	struct amazons_out o;
+	struct rules_out o;
 	int rank, file;
 
-	amazons_out_init(&o, buf, len);
+	rules_out_init(&o, buf, len);
 	for (rank = AMAZONS_SIDE - 1; rank >= 0; rank--) {
 		for (file = 0; file < AMAZONS_SIDE; file++)
-			amazons_out_char(
+			rules_out_char(
 			    &o, amazons_cell(s, rank * AMAZONS_SIDE + file));
-		amazons_out_char(&o, '\n');
+		rules_out_char(&o, '\n');
 	}
-	return amazons_out_done(&o);
+	return rules_out_done(&o);
 }
 
 static uint64_t

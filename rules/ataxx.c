@@ -603,46 +603,6 @@ ataxx_apply(void *st, struct rules_move m)
 	ataxx_put(s->piece[them], opp & ~cap);
 }
 
-/* Appends to a caller's buffer, remembering when it ran out of room. */
-struct ataxx_out {
-	char *buf;
-	size_t len, used;
-	int full;
-};
-
-static void ataxx_out_add(struct ataxx_out *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-ataxx_out_add(struct ataxx_out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->full)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= o->len - o->used) {
-		o->full = 1;
-		return;
-	}
-	o->used += (size_t)n;
-}
-
-/* The out's length, or -1 when it did not fit. */
-static int
-ataxx_out_done(struct ataxx_out *o)
-{
-	if (o->full || o->len == 0) {
-		if (o->len != 0)
-			o->buf[0] = '\0';
-		return -1;
-	}
-	return (int)o->used;
-}
-
 /* The character of one grid bit: x, o, - (gap) or the given empty mark. */
 static char
 ataxx_cell(const struct ataxx_state *s, int bit, char empty)
@@ -662,7 +622,7 @@ static int
 ataxx_to_position(const void *st, char *buf, size_t len)
 {
 	const struct ataxx_state *s = st;
-	struct ataxx_out o = {buf, len, 0, 0};
+	struct rules_out o = {buf, len, 0, 0};
 	int r, c, run;
 
 	for (r = 0; r < s->size; r++) {
@@ -675,18 +635,18 @@ ataxx_to_position(const void *st, char *buf, size_t len)
 				continue;
 			}
 			if (run > 0)
-				ataxx_out_add(&o, "%d", run);
+				rules_out_add(&o, "%d", run);
 			run = 0;
-			ataxx_out_add(&o, "%c", ch);
+			rules_out_add(&o, "%c", ch);
 		}
 		if (run > 0)
-			ataxx_out_add(&o, "%d", run);
+			rules_out_add(&o, "%d", run);
 		if (r + 1 < s->size)
-			ataxx_out_add(&o, "/");
+			rules_out_add(&o, "/");
 	}
-	ataxx_out_add(&o, " %c %u %u", s->turn == ATAXX_WHITE ? 'x' : 'o',
+	rules_out_add(&o, " %c %u %u", s->turn == ATAXX_WHITE ? 'x' : 'o',
 	    s->halfmove, s->fullmove);
-	return ataxx_out_done(&o);
+	return rules_out_done(&o);
 }
 
 /* Read a counter field: decimal, no sign, no leading zero; -1 if not. */
@@ -869,49 +829,49 @@ static int
 ataxx_render(const void *st, char *buf, size_t len)
 {
 	const struct ataxx_state *s = st;
-	struct ataxx_out o = {buf, len, 0, 0};
+	struct rules_out o = {buf, len, 0, 0};
 	struct rules_status stat;
 	int r, c;
 
 	ataxx_status(s, &stat);
-	ataxx_out_add(&o, "  ");
+	rules_out_add(&o, "  ");
 	for (c = 0; c < s->size; c++)
-		ataxx_out_add(&o, " %c", 'a' + c);
-	ataxx_out_add(&o, "\n");
+		rules_out_add(&o, " %c", 'a' + c);
+	rules_out_add(&o, "\n");
 	for (r = 0; r < s->size; r++) {
-		ataxx_out_add(&o, "%2d", s->size - r);
+		rules_out_add(&o, "%2d", s->size - r);
 		for (c = 0; c < s->size; c++)
-			ataxx_out_add(&o, " %c",
+			rules_out_add(&o, " %c",
 			    ataxx_cell(s, r * ATAXX_STRIDE + c, '.'));
-		ataxx_out_add(&o, "\n");
+		rules_out_add(&o, "\n");
 	}
-	ataxx_out_add(&o, "x white %d, o black %d (. empty%s)\n", stat.score[0],
+	rules_out_add(&o, "x white %d, o black %d (. empty%s)\n", stat.score[0],
 	    stat.score[1], ataxx_get(s->gap) != 0 ? ", - gap" : "");
 	if (stat.result == RULES_PLAYING)
-		ataxx_out_add(
+		rules_out_add(
 		    &o, "%s to move\n", rules_ataxx.seat_names[s->turn]);
 	else if (stat.result == RULES_DRAW)
-		ataxx_out_add(&o, "game over (%s): draw\n", stat.reason);
+		rules_out_add(&o, "game over (%s): draw\n", stat.reason);
 	else
-		ataxx_out_add(&o, "game over (%s): %s wins\n", stat.reason,
+		rules_out_add(&o, "game over (%s): %s wins\n", stat.reason,
 		    rules_ataxx.seat_names[stat.winner]);
-	return ataxx_out_done(&o);
+	return rules_out_done(&o);
 }
 
 static int
 ataxx_board_rows(const void *st, char *buf, size_t len)
 {
 	const struct ataxx_state *s = st;
-	struct ataxx_out o = {buf, len, 0, 0};
+	struct rules_out o = {buf, len, 0, 0};
 	int r, c;
 
 	for (r = 0; r < s->size; r++) {
 		for (c = 0; c < s->size; c++)
-			ataxx_out_add(
+			rules_out_add(
 			    &o, "%c", ataxx_cell(s, r * ATAXX_STRIDE + c, '.'));
-		ataxx_out_add(&o, "\n");
+		rules_out_add(&o, "\n");
 	}
-	return ataxx_out_done(&o);
+	return rules_out_done(&o);
 }
 
 /* The board, its size and the side to move; not the clocks. */

@@ -23,6 +23,69 @@ rules_seterr(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+void
+rules_out_init(struct rules_out *o, char *buf, size_t len)
+{
+	o->buf = buf;
+	o->len = len;
+	o->used = 0;
+	o->full = len == 0;
+	if (len > 0)
+		buf[0] = '\0';
+}
+
+/* Append formatted text; out of room marks the writer full. */
+void
+rules_out_add(struct rules_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->full)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= o->len - o->used) {
+		o->full = 1;
+		return;
+	}
+	o->used += (size_t)n;
+}
+
+void
+rules_out_str(struct rules_out *o, const char *str)
+{
+	size_t n = strlen(str);
+
+	if (o->full || o->used + n >= o->len) {
+		o->full = 1;
+		return;
+	}
+	memcpy(o->buf + o->used, str, n + 1);
+	o->used += n;
+}
+
+void
+rules_out_char(struct rules_out *o, char c)
+{
+	char one[2] = {c, '\0'};
+
+	rules_out_str(o, one);
+}
+
+/* The text's length, or -1 (and an empty buffer) when it did not fit. */
+int
+rules_out_done(struct rules_out *o)
+{
+	if (o->full) {
+		if (o->len > 0)
+			o->buf[0] = '\0';
+		return -1;
+	}
+	return (int)o->used;
+}
+
 int
 rules_is_pass(struct rules_move m)
 {

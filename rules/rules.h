@@ -168,6 +168,20 @@ void rules_seterr(char *err, size_t errlen, const char *fmt, ...)
 int rules_is_pass(struct rules_move m);
 uint64_t rules_mix64(uint64_t x);
 
+/* A bounded text writer over a caller's buffer, for positions, pictures and
+ * files: once out of room it writes no more, and rules_out_done() says -1. */
+struct rules_out {
+	char *buf;
+	size_t len, used;
+	int full;
+};
+void rules_out_init(struct rules_out *o, char *buf, size_t len);
+void rules_out_add(struct rules_out *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void rules_out_str(struct rules_out *o, const char *str);
+void rules_out_char(struct rules_out *o, char c);
+int rules_out_done(struct rules_out *o);
+
 /* A small deterministic random generator for the games' generators. */
 struct rules_rng {
 	uint64_t s;

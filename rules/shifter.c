@@ -966,50 +966,9 @@ shifter_import(void *st, const char *text, size_t len, char *err, size_t errlen)
 	    s, level, &cur, has_start ? &start : &cur, legend, err, errlen);
 }
 
-/* Output into a fixed buffer that remembers running out of room. */
-struct shifter_out {
-	char *buf;
-	size_t len, used;
-	int full;
-};
-
-static void shifter_out_add(struct shifter_out *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* Append formatted text; on overflow mark the output full. */
-static void
-shifter_out_add(struct shifter_out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->full)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= o->len - o->used) {
-		o->full = 1;
-		return;
-	}
-	o->used += (size_t)n;
-}
-
-/* The output's length, or -1 when it did not fit. */
-static int
-shifter_out_end(struct shifter_out *o)
-{
-	if (o->full || o->len == 0) {
-		if (o->len > 0)
-			o->buf[0] = '\0';
-		return -1;
-	}
-	return (int)o->used;
-}
-
 /* Eight rows of a board as in the level file. */
 static void
-shifter_out_rows(struct shifter_out *o, const struct shifter_state *s,
+shifter_out_rows(struct rules_out *o, const struct shifter_state *s,
     const int8_t *board, int active)
 {
 	int sq;
@@ -1019,10 +978,9 @@ shifter_out_rows(struct shifter_out *o, const struct shifter_state *s,
 		    ? '.'
 		    : s->kind[(int)board[sq]].letter;
 
-		shifter_out_add(
-		    o, "%c", sq == active ? shifter_to_lower(c) : c);
+		rules_out_add(o, "%c", sq == active ? shifter_to_lower(c) : c);
 		if (sq % SHIFTER_SIDE == SHIFTER_SIDE - 1)
-			shifter_out_add(o, "\n");
+			rules_out_add(o, "\n");
 	}
 }
 
@@ -1032,17 +990,17 @@ static int
 shifter_export(const void *st, char *buf, size_t len)
 {
 	const struct shifter_state *s = st;
-	struct shifter_out o = {buf, len, 0, 0};
+	struct rules_out o = {buf, len, 0, 0};
 	int k, sq, used;
 
-	shifter_out_add(&o, "shifter level %d\n", s->level);
-	shifter_out_add(&o,
+	rules_out_add(&o, "shifter level %d\n", s->level);
+	rules_out_add(&o,
 	    "# rows 8 to 1, columns a to h; . is empty, "
 	    "the active piece is in lower case\n");
 	shifter_out_rows(&o, s, s->board, s->active);
 	if (memcmp(s->board, s->start, sizeof s->board) != 0 ||
 	    s->active != s->start_active) {
-		shifter_out_add(&o, "start\n");
+		rules_out_add(&o, "start\n");
 		shifter_out_rows(&o, s, s->start, s->start_active);
 	}
 	for (k = 0; k < s->nkinds; k++) {
@@ -1051,10 +1009,10 @@ shifter_export(const void *st, char *buf, size_t len)
 			if (s->board[sq] == k || s->start[sq] == k)
 				used = 1;
 		if (used)
-			shifter_out_add(
+			rules_out_add(
 			    &o, "%c %s\n", s->kind[k].letter, s->kind[k].name);
 	}
-	return shifter_out_end(&o);
+	return rules_out_done(&o);
 }
 
 static int
@@ -1302,57 +1260,57 @@ static int
 shifter_render(const void *st, char *buf, size_t len)
 {
 	const struct shifter_state *s = st;
-	struct shifter_out o = {buf, len, 0, 0};
+	struct rules_out o = {buf, len, 0, 0};
 	struct rules_status status;
 	uint64_t t = shifter_targets(s);
 	int sq, k;
 	char name[3];
 
 	shifter_status(s, &status);
-	shifter_out_add(&o, "Shape Shifter Chess, level %d: %d piece%s left\n",
+	rules_out_add(&o, "Shape Shifter Chess, level %d: %d piece%s left\n",
 	    s->level, status.score[0], status.score[0] == 1 ? "" : "s");
-	shifter_out_add(&o, "    a  b  c  d  e  f  g  h\n");
+	rules_out_add(&o, "    a  b  c  d  e  f  g  h\n");
 	for (sq = 0; sq < SHIFTER_SQUARES; sq++) {
 		char c = s->board[sq] == SHIFTER_EMPTY
 		    ? '.'
 		    : s->kind[(int)s->board[sq]].letter;
 
 		if (sq % SHIFTER_SIDE == 0)
-			shifter_out_add(
+			rules_out_add(
 			    &o, " %d ", SHIFTER_SIDE - sq / SHIFTER_SIDE);
 		if (sq == s->active)
-			shifter_out_add(&o, "[%c]", c);
+			rules_out_add(&o, "[%c]", c);
 		else if (t & shifter_bit(sq))
-			shifter_out_add(&o, "(%c)", c);
+			rules_out_add(&o, "(%c)", c);
 		else
-			shifter_out_add(&o, " %c ", c);
+			rules_out_add(&o, " %c ", c);
 		if (sq % SHIFTER_SIDE == SHIFTER_SIDE - 1)
-			shifter_out_add(
+			rules_out_add(
 			    &o, " %d\n", SHIFTER_SIDE - sq / SHIFTER_SIDE);
 	}
-	shifter_out_add(&o, "    a  b  c  d  e  f  g  h\n");
+	rules_out_add(&o, "    a  b  c  d  e  f  g  h\n");
 	shifter_sqname(s->active, name);
-	shifter_out_add(&o, "[ ] active: the %s on %s",
+	rules_out_add(&o, "[ ] active: the %s on %s",
 	    s->kind[(int)s->board[(int)s->active]].name, name);
 	if (status.result == RULES_SOLVED)
-		shifter_out_add(&o, "; level won\n");
+		rules_out_add(&o, "; level won\n");
 	else if (status.result == RULES_BLOCKED)
-		shifter_out_add(&o, "; no capture left, retry the level\n");
+		rules_out_add(&o, "; no capture left, retry the level\n");
 	else
-		shifter_out_add(&o, "; ( ) it can take:");
+		rules_out_add(&o, "; ( ) it can take:");
 	for (sq = 0; sq < SHIFTER_SQUARES; sq++) {
 		if (t & shifter_bit(sq)) {
 			shifter_sqname(sq, name);
-			shifter_out_add(&o, " %s", name);
+			rules_out_add(&o, " %s", name);
 		}
 	}
 	if (status.result == RULES_PLAYING)
-		shifter_out_add(&o, "\n");
-	shifter_out_add(&o, "pieces:");
+		rules_out_add(&o, "\n");
+	rules_out_add(&o, "pieces:");
 	for (k = 0; k < s->nkinds; k++)
-		shifter_out_add(&o, " %c %s%s", s->kind[k].letter,
+		rules_out_add(&o, " %c %s%s", s->kind[k].letter,
 		    s->kind[k].name, k + 1 < s->nkinds ? "," : "\n");
-	return shifter_out_end(&o);
+	return rules_out_done(&o);
 }
 
 /* One character a cell: '.' empty, the kind's letter for a piece, in lower
@@ -1361,10 +1319,10 @@ static int
 shifter_board_rows(const void *st, char *buf, size_t len)
 {
 	const struct shifter_state *s = st;
-	struct shifter_out o = {buf, len, 0, 0};
+	struct rules_out o = {buf, len, 0, 0};
 
 	shifter_out_rows(&o, s, s->board, s->active);
-	return shifter_out_end(&o);
+	return rules_out_done(&o);
 }
 
 /* Mixes the level, every piece's square and kind, and the active square;
