@@ -7,12 +7,12 @@
 #include "games.h"
 
 const struct rules_game *const rules_games[] = {
-	&rules_amazons,
-	&rules_ataxx,
-	&rules_stones,
-	&rules_solitaire,
-	&rules_shifter,
-	NULL,
+    &rules_amazons,
+    &rules_ataxx,
+    &rules_stones,
+    &rules_solitaire,
+    &rules_shifter,
+    NULL,
 };
 
 const struct rules_game *
