@@ -68,4 +68,14 @@ done
 if [ -x "$BUILD/bench_store" ]; then
 	"$BUILD/bench_store" || status=1
 fi
+
+# Under load: the real tablerod with 500 connections playing Ataxx in 250
+# rooms, against its own ping baseline in the same run, with synchronous
+# NORMAL and FULL (bench/load.py; about a minute).
+if command -v python3 >/dev/null 2>&1; then
+	python3 "$(dirname "$0")/load.py" --build "$BUILD" --pairs 250 \
+	    --seconds 3 --runs 3 || status=1
+else
+	echo "load: not run (no python3)"
+fi
 exit $status
