@@ -139,6 +139,20 @@ session_lookup(enum proto_verb verb, int *login)
 	return NULL;
 }
 
+/* A message over the rate: refused (not run), and a flood is cut off. */
+static void
+session_refuse(struct conn *c, const struct proto_request *req)
+{
+	if (++c->refused >= SERVER_FLOOD_MAX) {
+		session_error(
+		    c, req, PROTO_E_RATE_LIMITED, "flooding; closing");
+		net_close(c, 1);
+		return;
+	}
+	session_error(c, req, PROTO_E_RATE_LIMITED,
+	    "more than %d messages a second; slow down", c->srv->cfg.rate);
+}
+
 /* Log what a client sent, made safe and short. */
 static void
 session_log_line(struct conn *c, const char *line, size_t len)
@@ -165,22 +179,16 @@ session_line(struct conn *c, const char *line, size_t len)
 	if (c->mode == CONN_MODE_UNSET)
 		c->mode = proto_line_is_json(line, len) ? CONN_MODE_JSON
 		                                        : CONN_MODE_TEXT;
+	memset(&req, 0, sizeof req);
+	err[0] = '\0';
+	/* Decoded even when refused, so that every reply echoes its id. */
+	e = proto_decode(line, len, &req, err, sizeof err);
 	if (!session_rate_ok(c)) {
-		if (++c->refused >= SERVER_FLOOD_MAX) {
-			session_error(
-			    c, NULL, PROTO_E_RATE_LIMITED, "flooding; closing");
-			net_close(c, 1);
-			return;
-		}
-		session_error(c, NULL, PROTO_E_RATE_LIMITED,
-		    "more than %d messages a second; slow down",
-		    c->srv->cfg.rate);
+		session_refuse(c, &req);
+		proto_request_free(&req);
 		return;
 	}
 	c->refused = 0;
-	memset(&req, 0, sizeof req);
-	err[0] = '\0';
-	e = proto_decode(line, len, &req, err, sizeof err);
 	if (e != PROTO_OK) {
 		session_error(c, &req, e, "%s", err);
 		proto_request_free(&req);

@@ -211,6 +211,8 @@ def test_flood(chk, build):
         chk.ok(len(oks) >= 40, "the burst of 40 passes: %d" % len(oks))
         chk.ok(len(limited) >= 1, "over the burst: rate_limited (%d)" %
                len(limited))
+        chk.eq([r.get("id") for r in reps], list(range(n)),
+               "every reply, refused or not, echoes its id in order")
         got = [e for e in obs.drain(0.5) if e.get("event") == "chat"
                and e.get("from") == "burster"]
         chk.eq(len(got), len(oks),
