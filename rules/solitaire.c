@@ -220,6 +220,17 @@ solitaire_buf_init(struct solitaire_buf *b, char *buf, size_t len)
 	return b->over ? -1 : 0;
 }
 
+/* Drop the spaces at the end of what was written. */
+static void
+solitaire_buf_trim(struct solitaire_buf *b)
+{
+	if (b->over)
+		return;
+	while (b->used > 0 && b->p[b->used - 1] == ' ')
+		b->used--;
+	b->p[b->used] = '\0';
+}
+
 static int
 solitaire_buf_done(struct solitaire_buf *b)
 {
@@ -652,9 +663,9 @@ solitaire_pos_rows(
 			v = (unsigned char)*p;
 			if (v == '\0' || v == '/' || v == ' ') {
 				rules_seterr(err, errlen,
-				    "position: row %d has %d cells, expected "
-				    "%d",
-				    r + 1, c, t->cols);
+				    "position: row %d should have %d cells, "
+				    "not %d",
+				    r + 1, t->cols, c);
 				return -1;
 			}
 			q = memchr(solitaire_pos_chars, v, 3);
@@ -675,7 +686,7 @@ solitaire_pos_rows(
 			p++;
 		} else if (r + 1 < t->rows && (*p == '\0' || *p == ' ')) {
 			rules_seterr(err, errlen,
-			    "position: %d rows, expected %d", r + 1, t->rows);
+			    "position: only %d of %d rows", r + 1, t->rows);
 			return -1;
 		} else if (r + 1 == t->rows && *p == '/') {
 			rules_seterr(err, errlen, "position: more than %d rows",
@@ -866,8 +877,7 @@ solitaire_read_size(struct solitaire_reader *rd, struct solitaire_state *t,
 	}
 	if (ws.n != 2) {
 		rules_seterr(err, errlen,
-		    "line %d: expected the board size as 'rows cols', found "
-		    "%d words",
+		    "line %d: expected 2 numbers, rows and cols, found %d",
 		    rd->line, ws.n);
 		return -1;
 	}
@@ -943,8 +953,8 @@ solitaire_read_goal(struct solitaire_reader *rd, struct solitaire_state *t,
 	line = rd->line;
 	if (ws.n != 2) {
 		rules_seterr(err, errlen,
-		    "line %d: expected the goal as 'row column', found %d "
-		    "words",
+		    "line %d: expected 2 numbers, the goal's row and column, "
+		    "found %d",
 		    line, ws.n);
 		return -1;
 	}
@@ -1040,6 +1050,7 @@ solitaire_render(const void *st, char *buf, size_t len)
 			    i == s->goal ? goals[s->cell[i]]
 			                 : cells[s->cell[i]]);
 		}
+		solitaire_buf_trim(&b);
 		solitaire_put(&b, "\n");
 	}
 	solitaire_put(&b,
