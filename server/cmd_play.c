@@ -10,9 +10,6 @@
 #include "server/server.h"
 #include "server/store.h"
 
-/* Nodes a hint may search on the event loop: tens of milliseconds. */
-#define CMD_HINT_NODES 2000000L
-
 /* The room and the caller's seat in it, for verbs only players may use;
  * NULL after replying the error. */
 static struct room *
@@ -342,31 +339,39 @@ cmd_next(struct conn *c, const struct proto_request *req)
 		log_error("room %s: next level: %s", r->id, err);
 }
 
+/* The solver runs on the worker thread; the reply comes when it is done,
+ * and the connection reads nothing more until then, so replies stay in
+ * request order. */
 void
 cmd_hint(struct conn *c, const struct proto_request *req)
 {
-	char buf[SERVER_MOVE_TEXT_MAX];
-	struct rules_move m;
-	enum ai_verdict v;
 	struct room *r;
-	cJSON *rep;
 	int seat;
 
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_solo(c, req, r) != 0 || cmd_need_playing(c, req, r) != 0)
 		return;
-	v = ai_solve(r->g, r->st, CMD_HINT_NODES, &m);
-	rep = proto_reply(req);
-	cJSON_AddStringToObject(rep, "room", r->id);
+	net_pause(c);
+	worker_hint(c->srv->worker, r, c, req);
+}
+
+/* The worker's answer to a hint, back on the loop. */
+void
+cmd_hint_done(struct conn *c, const struct proto_request *req, const char *room,
+    int v, const char *move)
+{
+	cJSON *rep = proto_reply(req);
+
+	cJSON_AddStringToObject(rep, "room", room);
 	cJSON_AddStringToObject(rep, "verdict",
 	    v == AI_WINNABLE   ? "winnable"
 	        : v == AI_LOST ? "lost"
 	                       : "unknown");
-	if (v == AI_WINNABLE && m.to != RULES_NONE) {
-		r->g->format_move(r->st, m, buf, sizeof buf);
-		cJSON_AddStringToObject(rep, "move", buf);
-	}
+	if (move != NULL)
+		cJSON_AddStringToObject(rep, "move", move);
 	session_reply(c, rep);
+	c->waiting = 0;
+	net_resume(c);
 }
 
 /* Swap who sits where, so the other player starts the rematch. */

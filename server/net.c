@@ -162,7 +162,8 @@ net_read_cb(struct bufferevent *bev, void *arg)
 	struct conn *c = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
 
-	while (c->state == CONN_OPEN && evbuffer_get_length(in) > 0) {
+	while (c->state == CONN_OPEN && !c->waiting &&
+	    evbuffer_get_length(in) > 0) {
 		struct evbuffer_iovec v;
 		const char *line;
 		size_t used, linelen;
@@ -186,6 +187,37 @@ net_read_cb(struct bufferevent *bev, void *arg)
 		if (used == 0 && line == NULL)
 			break;
 	}
+}
+
+/* Go on with the lines a connection sent while it waited for a reply. */
+void
+net_resume(struct conn *c)
+{
+	if (c->state != CONN_OPEN)
+		return;
+	bufferevent_enable(c->bev, EV_READ);
+	net_read_cb(c->bev, c);
+}
+
+/* Stop reading while a reply is computed, so a client cannot pile up
+ * input meanwhile. */
+void
+net_pause(struct conn *c)
+{
+	c->waiting = 1;
+	bufferevent_disable(c->bev, EV_READ);
+}
+
+/* The connection with this id, or NULL when it is gone. */
+struct conn *
+net_find(struct server *srv, uint64_t id)
+{
+	struct conn *c;
+
+	TAILQ_FOREACH(c, &srv->conns, entry)
+		if (c->id == id && c->state != CONN_DEAD)
+			return c;
+	return NULL;
 }
 
 static void

@@ -112,6 +112,7 @@ struct conn {
 	char addr[64];
 	enum conn_mode mode;
 	enum conn_state state;
+	int waiting; /* a reply is being computed: read nothing more yet */
 	struct player *player; /* NULL before hello */
 	struct room *current;  /* the room verbs without a room act on */
 	double tokens;         /* rate limit bucket */
@@ -248,6 +249,9 @@ void net_send_cached(struct conn *c, const cJSON *msg, struct net_cache *cache);
 void net_cache_clear(struct net_cache *cache);
 void net_close(struct conn *c, int flush);
 void net_shutdown(struct server *srv);
+void net_resume(struct conn *c);
+void net_pause(struct conn *c);
+struct conn *net_find(struct server *srv, uint64_t id);
 void net_free_all(struct server *srv);
 
 /* session.c */
@@ -324,11 +328,15 @@ void cmd_next(struct conn *c, const struct proto_request *req);
 void cmd_hint(struct conn *c, const struct proto_request *req);
 void cmd_rematch(struct conn *c, const struct proto_request *req);
 void cmd_claim(struct conn *c, const struct proto_request *req);
+void cmd_hint_done(struct conn *c, const struct proto_request *req,
+    const char *room, int verdict, const char *move);
 
 /* worker.c: bot searches off the event loop */
 struct worker *worker_new(struct server *srv);
 void worker_free(struct worker *w);
 void worker_bot(struct worker *w, struct room *r, int level);
+void worker_hint(struct worker *w, struct room *r, struct conn *c,
+    const struct proto_request *req);
 
 /* recover.c */
 int recover_rooms(struct server *srv);

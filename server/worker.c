@@ -1,8 +1,9 @@
 /*
- * worker.c: bot searches off the event loop. One thread takes jobs (a copy
- * of the position, the bot's level) from a queue and hands each move back
- * to the loop through an event made active from the thread; the loop plays
- * it only if the room is still at the same move.
+ * worker.c: searches off the event loop: bot moves and puzzle hints. One
+ * thread takes jobs (a copy of the position) from a queue and hands each
+ * answer back to the loop through an event made active from the thread; the
+ * loop plays a bot's move only if the room is still at the same move, and
+ * answers a hint only if its connection is still there.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -14,6 +15,10 @@
 #include "ai/ai.h"
 #include "server/server.h"
 
+/* Nodes a hint may search: about a second of the worker's time, enough for
+ * every shipped and generated board. */
+#define WORKER_HINT_NODES 30000000L
+
 struct worker_job {
 	struct worker_job *next;
 	char room[SERVER_ROOM_ID_MAX];
@@ -22,6 +27,12 @@ struct worker_job {
 	void *st;
 	int ok;
 	struct rules_move move;
+	/* A hint: the connection and request to answer, and the answer. */
+	int hint;
+	uint64_t conn;
+	char *cmd, *id;
+	enum ai_verdict verdict;
+	char text[SERVER_MOVE_TEXT_MAX];
 };
 
 struct worker {
@@ -54,6 +65,24 @@ worker_push(struct worker_job **list, struct worker_job *j)
 	*list = j;
 }
 
+/* A hint, on the worker thread: the verdict and the move as text. */
+static void
+worker_solve(struct worker_job *j)
+{
+	j->verdict = ai_solve(j->g, j->st, WORKER_HINT_NODES, &j->move);
+	if (j->verdict == AI_WINNABLE && j->move.to != RULES_NONE)
+		j->g->format_move(j->st, j->move, j->text, sizeof j->text);
+}
+
+/* A bot's move, on the worker thread; 1 when it found one. */
+static int
+worker_bot_search(struct worker_job *j)
+{
+	uint64_t seed = (uint64_t)j->game_no * 1000003u + (uint64_t)j->ply;
+
+	return ai_bot_move(j->g, j->st, j->level, seed, &j->move) == 0;
+}
+
 static void *
 worker_main(void *arg)
 {
@@ -71,9 +100,10 @@ worker_main(void *arg)
 		j = worker_pop(&w->todo);
 		pthread_mutex_unlock(&w->lock);
 
-		j->ok = ai_bot_move(j->g, j->st, j->level,
-		            (uint64_t)j->game_no * 1000003u + (uint64_t)j->ply,
-		            &j->move) == 0;
+		if (j->hint)
+			worker_solve(j);
+		else
+			j->ok = worker_bot_search(j);
 
 		pthread_mutex_lock(&w->lock);
 		worker_push(&w->done, j);
@@ -86,7 +116,26 @@ static void
 worker_job_free(struct worker_job *j)
 {
 	free(j->st);
+	free(j->cmd);
+	free(j->id);
 	free(j);
+}
+
+/* Answer a finished hint, if its connection is still there. */
+static void
+worker_hint_done(struct worker *w, struct worker_job *j)
+{
+	struct proto_request req;
+	struct conn *c = net_find(w->srv, j->conn);
+
+	if (c == NULL)
+		return;
+	memset(&req, 0, sizeof req);
+	req.verb = PROTO_HINT;
+	req.cmd = j->cmd;
+	req.id = j->id;
+	cmd_hint_done(
+	    c, &req, j->room, j->verdict, j->text[0] != '\0' ? j->text : NULL);
 }
 
 /* Back on the loop: play each finished move whose room has not moved on. */
@@ -105,6 +154,11 @@ worker_ready(evutil_socket_t fd, short what, void *arg)
 		pthread_mutex_unlock(&w->lock);
 		if (j == NULL)
 			return;
+		if (j->hint) {
+			worker_hint_done(w, j);
+			worker_job_free(j);
+			continue;
+		}
 		r = room_find(w->srv, j->room);
 		if (r != NULL && r->game_no == j->game_no &&
 		    r->nhist == j->ply && r->status == ROOM_PLAYING &&
@@ -170,6 +224,27 @@ worker_bot(struct worker *w, struct room *r, int level)
 	j->ply = r->nhist;
 	j->seat = r->g->turn(r->st);
 	j->level = level;
+	j->g = r->g;
+	j->st = xmalloc(r->g->state_size);
+	memcpy(j->st, r->st, r->g->state_size);
+	pthread_mutex_lock(&w->lock);
+	worker_push(&w->todo, j);
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Ask for a hint in room r for connection c, answering request req. */
+void
+worker_hint(struct worker *w, struct room *r, struct conn *c,
+    const struct proto_request *req)
+{
+	struct worker_job *j = xcalloc(1, sizeof *j);
+
+	j->hint = 1;
+	snprintf(j->room, sizeof j->room, "%s", r->id);
+	j->conn = c->id;
+	j->cmd = req->cmd != NULL ? xstrdup(req->cmd) : NULL;
+	j->id = req->id != NULL ? xstrdup(req->id) : NULL;
 	j->g = r->g;
 	j->st = xmalloc(r->g->state_size);
 	memcpy(j->st, r->st, r->g->state_size);

@@ -228,6 +228,25 @@ def undo_restart(ck, port):
     g.close()
 
 
+def hint_order(ck, port):
+    """A hint is solved off the event loop, yet the requests sent right
+    behind it on the same connection are answered after it, in order."""
+    c = harness.login(port, "hintorder")
+    c.call("create", game="solitaire",
+           options={"steps": 24, "rows": 7, "cols": 7, "seed": 9})
+    c.raw('{"cmd":"hint","id":"h"}\n{"cmd":"ping","id":"p"}\n'
+          '{"cmd":"state","id":"s"}\n')
+    ids = []
+    for _ in range(3):
+        r = c.reply()
+        ids.append((r or {}).get("id"))
+        if (r or {}).get("id") == "h":
+            ck.eq(r.get("verdict"), "winnable",
+                  "hint order: a generated board is winnable")
+    ck.eq(ids, ["h", "p", "s"], "hint order: replies in request order")
+    c.close()
+
+
 def main():
     a = harness.args()
     ck = Checks()
@@ -238,6 +257,7 @@ def main():
         blocked(ck, s.port)
         two_ways(ck, s.port)
         undo_restart(ck, s.port)
+        hint_order(ck, s.port)
     finally:
         shut(s)
     done(ck)
