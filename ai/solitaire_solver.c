@@ -19,12 +19,12 @@
 #include "ai/ai.h"
 #include "rules/solitaire.h"
 
-/* The lost table starts at 2^SOL_TABLE_MIN_BITS slots and doubles while
- * half full, up to 2^SOL_TABLE_MAX_BITS slots (16 bytes each: 32 MB), so
- * that one solve cannot take the server's memory; past that it is a
- * cache that forgets. */
+/* The lost table starts small and doubles while half full, up to
+ * SOL_TABLE_BYTES (32 MB: 4M positions of boards up to 64 cells, held in
+ * one word, or 2M of larger ones), so that one solve cannot take the
+ * server's memory; past that it is a cache that forgets. */
 #define SOL_TABLE_MIN_BITS 14
-#define SOL_TABLE_MAX_BITS 21
+#define SOL_TABLE_BYTES ((size_t)32 << 20)
 
 /* Nodes of the shortest run between restarts (the Luby sequence gives the
  * multiples): about a millisecond of search. */
@@ -54,12 +54,13 @@ struct sol_move {
 	uint32_t key;
 };
 
-/* Open addressing, linear probing; the empty set marks a free slot (a
- * position with no peg is never searched). */
+/* Open addressing, linear probing, one word a position on boards of up
+ * to 64 cells (else two); the empty set marks a free slot (a position
+ * with no peg is never searched). */
 struct sol_table {
-	struct sol_mask *slot;
-	size_t size, used;
-	int bits;
+	uint64_t *slot;
+	size_t size, used; /* in positions */
+	int bits, wide;
 };
 
 struct sol_search {
@@ -172,13 +173,36 @@ sol_hash(const struct sol_mask *m)
 }
 
 static int
-sol_table_init(struct sol_table *t, int bits)
+sol_table_init(struct sol_table *t, int bits, int wide)
 {
-	t->slot = calloc((size_t)1 << bits, sizeof *t->slot);
+	t->slot = calloc((size_t)wide << bits, sizeof *t->slot);
 	t->size = t->slot != NULL ? (size_t)1 << bits : 0;
 	t->used = 0;
 	t->bits = bits;
+	t->wide = wide;
 	return t->slot != NULL ? 0 : -1;
+}
+
+static int
+sol_slot_free(const struct sol_table *t, size_t i)
+{
+	return t->slot[i * t->wide] == 0 &&
+	    (t->wide == 1 || t->slot[i * t->wide + 1] == 0);
+}
+
+static int
+sol_slot_is(const struct sol_table *t, size_t i, const struct sol_mask *m)
+{
+	return t->slot[i * t->wide] == m->w[0] &&
+	    (t->wide == 1 || t->slot[i * t->wide + 1] == m->w[1]);
+}
+
+static void
+sol_slot_set(struct sol_table *t, size_t i, const struct sol_mask *m)
+{
+	t->slot[i * t->wide] = m->w[0];
+	if (t->wide == 2)
+		t->slot[i * t->wide + 1] = m->w[1];
 }
 
 static int
@@ -188,9 +212,9 @@ sol_table_has(const struct sol_table *t, const struct sol_mask *m, size_t hash)
 
 	if (t->size == 0)
 		return 0;
-	for (i = hash & (t->size - 1); !sol_none(t->slot[i]);
+	for (i = hash & (t->size - 1); !sol_slot_free(t, i);
 	     i = (i + 1) & (t->size - 1))
-		if (sol_same(t->slot[i], *m))
+		if (sol_slot_is(t, i, m))
 			return 1;
 	return 0;
 }
@@ -201,9 +225,9 @@ sol_table_put(struct sol_table *t, const struct sol_mask *m, size_t hash)
 {
 	size_t i = hash & (t->size - 1);
 
-	while (!sol_none(t->slot[i]))
+	while (!sol_slot_free(t, i))
 		i = (i + 1) & (t->size - 1);
-	t->slot[i] = *m;
+	sol_slot_set(t, i, m);
 	t->used++;
 }
 
@@ -212,14 +236,18 @@ static void
 sol_table_grow(struct sol_table *t)
 {
 	struct sol_table bigger;
+	struct sol_mask m = {{0, 0}};
 	size_t i;
 
-	if (sol_table_init(&bigger, t->bits + 1) != 0)
+	if (sol_table_init(&bigger, t->bits + 1, t->wide) != 0)
 		return;
-	for (i = 0; i < t->size; i++)
-		if (!sol_none(t->slot[i]))
-			sol_table_put(
-			    &bigger, &t->slot[i], sol_hash(&t->slot[i]));
+	for (i = 0; i < t->size; i++) {
+		if (sol_slot_free(t, i))
+			continue;
+		m.w[0] = t->slot[i * t->wide];
+		m.w[1] = t->wide == 2 ? t->slot[i * t->wide + 1] : 0;
+		sol_table_put(&bigger, &m, sol_hash(&m));
+	}
 	free(t->slot);
 	*t = bigger;
 }
@@ -232,10 +260,12 @@ sol_table_add(struct sol_table *t, const struct sol_mask *m, size_t hash)
 {
 	if (t->size == 0)
 		return;
-	if (2 * t->used >= t->size && t->bits < SOL_TABLE_MAX_BITS)
+	if (2 * t->used >= t->size &&
+	    ((sizeof *t->slot * (size_t)t->wide) << (t->bits + 1)) <=
+	        SOL_TABLE_BYTES)
 		sol_table_grow(t);
 	if (4 * t->used >= 3 * t->size) {
-		t->slot[hash & (t->size - 1)] = *m;
+		sol_slot_set(t, hash & (t->size - 1), m);
 		return;
 	}
 	sol_table_put(t, m, hash);
@@ -504,7 +534,8 @@ ai_solitaire_solve(const void *st, long node_limit, struct rules_move *hint)
 	if (s == NULL)
 		return AI_UNKNOWN;
 	sol_setup(s, b);
-	sol_table_init(&s->lost, SOL_TABLE_MIN_BITS);
+	sol_table_init(
+	    &s->lost, SOL_TABLE_MIN_BITS, b->rows * b->cols > 64 ? 2 : 1);
 	res = sol_restarts(s, &pegs, b->pegs, node_limit, hint);
 	free(s->lost.slot);
 	free(s);
