@@ -883,7 +883,7 @@ shifter_level_commit(struct shifter_state *s, int level,
 }
 
 /*
- * The level file (see docs/RULES-shifter.md): "shifter level N", 8 rows of
+ * The level file (see docs/RULES.md, Shape Shifter Chess): "shifter level N", 8 rows of
  * the board from rank 8 down ('.' empty, a letter a piece, the active piece
  * in lower case), optionally "start" and the 8 rows of the level's starting
  * layout, then legend lines "C caballo" naming each letter's piece in the

@@ -3,7 +3,7 @@
  * player (drawn at random) places three pegs, the second player places three,
  * no placement may complete three in a row; then both slide a peg along a
  * line to a neighbouring empty point until one has three in a row. A third
- * repetition draws; a player with no slide loses. See docs/RULES-stones.md.
+ * repetition draws; a player with no slide loses. See docs/RULES.md (Stones).
  */
 #include <string.h>
 

@@ -76,7 +76,7 @@ def example(ck, port):
     ck.eq(len(played), pegs(EXAMPLE_POS) - 1, "solex: one jump per peg "
           "taken")
     st = check_solved(ck, g, played)
-    # undo works after the end too (RULES-server.md): the game goes on.
+    # undo works after the end too (docs/RULES.md, server policies): the game goes on.
     r = g.call("undo")
     ck.ok(r and r.get("ok"), "solex: undo after the end: %r" % r)
     ev = until(g.w, lambda e: e.get("event") == "undone" and

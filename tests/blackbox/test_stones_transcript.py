@@ -1,6 +1,6 @@
 """test_stones_transcript.py: the seed's Stones game, played over the wire.
 
-The transcript of seeds/002 (docs/RULES-stones.md): player 1 places A2 C1
+The transcript of seeds/002 (docs/RULES.md (Stones)): player 1 places A2 C1
 B3; player 2 tries C1 (taken) and 0 (no point), places B2 and C3, tries A1
 (three in a row while placing), places A3; player 1 tries C1A1, B1A1, C1B2
 and SDKJGJSDF, slides C1C2; player 2 slides B2B1; player 1 tries C3C2 and
@@ -47,7 +47,7 @@ SENTENCES = [
     "player 1 slides B3 to B2",
 ]
 
-# The seed's last picture, as docs/RULES-stones.md gives it.
+# The seed's last picture, as docs/RULES.md (Stones) gives it.
 LAST_PICTURE = [
     "  1   2   3",
     "A  ---x---o",

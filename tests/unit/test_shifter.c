@@ -1001,7 +1001,7 @@ test_hash_and_perft(void)
 	CHECK_U64(rules_perft(G, &a, 3), 1);
 	CHECK_U64(rules_perft(G, &a, 4), 1);
 	CHECK_U64(rules_perft(G, &a, 5), 0);
-	/* Counts of generated levels, as documented in RULES-shifter.md. */
+	/* Counts of generated levels, as documented in docs/RULES.md. */
 	t_init(&a, "7", "20", NULL, NULL, err);
 	CHECK_U64(rules_perft(G, &a, 1), 2);
 	CHECK_U64(rules_perft(G, &a, 2), 8);
