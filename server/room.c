@@ -280,25 +280,16 @@ room_turn(const struct room *r)
 	return cJSON_CreateString(r->g->seat_names[r->g->turn(r->st)]);
 }
 
+/* One member of the room's summary, so state and events describe seats
+ * and the time control exactly as the rooms verb does. */
 static cJSON *
-room_seats(const struct room *r)
+room_summary_part(const struct room *r, const char *key)
 {
 	cJSON *summary = lobby_room_summary(r);
-	cJSON *seats = cJSON_DetachItemFromObject(summary, "seats");
+	cJSON *part = cJSON_DetachItemFromObject(summary, key);
 
 	cJSON_Delete(summary);
-	return seats;
-}
-
-/* The time control, {initial, increment} in seconds, or null. */
-static cJSON *
-room_time_control(const struct room *r)
-{
-	cJSON *summary = lobby_room_summary(r);
-	cJSON *clk = cJSON_DetachItemFromObject(summary, "clock");
-
-	cJSON_Delete(summary);
-	return clk;
+	return part;
 }
 
 /* The full state, as the state verb and hello give it. */
@@ -312,7 +303,7 @@ room_state(const struct room *r)
 	cJSON_AddStringToObject(o, "game", r->g->name);
 	cJSON_AddStringToObject(o, "title", r->g->title);
 	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(r->options, 1));
-	cJSON_AddItemToObject(o, "seats", room_seats(r));
+	cJSON_AddItemToObject(o, "seats", room_summary_part(r, "seats"));
 	cJSON_AddItemToObject(o, "turn", room_turn(r));
 	cJSON_AddStringToObject(o, "status", lobby_status_name(r->status));
 	if (r->result != NULL)
@@ -336,7 +327,7 @@ room_state(const struct room *r)
 		cJSON_AddItemToArray(h, m);
 	}
 	cJSON_AddItemToObject(o, "clocks", room_clocks(r));
-	cJSON_AddItemToObject(o, "clock", room_time_control(r));
+	cJSON_AddItemToObject(o, "clock", room_summary_part(r, "clock"));
 	cJSON_AddNumberToObject(o, "seq", (double)r->seq);
 	cJSON_AddBoolToObject(o, "private", r->is_private);
 	cJSON_AddNumberToObject(o, "watchers", r->nwatchers);
@@ -446,7 +437,7 @@ room_start(struct room *r)
 	r->turn_start_ms = clock_mono_ms();
 	room_save(r);
 	ev = room_event(r, "started");
-	cJSON_AddItemToObject(ev, "seats", room_seats(r));
+	cJSON_AddItemToObject(ev, "seats", room_summary_part(r, "seats"));
 	cJSON_AddItemToObject(ev, "turn", room_turn(r));
 	room_add_position(r, ev, "_picture");
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r));

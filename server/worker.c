@@ -213,9 +213,9 @@ worker_free(struct worker *w)
 	free(w);
 }
 
-/* Ask for the move of the bot to move in room r. */
-void
-worker_bot(struct worker *w, struct room *r, int level)
+/* A job on a copy of room r's position. */
+static struct worker_job *
+worker_job_new(const struct room *r)
 {
 	struct worker_job *j = xcalloc(1, sizeof *j);
 
@@ -223,14 +223,30 @@ worker_bot(struct worker *w, struct room *r, int level)
 	j->game_no = r->game_no;
 	j->ply = r->nhist;
 	j->seat = r->g->turn(r->st);
-	j->level = level;
 	j->g = r->g;
 	j->st = xmalloc(r->g->state_size);
 	memcpy(j->st, r->st, r->g->state_size);
+	return j;
+}
+
+/* Queue a job and wake the thread. */
+static void
+worker_submit(struct worker *w, struct worker_job *j)
+{
 	pthread_mutex_lock(&w->lock);
 	worker_push(&w->todo, j);
 	pthread_cond_signal(&w->wake);
 	pthread_mutex_unlock(&w->lock);
+}
+
+/* Ask for the move of the bot to move in room r. */
+void
+worker_bot(struct worker *w, struct room *r, int level)
+{
+	struct worker_job *j = worker_job_new(r);
+
+	j->level = level;
+	worker_submit(w, j);
 }
 
 /* Ask for a hint in room r for connection c, answering request req. */
@@ -238,18 +254,11 @@ void
 worker_hint(struct worker *w, struct room *r, struct conn *c,
     const struct proto_request *req)
 {
-	struct worker_job *j = xcalloc(1, sizeof *j);
+	struct worker_job *j = worker_job_new(r);
 
 	j->hint = 1;
-	snprintf(j->room, sizeof j->room, "%s", r->id);
 	j->conn = c->id;
 	j->cmd = req->cmd != NULL ? xstrdup(req->cmd) : NULL;
 	j->id = req->id != NULL ? xstrdup(req->id) : NULL;
-	j->g = r->g;
-	j->st = xmalloc(r->g->state_size);
-	memcpy(j->st, r->st, r->g->state_size);
-	pthread_mutex_lock(&w->lock);
-	worker_push(&w->todo, j);
-	pthread_cond_signal(&w->wake);
-	pthread_mutex_unlock(&w->lock);
+	worker_submit(w, j);
 }
