@@ -444,8 +444,7 @@ fields_json_options(
 		proto_errf(err, errlen, "field 'options' must be an object");
 		return PROTO_E_BAD_REQUEST;
 	}
-	cJSON_ArrayForEach(c, item)
-	{
+	cJSON_ArrayForEach(c, item) {
 		keylen = strlen(c->string);
 		if (cJSON_IsString(c))
 			e = proto_request_add_option(req, c->string, keylen,
@@ -492,8 +491,7 @@ fields_json_bots(
 		    "{\"SEAT\": LEVEL}");
 		return PROTO_E_BAD_REQUEST;
 	}
-	cJSON_ArrayForEach(c, item)
-	{
+	cJSON_ArrayForEach(c, item) {
 		seatlen = strlen(c->string);
 		e = fields_check("bots", c->string, seatlen, PROTO_FIELD_MAX,
 		    FIELDS_PLAIN, 0, err, errlen);
@@ -861,4 +859,16 @@ proto_request_option(const struct proto_request *req, const char *key)
 			return req->options[i].value;
 	}
 	return NULL;
+}
+
+/* The error for a verb nobody knows, naming it when it could be read. */
+enum proto_error
+proto_unknown_cmd(const struct proto_request *req, char *err, size_t errlen)
+{
+	if (req->cmd != NULL)
+		proto_errf(err, errlen,
+		    "unknown command '%s' (help lists them)", req->cmd);
+	else
+		proto_errf(err, errlen, "unknown command (help lists them)");
+	return PROTO_E_UNKNOWN_CMD;
 }

@@ -357,6 +357,8 @@ enum proto_shorthand_args proto_verb_args(enum proto_verb v, int positional[2]);
 void proto_errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int proto_utf8_valid(const char *s, size_t len);
+enum proto_error proto_unknown_cmd(
+    const struct proto_request *req, char *err, size_t errlen);
 char *proto_strndup(const char *s, size_t len);
 int proto_parse_int(
     const char *s, size_t len, long long min, long long max, long long *out);

@@ -260,18 +260,8 @@ request_cmd(
 	}
 	req->cmd = proto_cmd_copy(cmd->valuestring, strlen(cmd->valuestring));
 	req->verb = proto_verb_from_name(cmd->valuestring);
-	if (req->verb == PROTO_VERB_COUNT) {
-		if (req->cmd != NULL)
-			proto_errf(err, errlen,
-			    "unknown command '%s' (help "
-			    "lists them)",
-			    req->cmd);
-		else
-			proto_errf(err, errlen,
-			    "unknown command (help lists "
-			    "them)");
-		return PROTO_E_UNKNOWN_CMD;
-	}
+	if (req->verb == PROTO_VERB_COUNT)
+		return proto_unknown_cmd(req, err, errlen);
 	return PROTO_OK;
 }
 

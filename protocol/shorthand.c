@@ -347,18 +347,8 @@ proto_decode_shorthand(const char *line, size_t len, struct proto_request *req,
 		req->cmd = proto_cmd_copy(verb, pos - start);
 		req->verb = proto_verb_from_name(verb);
 	}
-	if (req->verb == PROTO_VERB_COUNT) {
-		if (req->cmd != NULL)
-			proto_errf(err, errlen,
-			    "unknown command '%s' (help "
-			    "lists them)",
-			    req->cmd);
-		else
-			proto_errf(err, errlen,
-			    "unknown command (help lists "
-			    "them)");
-		return PROTO_E_UNKNOWN_CMD;
-	}
+	if (req->verb == PROTO_VERB_COUNT)
+		return proto_unknown_cmd(req, err, errlen);
 	/* unescaped arguments are never longer than the line */
 	scratch = malloc(len + 1);
 	if (scratch == NULL) {

@@ -137,15 +137,13 @@ text_value(struct text_buf *b, const cJSON *v)
 	} else if (cJSON_IsBool(v))
 		text_add(b, cJSON_IsTrue(v) ? "yes" : "no");
 	else if (cJSON_IsArray(v)) {
-		cJSON_ArrayForEach(c, v)
-		{
+		cJSON_ArrayForEach(c, v) {
 			text_value(b, c);
 			if (c->next != NULL)
 				text_add(b, ", ");
 		}
 	} else if (cJSON_IsObject(v)) {
-		cJSON_ArrayForEach(c, v)
-		{
+		cJSON_ArrayForEach(c, v) {
 			text_addf(b, "%s=", c->string);
 			text_value(b, c);
 			if (c->next != NULL)
@@ -203,8 +201,7 @@ text_clocks(struct text_buf *b, const cJSON *clocks)
 	if (!cJSON_IsObject(clocks) || clocks->child == NULL)
 		return;
 	text_add(b, "Clocks: ");
-	cJSON_ArrayForEach(c, clocks)
-	{
+	cJSON_ArrayForEach(c, clocks) {
 		text_addf(b, "%s ", c->string);
 		if (cJSON_IsNumber(c))
 			text_clock_time(b, text_int(c->valuedouble));
@@ -255,8 +252,7 @@ text_seats(struct text_buf *b, const cJSON *seats)
 {
 	const cJSON *s;
 
-	cJSON_ArrayForEach(s, seats)
-	{
+	cJSON_ArrayForEach(s, seats) {
 		text_seat(b, s);
 		if (s->next != NULL)
 			text_add(b, ", ");
@@ -296,8 +292,7 @@ text_result(struct text_buf *b, const cJSON *r)
 	text_add(b, ".\n");
 	if (cJSON_IsObject(scores) && scores->child != NULL) {
 		text_add(b, "Score: ");
-		cJSON_ArrayForEach(c, scores)
-		{
+		cJSON_ArrayForEach(c, scores) {
 			text_addf(b, "%s ", c->string);
 			text_value(b, c);
 			text_add(b, c->next != NULL ? ", " : ".\n");
@@ -401,8 +396,7 @@ text_hello(struct text_buf *b, const cJSON *msg)
 	if (!cJSON_IsArray(rooms) || rooms->child == NULL)
 		return;
 	text_add(b, "Your rooms (join ROOM to go back):\n");
-	cJSON_ArrayForEach(r, rooms)
-	{
+	cJSON_ArrayForEach(r, rooms) {
 		text_addf(b, "  %s %s, %s\n",
 		    text_str(r, "room") ? text_str(r, "room") : "?",
 		    text_str(r, "game") ? text_str(r, "game") : "?",
@@ -418,8 +412,7 @@ text_games(struct text_buf *b, const cJSON *msg)
 	const char *s;
 	long long n;
 
-	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(msg, "games"))
-	{
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(msg, "games")) {
 		s = text_str(g, "title");
 		text_addf(
 		    b, "%s", text_str(g, "name") ? text_str(g, "name") : "?");
@@ -435,8 +428,7 @@ text_games(struct text_buf *b, const cJSON *msg)
 		}
 		text_add(b, "\n");
 		cJSON_ArrayForEach(
-		    o, cJSON_GetObjectItemCaseSensitive(g, "options"))
-		{
+		    o, cJSON_GetObjectItemCaseSensitive(g, "options")) {
 			text_addf(b, "  %s=",
 			    text_str(o, "name") ? text_str(o, "name") : "?");
 			if ((v = cJSON_GetObjectItemCaseSensitive(
@@ -507,7 +499,8 @@ text_rooms(struct text_buf *b, const cJSON *msg)
 		text_add(b, "No rooms. Open one with: create GAME\n");
 		return;
 	}
-	cJSON_ArrayForEach(r, rooms) text_summary(b, r);
+	cJSON_ArrayForEach(r, rooms)
+		text_summary(b, r);
 }
 
 /* who's reply. */
@@ -517,8 +510,8 @@ text_players(struct text_buf *b, const cJSON *msg)
 	const cJSON *p, *rooms;
 
 	text_add(b, "Online:");
-	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(msg, "players"))
-	{
+	cJSON_ArrayForEach(
+	    p, cJSON_GetObjectItemCaseSensitive(msg, "players")) {
 		text_addf(
 		    b, " %s", text_str(p, "name") ? text_str(p, "name") : "?");
 		rooms = cJSON_GetObjectItemCaseSensitive(p, "rooms");
@@ -540,8 +533,7 @@ text_help(struct text_buf *b, const cJSON *msg)
 	const char *sh, *sum;
 
 	text_add(b, "Commands (every one also takes room=ID):\n");
-	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(msg, "verbs"))
-	{
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(msg, "verbs")) {
 		sh = text_str(v, "shorthand");
 		if (sh == NULL)
 			sh = text_str(v, "verb");
@@ -594,8 +586,7 @@ text_rest(struct text_buf *b, const cJSON *msg)
 {
 	const cJSON *c;
 
-	cJSON_ArrayForEach(c, msg)
-	{
+	cJSON_ArrayForEach(c, msg) {
 		if (text_skipped(c->string))
 			continue;
 		text_addf(b, "%s: ", c->string);
