@@ -15,8 +15,9 @@
 #include "ai/ai.h"
 #include "server/server.h"
 
-/* Nodes a hint may search: about a second of the worker's time, enough for
- * every shipped and generated board. */
+/* Nodes a hint may search: a quarter of a second per million, so at most
+ * about ten seconds of the worker's time; shipped boards take milliseconds,
+ * large generated ones may end "unknown". */
 #define WORKER_HINT_NODES 30000000L
 
 struct worker_job {
