@@ -30,11 +30,11 @@ int ai_bot_move(const struct rules_game *g, const void *st, int level,
     uint64_t seed, struct rules_move *out);
 
 /* solitaire_solver.c */
-enum ai_verdict ai_solitaire_solve(const void *st, long node_limit,
-    struct rules_move *hint);
+enum ai_verdict ai_solitaire_solve(
+    const void *st, long node_limit, struct rules_move *hint);
 
 /* shifter_solver.c */
-enum ai_verdict ai_shifter_solve(const void *st, long node_limit,
-    struct rules_move *hint);
+enum ai_verdict ai_shifter_solve(
+    const void *st, long node_limit, struct rules_move *hint);
 
 #endif

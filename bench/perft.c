@@ -103,11 +103,13 @@ main(int argc, char **argv)
 		return 1;
 	}
 	t0 = perft_now();
-	n = generic ? rules_perft_generic(g, st, depth) :
-	    rules_perft(g, st, depth);
+	n = generic ? rules_perft_generic(g, st, depth)
+	            : rules_perft(g, st, depth);
 	t = perft_now() - t0;
 	if (timing)
-		fprintf(stderr, "%s depth %d: %" PRIu64 " leaves in %.3f s, %.0f leaves/s\n",
+		fprintf(stderr,
+		    "%s depth %d: %" PRIu64
+		    " leaves in %.3f s, %.0f leaves/s\n",
 		    g->name, depth, n, t, t > 0 ? (double)n / t : 0.0);
 	printf("%" PRIu64 "\n", n);
 	free(st);

@@ -883,11 +883,11 @@ shifter_level_commit(struct shifter_state *s, int level,
 }
 
 /*
- * The level file (see docs/RULES.md, Shape Shifter Chess): "shifter level N", 8 rows of
- * the board from rank 8 down ('.' empty, a letter a piece, the active piece
- * in lower case), optionally "start" and the 8 rows of the level's starting
- * layout, then legend lines "C caballo" naming each letter's piece in the
- * moves table. Blank lines and lines starting with '#' are skipped.
+ * The level file (see docs/RULES.md, Shape Shifter Chess): "shifter level N", 8
+ * rows of the board from rank 8 down ('.' empty, a letter a piece, the active
+ * piece in lower case), optionally "start" and the 8 rows of the level's
+ * starting layout, then legend lines "C caballo" naming each letter's piece in
+ * the moves table. Blank lines and lines starting with '#' are skipped.
  */
 static int
 shifter_import(void *st, const char *text, size_t len, char *err, size_t errlen)

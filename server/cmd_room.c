@@ -173,8 +173,7 @@ cmd_room_full(const struct room *r)
 
 /* A joined or left event: who, in which seat (null for a watcher). */
 static void
-cmd_member_event(struct room *r, const char *name, struct player *p,
-    int seat)
+cmd_member_event(struct room *r, const char *name, struct player *p, int seat)
 {
 	cJSON *ev = room_event(r, name);
 

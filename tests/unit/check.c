@@ -22,8 +22,8 @@ check_true(int ok, const char *file, int line, const char *what)
 }
 
 void
-check_int(long long got, long long want, const char *file, int line,
-    const char *what)
+check_int(
+    long long got, long long want, const char *file, int line, const char *what)
 {
 	check_true(got == want, file, line, what);
 	if (got != want)
@@ -31,8 +31,8 @@ check_int(long long got, long long want, const char *file, int line,
 }
 
 void
-check_u64(uint64_t got, uint64_t want, const char *file, int line,
-    const char *what)
+check_u64(
+    uint64_t got, uint64_t want, const char *file, int line, const char *what)
 {
 	check_true(got == want, file, line, what);
 	if (got != want)
@@ -48,7 +48,8 @@ check_str(const char *got, const char *want, const char *file, int line,
 	check_true(ok, file, line, what);
 	if (!ok)
 		printf("     got \"%s\"\n     want \"%s\"\n",
-		    got != NULL ? got : "(null)", want != NULL ? want : "(null)");
+		    got != NULL ? got : "(null)",
+		    want != NULL ? want : "(null)");
 }
 
 /* Print the closing line and return the exit code. */

@@ -10,16 +10,16 @@
 void check_true(int ok, const char *file, int line, const char *what);
 void check_int(long long got, long long want, const char *file, int line,
     const char *what);
-void check_u64(uint64_t got, uint64_t want, const char *file, int line,
-    const char *what);
+void check_u64(
+    uint64_t got, uint64_t want, const char *file, int line, const char *what);
 void check_str(const char *got, const char *want, const char *file, int line,
     const char *what);
 int check_done(void);
 
 #define CHECK(c) check_true(!!(c), __FILE__, __LINE__, #c)
-#define CHECK_INT(got, want) \
+#define CHECK_INT(got, want)                                                   \
 	check_int((long long)(got), (long long)(want), __FILE__, __LINE__, #got)
-#define CHECK_U64(got, want) \
+#define CHECK_U64(got, want)                                                   \
 	check_u64((uint64_t)(got), (uint64_t)(want), __FILE__, __LINE__, #got)
 #define CHECK_STR(got, want) check_str((got), (want), __FILE__, __LINE__, #got)
 
