@@ -11,21 +11,37 @@
 
 #include "server/server.h"
 
-/* Fork into the background; the parent exits. 0 in the child, -1 when a
- * step failed (errno set). */
+/*
+ * Fork into the background.  The parent waits until the daemon says it
+ * is serving (daemon_ready) and exits 0, or 1 if the daemon failed to
+ * start, so a launcher or an init script learns of a failure.  In the
+ * child: 0 with *ready_fd set, or -1 when a step failed (errno set).
+ */
 int
-daemon_detach(void)
+daemon_detach(int *ready_fd)
 {
-	int fd;
+	int fd, pipefd[2];
+	char c = 0;
 
+	if (pipe(pipefd) != 0)
+		return -1;
 	switch (fork()) {
 	case -1:
 		return -1;
 	case 0:
 		break;
 	default:
-		_exit(0);
+		close(pipefd[1]);
+		while (read(pipefd[0], &c, 1) == -1 && errno == EINTR)
+			;
+		if (c != 'R')
+			fprintf(stderr,
+			    "tablerod: the daemon did not start; "
+			    "see its log\n");
+		_exit(c == 'R' ? 0 : 1);
 	}
+	close(pipefd[0]);
+	*ready_fd = pipefd[1];
 	if (setsid() == -1)
 		return -1;
 	if (chdir("/") != 0)
@@ -41,6 +57,21 @@ daemon_detach(void)
 	if (fd > STDERR_FILENO)
 		close(fd);
 	return 0;
+}
+
+/* Tell the waiting launcher that the daemon is serving; it exits 0.  A
+ * daemon that dies first closes the pipe unannounced and it exits 1. */
+void
+daemon_ready(int fd)
+{
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	do
+		n = write(fd, "R", 1);
+	while (n == -1 && errno == EINTR);
+	close(fd);
 }
 
 /* Write our pid to a temporary file beside path, then rename it into place,

@@ -398,6 +398,20 @@ main_start(struct server *srv)
 	}
 	TAILQ_INIT(&srv->conns);
 	TAILQ_INIT(&srv->rooms);
+	/*
+	 * Signals first, then the pidfile: whoever reads the pidfile (or
+	 * the "listening" line) may signal at once, and an unhandled SIGHUP
+	 * would kill the server.  Events that arrive before the loop runs
+	 * wait for it.
+	 */
+	main_signals(srv);
+	if (srv->cfg.pidfile != NULL &&
+	    daemon_write_pidfile(srv->cfg.pidfile) != 0) {
+		log_error("cannot write pidfile %s: %s", srv->cfg.pidfile,
+		    strerror(errno));
+		srv->cfg.pidfile = NULL; /* not ours: cleanup must not unlink */
+		return -1;
+	}
 	db = main_db_path(&srv->cfg);
 	srv->store = store_open(db, srv->cfg.sync_full, err, sizeof err);
 	if (srv->store == NULL) {
@@ -413,7 +427,6 @@ main_start(struct server *srv)
 	srv->worker = worker_new(srv);
 	if (recover_rooms(srv) != 0)
 		return -1;
-	main_signals(srv);
 	return 0;
 }
 
@@ -422,6 +435,7 @@ main(int argc, char **argv)
 {
 	static struct server srv;
 	char *db, *pidfile = NULL, *logfile = NULL;
+	int ready = -1;
 
 	main_defaults(&srv.cfg);
 	main_parse(&srv.cfg, argc, argv);
@@ -436,14 +450,8 @@ main(int argc, char **argv)
 		    main_absolute(".", srv.cfg.log_file);
 	if (main_log(&srv.cfg) != 0)
 		return 1;
-	if (srv.cfg.daemon && daemon_detach() != 0) {
+	if (srv.cfg.daemon && daemon_detach(&ready) != 0) {
 		log_error("cannot become a daemon: %s", strerror(errno));
-		return 1;
-	}
-	if (srv.cfg.pidfile != NULL &&
-	    daemon_write_pidfile(srv.cfg.pidfile) != 0) {
-		log_error("cannot write pidfile %s: %s", srv.cfg.pidfile,
-		    strerror(errno));
 		return 1;
 	}
 	log_info(
@@ -455,6 +463,7 @@ main(int argc, char **argv)
 		free(logfile);
 		return 1;
 	}
+	daemon_ready(ready);
 	event_base_dispatch(srv.base);
 	log_info("tablerod stopped");
 	main_cleanup(&srv);

@@ -230,7 +230,8 @@ char *xstrdup(const char *s);
 #define log_debug(...) log_msg(LOG_LEVEL_DEBUG, __VA_ARGS__)
 
 /* daemon.c */
-int daemon_detach(void);
+int daemon_detach(int *ready_fd);
+void daemon_ready(int fd);
 int daemon_write_pidfile(const char *path);
 
 /* clock.c (time helpers) */

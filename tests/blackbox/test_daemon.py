@@ -96,6 +96,11 @@ def test_daemon(chk, build):
         if d.pid is None:
             return
         chk.ok(alive(d.pid), "the pid in the pidfile is running")
+        # the launcher returns once the daemon serves, signals handled: a
+        # SIGHUP at once (a log rotation racing the start) must not kill it
+        os.kill(d.pid, signal.SIGHUP)
+        time.sleep(0.2)
+        chk.ok(alive(d.pid), "a SIGHUP right after the start is handled")
         chk.ok(not [f for f in os.listdir(tmp) if ".tmp" in f],
                "no temporary pidfile left: %r" % os.listdir(tmp))
         # detached: its own session, working directory /, stdio on
@@ -213,6 +218,23 @@ def test_bad_start(chk, build):
         chk.ok(b"log" in p.stderr, "and says why: %r" % p.stderr)
         chk.ok(not os.path.exists(os.path.join(tmp, "x.pid")),
                "and writes no pidfile")
+        # a failure after detaching (the data file): the launcher waits
+        # for the daemon and fails too, and no pidfile is left behind
+        p = subprocess.run([exe, "-d", "--pidfile",
+                            os.path.join(tmp, "y.pid"), "--log-file",
+                            os.path.join(tmp, "y.log"), "--port", "0",
+                            "--listen", "127.0.0.1", "--db",
+                            os.path.join(tmp, "nodir", "y.db")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=WAIT)
+        chk.ok(p.returncode != 0, "a data file that cannot be opened: the "
+               "launcher fails (%d)" % p.returncode)
+        chk.ok(b"did not start" in p.stderr, "and says so: %r" % p.stderr)
+        chk.ok(not os.path.exists(os.path.join(tmp, "y.pid")),
+               "and no pidfile is left")
+        chk.ok("y.db" in read(os.path.join(tmp, "y.log")),
+               "the log names the data file: %r" %
+               read(os.path.join(tmp, "y.log"))[-300:])
         p = subprocess.run([exe, "--port", "99999"], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=WAIT)
         chk.eq(p.returncode, 2, "a bad flag exits 2")
