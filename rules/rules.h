@@ -135,7 +135,9 @@ struct rules_game {
 	int (*import_file)(
 	    void *st, const char *text, size_t len, char *err, size_t errlen);
 	int (*export_file)(const void *st, char *buf, size_t len);
-	/* ASCII picture like the seed's, lines ending in '\n'; its length. */
+	/* ASCII picture like the seed's, lines ending in '\n'; its length.
+	 * A two-player game's last line says whose turn it is or how the
+	 * game ended (the server rewrites it for an end off the board). */
 	int (*render)(const void *st, char *buf, size_t len);
 	/* The board as rows of one character a cell, top row first, each
 	 * ending in '\n' (the legend is in docs/RULES.md); its length. */

@@ -188,7 +188,7 @@ cmd_position_event(struct room *r, const char *name)
 			    ev, it->string, cJSON_Duplicate(it, 1));
 	}
 	cJSON_Delete(st);
-	if (r->g->render(r->st, buf, sizeof buf) >= 0)
+	if (room_picture(r, buf, sizeof buf) >= 0)
 		cJSON_AddStringToObject(ev, "_picture", buf);
 	room_broadcast(r, ev);
 }

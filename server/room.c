@@ -260,6 +260,38 @@ room_board(const struct room *r)
 	return rows;
 }
 
+/*
+ * The game's picture.  A two-player picture ends with one line on whose
+ * turn it is (rules.h); when the game ended off the board (resignation,
+ * timeout, agreement, abandonment) that line says how it ended instead.
+ * Its length, or -1.
+ */
+int
+room_picture(const struct room *r, char *buf, size_t len)
+{
+	const cJSON *res = r->result;
+	const char *winner, *reason;
+	struct rules_status st;
+	char *last;
+	int n = r->g->render(r->st, buf, len);
+
+	if (n < 0 || r->status != ROOM_ENDED || r->g->seats != 2 || res == NULL)
+		return n;
+	rules_status(r->g, r->st, &st);
+	if (st.result != RULES_PLAYING || n < 1 || buf[n - 1] != '\n')
+		return n;
+	buf[n - 1] = '\0';
+	last = strrchr(buf, '\n');
+	last = last == NULL ? buf : last + 1;
+	winner = cJSON_GetStringValue(cJSON_GetObjectItem(res, "winner"));
+	reason = cJSON_GetStringValue(cJSON_GetObjectItem(res, "reason"));
+	n = (int)(last - buf);
+	n += snprintf(last, len - (size_t)n, "game over (%s): %s%s\n",
+	    reason != NULL ? reason : "ended", winner != NULL ? winner : "draw",
+	    winner != NULL ? " wins" : "");
+	return n < (int)len ? n : -1;
+}
+
 static void
 room_add_position(const struct room *r, cJSON *o, const char *picture_key)
 {
@@ -268,7 +300,7 @@ room_add_position(const struct room *r, cJSON *o, const char *picture_key)
 	if (r->g->to_position(r->st, buf, sizeof buf) >= 0)
 		cJSON_AddStringToObject(o, "position", buf);
 	cJSON_AddItemToObject(o, "board", room_board(r));
-	if (r->g->render(r->st, buf, sizeof buf) >= 0)
+	if (room_picture(r, buf, sizeof buf) >= 0)
 		cJSON_AddStringToObject(o, picture_key, buf);
 }
 

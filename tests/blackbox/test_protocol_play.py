@@ -249,6 +249,10 @@ def test_resign_draw(chk, srv):
                ev.get("winner") is None and
                ev.get("reason") == "draw by agreement",
                "%s gets the agreed draw: %r" % (who, ev))
+    pic = a.call("state", room=room)["state"]["picture"]
+    chk.eq(pic.rstrip("\n").split("\n")[-1],
+           "game over (draw by agreement): draw",
+           "the picture of an agreed draw says so, not whose turn it is")
     for c in (a, b, w):
         c.close()
 
@@ -264,6 +268,11 @@ def test_resign_draw(chk, srv):
            ev.get("reason") == "resignation", "resignation: %r" % ev)
     chk.ok(any(e.get("event") == "ended" for e in evs),
            "the resigner hears the end after its reply")
+    pic = w.call("state", room=room)["state"]["picture"]
+    chk.eq(pic.rstrip("\n").split("\n")[-1],
+           "game over (resignation): player 1 wins",
+           "the picture after a resignation names the winner")
+    chk.ok(pic.startswith("  1   2   3\n"), "the board is still drawn")
     # resign before the start
     r = a.call("create", game="stones")
     is_error(chk, a.call("resign", room=r["room"]), "not_allowed",
