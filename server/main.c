@@ -40,6 +40,8 @@ enum {
 	OPT_BURST,
 	OPT_BOT_DELAY,
 	OPT_ADJOURN_DAYS,
+	OPT_WORKERS,
+	OPT_HINT_NODES,
 };
 
 static const struct option main_options[] = {
@@ -63,6 +65,8 @@ static const struct option main_options[] = {
     {"burst", required_argument, NULL, OPT_BURST},
     {"bot-delay", required_argument, NULL, OPT_BOT_DELAY},
     {"adjourn-days", required_argument, NULL, OPT_ADJOURN_DAYS},
+    {"workers", required_argument, NULL, OPT_WORKERS},
+    {"hint-nodes", required_argument, NULL, OPT_HINT_NODES},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -117,6 +121,13 @@ main_usage(FILE *out)
 	    "500)\n"
 	    "      --adjourn-days N     adjourned games are kept this long "
 	    "(default %d)\n"
+	    "      --workers N          threads for bot moves and hints "
+	    "(default: one\n"
+	    "                           per processor, at most %d)\n"
+	    "      --hint-nodes N       positions a hint may search before "
+	    "it answers\n"
+	    "                           \"unknown\" (default %ld, up to "
+	    "about 10 s)\n"
 	    "  -h, --help               this help\n"
 	    "  -V, --version            the version\n"
 	    "\nSignals: TERM and INT shut down cleanly (games are saved), HUP "
@@ -124,7 +135,8 @@ main_usage(FILE *out)
 	    TABLEROD_PORT, MAIN_DB_NAME, SERVER_LINE_MAX, SERVER_CLIENTS_MAX,
 	    SERVER_ROOMS_PER_PLAYER, SERVER_WATCHERS_MAX, SERVER_GRACE_SEC,
 	    SERVER_HELLO_IDLE_SEC, SERVER_OUTPUT_MAX, SERVER_RATE_PER_SEC,
-	    SERVER_RATE_BURST, SERVER_ADJOURN_DAYS);
+	    SERVER_RATE_BURST, SERVER_ADJOURN_DAYS, SERVER_WORKERS_MAX,
+	    SERVER_HINT_NODES);
 }
 
 /* A whole number within [min, max] for flag `name`, or exit with a clear
@@ -147,6 +159,17 @@ main_number(const char *name, const char *s, long min, long max)
 	return v;
 }
 
+/* Processors online, within 1..SERVER_WORKERS_MAX: the default pool. */
+static int
+main_processors(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	return n > SERVER_WORKERS_MAX ? SERVER_WORKERS_MAX : (int)n;
+}
+
 static void
 main_defaults(struct config *cfg)
 {
@@ -164,6 +187,8 @@ main_defaults(struct config *cfg)
 	cfg->burst = SERVER_RATE_BURST;
 	cfg->bot_delay_ms = 500;
 	cfg->adjourn_days = SERVER_ADJOURN_DAYS;
+	cfg->workers = main_processors();
+	cfg->hint_nodes = SERVER_HINT_NODES;
 }
 
 static void
@@ -263,6 +288,14 @@ main_parse(struct config *cfg, int argc, char **argv)
 		case OPT_ADJOURN_DAYS:
 			cfg->adjourn_days =
 			    (int)main_number("adjourn-days", optarg, 1, 36500);
+			break;
+		case OPT_WORKERS:
+			cfg->workers = (int)main_number(
+			    "workers", optarg, 1, SERVER_WORKERS_MAX);
+			break;
+		case OPT_HINT_NODES:
+			cfg->hint_nodes =
+			    main_number("hint-nodes", optarg, 1000, 1000000000);
 			break;
 		case 'h':
 			main_usage(stdout);
@@ -424,7 +457,7 @@ main_start(struct server *srv)
 	free(db);
 	if (net_listen(srv) != 0)
 		return -1;
-	srv->worker = worker_new(srv);
+	srv->worker = worker_new(srv, srv->cfg.workers);
 	if (recover_rooms(srv) != 0)
 		return -1;
 	return 0;

@@ -59,6 +59,13 @@ struct worker;
 #define SERVER_GAME_MOVES_MAX 5000
 /* Days an adjourned room is kept before it is pruned at start. */
 #define SERVER_ADJOURN_DAYS 30
+/* Nodes a hint may search: a quarter of a second per million, so at most
+ * about ten seconds of a search thread; shipped boards take milliseconds,
+ * large generated ones may end "unknown". */
+#define SERVER_HINT_NODES 30000000L
+/* Search threads (bots and hints); each holds a position and a search
+ * stack, and more than the processors only adds switching. */
+#define SERVER_WORKERS_MAX 64
 /* Listen addresses. */
 #define SERVER_LISTEN_MAX 8
 /* Player-name hash buckets. */
@@ -91,6 +98,8 @@ struct config {
 	int burst;
 	int bot_delay_ms;
 	int adjourn_days;
+	int workers;     /* search threads */
+	long hint_nodes; /* a hint's search bound */
 };
 
 enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };
@@ -334,7 +343,7 @@ void cmd_hint_done(struct conn *c, const struct proto_request *req,
     const char *room, int verdict, const char *move);
 
 /* worker.c: bot searches off the event loop */
-struct worker *worker_new(struct server *srv);
+struct worker *worker_new(struct server *srv, int nthreads);
 void worker_free(struct worker *w);
 void worker_bot(struct worker *w, struct room *r, int level);
 void worker_hint(struct worker *w, struct room *r, struct conn *c,

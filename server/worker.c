@@ -1,9 +1,11 @@
 /*
- * worker.c: searches off the event loop: bot moves and puzzle hints. One
- * thread takes jobs (a copy of the position) from a queue and hands each
- * answer back to the loop through an event made active from the thread; the
- * loop plays a bot's move only if the room is still at the same move, and
- * answers a hint only if its connection is still there.
+ * worker.c: searches off the event loop: bot moves and puzzle hints. A
+ * few threads take jobs (a copy of the position) from two queues and hand
+ * each answer back to the loop through an event made active from a thread;
+ * the loop plays a bot's move only if the room is still at the same move,
+ * and answers a hint only if its connection is still there.  Bot moves go
+ * first, and hints (up to seconds each) never hold every thread, so a
+ * crowd asking for hints does not stop the bots.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -15,11 +17,6 @@
 #include "ai/ai.h"
 #include "server/server.h"
 
-/* Nodes a hint may search: a quarter of a second per million, so at most
- * about ten seconds of the worker's time; shipped boards take milliseconds,
- * large generated ones may end "unknown". */
-#define WORKER_HINT_NODES 30000000L
-
 struct worker_job {
 	struct worker_job *next;
 	char room[SERVER_ROOM_ID_MAX];
@@ -30,47 +27,77 @@ struct worker_job {
 	struct rules_move move;
 	/* A hint: the connection and request to answer, and the answer. */
 	int hint;
+	long nodes; /* the search's bound */
 	uint64_t conn;
 	char *cmd, *id;
 	enum ai_verdict verdict;
 	char text[SERVER_MOVE_TEXT_MAX];
 };
 
+/* Jobs in the order they came. */
+struct worker_queue {
+	struct worker_job *head, **tail;
+};
+
 struct worker {
 	struct server *srv;
-	pthread_t thread;
+	pthread_t *threads;
+	int nthreads;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	struct worker_job *todo, *done;
+	struct worker_queue bots, hints, done;
+	int hinting;   /* threads now solving a hint */
+	int max_hints; /* hints at once: all threads but one, at least one */
 	struct event *ready;
 	int stop;
 };
 
-/* Take jobs off the list in the order they came. */
-static struct worker_job *
-worker_pop(struct worker_job **list)
+static void
+worker_queue_init(struct worker_queue *q)
 {
-	struct worker_job *j = *list;
+	q->head = NULL;
+	q->tail = &q->head;
+}
 
-	if (j != NULL)
-		*list = j->next;
+static struct worker_job *
+worker_pop(struct worker_queue *q)
+{
+	struct worker_job *j = q->head;
+
+	if (j != NULL) {
+		q->head = j->next;
+		if (q->head == NULL)
+			q->tail = &q->head;
+	}
 	return j;
 }
 
 static void
-worker_push(struct worker_job **list, struct worker_job *j)
+worker_push(struct worker_queue *q, struct worker_job *j)
 {
 	j->next = NULL;
-	while (*list != NULL)
-		list = &(*list)->next;
-	*list = j;
+	*q->tail = j;
+	q->tail = &j->next;
+}
+
+/* The next job this thread may take, under the lock: a bot's move first,
+ * else a hint if fewer than max_hints are running; NULL for none. */
+static struct worker_job *
+worker_take(struct worker *w)
+{
+	struct worker_job *j = worker_pop(&w->bots);
+
+	if (j == NULL && w->hinting < w->max_hints &&
+	    (j = worker_pop(&w->hints)) != NULL)
+		w->hinting++;
+	return j;
 }
 
 /* A hint, on the worker thread: the verdict and the move as text. */
 static void
 worker_solve(struct worker_job *j)
 {
-	j->verdict = ai_solve(j->g, j->st, WORKER_HINT_NODES, &j->move);
+	j->verdict = ai_solve(j->g, j->st, j->nodes, &j->move);
 	if (j->verdict == AI_WINNABLE && j->move.to != RULES_NONE)
 		j->g->format_move(j->st, j->move, j->text, sizeof j->text);
 }
@@ -88,17 +115,16 @@ static void *
 worker_main(void *arg)
 {
 	struct worker *w = arg;
-	struct worker_job *j;
+	struct worker_job *j = NULL;
 
 	for (;;) {
 		pthread_mutex_lock(&w->lock);
-		while (!w->stop && w->todo == NULL)
+		while (!w->stop && (j = worker_take(w)) == NULL)
 			pthread_cond_wait(&w->wake, &w->lock);
 		if (w->stop) {
 			pthread_mutex_unlock(&w->lock);
 			return NULL;
 		}
-		j = worker_pop(&w->todo);
 		pthread_mutex_unlock(&w->lock);
 
 		if (j->hint)
@@ -107,6 +133,11 @@ worker_main(void *arg)
 			j->ok = worker_bot_search(j);
 
 		pthread_mutex_lock(&w->lock);
+		if (j->hint) {
+			w->hinting--;
+			/* a hint waiting for a free slot may go now */
+			pthread_cond_broadcast(&w->wake);
+		}
 		worker_push(&w->done, j);
 		pthread_mutex_unlock(&w->lock);
 		event_active(w->ready, 0, 0);
@@ -178,33 +209,49 @@ worker_ready(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+/* The pool: nthreads threads (at least one). */
 struct worker *
-worker_new(struct server *srv)
+worker_new(struct server *srv, int nthreads)
 {
 	struct worker *w = xcalloc(1, sizeof *w);
+	int i;
 
 	w->srv = srv;
+	w->nthreads = nthreads > 0 ? nthreads : 1;
+	w->max_hints = w->nthreads > 1 ? w->nthreads - 1 : 1;
+	worker_queue_init(&w->bots);
+	worker_queue_init(&w->hints);
+	worker_queue_init(&w->done);
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->wake, NULL);
 	w->ready = event_new(srv->base, -1, 0, worker_ready, w);
 	if (w->ready == NULL)
 		fatal("out of memory");
-	if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
-		fatal("cannot start the bot thread");
+	w->threads = xcalloc((size_t)w->nthreads, sizeof *w->threads);
+	for (i = 0; i < w->nthreads; i++)
+		if (pthread_create(&w->threads[i], NULL, worker_main, w) != 0)
+			fatal("cannot start the search threads");
 	return w;
 }
 
+/* Stop the threads (each finishes the search it is on) and drop what is
+ * still queued. */
 void
 worker_free(struct worker *w)
 {
 	struct worker_job *j;
+	int i;
 
 	pthread_mutex_lock(&w->lock);
 	w->stop = 1;
-	pthread_cond_signal(&w->wake);
+	pthread_cond_broadcast(&w->wake);
 	pthread_mutex_unlock(&w->lock);
-	pthread_join(w->thread, NULL);
-	while ((j = worker_pop(&w->todo)) != NULL)
+	for (i = 0; i < w->nthreads; i++)
+		pthread_join(w->threads[i], NULL);
+	free(w->threads);
+	while ((j = worker_pop(&w->bots)) != NULL)
+		worker_job_free(j);
+	while ((j = worker_pop(&w->hints)) != NULL)
 		worker_job_free(j);
 	while ((j = worker_pop(&w->done)) != NULL)
 		worker_job_free(j);
@@ -230,13 +277,13 @@ worker_job_new(const struct room *r)
 	return j;
 }
 
-/* Queue a job and wake the thread. */
+/* Queue a job and wake the threads (any idle one may take it). */
 static void
 worker_submit(struct worker *w, struct worker_job *j)
 {
 	pthread_mutex_lock(&w->lock);
-	worker_push(&w->todo, j);
-	pthread_cond_signal(&w->wake);
+	worker_push(j->hint ? &w->hints : &w->bots, j);
+	pthread_cond_broadcast(&w->wake);
 	pthread_mutex_unlock(&w->lock);
 }
 
@@ -258,6 +305,7 @@ worker_hint(struct worker *w, struct room *r, struct conn *c,
 	struct worker_job *j = worker_job_new(r);
 
 	j->hint = 1;
+	j->nodes = w->srv->cfg.hint_nodes;
 	j->conn = c->id;
 	j->cmd = req->cmd != NULL ? xstrdup(req->cmd) : NULL;
 	j->id = req->id != NULL ? xstrdup(req->id) : NULL;
