@@ -223,8 +223,11 @@ room_clock_left(const struct room *r, int seat)
 	return left > 0 ? left : 0;
 }
 
+/* The clocks (null untimed): live, charged up to now, or as they stood
+ * when the turn began, which is exact for started and moved however long
+ * the store took. */
 static cJSON *
-room_clocks(const struct room *r)
+room_clocks(const struct room *r, int live)
 {
 	cJSON *o;
 	int i;
@@ -233,8 +236,8 @@ room_clocks(const struct room *r)
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
 	for (i = 0; i < r->g->seats; i++)
-		cJSON_AddNumberToObject(
-		    o, r->g->seat_names[i], (double)room_clock_left(r, i));
+		cJSON_AddNumberToObject(o, r->g->seat_names[i],
+		    (double)(live ? room_clock_left(r, i) : r->clock_ms[i]));
 	return o;
 }
 
@@ -358,7 +361,7 @@ room_state(const struct room *r)
 		cJSON_AddStringToObject(m, "text", r->hist[i].sentence);
 		cJSON_AddItemToArray(h, m);
 	}
-	cJSON_AddItemToObject(o, "clocks", room_clocks(r));
+	cJSON_AddItemToObject(o, "clocks", room_clocks(r, 1));
 	cJSON_AddItemToObject(o, "clock", room_summary_part(r, "clock"));
 	cJSON_AddNumberToObject(o, "seq", (double)r->seq);
 	cJSON_AddBoolToObject(o, "private", r->is_private);
@@ -472,11 +475,11 @@ room_start(struct room *r)
 	cJSON_AddItemToObject(ev, "seats", room_summary_part(r, "seats"));
 	cJSON_AddItemToObject(ev, "turn", room_turn(r));
 	room_add_position(r, ev, "_picture");
-	cJSON_AddItemToObject(ev, "clocks", room_clocks(r));
+	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
 	room_broadcast(r, ev);
 	if (r->clock_initial_ms > 0) {
 		ev = room_event(r, "clock");
-		cJSON_AddItemToObject(ev, "clocks", room_clocks(r));
+		cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
 		room_broadcast(r, ev);
 	}
 	room_after_move(r);
@@ -677,7 +680,7 @@ room_play(
 		    st.result == RULES_PLAYING ? "playing" : "ended");
 	}
 	room_add_position(r, ev, "_picture");
-	cJSON_AddItemToObject(ev, "clocks", room_clocks(r));
+	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
 	room_broadcast(r, ev);
 	return 0;
 }
@@ -804,7 +807,7 @@ room_player_back(struct room *r, struct player *p)
 	room_broadcast(r, ev);
 	if (r->clock_initial_ms > 0) {
 		ev = room_event(r, "clock");
-		cJSON_AddItemToObject(ev, "clocks", room_clocks(r));
+		cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 1));
 		room_broadcast(r, ev);
 	}
 	room_clock_arm(r);
