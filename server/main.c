@@ -3,6 +3,8 @@
  * store and recovery, the event loop with its signals, and a clean
  * shutdown.
  */
+#include <sys/resource.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -414,6 +416,38 @@ main_cleanup(struct server *srv)
 	log_close();
 }
 
+/*
+ * Make room for max_clients connections: raise the soft limit on open
+ * files as far as the hard limit allows (as Redis does), and if that is
+ * not enough lower max_clients, so the last clients are told server_full
+ * instead of the accept failing for lack of descriptors.
+ */
+static void
+main_open_files(struct config *cfg)
+{
+	struct rlimit rl;
+	rlim_t want = (rlim_t)cfg->max_clients + SERVER_FD_RESERVE;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want)
+		return;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want)
+		rl.rlim_cur = want;
+	else
+		rl.rlim_cur = rl.rlim_max;
+	/* refused: go on with the limit we have */
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0 &&
+	    getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return;
+	if (rl.rlim_cur >= want)
+		return;
+	cfg->max_clients = rl.rlim_cur > SERVER_FD_RESERVE + 1
+	    ? (int)(rl.rlim_cur - SERVER_FD_RESERVE)
+	    : 1;
+	log_warn("open files are limited to %ld: at most %d clients (raise "
+	         "ulimit -n or LimitNOFILE for more)",
+	    (long)rl.rlim_cur, cfg->max_clients);
+}
+
 /* Start everything that can fail at start, in order; 0 or -1 (logged). */
 static int
 main_start(struct server *srv)
@@ -431,6 +465,7 @@ main_start(struct server *srv)
 	}
 	TAILQ_INIT(&srv->conns);
 	TAILQ_INIT(&srv->rooms);
+	main_open_files(&srv->cfg);
 	/*
 	 * Signals first, then the pidfile: whoever reads the pidfile (or
 	 * the "listening" line) may signal at once, and an unhandled SIGHUP

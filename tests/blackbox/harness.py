@@ -76,8 +76,10 @@ def args():
 class Server:
     """A tablerod process on 127.0.0.1 and a free port."""
 
-    def __init__(self, build, db=":memory:", extra=(), port=0):
+    def __init__(self, build, db=":memory:", extra=(), port=0,
+                 preexec=None):
         self.build = build
+        self.preexec = preexec  # run in the child before exec (limits)
         self.db = db
         self.extra = list(extra)
         self.proc = None
@@ -90,7 +92,8 @@ class Server:
                "--port", str(self.port), "--db", self.db, "--bot-delay", "0",
                "--log-level", "debug"] + self.extra
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
-                                     stderr=self.log)
+                                     stderr=self.log,
+                                     preexec_fn=self.preexec)
         deadline = time.time() + WAIT
         while time.time() < deadline:
             m = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.logtext())

@@ -9,6 +9,7 @@ every case other clients keep being served.
 import json
 import os
 import random
+import resource
 import socket
 import sys
 import threading
@@ -332,6 +333,34 @@ def test_max_clients(chk, build):
         finish(chk, srv, "max clients")
 
 
+def low_nofile():
+    """In the server's child: 64 open files at most, soft and hard."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+
+def test_open_files(chk, build):
+    """With 64 descriptors the server cannot take its 10000 default
+    clients: it says so and takes 64 - 32 reserved, telling the next one
+    server_full instead of failing to accept."""
+    with Server(build, extra=FAST, preexec=low_nofile) as srv:
+        chk.ok("open files are limited to 64: at most 32 clients" in
+               srv.logtext(), "the log says how many clients fit: %r" %
+               srv.logtext()[-400:])
+        cs = [Client(srv.port) for _ in range(32)]
+        chk.ok(all(c.welcome.get("event") == "welcome" for c in cs),
+               "32 clients welcomed")
+        d = Client(srv.port, welcome=False)
+        lines, closed = read_all(d)
+        m = json.loads(lines[0]) if len(lines) == 1 else None
+        is_error(chk, m, "server_full", "the 33rd client")
+        chk.ok(closed, "the 33rd is closed")
+        d.close()
+        is_ok(chk, cs[0].call("ping"), "the 32 are still served")
+        for c in cs:
+            c.close()
+        finish(chk, srv, "open files")
+
+
 def test_idle(chk, build):
     with Server(build, extra=FAST + ["--idle", "1"]) as srv:
         silent = Client(srv.port)
@@ -450,8 +479,8 @@ def main():
     a = args()
     chk = Checks()
     for t in [test_long_lines, test_garbage, test_flood, test_not_reading,
-              test_max_clients, test_idle, test_rooms_per_player,
-              test_watchers, test_many_clients]:
+              test_max_clients, test_open_files, test_idle,
+              test_rooms_per_player, test_watchers, test_many_clients]:
         try:
             t0 = time.time()
             t(chk, a.build)
