@@ -9,7 +9,8 @@
 
 static const struct {
 	const char *game;
-	enum ai_verdict (*solve)(const void *, long, struct rules_move *);
+	enum ai_verdict (*solve)(
+	    const void *, long, const atomic_int *, struct rules_move *);
 } ai_solvers[] = {
     {"solitaire", ai_solitaire_solve},
     {"shifter", ai_shifter_solve},
@@ -17,12 +18,20 @@ static const struct {
 
 enum ai_verdict
 ai_solve(const struct rules_game *g, const void *st, long node_limit,
-    struct rules_move *hint)
+    const atomic_int *cancel, struct rules_move *hint)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof ai_solvers / sizeof ai_solvers[0]; i++)
 		if (strcmp(ai_solvers[i].game, g->name) == 0)
-			return ai_solvers[i].solve(st, node_limit, hint);
+			return ai_solvers[i].solve(
+			    st, node_limit, cancel, hint);
 	return AI_UNKNOWN;
+}
+
+int
+ai_cancelled(const atomic_int *cancel)
+{
+	return cancel != NULL &&
+	    atomic_load_explicit(cancel, memory_order_relaxed) != 0;
 }

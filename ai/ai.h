@@ -5,6 +5,8 @@
 #ifndef TABLERO_AI_H
 #define TABLERO_AI_H
 
+#include <stdatomic.h>
+
 #include "rules/rules.h"
 
 enum ai_verdict {
@@ -17,9 +19,18 @@ enum ai_verdict {
 
 /* Solve a one-player game: a verdict, and for AI_WINNABLE a move that keeps
  * the puzzle winnable (a finished puzzle: SOLVED is winnable with no move,
- * hint->to == RULES_NONE). node_limit bounds the work (0: no bound). */
+ * hint->to == RULES_NONE). node_limit bounds the work (0: no bound); when
+ * another thread sets *cancel (NULL: never) the search soon stops with
+ * AI_UNKNOWN. */
 enum ai_verdict ai_solve(const struct rules_game *g, const void *st,
-    long node_limit, struct rules_move *hint);
+    long node_limit, const atomic_int *cancel, struct rules_move *hint);
+
+/* Solvers look at the cancel flag once in this many nodes (a power of
+ * two): a few milliseconds. */
+#define AI_CANCEL_EVERY 65536L
+
+/* Whether *cancel (NULL: never) was set. */
+int ai_cancelled(const atomic_int *cancel);
 
 /* bot.c */
 
@@ -30,11 +41,11 @@ int ai_bot_move(const struct rules_game *g, const void *st, int level,
     uint64_t seed, struct rules_move *out);
 
 /* solitaire_solver.c */
-enum ai_verdict ai_solitaire_solve(
-    const void *st, long node_limit, struct rules_move *hint);
+enum ai_verdict ai_solitaire_solve(const void *st, long node_limit,
+    const atomic_int *cancel, struct rules_move *hint);
 
 /* shifter_solver.c */
-enum ai_verdict ai_shifter_solve(
-    const void *st, long node_limit, struct rules_move *hint);
+enum ai_verdict ai_shifter_solve(const void *st, long node_limit,
+    const atomic_int *cancel, struct rules_move *hint);
 
 #endif

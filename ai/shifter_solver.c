@@ -49,6 +49,7 @@ struct shifter_solver {
 	uint64_t in[SHIFTER_SQUARES];  /* the squares whose piece takes it */
 	long nodes;                    /* nodes searched, all runs together */
 	long stop;                     /* this run ends at this many nodes */
+	const atomic_int *cancel;      /* set by another thread: give up */
 	unsigned run;                  /* this run's number: its order */
 	struct shifter_memo_slot *memo;
 	size_t cap, used; /* cap is a power of two */
@@ -285,6 +286,9 @@ shifter_solver_search(
 	if (sv->nodes >= sv->stop)
 		return -1;
 	sv->nodes++;
+	if ((sv->nodes & (AI_CANCEL_EVERY - 1)) == 0 &&
+	    ai_cancelled(sv->cancel))
+		return -1;
 	if ((sv->out[active] & rest) == 0 || shifter_memo_has(sv, occ, active))
 		return 0;
 	if (!shifter_solver_feasible(sv, rest, active, &moves)) {
@@ -317,7 +321,8 @@ shifter_solver_runs(struct shifter_solver *sv, uint64_t occ, int active,
 		if (node_limit > 0 && sv->stop > node_limit)
 			sv->stop = node_limit;
 		r = shifter_solver_search(sv, occ, active, first);
-		if (r >= 0 || (node_limit > 0 && sv->nodes >= node_limit))
+		if (r >= 0 || (node_limit > 0 && sv->nodes >= node_limit) ||
+		    ai_cancelled(sv->cancel))
 			return r;
 		if (sv->run % 2 == 1 && budget < LONG_MAX / 4)
 			budget *= 2;
@@ -325,7 +330,8 @@ shifter_solver_runs(struct shifter_solver *sv, uint64_t occ, int active,
 }
 
 enum ai_verdict
-ai_shifter_solve(const void *st, long node_limit, struct rules_move *hint)
+ai_shifter_solve(const void *st, long node_limit, const atomic_int *cancel,
+    struct rules_move *hint)
 {
 	const struct shifter_state *s = st;
 	struct shifter_solver sv;
@@ -338,6 +344,7 @@ ai_shifter_solve(const void *st, long node_limit, struct rules_move *hint)
 	if ((occ & ~shifter_solver_bit(s->active)) == 0)
 		return AI_WINNABLE;
 	memset(&sv, 0, sizeof sv);
+	sv.cancel = cancel;
 	for (sq = 0; sq < SHIFTER_SQUARES; sq++) {
 		if (s->board[sq] == SHIFTER_EMPTY)
 			continue;

@@ -72,7 +72,8 @@ struct sol_search {
 	int dist[SOLITAIRE_MAX_CELLS]; /* steps to the goal, across and down */
 	struct sol_table lost;
 	long nodes;
-	long stop;      /* the node count at which this run gives up */
+	long stop; /* the node count at which this run gives up */
+	const atomic_int *cancel; /* set by another thread: give up */
 	uint64_t shake; /* 0 in the first run, else this run's random seed */
 	/* each depth's jumps (the depth is the peg count) */
 	struct sol_move moves[SOLITAIRE_MAX_CELLS][SOL_MAX_MOVES];
@@ -456,6 +457,8 @@ sol_dfs(struct sol_search *s, struct sol_mask *p, int npegs,
 		return sol_bit(p, s->goal);
 	if (++s->nodes > s->stop)
 		return -1;
+	if ((s->nodes & (AI_CANCEL_EVERY - 1)) == 0 && ai_cancelled(s->cancel))
+		return -1;
 	hash = sol_hash(p);
 	if (sol_table_has(&s->lost, p, hash) || sol_hopeless(s, *p))
 		return 0;
@@ -508,13 +511,15 @@ sol_restarts(struct sol_search *s, struct sol_mask *p, int npegs, long limit,
 		if (limit > 0 && s->stop > limit)
 			s->stop = limit;
 		res = sol_dfs(s, p, npegs, hint);
-		if (res >= 0 || (limit > 0 && s->nodes >= limit))
+		if (res >= 0 || (limit > 0 && s->nodes >= limit) ||
+		    ai_cancelled(s->cancel))
 			return res;
 	}
 }
 
 enum ai_verdict
-ai_solitaire_solve(const void *st, long node_limit, struct rules_move *hint)
+ai_solitaire_solve(const void *st, long node_limit, const atomic_int *cancel,
+    struct rules_move *hint)
 {
 	const struct solitaire_state *b = st;
 	struct sol_search *s;
@@ -534,6 +539,7 @@ ai_solitaire_solve(const void *st, long node_limit, struct rules_move *hint)
 	if (s == NULL)
 		return AI_UNKNOWN;
 	sol_setup(s, b);
+	s->cancel = cancel;
 	sol_table_init(
 	    &s->lost, SOL_TABLE_MIN_BITS, b->rows * b->cols > 64 ? 2 : 1);
 	res = sol_restarts(s, &pegs, b->pegs, node_limit, hint);

@@ -195,17 +195,21 @@ net_resume(struct conn *c)
 {
 	if (c->state != CONN_OPEN)
 		return;
-	bufferevent_enable(c->bev, EV_READ);
+	bufferevent_setwatermark(c->bev, EV_READ, 0, 0);
 	net_read_cb(c->bev, c);
 }
 
-/* Stop reading while a reply is computed, so a client cannot pile up
- * input meanwhile. */
+/*
+ * Hold the lines a client sends while a reply is computed: they wait in
+ * the input, which stops growing at one line's worth, so a client cannot
+ * pile up input meanwhile.  Reading goes on below that, so a client that
+ * hangs up is noticed (and its search cancelled) at once.
+ */
 void
 net_pause(struct conn *c)
 {
 	c->waiting = 1;
-	bufferevent_disable(c->bev, EV_READ);
+	bufferevent_setwatermark(c->bev, EV_READ, 0, c->srv->cfg.max_line);
 }
 
 /* The connection with this id, or NULL when it is gone. */

@@ -350,6 +350,7 @@ void cmd_hint_done(struct conn *c, const struct proto_request *req,
 struct worker *worker_new(struct server *srv, int nthreads);
 void worker_free(struct worker *w);
 void worker_bot(struct worker *w, struct room *r, int level);
+void worker_cancel_conn(struct worker *w, uint64_t conn);
 void worker_hint(struct worker *w, struct room *r, struct conn *c,
     const struct proto_request *req);
 

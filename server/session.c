@@ -220,6 +220,8 @@ session_closed(struct conn *c)
 
 	if (c->idle != NULL)
 		evtimer_del(c->idle);
+	if (c->waiting && c->srv->worker != NULL)
+		worker_cancel_conn(c->srv->worker, c->id);
 	if (p == NULL)
 		return;
 	c->player = NULL;

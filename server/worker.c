@@ -5,7 +5,8 @@
  * the loop plays a bot's move only if the room is still at the same move,
  * and answers a hint only if its connection is still there.  Bot moves go
  * first, and hints (up to seconds each) never hold every thread, so a
- * crowd asking for hints does not stop the bots.
+ * crowd asking for hints does not stop the bots.  A hint whose connection
+ * closes, and every hint at shutdown, is cancelled.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -27,7 +28,8 @@ struct worker_job {
 	struct rules_move move;
 	/* A hint: the connection and request to answer, and the answer. */
 	int hint;
-	long nodes; /* the search's bound */
+	long nodes;        /* the search's bound */
+	atomic_int cancel; /* set by the loop: stop searching */
 	uint64_t conn;
 	char *cmd, *id;
 	enum ai_verdict verdict;
@@ -39,9 +41,16 @@ struct worker_queue {
 	struct worker_job *head, **tail;
 };
 
+/* One search thread and the job it is on (under the lock). */
+struct worker_thread {
+	struct worker *w;
+	pthread_t tid;
+	struct worker_job *job;
+};
+
 struct worker {
 	struct server *srv;
-	pthread_t *threads;
+	struct worker_thread *threads;
 	int nthreads;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -97,7 +106,7 @@ worker_take(struct worker *w)
 static void
 worker_solve(struct worker_job *j)
 {
-	j->verdict = ai_solve(j->g, j->st, j->nodes, &j->move);
+	j->verdict = ai_solve(j->g, j->st, j->nodes, &j->cancel, &j->move);
 	if (j->verdict == AI_WINNABLE && j->move.to != RULES_NONE)
 		j->g->format_move(j->st, j->move, j->text, sizeof j->text);
 }
@@ -114,7 +123,8 @@ worker_bot_search(struct worker_job *j)
 static void *
 worker_main(void *arg)
 {
-	struct worker *w = arg;
+	struct worker_thread *t = arg;
+	struct worker *w = t->w;
 	struct worker_job *j = NULL;
 
 	for (;;) {
@@ -125,6 +135,7 @@ worker_main(void *arg)
 			pthread_mutex_unlock(&w->lock);
 			return NULL;
 		}
+		t->job = j;
 		pthread_mutex_unlock(&w->lock);
 
 		if (j->hint)
@@ -133,6 +144,7 @@ worker_main(void *arg)
 			j->ok = worker_bot_search(j);
 
 		pthread_mutex_lock(&w->lock);
+		t->job = NULL;
 		if (j->hint) {
 			w->hinting--;
 			/* a hint waiting for a free slot may go now */
@@ -228,14 +240,17 @@ worker_new(struct server *srv, int nthreads)
 	if (w->ready == NULL)
 		fatal("out of memory");
 	w->threads = xcalloc((size_t)w->nthreads, sizeof *w->threads);
-	for (i = 0; i < w->nthreads; i++)
-		if (pthread_create(&w->threads[i], NULL, worker_main, w) != 0)
+	for (i = 0; i < w->nthreads; i++) {
+		w->threads[i].w = w;
+		if (pthread_create(&w->threads[i].tid, NULL, worker_main,
+		        &w->threads[i]) != 0)
 			fatal("cannot start the search threads");
+	}
 	return w;
 }
 
-/* Stop the threads (each finishes the search it is on) and drop what is
- * still queued. */
+/* Stop the threads (hints are cancelled, a bot finishes its search) and
+ * drop what is still queued. */
 void
 worker_free(struct worker *w)
 {
@@ -244,10 +259,13 @@ worker_free(struct worker *w)
 
 	pthread_mutex_lock(&w->lock);
 	w->stop = 1;
+	for (i = 0; i < w->nthreads; i++)
+		if (w->threads[i].job != NULL)
+			atomic_store(&w->threads[i].job->cancel, 1);
 	pthread_cond_broadcast(&w->wake);
 	pthread_mutex_unlock(&w->lock);
 	for (i = 0; i < w->nthreads; i++)
-		pthread_join(w->threads[i], NULL);
+		pthread_join(w->threads[i].tid, NULL);
 	free(w->threads);
 	while ((j = worker_pop(&w->bots)) != NULL)
 		worker_job_free(j);
@@ -267,6 +285,7 @@ worker_job_new(const struct room *r)
 {
 	struct worker_job *j = xcalloc(1, sizeof *j);
 
+	atomic_init(&j->cancel, 0);
 	snprintf(j->room, sizeof j->room, "%s", r->id);
 	j->game_no = r->game_no;
 	j->ply = r->nhist;
@@ -295,6 +314,33 @@ worker_bot(struct worker *w, struct room *r, int level)
 
 	j->level = level;
 	worker_submit(w, j);
+}
+
+/* Connection conn has closed: drop its queued hint, cancel a running one
+ * (its answer, "unknown", finds no connection and is dropped). */
+void
+worker_cancel_conn(struct worker *w, uint64_t conn)
+{
+	struct worker_queue keep;
+	struct worker_job *j;
+	int i;
+
+	worker_queue_init(&keep);
+	pthread_mutex_lock(&w->lock);
+	while ((j = worker_pop(&w->hints)) != NULL) {
+		if (j->conn == conn)
+			worker_job_free(j);
+		else
+			worker_push(&keep, j);
+	}
+	w->hints.head = keep.head;
+	w->hints.tail = keep.head != NULL ? keep.tail : &w->hints.head;
+	for (i = 0; i < w->nthreads; i++) {
+		j = w->threads[i].job;
+		if (j != NULL && j->hint && j->conn == conn)
+			atomic_store(&j->cancel, 1);
+	}
+	pthread_mutex_unlock(&w->lock);
 }
 
 /* Ask for a hint in room r for connection c, answering request req. */

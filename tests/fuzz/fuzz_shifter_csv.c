@@ -68,7 +68,8 @@ fuzz_play(struct shifter_state *s, int level)
 	if (__builtin_popcountll(shifter_occupied(s)) != level + 2)
 		abort();
 	for (guard = 0; guard < SHIFTER_SQUARES; guard++) {
-		enum ai_verdict v = ai_shifter_solve(s, FUZZ_NODES, &hint);
+		enum ai_verdict v =
+		    ai_shifter_solve(s, FUZZ_NODES, NULL, &hint);
 
 		n = g->legal_moves(s, list, SHIFTER_SQUARES);
 		/* A generated level can be won, and hints keep it so. */

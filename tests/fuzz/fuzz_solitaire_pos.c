@@ -56,7 +56,7 @@ fuzz_check(
 	if (g->to_position(s, pos, sizeof pos) < 0 || strcmp(pos, text) != 0)
 		abort();
 	g->status(s, &st);
-	v = ai_solitaire_solve(s, FUZZ_SOLVER_NODES, &hint);
+	v = ai_solitaire_solve(s, FUZZ_SOLVER_NODES, NULL, &hint);
 	if (st.result == RULES_SOLVED && (v != AI_WINNABLE || hint.to >= 0))
 		abort();
 	if (st.result == RULES_BLOCKED && v != AI_LOST)

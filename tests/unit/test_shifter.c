@@ -381,7 +381,7 @@ test_csv_options(void)
 	    0);
 	CHECK_INT(s.nkinds, 1);
 	CHECK_INT(__builtin_popcountll(shifter_occupied(&s)), 7);
-	CHECK_INT(ai_shifter_solve(&s, 0, NULL), AI_WINNABLE);
+	CHECK_INT(ai_shifter_solve(&s, 0, NULL, NULL), AI_WINNABLE);
 	/* Options out of range. */
 	CHECK_INT(t_init(&s, NULL, "0", NULL, NULL, err), -1);
 	CHECK_STR(err, "option 'level' must be a whole number from 1 to 62");
@@ -475,7 +475,7 @@ t_follow_hints(struct shifter_state *s)
 	int guard;
 
 	for (guard = 0; guard < SHIFTER_SQUARES; guard++) {
-		if (ai_shifter_solve(s, 0, &hint) != AI_WINNABLE)
+		if (ai_shifter_solve(s, 0, NULL, &hint) != AI_WINNABLE)
 			return 0;
 		if (hint.to == RULES_NONE)
 			break;
@@ -494,7 +494,7 @@ test_generated_solvable(void)
 	for (level = 1; level <= 30; level++) {
 		for (seed = 0; seed < 40; seed++) {
 			t_level(&s, seed, level);
-			if (ai_shifter_solve(&s, 0, NULL) != AI_WINNABLE)
+			if (ai_shifter_solve(&s, 0, NULL, NULL) != AI_WINNABLE)
 				lost++;
 			if (seed < 8 && !t_follow_hints(&s))
 				failed++;
@@ -505,7 +505,7 @@ test_generated_solvable(void)
 	/* And a few of the high levels. */
 	for (level = 31; level <= SHIFTER_MAX_LEVEL; level += 5) {
 		t_level(&s, level, level);
-		CHECK_INT(ai_shifter_solve(&s, 0, NULL), AI_WINNABLE);
+		CHECK_INT(ai_shifter_solve(&s, 0, NULL, NULL), AI_WINNABLE);
 	}
 }
 
@@ -516,23 +516,23 @@ test_solver(void)
 	struct rules_move hint, mv[RULES_MAX_MOVES];
 
 	CHECK_INT(t_pos(&s, pos_win), 0);
-	CHECK_INT(ai_shifter_solve(&s, 0, &hint), AI_WINNABLE);
+	CHECK_INT(ai_shifter_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 	CHECK_INT(hint.from, t_sq("b1"));
 	CHECK_INT(hint.to, t_sq("c3"));
 	CHECK_INT(hint.arg, RULES_NONE);
 	CHECK(t_follow_hints(&s));
-	CHECK_INT(ai_shifter_solve(&s, 0, &hint), AI_WINNABLE);
+	CHECK_INT(ai_shifter_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 	CHECK_INT(hint.from, RULES_NONE);
 	CHECK_INT(hint.to, RULES_NONE);
 	CHECK_INT(t_pos(&s, pos_lost), 0);
-	CHECK_INT(ai_shifter_solve(&s, 0, &hint), AI_LOST);
+	CHECK_INT(ai_shifter_solve(&s, 0, NULL, &hint), AI_LOST);
 	CHECK_INT(hint.to, RULES_NONE);
 	/* Blocked at once: the caballo on b1 reaches nothing. */
 	CHECK_INT(t_pos(&s,
 	              "1 ......../......../......../......../"
 	              "......../......../......../TC.....A b1"),
 	    0);
-	CHECK_INT(ai_shifter_solve(&s, 0, &hint), AI_LOST);
+	CHECK_INT(ai_shifter_solve(&s, 0, NULL, &hint), AI_LOST);
 	/* A capture to make, but the caballos on d8 and h4 can only be taken
 	 * by the torre on d4, which takes one of them and stops. */
 	CHECK_INT(t_pos(&s,
@@ -540,11 +540,11 @@ test_solver(void)
 	              "...T...C/......../......../A....... a1"),
 	    0);
 	CHECK_INT(G->legal_moves(&s, mv, RULES_MAX_MOVES), 1);
-	CHECK_INT(ai_shifter_solve(&s, 0, &hint), AI_LOST);
+	CHECK_INT(ai_shifter_solve(&s, 0, NULL, &hint), AI_LOST);
 	/* A node limit that runs out first. */
 	t_level(&s, 3, 30);
-	CHECK_INT(ai_shifter_solve(&s, 1, &hint), AI_UNKNOWN);
-	CHECK_INT(ai_shifter_solve(&s, 0, &hint), AI_WINNABLE);
+	CHECK_INT(ai_shifter_solve(&s, 1, NULL, &hint), AI_UNKNOWN);
+	CHECK_INT(ai_shifter_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 	CHECK(hint.from == s.active && hint.to >= 0);
 }
 
@@ -1045,7 +1045,7 @@ bench_sweep(int seeds)
 
 			t_level(&s, seed, level);
 			t0 = bench_now();
-			v = ai_shifter_solve(&s, BENCH_NODES, NULL);
+			v = ai_shifter_solve(&s, BENCH_NODES, NULL, NULL);
 			t = bench_now() - t0;
 			total += t;
 			if (t > worst) {
@@ -1080,7 +1080,7 @@ bench(int sweep_seeds)
 		t_level(&s, seed, 20);
 		for (i = 0; i < 3; i++) {
 			t0 = bench_now();
-			if (ai_shifter_solve(&s, 0, NULL) != AI_WINNABLE)
+			if (ai_shifter_solve(&s, 0, NULL, NULL) != AI_WINNABLE)
 				printf("seed %d: not winnable!\n", seed);
 			t[i] = bench_now() - t0;
 		}

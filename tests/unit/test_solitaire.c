@@ -628,6 +628,26 @@ generate(struct solitaire_state *s, int rows, int cols, int steps, int seed)
 	return G->init(s, o, 4, err, sizeof err);
 }
 
+/* A search that another thread cancels gives up with "unknown": a board
+ * that takes far more than AI_CANCEL_EVERY nodes, solved with no node
+ * limit, is winnable when let run and unknown with the flag set. */
+static void
+test_cancel(void)
+{
+	struct solitaire_state s;
+	struct rules_move hint;
+	atomic_int cancel;
+
+	CHECK_INT(generate(&s, 10, 10, 60, 1), 0);
+	atomic_init(&cancel, 0);
+	CHECK_INT(ai_solitaire_solve(&s, 0, &cancel, &hint), AI_WINNABLE);
+	atomic_store(&cancel, 1);
+	CHECK_INT(ai_solitaire_solve(&s, 0, &cancel, &hint), AI_UNKNOWN);
+	/* the flag is looked at only so often: a small board still solves */
+	CHECK_INT(generate(&s, 7, 7, 5, 1), 0);
+	CHECK_INT(ai_solitaire_solve(&s, 0, &cancel, &hint), AI_WINNABLE);
+}
+
 static void
 test_generator(void)
 {
@@ -690,7 +710,7 @@ test_generator(void)
 				bad++;
 			t = s;
 			/* solvable by construction */
-			switch (ai_solitaire_solve(&s, 0, &hint)) {
+			switch (ai_solitaire_solve(&s, 0, NULL, &hint)) {
 			case AI_WINNABLE:
 				winnable++;
 				break;
@@ -714,7 +734,7 @@ test_generator(void)
 	for (i = 0; i < 9; i++)
 		if (s.cell[i] == SOLITAIRE_PEG)
 			CHECK(!can_unjump(&s, i));
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_WINNABLE);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 }
 
 static void
@@ -788,7 +808,7 @@ follow_hints(struct solitaire_state *s)
 		G->status(s, &st);
 		if (st.result != RULES_PLAYING)
 			return st.result == RULES_SOLVED ? 0 : -1;
-		if (ai_solitaire_solve(s, 0, &hint) != AI_WINNABLE ||
+		if (ai_solitaire_solve(s, 0, NULL, &hint) != AI_WINNABLE ||
 		    !legal(s, hint))
 			return -1;
 		G->apply(s, hint);
@@ -825,65 +845,66 @@ test_solver(void)
 
 	/* the English board, and its hints played out */
 	CHECK_INT(make(&s, NULL, NULL, err), 0);
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_WINNABLE);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 	CHECK(legal(&s, hint));
 	CHECK_INT(hint.arg, RULES_NONE);
 	CHECK_INT(follow_hints(&s), 0);
 	CHECK_INT(s.pegs, 1);
 	CHECK_INT(s.cell[s.goal], SOLITAIRE_PEG);
 	/* solved: winnable with no move */
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_WINNABLE);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 	CHECK_INT(hint.to, RULES_NONE);
 	CHECK_INT(hint.from, RULES_NONE);
 	/* the seed's example */
 	CHECK_INT(make(&s, "board", "example", err), 0);
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_WINNABLE);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 	CHECK_INT(follow_hints(&s), 0);
 	/* the European board from its centre: lost (position class) */
 	CHECK_INT(make(&s, "board", "european", err), 0);
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_LOST);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_LOST);
 	CHECK_INT(hint.to, RULES_NONE);
 	/* ... but from (2, 4) with the goal at (6, 4) it is winnable */
 	load(&s,
 	    "7x7:##ooo##/#oo.oo#/ooooooo/ooooooo/ooooooo/#ooooo#/##ooo## "
 	    "goal=6,4");
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_WINNABLE);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 	CHECK_INT(follow_hints(&s), 0);
 	/* lost by search, confirmed by the referee */
 	load(&s, lost12);
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_LOST);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_LOST);
 	CHECK_INT(referee(&s), 0);
 	load(&s, lost19);
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_LOST);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_LOST);
 	/* lost at a glance */
 	load(&s, "1x3:.oo goal=1,3");
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_LOST);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_LOST);
 	load(&s, "1x5:o.o.o goal=1,3");
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_LOST);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_LOST);
 	load(&s, "1x1:. goal=1,1");
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_LOST);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_LOST);
 	/* of two jumps, the one that ends on the goal */
 	load(&s, "1x4:.oo. goal=1,4");
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_WINNABLE);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 	CHECK_INT(hint.from, 1);
 	CHECK_INT(hint.to, 3);
 	load(&s, "1x4:.oo. goal=1,1");
-	CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_WINNABLE);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 	CHECK_INT(hint.from, 2);
 	CHECK_INT(hint.to, 0);
 	/* the node limit */
 	CHECK_INT(make(&s, NULL, NULL, err), 0);
-	CHECK_INT(ai_solitaire_solve(&s, 1, &hint), AI_UNKNOWN);
+	CHECK_INT(ai_solitaire_solve(&s, 1, NULL, &hint), AI_UNKNOWN);
 	CHECK_INT(hint.to, RULES_NONE);
 	load(&s, lost19);
-	CHECK_INT(ai_solitaire_solve(&s, 5, &hint), AI_UNKNOWN);
+	CHECK_INT(ai_solitaire_solve(&s, 5, NULL, &hint), AI_UNKNOWN);
 	/* small positions: a few jumps along a winning line from the English
 	 * start, then random jumps: the solver agrees with the referee, and
 	 * its hints keep the game winnable */
 	CHECK_INT(make(&line[0], NULL, NULL, err), 0);
 	for (n = 0; n < 31; n++) {
 		line[n + 1] = line[n];
-		CHECK_INT(ai_solitaire_solve(&line[n], 0, &hint), AI_WINNABLE);
+		CHECK_INT(
+		    ai_solitaire_solve(&line[n], 0, NULL, &hint), AI_WINNABLE);
 		G->apply(&line[n + 1], hint);
 	}
 	rules_rng_seed(&rng, 2024);
@@ -895,7 +916,7 @@ test_solver(void)
 				break;
 			G->apply(&s, mv[rules_rng_below(&rng, (unsigned)n)]);
 		}
-		v = ai_solitaire_solve(&s, 0, &hint);
+		v = ai_solitaire_solve(&s, 0, NULL, &hint);
 		if ((v == AI_WINNABLE) != referee(&s) || v == AI_UNKNOWN) {
 			wrong++;
 			printf("     disagree on %s\n", position(&s));
@@ -937,7 +958,7 @@ bench_english(void)
 	CHECK_INT(make(&s, NULL, NULL, err), 0);
 	for (i = 0; i < 3; i++) {
 		t[i] = now();
-		CHECK_INT(ai_solitaire_solve(&s, 0, &hint), AI_WINNABLE);
+		CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 		t[i] = now() - t[i];
 		for (j = i; j > 0 && t[j - 1] > t[j]; j--) {
 			x = t[j];
@@ -964,6 +985,7 @@ main(void)
 	test_generator();
 	test_hash();
 	test_solver();
+	test_cancel();
 	bench_english();
 	return check_done();
 }
