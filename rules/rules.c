@@ -92,6 +92,24 @@ rules_is_pass(struct rules_move m)
 	return m.to == RULES_NONE;
 }
 
+int
+rules_move_eq(struct rules_move a, struct rules_move b)
+{
+	return a.from == b.from && a.to == b.to && a.arg == b.arg;
+}
+
+/* Is m among the n moves of list? */
+int
+rules_move_listed(const struct rules_move *list, int n, struct rules_move m)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (rules_move_eq(list[i], m))
+			return 1;
+	return 0;
+}
+
 static const struct rules_optdesc *
 rules_optdesc_find(const struct rules_game *g, const char *key)
 {

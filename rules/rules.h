@@ -168,6 +168,9 @@ uint64_t rules_perft_generic(
 void rules_seterr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int rules_is_pass(struct rules_move m);
+int rules_move_eq(struct rules_move a, struct rules_move b);
+int rules_move_listed(
+    const struct rules_move *list, int n, struct rules_move m);
 uint64_t rules_mix64(uint64_t x);
 
 /* A bounded text writer over a caller's buffer, for positions, pictures and

@@ -20,19 +20,6 @@ static const char *const fuzz_positions[] = {
     "Wx6xW/xx6xx/10/10/BBBB6/10/10/10/xx6xx/Wx6xW w",
 };
 
-/* Is m among the n moves of list? */
-static int
-fuzz_listed(const struct rules_move *list, int n, struct rules_move m)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (list[i].from == m.from && list[i].to == m.to &&
-		    list[i].arg == m.arg)
-			return 1;
-	return 0;
-}
-
 static void
 fuzz_one(const struct rules_game *g, void *st, struct rules_move *list,
     const char *pos, const char *text)
@@ -51,7 +38,7 @@ fuzz_one(const struct rules_game *g, void *st, struct rules_move *list,
 		return;
 	}
 	n = g->legal_moves(st, list, RULES_MAX_MOVES);
-	if (!fuzz_listed(list, n, m))
+	if (!rules_move_listed(list, n, m))
 		abort();
 	g->format_move(st, m, buf, sizeof buf);
 	if (g->parse_move(st, buf, &again, err, sizeof err) != 0 ||

@@ -55,13 +55,10 @@ fuzz_play(struct fuzz_state *st, struct rules_move m)
 	char err[RULES_ERR_MAX];
 	struct rules_status s;
 	struct fuzz_state copy;
-	int n, i, found = 0, x0, o0, x1, o1, me = G->turn(st->b);
+	int n, x0, o0, x1, o1, me = G->turn(st->b);
 
 	n = G->legal_moves(st->b, mv, RULES_MAX_MOVES);
-	for (i = 0; i < n; i++)
-		found |= mv[i].from == m.from && mv[i].to == m.to &&
-		    mv[i].arg == m.arg;
-	if (!found)
+	if (!rules_move_listed(mv, n, m))
 		abort();
 	fuzz_count(st, &x0, &o0);
 	G->apply(st->b, m);

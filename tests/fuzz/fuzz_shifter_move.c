@@ -16,19 +16,6 @@
 /* Longer input than a position and a move only repeats malformed cases. */
 #define FUZZ_INPUT_MAX 256
 
-/* Is m among the n moves of list? */
-static int
-fuzz_listed(const struct rules_move *list, int n, struct rules_move m)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (list[i].from == m.from && list[i].to == m.to &&
-		    list[i].arg == m.arg)
-			return 1;
-	return 0;
-}
-
 /* Every listed move formats to text that parses back to it. */
 static void
 fuzz_check_listed(const struct rules_game *g, const void *st)
@@ -89,7 +76,7 @@ fuzz_one(const struct rules_game *g, struct shifter_state *st, const char *pos,
 		return;
 	}
 	n = g->legal_moves(st, list, SHIFTER_SQUARES);
-	if (!fuzz_listed(list, n, m))
+	if (!rules_move_listed(list, n, m))
 		abort();
 	g->describe_move(st, m, buf, sizeof buf);
 	g->apply(st, m);

@@ -47,13 +47,9 @@ fuzz_is_legal(const struct rules_game *g, const struct solitaire_state *s,
     struct rules_move m)
 {
 	struct rules_move mv[4 * SOLITAIRE_MAX_CELLS];
-	int i, n = g->legal_moves(s, mv, 4 * SOLITAIRE_MAX_CELLS);
+	int n = g->legal_moves(s, mv, 4 * SOLITAIRE_MAX_CELLS);
 
-	for (i = 0; i < n; i++)
-		if (mv[i].from == m.from && mv[i].to == m.to &&
-		    mv[i].arg == m.arg)
-			return 1;
-	return 0;
+	return rules_move_listed(mv, n, m);
 }
 
 static void

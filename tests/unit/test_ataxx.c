@@ -665,8 +665,7 @@ check_invariants(
 	for (i = 0; i < n; i++) {
 		G->format_move(st->b, mv[i], text, sizeof text);
 		CHECK_INT(G->parse_move(st->b, text, &m, err, sizeof err), 0);
-		CHECK(m.from == mv[i].from && m.to == mv[i].to &&
-		    m.arg == mv[i].arg);
+		CHECK(rules_move_eq(m, mv[i]));
 	}
 	if (n == 0)
 		return 0;

@@ -788,13 +788,9 @@ static int
 legal(const struct solitaire_state *s, struct rules_move m)
 {
 	struct rules_move mv[4 * SOLITAIRE_MAX_CELLS];
-	int i, n = G->legal_moves(s, mv, 4 * SOLITAIRE_MAX_CELLS);
+	int n = G->legal_moves(s, mv, 4 * SOLITAIRE_MAX_CELLS);
 
-	for (i = 0; i < n; i++)
-		if (mv[i].from == m.from && mv[i].to == m.to &&
-		    mv[i].arg == m.arg)
-			return 1;
-	return 0;
+	return rules_move_listed(mv, n, m);
 }
 
 /* Follow the solver's hints to the end; 0 when that wins. */
