@@ -492,7 +492,7 @@ main_start(struct server *srv)
 	free(db);
 	if (net_listen(srv) != 0)
 		return -1;
-	srv->worker = worker_new(srv, srv->cfg.workers);
+	srv->worker = worker_new(srv);
 	if (recover_rooms(srv) != 0)
 		return -1;
 	return 0;

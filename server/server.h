@@ -347,7 +347,7 @@ void cmd_hint_done(struct conn *c, const struct proto_request *req,
     const char *room, int verdict, const char *move);
 
 /* worker.c: bot searches off the event loop */
-struct worker *worker_new(struct server *srv, int nthreads);
+struct worker *worker_new(struct server *srv);
 void worker_free(struct worker *w);
 void worker_bot(struct worker *w, struct room *r, int level);
 void worker_cancel_conn(struct worker *w, uint64_t conn);

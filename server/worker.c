@@ -221,15 +221,15 @@ worker_ready(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-/* The pool: nthreads threads (at least one). */
+/* The pool: --workers threads (at least one). */
 struct worker *
-worker_new(struct server *srv, int nthreads)
+worker_new(struct server *srv)
 {
 	struct worker *w = xcalloc(1, sizeof *w);
 	int i;
 
 	w->srv = srv;
-	w->nthreads = nthreads > 0 ? nthreads : 1;
+	w->nthreads = srv->cfg.workers > 0 ? srv->cfg.workers : 1;
 	w->max_hints = w->nthreads > 1 ? w->nthreads - 1 : 1;
 	worker_queue_init(&w->bots);
 	worker_queue_init(&w->hints);
