@@ -10,8 +10,10 @@ reports. Not a test itself (tests/run.sh runs only test_*.py).
 import atexit
 import os
 import random
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 
@@ -340,6 +342,19 @@ class Streamer(threading.Thread):
             elif msg.get("event") == "shutdown":
                 self.shutdown = msg
         self.errors.append("the stream did not finish in time")
+
+
+def main_in_tmp(prefix, run):
+    """A test's main: run(ck, args, tmp) with a fresh temporary folder,
+    removed after; ends with the count line."""
+    a = harness.args()
+    ck = Checks()
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    try:
+        run(ck, a, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done(ck)
 
 
 def done(ck):

@@ -12,16 +12,14 @@ players finish every game.
 """
 
 import os
-import shutil
 import signal
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from games_lib import (WAIT, Checks, Streamer, done, ended,  # noqa: E402
-                       harness, log_says, login, play_out, req, seeded, server,
-                       settle, shut, until)
+from games_lib import (WAIT, Streamer, ended, log_says, login,  # noqa: E402
+                       main_in_tmp, play_out, req, seeded, server, settle,
+                       shut, until)
 
 P1, P2 = "player 1", "player 2"
 
@@ -417,31 +415,32 @@ def rewinds(ck, build, db):
 
 
 def main():
-    a = harness.args()
-    ck = Checks()
-    tmp = tempfile.mkdtemp(prefix="tablero-crash-")
-    try:
-        run(ck, a, tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    done(ck)
+    main_in_tmp("tablero-crash-", run)
 
 
-def run(ck, a, tmp):
-    """The test, with its data files in tmp."""
-    db = os.path.join(tmp, "tablero.db")
-    scratch = server(a.build)
+def rehearse_all(ck, build, prefix):
+    """Each game of GAMES rehearsed on a scratch server: its plan by tag
+    (None for the games with bots, which play themselves)."""
+    scratch = server(build)
     plans = {}
     try:
         for tag, game, options, seats, before, *bots in GAMES:
             if bots:
                 plans[tag] = None
                 continue
-            plans[tag] = rehearse(ck, scratch.port, tag, game, options, seats)
+            plans[tag] = rehearse(ck, scratch.port, prefix + tag, game,
+                                  options, seats)
             ck.ok(len(plans[tag]) >= before + 6, "%s: a plan of %d moves" %
                   (tag, len(plans[tag])))
     finally:
         shut(scratch)
+    return plans
+
+
+def run(ck, a, tmp):
+    """The test, with its data files in tmp."""
+    db = os.path.join(tmp, "tablero.db")
+    plans = rehearse_all(ck, a.build, "")
     s = server(a.build, db=db)
     tables = [Table(ck, s.port, tag, game, options, seats, before,
                     plans[tag], *bots)

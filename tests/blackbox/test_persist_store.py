@@ -10,15 +10,12 @@ accepted moves.
 """
 
 import os
-import shutil
 import signal
 import sqlite3
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from games_lib import (Checks, done, harness, login, req, server,  # noqa: E402
-                       shut)
+from games_lib import login, main_in_tmp, req, server, shut  # noqa: E402
 
 
 class Lock:
@@ -39,14 +36,7 @@ def view(st):
 
 
 def main():
-    a = harness.args()
-    ck = Checks()
-    tmp = tempfile.mkdtemp(prefix="tablero-store-")
-    try:
-        run(ck, a, tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    done(ck)
+    main_in_tmp("tablero-store-", run)
 
 
 def run(ck, a, tmp):

@@ -10,15 +10,13 @@ Shape Shifter level) survives.
 """
 
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from games_lib import (WAIT, Checks, Solo, done, harness,  # noqa: E402
-                       log_says, login, req, server, shut, until)
-from test_persist_crash import GAMES, Table, rehearse  # noqa: E402
+from games_lib import (WAIT, Solo, log_says, login, main_in_tmp,  # noqa: E402
+                       req, server, shut, until)
+from test_persist_crash import GAMES, Table, rehearse_all  # noqa: E402
 
 # Seconds the server stays down in the clock check: longer than the
 # 3-second clock, so a clock that ran while down would have fallen.
@@ -113,30 +111,13 @@ def claim_after_restart(ck, build, db):
 
 
 def main():
-    a = harness.args()
-    ck = Checks()
-    tmp = tempfile.mkdtemp(prefix="tablero-term-")
-    try:
-        run(ck, a, tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    done(ck)
+    main_in_tmp("tablero-term-", run)
 
 
 def run(ck, a, tmp):
     """The test, with its data files in tmp."""
     db = os.path.join(tmp, "tablero.db")
-    scratch = server(a.build)
-    plans = {}
-    try:
-        for tag, game, options, seats, before, *bots in GAMES:
-            if bots:
-                plans[tag] = None
-                continue
-            plans[tag] = rehearse(ck, scratch.port, "t" + tag, game, options,
-                                  seats)
-    finally:
-        shut(scratch)
+    plans = rehearse_all(ck, a.build, "t")
 
     # 1. SIGTERM in the middle of a stream.
     s = server(a.build, db=db)
