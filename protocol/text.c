@@ -501,6 +501,9 @@ text_rooms(struct text_buf *b, const cJSON *msg)
 	}
 	cJSON_ArrayForEach(r, rooms)
 		text_summary(b, r);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")) &&
+	    text_str(msg, "next") != NULL)
+		text_addf(b, "More rooms: rooms from=%s\n", text_str(msg, "next"));
 }
 
 /* who's reply. */

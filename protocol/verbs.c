@@ -25,9 +25,10 @@ static const struct verbs_entry verbs_table[PROTO_VERB_COUNT] = {
         "log in; the first hello of a name returns its token"},
     [PROTO_GAMES] = {"games", 0, 0, PROTO_ARGS_FIELDS, {-1, -1}, "games",
         "the games, their seats, options and move notation"},
-    [PROTO_ROOMS] = {"rooms", F(GAME) | F(STATUS), 0, PROTO_ARGS_ROOMS,
-        {-1, -1}, "rooms [GAME] [waiting|playing|ended|adjourned]",
-        "the public rooms, of one game or status if you say"},
+    [PROTO_ROOMS] = {"rooms", F(GAME) | F(STATUS) | F(FROM), 0,
+        PROTO_ARGS_ROOMS, {-1, -1},
+        "rooms [GAME] [waiting|playing|ended|adjourned] [from=ROOM]",
+        "the public rooms, newest first, a page at a time"},
     [PROTO_CREATE] = {"create",
         F(GAME) | F(OPTIONS) | F(SEAT) | F(BOTS) | F(BOT) | F(PRIVATE) |
             F(CLOCK),

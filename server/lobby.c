@@ -2,6 +2,8 @@
  * lobby.c: the verbs that look at the server as a whole: games (what can be
  * played, from the rules registry), rooms (what is going on) and help.
  */
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "server/server.h"
@@ -129,29 +131,71 @@ lobby_status_name(enum room_status s)
 	return lobby_status_names[s];
 }
 
+/* Does the rooms request list this room? */
+static int
+lobby_listed(const struct room *r, const struct proto_request *req)
+{
+	if (r->is_private || r->broken)
+		return 0;
+	if (req->game != NULL && strcmp(req->game, r->g->name) != 0)
+		return 0;
+	return req->status == NULL ||
+	    strcmp(req->status, lobby_status_names[r->status]) == 0;
+}
+
+/* The room number a `from` cursor names ("r12" or "12"); 0 when bad. */
+static long
+lobby_cursor(const char *from)
+{
+	char *end;
+	long n;
+
+	if (from[0] == 'r')
+		from++;
+	n = strtol(from, &end, 10);
+	return *from != '\0' && *end == '\0' && n > 0 ? n : 0;
+}
+
+/* The public rooms, newest first, at most rooms_page of them: "more" says
+ * whether older ones remain, "next" is the cursor to ask for them with
+ * (`from`: rooms older than that one). A page is a few hundred bytes a
+ * room, so the reply stays far below the output cap. */
 void
 lobby_rooms(struct conn *c, const struct proto_request *req)
 {
 	cJSON *rep, *list;
-	struct room *r;
+	struct room *r, *last = NULL;
+	long before = LONG_MAX;
+	int n = 0, more = 0;
 
 	if (req->game != NULL && rules_find(req->game) == NULL) {
 		session_error(
 		    c, req, PROTO_E_NO_SUCH_GAME, "no game '%s'", req->game);
 		return;
 	}
+	if (req->from != NULL && (before = lobby_cursor(req->from)) == 0) {
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "from is the room a page ended with, like r12");
+		return;
+	}
 	rep = proto_reply(req);
 	list = cJSON_AddArrayToObject(rep, "rooms");
-	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
-		if (r->is_private || r->broken)
+	TAILQ_FOREACH_REVERSE(r, &c->srv->rooms, room_list, entry) {
+		if (r->number >= before || !lobby_listed(r, req))
 			continue;
-		if (req->game != NULL && strcmp(req->game, r->g->name) != 0)
-			continue;
-		if (req->status != NULL &&
-		    strcmp(req->status, lobby_status_names[r->status]) != 0)
-			continue;
+		if (n == c->srv->cfg.rooms_page) {
+			more = 1;
+			break;
+		}
 		cJSON_AddItemToArray(list, lobby_room_summary(r));
+		last = r;
+		n++;
 	}
+	cJSON_AddBoolToObject(rep, "more", more);
+	if (more)
+		cJSON_AddStringToObject(rep, "next", last->id);
+	else
+		cJSON_AddNullToObject(rep, "next");
 	session_reply(c, rep);
 }
 

@@ -44,6 +44,16 @@ enum {
 	OPT_ADJOURN_DAYS,
 	OPT_WORKERS,
 	OPT_HINT_NODES,
+	OPT_ADDR_RATE,
+	OPT_ADDR_BURST,
+	OPT_LOGIN_FAILS,
+	OPT_MAX_PER_ADDR,
+	OPT_IDLE_LOBBY,
+	OPT_NEW_NAMES,
+	OPT_UNPLAYED_DAYS,
+	OPT_ROOMS_PAGE,
+	OPT_WAITING_EXPIRE,
+	OPT_MAX_OUTPUT_TOTAL,
 };
 
 static const struct option main_options[] = {
@@ -69,6 +79,16 @@ static const struct option main_options[] = {
     {"adjourn-days", required_argument, NULL, OPT_ADJOURN_DAYS},
     {"workers", required_argument, NULL, OPT_WORKERS},
     {"hint-nodes", required_argument, NULL, OPT_HINT_NODES},
+    {"addr-rate", required_argument, NULL, OPT_ADDR_RATE},
+    {"addr-burst", required_argument, NULL, OPT_ADDR_BURST},
+    {"login-fails", required_argument, NULL, OPT_LOGIN_FAILS},
+    {"max-per-address", required_argument, NULL, OPT_MAX_PER_ADDR},
+    {"idle-lobby", required_argument, NULL, OPT_IDLE_LOBBY},
+    {"new-names", required_argument, NULL, OPT_NEW_NAMES},
+    {"unplayed-days", required_argument, NULL, OPT_UNPLAYED_DAYS},
+    {"rooms-page", required_argument, NULL, OPT_ROOMS_PAGE},
+    {"waiting-expire", required_argument, NULL, OPT_WAITING_EXPIRE},
+    {"max-output-total", required_argument, NULL, OPT_MAX_OUTPUT_TOTAL},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -130,6 +150,36 @@ main_usage(FILE *out)
 	    "it answers\n"
 	    "                           \"unknown\" (default %ld, up to "
 	    "about 10 s)\n"
+	    "      --addr-rate N        messages per second from one address "
+	    "(default\n"
+	    "                           %d x --rate)\n"
+	    "      --addr-burst N       messages in a burst from one address "
+	    "(default\n"
+	    "                           %d x --burst)\n"
+	    "      --login-fails N      failed logins per minute per address; "
+	    "a name\n"
+	    "                           may have 5 x N (default %d)\n"
+	    "      --max-per-address N  connections from one address (an IPv6 "
+	    "/64)\n"
+	    "                           (default %d)\n"
+	    "      --idle-lobby SECONDS a logged-in client in no game and "
+	    "watching\n"
+	    "                           nothing is closed after this silence "
+	    "(default %d)\n"
+	    "      --new-names N        new identities per address per hour "
+	    "(default %d)\n"
+	    "      --unplayed-days N    identities that never played are "
+	    "deleted after\n"
+	    "                           this many days (default %d)\n"
+	    "      --rooms-page N       rooms in one rooms reply (default %d)\n"
+	    "      --waiting-expire SECONDS  a waiting room whose creator is "
+	    "gone is\n"
+	    "                           closed after this long (default %d)\n"
+	    "      --max-output-total BYTES  unread output of all clients "
+	    "together;\n"
+	    "                           past it those furthest behind are "
+	    "dropped\n"
+	    "                           (default %ld)\n"
 	    "  -h, --help               this help\n"
 	    "  -V, --version            the version\n"
 	    "\nSignals: TERM and INT shut down cleanly (games are saved), HUP "
@@ -138,7 +188,10 @@ main_usage(FILE *out)
 	    SERVER_ROOMS_PER_PLAYER, SERVER_WATCHERS_MAX, SERVER_GRACE_SEC,
 	    SERVER_HELLO_IDLE_SEC, SERVER_OUTPUT_MAX, SERVER_RATE_PER_SEC,
 	    SERVER_RATE_BURST, SERVER_ADJOURN_DAYS, SERVER_WORKERS_MAX,
-	    SERVER_HINT_NODES);
+	    SERVER_HINT_NODES, SERVER_ADDR_RATE_FACTOR, SERVER_ADDR_RATE_FACTOR,
+	    SERVER_LOGIN_FAILS, SERVER_CONNS_PER_ADDR, SERVER_LOBBY_IDLE_SEC,
+	    SERVER_NEW_NAMES, SERVER_UNPLAYED_DAYS, SERVER_ROOMS_PAGE,
+	    SERVER_WAITING_EXPIRE_SEC, (long)SERVER_OUTPUT_TOTAL_MAX);
 }
 
 /* A whole number within [min, max] for flag `name`, or exit with a clear
@@ -191,6 +244,24 @@ main_defaults(struct config *cfg)
 	cfg->adjourn_days = SERVER_ADJOURN_DAYS;
 	cfg->workers = main_processors();
 	cfg->hint_nodes = SERVER_HINT_NODES;
+	cfg->login_fails = SERVER_LOGIN_FAILS;
+	cfg->max_per_addr = SERVER_CONNS_PER_ADDR;
+	cfg->lobby_idle_sec = SERVER_LOBBY_IDLE_SEC;
+	cfg->new_names = SERVER_NEW_NAMES;
+	cfg->unplayed_days = SERVER_UNPLAYED_DAYS;
+	cfg->rooms_page = SERVER_ROOMS_PAGE;
+	cfg->waiting_expire_sec = SERVER_WAITING_EXPIRE_SEC;
+	cfg->output_total_max = SERVER_OUTPUT_TOTAL_MAX;
+}
+
+/* Limits that default to a multiple of others, once those are known. */
+static void
+main_derived(struct config *cfg)
+{
+	if (cfg->addr_rate == 0)
+		cfg->addr_rate = cfg->rate * SERVER_ADDR_RATE_FACTOR;
+	if (cfg->addr_burst == 0)
+		cfg->addr_burst = cfg->burst * SERVER_ADDR_RATE_FACTOR;
 }
 
 static void
@@ -299,6 +370,46 @@ main_parse(struct config *cfg, int argc, char **argv)
 			cfg->hint_nodes =
 			    main_number("hint-nodes", optarg, 1000, 1000000000);
 			break;
+		case OPT_ADDR_RATE:
+			cfg->addr_rate =
+			    (int)main_number("addr-rate", optarg, 1, 10000000);
+			break;
+		case OPT_ADDR_BURST:
+			cfg->addr_burst =
+			    (int)main_number("addr-burst", optarg, 1, 10000000);
+			break;
+		case OPT_LOGIN_FAILS:
+			cfg->login_fails =
+			    (int)main_number("login-fails", optarg, 1, 100000);
+			break;
+		case OPT_MAX_PER_ADDR:
+			cfg->max_per_addr = (int)main_number(
+			    "max-per-address", optarg, 1, 1000000);
+			break;
+		case OPT_IDLE_LOBBY:
+			cfg->lobby_idle_sec =
+			    (int)main_number("idle-lobby", optarg, 1, 604800);
+			break;
+		case OPT_NEW_NAMES:
+			cfg->new_names =
+			    (int)main_number("new-names", optarg, 1, 1000000);
+			break;
+		case OPT_UNPLAYED_DAYS:
+			cfg->unplayed_days =
+			    (int)main_number("unplayed-days", optarg, 1, 36500);
+			break;
+		case OPT_ROOMS_PAGE:
+			cfg->rooms_page =
+			    (int)main_number("rooms-page", optarg, 1, 1000);
+			break;
+		case OPT_WAITING_EXPIRE:
+			cfg->waiting_expire_sec = (int)main_number(
+			    "waiting-expire", optarg, 1, 31536000);
+			break;
+		case OPT_MAX_OUTPUT_TOTAL:
+			cfg->output_total_max = (size_t)main_number(
+			    "max-output-total", optarg, 65536, LONG_MAX);
+			break;
 		case 'h':
 			main_usage(stdout);
 			exit(0);
@@ -316,6 +427,7 @@ main_parse(struct config *cfg, int argc, char **argv)
 		    argv[optind]);
 		exit(2);
 	}
+	main_derived(cfg);
 }
 
 /* path made absolute against dir (relative to the working directory), so
@@ -399,9 +511,11 @@ main_cleanup(struct server *srv)
 {
 	if (srv->worker != NULL)
 		worker_free(srv->worker);
+	sweep_stop(srv);
 	net_free_all(srv);
 	room_free_all(srv);
 	player_free_all(srv);
+	limit_free_all(srv);
 	if (srv->store != NULL)
 		store_close(srv->store);
 	if (srv->sig_term != NULL) {
@@ -495,6 +609,7 @@ main_start(struct server *srv)
 	srv->worker = worker_new(srv);
 	if (recover_rooms(srv) != 0)
 		return -1;
+	sweep_start(srv);
 	return 0;
 }
 

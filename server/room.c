@@ -483,6 +483,8 @@ room_start(struct room *r)
 		room_broadcast(r, ev);
 	}
 	room_after_move(r);
+	for (i = 0; i < r->g->seats; i++)
+		player_played(r->srv, r->seats[i].player);
 }
 
 /* The scores by seat name, or null. */

@@ -88,6 +88,22 @@ static const char *const store_migrations[] = {
      * seq of each move's moved event. */
     "ALTER TABLE rooms ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE moves ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;",
+    /* 3: names are unique whatever their case: `folded` is the name in
+     * lower case, unique. Where names clashed already, the first
+     * registered (oldest, then smallest in byte order) gets the folded
+     * key; the others keep working under their exact spelling only.
+     * `played`: set once the identity sat in a game that started;
+     * identities that never did are pruned after --unplayed-days. Those
+     * made before this version count as played (nothing says otherwise). */
+    "ALTER TABLE identities ADD COLUMN folded TEXT;"
+    "ALTER TABLE identities ADD COLUMN played INTEGER NOT NULL DEFAULT 1;"
+    "UPDATE identities SET folded = lower(name) WHERE NOT EXISTS"
+    " (SELECT 1 FROM identities o WHERE lower(o.name) ="
+    " lower(identities.name) AND (o.created_ms < identities.created_ms"
+    " OR (o.created_ms = identities.created_ms AND o.name <"
+    " identities.name)));"
+    "CREATE UNIQUE INDEX identities_folded ON identities (folded);"
+    "CREATE INDEX identities_unplayed ON identities (played, created_ms);",
 };
 #define STORE_SCHEMA_VERSION                                                   \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -106,13 +122,17 @@ enum store_stmt {
 	ST_PRUNE,
 	ST_PROGRESS_PUT,
 	ST_PROGRESS_GET,
+	ST_IDENT_FIND,
+	ST_IDENT_PLAYED,
+	ST_IDENT_PRUNE,
 	ST_COUNT
 };
 
 static const char *const store_sql[ST_COUNT] = {
     [ST_IDENT_GET] = "SELECT token_hash FROM identities WHERE name = ?1",
-    [ST_IDENT_PUT] = "INSERT INTO identities (name, token_hash, created_ms)"
-                     " VALUES (?1, ?2, ?3) ON CONFLICT (name)"
+    [ST_IDENT_PUT] = "INSERT INTO identities (name, token_hash, created_ms,"
+                     " folded, played) VALUES (?1, ?2, ?3, lower(?1), 0)"
+                     " ON CONFLICT (name)"
                      " DO UPDATE SET token_hash = excluded.token_hash",
     /* An upsert, not INSERT OR REPLACE: a replace deletes the row first
      * and the cascade would take the room's moves with it. */
@@ -157,6 +177,17 @@ static const char *const store_sql[ST_COUNT] = {
                         " updated_ms = excluded.updated_ms",
     [ST_PROGRESS_GET] = "SELECT json FROM progress"
                         " WHERE name = ?1 AND game = ?2",
+    /* The exact spelling first (a name that clashed before version 3),
+     * else whatever case. */
+    [ST_IDENT_FIND] = "SELECT name, token_hash, played FROM identities"
+                      " WHERE folded = lower(?1) OR name = ?1"
+                      " ORDER BY name = ?1 DESC LIMIT 1",
+    [ST_IDENT_PLAYED] = "UPDATE identities SET played = 1 WHERE name = ?1",
+    /* Not the creator of an unfinished room (it may still start). */
+    [ST_IDENT_PRUNE] = "DELETE FROM identities WHERE played = 0"
+                       " AND created_ms < ?1 AND NOT EXISTS (SELECT 1"
+                       " FROM rooms WHERE rooms.creator = identities.name"
+                       " AND rooms.status <> 'ended')",
 };
 
 struct store {
@@ -660,6 +691,67 @@ store_identity_put(struct store *s, const char *name, const char *hash)
 	store_bind_text(st, 2, hash, &rc);
 	store_bind_int(st, 3, store_now_ms(), &rc);
 	return store_exec(s, ST_IDENT_PUT, rc, "put identity");
+}
+
+int
+store_identity_find(struct store *s, const char *name,
+    struct store_identity *out, int *found)
+{
+	sqlite3_stmt *st = s->st[ST_IDENT_FIND];
+	const unsigned char *n, *h;
+	int rc = SQLITE_OK;
+
+	*found = 0;
+	store_bind_text(st, 1, name, &rc);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		store_reset(st);
+		return 0;
+	}
+	if (rc != SQLITE_ROW) {
+		store_fail(s, "find identity");
+		store_reset(st);
+		return -1;
+	}
+	n = sqlite3_column_text(st, 0);
+	h = sqlite3_column_text(st, 1);
+	if (n == NULL || h == NULL ||
+	    (size_t)sqlite3_column_bytes(st, 0) >= sizeof out->name ||
+	    (size_t)sqlite3_column_bytes(st, 1) >= sizeof out->hash) {
+		snprintf(s->err, sizeof s->err, "find identity: bad row for %s",
+		    name);
+		store_reset(st);
+		return -1;
+	}
+	snprintf(out->name, sizeof out->name, "%s", (const char *)n);
+	snprintf(out->hash, sizeof out->hash, "%s", (const char *)h);
+	out->played = sqlite3_column_int(st, 2);
+	*found = 1;
+	store_reset(st);
+	return 0;
+}
+
+int
+store_identity_played(struct store *s, const char *name)
+{
+	int rc = SQLITE_OK;
+
+	store_bind_text(s->st[ST_IDENT_PLAYED], 1, name, &rc);
+	return store_exec(s, ST_IDENT_PLAYED, rc, "mark identity played");
+}
+
+int
+store_identity_prune(struct store *s, long long before_ms, int *count)
+{
+	int rc = SQLITE_OK;
+
+	*count = 0;
+	store_bind_int(s->st[ST_IDENT_PRUNE], 1, before_ms, &rc);
+	if (store_exec(s, ST_IDENT_PRUNE, rc, "prune identities") != 0)
+		return -1;
+	*count = sqlite3_changes(s->db);
+	return 0;
 }
 
 int
