@@ -503,7 +503,8 @@ text_rooms(struct text_buf *b, const cJSON *msg)
 		text_summary(b, r);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")) &&
 	    text_str(msg, "next") != NULL)
-		text_addf(b, "More rooms: rooms from=%s\n", text_str(msg, "next"));
+		text_addf(
+		    b, "More rooms: rooms from=%s\n", text_str(msg, "next"));
 }
 
 /* who's reply. */

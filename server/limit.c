@@ -120,8 +120,8 @@ limit_addr_key(const struct sockaddr *sa, char *key, size_t len)
 		struct in6_addr a = in6->sin6_addr;
 
 		if (IN6_IS_ADDR_V4MAPPED(&a)) {
-			evutil_inet_ntop(AF_INET, &a.s6_addr[12], host,
-			    sizeof host);
+			evutil_inet_ntop(
+			    AF_INET, &a.s6_addr[12], host, sizeof host);
 		} else {
 			memset(&a.s6_addr[8], 0, 8);
 			evutil_inet_ntop(AF_INET6, &a, host, sizeof host);

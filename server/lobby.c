@@ -180,7 +180,8 @@ lobby_rooms(struct conn *c, const struct proto_request *req)
 	}
 	rep = proto_reply(req);
 	list = cJSON_AddArrayToObject(rep, "rooms");
-	TAILQ_FOREACH_REVERSE(r, &c->srv->rooms, room_list, entry) {
+	TAILQ_FOREACH_REVERSE(r, &c->srv->rooms, room_list, entry)
+	{
 		if (r->number >= before || !lobby_listed(r, req))
 			continue;
 		if (n == c->srv->cfg.rooms_page) {

@@ -433,8 +433,8 @@ net_address_limit(
 	limit_addr_key(sa, key, sizeof key);
 	lim = limit_get(srv, key);
 	if (lim == NULL) {
-		limit_log(srv, "too many addresses to track: refusing %s",
-		    key + 2);
+		limit_log(
+		    srv, "too many addresses to track: refusing %s", key + 2);
 		net_refuse_full(fd);
 		return NULL;
 	}

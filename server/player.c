@@ -70,7 +70,7 @@ player_release(struct server *srv, struct player *p)
 		if (room_seat_of(r, p) >= 0 || room_is_watcher(r, p))
 			return;
 	for (pp = &srv->players[player_bucket(p->name)]; *pp != NULL;
-	    pp = &(*pp)->next) {
+	     pp = &(*pp)->next) {
 		if (*pp == p) {
 			*pp = p->next;
 			free(p);
@@ -98,8 +98,8 @@ player_played(struct server *srv, struct player *p)
 void
 player_prune(struct server *srv)
 {
-	int64_t before = clock_now_ms() -
-	    (int64_t)srv->cfg.unplayed_days * 86400 * 1000;
+	int64_t before =
+	    clock_now_ms() - (int64_t)srv->cfg.unplayed_days * 86400 * 1000;
 	int n = 0;
 
 	srv->pruned_ms = clock_mono_ms();
@@ -108,8 +108,8 @@ player_prune(struct server *srv)
 		return;
 	}
 	if (n > 0)
-		log_info("pruned %d identities that never played in %d days",
-		    n, srv->cfg.unplayed_days);
+		log_info("pruned %d identities that never played in %d days", n,
+		    srv->cfg.unplayed_days);
 }
 
 void
@@ -168,12 +168,16 @@ player_token_new(char *token, size_t len)
 /* Refuse a hello from an address, or for a name, with too many failed
  * logins lately: 0, or -1 after replying. */
 static int
-player_throttled(struct conn *c, const struct proto_request *req,
-    struct limit_entry *name)
+player_throttled(
+    struct conn *c, const struct proto_request *req, struct limit_entry *name)
 {
 	int64_t wait = 0;
 
 	if (!limit_fails_ok(c->srv, c->lim_addr, &wait)) {
+		limit_log(c->srv,
+		    "conn %llu %s: hello as %s refused: too many "
+		    "failed logins from there",
+		    (unsigned long long)c->id, c->addr, req->name);
 		session_error(c, req, PROTO_E_RATE_LIMITED,
 		    "too many failed logins from your address; try again in "
 		    "%lld s",
@@ -181,6 +185,10 @@ player_throttled(struct conn *c, const struct proto_request *req,
 		return -1;
 	}
 	if (!limit_fails_ok(c->srv, name, &wait)) {
+		limit_log(c->srv,
+		    "conn %llu %s: hello as %s refused: too many "
+		    "failed logins for that name",
+		    (unsigned long long)c->id, c->addr, req->name);
 		session_error(c, req, PROTO_E_RATE_LIMITED,
 		    "too many failed logins for %s; try again in %lld s",
 		    req->name, (long long)(wait + 999) / 1000);
@@ -212,8 +220,9 @@ player_register(struct conn *c, const struct proto_request *req,
 	int64_t wait = 0;
 
 	if (!limit_names_take(c->srv, c->lim_addr, &wait)) {
-		limit_log(c->srv, "conn %llu %s: new identity %s refused (%d "
-		                  "an hour per address)",
+		limit_log(c->srv,
+		    "conn %llu %s: new identity %s refused (%d "
+		    "an hour per address)",
 		    (unsigned long long)c->id, c->addr, req->name,
 		    c->srv->cfg.new_names);
 		session_error(c, req, PROTO_E_LIMIT_REACHED,
@@ -269,7 +278,8 @@ player_authenticate(struct conn *c, const struct proto_request *req,
 		player_token_hash(req->token, given);
 		if (strlen(id->hash) + 1 != sizeof given ||
 		    sodium_memcmp(given, id->hash, sizeof given) != 0) {
-			player_failed(c, req, name, "wrong token for that name");
+			player_failed(
+			    c, req, name, "wrong token for that name");
 			return -1;
 		}
 		return 0;
@@ -322,8 +332,7 @@ player_hello(struct conn *c, const struct proto_request *req)
 		    "a name is 1 to 16 letters, digits, '_' or '-'");
 		return;
 	}
-	if (player_authenticate(c, req, token, sizeof token, &id, &is_new) !=
-	    0)
+	if (player_authenticate(c, req, token, sizeof token, &id, &is_new) != 0)
 		return;
 	p = player_get(c->srv, id.name);
 	p->played = p->played || id.played;

@@ -159,10 +159,10 @@ struct limit_bucket {
 struct limit_entry {
 	struct limit_entry *next; /* hash chain */
 	char key[SERVER_LIMIT_KEY];
-	int refs;                   /* connections holding it */
-	struct limit_bucket msgs;   /* messages */
-	struct limit_bucket fails;  /* failed logins */
-	struct limit_bucket names;  /* new identities (addresses) */
+	int refs;                  /* connections holding it */
+	struct limit_bucket msgs;  /* messages */
+	struct limit_bucket fails; /* failed logins */
+	struct limit_bucket names; /* new identities (addresses) */
 };
 
 enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };

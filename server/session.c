@@ -195,8 +195,8 @@ session_rate_ok(struct conn *c)
 	c->refill_ms = now;
 	if (c->tokens < 1.0)
 		return SESSION_OVER_CONN;
-	if (a != NULL && !limit_has(&a->msgs, cfg->addr_rate / 1000.0,
-	                     cfg->addr_burst, now))
+	if (a != NULL &&
+	    !limit_has(&a->msgs, cfg->addr_rate / 1000.0, cfg->addr_burst, now))
 		return SESSION_OVER_ADDR;
 	if (n != NULL &&
 	    !limit_has(&n->msgs, cfg->rate / 1000.0, cfg->burst, now))
@@ -233,8 +233,8 @@ session_refuse(
 	    "", "", " from your address", " as this player"};
 	static const char *const what[] = {
 	    "", "connection", "address", "identity"};
-	int rate = why == SESSION_OVER_ADDR ? c->srv->cfg.addr_rate
-	                                    : c->srv->cfg.rate;
+	int rate =
+	    why == SESSION_OVER_ADDR ? c->srv->cfg.addr_rate : c->srv->cfg.rate;
 
 	if (c->refused++ == 0)
 		limit_log(c->srv, "conn %llu %s%s%s: rate limited (%s)",

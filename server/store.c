@@ -694,8 +694,8 @@ store_identity_put(struct store *s, const char *name, const char *hash)
 }
 
 int
-store_identity_find(struct store *s, const char *name,
-    struct store_identity *out, int *found)
+store_identity_find(
+    struct store *s, const char *name, struct store_identity *out, int *found)
 {
 	sqlite3_stmt *st = s->st[ST_IDENT_FIND];
 	const unsigned char *n, *h;

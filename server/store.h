@@ -68,8 +68,8 @@ struct store_identity {
 	char hash[128];
 	int played;
 };
-int store_identity_find(struct store *s, const char *name,
-    struct store_identity *out, int *found);
+int store_identity_find(
+    struct store *s, const char *name, struct store_identity *out, int *found);
 /* The identity sat in a game that started: never pruned. */
 int store_identity_played(struct store *s, const char *name);
 /* Delete identities that never played, made before before_ms and creating
