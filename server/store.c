@@ -267,6 +267,23 @@ store_exec(struct store *s, enum store_stmt which, int bind_rc, const char *op)
 	return 0;
 }
 
+/* Step a bound query to its first row: 1 with a row (the statement still
+ * open), 0 without one or -1 on an error (both reset). */
+static int
+store_step_row(struct store *s, sqlite3_stmt *st, int bind_rc, const char *op)
+{
+	int rc = bind_rc;
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc != SQLITE_DONE)
+		store_fail(s, op);
+	store_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 /*
  * Run a bound query expected to give at most one row whose first column is
  * text, and copy it into buf; *found says whether there was a row.
@@ -277,22 +294,13 @@ store_get_text(struct store *s, enum store_stmt which, int bind_rc,
 {
 	sqlite3_stmt *st = s->st[which];
 	const unsigned char *v;
-	int rc = bind_rc, n;
+	int row, n;
 
 	*found = 0;
 	if (len > 0)
 		buf[0] = '\0';
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		store_reset(st);
-		return 0;
-	}
-	if (rc != SQLITE_ROW) {
-		store_fail(s, op);
-		store_reset(st);
-		return -1;
-	}
+	if ((row = store_step_row(s, st, bind_rc, op)) <= 0)
+		return row;
 	v = sqlite3_column_text(st, 0);
 	n = sqlite3_column_bytes(st, 0);
 	if (v == NULL || (size_t)n >= len) {
@@ -699,21 +707,12 @@ store_identity_find(
 {
 	sqlite3_stmt *st = s->st[ST_IDENT_FIND];
 	const unsigned char *n, *h;
-	int rc = SQLITE_OK;
+	int rc = SQLITE_OK, row;
 
 	*found = 0;
 	store_bind_text(st, 1, name, &rc);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		store_reset(st);
-		return 0;
-	}
-	if (rc != SQLITE_ROW) {
-		store_fail(s, "find identity");
-		store_reset(st);
-		return -1;
-	}
+	if ((row = store_step_row(s, st, rc, "find identity")) <= 0)
+		return row;
 	n = sqlite3_column_text(st, 0);
 	h = sqlite3_column_text(st, 1);
 	if (n == NULL || h == NULL ||
@@ -741,17 +740,27 @@ store_identity_played(struct store *s, const char *name)
 	return store_exec(s, ST_IDENT_PLAYED, rc, "mark identity played");
 }
 
+/* store_exec for a DELETE, with the count of rows it deleted. */
+static int
+store_exec_count(struct store *s, enum store_stmt which, int bind_rc,
+    const char *op, int *count)
+{
+	*count = 0;
+	if (store_exec(s, which, bind_rc, op) != 0)
+		return -1;
+	/* Rows a cascade removed (a room's moves) are not counted. */
+	*count = sqlite3_changes(s->db);
+	return 0;
+}
+
 int
 store_identity_prune(struct store *s, long long before_ms, int *count)
 {
 	int rc = SQLITE_OK;
 
-	*count = 0;
 	store_bind_int(s->st[ST_IDENT_PRUNE], 1, before_ms, &rc);
-	if (store_exec(s, ST_IDENT_PRUNE, rc, "prune identities") != 0)
-		return -1;
-	*count = sqlite3_changes(s->db);
-	return 0;
+	return store_exec_count(
+	    s, ST_IDENT_PRUNE, rc, "prune identities", count);
 }
 
 int
@@ -1098,14 +1107,9 @@ store_prune(
 	sqlite3_stmt *st = s->st[ST_PRUNE];
 	int rc = SQLITE_OK;
 
-	*count = 0;
 	store_bind_text(st, 1, status, &rc);
 	store_bind_int(st, 2, before_ms, &rc);
-	if (store_exec(s, ST_PRUNE, rc, "prune rooms") != 0)
-		return -1;
-	/* Rows the cascade removed (moves) are not counted, only rooms. */
-	*count = sqlite3_changes(s->db);
-	return 0;
+	return store_exec_count(s, ST_PRUNE, rc, "prune rooms", count);
 }
 
 int
