@@ -12,6 +12,7 @@ Several addresses come from binding the client to 127.0.0.N (all of
 127/8 is loopback on Linux); the server listens on 127.0.0.1.
 """
 
+import contextlib
 import hashlib
 import os
 import re
@@ -27,6 +28,22 @@ from harness import (WAIT, Checks, Client, Server, args,  # noqa: E402
                      is_error, is_ok)
 
 FAST = ["--rate", "100000", "--burst", "100000"]
+
+
+CHK = Checks()
+
+
+@contextlib.contextmanager
+def running(build, **kw):
+    """A Server that must still be up at the end, stop with exit 0 on
+    SIGTERM and log no sanitizer report."""
+    with Server(build, **kw) as srv:
+        yield srv
+        CHK.ok(srv.proc.poll() is None, "the server is still running")
+        CHK.eq(srv.stop(), 0, "the server exits 0 on SIGTERM")
+        log = srv.logtext()
+        CHK.ok("Sanitizer" not in log and "runtime error" not in log,
+               "no sanitizer report: %s" % log[-2000:])
 
 
 class From(Client):
@@ -97,7 +114,7 @@ def test_identity_rate(chk, build):
     """An identity's budget follows it to a new connection."""
     lim = ["--rate", "1", "--burst", "10", "--addr-rate", "1000",
            "--addr-burst", "1000"]
-    with Server(build, extra=lim) as srv:
+    with running(build, extra=lim) as srv:
         a, r = hello(srv.port, "ana")
         is_ok(chk, r, "hello ana")
         chk.eq(pings(a, 9), 9, "nine pings within the burst")
@@ -118,7 +135,7 @@ def test_address_rate(chk, build):
     """An address's connections share one budget."""
     lim = ["--rate", "1000", "--burst", "1000", "--addr-rate", "1",
            "--addr-burst", "20"]
-    with Server(build, extra=lim) as srv:
+    with running(build, extra=lim) as srv:
         ok = 0
         for _ in range(10):
             c = From(srv.port, 1)
@@ -136,7 +153,7 @@ def test_address_rate(chk, build):
 def test_failed_logins(chk, build):
     """Wrong tokens: throttled per address, then per name; logged, at a
     bounded rate."""
-    with Server(build, extra=FAST + ["--login-fails", "3"]) as srv:
+    with running(build, extra=FAST + ["--login-fails", "3"]) as srv:
         v, r = hello(srv.port, "vic")
         token = r["token"]
         v.close()
@@ -174,7 +191,7 @@ def test_failed_logins(chk, build):
         chk.ok("failed login as VIC" in log, "with the name as sent")
     # a flood of failures logs a bounded number of lines
     lim = FAST + ["--login-fails", "100000"]
-    with Server(build, extra=lim) as srv:
+    with running(build, extra=lim) as srv:
         v, r = hello(srv.port, "vic")
         v.close()
         c = From(srv.port, 1)
@@ -196,7 +213,7 @@ def test_failed_logins(chk, build):
 
 def test_connections_per_address(chk, build):
     """One address cannot take every slot."""
-    with Server(build, extra=FAST + ["--max-per-address", "3"]) as srv:
+    with running(build, extra=FAST + ["--max-per-address", "3"]) as srv:
         cs = [From(srv.port, 1) for _ in range(3)]
         extra = From(srv.port, 1, welcome=False)
         m = extra.json()
@@ -225,7 +242,7 @@ def test_connections_per_address(chk, build):
 def test_idle_lobby(chk, build):
     """A logged-in connection in no game and watching nothing is closed
     when silent; players and watchers are not."""
-    with Server(build, extra=FAST + ["--idle-lobby", "1"]) as srv:
+    with running(build, extra=FAST + ["--idle-lobby", "1"]) as srv:
         idle, _ = hello(srv.port, "idler")
         p, _ = hello(srv.port, "sitter")
         room = p.call("create", game="stones")["room"]
@@ -260,7 +277,7 @@ def token_hash(token):
 def test_names_case(chk, build):
     """Names are unique whatever their case and shown as registered; old
     clashing names keep working under their exact spelling."""
-    with Server(build, extra=FAST) as srv:
+    with running(build, extra=FAST) as srv:
         a, r = hello(srv.port, "Victim")
         is_ok(chk, r, "hello Victim")
         token = r["token"]
@@ -278,7 +295,7 @@ def test_names_case(chk, build):
         c.close()
     tmp = tempfile.mkdtemp(prefix="tablero-names-")
     path = os.path.join(tmp, "t.db")
-    with Server(build, db=path, extra=FAST) as srv:
+    with running(build, db=path, extra=FAST) as srv:
         x, r = hello(srv.port, "someone")
         x.close()
     downgrade_to_v2(path)
@@ -290,7 +307,7 @@ def test_names_case(chk, build):
                                                2000)])
     db.commit()
     db.close()
-    with Server(build, db=path, extra=FAST) as srv:
+    with running(build, db=path, extra=FAST) as srv:
         c, r = hello(srv.port, "BOB", "a" * 32)
         is_ok(chk, r, "migrated: BOB with the first Bob's token")
         chk.eq(r.get("name"), "Bob", "the first registered owns the name")
@@ -316,7 +333,7 @@ def test_names_case(chk, build):
 
 def test_new_names(chk, build):
     """New identities per address per hour."""
-    with Server(build, extra=FAST + ["--new-names", "3"]) as srv:
+    with running(build, extra=FAST + ["--new-names", "3"]) as srv:
         toks = []
         for i in range(3):
             c, r = hello(srv.port, "n%d" % i)
@@ -340,7 +357,7 @@ def test_prune_unplayed(chk, build):
     those who played stay."""
     tmp = tempfile.mkdtemp(prefix="tablero-prune-")
     path = os.path.join(tmp, "t.db")
-    with Server(build, db=path, extra=FAST) as srv:
+    with running(build, db=path, extra=FAST) as srv:
         g, _ = hello(srv.port, "ghost")
         g.close()
         p, _ = hello(srv.port, "player")
@@ -351,7 +368,7 @@ def test_prune_unplayed(chk, build):
     db.execute("UPDATE identities SET created_ms = created_ms - 3 * 86400000")
     db.commit()
     db.close()
-    with Server(build, db=path, extra=FAST + ["--unplayed-days", "2"]) as srv:
+    with running(build, db=path, extra=FAST + ["--unplayed-days", "2"]) as srv:
         for _ in range(100):  # the prune runs just after "listening"
             if "pruned 1 identities" in srv.logtext():
                 break
@@ -371,7 +388,7 @@ def test_prune_unplayed(chk, build):
 def test_rooms_pages(chk, build):
     """rooms answers a page at a time, newest first, and never more than
     the output cap."""
-    with Server(build, extra=FAST + ["--rooms-page", "3"]) as srv:
+    with running(build, extra=FAST + ["--rooms-page", "3"]) as srv:
         c, _ = hello(srv.port, "host")
         made = [c.call("create", game="stones")["room"] for _ in range(7)]
         seen, cursor, pages = [], None, 0
@@ -390,7 +407,7 @@ def test_rooms_pages(chk, build):
                  "a bad cursor")
         c.close()
     # 320 rooms' summaries are more than a 64 KiB output cap
-    with Server(build, extra=FAST + ["--max-output", "65536"]) as srv:
+    with running(build, extra=FAST + ["--max-output", "65536"]) as srv:
         hosts = []
         for i in range(20):
             h, _ = hello(srv.port, "h%d" % i)
@@ -416,7 +433,7 @@ def test_waiting_expire(chk, build):
     tmp = tempfile.mkdtemp(prefix="tablero-expire-")
     path = os.path.join(tmp, "t.db")
     lim = FAST + ["--waiting-expire", "1"]
-    with Server(build, db=path, extra=lim) as srv:
+    with running(build, db=path, extra=lim) as srv:
         g, _ = hello(srv.port, "goner")
         gone = g.call("create", game="stones")["room"]
         s, r = hello(srv.port, "stayer")
@@ -432,7 +449,7 @@ def test_waiting_expire(chk, build):
         chk.ok(stays in listed, "the present creator's room stays")
         s.close()
     chk.ok(os.path.exists(path), "data file kept")
-    with Server(build, db=path, extra=lim) as srv:
+    with running(build, db=path, extra=lim) as srv:
         c, _ = hello(srv.port, "looker")
         listed = [x["room"] for x in c.call("rooms")["rooms"]]
         chk.ok(gone not in listed, "and is not back after a restart")
@@ -453,7 +470,7 @@ def test_output_total(chk, build):
     lim = FAST + ["--max-output", "16000000", "--max-output-total",
                   "4000000", "--log-level", "info"]
     games = b'{"cmd":"games"}\n'
-    with Server(build, extra=lim) as srv:
+    with running(build, extra=lim) as srv:
         def sleeper(name):
             s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -490,7 +507,7 @@ def test_lingering_close(chk, build):
     """After line_too_long the server stops writing, drops what still
     comes for a moment, then closes: the reply arrives and the
     connection ends with an end of file, not a reset."""
-    with Server(build, extra=["--max-line", "1024"]) as srv:
+    with running(build, extra=["--max-line", "1024"]) as srv:
         for i in range(3):
             s = socket.create_connection(("127.0.0.1", srv.port), WAIT)
             s.settimeout(WAIT)
@@ -521,7 +538,7 @@ def test_lingering_close(chk, build):
 
 def main():
     a = args()
-    chk = Checks()
+    chk = CHK
     for t in (test_identity_rate, test_address_rate, test_failed_logins,
               test_connections_per_address, test_idle_lobby, test_names_case,
               test_new_names, test_prune_unplayed, test_rooms_pages,
