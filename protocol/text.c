@@ -526,6 +526,10 @@ text_players(struct text_buf *b, const cJSON *msg)
 		}
 		text_add(b, p->next != NULL ? "," : "");
 	}
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")))
+		text_addf(b, " (of %d online)",
+		    (int)cJSON_GetNumberValue(
+		        cJSON_GetObjectItemCaseSensitive(msg, "online")));
 	text_add(b, ".\n");
 }
 

@@ -365,16 +365,21 @@ player_hello(struct conn *c, const struct proto_request *req)
 			room_player_back(r, p);
 }
 
+/* Who is online: at most SERVER_WHO_MAX of them, so the reply stays far
+ * below the output cap however many are; "online" counts them all. */
 void
 player_who(struct conn *c, const struct proto_request *req)
 {
 	cJSON *rep = proto_reply(req), *list, *one, *ids;
 	struct conn *o;
 	struct room *r;
+	int n = 0;
 
 	list = cJSON_AddArrayToObject(rep, "players");
 	TAILQ_FOREACH(o, &c->srv->conns, entry) {
 		if (o->player == NULL || o->state != CONN_OPEN)
+			continue;
+		if (n++ >= SERVER_WHO_MAX)
 			continue;
 		one = cJSON_CreateObject();
 		cJSON_AddStringToObject(one, "name", o->player->name);
@@ -387,6 +392,8 @@ player_who(struct conn *c, const struct proto_request *req)
 				    ids, cJSON_CreateString(r->id));
 		cJSON_AddItemToArray(list, one);
 	}
+	cJSON_AddNumberToObject(rep, "online", n);
+	cJSON_AddBoolToObject(rep, "more", n > SERVER_WHO_MAX);
 	session_reply(c, rep);
 }
 

@@ -95,6 +95,9 @@ struct worker;
 /* Rooms in one rooms reply; the client pages on with `from`. Each summary
  * is a few hundred bytes, so a page stays far below any output cap. */
 #define SERVER_ROOMS_PAGE 100
+/* Players one who reply lists: each is at most about 170 bytes (a name
+ * and 16 room ids), so the reply stays below 100 kB. */
+#define SERVER_WHO_MAX 500
 /* Seconds a waiting room whose creator has gone is kept. */
 #define SERVER_WAITING_EXPIRE_SEC 600
 /* Output bytes queued for all connections together: past it the

@@ -427,6 +427,22 @@ def test_rooms_pages(chk, build):
             h.close()
 
 
+def test_who_cap(chk, build):
+    """who lists 500 players at most, and says how many are online."""
+    lim = FAST + ["--max-per-address", "1000", "--new-names", "1000"]
+    with running(build, extra=lim) as srv:
+        cs = [From(srv.port, 1) for _ in range(501)]
+        for i, c in enumerate(cs):
+            c.send("hello", name="p%d" % i)
+        chk.ok(all((c.reply() or {}).get("ok") for c in cs), "501 logged in")
+        r = cs[0].call("who")
+        chk.eq(len(r.get("players", [])), 500, "who lists 500")
+        chk.eq(r.get("online"), 501, "of 501 online")
+        chk.eq(r.get("more"), True, "and says there are more")
+        for c in cs:
+            c.close()
+
+
 def test_waiting_expire(chk, build):
     """A waiting room whose creator is gone expires, in memory and in the
     store; one whose creator stays does not."""
@@ -542,6 +558,7 @@ def main():
     for t in (test_identity_rate, test_address_rate, test_failed_logins,
               test_connections_per_address, test_idle_lobby, test_names_case,
               test_new_names, test_prune_unplayed, test_rooms_pages,
+              test_who_cap,
               test_waiting_expire, test_output_total, test_lingering_close):
         before = chk.failed
         try:
