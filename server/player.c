@@ -93,8 +93,8 @@ player_played(struct server *srv, struct player *p)
 	p->played = 1;
 }
 
-/* Delete identities that never played, made more than unplayed_days ago:
- * at start and then hourly. */
+/* Delete identities that never played and were last seen (hello) more
+ * than unplayed_days ago: at start and then hourly. */
 void
 player_prune(struct server *srv)
 {
@@ -108,8 +108,9 @@ player_prune(struct server *srv)
 		return;
 	}
 	if (n > 0)
-		log_info("pruned %d identities that never played in %d days", n,
-		    srv->cfg.unplayed_days);
+		log_info("pruned %d identities that never played, unseen for "
+		         "%d days",
+		    n, srv->cfg.unplayed_days);
 }
 
 void
@@ -336,6 +337,9 @@ player_hello(struct conn *c, const struct proto_request *req)
 		return;
 	p = player_get(c->srv, id.name);
 	p->played = p->played || id.played;
+	if (!p->played && !is_new &&
+	    store_identity_seen(c->srv->store, p->name) != 0)
+		log_error("store: %s", store_errmsg(c->srv->store));
 	player_replace(p);
 	p->conn = c;
 	c->player = p;

@@ -90,7 +90,8 @@ struct worker;
 /* Seconds a logged-in connection that sits in no unfinished game and
  * watches nothing may stay silent before it is closed. */
 #define SERVER_LOBBY_IDLE_SEC 1800
-/* Days an identity that never played a game is kept before it is pruned. */
+/* Days an identity that never played a game is kept after its last hello
+ * before it is pruned. */
 #define SERVER_UNPLAYED_DAYS 7
 /* Rooms in one rooms reply; the client pages on with `from`. Each summary
  * is a few hundred bytes, so a page stays far below any output cap. */

@@ -93,17 +93,19 @@ static const char *const store_migrations[] = {
      * registered (oldest, then smallest in byte order) gets the folded
      * key; the others keep working under their exact spelling only.
      * `played`: set once the identity sat in a game that started;
-     * identities that never did are pruned after --unplayed-days. Those
-     * made before this version count as played (nothing says otherwise). */
+     * identities that never did are pruned --unplayed-days after they
+     * were last seen (`seen_ms`, the last hello). Those made before this
+     * version count as played (nothing says otherwise). */
     "ALTER TABLE identities ADD COLUMN folded TEXT;"
     "ALTER TABLE identities ADD COLUMN played INTEGER NOT NULL DEFAULT 1;"
+    "ALTER TABLE identities ADD COLUMN seen_ms INTEGER NOT NULL DEFAULT 0;"
     "UPDATE identities SET folded = lower(name) WHERE NOT EXISTS"
     " (SELECT 1 FROM identities o WHERE lower(o.name) ="
     " lower(identities.name) AND (o.created_ms < identities.created_ms"
     " OR (o.created_ms = identities.created_ms AND o.name <"
     " identities.name)));"
     "CREATE UNIQUE INDEX identities_folded ON identities (folded);"
-    "CREATE INDEX identities_unplayed ON identities (played, created_ms);",
+    "CREATE INDEX identities_unplayed ON identities (played, seen_ms);",
 };
 #define STORE_SCHEMA_VERSION                                                   \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -124,6 +126,7 @@ enum store_stmt {
 	ST_PROGRESS_GET,
 	ST_IDENT_FIND,
 	ST_IDENT_PLAYED,
+	ST_IDENT_SEEN,
 	ST_IDENT_PRUNE,
 	ST_COUNT
 };
@@ -131,7 +134,8 @@ enum store_stmt {
 static const char *const store_sql[ST_COUNT] = {
     [ST_IDENT_GET] = "SELECT token_hash FROM identities WHERE name = ?1",
     [ST_IDENT_PUT] = "INSERT INTO identities (name, token_hash, created_ms,"
-                     " folded, played) VALUES (?1, ?2, ?3, lower(?1), 0)"
+                     " folded, played, seen_ms)"
+                     " VALUES (?1, ?2, ?3, lower(?1), 0, ?3)"
                      " ON CONFLICT (name)"
                      " DO UPDATE SET token_hash = excluded.token_hash",
     /* An upsert, not INSERT OR REPLACE: a replace deletes the row first
@@ -183,9 +187,10 @@ static const char *const store_sql[ST_COUNT] = {
                       " WHERE folded = lower(?1) OR name = ?1"
                       " ORDER BY name = ?1 DESC LIMIT 1",
     [ST_IDENT_PLAYED] = "UPDATE identities SET played = 1 WHERE name = ?1",
+    [ST_IDENT_SEEN] = "UPDATE identities SET seen_ms = ?2 WHERE name = ?1",
     /* Not the creator of an unfinished room (it may still start). */
     [ST_IDENT_PRUNE] = "DELETE FROM identities WHERE played = 0"
-                       " AND created_ms < ?1 AND NOT EXISTS (SELECT 1"
+                       " AND seen_ms < ?1 AND NOT EXISTS (SELECT 1"
                        " FROM rooms WHERE rooms.creator = identities.name"
                        " AND rooms.status <> 'ended')",
 };
@@ -751,6 +756,17 @@ store_exec_count(struct store *s, enum store_stmt which, int bind_rc,
 	/* Rows a cascade removed (a room's moves) are not counted. */
 	*count = sqlite3_changes(s->db);
 	return 0;
+}
+
+int
+store_identity_seen(struct store *s, const char *name)
+{
+	sqlite3_stmt *st = s->st[ST_IDENT_SEEN];
+	int rc = SQLITE_OK;
+
+	store_bind_text(st, 1, name, &rc);
+	store_bind_int(st, 2, store_now_ms(), &rc);
+	return store_exec(s, ST_IDENT_SEEN, rc, "mark identity seen");
 }
 
 int

@@ -72,8 +72,10 @@ int store_identity_find(
     struct store *s, const char *name, struct store_identity *out, int *found);
 /* The identity sat in a game that started: never pruned. */
 int store_identity_played(struct store *s, const char *name);
-/* Delete identities that never played, made before before_ms and creating
- * no unfinished room; the count. */
+/* The identity logged in now (the prune counts from its last hello). */
+int store_identity_seen(struct store *s, const char *name);
+/* Delete identities that never played, last seen before before_ms and
+ * creating no unfinished room; the count. */
 int store_identity_prune(struct store *s, long long before_ms, int *count);
 
 /* Insert or replace a room's row (not its moves). */

@@ -265,6 +265,7 @@ def downgrade_to_v2(path):
         "DROP INDEX identities_folded; DROP INDEX identities_unplayed;"
         "ALTER TABLE identities DROP COLUMN folded;"
         "ALTER TABLE identities DROP COLUMN played;"
+        "ALTER TABLE identities DROP COLUMN seen_ms;"
         "PRAGMA user_version = 2;")
     db.commit()
     db.close()
@@ -365,7 +366,8 @@ def test_prune_unplayed(chk, build):
         is_ok(chk, p.call("resign"), "player played a game and resigned")
         p.close()
     db = sqlite3.connect(path)
-    db.execute("UPDATE identities SET created_ms = created_ms - 3 * 86400000")
+    db.execute("UPDATE identities SET created_ms = created_ms - 3 * 86400000,"
+               " seen_ms = seen_ms - 3 * 86400000")
     db.commit()
     db.close()
     with running(build, db=path, extra=FAST + ["--unplayed-days", "2"]) as srv:
