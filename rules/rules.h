@@ -91,6 +91,10 @@ struct rules_game {
 	const char *title;         /* for people: "Ataxx" */
 	int seats;                 /* 1 or 2 */
 	const char *seat_names[2]; /* "white", "black"; seat 0 first */
+	/* 1 when the game has no draws (the Amazons seed: there is always
+	 * a loser), so the server refuses draw offers in it; 0 when players
+	 * may agree a draw (two-player games) or it means nothing (one). */
+	int no_draw_offers;
 	const struct rules_optdesc *options; /* ends with a NULL name */
 	const char *notation;    /* one line of help on move notation */
 	const char *file_format; /* import/export format name, or NULL */

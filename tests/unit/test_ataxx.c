@@ -104,6 +104,7 @@ test_descriptor(void)
 	CHECK_INT(G->seats, 2);
 	CHECK_STR(G->seat_names[0], "white");
 	CHECK_STR(G->seat_names[1], "black");
+	CHECK_INT(G->no_draw_offers, 0);
 	CHECK(G->state_size <= RULES_STATE_MAX);
 	CHECK(G->init && G->turn && G->status && G->legal_moves &&
 	    G->legal_from && G->parse_square && G->parse_move &&
