@@ -4,7 +4,6 @@
  * string, the pictures, and random boards generated backwards from the goal
  * so that they are solvable by construction.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,13 +57,6 @@ static const struct rules_optdesc solitaire_options[] = {
     {"seed", RULES_OPT_INT, 0, 2147483647, NULL, NULL,
         "the random seed of a generated board"},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
-};
-
-/* Text being built into a caller's buffer; over is set when it ran out. */
-struct solitaire_buf {
-	char *p;
-	size_t len, used;
-	int over;
 };
 
 static int
@@ -183,63 +175,6 @@ solitaire_count(struct solitaire_state *s)
 	for (i = 0; i < s->rows * s->cols; i++)
 		if (s->cell[i] == SOLITAIRE_PEG)
 			s->pegs++;
-}
-
-/* Append formatted text, or mark the buffer over when it does not fit. */
-static void solitaire_put(struct solitaire_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-solitaire_put(struct solitaire_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->over)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(b->p + b->used, b->len - b->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= b->len - b->used) {
-		b->over = 1;
-		return;
-	}
-	b->used += (size_t)n;
-}
-
-/* Start building into buf; -1 when there is no room even for the NUL. */
-static int
-solitaire_buf_init(struct solitaire_buf *b, char *buf, size_t len)
-{
-	b->p = buf;
-	b->len = len;
-	b->used = 0;
-	b->over = len == 0;
-	if (len > 0)
-		buf[0] = '\0';
-	return b->over ? -1 : 0;
-}
-
-/* Drop the spaces at the end of what was written. */
-static void
-solitaire_buf_trim(struct solitaire_buf *b)
-{
-	if (b->over)
-		return;
-	while (b->used > 0 && b->p[b->used - 1] == ' ')
-		b->used--;
-	b->p[b->used] = '\0';
-}
-
-static int
-solitaire_buf_done(struct solitaire_buf *b)
-{
-	if (b->over) {
-		if (b->len > 0)
-			b->p[0] = '\0';
-		return -1;
-	}
-	return (int)b->used;
 }
 
 /* Quote a word of untrusted text for an error: printable, and short. */
@@ -463,18 +398,17 @@ solitaire_word_dir(const char *w, size_t len)
 static void
 solitaire_dir_list(int set, char *buf, size_t len)
 {
-	struct solitaire_buf b;
+	struct rules_out b;
 	int d, n = 0, total = 0;
 
 	for (d = 0; d < SOL_NDIRS; d++)
 		total += (set >> d) & 1;
-	if (solitaire_buf_init(&b, buf, len) != 0)
-		return;
+	rules_out_init(&b, buf, len);
 	for (d = 0; d < SOL_NDIRS; d++) {
 		if (!((set >> d) & 1))
 			continue;
 		n++;
-		solitaire_put(&b, "%s%s",
+		rules_out_add(&b, "%s%s",
 		    n == 1 ? "" : (n == total ? " or " : ", "),
 		    solitaire_dirname[d]);
 	}
@@ -611,22 +545,21 @@ static int
 solitaire_to_position(const void *st, char *buf, size_t len)
 {
 	const struct solitaire_state *s = st;
-	struct solitaire_buf b;
+	struct rules_out b;
 	int r, c;
 
-	if (solitaire_buf_init(&b, buf, len) != 0)
-		return -1;
-	solitaire_put(&b, "%dx%d:", s->rows, s->cols);
+	rules_out_init(&b, buf, len);
+	rules_out_add(&b, "%dx%d:", s->rows, s->cols);
 	for (r = 0; r < s->rows; r++) {
 		for (c = 0; c < s->cols; c++)
-			solitaire_put(&b, "%c",
-			    solitaire_pos_chars[s->cell[r * s->cols + c]]);
+			rules_out_char(
+			    &b, solitaire_pos_chars[s->cell[r * s->cols + c]]);
 		if (r + 1 < s->rows)
-			solitaire_put(&b, "/");
+			rules_out_char(&b, '/');
 	}
-	solitaire_put(
+	rules_out_add(
 	    &b, " goal=%d,%d", s->goal / s->cols + 1, s->goal % s->cols + 1);
-	return solitaire_buf_done(&b);
+	return rules_out_done(&b);
 }
 
 /* A number of a position string: 1 to 3 digits, no leading zero (so that
@@ -1007,18 +940,17 @@ static int
 solitaire_export_file(const void *st, char *buf, size_t len)
 {
 	const struct solitaire_state *s = st;
-	struct solitaire_buf b;
+	struct rules_out b;
 	int r, c;
 
-	if (solitaire_buf_init(&b, buf, len) != 0)
-		return -1;
-	solitaire_put(&b, "%d %d\n", s->rows, s->cols);
+	rules_out_init(&b, buf, len);
+	rules_out_add(&b, "%d %d\n", s->rows, s->cols);
 	for (r = 0; r < s->rows; r++)
 		for (c = 0; c < s->cols; c++)
-			solitaire_put(&b, "%d%c", s->cell[r * s->cols + c],
+			rules_out_add(&b, "%d%c", s->cell[r * s->cols + c],
 			    c + 1 < s->cols ? ' ' : '\n');
-	solitaire_put(&b, "%d %d\n", s->goal / s->cols, s->goal % s->cols);
-	return solitaire_buf_done(&b);
+	rules_out_add(&b, "%d %d\n", s->goal / s->cols, s->goal % s->cols);
+	return rules_out_done(&b);
 }
 
 /*
@@ -1031,32 +963,35 @@ solitaire_export_file(const void *st, char *buf, size_t len)
 static int
 solitaire_render(const void *st, char *buf, size_t len)
 {
-	static const char *const cells[3] = {" # ", " . ", " o "};
-	static const char *const goals[3] = {"[#]", "[.]", "[o]"};
+	static const char *const cells[3] = {" #", " .", " o"};
+	static const char *const goals[3] = {"[#", "[.", "[o"};
 	const struct solitaire_state *s = st;
-	struct solitaire_buf b;
+	struct rules_out b;
 	int r, c, i;
 
-	if (solitaire_buf_init(&b, buf, len) != 0)
-		return -1;
-	solitaire_put(&b, "  ");
+	rules_out_init(&b, buf, len);
+	rules_out_str(&b, "  ");
 	for (c = 0; c < s->cols; c++)
-		solitaire_put(&b, c + 1 < s->cols ? "%2d " : "%2d\n", c + 1);
+		rules_out_add(&b, c + 1 < s->cols ? "%2d " : "%2d\n", c + 1);
 	for (r = 0; r < s->rows; r++) {
-		solitaire_put(&b, "%2d", r + 1);
+		rules_out_add(&b, "%2d", r + 1);
 		for (c = 0; c < s->cols; c++) {
 			i = r * s->cols + c;
-			solitaire_put(&b, "%s",
+			rules_out_str(&b,
 			    i == s->goal ? goals[s->cell[i]]
 			                 : cells[s->cell[i]]);
+			/* A cell's third character; none at a row's end. */
+			if (i == s->goal)
+				rules_out_char(&b, ']');
+			else if (c + 1 < s->cols)
+				rules_out_char(&b, ' ');
 		}
-		solitaire_buf_trim(&b);
-		solitaire_put(&b, "\n");
+		rules_out_char(&b, '\n');
 	}
-	solitaire_put(&b,
+	rules_out_add(&b,
 	    "o peg, . empty hole, # no hole, [ ] the goal; %d peg%s left\n",
 	    s->pegs, s->pegs == 1 ? "" : "s");
-	return solitaire_buf_done(&b);
+	return rules_out_done(&b);
 }
 
 /* One character a cell: '#' unusable, '.' empty, 'o' peg, 'G' the empty
@@ -1065,24 +1000,23 @@ static int
 solitaire_board_rows(const void *st, char *buf, size_t len)
 {
 	const struct solitaire_state *s = st;
-	struct solitaire_buf b;
+	struct rules_out b;
 	int r, c, i;
 
-	if (solitaire_buf_init(&b, buf, len) != 0)
-		return -1;
+	rules_out_init(&b, buf, len);
 	for (r = 0; r < s->rows; r++) {
 		for (c = 0; c < s->cols; c++) {
 			i = r * s->cols + c;
 			if (i == s->goal)
-				solitaire_put(&b, "%c",
+				rules_out_char(&b,
 				    s->cell[i] == SOLITAIRE_PEG ? '@' : 'G');
 			else
-				solitaire_put(
-				    &b, "%c", solitaire_pos_chars[s->cell[i]]);
+				rules_out_char(
+				    &b, solitaire_pos_chars[s->cell[i]]);
 		}
-		solitaire_put(&b, "\n");
+		rules_out_char(&b, '\n');
 	}
-	return solitaire_buf_done(&b);
+	return rules_out_done(&b);
 }
 
 /* A hash of the peg set (and the board's size, which gives it meaning). */
