@@ -29,10 +29,6 @@
 /* Characters of a bad word quoted back in an error. */
 #define SOLITAIRE_SHOW_MAX 12
 
-/* Words kept from one line of a board file (a row has at most 10; the
- * count goes on beyond this so that errors say how many there were). */
-#define SOLITAIRE_WORDS_MAX (SOLITAIRE_MAX_SIDE + 1)
-
 /* Directions, in the seed's order: its numbered choices follow it. */
 enum solitaire_dir { SOL_UP, SOL_DOWN, SOL_LEFT, SOL_RIGHT, SOL_NDIRS };
 
@@ -703,125 +699,136 @@ bad_goal:
 }
 
 /*
- * The board file (the seed's format): "rows cols" on the first line, then
- * one line a row of cells 0 (unusable), 1 (empty) or 2 (peg), then the
- * goal's row and column counted from 0. Words are separated by blanks;
- * blank lines, CRLF and trailing blanks are tolerated.
+ * The board file (the seed's format, read as the seed's `cargar` reads its
+ * stream): the numbers of rows and columns, then rows x cols cells, 0
+ * (unusable), 1 (empty) or 2 (peg), row by row from the top, then the goal's
+ * row and column counted from 0. Only the order of the numbers counts: they
+ * are separated by any blanks and line breaks, so rows may be split over
+ * lines or joined on one. Nothing may follow the goal.
  */
 
-/* A cursor over the lines of a board file. */
+/* A cursor over the numbers of a board file. */
 struct solitaire_reader {
 	const char *p, *end;
-	int line; /* the line last read, from 1 */
+	int line;  /* the line of the word last read, from 1 */
+	int count; /* words read so far */
 };
 
-/* The words of one line: the first SOLITAIRE_WORDS_MAX, and the count. */
-struct solitaire_words {
-	int n;
-	const char *w[SOLITAIRE_WORDS_MAX];
-	size_t len[SOLITAIRE_WORDS_MAX];
-};
-
-static void
-solitaire_split(const char *p, const char *end, struct solitaire_words *ws)
-{
+/* One word of the file: where it is and on which line. */
+struct solitaire_word {
 	const char *w;
+	size_t len;
+	int line;
+};
 
-	ws->n = 0;
-	while (p < end) {
-		if (solitaire_isspace((unsigned char)*p)) {
-			p++;
-			continue;
-		}
-		for (w = p; p < end && !solitaire_isspace((unsigned char)*p);
-		     p++)
-			;
-		if (ws->n < SOLITAIRE_WORDS_MAX) {
-			ws->w[ws->n] = w;
-			ws->len[ws->n] = (size_t)(p - w);
-		}
-		ws->n++;
+/* The next word (a run of non-blanks); 0, or -1 at the end of the text. */
+static int
+solitaire_next_word(struct solitaire_reader *rd, struct solitaire_word *wd)
+{
+	while (rd->p < rd->end && solitaire_isspace((unsigned char)*rd->p)) {
+		if (*rd->p == '\n')
+			rd->line++;
+		rd->p++;
 	}
+	if (rd->p == rd->end)
+		return -1;
+	wd->w = rd->p;
+	while (rd->p < rd->end && !solitaire_isspace((unsigned char)*rd->p))
+		rd->p++;
+	wd->len = (size_t)(rd->p - wd->w);
+	wd->line = rd->line;
+	rd->count++;
+	return 0;
 }
 
-/* The next line that is not blank, split into words; 0, or -1 at the end
- * of the text (line then numbers the line after the last one). */
+/* A word as a whole number; 0, or -1 with the reason. */
 static int
-solitaire_next_line(struct solitaire_reader *rd, struct solitaire_words *ws)
+solitaire_word_int(
+    const struct solitaire_word *wd, int *out, char *err, size_t errlen)
 {
-	while (rd->p < rd->end) {
-		const char *eol =
-		    memchr(rd->p, '\n', (size_t)(rd->end - rd->p));
-		const char *stop = eol != NULL ? eol : rd->end;
-
-		rd->line++;
-		solitaire_split(rd->p, stop, ws);
-		rd->p = eol != NULL ? eol + 1 : rd->end;
-		if (ws->n > 0)
-			return 0;
-	}
-	rd->line++;
-	return -1;
-}
-
-/* Word i of a line as a whole number; 0, or -1 with the reason. */
-static int
-solitaire_word_int(const struct solitaire_words *ws, int i, int line, int *out,
-    char *err, size_t errlen)
-{
-	const char *w = ws->w[i];
-	size_t len = ws->len[i], j, neg = len > 1 && w[0] == '-';
+	size_t len = wd->len, j, neg = len > 1 && wd->w[0] == '-';
 	char shown[SOLITAIRE_SHOW_MAX + 4];
 	int v = 0;
 
 	for (j = neg; j < len; j++)
-		if (!solitaire_isdigit((unsigned char)w[j]))
+		if (!solitaire_isdigit((unsigned char)wd->w[j]))
 			break;
-	solitaire_show(shown, sizeof shown, w, len);
+	solitaire_show(shown, sizeof shown, wd->w, len);
 	if (j < len) {
-		rules_seterr(
-		    err, errlen, "line %d: '%s' is not a number", line, shown);
+		rules_seterr(err, errlen, "line %d: '%s' is not a number",
+		    wd->line, shown);
 		return -1;
 	}
 	if (len - neg > SOLITAIRE_NUM_DIGITS) {
 		rules_seterr(
-		    err, errlen, "line %d: '%s' is too large", line, shown);
+		    err, errlen, "line %d: '%s' is too large", wd->line, shown);
 		return -1;
 	}
 	for (j = neg; j < len; j++)
-		v = v * 10 + (w[j] - '0');
+		v = v * 10 + (wd->w[j] - '0');
 	*out = neg ? -v : v;
 	return 0;
 }
 
-/* The first line: the board's size. */
+/* Numbers a board file of t's size holds: the size, the cells, the goal. */
+static int
+solitaire_file_numbers(const struct solitaire_state *t)
+{
+	return 2 + t->rows * t->cols + 2;
+}
+
+/* The file ended early: say how many numbers it has and needs. */
+static int
+solitaire_short_file(const struct solitaire_reader *rd,
+    const struct solitaire_state *t, char *err, size_t errlen)
+{
+	rules_seterr(err, errlen,
+	    "the file ends after %d numbers: a %dx%d board needs %d (rows "
+	    "and cols, %d cells, the goal's row and column)",
+	    rd->count, t->rows, t->cols, solitaire_file_numbers(t),
+	    t->rows * t->cols);
+	return -1;
+}
+
+/* The next number, which the file must have; 0, or -1 with the reason. */
+static int
+solitaire_read_int(struct solitaire_reader *rd, const struct solitaire_state *t,
+    struct solitaire_word *wd, int *out, char *err, size_t errlen)
+{
+	if (solitaire_next_word(rd, wd) != 0)
+		return solitaire_short_file(rd, t, err, errlen);
+	return solitaire_word_int(wd, out, err, errlen);
+}
+
+/* The first two numbers: the board's size. */
 static int
 solitaire_read_size(struct solitaire_reader *rd, struct solitaire_state *t,
     char *err, size_t errlen)
 {
-	struct solitaire_words ws;
+	struct solitaire_word wd;
 	int rows, cols;
 
-	if (solitaire_next_line(rd, &ws) != 0) {
+	if (solitaire_next_word(rd, &wd) != 0) {
 		rules_seterr(err, errlen,
 		    "the board file is empty: expected the size as 'rows "
-		    "cols' on line 1");
+		    "cols' first");
 		return -1;
 	}
-	if (ws.n != 2) {
+	if (solitaire_word_int(&wd, &rows, err, errlen) != 0)
+		return -1;
+	if (solitaire_next_word(rd, &wd) != 0) {
 		rules_seterr(err, errlen,
-		    "line %d: expected 2 numbers, rows and cols, found %d",
-		    rd->line, ws.n);
+		    "the file ends after 1 number: expected the size as "
+		    "'rows cols' first");
 		return -1;
 	}
-	if (solitaire_word_int(&ws, 0, rd->line, &rows, err, errlen) != 0 ||
-	    solitaire_word_int(&ws, 1, rd->line, &cols, err, errlen) != 0)
+	if (solitaire_word_int(&wd, &cols, err, errlen) != 0)
 		return -1;
 	if (rows < 1 || rows > SOLITAIRE_MAX_SIDE || cols < 1 ||
 	    cols > SOLITAIRE_MAX_SIDE) {
 		rules_seterr(err, errlen,
 		    "line %d: board size %dx%d is out of range (1..%d)",
-		    rd->line, rows, cols, SOLITAIRE_MAX_SIDE);
+		    wd.line, rows, cols, SOLITAIRE_MAX_SIDE);
 		return -1;
 	}
 	t->rows = (int8_t)rows;
@@ -829,91 +836,64 @@ solitaire_read_size(struct solitaire_reader *rd, struct solitaire_state *t,
 	return 0;
 }
 
-/* The rows of cells. */
+/* The cells, row by row. */
 static int
 solitaire_read_cells(struct solitaire_reader *rd, struct solitaire_state *t,
     char *err, size_t errlen)
 {
-	struct solitaire_words ws;
-	char shown[SOLITAIRE_SHOW_MAX + 4];
-	int r, c;
+	struct solitaire_word wd;
+	int i, v;
 
-	for (r = 0; r < t->rows; r++) {
-		if (solitaire_next_line(rd, &ws) != 0) {
+	for (i = 0; i < t->rows * t->cols; i++) {
+		if (solitaire_read_int(rd, t, &wd, &v, err, errlen) != 0)
+			return -1;
+		if (v < SOLITAIRE_OFF || v > SOLITAIRE_PEG) {
 			rules_seterr(err, errlen,
-			    "line %d: the file ends before row %d of %d",
-			    rd->line, r + 1, t->rows);
+			    "line %d: cell (%d, %d) is %d, not 0, 1 or 2",
+			    wd.line, i / t->cols, i % t->cols, v);
 			return -1;
 		}
-		if (ws.n != t->cols) {
-			rules_seterr(err, errlen,
-			    "line %d: expected %d cells, found %d", rd->line,
-			    t->cols, ws.n);
-			return -1;
-		}
-		for (c = 0; c < t->cols; c++) {
-			if (ws.len[c] != 1 || ws.w[c][0] < '0' ||
-			    ws.w[c][0] > '2') {
-				solitaire_show(
-				    shown, sizeof shown, ws.w[c], ws.len[c]);
-				rules_seterr(err, errlen,
-				    "line %d, cell %d: '%s' is not 0, 1 or 2",
-				    rd->line, c + 1, shown);
-				return -1;
-			}
-			t->cell[r * t->cols + c] = (uint8_t)(ws.w[c][0] - '0');
-		}
+		t->cell[i] = (uint8_t)v;
 	}
 	return 0;
 }
 
-/* The goal's line, and nothing after it. */
+/* The goal's row and column, and nothing after them. */
 static int
 solitaire_read_goal(struct solitaire_reader *rd, struct solitaire_state *t,
     char *err, size_t errlen)
 {
-	struct solitaire_words ws;
+	struct solitaire_word wd, more;
 	char shown[SOLITAIRE_SHOW_MAX + 4];
-	int gr, gc, line;
+	int gr, gc;
 
-	if (solitaire_next_line(rd, &ws) != 0) {
-		rules_seterr(err, errlen,
-		    "line %d: missing the goal line (its row and column, "
-		    "counted from 0)",
-		    rd->line);
-		return -1;
-	}
-	line = rd->line;
-	if (ws.n != 2) {
-		rules_seterr(err, errlen,
-		    "line %d: expected 2 numbers, the goal's row and column, "
-		    "found %d",
-		    line, ws.n);
-		return -1;
-	}
-	if (solitaire_word_int(&ws, 0, line, &gr, err, errlen) != 0 ||
-	    solitaire_word_int(&ws, 1, line, &gc, err, errlen) != 0)
+	if (solitaire_read_int(rd, t, &wd, &gr, err, errlen) != 0 ||
+	    solitaire_read_int(rd, t, &wd, &gc, err, errlen) != 0)
 		return -1;
 	if (gr < 0 || gr >= t->rows || gc < 0 || gc >= t->cols) {
 		rules_seterr(err, errlen,
-		    "line %d: goal (%d, %d) is outside the %dx%d board", line,
-		    gr, gc, t->rows, t->cols);
+		    "line %d: goal (%d, %d) is outside the %dx%d board",
+		    wd.line, gr, gc, t->rows, t->cols);
 		return -1;
 	}
 	t->goal = (int16_t)(gr * t->cols + gc);
 	if (t->cell[t->goal] == SOLITAIRE_OFF) {
 		rules_seterr(err, errlen,
-		    "line %d: goal cell (%d, %d) is not usable", line, gr, gc);
+		    "line %d: goal cell (%d, %d) is not usable", wd.line, gr,
+		    gc);
 		return -1;
 	}
-	if (solitaire_next_line(rd, &ws) == 0) {
-		solitaire_show(shown, sizeof shown, ws.w[0], ws.len[0]);
-		rules_seterr(err, errlen,
-		    "line %d: unexpected '%s' after the goal line", rd->line,
-		    shown);
-		return -1;
-	}
-	return 0;
+	if (solitaire_next_word(rd, &wd) != 0)
+		return 0;
+	solitaire_show(shown, sizeof shown, wd.w, wd.len);
+	while (solitaire_next_word(rd, &more) == 0)
+		;
+	rules_seterr(err, errlen,
+	    "line %d: unexpected '%s' after the goal: a %dx%d board is %d "
+	    "numbers, the file has %d",
+	    wd.line, shown, t->rows, t->cols, solitaire_file_numbers(t),
+	    rd->count);
+	return -1;
 }
 
 static int
@@ -926,7 +906,8 @@ solitaire_import_file(
 	memset(&t, 0, sizeof t);
 	rd.p = text;
 	rd.end = text + len;
-	rd.line = 0;
+	rd.line = 1;
+	rd.count = 0;
 	if (solitaire_read_size(&rd, &t, err, errlen) != 0 ||
 	    solitaire_read_cells(&rd, &t, err, errlen) != 0 ||
 	    solitaire_read_goal(&rd, &t, err, errlen) != 0)
