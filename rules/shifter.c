@@ -1346,6 +1346,17 @@ shifter_apply(void *st, struct rules_move m)
 	s->active = (int8_t)m.to;
 }
 
+/* Back to the level's starting layout: the board and active piece the
+ * level began with (a level file's `start` section, else its board). */
+static void
+shifter_restart(void *st)
+{
+	struct shifter_state *s = st;
+
+	memcpy(s->board, s->start, sizeof s->board);
+	s->active = s->start_active;
+}
+
 /* The picture: the board with rank numbers and file letters, [X] the active
  * piece, (X) a piece it can take, then the active piece and the legend. */
 static int
@@ -1468,6 +1479,7 @@ const struct rules_game rules_shifter = {
     .apply = shifter_apply,
     .to_position = shifter_to_position,
     .from_position = shifter_from_position,
+    .restart = shifter_restart,
     .import_file = shifter_import,
     .export_file = shifter_export,
     .render = shifter_render,

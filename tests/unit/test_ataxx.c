@@ -104,6 +104,8 @@ test_descriptor(void)
 	CHECK_INT(G->seats, 2);
 	CHECK_STR(G->seat_names[0], "white");
 	CHECK_STR(G->seat_names[1], "black");
+	/* the start is the state as made: no level start to go back to */
+	CHECK(G->restart == NULL);
 	CHECK_INT(G->no_draw_offers, 0);
 	CHECK(G->state_size <= RULES_STATE_MAX);
 	CHECK(G->init && G->turn && G->status && G->legal_moves &&

@@ -183,7 +183,7 @@ test_descriptor(void)
 	    G->legal_from && G->parse_square && G->parse_move &&
 	    G->format_move && G->describe_move && G->apply && G->to_position &&
 	    G->from_position && G->import_file && G->export_file && G->render &&
-	    G->board_rows && G->hash);
+	    G->board_rows && G->hash && G->restart);
 	for (k = 0; G->options[k].name != NULL; k++)
 		;
 	CHECK_INT(k, 4);
@@ -1055,6 +1055,84 @@ test_utf8_names(void)
 	    "not");
 }
 
+/* Play the first legal move n times. */
+static void
+t_first_moves(struct shifter_state *s, int n)
+{
+	struct rules_move mv[SHIFTER_SQUARES];
+
+	while (n-- > 0 && G->legal_moves(s, mv, SHIFTER_SQUARES) > 0)
+		G->apply(s, mv[0]);
+}
+
+/* What `restart` and resuming a level need from the rules (issue 13):
+ * `restart` reaches a level file's start section; the start, as a
+ * position string, makes the very level again; the status of a blocked
+ * start comes from the rules. */
+static void
+test_restart(void)
+{
+	static struct shifter_state fresh, s, t, u;
+	char buf[RULES_TEXT_MAX], pos[RULES_LINE_MAX], err[RULES_ERR_MAX];
+	struct rules_status st;
+
+	/* a generated level, two captures in: restart is the level as made */
+	CHECK_INT(t_level(&fresh, 11, 5), 0);
+	s = fresh;
+	t_first_moves(&s, 2);
+	CHECK(memcmp(&s, &fresh, sizeof s) != 0);
+	G->restart(&s);
+	CHECK(memcmp(&s, &fresh, sizeof s) == 0);
+
+	/* a level file saved mid-level: the game made from it is at the
+	 * saved board, and restart goes to the file's start section */
+	s = fresh;
+	t_first_moves(&s, 2);
+	CHECK(G->export_file(&s, buf, sizeof buf) > 0);
+	CHECK(strstr(buf, "\nstart\n") != NULL);
+	CHECK_INT(t_init(&t, "3", NULL, NULL, buf, err), 0);
+	CHECK(memcmp(&t, &s, sizeof t) == 0);
+	G->restart(&t);
+	CHECK(memcmp(&t, &fresh, sizeof t) == 0);
+	rules_status(G, &t, &st);
+	CHECK_INT(st.result, RULES_PLAYING);
+	CHECK_INT(st.score[0], 5 + 2);
+	CHECK_INT(st.level, 5);
+
+	/* resume the very level: the start's position string, loaded into a
+	 * game made with another seed and level, is the same level; so is
+	 * the same seed and level again */
+	CHECK(G->to_position(&t, pos, sizeof pos) > 0);
+	CHECK_INT(t_level(&u, 99, 1), 0);
+	CHECK_INT(G->from_position(&u, pos, err, sizeof err), 0);
+	CHECK(memcmp(&u, &fresh, sizeof u) == 0);
+	CHECK_INT(t_level(&u, 11, 5), 0);
+	CHECK(memcmp(&u, &fresh, sizeof u) == 0);
+	/* a restarted state round-trips through its position string */
+	s = fresh;
+	t_first_moves(&s, 3);
+	G->restart(&s);
+	CHECK(G->to_position(&s, pos, sizeof pos) > 0);
+	CHECK_INT(t_level(&u, 5, 2), 0);
+	CHECK_INT(G->from_position(&u, pos, err, sizeof err), 0);
+	CHECK(memcmp(&u, &s, sizeof u) == 0);
+
+	/* restart into a blocked start: the caballo on b1 cannot reach the
+	 * torre on a8, so the level is lost from the start */
+	CHECK_INT(t_pos(&s,
+	              "1 T......./......../......../......../......../"
+	              "......../......../.C...... b1"),
+	    0);
+	CHECK(G->export_file(&s, buf, sizeof buf) > 0);
+	CHECK_INT(t_init(&t, "3", NULL, NULL, buf, err), 0);
+	G->restart(&t);
+	rules_status(G, &t, &st);
+	CHECK_INT(st.result, RULES_BLOCKED);
+	CHECK_STR(st.reason, "no capture left");
+	CHECK_INT(st.score[0], 2);
+	CHECK_INT(G->legal_moves(&t, NULL, 0), 0);
+}
+
 static void
 test_pictures(void)
 {
@@ -1236,6 +1314,7 @@ main(int argc, char **argv)
 	test_level_file();
 	test_level_file_bad();
 	test_utf8_names();
+	test_restart();
 	test_pictures();
 	test_hash_and_perft();
 	test_solver();

@@ -101,6 +101,30 @@ test_descriptor(void)
 	    G->format_move && G->describe_move && G->apply && G->to_position &&
 	    G->from_position && G->import_file && G->export_file && G->render &&
 	    G->board_rows && G->hash);
+	/* the start is the state as made: no level start to go back to */
+	CHECK(G->restart == NULL);
+}
+
+/* A board that is over before the first move (issue 13: a restart into
+ * it must end the game): the rules' status says so from the position. */
+static void
+test_blocked_start(void)
+{
+	struct solitaire_state s;
+	struct rules_status st;
+	char err[RULES_ERR_MAX];
+
+	CHECK_INT(make(&s, "file", "3 3\n0 0 0\n0 2 1\n0 0 0\n1 2\n", err), 0);
+	rules_status(G, &s, &st);
+	CHECK_INT(st.result, RULES_BLOCKED);
+	CHECK_INT(st.nscores, 1);
+	CHECK_INT(st.score[0], 1);
+	CHECK(st.reason != NULL && st.reason[0] != '\0');
+	CHECK_INT(G->legal_moves(&s, NULL, 0), 0);
+	/* one peg, on the goal: solved before the first move */
+	CHECK_INT(make(&s, "file", "1 3 1 1 2 0 2", err), 0);
+	rules_status(G, &s, &st);
+	CHECK_INT(st.result, RULES_SOLVED);
 }
 
 static void
@@ -1026,6 +1050,7 @@ main(void)
 	test_position();
 	test_file();
 	test_file_stream();
+	test_blocked_start();
 	test_boards();
 	test_generator();
 	test_hash();

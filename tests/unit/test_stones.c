@@ -105,6 +105,8 @@ test_interface(void)
 	CHECK_INT(G->seats, 2);
 	CHECK_STR(G->seat_names[0], "player 1");
 	CHECK_STR(G->seat_names[1], "player 2");
+	/* the start is the state as made: no level start to go back to */
+	CHECK(G->restart == NULL);
 	CHECK_INT(G->no_draw_offers, 0);
 	CHECK(G->state_size <= RULES_STATE_MAX);
 	CHECK(G->init && G->turn && G->status && G->legal_moves &&
