@@ -408,6 +408,17 @@ def test_rooms_pages(chk, build):
         is_error(chk, c.call("rooms", **{"from": "bogus"}), "bad_request",
                  "a bad cursor")
         c.close()
+        t = Client(srv.port)
+        t.raw("hello reader\nrooms\nrooms from=%s\n" % made[4])
+        text = ""
+        while text.count("More rooms") < 2:  # one per page
+            line = t.line()
+            if line is None:
+                break
+            text += line + "\n"
+        chk.ok("More rooms: rooms from=%s" % made[4] in text,
+               "text mode says how to see more: %r" % text[-300:])
+        t.close()
     # 320 rooms' summaries are more than a 64 KiB output cap
     with running(build, extra=FAST + ["--max-output", "65536"]) as srv:
         hosts = []
