@@ -152,35 +152,45 @@ size_t proto_framer_pending(const struct proto_framer *f);
 
 /* ----------------------------------------------------------------- verbs.c */
 
-/* Every verb, in the order of docs/PROTOCOL.md. */
+/*
+ * Every verb, in the order of docs/PROTOCOL.md, as X(ENUM, wire name). This
+ * list is the only place a verb is named: verbs.c gives each one its row
+ * (verbs_<name>: fields, login rule, usage, help, text rendering) and the
+ * server its handler cmd_<name>; a verb missing either does not build.
+ */
+#define PROTO_VERBS(X)                                                         \
+	X(HELLO, hello)                                                        \
+	X(GAMES, games)                                                        \
+	X(ROOMS, rooms)                                                        \
+	X(CREATE, create)                                                      \
+	X(JOIN, join)                                                          \
+	X(WATCH, watch)                                                        \
+	X(LEAVE, leave)                                                        \
+	X(STATE, state)                                                        \
+	X(MOVES, moves)                                                        \
+	X(MOVE, move)                                                          \
+	X(RESIGN, resign)                                                      \
+	X(DRAW, draw)                                                          \
+	X(UNDO, undo)                                                          \
+	X(RESTART, restart)                                                    \
+	X(NEXT, next)                                                          \
+	X(HINT, hint)                                                          \
+	X(REMATCH, rematch)                                                    \
+	X(CLAIM, claim)                                                        \
+	X(EXPORT, export)                                                      \
+	X(CHAT, chat)                                                          \
+	X(SAY, say)                                                            \
+	X(WHO, who)                                                            \
+	X(PING, ping)                                                          \
+	X(QUIT, quit)                                                          \
+	X(MODE, mode)                                                          \
+	X(HELP, help)
+
 enum proto_verb {
-	PROTO_HELLO,
-	PROTO_GAMES,
-	PROTO_ROOMS,
-	PROTO_CREATE,
-	PROTO_JOIN,
-	PROTO_WATCH,
-	PROTO_LEAVE,
-	PROTO_STATE,
-	PROTO_MOVES,
-	PROTO_MOVE,
-	PROTO_RESIGN,
-	PROTO_DRAW,
-	PROTO_UNDO,
-	PROTO_RESTART,
-	PROTO_NEXT,
-	PROTO_HINT,
-	PROTO_REMATCH,
-	PROTO_CLAIM,
-	PROTO_EXPORT,
-	PROTO_CHAT,
-	PROTO_SAY,
-	PROTO_WHO,
-	PROTO_PING,
-	PROTO_QUIT,
-	PROTO_MODE,
-	PROTO_HELP,
-	PROTO_VERB_COUNT /* also: "no verb" (unknown_cmd, bad_json) */
+#define PROTO_VERB_ENUM(upper, lower) PROTO_##upper,
+	PROTO_VERBS(PROTO_VERB_ENUM)
+#undef PROTO_VERB_ENUM
+	    PROTO_VERB_COUNT /* also: "no verb" (unknown_cmd, bad_json) */
 };
 
 /* The wire name ("hello"), or NULL when out of range. */
@@ -195,6 +205,15 @@ const char *proto_verb_shorthand(enum proto_verb v);
 
 /* One sentence on what the verb does, for help. */
 const char *proto_verb_summary(enum proto_verb v);
+
+/* 1 when the verb needs hello first (all but games, ping, quit, mode and
+ * help, and hello itself). */
+int proto_verb_login(enum proto_verb v);
+
+/* The first verb whose row in the table lacks a name, usage line, summary
+ * or text rendering, or PROTO_VERB_COUNT when every row is complete; the
+ * server checks it at start, the unit tests too. */
+enum proto_verb proto_verbs_check(void);
 
 /* ------------------------------ request.c, shorthand.c, fields.c: decoding */
 
@@ -377,6 +396,16 @@ enum proto_error proto_request_check(
 
 /* request.c */
 char *proto_cmd_copy(const char *s, size_t len);
+
+/* text.c: the reply renderers that verbs.c's rows name */
+struct text_buf;
+typedef void text_fn(struct text_buf *b, const cJSON *msg);
+text_fn *proto_verb_text(enum proto_verb v); /* in verbs.c */
+text_fn text_reply_hello, text_reply_games, text_reply_rooms, text_reply_seated,
+    text_reply_watch, text_reply_leave, text_reply_state, text_reply_moves,
+    text_reply_move, text_reply_hint, text_reply_export, text_reply_who,
+    text_reply_ping, text_reply_quit, text_reply_help, text_reply_mode,
+    text_reply_sent, text_reply_resign, text_reply_ok;
 
 /* shorthand.c */
 enum proto_error proto_decode_shorthand(const char *line, size_t len,

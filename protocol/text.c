@@ -595,108 +595,186 @@ text_rest(struct text_buf *b, const cJSON *msg)
 	}
 }
 
-/* A successful reply, by the verb it answers. */
+/* The state a reply carries, else its picture. */
 static void
-text_reply(struct text_buf *b, const cJSON *msg)
+text_tail(struct text_buf *b, const cJSON *msg)
 {
-	const char *re = text_str(msg, "re"), *room = text_str(msg, "room");
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(msg, "state");
-	enum proto_verb v = proto_verb_from_name(re);
-	const char *s;
 
-	switch (v) {
-	case PROTO_HELLO:
-		text_hello(b, msg);
-		break;
-	case PROTO_GAMES:
-		text_games(b, msg);
-		break;
-	case PROTO_ROOMS:
-		text_rooms(b, msg);
-		break;
-	case PROTO_CREATE:
-	case PROTO_JOIN:
-		if ((s = text_str(msg, "seat")) != NULL)
-			text_addf(b, "You are in room %s, seat %s.\n",
-			    room ? room : "?", s);
-		else /* bots in every seat: the creator watches */
-			text_addf(b, "You are watching room %s.\n",
-			    room ? room : "?");
-		break;
-	case PROTO_WATCH:
-		text_addf(b, "You are watching room %s.\n", room ? room : "?");
-		break;
-	case PROTO_LEAVE:
-		text_add(b, "You left the room.\n");
-		break;
-	case PROTO_STATE:
-		break;
-	case PROTO_MOVES:
-		st = cJSON_GetObjectItemCaseSensitive(msg, "moves");
-		if (cJSON_IsArray(st) && st->child != NULL) {
-			text_add(b, "Moves: ");
-			text_value(b, st);
-			text_add(b, "\n");
-		} else
-			text_add(b, "No legal moves.\n");
-		return;
-	case PROTO_MOVE:
-		text_addf(b, "You played %s.\n",
-		    text_str(msg, "move") ? text_str(msg, "move") : "");
-		return;
-	case PROTO_HINT:
-		text_hint(b, msg);
-		return;
-	case PROTO_EXPORT:
-		if ((s = text_str(msg, "format")) != NULL)
-			text_addf(b, "Format: %s\n", s);
-		if ((s = text_str(msg, "text")) != NULL) {
-			text_add(b, s);
-			text_eol(b);
-		}
-		return;
-	case PROTO_WHO:
-		text_players(b, msg);
-		return;
-	case PROTO_PING:
-		text_add(b, "pong\n");
-		return;
-	case PROTO_QUIT:
-		text_add(b, "Bye.\n");
-		return;
-	case PROTO_HELP:
-		text_help(b, msg);
-		return;
-	case PROTO_MODE:
-		text_add(b,
-		    "Output is text now (mode json switches to "
-		    "JSON).\n");
-		return;
-	case PROTO_CHAT:
-	case PROTO_SAY:
-		text_add(b, "Sent.\n");
-		return;
-	case PROTO_RESIGN:
-		text_add(b, "You resigned.\n");
-		return;
-	case PROTO_DRAW:
-	case PROTO_UNDO:
-	case PROTO_RESTART:
-	case PROTO_NEXT:
-	case PROTO_REMATCH:
-	case PROTO_CLAIM:
-		text_addf(b, "OK (%s).\n", re);
-		text_rest(b, msg);
-		return;
-	case PROTO_VERB_COUNT:
-		text_addf(b, "OK%s%s.\n", re ? ": " : "", re ? re : "");
-		text_rest(b, msg);
-		break;
-	}
 	if (cJSON_IsObject(st))
 		text_state(b, st);
 	else
 		text_picture(b, msg);
+}
+
+/*
+ * The renderers of the replies, one per verb's row in verbs.c (several
+ * verbs share one).
+ */
+
+void
+text_reply_hello(struct text_buf *b, const cJSON *msg)
+{
+	text_hello(b, msg);
+	text_tail(b, msg);
+}
+
+void
+text_reply_games(struct text_buf *b, const cJSON *msg)
+{
+	text_games(b, msg);
+	text_tail(b, msg);
+}
+
+void
+text_reply_rooms(struct text_buf *b, const cJSON *msg)
+{
+	text_rooms(b, msg);
+	text_tail(b, msg);
+}
+
+/* create and join: the seat taken, or watching when bots took them all. */
+void
+text_reply_seated(struct text_buf *b, const cJSON *msg)
+{
+	const char *room = text_str(msg, "room"), *s = text_str(msg, "seat");
+
+	if (s != NULL)
+		text_addf(
+		    b, "You are in room %s, seat %s.\n", room ? room : "?", s);
+	else /* bots in every seat: the creator watches */
+		text_addf(b, "You are watching room %s.\n", room ? room : "?");
+	text_tail(b, msg);
+}
+
+void
+text_reply_watch(struct text_buf *b, const cJSON *msg)
+{
+	const char *room = text_str(msg, "room");
+
+	text_addf(b, "You are watching room %s.\n", room ? room : "?");
+	text_tail(b, msg);
+}
+
+void
+text_reply_leave(struct text_buf *b, const cJSON *msg)
+{
+	text_add(b, "You left the room.\n");
+	text_tail(b, msg);
+}
+
+void
+text_reply_state(struct text_buf *b, const cJSON *msg)
+{
+	text_tail(b, msg);
+}
+
+void
+text_reply_moves(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *moves = cJSON_GetObjectItemCaseSensitive(msg, "moves");
+
+	if (cJSON_IsArray(moves) && moves->child != NULL) {
+		text_add(b, "Moves: ");
+		text_value(b, moves);
+		text_add(b, "\n");
+	} else
+		text_add(b, "No legal moves.\n");
+}
+
+void
+text_reply_move(struct text_buf *b, const cJSON *msg)
+{
+	text_addf(b, "You played %s.\n",
+	    text_str(msg, "move") ? text_str(msg, "move") : "");
+}
+
+void
+text_reply_hint(struct text_buf *b, const cJSON *msg)
+{
+	text_hint(b, msg);
+}
+
+void
+text_reply_export(struct text_buf *b, const cJSON *msg)
+{
+	const char *s;
+
+	if ((s = text_str(msg, "format")) != NULL)
+		text_addf(b, "Format: %s\n", s);
+	if ((s = text_str(msg, "text")) != NULL) {
+		text_add(b, s);
+		text_eol(b);
+	}
+}
+
+void
+text_reply_who(struct text_buf *b, const cJSON *msg)
+{
+	text_players(b, msg);
+}
+
+void
+text_reply_ping(struct text_buf *b, const cJSON *msg)
+{
+	text_add(b, "pong\n");
+}
+
+void
+text_reply_quit(struct text_buf *b, const cJSON *msg)
+{
+	text_add(b, "Bye.\n");
+}
+
+void
+text_reply_help(struct text_buf *b, const cJSON *msg)
+{
+	text_help(b, msg);
+}
+
+void
+text_reply_mode(struct text_buf *b, const cJSON *msg)
+{
+	text_add(b, "Output is text now (mode json switches to JSON).\n");
+}
+
+/* chat and say. */
+void
+text_reply_sent(struct text_buf *b, const cJSON *msg)
+{
+	text_add(b, "Sent.\n");
+}
+
+void
+text_reply_resign(struct text_buf *b, const cJSON *msg)
+{
+	text_add(b, "You resigned.\n");
+}
+
+/* The verbs whose reply says only that it was done, and any fields. */
+void
+text_reply_ok(struct text_buf *b, const cJSON *msg)
+{
+	const char *re = text_str(msg, "re");
+
+	text_addf(b, "OK (%s).\n", re != NULL ? re : "?");
+	text_rest(b, msg);
+}
+
+/* A successful reply, by its verb's renderer. */
+static void
+text_reply(struct text_buf *b, const cJSON *msg)
+{
+	const char *re = text_str(msg, "re");
+	enum proto_verb v = proto_verb_from_name(re);
+
+	if (v != PROTO_VERB_COUNT) {
+		proto_verb_text(v)(b, msg);
+		return;
+	}
+	text_addf(b, "OK%s%s.\n", re ? ": " : "", re ? re : "");
+	text_rest(b, msg);
+	text_tail(b, msg);
 }
 
 /* An event line (or lines). */

@@ -186,6 +186,26 @@ cmd_member_event(struct room *r, const char *name, struct player *p, int seat)
 	room_broadcast(r, ev);
 }
 
+/* Make the player a watcher of the room (a joined event tells the room);
+ * what watch and a create with bots in every seat share. 0, or -1 after
+ * replying limit_reached. */
+static int
+cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
+{
+	if (room_is_watcher(r, c->player))
+		return 0;
+	if (r->nwatchers >= c->srv->cfg.max_watchers) {
+		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		    "%s has %d watchers already", r->id, r->nwatchers);
+		return -1;
+	}
+	r->watchers = xrealloc(
+	    r->watchers, (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
+	r->watchers[r->nwatchers++] = c->player;
+	cmd_member_event(r, "joined", c->player, -1);
+	return 0;
+}
+
 /* May the player take one more unfinished room? 0, or -1 after replying
  * limit_reached. */
 static int
@@ -291,7 +311,9 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	log_info("%s created room %s (%s)", c->player->name, r->id, g->name);
 	if (seat < 0) {
 		/* Bots in every seat: the creator watches. */
-		cmd_watch(c, req);
+		if (cmd_add_watcher(c, req, r) != 0)
+			return;
+		cmd_reply_room(c, req, r, -1, 0);
 		room_start(r);
 		return;
 	}
@@ -357,8 +379,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 void
 cmd_watch(struct conn *c, const struct proto_request *req)
 {
-	struct room *r =
-	    req->verb == PROTO_CREATE ? c->current : cmd_room_arg(c, req);
+	struct room *r = cmd_room_arg(c, req);
 	cJSON *rep;
 
 	if (r == NULL)
@@ -368,22 +389,11 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 		    "you play in %s; join it instead", r->id);
 		return;
 	}
-	if (!room_is_watcher(r, c->player)) {
-		if (r->nwatchers >= c->srv->cfg.max_watchers) {
-			session_error(c, req, PROTO_E_LIMIT_REACHED,
-			    "%s has %d watchers already", r->id, r->nwatchers);
-			return;
-		}
-		r->watchers = xrealloc(r->watchers,
-		    (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
-		r->watchers[r->nwatchers++] = c->player;
-		cmd_member_event(r, "joined", c->player, -1);
-	}
+	if (cmd_add_watcher(c, req, r) != 0)
+		return;
 	c->current = r;
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "room", r->id);
-	if (req->verb == PROTO_CREATE)
-		cJSON_AddNullToObject(rep, "seat");
 	cJSON_AddItemToObject(rep, "state", room_state(r));
 	session_reply(c, rep);
 }

@@ -505,6 +505,9 @@ main(int argc, char **argv)
 	char *db, *pidfile = NULL, *logfile = NULL;
 	int ready = -1;
 
+	if (proto_verbs_check() != PROTO_VERB_COUNT)
+		fatal("verb %d has an incomplete row in protocol/verbs.c",
+		    (int)proto_verbs_check());
 	main_defaults(&srv.cfg);
 	main_parse(&srv.cfg, argc, argv);
 	signal(SIGPIPE, SIG_IGN);

@@ -307,6 +307,56 @@ room_add_position(const struct room *r, cJSON *o, const char *picture_key)
 		cJSON_AddStringToObject(o, picture_key, buf);
 }
 
+static const char *const room_status_names[] = {
+    "waiting", "playing", "ended", "adjourned"};
+
+const char *
+room_status_name(enum room_status s)
+{
+	return room_status_names[s];
+}
+
+/* What the rooms verb lists of a room. */
+cJSON *
+room_summary(const struct room *r)
+{
+	cJSON *o = cJSON_CreateObject(), *seats, *clk;
+	int i;
+
+	cJSON_AddStringToObject(o, "room", r->id);
+	cJSON_AddStringToObject(o, "game", r->g->name);
+	cJSON_AddStringToObject(o, "status", room_status_name(r->status));
+	seats = cJSON_AddArrayToObject(o, "seats");
+	for (i = 0; i < r->g->seats; i++) {
+		const struct room_seat *s = &r->seats[i];
+		cJSON *one = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(one, "seat", r->g->seat_names[i]);
+		if (s->player != NULL)
+			cJSON_AddStringToObject(one, "name", s->player->name);
+		else
+			cJSON_AddNullToObject(one, "name");
+		if (s->bot > 0)
+			cJSON_AddNumberToObject(one, "bot", s->bot);
+		else
+			cJSON_AddNullToObject(one, "bot");
+		cJSON_AddBoolToObject(one, "connected",
+		    s->bot > 0 || (s->player != NULL && !s->gone));
+		cJSON_AddItemToArray(seats, one);
+	}
+	cJSON_AddNumberToObject(o, "watchers", r->nwatchers);
+	if (r->clock_initial_ms > 0) {
+		clk = cJSON_AddObjectToObject(o, "clock");
+		cJSON_AddNumberToObject(
+		    clk, "initial", (double)(r->clock_initial_ms / 1000));
+		cJSON_AddNumberToObject(
+		    clk, "increment", (double)(r->clock_inc_ms / 1000));
+	} else {
+		cJSON_AddNullToObject(o, "clock");
+	}
+	return o;
+}
+
 static cJSON *
 room_turn(const struct room *r)
 {
@@ -320,7 +370,7 @@ room_turn(const struct room *r)
 static cJSON *
 room_summary_part(const struct room *r, const char *key)
 {
-	cJSON *summary = lobby_room_summary(r);
+	cJSON *summary = room_summary(r);
 	cJSON *part = cJSON_DetachItemFromObject(summary, key);
 
 	cJSON_Delete(summary);
@@ -340,7 +390,7 @@ room_state(const struct room *r)
 	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(r->options, 1));
 	cJSON_AddItemToObject(o, "seats", room_summary_part(r, "seats"));
 	cJSON_AddItemToObject(o, "turn", room_turn(r));
-	cJSON_AddStringToObject(o, "status", lobby_status_name(r->status));
+	cJSON_AddStringToObject(o, "status", room_status_name(r->status));
 	if (r->result != NULL)
 		cJSON_AddItemToObject(
 		    o, "result", cJSON_Duplicate(r->result, 1));

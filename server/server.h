@@ -278,22 +278,19 @@ void session_error(struct conn *c, const struct proto_request *req,
     __attribute__((format(printf, 4, 5)));
 
 /* player.c */
+/* Random bytes in a token: 128 bits cannot be guessed. */
+#define PLAYER_TOKEN_BYTES 16
 struct player *player_find(struct server *srv, const char *name);
 struct player *player_get(struct server *srv, const char *name);
 int player_name_valid(const char *name);
 void player_free_all(struct server *srv);
-void player_hello(struct conn *c, const struct proto_request *req);
-void player_who(struct conn *c, const struct proto_request *req);
-void player_lobby_chat(struct conn *c, const struct proto_request *req);
-
-/* lobby.c */
-void lobby_games(struct conn *c, const struct proto_request *req);
-void lobby_rooms(struct conn *c, const struct proto_request *req);
-void lobby_help(struct conn *c, const struct proto_request *req);
-cJSON *lobby_room_summary(const struct room *r);
-const char *lobby_status_name(enum room_status s);
+int player_authenticate(struct conn *c, const struct proto_request *req,
+    char *token_out, size_t toklen, int *is_new);
+void player_replace(struct player *p);
 
 /* room.c */
+const char *room_status_name(enum room_status s);
+cJSON *room_summary(const struct room *r);
 struct room *room_find(struct server *srv, const char *id);
 struct room *room_new(struct server *srv, const struct rules_game *g,
     cJSON *options, int game_no, char *err, size_t errlen);
@@ -321,28 +318,22 @@ void room_schedule_bot(struct room *r);
 void room_clock_arm(struct room *r);
 void room_recovered(struct room *r);
 
-/* cmd_room.c: the verbs that act on rooms */
-void cmd_create(struct conn *c, const struct proto_request *req);
-void cmd_join(struct conn *c, const struct proto_request *req);
-void cmd_watch(struct conn *c, const struct proto_request *req);
-void cmd_leave(struct conn *c, const struct proto_request *req);
-void cmd_state(struct conn *c, const struct proto_request *req);
-void cmd_moves(struct conn *c, const struct proto_request *req);
-void cmd_say(struct conn *c, const struct proto_request *req);
-void cmd_export(struct conn *c, const struct proto_request *req);
+/*
+ * cmd_*.c: the verbs, one handler cmd_<name> per verb of PROTO_VERBS
+ * (cmd_session.c: hello, ping, quit, mode; cmd_lobby.c: games, rooms, help,
+ * who, chat; cmd_room.c: entering, leaving and looking at rooms;
+ * cmd_play.c: the verbs of play). session.c finds them by the same list.
+ */
+typedef void cmd_fn(struct conn *c, const struct proto_request *req);
+#define SERVER_CMD_DECLARE(upper, lower) cmd_fn cmd_##lower;
+PROTO_VERBS(SERVER_CMD_DECLARE)
+#undef SERVER_CMD_DECLARE
+
+/* cmd_room.c */
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
 int cmd_seat_index(const struct rules_game *g, const char *s);
 
-/* cmd_play.c: the verbs of play */
-void cmd_move(struct conn *c, const struct proto_request *req);
-void cmd_resign(struct conn *c, const struct proto_request *req);
-void cmd_draw(struct conn *c, const struct proto_request *req);
-void cmd_undo(struct conn *c, const struct proto_request *req);
-void cmd_restart(struct conn *c, const struct proto_request *req);
-void cmd_next(struct conn *c, const struct proto_request *req);
-void cmd_hint(struct conn *c, const struct proto_request *req);
-void cmd_rematch(struct conn *c, const struct proto_request *req);
-void cmd_claim(struct conn *c, const struct proto_request *req);
+/* cmd_play.c */
 void cmd_hint_done(struct conn *c, const struct proto_request *req,
     const char *room, int verdict, const char *move);
 

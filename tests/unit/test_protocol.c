@@ -571,9 +571,35 @@ test_text(void)
 	free(s);
 }
 
+/* Every verb has a complete row: name, usage, summary, text rendering;
+ * the names round-trip and the login rule is the documented one. */
+static void
+test_verbs_table(void)
+{
+	int v;
+
+	CHECK_INT(proto_verbs_check(), PROTO_VERB_COUNT);
+	for (v = 0; v < PROTO_VERB_COUNT; v++) {
+		CHECK(proto_verb_name(v) != NULL);
+		CHECK_INT(proto_verb_from_name(proto_verb_name(v)), v);
+		CHECK(proto_verb_shorthand(v) != NULL);
+		CHECK(proto_verb_summary(v) != NULL);
+	}
+	CHECK_INT(proto_verb_login(PROTO_HELLO), 0);
+	CHECK_INT(proto_verb_login(PROTO_GAMES), 0);
+	CHECK_INT(proto_verb_login(PROTO_PING), 0);
+	CHECK_INT(proto_verb_login(PROTO_QUIT), 0);
+	CHECK_INT(proto_verb_login(PROTO_MODE), 0);
+	CHECK_INT(proto_verb_login(PROTO_HELP), 0);
+	CHECK_INT(proto_verb_login(PROTO_ROOMS), 1);
+	CHECK_INT(proto_verb_login(PROTO_MOVE), 1);
+	CHECK_INT(proto_verb_login(PROTO_CHAT), 1);
+}
+
 int
 main(void)
 {
+	test_verbs_table();
 	test_framer_lines();
 	test_framer_consumed();
 	test_framer_blank();
