@@ -215,6 +215,54 @@ int proto_verb_login(enum proto_verb v);
  * server checks it at start, the unit tests too. */
 enum proto_verb proto_verbs_check(void);
 
+/* ---------------------------------------------------------------- events.c */
+
+/*
+ * Every event the server sends, in the order of docs/PROTOCOL.md, as
+ * X(ENUM, wire name); events.c gives each its row (wire name, whether it
+ * is a room's event, its text rendering), as errors.c does for errors.
+ */
+#define PROTO_EVENTS(X)                                                        \
+	X(WELCOME, welcome)                                                    \
+	X(REPLACED, replaced)                                                  \
+	X(SHUTDOWN, shutdown)                                                  \
+	X(CHAT, chat)                                                          \
+	X(JOINED, joined)                                                      \
+	X(LEFT, left)                                                          \
+	X(STARTED, started)                                                    \
+	X(MOVED, moved)                                                        \
+	X(ENDED, ended)                                                        \
+	X(DRAW_OFFERED, draw_offered)                                          \
+	X(DRAW_DECLINED, draw_declined)                                        \
+	X(REMATCH_OFFERED, rematch_offered)                                    \
+	X(OPPONENT_GONE, opponent_gone)                                        \
+	X(OPPONENT_BACK, opponent_back)                                        \
+	X(CLOCK, clock)                                                        \
+	X(UNDONE, undone)                                                      \
+	X(RESTARTED, restarted)
+
+enum proto_event_kind {
+#define PROTO_EVENT_ENUM(upper, lower) PROTO_EV_##upper,
+	PROTO_EVENTS(PROTO_EVENT_ENUM)
+#undef PROTO_EVENT_ENUM
+	    PROTO_EV_COUNT /* also: an event this library does not know */
+};
+
+/* The wire name ("moved"), or NULL when out of range. */
+const char *proto_event_name(enum proto_event_kind e);
+
+/* The event named `name` exactly, or PROTO_EV_COUNT. */
+enum proto_event_kind proto_event_from_name(const char *name);
+
+/* 1 for a room's events (built with the room's id and its next seq; chat
+ * is also the lobby's, without them), 0 for a connection's (welcome,
+ * replaced, shutdown). */
+int proto_event_in_room(enum proto_event_kind e);
+
+/* The first event whose row lacks a name or text rendering, or
+ * PROTO_EV_COUNT when every row is complete. */
+enum proto_event_kind proto_events_check(void);
+
 /* ------------------------------ request.c, shorthand.c, fields.c: decoding */
 
 /* One option of create: key and value as text (JSON integers printed as
@@ -307,9 +355,10 @@ cJSON *proto_reply(const struct proto_request *req);
 cJSON *proto_error_reply(
     const struct proto_request *req, enum proto_error e, const char *message);
 
-/* {"event":name,"room":room,"seq":seq}; room NULL: no room; seq <= 0: no
- * seq. */
-cJSON *proto_event(const char *name, const char *room, long long seq);
+/* {"event":name,"room":room,"seq":seq}, the head every event starts with
+ * (the server adds the event's own fields); room NULL: no room; seq <= 0:
+ * no seq. NULL when out of memory or e is out of range. */
+cJSON *proto_event(enum proto_event_kind e, const char *room, long long seq);
 
 /* The welcome event: {"event":"welcome","server":"tablerod","version":
  * version,"proto":PROTO_VERSION,"hint":"Type: hello YOURNAME ..."}. */
@@ -406,6 +455,12 @@ text_fn text_reply_hello, text_reply_games, text_reply_rooms, text_reply_seated,
     text_reply_move, text_reply_hint, text_reply_export, text_reply_who,
     text_reply_ping, text_reply_quit, text_reply_help, text_reply_mode,
     text_reply_sent, text_reply_resign, text_reply_ok;
+
+/* text.c: the event renderers that events.c's rows name */
+text_fn *proto_event_text(enum proto_event_kind e); /* in events.c */
+#define PROTO_TEXT_EVENT_DECLARE(upper, lower) text_fn text_event_##lower;
+PROTO_EVENTS(PROTO_TEXT_EVENT_DECLARE)
+#undef PROTO_TEXT_EVENT_DECLARE
 
 /* shorthand.c */
 enum proto_error proto_decode_shorthand(const char *line, size_t len,

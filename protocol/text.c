@@ -777,115 +777,201 @@ text_reply(struct text_buf *b, const cJSON *msg)
 	text_tail(b, msg);
 }
 
-/* An event line (or lines). */
+/*
+ * The renderers of the events, one per row of events.c. A room's events
+ * start with "[room] ".
+ */
+
+void
+text_event_welcome(struct text_buf *b, const cJSON *msg)
+{
+	const char *s;
+
+	text_addf(b, "Welcome to %s %s (protocol %d).\n",
+	    text_str(msg, "server") ? text_str(msg, "server") : "",
+	    text_str(msg, "version") ? text_str(msg, "version") : "",
+	    PROTO_VERSION);
+	if ((s = text_str(msg, "hint")) != NULL)
+		text_addf(b, "%s\n", s);
+}
+
+void
+text_event_replaced(struct text_buf *b, const cJSON *msg)
+{
+	text_add(
+	    b, "You logged in from another connection; this one closes.\n");
+}
+
+void
+text_event_shutdown(struct text_buf *b, const cJSON *msg)
+{
+	text_addf(b, "The server is shutting down%s%s\n",
+	    text_str(msg, "message") ? ": " : ".",
+	    text_str(msg, "message") ? text_str(msg, "message") : "");
+}
+
+/* Lobby chat ("[lobby] ") and room chat ("[r1] "). */
+void
+text_event_chat(struct text_buf *b, const cJSON *msg)
+{
+	if (text_str(msg, "room") == NULL)
+		text_add(b, "[lobby] ");
+	text_room(b, msg);
+	text_addf(b, "%s: %s\n",
+	    text_str(msg, "from") ? text_str(msg, "from") : "?",
+	    text_str(msg, "text") ? text_str(msg, "text") : "");
+}
+
+void
+text_event_joined(struct text_buf *b, const cJSON *msg)
+{
+	const char *role = text_str(msg, "role");
+
+	text_room(b, msg);
+	text_add(b, text_str(msg, "name") ? text_str(msg, "name") : "someone");
+	if (role != NULL && strcmp(role, "watcher") == 0)
+		text_add(b, " is watching.\n");
+	else
+		text_addf(b, " joined%s%s.\n",
+		    text_str(msg, "seat") ? " as " : "",
+		    text_str(msg, "seat") ? text_str(msg, "seat") : "");
+}
+
+void
+text_event_left(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b, " left.\n");
+}
+
+void
+text_event_started(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *seats = cJSON_GetObjectItemCaseSensitive(msg, "seats");
+
+	text_room(b, msg);
+	text_add(b, "The game starts");
+	if (cJSON_IsArray(seats)) {
+		text_add(b, ": ");
+		text_seats(b, seats);
+	}
+	text_add(b, ".\n");
+	text_picture(b, msg);
+	text_turn(b, msg);
+	text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
+}
+
+void
+text_event_moved(struct text_buf *b, const cJSON *msg)
+{
+	const char *s = text_str(msg, "text"), *name = text_str(msg, "name");
+
+	text_room(b, msg);
+	if (name != NULL)
+		text_addf(b, "%s plays %s", name,
+		    text_str(msg, "move") ? text_str(msg, "move") : "");
+	if (s != NULL)
+		text_addf(b, "%s%s", name ? ": " : "", s);
+	text_add(b, ".\n");
+	text_picture(b, msg);
+	text_turn(b, msg);
+	text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
+}
+
+void
+text_event_ended(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_result(b, msg);
+}
+
+void
+text_event_draw_offered(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b, " offers a draw: draw accept or draw decline.\n");
+}
+
+void
+text_event_draw_declined(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b, " declines the draw.\n");
+}
+
+void
+text_event_rematch_offered(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b, " wants a rematch: type rematch to play again.\n");
+}
+
+void
+text_event_opponent_gone(struct text_buf *b, const cJSON *msg)
+{
+	long long n;
+
+	text_room(b, msg);
+	text_who(b, msg);
+	if (text_num(msg, "grace", &n))
+		text_addf(b,
+		    " is gone; if not back within %lld s, you may claim the "
+		    "game.\n",
+		    n);
+	else
+		text_add(b, " is gone.\n");
+}
+
+void
+text_event_opponent_back(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b, " is back.\n");
+}
+
+void
+text_event_clock(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
+	text_eol(b);
+}
+
+void
+text_event_undone(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_add(b, "Move taken back.\n");
+	text_picture(b, msg);
+}
+
+void
+text_event_restarted(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_add(b, "Back to the start.\n");
+	text_picture(b, msg);
+}
+
+/* An event line (or lines), by its row's renderer; an event this library
+ * does not know shows its name and fields. */
 static void
 text_event(struct text_buf *b, const cJSON *msg, const char *ev)
 {
-	const char *s, *role = text_str(msg, "role");
-	long long n;
+	enum proto_event_kind e = proto_event_from_name(ev);
 
-	if (strcmp(ev, "welcome") == 0) {
-		text_addf(b, "Welcome to %s %s (protocol %d).\n",
-		    text_str(msg, "server") ? text_str(msg, "server") : "",
-		    text_str(msg, "version") ? text_str(msg, "version") : "",
-		    PROTO_VERSION);
-		if ((s = text_str(msg, "hint")) != NULL)
-			text_addf(b, "%s\n", s);
-		return;
-	}
-	if (strcmp(ev, "replaced") == 0) {
-		text_add(b,
-		    "You logged in from another connection; this one "
-		    "closes.\n");
-		return;
-	}
-	if (strcmp(ev, "shutdown") == 0) {
-		text_addf(b, "The server is shutting down%s%s\n",
-		    text_str(msg, "message") ? ": " : ".",
-		    text_str(msg, "message") ? text_str(msg, "message") : "");
-		return;
-	}
-	if (strcmp(ev, "chat") == 0) {
-		if (text_str(msg, "room") == NULL)
-			text_add(b, "[lobby] ");
-		text_room(b, msg);
-		text_addf(b, "%s: %s\n",
-		    text_str(msg, "from") ? text_str(msg, "from") : "?",
-		    text_str(msg, "text") ? text_str(msg, "text") : "");
+	if (e != PROTO_EV_COUNT) {
+		proto_event_text(e)(b, msg);
 		return;
 	}
 	text_room(b, msg);
-	if (strcmp(ev, "joined") == 0) {
-		text_add(b,
-		    text_str(msg, "name") ? text_str(msg, "name") : "someone");
-		if (role != NULL && strcmp(role, "watcher") == 0)
-			text_add(b, " is watching.\n");
-		else
-			text_addf(b, " joined%s%s.\n",
-			    text_str(msg, "seat") ? " as " : "",
-			    text_str(msg, "seat") ? text_str(msg, "seat") : "");
-	} else if (strcmp(ev, "left") == 0) {
-		text_who(b, msg);
-		text_add(b, " left.\n");
-	} else if (strcmp(ev, "started") == 0) {
-		text_add(b, "The game starts");
-		if (cJSON_IsArray(
-		        cJSON_GetObjectItemCaseSensitive(msg, "seats"))) {
-			text_add(b, ": ");
-			text_seats(
-			    b, cJSON_GetObjectItemCaseSensitive(msg, "seats"));
-		}
-		text_add(b, ".\n");
-		text_picture(b, msg);
-		text_turn(b, msg);
-		text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
-	} else if (strcmp(ev, "moved") == 0) {
-		s = text_str(msg, "text");
-		if (text_str(msg, "name") != NULL)
-			text_addf(b, "%s plays %s", text_str(msg, "name"),
-			    text_str(msg, "move") ? text_str(msg, "move") : "");
-		if (s != NULL)
-			text_addf(
-			    b, "%s%s", text_str(msg, "name") ? ": " : "", s);
-		text_add(b, ".\n");
-		text_picture(b, msg);
-		text_turn(b, msg);
-		text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
-	} else if (strcmp(ev, "ended") == 0)
-		text_result(b, msg);
-	else if (strcmp(ev, "draw_offered") == 0) {
-		text_who(b, msg);
-		text_add(b, " offers a draw: draw accept or draw decline.\n");
-	} else if (strcmp(ev, "draw_declined") == 0) {
-		text_who(b, msg);
-		text_add(b, " declines the draw.\n");
-	} else if (strcmp(ev, "rematch_offered") == 0) {
-		text_who(b, msg);
-		text_add(b, " wants a rematch: type rematch to play again.\n");
-	} else if (strcmp(ev, "opponent_gone") == 0) {
-		text_who(b, msg);
-		if (text_num(msg, "grace", &n))
-			text_addf(b,
-			    " is gone; if not back within %lld s, "
-			    "you may claim the game.\n",
-			    n);
-		else
-			text_add(b, " is gone.\n");
-	} else if (strcmp(ev, "opponent_back") == 0) {
-		text_who(b, msg);
-		text_add(b, " is back.\n");
-	} else if (strcmp(ev, "clock") == 0) {
-		text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
-		text_eol(b);
-	} else if (strcmp(ev, "undone") == 0 || strcmp(ev, "restarted") == 0) {
-		text_add(b,
-		    strcmp(ev, "undone") == 0 ? "Move taken back.\n"
-		                              : "Back to the start.\n");
-		text_picture(b, msg);
-	} else {
-		text_addf(b, "%s\n", ev);
-		text_rest(b, msg);
-	}
+	text_addf(b, "%s\n", ev);
+	text_rest(b, msg);
 }
 
 char *

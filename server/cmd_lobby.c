@@ -168,7 +168,7 @@ cmd_chat(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	session_reply(c, proto_reply(req));
-	ev = proto_event("chat", NULL, 0);
+	ev = proto_event(PROTO_EV_CHAT, NULL, 0);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "text", req->text);
 	TAILQ_FOREACH(o, &c->srv->conns, entry)

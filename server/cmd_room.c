@@ -173,9 +173,10 @@ cmd_room_full(const struct room *r)
 
 /* A joined or left event: who, in which seat (null for a watcher). */
 static void
-cmd_member_event(struct room *r, const char *name, struct player *p, int seat)
+cmd_member_event(
+    struct room *r, enum proto_event_kind e, struct player *p, int seat)
 {
-	cJSON *ev = room_event(r, name);
+	cJSON *ev = room_event(r, e);
 
 	cJSON_AddStringToObject(ev, "name", p->name);
 	if (seat >= 0)
@@ -202,7 +203,7 @@ cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 	r->watchers = xrealloc(
 	    r->watchers, (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
 	r->watchers[r->nwatchers++] = c->player;
-	cmd_member_event(r, "joined", c->player, -1);
+	cmd_member_event(r, PROTO_EV_JOINED, c->player, -1);
 	return 0;
 }
 
@@ -317,7 +318,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 		room_start(r);
 		return;
 	}
-	cmd_member_event(r, "joined", c->player, seat);
+	cmd_member_event(r, PROTO_EV_JOINED, c->player, seat);
 	if (cmd_room_full(r))
 		room_start(r);
 	cmd_reply_room(c, req, r, seat, resumed);
@@ -370,7 +371,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 	r->seats[seat].gone = 0;
 	c->current = r;
 	room_save(r);
-	cmd_member_event(r, "joined", c->player, seat);
+	cmd_member_event(r, PROTO_EV_JOINED, c->player, seat);
 	if (r->status == ROOM_WAITING && cmd_room_full(r))
 		room_start(r);
 	cmd_reply_room(c, req, r, seat, 0);
@@ -436,7 +437,7 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 	} else if (r->status == ROOM_WAITING) {
 		r->seats[seat].player = NULL;
 	}
-	cmd_member_event(r, "left", c->player, seat);
+	cmd_member_event(r, PROTO_EV_LEFT, c->player, seat);
 	if (r->status != ROOM_WAITING)
 		return;
 	for (s = 0; s < r->g->seats; s++)
@@ -513,7 +514,7 @@ cmd_say(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	session_reply(c, proto_reply(req));
-	ev = room_event(r, "chat");
+	ev = room_event(r, PROTO_EV_CHAT);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "text", req->text);
 	room_broadcast(r, ev);

@@ -508,6 +508,9 @@ main(int argc, char **argv)
 	if (proto_verbs_check() != PROTO_VERB_COUNT)
 		fatal("verb %d has an incomplete row in protocol/verbs.c",
 		    (int)proto_verbs_check());
+	if (proto_events_check() != PROTO_EV_COUNT)
+		fatal("event %d has an incomplete row in protocol/events.c",
+		    (int)proto_events_check());
 	main_defaults(&srv.cfg);
 	main_parse(&srv.cfg, argc, argv);
 	signal(SIGPIPE, SIG_IGN);

@@ -477,7 +477,7 @@ net_shutdown(struct server *srv)
 
 		if (c->state != CONN_OPEN)
 			continue;
-		ev = proto_event("shutdown", NULL, 0);
+		ev = proto_event(PROTO_EV_SHUTDOWN, NULL, 0);
 		cJSON_AddStringToObject(ev, "message",
 		    "the server is shutting down; your games are saved");
 		net_send_msg(c, ev);

@@ -420,16 +420,24 @@ room_state(const struct room *r)
 	return o;
 }
 
-/* A new event of this room, with the next seq. */
+/* A new event of this room, with the next seq (only a room's events). */
 cJSON *
-room_event(struct room *r, const char *name)
+room_event(struct room *r, enum proto_event_kind e)
 {
+	cJSON *ev;
+
 	/* A moved event's seq is stored with its move; any other event's
 	 * seq is stored with the room when it has been sent, so that seq
 	 * never goes back after a restart. */
-	if (strcmp(name, "moved") != 0)
+	if (!proto_event_in_room(e))
+		fatal("room_event: %s is not a room's event",
+		    proto_event_name(e));
+	if (e != PROTO_EV_MOVED)
 		r->seq_dirty = 1;
-	return proto_event(name, r->id, ++r->seq);
+	ev = proto_event(e, r->id, ++r->seq);
+	if (ev == NULL)
+		fatal("out of memory");
+	return ev;
 }
 
 /* Send an event to every seated player online and every watcher; ev is
@@ -521,14 +529,14 @@ room_start(struct room *r)
 	}
 	r->turn_start_ms = clock_mono_ms();
 	room_save(r);
-	ev = room_event(r, "started");
+	ev = room_event(r, PROTO_EV_STARTED);
 	cJSON_AddItemToObject(ev, "seats", room_summary_part(r, "seats"));
 	cJSON_AddItemToObject(ev, "turn", room_turn(r));
 	room_add_position(r, ev, "_picture");
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
 	room_broadcast(r, ev);
 	if (r->clock_initial_ms > 0) {
-		ev = room_event(r, "clock");
+		ev = room_event(r, PROTO_EV_CLOCK);
 		cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
 		room_broadcast(r, ev);
 	}
@@ -617,7 +625,7 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
 		evtimer_del(r->flag_timer);
 	room_save(r);
 	room_save_progress(r);
-	ev = room_event(r, "ended");
+	ev = room_event(r, PROTO_EV_ENDED);
 	{
 		cJSON *it;
 
@@ -702,7 +710,7 @@ room_play(
 	r->draw_offer = -1;
 	r->updated_ms = clock_now_ms();
 
-	ev = room_event(r, "moved");
+	ev = room_event(r, PROTO_EV_MOVED);
 	if (seat >= 0) {
 		const struct player *p = r->seats[seat].player;
 
@@ -827,7 +835,7 @@ room_player_gone(struct room *r, struct player *p)
 		log_info("room %s adjourned", r->id);
 		return;
 	}
-	ev = room_event(r, "opponent_gone");
+	ev = room_event(r, PROTO_EV_OPPONENT_GONE);
 	cJSON_AddStringToObject(ev, "name", p->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
 	cJSON_AddNumberToObject(ev, "grace", r->srv->cfg.grace_sec);
@@ -851,12 +859,12 @@ room_player_back(struct room *r, struct player *p)
 		r->turn_start_ms = clock_mono_ms();
 		room_save(r);
 	}
-	ev = room_event(r, "opponent_back");
+	ev = room_event(r, PROTO_EV_OPPONENT_BACK);
 	cJSON_AddStringToObject(ev, "name", p->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
 	room_broadcast(r, ev);
 	if (r->clock_initial_ms > 0) {
-		ev = room_event(r, "clock");
+		ev = room_event(r, PROTO_EV_CLOCK);
 		cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 1));
 		room_broadcast(r, ev);
 	}

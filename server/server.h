@@ -301,7 +301,7 @@ int room_is_watcher(const struct room *r, const struct player *p);
 int room_count_for(struct server *srv, const struct player *p);
 cJSON *room_state(const struct room *r);
 int room_picture(const struct room *r, char *buf, size_t len);
-cJSON *room_event(struct room *r, const char *name);
+cJSON *room_event(struct room *r, enum proto_event_kind e);
 void room_broadcast(struct room *r, cJSON *ev);
 void room_save(struct room *r);
 void room_start(struct room *r);
