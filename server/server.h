@@ -7,6 +7,7 @@
 #define TABLERO_SERVER_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/queue.h>
 
@@ -61,6 +62,10 @@ struct worker;
 /* Moves in one game: past this the game is drawn ("move limit"), so a game
  * that cycles (Ataxx jumps) cannot grow without bound. */
 #define SERVER_GAME_MOVES_MAX 5000
+/* Milliseconds a bot waits before it moves, so people can follow. */
+#define SERVER_BOT_DELAY_MS 500
+/* The data file's name when only a directory (or nothing) is given. */
+#define SERVER_DB_NAME "tablero.db"
 /* Days an adjourned room is kept before it is pruned at start. */
 #define SERVER_ADJOURN_DAYS 30
 /* Nodes a hint may search: a quarter of a second per million, so at most
@@ -241,6 +246,13 @@ char *xstrdup(const char *s);
 #define log_warn(...) log_msg(LOG_LEVEL_WARN, __VA_ARGS__)
 #define log_info(...) log_msg(LOG_LEVEL_INFO, __VA_ARGS__)
 #define log_debug(...) log_msg(LOG_LEVEL_DEBUG, __VA_ARGS__)
+
+/* flags.c: the flags' table; parsing, defaults and --help come from it */
+void flags_defaults(struct config *cfg);
+void flags_parse(struct config *cfg, int argc, char **argv);
+int flags_set(struct config *cfg, const char *name, const char *arg, char *err,
+    size_t errlen);
+void flags_usage(FILE *out);
 
 /* daemon.c */
 int daemon_detach(int *ready_fd);
