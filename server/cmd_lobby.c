@@ -3,6 +3,7 @@
  * can be played, from the rules registry), rooms (what is going on), help,
  * who (the players online) and lobby chat.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "server/server.h"
@@ -129,8 +130,9 @@ void
 cmd_who(struct conn *c, const struct proto_request *req)
 {
 	cJSON *rep = proto_reply(req), *list, *one, *ids;
+	struct room *r, **held;
 	struct conn *o;
-	struct room *r;
+	int i, n;
 
 	list = cJSON_AddArrayToObject(rep, "players");
 	TAILQ_FOREACH(o, &c->srv->conns, entry) {
@@ -139,12 +141,16 @@ cmd_who(struct conn *c, const struct proto_request *req)
 		one = cJSON_CreateObject();
 		cJSON_AddStringToObject(one, "name", o->player->name);
 		ids = cJSON_AddArrayToObject(one, "rooms");
-		TAILQ_FOREACH(r, &c->srv->rooms, entry)
+		held = room_sorted(o->player, &n);
+		for (i = 0; i < n; i++) {
+			r = held[i];
 			if (!r->is_private && r->status != ROOM_ENDED &&
 			    (room_seat_of(r, o->player) >= 0 ||
 			        room_is_watcher(r, o->player)))
 				cJSON_AddItemToArray(
 				    ids, cJSON_CreateString(r->id));
+		}
+		free(held);
 		cJSON_AddItemToArray(list, one);
 	}
 	session_reply(c, rep);

@@ -200,9 +200,7 @@ cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 		    "%s has %d watchers already", r->id, r->nwatchers);
 		return -1;
 	}
-	r->watchers = xrealloc(
-	    r->watchers, (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
-	r->watchers[r->nwatchers++] = c->player;
+	room_add_watcher(r, c->player);
 	cmd_member_event(r, PROTO_EV_JOINED, c->player, -1);
 	return 0;
 }
@@ -212,8 +210,7 @@ cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 static int
 cmd_room_limit(struct conn *c, const struct proto_request *req)
 {
-	if (room_count_for(c->srv, c->player) <
-	    c->srv->cfg.max_rooms_per_player)
+	if (room_count_for(c->player) < c->srv->cfg.max_rooms_per_player)
 		return 0;
 	session_error(c, req, PROTO_E_LIMIT_REACHED,
 	    "you are in %d unfinished rooms already",
@@ -306,7 +303,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	}
 	if (seat >= 0)
 		r->seats[seat].player = c->player;
-	TAILQ_INSERT_TAIL(&c->srv->rooms, r, entry);
+	room_add(r);
 	room_save(r);
 	c->current = r;
 	log_info("%s created room %s (%s)", c->player->name, r->id, g->name);
@@ -369,6 +366,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 	room_remove_watcher(r, c->player);
 	r->seats[seat].player = c->player;
 	r->seats[seat].gone = 0;
+	room_sync_member(r, c->player);
 	c->current = r;
 	room_save(r);
 	cmd_member_event(r, PROTO_EV_JOINED, c->player, seat);
@@ -405,9 +403,8 @@ cmd_room_close(struct room *r)
 {
 	if (store_room_delete(r->srv->store, r->id) != 0)
 		log_error("store: %s", store_errmsg(r->srv->store));
-	TAILQ_REMOVE(&r->srv->rooms, r, entry);
 	log_info("room %s closed", r->id);
-	room_free(r);
+	room_forget(r);
 }
 
 void
@@ -436,10 +433,15 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 			room_end(r, "win", 1 - seat, "resignation");
 	} else if (r->status == ROOM_WAITING) {
 		r->seats[seat].player = NULL;
+		room_sync_member(r, c->player);
 	}
+	if (seat >= 0 && r->status == ROOM_ENDED)
+		r->seats[seat].gone = 1; /* left: the room may retire */
 	cmd_member_event(r, PROTO_EV_LEFT, c->player, seat);
-	if (r->status != ROOM_WAITING)
+	if (r->status != ROOM_WAITING) {
+		room_check_retire(r);
 		return;
+	}
 	for (s = 0; s < r->g->seats; s++)
 		if (r->seats[s].player != NULL)
 			people++;

@@ -2,6 +2,7 @@
  * cmd_session.c: the verbs of a connection's own conversation: hello
  * (logging in and resuming seats), ping, quit and mode.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "server/server.h"
@@ -11,9 +12,9 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 {
 	char token[PLAYER_TOKEN_BYTES * 2 + 1] = "";
 	struct player *p;
-	struct room *r, *latest = NULL;
+	struct room *r, *latest = NULL, **held;
 	cJSON *rep, *rooms;
-	int is_new;
+	int is_new, i, n;
 
 	if (c->player != NULL) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
@@ -40,7 +41,9 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	cJSON_AddStringToObject(rep, "token", is_new ? token : req->token);
 	cJSON_AddBoolToObject(rep, "new", is_new);
 	rooms = cJSON_AddArrayToObject(rep, "rooms");
-	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
+	held = room_sorted(p, &n);
+	for (i = 0; i < n; i++) {
+		r = held[i];
 		if (room_seat_of(r, p) < 0 || r->status == ROOM_ENDED)
 			continue;
 		cJSON_AddItemToArray(rooms, room_state(r));
@@ -49,9 +52,10 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	}
 	session_reply(c, rep);
 	c->current = latest;
-	TAILQ_FOREACH(r, &c->srv->rooms, entry)
-		if (room_seat_of(r, p) >= 0)
-			room_player_back(r, p);
+	for (i = 0; i < n; i++)
+		if (room_seat_of(held[i], p) >= 0)
+			room_player_back(held[i], p);
+	free(held);
 }
 
 void

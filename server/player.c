@@ -63,7 +63,59 @@ player_free_all(struct server *srv)
 			struct player *p = srv->players[i];
 
 			srv->players[i] = p->next;
+			free(p->rooms);
 			free(p);
+		}
+	}
+}
+
+/* Free a player nothing points at any more (offline, in no room); one
+ * still pointed at is kept. */
+void
+player_release(struct server *srv, struct player *p)
+{
+	struct player **pp;
+
+	if (p->conn != NULL || p->nrooms > 0)
+		return;
+	for (pp = &srv->players[player_bucket(p->name)]; *pp != NULL;
+	     pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			free(p->rooms);
+			free(p);
+			return;
+		}
+	}
+}
+
+/* Note that room r holds the player (once). */
+void
+player_room_add(struct player *p, struct room *r)
+{
+	int i;
+
+	for (i = 0; i < p->nrooms; i++)
+		if (p->rooms[i] == r)
+			return;
+	if (p->nrooms == p->roomscap) {
+		p->roomscap = p->roomscap == 0 ? 4 : p->roomscap * 2;
+		p->rooms =
+		    xrealloc(p->rooms, (size_t)p->roomscap * sizeof *p->rooms);
+	}
+	p->rooms[p->nrooms++] = r;
+}
+
+/* Room r no longer holds the player (nothing when it did not). */
+void
+player_room_del(struct player *p, struct room *r)
+{
+	int i;
+
+	for (i = 0; i < p->nrooms; i++) {
+		if (p->rooms[i] == r) {
+			p->rooms[i] = p->rooms[--p->nrooms];
+			return;
 		}
 	}
 }
@@ -170,6 +222,7 @@ player_replace(struct player *p)
 	net_send_msg(old, ev);
 	cJSON_Delete(ev);
 	old->player = NULL;
+	old->current = NULL;
 	p->conn = NULL;
 	net_close(old, 1);
 }

@@ -226,7 +226,7 @@ recover_one(void *arg, const struct store_room *sr,
 		return 0;
 	}
 	recover_clocks(r);
-	TAILQ_INSERT_TAIL(&srv->rooms, r, entry);
+	room_add(r);
 	return 0;
 }
 

@@ -79,6 +79,13 @@ struct worker;
 #define SERVER_LISTEN_MAX 8
 /* Player-name hash buckets. */
 #define SERVER_PLAYER_BUCKETS 4096
+/* Room-id hash buckets at first; the index doubles as rooms are added, so
+ * a lookup stays one short chain however many rooms there are. */
+#define SERVER_ROOM_BUCKETS 1024
+/* Seconds a finished room stays in memory at most (for a rematch, a last
+ * look, chat): without this, finished rooms would add up without bound. It
+ * leaves sooner once nobody is in it; the store keeps it. */
+#define SERVER_ENDED_KEEP_SEC 600
 
 #define SERVER_NAME_MAX 16 /* a player's name, without its NUL */
 #define SERVER_ROOM_ID_MAX 24
@@ -107,8 +114,9 @@ struct config {
 	int burst;
 	int bot_delay_ms;
 	int adjourn_days;
-	int workers;     /* search threads */
-	long hint_nodes; /* a hint's search bound */
+	int ended_keep_sec; /* a finished room's time in memory at most */
+	int workers;        /* search threads */
+	long hint_nodes;    /* a hint's search bound */
 };
 
 enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };
@@ -140,10 +148,23 @@ struct conn {
 };
 TAILQ_HEAD(conn_list, conn);
 
+/*
+ * A player: one identity in memory. Lifetime: made by player_get() at
+ * hello (or when recovery seats a name), and kept while anything points at
+ * it: its connection (conn) or a room it sits in, watches or created (each
+ * such room is in p->rooms, and the room's seats, watchers and creator are
+ * the only other pointers to a player). player_release() frees a player
+ * once both are gone (offline, in no room); the rest are freed at
+ * shutdown. So a struct player * in a seat or a watcher list is always
+ * valid while the room holds it.
+ */
 struct player {
 	struct player *next; /* hash chain */
 	char name[SERVER_NAME_MAX + 1];
-	struct conn *conn; /* NULL while offline */
+	struct conn *conn;    /* NULL while offline */
+	struct room **rooms;  /* rooms that hold this player (any order) */
+	int nrooms, roomscap; /* at most the rooms per player plus those
+	                         watched */
 };
 
 enum room_status {
@@ -169,8 +190,14 @@ struct room_move {
 	int64_t clock_ms[2];
 };
 
+/*
+ * A room in memory: unfinished rooms, and finished ones until their last
+ * member leaves or SERVER_ENDED_KEEP_SEC pass (room_forget() then frees it;
+ * the store keeps it). Found by id through the server's index.
+ */
 struct room {
-	TAILQ_ENTRY(room) entry;
+	TAILQ_ENTRY(room) entry; /* all rooms, oldest first (rooms, shutdown) */
+	struct room *hnext;      /* id hash chain */
 	struct server *srv;
 	char id[SERVER_ROOM_ID_MAX];
 	long number;
@@ -200,7 +227,9 @@ struct room {
 	int bot_pending;
 	int draw_offer; /* seat that offered a draw, or -1 */
 	int64_t created_ms, updated_ms;
-	int broken; /* its replay failed: set aside */
+	int64_t ended_mono_ms;      /* when the game ended (monotonic) */
+	struct event *retire_timer; /* finished: when to leave memory */
+	int broken;                 /* its replay failed: set aside */
 };
 TAILQ_HEAD(room_list, room);
 
@@ -218,7 +247,9 @@ struct server {
 	int nconns;
 	uint64_t next_conn_id;
 	struct player *players[SERVER_PLAYER_BUCKETS];
-	struct room_list rooms;
+	struct room_list rooms;   /* every room in memory, oldest first */
+	struct room **room_index; /* by id: chains of hnext */
+	size_t room_buckets, nrooms;
 	long next_room;
 	struct worker *worker;
 	int shutting_down;
@@ -296,6 +327,9 @@ struct player *player_find(struct server *srv, const char *name);
 struct player *player_get(struct server *srv, const char *name);
 int player_name_valid(const char *name);
 void player_free_all(struct server *srv);
+void player_release(struct server *srv, struct player *p);
+void player_room_add(struct player *p, struct room *r);
+void player_room_del(struct player *p, struct room *r);
 int player_authenticate(struct conn *c, const struct proto_request *req,
     char *token_out, size_t toklen, int *is_new);
 void player_replace(struct player *p);
@@ -306,11 +340,17 @@ cJSON *room_summary(const struct room *r);
 struct room *room_find(struct server *srv, const char *id);
 struct room *room_new(struct server *srv, const struct rules_game *g,
     cJSON *options, int game_no, char *err, size_t errlen);
+void room_add(struct room *r);
+void room_forget(struct room *r);
 void room_free(struct room *r);
 void room_free_all(struct server *srv);
+void room_sync_member(struct room *r, struct player *p);
+int room_add_watcher(struct room *r, struct player *p);
+void room_check_retire(struct room *r);
 int room_seat_of(const struct room *r, const struct player *p);
 int room_is_watcher(const struct room *r, const struct player *p);
-int room_count_for(struct server *srv, const struct player *p);
+int room_count_for(const struct player *p);
+struct room **room_sorted(const struct player *p, int *n);
 cJSON *room_state(const struct room *r);
 int room_picture(const struct room *r, char *buf, size_t len);
 cJSON *room_event(struct room *r, enum proto_event_kind e);

@@ -6,6 +6,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <event2/buffer.h>
@@ -162,12 +163,14 @@ session_line(struct conn *c, const char *line, size_t len)
 	proto_request_free(&req);
 }
 
-/* The connection is going: the player's seats are held for them. */
+/* The connection is going: the player's seats are held for them, and a
+ * player nothing holds any more leaves memory. */
 void
 session_closed(struct conn *c)
 {
 	struct player *p = c->player;
-	struct room *r;
+	struct room **held;
+	int i, n;
 
 	if (c->idle != NULL)
 		evtimer_del(c->idle);
@@ -176,13 +179,19 @@ session_closed(struct conn *c)
 	if (p == NULL)
 		return;
 	c->player = NULL;
+	c->current = NULL;
 	p->conn = NULL;
 	log_info("%s left (conn %llu)", p->name, (unsigned long long)c->id);
 	if (c->srv->shutting_down)
 		return;
-	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
-		room_remove_watcher(r, p);
-		if (room_seat_of(r, p) >= 0)
-			room_player_gone(r, p);
+	/* a copy: leaving a room as watcher takes it off p->rooms */
+	held = room_sorted(p, &n);
+	for (i = 0; i < n; i++) {
+		room_remove_watcher(held[i], p);
+		if (room_seat_of(held[i], p) >= 0)
+			room_player_gone(held[i], p);
+		room_check_retire(held[i]);
 	}
+	free(held);
+	player_release(c->srv, p);
 }

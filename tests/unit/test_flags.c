@@ -29,6 +29,7 @@ test_defaults(void)
 	CHECK_INT(cfg.burst, SERVER_RATE_BURST);
 	CHECK_INT(cfg.bot_delay_ms, SERVER_BOT_DELAY_MS);
 	CHECK_INT(cfg.adjourn_days, SERVER_ADJOURN_DAYS);
+	CHECK_INT(cfg.ended_keep_sec, SERVER_ENDED_KEEP_SEC);
 	CHECK_INT(cfg.hint_nodes, SERVER_HINT_NODES);
 	CHECK(cfg.workers >= 1 && cfg.workers <= SERVER_WORKERS_MAX);
 	CHECK(cfg.db == NULL && cfg.pidfile == NULL && cfg.nlisten == 0);
