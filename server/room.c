@@ -189,11 +189,12 @@ room_init_state(struct room *r, char *err, size_t errlen)
 	for (i = 0; i < r->nopts; i++) {
 		const char *k = r->opts[i].key;
 
-		if (strcmp(k, "file") == 0 && r->g->import_file != NULL &&
-		    !room_game_has_option(r->g, "file"))
+		if (strcmp(k, RULES_OPT_FILE) == 0 &&
+		    r->g->import_file != NULL &&
+		    !room_game_has_option(r->g, RULES_OPT_FILE))
 			file = r->opts[i].value;
-		else if (strcmp(k, "position") == 0 &&
-		    !room_game_has_option(r->g, "position"))
+		else if (strcmp(k, RULES_OPT_POSITION) == 0 &&
+		    !room_game_has_option(r->g, RULES_OPT_POSITION))
 			position = r->opts[i].value;
 		else
 			own[n++] = r->opts[i];
@@ -229,13 +230,13 @@ room_new(struct server *srv, const struct rules_game *g, cJSON *options,
 	r->srv = srv;
 	r->g = g;
 	r->options = options;
-	if (room_game_has_option(g, "seed") &&
-	    cJSON_GetObjectItemCaseSensitive(options, "seed") == NULL) {
+	if (room_game_has_option(g, RULES_OPT_SEED) &&
+	    cJSON_GetObjectItemCaseSensitive(options, RULES_OPT_SEED) == NULL) {
 		char seed[16];
 
 		snprintf(
 		    seed, sizeof seed, "%u", randombytes_uniform(2147483647U));
-		cJSON_AddStringToObject(options, "seed", seed);
+		cJSON_AddStringToObject(options, RULES_OPT_SEED, seed);
 	}
 	room_opts_from_json(r);
 	r->st = xcalloc(1, g->state_size);
@@ -369,8 +370,10 @@ room_sorted(const struct player *p, int *n)
 {
 	struct room **a = xmalloc((size_t)(p->nrooms + 1) * sizeof *a);
 
-	memcpy(a, p->rooms, (size_t)p->nrooms * sizeof *a);
-	qsort(a, (size_t)p->nrooms, sizeof *a, room_cmp_number);
+	if (p->nrooms > 0) {
+		memcpy(a, p->rooms, (size_t)p->nrooms * sizeof *a);
+		qsort(a, (size_t)p->nrooms, sizeof *a, room_cmp_number);
+	}
 	*n = p->nrooms;
 	return a;
 }
