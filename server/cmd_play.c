@@ -282,7 +282,7 @@ cmd_options_reseeded(const struct room *r)
 {
 	cJSON *o = cJSON_Duplicate(r->options, 1);
 
-	cJSON_DeleteItemFromObject(o, "seed");
+	cJSON_DeleteItemFromObject(o, RULES_OPT_SEED);
 	return o;
 }
 
@@ -301,7 +301,7 @@ cmd_next(struct conn *c, const struct proto_request *req)
 	    cmd_need_solo(c, req, r) != 0)
 		return;
 	for (d = r->g->options; d != NULL && d->name != NULL; d++)
-		if (strcmp(d->name, "level") == 0)
+		if (strcmp(d->name, RULES_OPT_LEVEL) == 0)
 			break;
 	if (d == NULL || d->name == NULL) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
@@ -319,9 +319,9 @@ cmd_next(struct conn *c, const struct proto_request *req)
 	}
 	/* The level played, which a level file may have set. */
 	rules_status(r->g, r->st, &st);
-	level =
-	    (st.level > 0 ? st.level
-	                  : rules_opt_long(r->g, r->opts, r->nopts, "level")) +
+	level = (st.level > 0 ? st.level
+	                      : rules_opt_long(
+	                            r->g, r->opts, r->nopts, RULES_OPT_LEVEL)) +
 	    1;
 	if (level > d->max) {
 		session_error(
@@ -329,11 +329,11 @@ cmd_next(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	o = cmd_options_reseeded(r);
-	cJSON_DeleteItemFromObject(o, "file");
-	cJSON_DeleteItemFromObject(o, "position");
-	cJSON_DeleteItemFromObject(o, "level");
+	cJSON_DeleteItemFromObject(o, RULES_OPT_FILE);
+	cJSON_DeleteItemFromObject(o, RULES_OPT_POSITION);
+	cJSON_DeleteItemFromObject(o, RULES_OPT_LEVEL);
 	snprintf(buf, sizeof buf, "%ld", level);
-	cJSON_AddStringToObject(o, "level", buf);
+	cJSON_AddStringToObject(o, RULES_OPT_LEVEL, buf);
 	session_reply(c, proto_reply(req));
 	if (cmd_new_game(r, o, err, sizeof err) != 0)
 		log_error("room %s: next level: %s", r->id, err);

@@ -79,7 +79,8 @@ cmd_saved_level(struct conn *c, const struct rules_game *g)
 	    !found)
 		return 0;
 	o = cJSON_Parse(buf);
-	lvl = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "options"), "level");
+	lvl = cJSON_GetObjectItem(
+	    cJSON_GetObjectItem(o, "options"), RULES_OPT_LEVEL);
 	if (cJSON_IsString(lvl))
 		level = strtol(lvl->valuestring, NULL, 10);
 	result = cJSON_GetStringValue(cJSON_GetObjectItem(o, "result"));
@@ -103,20 +104,21 @@ cmd_create_options(struct conn *c, const struct proto_request *req,
 	for (i = 0; i < req->noptions; i++)
 		cJSON_AddStringToObject(
 		    o, req->options[i].key, req->options[i].value);
-	if (g->seats != 1 || cJSON_GetObjectItem(o, "level") != NULL ||
-	    cJSON_GetObjectItem(o, "file") != NULL)
+	if (g->seats != 1 || cJSON_GetObjectItem(o, RULES_OPT_LEVEL) != NULL ||
+	    cJSON_GetObjectItem(o, RULES_OPT_FILE) != NULL)
 		return o;
 	for (d = g->options; d != NULL && d->name != NULL; d++) {
 		long level;
 		char buf[16];
 
-		if (strcmp(d->name, "level") != 0 || d->type != RULES_OPT_INT)
+		if (strcmp(d->name, RULES_OPT_LEVEL) != 0 ||
+		    d->type != RULES_OPT_INT)
 			continue;
 		level = cmd_saved_level(c, g);
 		if (level < d->min || level > d->max)
 			break;
 		snprintf(buf, sizeof buf, "%ld", level);
-		cJSON_AddStringToObject(o, "level", buf);
+		cJSON_AddStringToObject(o, RULES_OPT_LEVEL, buf);
 		*resumed = level;
 		break;
 	}
