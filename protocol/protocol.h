@@ -343,6 +343,21 @@ void proto_request_free(struct proto_request *req);
 const char *proto_request_option(
     const struct proto_request *req, const char *key);
 
+/* A room's status, as rooms, state and summaries name it. */
+enum proto_room_status {
+	PROTO_ROOM_WAITING,
+	PROTO_ROOM_PLAYING,
+	PROTO_ROOM_ENDED,
+	PROTO_ROOM_ADJOURNED,
+	PROTO_ROOM_STATUS_COUNT
+};
+
+/* "waiting"...; NULL when out of range (fields.c, like the next one). */
+const char *proto_room_status_name(enum proto_room_status s);
+
+/* The status named by s[0..len) in any case, or PROTO_ROOM_STATUS_COUNT. */
+enum proto_room_status proto_room_status_from_name(const char *s, size_t len);
+
 /* -------------------------------------------------------------- encode.c */
 
 /* {"re":cmd,"id":raw,"ok":true}; the server adds the result fields. "re" is
@@ -449,12 +464,12 @@ char *proto_cmd_copy(const char *s, size_t len);
 /* text.c: the reply renderers that verbs.c's rows name */
 struct text_buf;
 typedef void text_fn(struct text_buf *b, const cJSON *msg);
-text_fn *proto_verb_text(enum proto_verb v); /* in verbs.c */
+text_fn *proto_verb_text(enum proto_verb v);    /* in verbs.c */
+const char *proto_verb_said(enum proto_verb v); /* in verbs.c */
 text_fn text_reply_hello, text_reply_games, text_reply_rooms, text_reply_seated,
     text_reply_watch, text_reply_leave, text_reply_state, text_reply_moves,
     text_reply_move, text_reply_hint, text_reply_export, text_reply_who,
-    text_reply_ping, text_reply_quit, text_reply_help, text_reply_mode,
-    text_reply_sent, text_reply_resign, text_reply_ok;
+    text_reply_help, text_reply_said, text_reply_ok;
 
 /* text.c: the event renderers that events.c's rows name */
 text_fn *proto_event_text(enum proto_event_kind e); /* in events.c */

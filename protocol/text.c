@@ -504,8 +504,8 @@ text_rooms(struct text_buf *b, const cJSON *msg)
 }
 
 /* who's reply. */
-static void
-text_players(struct text_buf *b, const cJSON *msg)
+void
+text_reply_who(struct text_buf *b, const cJSON *msg)
 {
 	const cJSON *p, *rooms;
 
@@ -526,8 +526,8 @@ text_players(struct text_buf *b, const cJSON *msg)
 }
 
 /* help's reply. */
-static void
-text_help(struct text_buf *b, const cJSON *msg)
+void
+text_reply_help(struct text_buf *b, const cJSON *msg)
 {
 	const cJSON *v;
 	const char *sh, *sum;
@@ -544,8 +544,8 @@ text_help(struct text_buf *b, const cJSON *msg)
 }
 
 /* hint's reply. */
-static void
-text_hint(struct text_buf *b, const cJSON *msg)
+void
+text_reply_hint(struct text_buf *b, const cJSON *msg)
 {
 	const char *verdict = text_str(msg, "verdict"),
 	           *move = text_str(msg, "move");
@@ -690,12 +690,6 @@ text_reply_move(struct text_buf *b, const cJSON *msg)
 }
 
 void
-text_reply_hint(struct text_buf *b, const cJSON *msg)
-{
-	text_hint(b, msg);
-}
-
-void
 text_reply_export(struct text_buf *b, const cJSON *msg)
 {
 	const char *s;
@@ -708,47 +702,14 @@ text_reply_export(struct text_buf *b, const cJSON *msg)
 	}
 }
 
+/* The verbs whose reply in text is one fixed sentence, their row's. */
 void
-text_reply_who(struct text_buf *b, const cJSON *msg)
+text_reply_said(struct text_buf *b, const cJSON *msg)
 {
-	text_players(b, msg);
-}
+	const char *said =
+	    proto_verb_said(proto_verb_from_name(text_str(msg, "re")));
 
-void
-text_reply_ping(struct text_buf *b, const cJSON *msg)
-{
-	text_add(b, "pong\n");
-}
-
-void
-text_reply_quit(struct text_buf *b, const cJSON *msg)
-{
-	text_add(b, "Bye.\n");
-}
-
-void
-text_reply_help(struct text_buf *b, const cJSON *msg)
-{
-	text_help(b, msg);
-}
-
-void
-text_reply_mode(struct text_buf *b, const cJSON *msg)
-{
-	text_add(b, "Output is text now (mode json switches to JSON).\n");
-}
-
-/* chat and say. */
-void
-text_reply_sent(struct text_buf *b, const cJSON *msg)
-{
-	text_add(b, "Sent.\n");
-}
-
-void
-text_reply_resign(struct text_buf *b, const cJSON *msg)
-{
-	text_add(b, "You resigned.\n");
+	text_addf(b, "%s\n", said != NULL ? said : "OK.");
 }
 
 /* The verbs whose reply says only that it was done, and any fields. */

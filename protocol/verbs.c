@@ -21,7 +21,8 @@ struct verbs_entry {
 	int positional[2]; /* fields of the positional arguments, -1: none */
 	const char *usage; /* the shorthand form, for help and errors */
 	const char *summary;
-	text_fn *text; /* the reply in text mode */
+	text_fn *text;    /* the reply in text mode */
+	const char *said; /* text_reply_said's fixed sentence */
 };
 
 static const struct verbs_entry verbs_hello = {
@@ -155,7 +156,8 @@ static const struct verbs_entry verbs_resign = {
     .positional = {PROTO_F_ROOM, -1},
     .usage = "resign [ROOM]",
     .summary = "give up the game",
-    .text = text_reply_resign,
+    .text = text_reply_said,
+    .said = "You resigned.",
 };
 
 static const struct verbs_entry verbs_draw = {
@@ -263,7 +265,8 @@ static const struct verbs_entry verbs_chat = {
     .positional = {PROTO_F_TEXT, -1},
     .usage = "chat TEXT",
     .summary = "chat in the lobby (with room=ID first: in that room)",
-    .text = text_reply_sent,
+    .text = text_reply_said,
+    .said = "Sent.",
 };
 
 static const struct verbs_entry verbs_say = {
@@ -275,7 +278,8 @@ static const struct verbs_entry verbs_say = {
     .positional = {PROTO_F_TEXT, -1},
     .usage = "say TEXT",
     .summary = "chat in your current room",
-    .text = text_reply_sent,
+    .text = text_reply_said,
+    .said = "Sent.",
 };
 
 static const struct verbs_entry verbs_who = {
@@ -299,7 +303,8 @@ static const struct verbs_entry verbs_ping = {
     .positional = {-1, -1},
     .usage = "ping",
     .summary = "pong",
-    .text = text_reply_ping,
+    .text = text_reply_said,
+    .said = "pong",
 };
 
 static const struct verbs_entry verbs_quit = {
@@ -311,7 +316,8 @@ static const struct verbs_entry verbs_quit = {
     .positional = {-1, -1},
     .usage = "quit",
     .summary = "say goodbye and close the connection",
-    .text = text_reply_quit,
+    .text = text_reply_said,
+    .said = "Bye.",
 };
 
 static const struct verbs_entry verbs_mode = {
@@ -323,7 +329,8 @@ static const struct verbs_entry verbs_mode = {
     .positional = {PROTO_F_MODE, -1},
     .usage = "mode json|text",
     .summary = "switch this connection's output to JSON or text",
-    .text = text_reply_mode,
+    .text = text_reply_said,
+    .said = "Output is text now (mode json switches to JSON).",
 };
 
 static const struct verbs_entry verbs_help = {
@@ -420,6 +427,14 @@ proto_verb_login(enum proto_verb v)
 	return verbs_table[v]->login;
 }
 
+const char *
+proto_verb_said(enum proto_verb v)
+{
+	if ((int)v < 0 || v >= PROTO_VERB_COUNT)
+		return NULL;
+	return verbs_table[v]->said;
+}
+
 text_fn *
 proto_verb_text(enum proto_verb v)
 {
@@ -435,7 +450,8 @@ proto_verbs_check(void)
 		const struct verbs_entry *e = verbs_table[v];
 
 		if (e->name == NULL || e->usage == NULL || e->summary == NULL ||
-		    e->text == NULL)
+		    e->text == NULL ||
+		    (e->text == text_reply_said && e->said == NULL))
 			return (enum proto_verb)v;
 	}
 	return PROTO_VERB_COUNT;

@@ -95,7 +95,7 @@ cmd_rooms(struct conn *c, const struct proto_request *req)
 	rep = proto_reply(req);
 	list = cJSON_AddArrayToObject(rep, "rooms");
 	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
-		if (r->is_private || r->broken)
+		if (r->is_private)
 			continue;
 		if (req->game != NULL && strcmp(req->game, r->g->name) != 0)
 			continue;
@@ -168,11 +168,8 @@ cmd_chat(struct conn *c, const struct proto_request *req)
 		cmd_say(c, req);
 		return;
 	}
-	if (strlen(req->text) > SERVER_CHAT_MAX) {
-		session_error(c, req, PROTO_E_BAD_REQUEST,
-		    "chat text is longer than %d bytes", SERVER_CHAT_MAX);
+	if (!cmd_chat_fits(c, req))
 		return;
-	}
 	session_reply(c, proto_reply(req));
 	ev = proto_event(PROTO_EV_CHAT, NULL, 0);
 	cJSON_AddStringToObject(ev, "from", c->player->name);

@@ -24,7 +24,7 @@ cmd_room_arg(struct conn *c, const struct proto_request *req)
 		return c->current;
 	}
 	r = room_find(c->srv, req->room);
-	if (r == NULL || r->broken) {
+	if (r == NULL) {
 		session_error(
 		    c, req, PROTO_E_NO_SUCH_ROOM, "no room '%s'", req->room);
 		return NULL;
@@ -498,6 +498,18 @@ cmd_moves(struct conn *c, const struct proto_request *req)
 	session_reply(c, rep);
 }
 
+/* Is the chat text within SERVER_CHAT_MAX? 1, or 0 after replying
+ * bad_request (lobby and room chat alike). */
+int
+cmd_chat_fits(struct conn *c, const struct proto_request *req)
+{
+	if (strlen(req->text) <= SERVER_CHAT_MAX)
+		return 1;
+	session_error(c, req, PROTO_E_BAD_REQUEST,
+	    "chat text is longer than %d bytes", SERVER_CHAT_MAX);
+	return 0;
+}
+
 /* Chat in a room, for its players and watchers. */
 void
 cmd_say(struct conn *c, const struct proto_request *req)
@@ -512,11 +524,8 @@ cmd_say(struct conn *c, const struct proto_request *req)
 		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
 		return;
 	}
-	if (strlen(req->text) > SERVER_CHAT_MAX) {
-		session_error(c, req, PROTO_E_BAD_REQUEST,
-		    "chat text is longer than %d bytes", SERVER_CHAT_MAX);
+	if (!cmd_chat_fits(c, req))
 		return;
-	}
 	session_reply(c, proto_reply(req));
 	ev = room_event(r, PROTO_EV_CHAT);
 	cJSON_AddStringToObject(ev, "from", c->player->name);

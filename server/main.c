@@ -207,6 +207,7 @@ main(int argc, char **argv)
 	char *db, *pidfile = NULL, *logfile = NULL;
 	int ready = -1;
 
+	xmalloc_install();
 	if (proto_verbs_check() != PROTO_VERB_COUNT)
 		fatal("verb %d has an incomplete row in protocol/verbs.c",
 		    (int)proto_verbs_check());

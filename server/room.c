@@ -551,13 +551,10 @@ room_add_position(const struct room *r, cJSON *o, const char *picture_key)
 		cJSON_AddStringToObject(o, picture_key, buf);
 }
 
-static const char *const room_status_names[] = {
-    "waiting", "playing", "ended", "adjourned"};
-
 const char *
 room_status_name(enum room_status s)
 {
-	return room_status_names[s];
+	return proto_room_status_name((enum proto_room_status)s);
 }
 
 /* What the rooms verb lists of a room. */
@@ -758,6 +755,20 @@ room_flag_fell(evutil_socket_t fd, short what, void *arg)
 	room_end(r, "win", 1 - seat, "timeout");
 }
 
+/* Tell the room the clocks (a game with a clock only); running: as they
+ * stand now, the side to move's clock charged. */
+static void
+room_clock_event(struct room *r, int running)
+{
+	cJSON *ev;
+
+	if (r->clock_initial_ms == 0)
+		return;
+	ev = room_event(r, PROTO_EV_CLOCK);
+	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, running));
+	room_broadcast(r, ev);
+}
+
 /* The game begins (or begins again): clocks set, everyone told. */
 void
 room_start(struct room *r)
@@ -779,11 +790,7 @@ room_start(struct room *r)
 	room_add_position(r, ev, "_picture");
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
 	room_broadcast(r, ev);
-	if (r->clock_initial_ms > 0) {
-		ev = room_event(r, PROTO_EV_CLOCK);
-		cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
-		room_broadcast(r, ev);
-	}
+	room_clock_event(r, 0);
 	room_after_move(r);
 }
 
@@ -900,7 +907,8 @@ room_clock_charge(const struct room *r, int seat, int64_t now, int64_t clk[2])
 	return 0;
 }
 
-static void
+/* Append a move to the room's history (play and recovery). */
+void
 room_hist_push(struct room *r, const struct room_move *mv)
 {
 	if (r->nhist == r->histcap) {
@@ -920,7 +928,6 @@ room_play(
 {
 	struct room_move mv;
 	int64_t clk[2], now;
-	void *next;
 	cJSON *ev;
 
 	memset(&mv, 0, sizeof mv);
@@ -947,11 +954,7 @@ room_play(
 		r->clock_ms[1] = clk[1];
 		r->turn_start_ms = now;
 	}
-	next = xmalloc(r->g->state_size);
-	memcpy(next, r->st, r->g->state_size);
-	r->g->apply(next, m);
-	memcpy(r->st, next, r->g->state_size);
-	free(next);
+	r->g->apply(r->st, m);
 	room_hist_push(r, &mv);
 	r->draw_offer = -1;
 	r->updated_ms = clock_now_ms();
@@ -1109,11 +1112,7 @@ room_player_back(struct room *r, struct player *p)
 	cJSON_AddStringToObject(ev, "name", p->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
 	room_broadcast(r, ev);
-	if (r->clock_initial_ms > 0) {
-		ev = room_event(r, PROTO_EV_CLOCK);
-		cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 1));
-		room_broadcast(r, ev);
-	}
+	room_clock_event(r, 1);
 	room_clock_arm(r);
 	room_schedule_bot(r);
 }

@@ -167,11 +167,12 @@ struct player {
 	                         watched */
 };
 
+/* The protocol's words for them (proto_room_status_name). */
 enum room_status {
-	ROOM_WAITING,
-	ROOM_PLAYING,
-	ROOM_ENDED,
-	ROOM_ADJOURNED,
+	ROOM_WAITING = PROTO_ROOM_WAITING,
+	ROOM_PLAYING = PROTO_ROOM_PLAYING,
+	ROOM_ENDED = PROTO_ROOM_ENDED,
+	ROOM_ADJOURNED = PROTO_ROOM_ADJOURNED,
 };
 
 struct room_seat {
@@ -229,7 +230,6 @@ struct room {
 	int64_t created_ms, updated_ms;
 	int64_t ended_mono_ms;      /* when the game ended (monotonic) */
 	struct event *retire_timer; /* finished: when to leave memory */
-	int broken;                 /* its replay failed: set aside */
 };
 TAILQ_HEAD(room_list, room);
 
@@ -269,10 +269,6 @@ void log_msg(int level, const char *fmt, ...)
 void fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 const char *log_sanitize(const char *in, size_t len, char *out, size_t outlen);
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
 #define log_error(...) log_msg(LOG_LEVEL_ERROR, __VA_ARGS__)
 #define log_warn(...) log_msg(LOG_LEVEL_WARN, __VA_ARGS__)
 #define log_info(...) log_msg(LOG_LEVEL_INFO, __VA_ARGS__)
@@ -284,6 +280,13 @@ void flags_parse(struct config *cfg, int argc, char **argv);
 int flags_set(struct config *cfg, const char *name, const char *arg, char *err,
     size_t errlen);
 void flags_usage(FILE *out);
+
+/* xmalloc.c */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+void xmalloc_install(void);
 
 /* daemon.c */
 int daemon_detach(int *ready_fd);
@@ -366,6 +369,7 @@ void room_player_gone(struct room *r, struct player *p);
 void room_player_back(struct room *r, struct player *p);
 void room_remove_watcher(struct room *r, struct player *p);
 void room_replay(struct room *r, int nmoves);
+void room_hist_push(struct room *r, const struct room_move *mv);
 void room_schedule_bot(struct room *r);
 void room_clock_arm(struct room *r);
 void room_recovered(struct room *r);
@@ -383,6 +387,7 @@ PROTO_VERBS(SERVER_CMD_DECLARE)
 
 /* cmd_room.c */
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
+int cmd_chat_fits(struct conn *c, const struct proto_request *req);
 int cmd_seat_index(const struct rules_game *g, const char *s);
 
 /* cmd_play.c */
