@@ -20,7 +20,7 @@ sweep_expired(const struct room *r, int64_t now)
 	int64_t limit = (int64_t)r->srv->cfg.waiting_expire_sec * 1000;
 	int i;
 
-	if (r->status != ROOM_WAITING || r->broken)
+	if (r->status != ROOM_WAITING)
 		return 0;
 	for (i = 0; i < r->g->seats; i++) {
 		const struct room_seat *s = &r->seats[i];
@@ -32,8 +32,8 @@ sweep_expired(const struct room *r, int64_t now)
 	return 0;
 }
 
-/* Close the waiting rooms whose creator is gone (see sweep_expired), and
- * forget the creators who are then neither online nor seated. */
+/* Close the waiting rooms whose creator is gone (see sweep_expired);
+ * room_forget lets go of the players nothing else holds. */
 static void
 sweep_rooms(struct server *srv)
 {
@@ -41,23 +41,13 @@ sweep_rooms(struct server *srv)
 	struct room *r, *next;
 
 	for (r = TAILQ_FIRST(&srv->rooms); r != NULL; r = next) {
-		struct player *seated[2] = {NULL, NULL};
-		int i;
-
 		next = TAILQ_NEXT(r, entry);
 		if (!sweep_expired(r, now))
 			continue;
 		log_info("room %s: waiting with its creator %s gone for %d s; "
 		         "expired",
 		    r->id, r->creator, srv->cfg.waiting_expire_sec);
-		for (i = 0; i < r->g->seats && i < 2; i++)
-			seated[i] = r->seats[i].player;
 		cmd_room_close(r);
-		if (seated[1] == seated[0])
-			seated[1] = NULL;
-		for (i = 0; i < 2; i++)
-			if (seated[i] != NULL)
-				player_release(srv, seated[i]);
 	}
 }
 

@@ -104,10 +104,10 @@ test_player_release(struct server *srv)
 	CHECK(r != NULL);
 	if (r == NULL)
 		return;
+	snprintf(r->id, sizeof r->id, "r1");
 	r->seats[0].player = p;
-	r->watchers = xcalloc(1, sizeof *r->watchers);
-	r->watchers[r->nwatchers++] = q;
-	TAILQ_INSERT_TAIL(&srv->rooms, r, entry);
+	room_add(r);
+	room_add_watcher(r, q);
 	player_release(srv, p);
 	player_release(srv, q);
 	CHECK(player_find(srv, "Seated") == p);
@@ -115,11 +115,10 @@ test_player_release(struct server *srv)
 	room_remove_watcher(r, q);
 	player_release(srv, q);
 	CHECK(player_find(srv, "watcher") == NULL);
-	TAILQ_REMOVE(&srv->rooms, r, entry);
-	room_free(r);
-	player_release(srv, p);
+	room_forget(r);
 	CHECK(player_find(srv, "Seated") == NULL);
 	player_free_all(srv);
+	room_free_all(srv);
 }
 
 int
