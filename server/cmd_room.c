@@ -400,7 +400,7 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 }
 
 /* Close a room nobody plays in any more, and forget it. */
-void
+static void
 cmd_room_close(struct room *r)
 {
 	if (store_room_delete(r->srv->store, r->id) != 0)

@@ -486,7 +486,6 @@ PROTO_VERBS(SERVER_CMD_DECLARE)
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
 int cmd_chat_fits(struct conn *c, const struct proto_request *req);
 int cmd_seat_index(const struct rules_game *g, const char *s);
-void cmd_room_close(struct room *r);
 
 /* cmd_play.c */
 void cmd_hint_done(struct conn *c, const struct proto_request *req,

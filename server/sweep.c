@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "server/server.h"
+#include "server/store.h"
 
 /* Seconds between two sweeps: the finest expiry the flags can ask for. */
 #define SWEEP_SEC 1
@@ -32,8 +33,10 @@ sweep_expired(const struct room *r, int64_t now)
 	return 0;
 }
 
-/* Close the waiting rooms whose creator is gone (see sweep_expired);
- * room_forget lets go of the players nothing else holds. */
+/* Close the waiting rooms whose creator is gone (see sweep_expired):
+ * deleted from the store first (a failure keeps the room for the next
+ * sweep), then from memory; room_forget lets go of the players nothing
+ * else holds. */
 static void
 sweep_rooms(struct server *srv)
 {
@@ -44,10 +47,15 @@ sweep_rooms(struct server *srv)
 		next = TAILQ_NEXT(r, entry);
 		if (!sweep_expired(r, now))
 			continue;
+		if (store_room_delete(srv->store, r->id) != 0) {
+			log_error("store: room %s: %s; kept", r->id,
+			    store_errmsg(srv->store));
+			continue;
+		}
 		log_info("room %s: waiting with its creator %s gone for %d s; "
 		         "expired",
 		    r->id, r->creator, srv->cfg.waiting_expire_sec);
-		cmd_room_close(r);
+		room_forget(r);
 	}
 }
 
