@@ -47,6 +47,7 @@ static void net_read_cb(struct bufferevent *bev, void *arg);
 static void net_write_cb(struct bufferevent *bev, void *arg);
 static void net_event_cb(struct bufferevent *bev, short what, void *arg);
 static void net_linger(struct conn *c);
+static void net_shed(struct server *srv);
 static void net_refuse(evutil_socket_t fd, const char *why);
 
 /* Take a connection out of the server and free it with its socket. */
@@ -114,6 +115,71 @@ net_close(struct conn *c, int flush)
 	}
 	bufferevent_disable(c->bev, EV_READ);
 	bufferevent_set_timeouts(c->bev, NULL, &tv);
+}
+
+/* Queue bytes for a client; one that lets SERVER_OUTPUT_MAX pile up is not
+ * reading and is dropped, so it never slows anyone else. */
+void
+net_send(struct conn *c, const char *data, size_t len)
+{
+	struct evbuffer *out;
+	size_t queued;
+
+	if (c->state == CONN_DEAD)
+		return;
+	out = bufferevent_get_output(c->bev);
+	queued = evbuffer_get_length(out) + evbuffer_get_length(c->deferred);
+	if (queued + len > c->srv->cfg.output_max) {
+		log_warn("conn %llu %s: %zu bytes unread, dropping it",
+		    (unsigned long long)c->id, c->addr, queued);
+		net_close(c, 0);
+		return;
+	}
+	if (c->deferring)
+		evbuffer_add(c->deferred, data, len);
+	else
+		evbuffer_add(out, data, len);
+	c->srv->queued += len;
+	if (c->srv->queued > c->srv->cfg.output_total_max)
+		net_shed(c->srv);
+}
+
+/* Send a reply or event in the connection's output mode. */
+void
+net_send_msg(struct conn *c, const cJSON *msg)
+{
+	char *s;
+
+	if (c->mode == CONN_MODE_TEXT)
+		s = proto_text(msg);
+	else
+		s = proto_json_line(msg);
+	if (s == NULL)
+		fatal("out of memory encoding a message");
+	net_send(c, s, strlen(s));
+	free(s);
+}
+
+/* Send one message to many: encoded once per output mode. */
+void
+net_send_cached(struct conn *c, const cJSON *msg, struct net_cache *cache)
+{
+	char **s = c->mode == CONN_MODE_TEXT ? &cache->text : &cache->json;
+
+	if (*s == NULL)
+		*s = c->mode == CONN_MODE_TEXT ? proto_text(msg)
+		                               : proto_json_line(msg);
+	if (*s == NULL)
+		fatal("out of memory encoding a message");
+	net_send(c, *s, strlen(*s));
+}
+
+void
+net_cache_clear(struct net_cache *cache)
+{
+	free(cache->json);
+	free(cache->text);
+	cache->json = cache->text = NULL;
 }
 
 /*
@@ -206,71 +272,6 @@ net_shed(struct server *srv)
 		total -= most;
 	}
 	srv->queued = total;
-}
-
-/* Queue bytes for a client; one that lets SERVER_OUTPUT_MAX pile up is not
- * reading and is dropped, so it never slows anyone else. */
-void
-net_send(struct conn *c, const char *data, size_t len)
-{
-	struct evbuffer *out;
-	size_t queued;
-
-	if (c->state == CONN_DEAD)
-		return;
-	out = bufferevent_get_output(c->bev);
-	queued = evbuffer_get_length(out) + evbuffer_get_length(c->deferred);
-	if (queued + len > c->srv->cfg.output_max) {
-		log_warn("conn %llu %s: %zu bytes unread, dropping it",
-		    (unsigned long long)c->id, c->addr, queued);
-		net_close(c, 0);
-		return;
-	}
-	if (c->deferring)
-		evbuffer_add(c->deferred, data, len);
-	else
-		evbuffer_add(out, data, len);
-	c->srv->queued += len;
-	if (c->srv->queued > c->srv->cfg.output_total_max)
-		net_shed(c->srv);
-}
-
-/* Send a reply or event in the connection's output mode. */
-void
-net_send_msg(struct conn *c, const cJSON *msg)
-{
-	char *s;
-
-	if (c->mode == CONN_MODE_TEXT)
-		s = proto_text(msg);
-	else
-		s = proto_json_line(msg);
-	if (s == NULL)
-		fatal("out of memory encoding a message");
-	net_send(c, s, strlen(s));
-	free(s);
-}
-
-/* Send one message to many: encoded once per output mode. */
-void
-net_send_cached(struct conn *c, const cJSON *msg, struct net_cache *cache)
-{
-	char **s = c->mode == CONN_MODE_TEXT ? &cache->text : &cache->json;
-
-	if (*s == NULL)
-		*s = c->mode == CONN_MODE_TEXT ? proto_text(msg)
-		                               : proto_json_line(msg);
-	if (*s == NULL)
-		fatal("out of memory encoding a message");
-	net_send(c, *s, strlen(*s));
-}
-
-void
-net_cache_clear(struct net_cache *cache)
-{
-	free(cache->json);
-	free(cache->text);
-	cache->json = cache->text = NULL;
 }
 
 /* Hand complete lines to the session, one at a time, until the input is

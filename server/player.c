@@ -68,6 +68,16 @@ player_played(struct server *srv, struct player *p)
 	p->played = 1;
 }
 
+/* A game started in r: each player seated there has played. */
+void
+player_played_in(struct room *r)
+{
+	int i;
+
+	for (i = 0; i < r->g->seats; i++)
+		player_played(r->srv, r->seats[i].player);
+}
+
 /* Delete identities that never played and were last seen (hello) more
  * than unplayed_days ago: at start and then hourly. */
 void

@@ -792,8 +792,7 @@ room_start(struct room *r)
 	room_broadcast(r, ev);
 	room_clock_event(r, 0);
 	room_after_move(r);
-	for (i = 0; i < r->g->seats; i++)
-		player_played(r->srv, r->seats[i].player);
+	player_played_in(r);
 }
 
 /* The scores by seat name, or null. */

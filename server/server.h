@@ -426,6 +426,7 @@ int player_name_valid(const char *name);
 void player_free_all(struct server *srv);
 void player_release(struct server *srv, struct player *p);
 void player_played(struct server *srv, struct player *p);
+void player_played_in(struct room *r);
 void player_prune(struct server *srv);
 void player_room_add(struct player *p, struct room *r);
 void player_room_del(struct player *p, struct room *r);
