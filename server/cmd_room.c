@@ -200,6 +200,25 @@ cmd_room_limit(struct conn *c, const struct proto_request *req)
 	return -1;
 }
 
+/* Add a watcher to the room's list (nothing stored or sent). */
+static void
+cmd_watcher_add(struct room *r, struct player *p)
+{
+	r->watchers = xrealloc(
+	    r->watchers, (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
+	r->watchers[r->nwatchers++] = p;
+}
+
+/* The verb's change could not be stored: r back as it was, and say so. */
+static void
+cmd_refuse_unstored(struct conn *c, const struct proto_request *req,
+    struct room *r, struct room_snap *snap)
+{
+	room_snap_restore(r, snap);
+	session_error(c, req, PROTO_E_INTERNAL,
+	    "the store failed; nothing changed (try again later)");
+}
+
 /* Reply {room, seat, state}. */
 static void
 cmd_reply_room(struct conn *c, const struct proto_request *req, struct room *r,
@@ -250,7 +269,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	char err[RULES_ERR_MAX];
 	struct room *r;
 	long resumed;
-	int seat;
+	int seat, full;
 
 	if (g == NULL) {
 		session_error(c, req, PROTO_E_NO_SUCH_GAME,
@@ -285,19 +304,23 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	}
 	if (seat >= 0)
 		r->seats[seat].player = c->player;
-	TAILQ_INSERT_TAIL(&c->srv->rooms, r, entry);
-	room_save(r);
-	c->current = r;
-	log_info("%s created room %s (%s)", c->player->name, r->id, g->name);
-	if (seat < 0) {
-		/* Bots in every seat: the creator watches. */
-		cmd_watch(c, req);
-		room_start(r);
+	else /* bots in every seat: the creator watches */
+		cmd_watcher_add(r, c->player);
+	full = cmd_room_full(r);
+	if (full)
+		room_start_prepare(r);
+	if (room_commit(r, 1 + (full ? room_start_nevents(r) : 0), 0) != 0) {
+		room_free(r);
+		session_error(c, req, PROTO_E_INTERNAL,
+		    "the room could not be stored; nothing was made");
 		return;
 	}
+	TAILQ_INSERT_TAIL(&c->srv->rooms, r, entry);
+	c->current = r;
+	log_info("%s created room %s (%s)", c->player->name, r->id, g->name);
 	cmd_member_event(r, "joined", c->player, seat);
-	if (cmd_room_full(r))
-		room_start(r);
+	if (full)
+		room_start_announce(r);
 	cmd_reply_room(c, req, r, seat, resumed);
 }
 
@@ -305,14 +328,20 @@ void
 cmd_join(struct conn *c, const struct proto_request *req)
 {
 	struct room *r = cmd_room_arg(c, req);
-	int seat, s;
+	struct room_snap snap;
+	int seat, s, start;
 
 	if (r == NULL)
 		return;
 	seat = room_seat_of(r, c->player);
 	if (seat >= 0) {
+		if (room_player_back(r, c->player) != 0) {
+			session_error(c, req, PROTO_E_INTERNAL,
+			    "the store failed; nothing changed (try again "
+			    "later)");
+			return;
+		}
 		c->current = r;
-		room_player_back(r, c->player);
 		cmd_reply_room(c, req, r, seat, 0);
 		return;
 	}
@@ -343,14 +372,22 @@ cmd_join(struct conn *c, const struct proto_request *req)
 	}
 	if (cmd_room_limit(c, req) != 0)
 		return;
+	room_snap_take(r, &snap);
 	room_remove_watcher(r, c->player);
 	r->seats[seat].player = c->player;
 	r->seats[seat].gone = 0;
+	start = r->status == ROOM_WAITING && cmd_room_full(r);
+	if (start)
+		room_start_prepare(r);
+	if (room_commit(r, 1 + (start ? room_start_nevents(r) : 0), 0) != 0) {
+		cmd_refuse_unstored(c, req, r, &snap);
+		return;
+	}
+	room_snap_drop(&snap);
 	c->current = r;
-	room_save(r);
 	cmd_member_event(r, "joined", c->player, seat);
-	if (r->status == ROOM_WAITING && cmd_room_full(r))
-		room_start(r);
+	if (start)
+		room_start_announce(r);
 	cmd_reply_room(c, req, r, seat, 0);
 }
 
@@ -374,9 +411,14 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 			    "%s has %d watchers already", r->id, r->nwatchers);
 			return;
 		}
-		r->watchers = xrealloc(r->watchers,
-		    (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
-		r->watchers[r->nwatchers++] = c->player;
+		cmd_watcher_add(r, c->player);
+		if (room_commit(r, 1, 0) != 0) {
+			room_remove_watcher(r, c->player);
+			session_error(c, req, PROTO_E_INTERNAL,
+			    "the store failed; nothing changed (try again "
+			    "later)");
+			return;
+		}
 		cmd_member_event(r, "joined", c->player, -1);
 	}
 	c->current = r;
@@ -392,18 +434,32 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 static void
 cmd_room_close(struct room *r)
 {
-	if (store_room_delete(r->srv->store, r->id) != 0)
-		log_error("store: %s", store_errmsg(r->srv->store));
 	TAILQ_REMOVE(&r->srv->rooms, r, entry);
 	log_info("room %s closed", r->id);
 	room_free(r);
+}
+
+/* Store what leave changed: the room deleted when it closes, else its
+ * row with the nevents events to come. 0, or -1 logged. */
+static int
+cmd_leave_commit(struct room *r, int closing, int nevents)
+{
+	if (!closing)
+		return room_commit(r, nevents, 0);
+	if (store_room_delete(r->srv->store, r->id) != 0) {
+		log_error("store: room %s: %s; refused", r->id,
+		    store_errmsg(r->srv->store));
+		return -1;
+	}
+	return 0;
 }
 
 void
 cmd_leave(struct conn *c, const struct proto_request *req)
 {
 	struct room *r = cmd_room_arg(c, req);
-	int seat, s, people = 0;
+	int seat, s, people = 0, ended = 0, closing;
+	struct room_snap snap;
 
 	if (r == NULL)
 		return;
@@ -413,29 +469,35 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
 		return;
 	}
-	session_reply(c, proto_reply(req));
-	if (c->current == r)
-		c->current = NULL;
+	room_snap_take(r, &snap);
 	if (seat < 0) {
 		room_remove_watcher(r, c->player);
 	} else if (r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED) {
+		ended = 1;
 		if (r->g->seats == 1)
-			room_end(r, "blocked", -1, "resignation");
+			room_end_prepare(r, "blocked", -1, "resignation");
 		else
-			room_end(r, "win", 1 - seat, "resignation");
+			room_end_prepare(r, "win", 1 - seat, "resignation");
 	} else if (r->status == ROOM_WAITING) {
 		r->seats[seat].player = NULL;
 	}
-	cmd_member_event(r, "left", c->player, seat);
-	if (r->status != ROOM_WAITING)
-		return;
 	for (s = 0; s < r->g->seats; s++)
 		if (r->seats[s].player != NULL)
 			people++;
-	if (people == 0)
+	closing = r->status == ROOM_WAITING && people == 0;
+	if (cmd_leave_commit(r, closing, 1 + ended) != 0) {
+		cmd_refuse_unstored(c, req, r, &snap);
+		return;
+	}
+	room_snap_drop(&snap);
+	session_reply(c, proto_reply(req));
+	if (c->current == r)
+		c->current = NULL;
+	if (ended)
+		room_end_announce(r);
+	cmd_member_event(r, "left", c->player, seat);
+	if (closing)
 		cmd_room_close(r);
-	else
-		room_save(r);
 }
 
 void
@@ -500,6 +562,11 @@ cmd_say(struct conn *c, const struct proto_request *req)
 	if (strlen(req->text) > SERVER_CHAT_MAX) {
 		session_error(c, req, PROTO_E_BAD_REQUEST,
 		    "chat text is longer than %d bytes", SERVER_CHAT_MAX);
+		return;
+	}
+	if (room_commit(r, 1, 0) != 0) {
+		session_error(c, req, PROTO_E_INTERNAL,
+		    "the store failed; nothing sent (try again later)");
 		return;
 	}
 	session_reply(c, proto_reply(req));

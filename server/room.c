@@ -16,6 +16,8 @@
 /* Passes the server may play in a row after one move: each side at most
  * once, since two passes in a row mean neither side can move. */
 #define ROOM_PASSES_MAX 2
+/* Seconds before a timer's change the store refused is tried again. */
+#define ROOM_RETRY_SEC 1
 
 struct room *
 room_find(struct server *srv, const char *id)
@@ -377,7 +379,7 @@ room_event(struct room *r, const char *name)
 	/* A moved event's seq is stored with its move; any other event's
 	 * seq is stored with the room when it has been sent, so that seq
 	 * never goes back after a restart. */
-	if (strcmp(name, "moved") != 0)
+	if (strcmp(name, "moved") != 0 && r->seq + 1 > r->seq_stored)
 		r->seq_dirty = 1;
 	return proto_event(name, r->id, ++r->seq);
 }
@@ -407,13 +409,151 @@ room_broadcast(struct room *r, cJSON *ev)
 	}
 }
 
-/* Write the room's row; a failure is logged (the room goes on in memory,
- * and the next save tries again). */
-void
+/* Write the room's row; 0, or -1 logged (the room goes on in memory,
+ * and the next save tries again). Verbs use room_commit instead. */
+int
 room_save(struct room *r)
 {
 	r->updated_ms = clock_now_ms();
-	recover_persist_room(r);
+	if (recover_persist_room(r) != 0) {
+		log_error(
+		    "store: room %s: %s", r->id, store_errmsg(r->srv->store));
+		return -1;
+	}
+	r->seq_stored = r->seq;
+	return 0;
+}
+
+/* A finished one-player game's options, kept for the player's next create
+ * (the seeds save the last level and board); 0 or -1. */
+static int
+room_save_progress(struct room *r)
+{
+	struct player *p = r->seats[0].player;
+	cJSON *o;
+	char *json;
+	int rc;
+
+	if (r->g->seats != 1 || p == NULL || r->status != ROOM_ENDED)
+		return 0;
+	o = cJSON_CreateObject();
+	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(r->options, 1));
+	cJSON_AddStringToObject(o, "result",
+	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "result")));
+	json = cJSON_PrintUnformatted(o);
+	if (json == NULL)
+		fatal("out of memory");
+	rc = store_progress_put(r->srv->store, p->name, r->g->name, json);
+	free(json);
+	cJSON_Delete(o);
+	return rc;
+}
+
+/*
+ * Store what a verb changed before anyone hears of it, in one transaction:
+ * the room's row with the seq of the nevents events about to be sent, the
+ * moves from ply truncate_from on removed (0: none), and a finished
+ * one-player game's progress. 0, or -1 logged with nothing stored.
+ */
+int
+room_commit(struct room *r, int nevents, int truncate_from)
+{
+	struct store *s = r->srv->store;
+	int rc;
+
+	r->seq += nevents;
+	r->updated_ms = clock_now_ms();
+	rc = store_begin(s);
+	if (rc == 0 && truncate_from > 0)
+		rc = store_move_truncate(s, r->id, r->game_no, truncate_from);
+	if (rc == 0)
+		rc = recover_persist_room(r);
+	if (rc == 0)
+		rc = room_save_progress(r);
+	if (rc == 0)
+		rc = store_commit(s);
+	else
+		store_rollback(s);
+	r->seq -= nevents;
+	if (rc != 0) {
+		log_error(
+		    "store: room %s: %s; refused", r->id, store_errmsg(s));
+		return -1;
+	}
+	r->seq_stored = r->seq + nevents;
+	return 0;
+}
+
+/* Keep what a verb may change in r, to put back if its commit fails. */
+void
+room_snap_take(const struct room *r, struct room_snap *s)
+{
+	size_t nw = (size_t)r->nwatchers * sizeof *r->watchers;
+
+	memcpy(s->seats, r->seats, sizeof s->seats);
+	s->status = r->status;
+	s->options = cJSON_Duplicate(r->options, 1);
+	s->result = r->result != NULL ? cJSON_Duplicate(r->result, 1) : NULL;
+	s->st = xmalloc(r->g->state_size);
+	memcpy(s->st, r->st, r->g->state_size);
+	s->start = xmalloc(r->g->state_size);
+	memcpy(s->start, r->start, r->g->state_size);
+	s->watchers = xmalloc(nw > 0 ? nw : 1);
+	memcpy(s->watchers, r->watchers, nw);
+	s->nwatchers = r->nwatchers;
+	s->nhist = r->nhist;
+	s->game_no = r->game_no;
+	s->draw_offer = r->draw_offer;
+	s->seq = r->seq;
+	s->seq_stored = r->seq_stored;
+	memcpy(s->clock_ms, r->clock_ms, sizeof s->clock_ms);
+	s->turn_start_ms = r->turn_start_ms;
+	s->updated_ms = r->updated_ms;
+	if (s->options == NULL)
+		fatal("out of memory");
+}
+
+/* Put r back as room_snap_take kept it; s is used up. Only moves the
+ * snapshot's history already had are kept, so nhist is enough. */
+void
+room_snap_restore(struct room *r, struct room_snap *s)
+{
+	memcpy(r->seats, s->seats, sizeof r->seats);
+	r->status = s->status;
+	cJSON_Delete(r->options);
+	r->options = s->options;
+	room_opts_from_json(r);
+	cJSON_Delete(r->result);
+	r->result = s->result;
+	memcpy(r->st, s->st, r->g->state_size);
+	memcpy(r->start, s->start, r->g->state_size);
+	free(r->watchers);
+	r->watchers = s->watchers;
+	r->nwatchers = s->nwatchers;
+	r->nhist = s->nhist;
+	r->game_no = s->game_no;
+	r->draw_offer = s->draw_offer;
+	r->seq = s->seq;
+	r->seq_stored = s->seq_stored;
+	memcpy(r->clock_ms, s->clock_ms, sizeof r->clock_ms);
+	r->turn_start_ms = s->turn_start_ms;
+	r->updated_ms = s->updated_ms;
+	s->options = s->result = NULL;
+	s->watchers = NULL;
+	room_snap_drop(s);
+	room_clock_arm(r);
+}
+
+/* Forget a snapshot (the commit went through). */
+void
+room_snap_drop(struct room_snap *s)
+{
+	cJSON_Delete(s->options);
+	cJSON_Delete(s->result);
+	free(s->st);
+	free(s->start);
+	free(s->watchers);
+	memset(s, 0, sizeof *s);
 }
 
 static void room_flag_fell(evutil_socket_t fd, short what, void *arg);
@@ -452,15 +592,20 @@ room_flag_fell(evutil_socket_t fd, short what, void *arg)
 		room_clock_arm(r);
 		return;
 	}
-	r->clock_ms[seat] = 0;
-	room_end(r, "win", 1 - seat, "timeout");
+	if (room_end(r, "win", 1 - seat, "timeout") != 0) {
+		/* Not stored: the game goes on until the store takes it. */
+		struct timeval tv = {ROOM_RETRY_SEC, 0};
+
+		evtimer_add(r->flag_timer, &tv);
+		return;
+	}
 }
 
-/* The game begins (or begins again): clocks set, everyone told. */
+/* The game begins (or begins again): clocks set; nothing stored or sent
+ * yet (room_commit, then room_start_announce). */
 void
-room_start(struct room *r)
+room_start_prepare(struct room *r)
 {
-	cJSON *ev;
 	int i;
 
 	r->status = ROOM_PLAYING;
@@ -470,7 +615,38 @@ room_start(struct room *r)
 		r->seats[i].rematch = 0;
 	}
 	r->turn_start_ms = clock_mono_ms();
-	room_save(r);
+}
+
+/* The events room_start_announce sends. */
+int
+room_start_nevents(const struct room *r)
+{
+	return r->clock_initial_ms > 0 ? 2 : 1;
+}
+
+/* The game begins, stored: 0, or -1 with the room unchanged. */
+int
+room_start(struct room *r)
+{
+	struct room_snap snap;
+
+	room_snap_take(r, &snap);
+	room_start_prepare(r);
+	if (room_commit(r, room_start_nevents(r), 0) != 0) {
+		room_snap_restore(r, &snap);
+		return -1;
+	}
+	room_snap_drop(&snap);
+	room_start_announce(r);
+	return 0;
+}
+
+/* Tell everyone the (stored) game has begun, and let it run. */
+void
+room_start_announce(struct room *r)
+{
+	cJSON *ev;
+
 	ev = room_event(r, "started");
 	cJSON_AddItemToObject(ev, "seats", room_summary_part(r, "seats"));
 	cJSON_AddItemToObject(ev, "turn", room_turn(r));
@@ -504,38 +680,13 @@ room_scores(const struct room *r, const struct rules_status *st)
 	return o;
 }
 
-/* Remember a finished one-player game's options for the player's next
- * create (the seeds save the last level and board). */
-static void
-room_save_progress(struct room *r)
-{
-	struct player *p = r->seats[0].player;
-	cJSON *o;
-	char *json;
-
-	if (r->g->seats != 1 || p == NULL)
-		return;
-	o = cJSON_CreateObject();
-	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(r->options, 1));
-	cJSON_AddStringToObject(o, "result",
-	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "result")));
-	json = cJSON_PrintUnformatted(o);
-	if (json != NULL &&
-	    store_progress_put(r->srv->store, p->name, r->g->name, json) != 0)
-		log_error("store: %s", store_errmsg(r->srv->store));
-	free(json);
-	cJSON_Delete(o);
-}
-
-/* The game is over: one ended event with result, reason and scores. */
+/* The game is over (in memory: room_commit, then room_end_announce). */
 void
-room_end(struct room *r, const char *result, int winner, const char *reason)
+room_end_prepare(
+    struct room *r, const char *result, int winner, const char *reason)
 {
 	struct rules_status st;
-	cJSON *ev;
 
-	if (r->status == ROOM_ENDED)
-		return;
 	rules_status(r->g, r->st, &st);
 	if (r->clock_initial_ms > 0 && r->status == ROOM_PLAYING) {
 		int seat = r->g->turn(r->st);
@@ -565,18 +716,40 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
 	cJSON_AddItemToObject(r->result, "scores", room_scores(r, &st));
 	if (r->flag_timer != NULL)
 		evtimer_del(r->flag_timer);
-	room_save(r);
-	room_save_progress(r);
-	ev = room_event(r, "ended");
-	{
-		cJSON *it;
+}
 
-		cJSON_ArrayForEach(it, r->result)
-			cJSON_AddItemToObject(
-			    ev, it->string, cJSON_Duplicate(it, 1));
+/* The game is over, stored: one ended event with result, reason and
+ * scores. 0, or -1 with the room unchanged when the store failed. */
+int
+room_end(struct room *r, const char *result, int winner, const char *reason)
+{
+	struct room_snap snap;
+
+	if (r->status == ROOM_ENDED)
+		return 0;
+	room_snap_take(r, &snap);
+	room_end_prepare(r, result, winner, reason);
+	if (room_commit(r, 1, 0) != 0) {
+		room_snap_restore(r, &snap);
+		return -1;
 	}
+	room_snap_drop(&snap);
+	room_end_announce(r);
+	return 0;
+}
+
+/* Tell everyone how the (stored) game ended. */
+void
+room_end_announce(struct room *r)
+{
+	cJSON *ev = room_event(r, "ended"), *it;
+
+	cJSON_ArrayForEach(it, r->result)
+		cJSON_AddItemToObject(ev, it->string, cJSON_Duplicate(it, 1));
 	room_broadcast(r, ev);
-	log_info("room %s ended: %s (%s)", r->id, result, reason);
+	log_info("room %s ended: %s (%s)", r->id,
+	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "result")),
+	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "reason")));
 }
 
 /* The clocks after seat's move, charged for its thinking time and given
@@ -777,6 +950,10 @@ room_player_gone(struct room *r, struct player *p)
 		log_info("room %s adjourned", r->id);
 		return;
 	}
+	/* Its seq stored first; if the store fails nobody is told (the
+	 * seat is held as gone all the same, so claim works). */
+	if (room_commit(r, 1, 0) != 0)
+		return;
 	ev = room_event(r, "opponent_gone");
 	cJSON_AddStringToObject(ev, "name", p->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
@@ -784,23 +961,32 @@ room_player_gone(struct room *r, struct player *p)
 	room_broadcast(r, ev);
 }
 
-/* A seated player is back (hello with the token, or join). */
-void
+/* A seated player is back (hello with the token, or join): 0, or -1 when
+ * the store failed (the room unchanged, the seat still gone). */
+int
 room_player_back(struct room *r, struct player *p)
 {
 	int seat = room_seat_of(r, p);
+	struct room_snap snap;
 	cJSON *ev;
 
 	if (seat < 0 || !r->seats[seat].gone)
-		return;
+		return 0;
+	if (r->status == ROOM_ENDED || r->status == ROOM_WAITING) {
+		r->seats[seat].gone = 0;
+		return 0;
+	}
+	room_snap_take(r, &snap);
 	r->seats[seat].gone = 0;
-	if (r->status == ROOM_ENDED || r->status == ROOM_WAITING)
-		return;
 	if (r->status == ROOM_ADJOURNED) {
 		r->status = ROOM_PLAYING;
 		r->turn_start_ms = clock_mono_ms();
-		room_save(r);
 	}
+	if (room_commit(r, r->clock_initial_ms > 0 ? 2 : 1, 0) != 0) {
+		room_snap_restore(r, &snap);
+		return -1;
+	}
+	room_snap_drop(&snap);
 	ev = room_event(r, "opponent_back");
 	cJSON_AddStringToObject(ev, "name", p->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
@@ -812,6 +998,7 @@ room_player_back(struct room *r, struct player *p)
 	}
 	room_clock_arm(r);
 	room_schedule_bot(r);
+	return 0;
 }
 
 /* Rebuild the position from the start and the first n moves (undo). */

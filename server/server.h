@@ -183,7 +183,8 @@ struct room {
 	struct room_move *hist;
 	int nhist, histcap;
 	long long seq;
-	int seq_dirty; /* an event's seq is not stored yet */
+	int seq_dirty;        /* an event's seq is not stored yet */
+	long long seq_stored; /* the seq the store holds (or has reserved) */
 	int game_no;
 	int is_private;
 	char creator[SERVER_NAME_MAX + 1];
@@ -198,6 +199,19 @@ struct room {
 	int broken; /* its replay failed: set aside */
 };
 TAILQ_HEAD(room_list, room);
+
+/* What a verb may change in a room, kept so that a verb whose commit
+ * fails leaves the room as it was (room_snap_take / _restore). */
+struct room_snap {
+	struct room_seat seats[2];
+	enum room_status status;
+	cJSON *options, *result;
+	void *st, *start;
+	struct player **watchers;
+	int nwatchers, nhist, game_no, draw_offer;
+	long long seq, seq_stored;
+	int64_t clock_ms[2], turn_start_ms, updated_ms;
+};
 
 struct server {
 	struct event_base *base;
@@ -306,15 +320,25 @@ cJSON *room_state(const struct room *r);
 int room_picture(const struct room *r, char *buf, size_t len);
 cJSON *room_event(struct room *r, const char *name);
 void room_broadcast(struct room *r, cJSON *ev);
-void room_save(struct room *r);
-void room_start(struct room *r);
-void room_end(
+int room_save(struct room *r);
+int room_commit(struct room *r, int nevents, int truncate_from);
+void room_snap_take(const struct room *r, struct room_snap *s);
+void room_snap_restore(struct room *r, struct room_snap *s);
+void room_snap_drop(struct room_snap *s);
+void room_start_prepare(struct room *r);
+int room_start_nevents(const struct room *r);
+void room_start_announce(struct room *r);
+int room_start(struct room *r);
+void room_end_prepare(
+    struct room *r, const char *result, int winner, const char *reason);
+void room_end_announce(struct room *r);
+int room_end(
     struct room *r, const char *result, int winner, const char *reason);
 int room_play(
     struct room *r, int seat, struct rules_move m, char *err, size_t errlen);
 void room_after_move(struct room *r);
 void room_player_gone(struct room *r, struct player *p);
-void room_player_back(struct room *r, struct player *p);
+int room_player_back(struct room *r, struct player *p);
 void room_remove_watcher(struct room *r, struct player *p);
 void room_replay(struct room *r, int nmoves);
 void room_schedule_bot(struct room *r);
@@ -356,7 +380,7 @@ void worker_hint(struct worker *w, struct room *r, struct conn *c,
 
 /* recover.c */
 int recover_rooms(struct server *srv);
-void recover_persist_room(struct room *r);
+int recover_persist_room(struct room *r);
 int recover_store_move(struct room *r, const struct room_move *mv, int ply);
 
 #endif
