@@ -124,8 +124,9 @@ def setup(ck, w):
 def solo_setup(ck, port):
     """A shifter level half played (undo, restart) and one won (next)."""
     half = Solo(ck, port, "half", "shifter", {"level": 2, "seed": 5})
-    h = half.call("hint")
-    is_ok(ck, half.call("move", move=h["move"]), "half: a hinted move")
+    h = half.call("hint") or {}
+    is_ok(ck, half.call("move", move=h.get("move", "a1")),
+          "half: a hinted move")
     won = Solo(ck, port, "won", "shifter", {"level": 1, "seed": 5})
     won.follow_hints(10)
     ck.eq(won.state()["status"], "ended", "won: level 1 solved")
@@ -167,7 +168,8 @@ def every_verb_refused(ck, w, half, won):
     refused(ck, w, bob, "leave", "leave while playing", room=rm["play"])
     refused(ck, w, ana, "leave", "leave a waiting room", room=rm["waiting"])
     refused(ck, w, ana, "rematch", "rematch", room=rm["ended"])
-    mv = req(bob, "moves", room=rm["play"])["moves"][0]
+    mv = ((req(bob, "moves", room=rm["play"]) or {}).get("moves") or
+          ["a1"])[0]
     refused(ck, w, bob, "move", "move", room=rm["play"], move=mv)
     refused(ck, w, half.p, "undo", "undo", room=half.room)
     refused(ck, w, half.p, "restart", "restart", room=half.room)
@@ -216,8 +218,9 @@ def every_verb_works(ck, w, half, won):
     is_ok(ck, req(ana, "rematch", room=rm["ended"]), "rematch works")
     is_ok(ck, req(cy, "rematch", room=rm["ended"]), "rematch starts")
     is_ok(ck, req(ana, "resign", room=rm["res"]), "resign works")
-    h = half.call("hint")
-    is_ok(ck, half.call("move", move=h["move"]), "half: move works")
+    h = half.call("hint") or {}
+    is_ok(ck, half.call("move", move=h.get("move", "a1")),
+          "half: move works")
     is_ok(ck, half.call("undo"), "undo works")
     is_ok(ck, won.call("next"), "next works")
     expect = w.states()
