@@ -7,8 +7,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include <sodium.h>
+
 #include "server/server.h"
 #include "server/store.h"
+
+/* Letters of a private room's id after its 'p': twelve base32 letters are
+ * 60 random bits, so counting or guessing ids never finds one. */
+#define CMD_PRIVATE_ID_CHARS 12
 
 /* The room a request names, or the connection's current room; NULL after
  * replying the error. */
@@ -219,6 +225,27 @@ cmd_refuse_unstored(struct conn *c, const struct proto_request *req,
 	    "the store failed; nothing changed (try again later)");
 }
 
+/* A fresh private room id: 'p' and CMD_PRIVATE_ID_CHARS random letters
+ * of lowercase base32 (a-z, 2-7), unlike every room in memory. */
+static void
+cmd_private_id(struct server *srv, char *id, size_t len)
+{
+	static const char b32[] = "abcdefghijklmnopqrstuvwxyz234567";
+	unsigned char b[CMD_PRIVATE_ID_CHARS];
+	int i;
+
+	_Static_assert(CMD_PRIVATE_ID_CHARS + 2 <= SERVER_ROOM_ID_MAX,
+	    "a private id fits a room id");
+	do {
+		randombytes_buf(b, sizeof b);
+		id[0] = 'p';
+		for (i = 0; i < CMD_PRIVATE_ID_CHARS && (size_t)i + 2 < len;
+		     i++)
+			id[i + 1] = b32[b[i] & 31];
+		id[i + 1] = '\0';
+	} while (room_find(srv, id) != NULL);
+}
+
 /* Reply {room, seat, state}. */
 static void
 cmd_reply_room(struct conn *c, const struct proto_request *req, struct room *r,
@@ -293,10 +320,16 @@ cmd_create(struct conn *c, const struct proto_request *req)
 		room_free(r);
 		return;
 	}
-	r->number = ++c->srv->next_room;
-	snprintf(r->id, sizeof r->id, "r%ld", r->number);
-	snprintf(r->creator, sizeof r->creator, "%s", c->player->name);
 	r->is_private = req->has_private && req->is_private;
+	/* A private room takes no number: its id is random, and public
+	 * ids show no gap where one was made. */
+	if (r->is_private) {
+		cmd_private_id(c->srv, r->id, sizeof r->id);
+	} else {
+		r->number = ++c->srv->next_room;
+		snprintf(r->id, sizeof r->id, "r%ld", r->number);
+	}
+	snprintf(r->creator, sizeof r->creator, "%s", c->player->name);
 	if (req->has_clock) {
 		r->clock_initial_ms = (int64_t)req->clock_initial * 1000;
 		r->clock_inc_ms = (int64_t)req->clock_increment * 1000;

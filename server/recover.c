@@ -208,7 +208,8 @@ recover_one(void *arg, const struct store_room *sr,
 		return 0;
 	}
 	snprintf(r->id, sizeof r->id, "%s", sr->id);
-	r->number = strtol(sr->id + 1, NULL, 10);
+	/* Private rooms ("p...") have no number. */
+	r->number = sr->id[0] == 'r' ? strtol(sr->id + 1, NULL, 10) : 0;
 	snprintf(r->creator, sizeof r->creator, "%s", sr->creator);
 	r->is_private = sr->is_private;
 	r->clock_initial_ms = sr->clock_initial_ms;
