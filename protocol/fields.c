@@ -220,6 +220,7 @@ fields_check(const char *label, const char *s, size_t len, size_t max,
 {
 	size_t i;
 	unsigned char c;
+	uint32_t cp;
 
 	if (len > max) {
 		proto_errf(err, errlen, "field '%s' is longer than %zu bytes",
@@ -244,6 +245,13 @@ fields_check(const char *label, const char *s, size_t len, size_t max,
 			continue;
 		proto_errf(err, errlen,
 		    "field '%s' contains a control character", label);
+		return PROTO_E_BAD_REQUEST;
+	}
+	if (proto_text_hiding(s, len, &cp) < len) {
+		proto_errf(err, errlen,
+		    "field '%s' contains U+%04lX, a character that reorders "
+		    "or hides text",
+		    label, (unsigned long)cp);
 		return PROTO_E_BAD_REQUEST;
 	}
 	return PROTO_OK;
