@@ -78,6 +78,7 @@ static const struct fields_entry fields_table[PROTO_F_COUNT] = {
         NULL},
     [PROTO_F_BOTS] = {"bots", FIELDS_BOTS, 0, FIELDS_PLAIN, 0, 0, NULL},
     [PROTO_F_BOT] = {"bot", FIELDS_BOT, 0, FIELDS_PLAIN, 0, 0, NULL},
+    [PROTO_F_SINCE] = {"since", FIELDS_SEQ, 0, FIELDS_PLAIN, 0, 0, NULL},
 };
 
 /* Longest word of an enumeration. */
@@ -256,6 +257,22 @@ fields_check(const char *label, const char *s, size_t len, size_t max,
 	}
 	return PROTO_OK;
 }
+
+/* Store v in a counting field (seq, since); its "present" flag, for the
+ * caller to set. */
+static int *
+fields_count(struct proto_request *req, enum proto_field field, long long *v)
+{
+	if (field == PROTO_F_SINCE) {
+		req->since = *v;
+		return &req->has_since;
+	}
+	req->seq = *v;
+	return &req->has_seq;
+}
+
+static int fields_present(
+    const struct proto_request *req, enum proto_field field);
 
 /* The slot of a string field. */
 static char **
@@ -618,13 +635,12 @@ proto_field_json(struct proto_request *req, enum proto_field field,
 	case FIELDS_SEQ:
 		if (!fields_json_int(item, 0, PROTO_INT_MAX, &v)) {
 			proto_errf(err, errlen,
-			    "field 'seq' must be an "
+			    "field '%s' must be an "
 			    "integer from 0 to %lld",
-			    PROTO_INT_MAX);
+			    fe->name, PROTO_INT_MAX);
 			return PROTO_E_BAD_REQUEST;
 		}
-		req->has_seq = 1;
-		req->seq = v;
+		*fields_count(req, field, &v) = 1;
 		return PROTO_OK;
 	case FIELDS_PROTO:
 		if (!fields_json_int(item, -PROTO_INT_MAX, PROTO_INT_MAX, &v)) {
@@ -740,19 +756,19 @@ proto_field_text(struct proto_request *req, enum proto_field field,
 	case FIELDS_SEAT:
 		return fields_store(req, field, value, len, err, errlen);
 	case FIELDS_SEQ:
-		if (req->has_seq) {
-			proto_errf(err, errlen, "field 'seq' is given twice");
+		if (fields_present(req, field)) {
+			proto_errf(
+			    err, errlen, "field '%s' is given twice", fe->name);
 			return PROTO_E_BAD_REQUEST;
 		}
 		if (!proto_parse_int(value, len, 0, PROTO_INT_MAX, &v)) {
 			proto_errf(err, errlen,
-			    "field 'seq' must be an "
+			    "field '%s' must be an "
 			    "integer from 0 to %lld",
-			    PROTO_INT_MAX);
+			    fe->name, PROTO_INT_MAX);
 			return PROTO_E_BAD_REQUEST;
 		}
-		req->has_seq = 1;
-		req->seq = v;
+		*fields_count(req, field, &v) = 1;
 		return PROTO_OK;
 	case FIELDS_PROTO:
 		if (!proto_parse_int(
@@ -802,7 +818,7 @@ fields_present(const struct proto_request *req, enum proto_field field)
 	case FIELDS_SEAT:
 		return *fields_slot((struct proto_request *)req, field) != NULL;
 	case FIELDS_SEQ:
-		return req->has_seq;
+		return field == PROTO_F_SINCE ? req->has_since : req->has_seq;
 	case FIELDS_PROTO:
 		return req->has_proto;
 	case FIELDS_PRIVATE:

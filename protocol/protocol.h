@@ -242,6 +242,8 @@ struct proto_request {
 	                         "adjourned" */
 	int has_seq;          /* move */
 	long long seq;
+	int has_since; /* state: history from the move after this */
+	long long since;
 	int has_proto; /* hello (always PROTO_VERSION when set) */
 	long proto;
 	int has_private; /* create */
@@ -338,6 +340,7 @@ enum proto_field {
 	PROTO_F_OPTIONS,
 	PROTO_F_BOTS,
 	PROTO_F_BOT,
+	PROTO_F_SINCE,
 	PROTO_F_COUNT
 };
 

@@ -2,6 +2,7 @@
  * cmd_room.c: the verbs that make, enter, leave and look at rooms: create,
  * join, watch, leave, state, moves, say (room chat) and export.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -542,7 +543,11 @@ cmd_state(struct conn *c, const struct proto_request *req)
 	if (r == NULL)
 		return;
 	rep = proto_reply(req);
-	cJSON_AddItemToObject(rep, "state", room_state(r));
+	cJSON_AddItemToObject(rep, "state",
+	    room_state_since(r,
+	        !req->has_since            ? 0
+	            : req->since < INT_MAX ? (int)req->since
+	                                   : INT_MAX));
 	session_reply(c, rep);
 }
 

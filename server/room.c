@@ -329,12 +329,51 @@ room_summary_part(const struct room *r, const char *key)
 	return part;
 }
 
-/* The full state, as the state verb and hello give it. */
+/* The full state, its history from the first move (one page). */
 cJSON *
 room_state(const struct room *r)
 {
-	cJSON *o = cJSON_CreateObject(), *h;
+	return room_state_since(r, 0);
+}
+
+/* The moves after move `since`, as many as one page holds (at most
+ * SERVER_STATE_HISTORY_MAX, within its share of --max-output, at least
+ * one), into the array h. */
+static void
+room_history_page(const struct room *r, int since, cJSON *h)
+{
+	size_t budget = r->srv->cfg.output_max / SERVER_STATE_SHARE, used = 0;
 	int i;
+
+	for (i = since; i < r->nhist && i - since < SERVER_STATE_HISTORY_MAX;
+	     i++) {
+		/* A move's entry: its two texts and about 48 bytes more. */
+		size_t cost = strlen(r->hist[i].notation) +
+		    strlen(r->hist[i].sentence) + 48;
+		cJSON *m;
+
+		if (i > since && used + cost > budget)
+			break;
+		used += cost;
+		m = cJSON_CreateObject();
+		cJSON_AddNumberToObject(m, "n", i + 1);
+		if (r->hist[i].seat >= 0)
+			cJSON_AddStringToObject(
+			    m, "seat", r->g->seat_names[r->hist[i].seat]);
+		else
+			cJSON_AddNullToObject(m, "seat");
+		cJSON_AddStringToObject(m, "move", r->hist[i].notation);
+		cJSON_AddStringToObject(m, "text", r->hist[i].sentence);
+		cJSON_AddItemToArray(h, m);
+	}
+}
+
+/* The full state, as the state verb gives it, with one page of history:
+ * the moves after move `since` (history_since), and history_total. */
+cJSON *
+room_state_since(const struct room *r, int since)
+{
+	cJSON *o = cJSON_CreateObject(), *h;
 
 	cJSON_AddStringToObject(o, "room", r->id);
 	cJSON_AddStringToObject(o, "game", r->g->name);
@@ -350,19 +389,10 @@ room_state(const struct room *r)
 		cJSON_AddNullToObject(o, "result");
 	room_add_position(r, o, "picture");
 	h = cJSON_AddArrayToObject(o, "history");
-	for (i = 0; i < r->nhist; i++) {
-		cJSON *m = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(m, "n", i + 1);
-		if (r->hist[i].seat >= 0)
-			cJSON_AddStringToObject(
-			    m, "seat", r->g->seat_names[r->hist[i].seat]);
-		else
-			cJSON_AddNullToObject(m, "seat");
-		cJSON_AddStringToObject(m, "move", r->hist[i].notation);
-		cJSON_AddStringToObject(m, "text", r->hist[i].sentence);
-		cJSON_AddItemToArray(h, m);
-	}
+	since = since < 0 ? 0 : since > r->nhist ? r->nhist : since;
+	room_history_page(r, since, h);
+	cJSON_AddNumberToObject(o, "history_since", since);
+	cJSON_AddNumberToObject(o, "history_total", r->nhist);
 	cJSON_AddItemToObject(o, "clocks", room_clocks(r, 1));
 	cJSON_AddItemToObject(o, "clock", room_summary_part(r, "clock"));
 	cJSON_AddNumberToObject(o, "seq", (double)r->seq);

@@ -52,6 +52,12 @@ struct worker;
 /* Output bytes queued for one connection before it counts as not reading
  * and is dropped, so a stuck client never slows the others. */
 #define SERVER_OUTPUT_MAX (1024 * 1024)
+/* Moves of history in one state (create, join, watch, state): a long game
+ * is paged with state's since, so that no reply grows with a game. Each
+ * page also stays within a quarter of --max-output (SERVER_STATE_SHARE),
+ * and holds at least one move. */
+#define SERVER_STATE_HISTORY_MAX 500
+#define SERVER_STATE_SHARE 4
 /* Seconds a connection may stay without hello. */
 #define SERVER_HELLO_IDLE_SEC 60
 /* Seconds a gone player's seat is held before the opponent may claim. */
@@ -317,6 +323,7 @@ int room_seat_of(const struct room *r, const struct player *p);
 int room_is_watcher(const struct room *r, const struct player *p);
 int room_count_for(struct server *srv, const struct player *p);
 cJSON *room_state(const struct room *r);
+cJSON *room_state_since(const struct room *r, int since);
 int room_picture(const struct room *r, char *buf, size_t len);
 cJSON *room_event(struct room *r, const char *name);
 void room_broadcast(struct room *r, cJSON *ev);
