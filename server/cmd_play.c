@@ -49,7 +49,7 @@ cmd_need_playing(
 }
 
 /* The store refused the verb's change: nothing changed. */
-static void
+void
 cmd_unstored(struct conn *c, const struct proto_request *req)
 {
 	session_error(c, req, PROTO_E_INTERNAL,
@@ -229,12 +229,7 @@ cmd_rewind(struct room *r, int n)
 		cJSON_Delete(r->result);
 		r->result = NULL;
 	}
-	if (room_commit(r, 1, n + 1) != 0) {
-		room_snap_restore(r, &snap);
-		return -1;
-	}
-	room_snap_drop(&snap);
-	return 0;
+	return room_commit_snap(r, &snap, 1, n + 1);
 }
 
 void
@@ -308,12 +303,10 @@ static int
 cmd_new_game_commit(struct conn *c, const struct proto_request *req,
     struct room *r, struct room_snap *snap)
 {
-	if (room_commit(r, room_start_nevents(r), 0) != 0) {
-		room_snap_restore(r, snap);
+	if (room_commit_snap(r, snap, room_start_nevents(r), 0) != 0) {
 		cmd_unstored(c, req);
 		return -1;
 	}
-	room_snap_drop(snap);
 	session_reply(c, proto_reply(req));
 	room_start_announce(r);
 	return 0;
@@ -455,12 +448,10 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 		if (r->seats[s].bot == 0 && !r->seats[s].rematch)
 			ready = 0;
 	if (!ready) {
-		if (room_commit(r, 1, 0) != 0) {
-			room_snap_restore(r, &snap);
+		if (room_commit_snap(r, &snap, 1, 0) != 0) {
 			cmd_unstored(c, req);
 			return;
 		}
-		room_snap_drop(&snap);
 		session_reply(c, proto_reply(req));
 		ev = room_event(r, "rematch_offered");
 		cJSON_AddStringToObject(ev, "name", c->player->name);

@@ -216,16 +216,6 @@ cmd_watcher_add(struct room *r, struct player *p)
 	r->watchers[r->nwatchers++] = p;
 }
 
-/* The verb's change could not be stored: r back as it was, and say so. */
-static void
-cmd_refuse_unstored(struct conn *c, const struct proto_request *req,
-    struct room *r, struct room_snap *snap)
-{
-	room_snap_restore(r, snap);
-	session_error(c, req, PROTO_E_INTERNAL,
-	    "the store failed; nothing changed (try again later)");
-}
-
 /* A fresh private room id: 'p' and CMD_PRIVATE_ID_CHARS random letters
  * of lowercase base32 (a-z, 2-7), unlike every room in memory. */
 static void
@@ -370,9 +360,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 	seat = room_seat_of(r, c->player);
 	if (seat >= 0) {
 		if (room_player_back(r, c->player) != 0) {
-			session_error(c, req, PROTO_E_INTERNAL,
-			    "the store failed; nothing changed (try again "
-			    "later)");
+			cmd_unstored(c, req);
 			return;
 		}
 		c->current = r;
@@ -413,11 +401,11 @@ cmd_join(struct conn *c, const struct proto_request *req)
 	start = r->status == ROOM_WAITING && cmd_room_full(r);
 	if (start)
 		room_start_prepare(r);
-	if (room_commit(r, 1 + (start ? room_start_nevents(r) : 0), 0) != 0) {
-		cmd_refuse_unstored(c, req, r, &snap);
+	if (room_commit_snap(
+	        r, &snap, 1 + (start ? room_start_nevents(r) : 0), 0) != 0) {
+		cmd_unstored(c, req);
 		return;
 	}
-	room_snap_drop(&snap);
 	c->current = r;
 	cmd_member_event(r, "joined", c->player, seat);
 	if (start)
@@ -448,9 +436,7 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 		cmd_watcher_add(r, c->player);
 		if (room_commit(r, 1, 0) != 0) {
 			room_remove_watcher(r, c->player);
-			session_error(c, req, PROTO_E_INTERNAL,
-			    "the store failed; nothing changed (try again "
-			    "later)");
+			cmd_unstored(c, req);
 			return;
 		}
 		cmd_member_event(r, "joined", c->player, -1);
@@ -474,17 +460,21 @@ cmd_room_close(struct room *r)
 }
 
 /* Store what leave changed: the room deleted when it closes, else its
- * row with the nevents events to come. 0, or -1 logged. */
+ * row with the nevents events to come; r put back as snap kept it when
+ * the store fails. 0, or -1 logged. */
 static int
-cmd_leave_commit(struct room *r, int closing, int nevents)
+cmd_leave_commit(
+    struct room *r, struct room_snap *snap, int closing, int nevents)
 {
 	if (!closing)
-		return room_commit(r, nevents, 0);
+		return room_commit_snap(r, snap, nevents, 0);
 	if (store_room_delete(r->srv->store, r->id) != 0) {
 		log_error("store: room %s: %s; refused", r->id,
 		    store_errmsg(r->srv->store));
+		room_snap_restore(r, snap);
 		return -1;
 	}
+	room_snap_drop(snap);
 	return 0;
 }
 
@@ -519,11 +509,10 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		if (r->seats[s].player != NULL)
 			people++;
 	closing = r->status == ROOM_WAITING && people == 0;
-	if (cmd_leave_commit(r, closing, 1 + ended) != 0) {
-		cmd_refuse_unstored(c, req, r, &snap);
+	if (cmd_leave_commit(r, &snap, closing, 1 + ended) != 0) {
+		cmd_unstored(c, req);
 		return;
 	}
-	room_snap_drop(&snap);
 	session_reply(c, proto_reply(req));
 	if (c->current == r)
 		c->current = NULL;

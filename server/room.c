@@ -514,14 +514,38 @@ room_commit(struct room *r, int nevents, int truncate_from)
 	return 0;
 }
 
+/* Copy the plain fields a snapshot keeps from r into s, or (back) from s
+ * into r. */
+static void
+room_snap_plain(struct room *r, struct room_snap *s, int back)
+{
+#define ROOM_SNAP_COPY(f)                                                      \
+	do {                                                                   \
+		if (back)                                                      \
+			memcpy(&r->f, &s->f, sizeof r->f);                     \
+		else                                                           \
+			memcpy(&s->f, &r->f, sizeof s->f);                     \
+	} while (0)
+	ROOM_SNAP_COPY(seats);
+	ROOM_SNAP_COPY(status);
+	ROOM_SNAP_COPY(nwatchers);
+	ROOM_SNAP_COPY(nhist);
+	ROOM_SNAP_COPY(game_no);
+	ROOM_SNAP_COPY(draw_offer);
+	ROOM_SNAP_COPY(seq);
+	ROOM_SNAP_COPY(seq_stored);
+	ROOM_SNAP_COPY(clock_ms);
+	ROOM_SNAP_COPY(turn_start_ms);
+	ROOM_SNAP_COPY(updated_ms);
+#undef ROOM_SNAP_COPY
+}
+
 /* Keep what a verb may change in r, to put back if its commit fails. */
 void
-room_snap_take(const struct room *r, struct room_snap *s)
+room_snap_take(struct room *r, struct room_snap *s)
 {
 	size_t nw = (size_t)r->nwatchers * sizeof *r->watchers;
 
-	memcpy(s->seats, r->seats, sizeof s->seats);
-	s->status = r->status;
 	s->options = cJSON_Duplicate(r->options, 1);
 	s->result = r->result != NULL ? cJSON_Duplicate(r->result, 1) : NULL;
 	s->st = xmalloc(r->g->state_size);
@@ -530,15 +554,7 @@ room_snap_take(const struct room *r, struct room_snap *s)
 	memcpy(s->start, r->start, r->g->state_size);
 	s->watchers = xmalloc(nw > 0 ? nw : 1);
 	memcpy(s->watchers, r->watchers, nw);
-	s->nwatchers = r->nwatchers;
-	s->nhist = r->nhist;
-	s->game_no = r->game_no;
-	s->draw_offer = r->draw_offer;
-	s->seq = r->seq;
-	s->seq_stored = r->seq_stored;
-	memcpy(s->clock_ms, r->clock_ms, sizeof s->clock_ms);
-	s->turn_start_ms = r->turn_start_ms;
-	s->updated_ms = r->updated_ms;
+	room_snap_plain(r, s, 0);
 	if (s->options == NULL)
 		fatal("out of memory");
 }
@@ -548,8 +564,6 @@ room_snap_take(const struct room *r, struct room_snap *s)
 void
 room_snap_restore(struct room *r, struct room_snap *s)
 {
-	memcpy(r->seats, s->seats, sizeof r->seats);
-	r->status = s->status;
 	cJSON_Delete(r->options);
 	r->options = s->options;
 	room_opts_from_json(r);
@@ -559,19 +573,25 @@ room_snap_restore(struct room *r, struct room_snap *s)
 	memcpy(r->start, s->start, r->g->state_size);
 	free(r->watchers);
 	r->watchers = s->watchers;
-	r->nwatchers = s->nwatchers;
-	r->nhist = s->nhist;
-	r->game_no = s->game_no;
-	r->draw_offer = s->draw_offer;
-	r->seq = s->seq;
-	r->seq_stored = s->seq_stored;
-	memcpy(r->clock_ms, s->clock_ms, sizeof r->clock_ms);
-	r->turn_start_ms = s->turn_start_ms;
-	r->updated_ms = s->updated_ms;
+	room_snap_plain(r, s, 1);
 	s->options = s->result = NULL;
 	s->watchers = NULL;
 	room_snap_drop(s);
 	room_clock_arm(r);
+}
+
+/* room_commit, and r put back as snap kept it when that fails; snap is
+ * used up either way. 0, or -1. */
+int
+room_commit_snap(
+    struct room *r, struct room_snap *snap, int nevents, int truncate_from)
+{
+	if (room_commit(r, nevents, truncate_from) != 0) {
+		room_snap_restore(r, snap);
+		return -1;
+	}
+	room_snap_drop(snap);
+	return 0;
 }
 
 /* Forget a snapshot (the commit went through). */
@@ -652,23 +672,6 @@ int
 room_start_nevents(const struct room *r)
 {
 	return r->clock_initial_ms > 0 ? 2 : 1;
-}
-
-/* The game begins, stored: 0, or -1 with the room unchanged. */
-int
-room_start(struct room *r)
-{
-	struct room_snap snap;
-
-	room_snap_take(r, &snap);
-	room_start_prepare(r);
-	if (room_commit(r, room_start_nevents(r), 0) != 0) {
-		room_snap_restore(r, &snap);
-		return -1;
-	}
-	room_snap_drop(&snap);
-	room_start_announce(r);
-	return 0;
 }
 
 /* Tell everyone the (stored) game has begun, and let it run. */
@@ -759,11 +762,8 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
 		return 0;
 	room_snap_take(r, &snap);
 	room_end_prepare(r, result, winner, reason);
-	if (room_commit(r, 1, 0) != 0) {
-		room_snap_restore(r, &snap);
+	if (room_commit_snap(r, &snap, 1, 0) != 0)
 		return -1;
-	}
-	room_snap_drop(&snap);
 	room_end_announce(r);
 	return 0;
 }
@@ -1012,11 +1012,8 @@ room_player_back(struct room *r, struct player *p)
 		r->status = ROOM_PLAYING;
 		r->turn_start_ms = clock_mono_ms();
 	}
-	if (room_commit(r, r->clock_initial_ms > 0 ? 2 : 1, 0) != 0) {
-		room_snap_restore(r, &snap);
+	if (room_commit_snap(r, &snap, r->clock_initial_ms > 0 ? 2 : 1, 0) != 0)
 		return -1;
-	}
-	room_snap_drop(&snap);
 	ev = room_event(r, "opponent_back");
 	cJSON_AddStringToObject(ev, "name", p->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);

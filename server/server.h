@@ -329,13 +329,14 @@ cJSON *room_event(struct room *r, const char *name);
 void room_broadcast(struct room *r, cJSON *ev);
 int room_save(struct room *r);
 int room_commit(struct room *r, int nevents, int truncate_from);
-void room_snap_take(const struct room *r, struct room_snap *s);
+void room_snap_take(struct room *r, struct room_snap *s);
 void room_snap_restore(struct room *r, struct room_snap *s);
 void room_snap_drop(struct room_snap *s);
+int room_commit_snap(
+    struct room *r, struct room_snap *snap, int nevents, int truncate_from);
 void room_start_prepare(struct room *r);
 int room_start_nevents(const struct room *r);
 void room_start_announce(struct room *r);
-int room_start(struct room *r);
 void room_end_prepare(
     struct room *r, const char *result, int winner, const char *reason);
 void room_end_announce(struct room *r);
@@ -363,6 +364,7 @@ void cmd_say(struct conn *c, const struct proto_request *req);
 void cmd_export(struct conn *c, const struct proto_request *req);
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
 int cmd_seat_index(const struct rules_game *g, const char *s);
+void cmd_unstored(struct conn *c, const struct proto_request *req);
 
 /* cmd_play.c: the verbs of play */
 void cmd_move(struct conn *c, const struct proto_request *req);
