@@ -1077,6 +1077,19 @@ room_schedule_bot(struct room *r)
 	evtimer_add(r->bot_timer, &tv);
 }
 
+/* The bot's move could not be stored: ask for it again in
+ * ROOM_RETRY_SEC (room_bot_fire lets it be if the game is over). */
+void
+room_bot_retry(struct room *r)
+{
+	struct timeval tv = {ROOM_RETRY_SEC, 0};
+
+	if (r->bot_timer == NULL)
+		return;
+	r->bot_pending = 1;
+	evtimer_add(r->bot_timer, &tv);
+}
+
 /* A room rebuilt from the store goes on: adjourned while its people are
  * away, running when only bots play it, ended if its last move ended it. */
 void

@@ -350,6 +350,7 @@ int room_player_back(struct room *r, struct player *p);
 void room_remove_watcher(struct room *r, struct player *p);
 void room_replay(struct room *r, int nmoves);
 void room_schedule_bot(struct room *r);
+void room_bot_retry(struct room *r);
 void room_clock_arm(struct room *r);
 void room_recovered(struct room *r);
 

@@ -19,8 +19,8 @@ import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from games_lib import (Solo, login, main_in_tmp, req, server,  # noqa: E402
-                       settle, shut, until)
+from games_lib import (Solo, log_says, login, main_in_tmp,  # noqa: E402
+                       req, server, settle, shut, until)
 from harness import is_error, is_ok  # noqa: E402
 
 # Seconds a gone player's seat is held: 0, so claim is allowed at once.
@@ -232,6 +232,34 @@ def every_verb_works(ck, w, half, won):
     return expect, {half.room: half.state(), won.room: won.state()}
 
 
+def bot_waits(ck, a, tmp, faults):
+    """A bot whose move the store refuses tries again, and moves once the
+    store is back: the game never stalls."""
+    s = server(a.build, db=os.path.join(tmp, "bot.db"),
+               extra=["--bot-delay", "300"])
+    p = login(s.port, "botfan")
+    r = req(p, "create", game="ataxx", options={"size": 5}, bot=1)
+    room = (r or {}).get("room")
+    faults.on()
+    r = req(p, "move", room=room, move="b4")
+    is_error(ck, r, "internal", "bot game: the move refused")
+    faults.off()
+    is_ok(ck, req(p, "move", room=room, move="b4"), "bot game: the move")
+    faults.on()
+    ck.ok(log_says(s, "store: room %s move 2: append move" % room),
+          "the bot's move was refused by the store")
+    seq = state(p, room)["seq"]
+    p.log = []
+    settle(p, 1.5)
+    ck.eq([e.get("event") for e in p.log], [], "nothing while it fails")
+    faults.off()
+    ev = until(p, lambda e: e.get("event") == "moved" and
+               e.get("seat") == "black")
+    ck.ok(ev is not None and ev["seq"] == seq + 1, "the bot moves once "
+          "the store is back: %r" % ev)
+    shut(s)
+
+
 def run(ck, a, tmp):
     ck.build = a.build
     faults = Faults(os.path.join(tmp, "faults"))
@@ -267,6 +295,7 @@ def run(ck, a, tmp):
     r = req(ana, "say", room=w.rooms["play"], text="back")
     is_ok(ck, r, "say works after the restarts")
     shut(s)
+    bot_waits(ck, a, tmp, faults)
     os.environ.pop("TABLERO_TEST_STORE_FAULTS", None)
 
 
