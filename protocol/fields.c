@@ -116,39 +116,12 @@ proto_errf(char *err, size_t errlen, const char *fmt, ...)
 int
 proto_utf8_valid(const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, n, k;
-	unsigned long cp;
+	size_t i = 0, n;
+	uint32_t cp;
 
-	while (i < len) {
-		if (p[i] < 0x80) {
-			i++;
-			continue;
-		}
-		if (p[i] >= 0xc2 && p[i] <= 0xdf) {
-			n = 1;
-			cp = p[i] & 0x1f;
-		} else if (p[i] >= 0xe0 && p[i] <= 0xef) {
-			n = 2;
-			cp = p[i] & 0x0f;
-		} else if (p[i] >= 0xf0 && p[i] <= 0xf4) {
-			n = 3;
-			cp = p[i] & 0x07;
-		} else
+	for (; i < len; i += n)
+		if ((n = proto_utf8_next(s + i, len - i, &cp)) == 0)
 			return 0;
-		if (len - i - 1 < n)
-			return 0;
-		for (k = 1; k <= n; k++) {
-			if ((p[i + k] & 0xc0) != 0x80)
-				return 0;
-			cp = (cp << 6) | (p[i + k] & 0x3f);
-		}
-		/* overlong forms, surrogates, beyond U+10FFFF */
-		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-			return 0;
-		i += n + 1;
-	}
 	return 1;
 }
 
