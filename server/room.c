@@ -553,7 +553,8 @@ room_snap_take(struct room *r, struct room_snap *s)
 	s->start = xmalloc(r->g->state_size);
 	memcpy(s->start, r->start, r->g->state_size);
 	s->watchers = xmalloc(nw > 0 ? nw : 1);
-	memcpy(s->watchers, r->watchers, nw);
+	if (nw > 0) /* r->watchers is NULL while nobody ever watched */
+		memcpy(s->watchers, r->watchers, nw);
 	room_snap_plain(r, s, 0);
 	if (s->options == NULL)
 		fatal("out of memory");
