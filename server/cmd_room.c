@@ -31,7 +31,7 @@ cmd_room_arg(struct conn *c, const struct proto_request *req)
 		return c->current;
 	}
 	r = room_find(c->srv, req->room);
-	if (r == NULL || r->broken) {
+	if (r == NULL) {
 		session_error(
 		    c, req, PROTO_E_NO_SUCH_ROOM, "no room '%s'", req->room);
 		return NULL;
@@ -86,7 +86,8 @@ cmd_saved_level(struct conn *c, const struct rules_game *g)
 	    !found)
 		return 0;
 	o = cJSON_Parse(buf);
-	lvl = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "options"), "level");
+	lvl = cJSON_GetObjectItem(
+	    cJSON_GetObjectItem(o, "options"), RULES_OPT_LEVEL);
 	if (cJSON_IsString(lvl))
 		level = strtol(lvl->valuestring, NULL, 10);
 	result = cJSON_GetStringValue(cJSON_GetObjectItem(o, "result"));
@@ -110,20 +111,21 @@ cmd_create_options(struct conn *c, const struct proto_request *req,
 	for (i = 0; i < req->noptions; i++)
 		cJSON_AddStringToObject(
 		    o, req->options[i].key, req->options[i].value);
-	if (g->seats != 1 || cJSON_GetObjectItem(o, "level") != NULL ||
-	    cJSON_GetObjectItem(o, "file") != NULL)
+	if (g->seats != 1 || cJSON_GetObjectItem(o, RULES_OPT_LEVEL) != NULL ||
+	    cJSON_GetObjectItem(o, RULES_OPT_FILE) != NULL)
 		return o;
 	for (d = g->options; d != NULL && d->name != NULL; d++) {
 		long level;
 		char buf[16];
 
-		if (strcmp(d->name, "level") != 0 || d->type != RULES_OPT_INT)
+		if (strcmp(d->name, RULES_OPT_LEVEL) != 0 ||
+		    d->type != RULES_OPT_INT)
 			continue;
 		level = cmd_saved_level(c, g);
 		if (level < d->min || level > d->max)
 			break;
 		snprintf(buf, sizeof buf, "%ld", level);
-		cJSON_AddStringToObject(o, "level", buf);
+		cJSON_AddStringToObject(o, RULES_OPT_LEVEL, buf);
 		*resumed = level;
 		break;
 	}
@@ -180,9 +182,10 @@ cmd_room_full(const struct room *r)
 
 /* A joined or left event: who, in which seat (null for a watcher). */
 static void
-cmd_member_event(struct room *r, const char *name, struct player *p, int seat)
+cmd_member_event(
+    struct room *r, enum proto_event_kind e, struct player *p, int seat)
 {
-	cJSON *ev = room_event(r, name);
+	cJSON *ev = room_event(r, e);
 
 	cJSON_AddStringToObject(ev, "name", p->name);
 	if (seat >= 0)
@@ -193,27 +196,40 @@ cmd_member_event(struct room *r, const char *name, struct player *p, int seat)
 	room_broadcast(r, ev);
 }
 
+/* Make the player a watcher of the room (a joined event tells the room);
+ * what watch and a create with bots in every seat share. 0, or -1 after
+ * replying limit_reached. */
+static int
+cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
+{
+	if (room_is_watcher(r, c->player))
+		return 0;
+	if (r->nwatchers >= c->srv->cfg.max_watchers) {
+		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		    "%s has %d watchers already", r->id, r->nwatchers);
+		return -1;
+	}
+	room_add_watcher(r, c->player);
+	if (room_commit(r, 1, 0) != 0) {
+		room_remove_watcher(r, c->player);
+		cmd_unstored(c, req);
+		return -1;
+	}
+	cmd_member_event(r, PROTO_EV_JOINED, c->player, -1);
+	return 0;
+}
+
 /* May the player take one more unfinished room? 0, or -1 after replying
  * limit_reached. */
 static int
 cmd_room_limit(struct conn *c, const struct proto_request *req)
 {
-	if (room_count_for(c->srv, c->player) <
-	    c->srv->cfg.max_rooms_per_player)
+	if (room_count_for(c->player) < c->srv->cfg.max_rooms_per_player)
 		return 0;
 	session_error(c, req, PROTO_E_LIMIT_REACHED,
 	    "you are in %d unfinished rooms already",
 	    c->srv->cfg.max_rooms_per_player);
 	return -1;
-}
-
-/* Add a watcher to the room's list (nothing stored or sent). */
-static void
-cmd_watcher_add(struct room *r, struct player *p)
-{
-	r->watchers = xrealloc(
-	    r->watchers, (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
-	r->watchers[r->nwatchers++] = p;
 }
 
 /* A fresh private room id: 'p' and CMD_PRIVATE_ID_CHARS random letters
@@ -328,8 +344,6 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	}
 	if (seat >= 0)
 		r->seats[seat].player = c->player;
-	else /* bots in every seat: the creator watches */
-		cmd_watcher_add(r, c->player);
 	full = cmd_room_full(r);
 	if (full)
 		room_start_prepare(r);
@@ -339,10 +353,12 @@ cmd_create(struct conn *c, const struct proto_request *req)
 		    "the room could not be stored; nothing was made");
 		return;
 	}
-	TAILQ_INSERT_TAIL(&c->srv->rooms, r, entry);
+	room_add(r);
 	c->current = r;
 	log_info("%s created room %s (%s)", c->player->name, r->id, g->name);
-	cmd_member_event(r, "joined", c->player, seat);
+	if (seat < 0) /* bots in every seat: the creator watches */
+		room_add_watcher(r, c->player);
+	cmd_member_event(r, PROTO_EV_JOINED, c->player, seat);
 	if (full)
 		room_start_announce(r);
 	cmd_reply_room(c, req, r, seat, resumed);
@@ -406,8 +422,9 @@ cmd_join(struct conn *c, const struct proto_request *req)
 		cmd_unstored(c, req);
 		return;
 	}
+	room_sync_member(r, c->player);
 	c->current = r;
-	cmd_member_event(r, "joined", c->player, seat);
+	cmd_member_event(r, PROTO_EV_JOINED, c->player, seat);
 	if (start)
 		room_start_announce(r);
 	cmd_reply_room(c, req, r, seat, 0);
@@ -416,8 +433,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 void
 cmd_watch(struct conn *c, const struct proto_request *req)
 {
-	struct room *r =
-	    req->verb == PROTO_CREATE ? c->current : cmd_room_arg(c, req);
+	struct room *r = cmd_room_arg(c, req);
 	cJSON *rep;
 
 	if (r == NULL)
@@ -427,25 +443,11 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 		    "you play in %s; join it instead", r->id);
 		return;
 	}
-	if (!room_is_watcher(r, c->player)) {
-		if (r->nwatchers >= c->srv->cfg.max_watchers) {
-			session_error(c, req, PROTO_E_LIMIT_REACHED,
-			    "%s has %d watchers already", r->id, r->nwatchers);
-			return;
-		}
-		cmd_watcher_add(r, c->player);
-		if (room_commit(r, 1, 0) != 0) {
-			room_remove_watcher(r, c->player);
-			cmd_unstored(c, req);
-			return;
-		}
-		cmd_member_event(r, "joined", c->player, -1);
-	}
+	if (cmd_add_watcher(c, req, r) != 0)
+		return;
 	c->current = r;
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "room", r->id);
-	if (req->verb == PROTO_CREATE)
-		cJSON_AddNullToObject(rep, "seat");
 	cJSON_AddItemToObject(rep, "state", room_state(r));
 	session_reply(c, rep);
 }
@@ -454,9 +456,8 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 static void
 cmd_room_close(struct room *r)
 {
-	TAILQ_REMOVE(&r->srv->rooms, r, entry);
 	log_info("room %s closed", r->id);
-	room_free(r);
+	room_forget(r);
 }
 
 /* Store what leave changed: the room deleted when it closes, else its
@@ -513,14 +514,19 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		cmd_unstored(c, req);
 		return;
 	}
+	room_sync_member(r, c->player);
 	session_reply(c, proto_reply(req));
 	if (c->current == r)
 		c->current = NULL;
 	if (ended)
 		room_end_announce(r);
-	cmd_member_event(r, "left", c->player, seat);
+	if (seat >= 0 && r->status == ROOM_ENDED)
+		r->seats[seat].gone = 1; /* left: the room may retire */
+	cmd_member_event(r, PROTO_EV_LEFT, c->player, seat);
 	if (closing)
 		cmd_room_close(r);
+	else if (r->status != ROOM_WAITING)
+		room_check_retire(r);
 }
 
 void
@@ -572,6 +578,18 @@ cmd_moves(struct conn *c, const struct proto_request *req)
 	session_reply(c, rep);
 }
 
+/* Is the chat text within SERVER_CHAT_MAX? 1, or 0 after replying
+ * bad_request (lobby and room chat alike). */
+int
+cmd_chat_fits(struct conn *c, const struct proto_request *req)
+{
+	if (strlen(req->text) <= SERVER_CHAT_MAX)
+		return 1;
+	session_error(c, req, PROTO_E_BAD_REQUEST,
+	    "chat text is longer than %d bytes", SERVER_CHAT_MAX);
+	return 0;
+}
+
 /* Chat in a room, for its players and watchers. */
 void
 cmd_say(struct conn *c, const struct proto_request *req)
@@ -586,18 +604,14 @@ cmd_say(struct conn *c, const struct proto_request *req)
 		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
 		return;
 	}
-	if (strlen(req->text) > SERVER_CHAT_MAX) {
-		session_error(c, req, PROTO_E_BAD_REQUEST,
-		    "chat text is longer than %d bytes", SERVER_CHAT_MAX);
+	if (!cmd_chat_fits(c, req))
 		return;
-	}
 	if (room_commit(r, 1, 0) != 0) {
-		session_error(c, req, PROTO_E_INTERNAL,
-		    "the store failed; nothing sent (try again later)");
+		cmd_unstored(c, req);
 		return;
 	}
 	session_reply(c, proto_reply(req));
-	ev = room_event(r, "chat");
+	ev = room_event(r, PROTO_EV_CHAT);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "text", req->text);
 	room_broadcast(r, ev);
