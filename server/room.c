@@ -925,6 +925,8 @@ room_snap_drop(struct room_snap *s)
 }
 
 static void room_flag_fell(evutil_socket_t fd, short what, void *arg);
+static int room_after_move_due(struct room *r);
+static void room_after_move_later(struct room *r);
 
 /* Arm (or stop) the flag timer for the side to move. */
 void
@@ -938,6 +940,11 @@ room_clock_arm(struct room *r)
 	        NULL)
 		fatal("out of memory");
 	evtimer_del(r->flag_timer);
+	if (r->status == ROOM_PLAYING && room_after_move_due(r)) {
+		/* What the store refused after the last move comes first. */
+		room_after_move_later(r);
+		return;
+	}
 	if (r->clock_initial_ms == 0 || r->status != ROOM_PLAYING ||
 	    r->g->seats < 2)
 		return;
@@ -954,6 +961,13 @@ room_flag_fell(evutil_socket_t fd, short what, void *arg)
 	int seat;
 
 	if (r->status != ROOM_PLAYING)
+		return;
+	if (room_after_move_due(r)) {
+		/* The store refused it after the last move: once more. */
+		room_after_move(r);
+		return;
+	}
+	if (r->clock_initial_ms == 0)
 		return;
 	seat = r->g->turn(r->st);
 	if (room_clock_left(r, seat) > 0) {
@@ -1244,8 +1258,37 @@ room_result_name(enum rules_result res)
 	}
 }
 
+/* What the store refused after a move (the end the rules or the move
+ * limit call for, a forced pass): tried again in ROOM_RETRY_SEC by
+ * room_flag_fell. */
+static void
+room_after_move_later(struct room *r)
+{
+	struct timeval tv = {ROOM_RETRY_SEC, 0};
+
+	if (r->flag_timer == NULL &&
+	    (r->flag_timer = evtimer_new(r->srv->base, room_flag_fell, r)) ==
+	        NULL)
+		fatal("out of memory");
+	evtimer_add(r->flag_timer, &tv);
+}
+
+/* 1 when room_after_move has something to do: the game is over by the
+ * rules or the move limit, or the side to move can only pass. */
+static int
+room_after_move_due(struct room *r)
+{
+	struct rules_status st;
+	struct rules_move pass;
+
+	rules_status(r->g, r->st, &st);
+	return st.result != RULES_PLAYING ||
+	    r->nhist >= SERVER_GAME_MOVES_MAX || room_forced_pass(r, &pass);
+}
+
 /* After any move: end the game if the rules say so, play forced passes,
- * then run the clock and wake a bot whose turn it is. */
+ * then run the clock and wake a bot whose turn it is; what the store
+ * refuses is tried again a little later. */
 void
 room_after_move(struct room *r)
 {
@@ -1259,18 +1302,23 @@ room_after_move(struct room *r)
 			return;
 		rules_status(r->g, r->st, &st);
 		if (st.result != RULES_PLAYING) {
-			room_end(r, room_result_name(st.result), st.winner,
-			    st.reason);
+			if (room_end(r, room_result_name(st.result), st.winner,
+			        st.reason) != 0)
+				room_after_move_later(r);
 			return;
 		}
 		if (r->nhist >= SERVER_GAME_MOVES_MAX) {
-			room_end(r, "draw", -1, "move limit");
+			if (room_end(r, "draw", -1, "move limit") != 0)
+				room_after_move_later(r);
 			return;
 		}
 		if (passes == ROOM_PASSES_MAX || !room_forced_pass(r, &pass))
 			break;
-		if (room_play(r, -1, pass, err, sizeof err) != 0)
+		if (room_play(r, -1, pass, err, sizeof err) != 0) {
+			if (r->status == ROOM_PLAYING)
+				room_after_move_later(r);
 			return;
+		}
 		passes++;
 	}
 	room_clock_arm(r);

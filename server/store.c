@@ -31,10 +31,13 @@
 /* Digits of a room number "r<digits>" that still fit a long long. */
 #define STORE_ROOM_DIGITS 18
 /* Test-only: when this environment variable names a file, every write
- * fails while that file exists and begins with STORE_FAULT_WORD, as it
- * would on a full disk (docs/PROTOCOL.md, "Storage faults"). */
+ * fails while that file holds STORE_FAULT_WORD, as it would on a full
+ * disk, and "pass N" lets the next N writes through first (a fault in the
+ * middle of a request); docs/PROTOCOL.md, "Storage faults". */
 #define STORE_FAULT_ENV "TABLERO_TEST_STORE_FAULTS"
 #define STORE_FAULT_WORD "fail"
+/* Bytes of the control file read. */
+#define STORE_FAULT_READ 32
 
 /*
  * The migrations, applied in order; the schema version of a file is the
@@ -169,7 +172,9 @@ struct store {
 	sqlite3_stmt *st[ST_COUNT];
 	char err[STORE_ERRLEN];
 	char *fault_file; /* test-only fault control file, or NULL */
-	int in_txn;       /* inside store_begin .. store_commit */
+	char fault_seen[STORE_FAULT_READ]; /* its "pass N" last read */
+	long fault_left;                   /* writes it still lets through */
+	int in_txn; /* inside store_begin .. store_commit */
 };
 
 /* A room of store_load with its strings copied out of the statement. */
@@ -202,7 +207,7 @@ store_fail(struct store *s, const char *op)
 static int
 store_fault(struct store *s)
 {
-	char buf[sizeof STORE_FAULT_WORD];
+	char buf[STORE_FAULT_READ];
 	size_t n;
 	FILE *f;
 
@@ -211,6 +216,18 @@ store_fault(struct store *s)
 	n = fread(buf, 1, sizeof buf - 1, f);
 	fclose(f);
 	buf[n] = '\0';
+	if (strncmp(buf, "pass ", 5) == 0) {
+		if (strcmp(buf, s->fault_seen) != 0) {
+			memcpy(s->fault_seen, buf, sizeof buf);
+			s->fault_left = strtol(buf + 5, NULL, 10);
+		}
+		if (s->fault_left > 0) {
+			s->fault_left--;
+			return 0;
+		}
+		return 1;
+	}
+	s->fault_seen[0] = '\0';
 	return strcmp(buf, STORE_FAULT_WORD) == 0;
 }
 

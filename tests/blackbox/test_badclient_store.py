@@ -260,6 +260,40 @@ def bot_waits(ck, a, tmp, faults):
     shut(s)
 
 
+def end_waits(ck, a, tmp, faults):
+    """A move that ends the game by the rules is stored, but the store
+    fails before the end: the game is not shown over until the end is
+    stored, then ends by itself; after a restart it is over, never
+    playable."""
+    db = os.path.join(tmp, "end.db")
+    s = server(a.build, db=db)
+    w, b = login(s.port, "endw"), login(s.port, "endb")
+    r = req(w, "create", game="ataxx", seat="white",
+            options={"size": 5, "position": "xo3/5/5/5/5 x 0 1"})
+    room = (r or {}).get("room")
+    is_ok(ck, req(b, "join", room=room), "end: black joins")
+    settle(b, 0.2)
+    b.log = []
+    with open(faults.path, "w") as f:
+        f.write("pass 1")  # the move is stored, its game's end is not
+    r = req(w, "move", room=room, move="a4")
+    is_ok(ck, r, "end: the last move is stored and acknowledged")
+    ck.ok(log_says(s, "store: room %s: " % room), "end: the end was "
+          "refused by the store")
+    settle(b, 1.5)
+    ck.eq([e.get("event") for e in b.log], ["moved"], "end: the move "
+          "is heard, no end while the store fails")
+    faults.off()
+    ev = until(b, lambda e: e.get("event") == "ended")
+    ck.ok(ev is not None and ev.get("reason") == "no pieces left",
+          "end: the game ends by itself once the store is back: %r" % ev)
+    shut(s, signal.SIGKILL)
+    s = server(a.build, db=db)
+    w = login(s.port, "endw", w.token)
+    ck.eq(w.hello.get("rooms"), [], "end: after a restart it is over")
+    shut(s)
+
+
 def run(ck, a, tmp):
     ck.build = a.build
     faults = Faults(os.path.join(tmp, "faults"))
@@ -296,6 +330,7 @@ def run(ck, a, tmp):
     is_ok(ck, r, "say works after the restarts")
     shut(s)
     bot_waits(ck, a, tmp, faults)
+    end_waits(ck, a, tmp, faults)
     os.environ.pop("TABLERO_TEST_STORE_FAULTS", None)
 
 
