@@ -23,6 +23,9 @@ from games_lib import (Solo, log_says, login, main_in_tmp,  # noqa: E402
                        req, server, settle, shut, until)
 from harness import is_error, is_ok  # noqa: E402
 
+# Refused tries of a timer's change in the 1.5 s the test waits: it is
+# tried again every second, so a handful; a loop would make thousands.
+RETRIES_MAX = 20
 # Seconds a gone player's seat is held: 0, so claim is allowed at once.
 FLAGS = ["--grace", "0"]
 
@@ -294,6 +297,38 @@ def end_waits(ck, a, tmp, faults):
     shut(s)
 
 
+def flag_waits(ck, a, tmp, faults):
+    """A flag falls while the store fails: nobody is told the game is
+    over until it is stored, then it ends on time by itself."""
+    s = server(a.build, db=os.path.join(tmp, "flag.db"))
+    w, b = login(s.port, "flagw"), login(s.port, "flagb")
+    r = req(w, "create", game="ataxx", seat="white", options={"size": 5},
+            clock={"initial": 1, "increment": 0})
+    room = (r or {}).get("room")
+    faults.on()
+    r = req(b, "join", room=room)
+    is_error(ck, r, "internal", "flag: the join that starts it refused")
+    faults.off()
+    is_ok(ck, req(b, "join", room=room), "flag: the game starts")
+    settle(b, 0.2)
+    b.log = []
+    faults.on()
+    ck.ok(log_says(s, "store: room %s: " % room), "flag: the fall was "
+          "refused by the store")
+    settle(b, 1.5)
+    ck.eq([e.get("event") for e in b.log], [], "flag: no end while the "
+          "store fails")
+    tries = s.logtext().count("store: room %s: " % room)
+    ck.ok(tries < RETRIES_MAX, "flag: tried again now and then, not in a "
+          "loop (%d tries)" % tries)
+    faults.off()
+    ev = until(b, lambda e: e.get("event") == "ended")
+    ck.ok(ev is not None and ev.get("reason") == "timeout" and
+          ev.get("winner") == "black", "flag: white's flag falls once the "
+          "store is back: %r" % ev)
+    shut(s)
+
+
 def run(ck, a, tmp):
     ck.build = a.build
     faults = Faults(os.path.join(tmp, "faults"))
@@ -331,6 +366,7 @@ def run(ck, a, tmp):
     shut(s)
     bot_waits(ck, a, tmp, faults)
     end_waits(ck, a, tmp, faults)
+    flag_waits(ck, a, tmp, faults)
     os.environ.pop("TABLERO_TEST_STORE_FAULTS", None)
 
 
