@@ -17,6 +17,7 @@
 #define TABLERO_PROTOCOL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -308,6 +309,8 @@ struct proto_request {
 	                         "adjourned" */
 	int has_seq;          /* move */
 	long long seq;
+	int has_since; /* state: history from the move after this */
+	long long since;
 	int has_proto; /* hello (always PROTO_VERSION when set) */
 	long proto;
 	int has_private; /* create */
@@ -420,6 +423,7 @@ enum proto_field {
 	PROTO_F_OPTIONS,
 	PROTO_F_BOTS,
 	PROTO_F_BOT,
+	PROTO_F_SINCE,
 	PROTO_F_COUNT
 };
 
@@ -440,6 +444,19 @@ enum proto_shorthand_args proto_verb_args(enum proto_verb v, int positional[2]);
 void proto_errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int proto_utf8_valid(const char *s, size_t len);
+
+/* unicode.c: characters that reorder or hide text. */
+/* Decode the UTF-8 character at s: its length (1 to 4) with *cp set, or 0
+ * when the bytes are not valid UTF-8. */
+size_t proto_utf8_next(const char *s, size_t len, uint32_t *cp);
+/* 1 when cp reorders or hides text (bidi controls, invisible format
+ * characters, C1 controls, U+2028 and U+2029). */
+int proto_char_hides(uint32_t cp);
+/* 1 when cp ends a line on some reader (LF, CR, NEL, U+2028, U+2029). */
+int proto_char_breaks(uint32_t cp);
+/* The offset of the first character of s that hides text (or of the
+ * first invalid byte), with *cp set; len when there is none. */
+size_t proto_text_hiding(const char *s, size_t len, uint32_t *cp);
 enum proto_error proto_unknown_cmd(
     const struct proto_request *req, char *err, size_t errlen);
 char *proto_strndup(const char *s, size_t len);

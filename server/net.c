@@ -99,8 +99,11 @@ net_close(struct conn *c, int flush)
 	bufferevent_set_timeouts(c->bev, NULL, &tv);
 }
 
-/* Queue bytes for a client; one that lets SERVER_OUTPUT_MAX pile up is not
- * reading and is dropped, so it never slows anyone else. */
+/* Queue bytes for a client. One that already has --max-output bytes
+ * queued and unread is not reading and is dropped, so it never slows
+ * anyone else; the cap counts what is queued, not the message at hand
+ * (every reply is bounded, see SERVER_STATE_HISTORY_MAX), so a reader
+ * always gets its reply. */
 void
 net_send(struct conn *c, const char *data, size_t len)
 {
@@ -111,9 +114,14 @@ net_send(struct conn *c, const char *data, size_t len)
 		return;
 	out = bufferevent_get_output(c->bev);
 	queued = evbuffer_get_length(out) + evbuffer_get_length(c->deferred);
-	if (queued + len > c->srv->cfg.output_max) {
-		log_warn("conn %llu %s: %zu bytes unread, dropping it",
-		    (unsigned long long)c->id, c->addr, queued);
+	if (queued >= c->srv->cfg.output_max) {
+		log_warn("conn %llu %s%s%s: not reading, dropping it: %zu "
+		         "bytes queued unread (--max-output %zu), a %zu-byte "
+		         "message not sent",
+		    (unsigned long long)c->id, c->addr,
+		    c->player != NULL ? " " : "",
+		    c->player != NULL ? c->player->name : "", queued,
+		    c->srv->cfg.output_max, len);
 		net_close(c, 0);
 		return;
 	}

@@ -571,6 +571,47 @@ test_text(void)
 	free(s);
 }
 
+/* Text a client wrote cannot pass for anything else in text mode: each
+ * line of a chat carries its prefix, the rest is escaped visibly. */
+static void
+test_text_untrusted(void)
+{
+	char *s;
+	uint32_t cp = 0;
+
+	s = text_of("{\"event\":\"chat\",\"from\":\"eve\",\"text\":"
+	            "\"hi\\nerror (bad_token): x\\r\\nA\\rB\\u0085C\\u2028D"
+	            "\\u2029\"}");
+	CHECK_STR(s,
+	    "[lobby] eve: hi\n[lobby] eve: error (bad_token): x\n"
+	    "[lobby] eve: A\n[lobby] eve: B\n[lobby] eve: C\n"
+	    "[lobby] eve: D\n[lobby] eve: \n");
+	free(s);
+	s = text_of("{\"event\":\"chat\",\"room\":\"r2\",\"seq\":3,"
+	            "\"from\":\"eve\",\"text\":\"a\\u202eb\\u2066c\\u200bd"
+	            "\\u001b[2Je\\tf\\u00ad\\u0090\\ufeff\"}");
+	CHECK_STR(s,
+	    "[r2] eve: a<U+202E>b<U+2066>c<U+200B>d<U+001B>[2Je\tf"
+	    "<U+00AD><U+0090><U+FEFF>\n");
+	free(s);
+	/* an option value (a board file may hold CR) and an error message */
+	s = text_of("{\"re\":\"state\",\"ok\":true,\"state\":{\"room\":"
+	            "\"r4\",\"game\":\"x\",\"options\":{\"file\":"
+	            "\"a\\r\\nWelcome\"}}}");
+	CHECK(strstr(s, "Options: file=a<U+000D><U+000A>Welcome.\n") != NULL);
+	free(s);
+	s = text_of("{\"ok\":false,\"error\":\"bad_request\",\"message\":"
+	            "\"no room 'a\\nb\\u202e'\"}");
+	CHECK_STR(s, "error (bad_request): no room 'a<U+000A>b<U+202E>'\n");
+	free(s);
+	/* what the decoder refuses in every string field */
+	CHECK_INT(proto_text_hiding("ok \xe2\x80\xae", 6, &cp), 3);
+	CHECK_INT(cp, 0x202e);
+	CHECK_INT(proto_text_hiding("\xc2\x85", 2, &cp), 0);
+	CHECK_INT(proto_text_hiding("\xe2\x9d\xa4\xef\xb8\x8f", 6, &cp), 6);
+	CHECK_INT(proto_text_hiding("\xe2\x80\x8d", 3, &cp), 3);
+}
+
 /* Every verb has a complete row: name, usage, summary, text rendering;
  * the names round-trip and the login rule is the documented one. */
 static void
@@ -638,5 +679,6 @@ main(void)
 	test_encode_escape();
 	test_encode_hidden();
 	test_text();
+	test_text_untrusted();
 	return check_done();
 }
