@@ -26,6 +26,10 @@ PKGS = libevent libevent_pthreads libcjson sqlite3 libsodium
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
 	echo -levent_pthreads -levent -lcjson -lsqlite3 -lsodium)
+# The client alone reads the keyboard with libedit.
+CLIENT_PKGS = libedit
+CLIENT_LIBS = $(shell pkg-config --libs $(CLIENT_PKGS) 2>/dev/null || \
+	echo -ledit)
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wpointer-arith -Wno-unused-parameter
@@ -98,7 +102,7 @@ $(LIBSERVER): $(SERVER_OBJ)
 $(BUILD)/tablerod: $(BUILD)/obj/server/main.o $(LIBS_ALL)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 $(BUILD)/tablero: $(BUILD)/obj/client-cli/main.o $(CLIENT_OBJ) $(LIBPROTO) $(LIBRULES)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) $(CLIENT_LIBS) -lm
 $(BUILD)/perft: $(BUILD)/obj/bench/perft.o $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 $(BUILD)/bench_store: $(BUILD)/obj/bench/bench_store.o $(LIBSERVER)
