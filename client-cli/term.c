@@ -21,6 +21,10 @@
 static struct client *term_client;
 static struct event *term_stdin;
 static char term_prompt_text[512];
+/* 1 while libedit runs our line handler: the cursor is at the start of a
+ * fresh line and the prompt is drawn when the handler is installed again,
+ * so nothing is to be erased or redrawn meanwhile. */
+static int term_in_handler;
 
 /* Longest room id list kept for completion. */
 #define TERM_ROOMS_MAX 64
@@ -145,6 +149,11 @@ term_prompt(struct client *c)
 	}
 	term_build_prompt(c);
 	rl_set_prompt(term_prompt_text);
+	if (term_in_handler)
+		return;
+	/* libedit redraws from column 0 of the line the cursor is on */
+	fputs("\r\033[K", c->out);
+	fflush(c->out);
 	rl_forced_update_display();
 }
 
@@ -153,6 +162,11 @@ void
 term_write(struct client *c, const char *text)
 {
 	if (!c->interactive) {
+		fputs(text, c->out);
+		fflush(c->out);
+		return;
+	}
+	if (term_in_handler) {
 		fputs(text, c->out);
 		fflush(c->out);
 		return;
@@ -178,10 +192,17 @@ term_line(char *line)
 	}
 	if (*line != '\0')
 		add_history(line);
+	term_in_handler = 1;
 	command_line(c, line);
 	free(line);
-	if (c->interactive)
-		term_prompt(c);
+	term_in_handler = 0;
+	/* libedit leaves the finished line in its buffer and reads the next
+	 * one blocking unless the handler is installed again: this clears
+	 * the line, goes back to one key at a time and draws the prompt */
+	if (c->interactive) {
+		term_build_prompt(c);
+		rl_callback_handler_install(term_prompt_text, term_line);
+	}
 }
 
 /* The keyboard has bytes for libedit. */
