@@ -144,7 +144,7 @@ session_hello_reply(struct client *c, const cJSON *rep)
 
 /* A room state arrived (create, join, watch, state): show it. */
 static void
-session_state(struct client *c, const cJSON *rep, int quiet)
+session_state(struct client *c, const cJSON *rep, const char *re, int quiet)
 {
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "state");
 	const char *seat = session_str(rep, "seat");
@@ -167,6 +167,13 @@ session_state(struct client *c, const cJSON *rep, int quiet)
 		    c, "Waiting for an opponent: they type join %s.\n", r->id);
 		return;
 	}
+	/* a game that starts with this reply draws its board with the
+	 * started event that follows */
+	if (!quiet && strcmp(r->status, "playing") == 0 &&
+	    cJSON_GetArraySize(
+	        cJSON_GetObjectItemCaseSensitive(st, "history")) == 0 &&
+	    strcmp(re, "state") != 0 && strcmp(re, "watch") != 0)
+		return;
 	view_board(c);
 	if (strcmp(r->status, "ended") == 0)
 		view_print(c, "This game is over.\n");
@@ -213,7 +220,7 @@ session_ok(struct client *c, const cJSON *rep, const char *re,
 	}
 	if (strcmp(re, "create") == 0 || strcmp(re, "join") == 0 ||
 	    strcmp(re, "watch") == 0 || strcmp(re, "state") == 0) {
-		session_state(c, rep, p->purpose == CLIENT_P_QUIET);
+		session_state(c, rep, re, p->purpose == CLIENT_P_QUIET);
 		return;
 	}
 	if (strcmp(re, "move") == 0 || strcmp(re, "chat") == 0 ||
