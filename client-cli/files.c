@@ -121,6 +121,27 @@ files_option_for(const struct rules_game *g, const char *text, size_t len,
 	return NULL;
 }
 
+/* The game whose position string the text is (what save writes for a
+ * game without a file format), or NULL; the server's `position` option
+ * takes it. */
+static const struct rules_game *
+files_position_game(const char *text, const char *want)
+{
+	static _Alignas(16) unsigned char st[RULES_STATE_MAX];
+	const struct rules_game *const *g;
+	char err[RULES_ERR_MAX], line[RULES_LINE_MAX];
+
+	games_trim(text, line, sizeof line);
+	for (g = rules_games; *g != NULL; g++) {
+		if (want[0] != '\0' && strcmp(want, (*g)->name) != 0)
+			continue;
+		if ((*g)->init(st, NULL, 0, err, sizeof err) == 0 &&
+		    (*g)->from_position(st, line, err, sizeof err) == 0)
+			return *g;
+	}
+	return NULL;
+}
+
 /* Split "FILE [GAME]" (the file may be quoted). */
 static void
 files_args(const char *args, char *path, size_t plen, char *game, size_t glen)
@@ -145,7 +166,7 @@ files_load(struct client *c, const char *args)
 {
 	char path[FILES_PATH_MAX], game[CLIENT_FIELD], err[256] = "";
 	char why[4 * RULES_ERR_MAX] = "";
-	const struct rules_game *const *g;
+	const struct rules_game *const *g, *found;
 	const char *opt = NULL;
 	size_t len = 0;
 	char *text;
@@ -164,21 +185,25 @@ files_load(struct client *c, const char *args)
 	for (g = rules_games; *g != NULL && opt == NULL; g++)
 		if (game[0] == '\0' || strcmp(game, (*g)->name) == 0)
 			opt = files_option_for(*g, text, len, why, sizeof why);
-	if (opt == NULL) {
+	if (opt != NULL) {
+		found = g[-1];
+	} else if ((found = files_position_game(text, game)) != NULL) {
+		opt = "position";
+		games_trim(text, text, len + 1);
+	} else {
 		view_refuse(
 		    c, "load", "No game here reads %s (%s).", path, why);
 		free(text);
 		return;
 	}
-	g--;
 	req = cJSON_CreateObject();
 	opts = cJSON_AddObjectToObject(req, "options");
 	cJSON_AddStringToObject(req, "cmd", "create");
-	cJSON_AddStringToObject(req, "game", (*g)->name);
+	cJSON_AddStringToObject(req, "game", found->name);
 	cJSON_AddStringToObject(opts, opt, text);
 	free(text);
 	if (!c->opts.batch)
-		view_print(c, "Loading %s as %s (%s).\n", path, (*g)->title,
+		view_print(c, "Loading %s as %s (%s).\n", path, found->title,
 		    strcmp(opt, "file") == 0 ? "its file" : opt);
 	conn_send(c, req, CLIENT_P_PRINT, NULL);
 }

@@ -58,7 +58,7 @@ games_trim(const char *in, char *out, size_t len)
 		n--;
 	if (n >= len)
 		n = len - 1;
-	memcpy(out, in, n);
+	memmove(out, in, n); /* out may be in */
 	out[n] = '\0';
 }
 

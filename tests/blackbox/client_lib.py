@@ -83,6 +83,18 @@ class Term:
                 return False
             time.sleep(POLL)
 
+    def prompt(self, pattern, timeout=WAIT):
+        """Wait until the last line on the screen (the prompt) matches
+        the regular expression; True, or False after timeout."""
+        deadline = time.time() + timeout
+        while True:
+            lines = self.screen().rstrip("\n").split("\n")
+            if re.search(pattern, lines[-1]):
+                return True
+            if time.time() > deadline:
+                return False
+            time.sleep(POLL)
+
     def say(self, text, pattern, timeout=WAIT):
         """Type a line and wait until pattern matches once more than
         before; True, or False after timeout."""
