@@ -117,7 +117,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/obj/tests/unit/check.o $(
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
 	-I. $(PKG_CFLAGS) -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
-FUZZ_LIB_SRC = $(RULES_SRC) $(AI_SRC) $(PROTO_SRC)
+FUZZ_LIB_SRC = $(RULES_SRC) $(AI_SRC) $(PROTO_SRC) $(CLIENT_SRC)
 FUZZ_LIB_OBJ = $(FUZZ_LIB_SRC:%.c=$(BUILD)/fz/%.o) $(BUILD)/fz/gen/data.o
 
 $(BUILD)/fz/%.o: %.c | deps
@@ -128,7 +128,7 @@ $(BUILD)/fz/gen/data.o: $(GEN_DATA) | deps
 	$(FUZZCC) $(FUZZ_CFLAGS) -Irules -c $< -o $@
 $(BUILD)/fuzz/%: $(BUILD)/fz/tests/fuzz/%.o $(FUZZ_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ $^ $(PKG_LIBS) $(CLIENT_LIBS) -lm
 
 fuzz: $(FUZZ_BIN)
 
