@@ -6,7 +6,7 @@
 #   make asan       build and run the tests with address and UB sanitizers
 #   make fuzz       build the libFuzzer targets (clang)
 #   make bench      perft and server benchmarks
-#   make install    install the binaries and data under $(PREFIX)
+#   make install    install the binaries, data and man pages under $(PREFIX)
 #   make format     format the C sources with .clang-format
 
 CC ?= cc
@@ -159,6 +159,10 @@ install: all
 	install -m 755 $(SERVER_BIN) $(CLIENT_BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/tablero
 	cp -R data/. $(DESTDIR)$(PREFIX)/share/tablero/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 644 docs/tablero.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 docs/tablerod.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 
 format:
 	clang-format -i $(wildcard */*.c */*.h tests/*/*.c tests/*/*.h)
