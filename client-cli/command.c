@@ -99,7 +99,6 @@ command_create_question(struct client *c, const struct proto_request *req)
 		return 0;
 	c->room.ask_again = 0;
 	c->asking_start = g;
-	view_print(c, "%s\n", g->start_question);
 	return 1;
 }
 
@@ -185,10 +184,8 @@ command_start(struct client *c, const char *line)
 	if (rc != 0) {
 		if (msg[0] != '\0')
 			view_print(c, "%s\n", msg);
-		if (rc > 0) {
+		if (rc > 0)
 			c->asking_start = g;
-			view_print(c, "%s\n", g->start_question);
-		}
 		cJSON_Delete(req);
 		return;
 	}

@@ -88,6 +88,21 @@ session_resume(struct client *c, const cJSON *rooms)
 		conn_send(c, req, CLIENT_P_QUIET, NULL);
 		return;
 	}
+	if (cJSON_GetArraySize(rooms) == 1) {
+		/* one game going on: back into it at once */
+		const char *id =
+		    session_str(cJSON_GetArrayItem(rooms, 0), "room");
+		req = cJSON_CreateObject();
+		if (id == NULL || req == NULL) {
+			cJSON_Delete(req);
+			return;
+		}
+		view_print(c, "Back to your game in room %s.\n", id);
+		cJSON_AddStringToObject(req, "cmd", "join");
+		cJSON_AddStringToObject(req, "room", id);
+		conn_send(c, req, CLIENT_P_QUIET, NULL);
+		return;
+	}
 	cJSON_ArrayForEach(st, rooms) {
 		const char *id = session_str(st, "room");
 		const char *game = session_str(st, "game");
@@ -209,6 +224,21 @@ session_move_error(struct client *c, const cJSON *rep)
 	view_error(c, rep);
 }
 
+/* 1 when a successful reply to this verb is followed by the event that
+ * says what happened, so the reply itself says nothing. */
+static int
+session_event_follows(const char *re)
+{
+	static const char *const verbs[] = {"move", "chat", "say", "rematch",
+	    "next", "restart", "undo", "resign", "draw", "claim", NULL};
+	int i;
+
+	for (i = 0; verbs[i] != NULL; i++)
+		if (strcmp(re, verbs[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* A successful reply, by its verb. */
 static void
 session_ok(struct client *c, const cJSON *rep, const char *re,
@@ -223,11 +253,13 @@ session_ok(struct client *c, const cJSON *rep, const char *re,
 		session_state(c, rep, re, p->purpose == CLIENT_P_QUIET);
 		return;
 	}
-	if (strcmp(re, "move") == 0 || strcmp(re, "chat") == 0 ||
-	    strcmp(re, "say") == 0 || strcmp(re, "rematch") == 0)
-		return; /* its event follows */
+	if (session_event_follows(re))
+		return;
 	if (strcmp(re, "leave") == 0) {
-		view_print(c, "You left room %s.\n", c->room.id);
+		if (c->room.active)
+			view_print(c, "You left room %s.\n", c->room.id);
+		else
+			view_print(c, "You left the room.\n");
 		room_clear(&c->room);
 		return;
 	}

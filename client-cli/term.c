@@ -120,6 +120,9 @@ term_build_prompt(struct client *c)
 	view_clocks(c, clocks, sizeof clocks);
 	if (c->asking_name)
 		snprintf(ask, sizeof ask, "Your name: ");
+	else if (c->asking_start != NULL)
+		snprintf(
+		    ask, sizeof ask, "%s ", c->asking_start->start_question);
 	else if (r->active && r->ask_again && r->cg != NULL)
 		snprintf(ask, sizeof ask, "%s ", r->cg->again);
 	else if (room_my_turn(r) && r->cg != NULL && r->have_state)
