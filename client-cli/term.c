@@ -20,7 +20,7 @@
  * libedit itself is a single global, so this is its twin. */
 static struct client *term_client;
 static struct event *term_stdin;
-static char term_prompt_text[512];
+static char term_prompt_text[1024];
 /* 1 while libedit runs our line handler: the cursor is at the start of a
  * fresh line and the prompt is drawn when the handler is installed again,
  * so nothing is to be erased or redrawn meanwhile. */
@@ -255,6 +255,7 @@ term_stop(struct client *c)
 	if (!c->interactive)
 		return;
 	rl_callback_handler_remove();
+	fputs("\n", c->out); /* the shell goes on below the prompt */
 	if (term_stdin != NULL)
 		event_free(term_stdin);
 	term_stdin = NULL;

@@ -89,6 +89,8 @@ def main():
             chk.ok(t.wait(r"Play again\? \(y/n\): ", 2), "play again asked")
             if os.environ.get("TABLERO_SHOW_SCREENS"):
                 print(t.screen())
+            t.line("quit")
+            chk.ok(t.wait(r"\[exit 0\]$"), "quit: exit code 0")
         finally:
             t.stop()
     chk.done()

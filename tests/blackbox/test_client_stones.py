@@ -80,6 +80,10 @@ def main():
             chk.ok(tb.wait(r"peg no\. 1\. Enter the board position", 2)
                    or ta.wait(r"peg no\. 1\. Enter the board position", 2),
                    "the first placement is asked again")
+            ta.line("quit")
+            tb.line("exit")
+            chk.ok(ta.wait(r"\[exit 0\]$"), "quit: exit code 0")
+            chk.ok(tb.wait(r"\[exit 0\]$"), "exit: exit code 0")
         finally:
             ta.stop()
             tb.stop()
