@@ -6,6 +6,10 @@
  * event as a JSON line. At the end of input the client waits for the
  * replies still due (and the events they caused: a last ping it does
  * not print proves they have all come), then exits.
+ *
+ * Without --batch, a standard input that is not a terminal is read the
+ * same way, but its lines are what a person would type (command.c) and
+ * the output is for people.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +100,16 @@ batch_line(struct client *c, char *line, size_t len)
 	proto_request_free(&req);
 }
 
+/* One input line: a script's (--batch) or a person's (piped). */
+static void
+batch_dispatch(struct client *c, char *line, size_t len)
+{
+	if (c->opts.batch)
+		batch_line(c, line, len);
+	else
+		command_line(c, line);
+}
+
 /* Send the lines read so far, as many as the pending queue allows; at
  * the end of input, finish. */
 static void
@@ -111,7 +125,7 @@ batch_pump(struct client *c)
 	if (c->batch_held != NULL) {
 		line = c->batch_held;
 		c->batch_held = NULL;
-		batch_line(c, line, strlen(line));
+		batch_dispatch(c, line, strlen(line));
 		free(line);
 	}
 	while (c->npending < CLIENT_PENDING_MAX - 1 &&
@@ -121,7 +135,7 @@ batch_pump(struct client *c)
 			c->batch_held = line;
 			return;
 		}
-		batch_line(c, line, len);
+		batch_dispatch(c, line, len);
 		free(line);
 	}
 	if (c->npending < CLIENT_PENDING_MAX - 1 &&
@@ -183,7 +197,7 @@ batch_start(struct client *c)
 void
 batch_reply_seen(struct client *c)
 {
-	if (c->opts.batch && c->batch_in != NULL)
+	if (c->batch_in != NULL)
 		batch_pump(c);
 }
 

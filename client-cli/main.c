@@ -159,7 +159,8 @@ main(int argc, char **argv)
 		return CLIENT_EXIT_INTERNAL;
 	if (c.opts.name[0] == '\0' && !c.opts.batch)
 		token_last_name(&c.opts, c.opts.name, sizeof c.opts.name);
-	rc = c.opts.batch ? batch_start(&c) : term_start(&c);
+	rc = c.opts.batch || !isatty(STDIN_FILENO) ? batch_start(&c)
+	                                           : term_start(&c);
 	if (rc != 0 || conn_start(&c) != 0) {
 		term_stop(&c);
 		batch_stop(&c);

@@ -253,7 +253,7 @@ session_ok(struct client *c, const cJSON *rep, const char *re,
 		session_state(c, rep, re, p->purpose == CLIENT_P_QUIET);
 		return;
 	}
-	if (session_event_follows(re))
+	if (session_event_follows(re) || p->purpose == CLIENT_P_QUIET)
 		return;
 	if (strcmp(re, "leave") == 0) {
 		if (c->room.active)
@@ -482,6 +482,7 @@ session_line(struct client *c, const char *line, size_t len)
 		event_base_loopexit(c->base, NULL);
 	else
 		term_prompt(c);
+	batch_reply_seen(c); /* piped input waits for the replies */
 }
 
 /* Free what the session holds. */

@@ -142,14 +142,8 @@ term_build_prompt(struct client *c)
 void
 term_prompt(struct client *c)
 {
-	if (!c->interactive) {
-		if (!c->opts.batch) {
-			term_build_prompt(c);
-			fputs(term_prompt_text, c->out);
-			fflush(c->out);
-		}
-		return;
-	}
+	if (!c->interactive)
+		return; /* piped input: no prompts between the answers */
 	term_build_prompt(c);
 	rl_set_prompt(term_prompt_text);
 	if (term_in_handler)

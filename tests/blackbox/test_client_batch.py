@@ -133,6 +133,23 @@ def check_exits(chk, build, port, env):
         chk.ok(text in p.stdout.decode(), "%s says %r" % (args, text))
 
 
+def check_piped(chk, build, port, env):
+    """Without --batch, piped lines are a person's and the output is for
+    people (no JSON, no prompts)."""
+    import subprocess
+    p = subprocess.run([client_lib.tablero(build), "127.0.0.1:%d" % port,
+                        "--name", "pip"],
+                       input=b"who\ncreate ataxx size=5 bot=1\nb4\n",
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=dict(os.environ, **env), timeout=10, check=False)
+    out = p.stdout.decode("utf-8", "replace")
+    chk.eq(p.returncode, 0, "piped input: exit 0 at its end")
+    chk.ok("Online: " in out, "piped input: who for people")
+    chk.ok("White player clones at b4." in out,
+           "piped input: a move typed as in a game")
+    chk.ok("{" not in out, "piped input: no JSON")
+
+
 def main():
     a = harness.args()
     chk = harness.Checks()
@@ -143,6 +160,8 @@ def main():
         check_bob(chk, a.build, srv.port,
                   {"XDG_CONFIG_HOME": os.path.join(tmp, "bob")})
         check_exits(chk, a.build, srv.port, env)
+        check_piped(chk, a.build, srv.port,
+                    {"XDG_CONFIG_HOME": os.path.join(tmp, "pip")})
     chk.done()
 
 
