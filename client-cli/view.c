@@ -82,6 +82,17 @@ view_line_len(const char *s)
 	return e != NULL ? (size_t)(e - s) : strlen(s);
 }
 
+/* 1 when position i of a picture line is a board cell: not part of a
+ * word (whose turn, a name), so no letter or digit on either side. */
+static int
+view_is_cell(const char *line, size_t len, size_t i)
+{
+	int before = i > 0 && isalnum((unsigned char)line[i - 1]);
+	int after = i + 1 < len && isalnum((unsigned char)line[i + 1]);
+
+	return !before && !after;
+}
+
 /* One picture line, its cells that differ from the line before the move
  * highlighted when they are few. */
 static void
@@ -103,7 +114,7 @@ view_mark_line(char *out, size_t len, size_t *used, const char *now,
 		return;
 	}
 	for (i = 0; i < nlen; i++) {
-		int mark = now[i] != was[i];
+		int mark = now[i] != was[i] && view_is_cell(now, nlen, i);
 		if (mark && !on)
 			view_add(out, len, used, VIEW_HIGHLIGHT);
 		if (!mark && on)
