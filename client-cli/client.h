@@ -122,6 +122,7 @@ struct client {
 	int logged_in;
 	int ever_logged_in;
 	int backoff_ms;
+	const char *lost_why; /* why the connection ended (static text) */
 	char token[CLIENT_FIELD];
 	struct client_pending pending[CLIENT_PENDING_MAX];
 	int npending, pending_head;

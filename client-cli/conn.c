@@ -139,11 +139,22 @@ conn_lost(struct client *c, const char *why)
 		evtimer_add(c->retry, &tv);
 }
 
-/* Connected, an error, or the end of the stream. */
+/* The connection's end, out of its own callback. */
+static void
+conn_lost_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct client *c = arg;
+
+	conn_lost(c, c->lost_why);
+}
+
+/* Connected, an error, or the end of the stream: the connection is freed
+ * from a fresh loop pass, never from inside its own callback. */
 static void
 conn_event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct client *c = arg;
+	struct timeval now = {0, 0};
 
 	if (what & BEV_EVENT_CONNECTED) {
 		if (!c->connected)
@@ -151,11 +162,15 @@ conn_event_cb(struct bufferevent *bev, short what, void *arg)
 		c->connected = 1;
 		return;
 	}
-	if (what & BEV_EVENT_EOF)
-		conn_lost(c, "the server closed it");
-	else if (what & BEV_EVENT_ERROR)
-		conn_lost(
-		    c, evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
+		return;
+	c->lost_why = what & BEV_EVENT_EOF
+	    ? "the server closed it"
+	    : evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR());
+	bufferevent_disable(bev, EV_READ | EV_WRITE);
+	if (event_base_once(c->base, -1, EV_TIMEOUT, conn_lost_cb, c, &now) !=
+	    0)
+		conn_lost(c, c->lost_why);
 }
 
 /* Lines from the server, one at a time through the framer. */
@@ -229,6 +244,10 @@ conn_send(
 	cJSON_Delete(req);
 	if (line != NULL && conn_pending_push(c, purpose, path) == 0)
 		rc = bufferevent_write(c->bev, line, strlen(line));
+	else if (line != NULL)
+		view_print(c,
+		    "Too many requests are waiting for the server: "
+		    "try again in a moment.\n");
 	free(line);
 	return rc;
 }
