@@ -180,6 +180,7 @@ int term_start(struct client *c);
 void term_stop(struct client *c);
 void term_write(struct client *c, const char *text);
 void term_prompt(struct client *c);
+void term_add_room(const char *id);
 
 /* command.c: one line the user typed (or a script line). */
 void command_line(struct client *c, const char *line);

@@ -239,6 +239,19 @@ session_event_follows(const char *re)
 	return 0;
 }
 
+/* The room ids of a rooms reply, for tab completion. */
+static void
+session_remember_rooms(const cJSON *rep)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(rep, "rooms")) {
+		const char *id = session_str(r, "room");
+		if (id != NULL)
+			term_add_room(id);
+	}
+}
+
 /* A successful reply, by its verb. */
 static void
 session_ok(struct client *c, const cJSON *rep, const char *re,
@@ -267,6 +280,8 @@ session_ok(struct client *c, const cJSON *rep, const char *re,
 		c->quitting = 1;
 		return;
 	}
+	if (strcmp(re, "rooms") == 0)
+		session_remember_rooms(rep);
 	session_text(c, rep);
 }
 

@@ -34,7 +34,7 @@ static char term_rooms[TERM_ROOMS_MAX][CLIENT_FIELD];
 static int term_nrooms;
 
 /* Remember a room id for tab completion. */
-static void
+void
 term_add_room(const char *id)
 {
 	int i;
