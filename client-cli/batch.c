@@ -11,6 +11,8 @@
  * same way, but its lines are what a person would type (command.c) and
  * the output is for people.
  */
+#include <sys/stat.h>
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +24,9 @@
 
 /* Most bytes of one input line (a JSON request with a board file). */
 #define BATCH_LINE_MAX (PROTO_OPTION_VALUE_MAX + 1024)
+
+/* Most bytes of a script given as a regular file (read at once). */
+#define BATCH_FILE_MAX (64 * 1024 * 1024)
 
 /* Most bytes of script read ahead of the replies. */
 #define BATCH_AHEAD_MAX (4 * BATCH_LINE_MAX)
@@ -181,6 +186,44 @@ batch_read_cb(evutil_socket_t fd, short what, void *arg)
 	batch_pump(c);
 }
 
+/* A standard input the event loop cannot watch (a regular file,
+ * /dev/null) is read whole at once; 0, or -1 when it is too big or
+ * unreadable. */
+static int
+batch_slurp(struct client *c)
+{
+	int n;
+
+	while ((n = evbuffer_read(c->batch_in, STDIN_FILENO, 65536)) > 0)
+		if (evbuffer_get_length(c->batch_in) > BATCH_FILE_MAX) {
+			view_print(c,
+			    "batch: the input is longer than %d "
+			    "bytes\n",
+			    BATCH_FILE_MAX);
+			return -1;
+		}
+	if (n < 0)
+		return -1;
+	c->input_done = 1;
+	if (evbuffer_get_length(c->batch_in) > 0)
+		evbuffer_add(c->batch_in, "\n", 1);
+	return 0;
+}
+
+/* 1 when the event loop can watch standard input: a pipe, a socket, a
+ * terminal; not a regular file or a device like /dev/null. */
+static int
+batch_pollable(void)
+{
+	struct stat st;
+
+	if (fstat(STDIN_FILENO, &st) != 0)
+		return 1;
+	if (S_ISREG(st.st_mode))
+		return 0;
+	return !S_ISCHR(st.st_mode) || isatty(STDIN_FILENO);
+}
+
 /* Start reading the script; 0 or -1. */
 int
 batch_start(struct client *c)
@@ -190,7 +233,9 @@ batch_start(struct client *c)
 	    c->base, STDIN_FILENO, EV_READ | EV_PERSIST, batch_read_cb, c);
 	if (c->batch_in == NULL || c->batch_ev == NULL)
 		return -1;
-	return event_add(c->batch_ev, NULL);
+	if (batch_pollable())
+		return event_add(c->batch_ev, NULL);
+	return batch_slurp(c);
 }
 
 /* A reply came (or we logged in): more lines may go out now. */

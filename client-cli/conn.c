@@ -109,7 +109,7 @@ conn_lost(struct client *c, const char *why)
 		return;
 	}
 	if (c->opts.batch || !c->ever_logged_in) {
-		if (!c->opts.batch || was_connected)
+		if (was_connected)
 			view_print(c, "The connection to %s:%s is lost (%s).\n",
 			    c->opts.host, c->opts.port, why);
 		c->exit_code = c->ever_logged_in || was_connected

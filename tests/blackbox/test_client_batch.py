@@ -148,6 +148,20 @@ def check_piped(chk, build, port, env):
     chk.ok("White player clones at b4." in out,
            "piped input: a move typed as in a game")
     chk.ok("{" not in out, "piped input: no JSON")
+    script = os.path.join(env["XDG_CONFIG_HOME"] + "-script.txt")
+    with open(script, "w") as f:
+        f.write("who\nping")
+    with open(script) as f:
+        p = subprocess.run([client_lib.tablero(build), "127.0.0.1:%d" % port,
+                            "--name", "pip", "--batch"], stdin=f,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=dict(os.environ, **env), timeout=10,
+                           check=False)
+    reps = [json.loads(l) for l in p.stdout.decode().splitlines()]
+    chk.eq([(m.get("re"), p.returncode) for m in reps if "re" in m],
+           [("hello", 0), ("who", 0), ("ping", 0)],
+           "a script in a file (not a pipe), its last line unended")
+    chk.eq(p.stderr, b"", "nothing on stderr")
 
 
 def main():
