@@ -120,6 +120,7 @@ struct client {
 	struct event *tick;
 	int connected;
 	int logged_in;
+	int resyncing; /* a quiet join/watch/state is on its way */
 	int ever_logged_in;
 	int backoff_ms;
 	const char *lost_why; /* why the connection ended (static text) */

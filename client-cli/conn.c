@@ -82,6 +82,7 @@ conn_stop(struct client *c)
 	c->framer = NULL;
 	c->connected = 0;
 	c->logged_in = 0;
+	c->resyncing = 0;
 	conn_pending_clear(c);
 }
 

@@ -70,37 +70,44 @@ session_connected(struct client *c)
 	c->backoff_ms = 0;
 }
 
+/* Ask quietly for a room's state (verb join, watch or state): its board
+ * is drawn when it comes; one such request at a time, so that a resume
+ * and a gap in seq do not draw it twice. */
+static void
+session_resync(struct client *c, const char *verb, const char *room)
+{
+	cJSON *req;
+
+	if (c->resyncing)
+		return;
+	req = cJSON_CreateObject();
+	if (req == NULL)
+		return;
+	cJSON_AddStringToObject(req, "cmd", verb);
+	cJSON_AddStringToObject(req, "room", room);
+	if (conn_send(c, req, CLIENT_P_QUIET, NULL) == 0)
+		c->resyncing = 1;
+}
+
 /* Go back to the room we were in after a reconnect. */
 static void
 session_resume(struct client *c, const cJSON *rooms)
 {
 	struct client_room *r = &c->room;
 	const cJSON *st;
-	cJSON *req;
 
 	if (r->active) {
-		req = cJSON_CreateObject();
-		if (req == NULL)
-			return;
-		cJSON_AddStringToObject(
-		    req, "cmd", r->myseat >= 0 ? "join" : "watch");
-		cJSON_AddStringToObject(req, "room", r->id);
-		conn_send(c, req, CLIENT_P_QUIET, NULL);
+		session_resync(c, r->myseat >= 0 ? "join" : "watch", r->id);
 		return;
 	}
 	if (cJSON_GetArraySize(rooms) == 1) {
 		/* one game going on: back into it at once */
 		const char *id =
 		    session_str(cJSON_GetArrayItem(rooms, 0), "room");
-		req = cJSON_CreateObject();
-		if (id == NULL || req == NULL) {
-			cJSON_Delete(req);
+		if (id == NULL)
 			return;
-		}
 		view_print(c, "Back to your game in room %s.\n", id);
-		cJSON_AddStringToObject(req, "cmd", "join");
-		cJSON_AddStringToObject(req, "room", id);
-		conn_send(c, req, CLIENT_P_QUIET, NULL);
+		session_resync(c, "join", id);
 		return;
 	}
 	cJSON_ArrayForEach(st, rooms) {
@@ -212,13 +219,8 @@ session_move_error(struct client *c, const cJSON *rep)
 	}
 	if (code != NULL && strcmp(code, "not_allowed") == 0 && msg != NULL &&
 	    strncmp(msg, "stale", 5) == 0) {
-		cJSON *req = cJSON_CreateObject();
 		view_print(c, "The board changed meanwhile; here it is.\n");
-		if (req != NULL) {
-			cJSON_AddStringToObject(req, "cmd", "state");
-			cJSON_AddStringToObject(req, "room", r->id);
-			conn_send(c, req, CLIENT_P_QUIET, NULL);
-		}
+		session_resync(c, "state", r->id);
 		return;
 	}
 	view_error(c, rep);
@@ -308,6 +310,8 @@ session_reply(struct client *c, const cJSON *rep)
 	const char *re = session_str(rep, "re");
 	const cJSON *ok = cJSON_GetObjectItemCaseSensitive(rep, "ok");
 
+	if (p.purpose == CLIENT_P_QUIET)
+		c->resyncing = 0;
 	if (p.purpose == CLIENT_P_HELLO)
 		session_hello_reply(c, rep);
 	else if (!cJSON_IsTrue(ok) && p.purpose == CLIENT_P_MOVE)
@@ -368,14 +372,8 @@ session_room_event(struct client *c, const cJSON *ev, const char *name)
 	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(ev, "seq");
 
 	if (cJSON_IsNumber(seq) && r->seq > 0 &&
-	    seq->valuedouble > (double)r->seq + 1 && r->rg != NULL) {
-		cJSON *req = cJSON_CreateObject();
-		if (req != NULL) {
-			cJSON_AddStringToObject(req, "cmd", "state");
-			cJSON_AddStringToObject(req, "room", r->id);
-			conn_send(c, req, CLIENT_P_QUIET, NULL);
-		}
-	}
+	    seq->valuedouble > (double)r->seq + 1 && r->rg != NULL)
+		session_resync(c, "state", r->id);
 	if (strcmp(name, "moved") == 0) {
 		session_moved(c, ev);
 		return;
