@@ -57,6 +57,7 @@ LIBRULES = $(BUILD)/librules.a
 LIBAI = $(BUILD)/libai.a
 LIBPROTO = $(BUILD)/libprotocol.a
 LIBSERVER = $(BUILD)/libserver.a
+LIBCLIENT = $(BUILD)/libclient.a
 LIBS_ALL = $(LIBSERVER) $(LIBAI) $(LIBPROTO) $(LIBRULES)
 
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -98,6 +99,8 @@ $(LIBPROTO): $(PROTO_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 $(LIBSERVER): $(SERVER_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
+$(LIBCLIENT): $(CLIENT_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILD)/tablerod: $(BUILD)/obj/server/main.o $(LIBS_ALL)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
@@ -111,6 +114,10 @@ $(BUILD)/bench_store: $(BUILD)/obj/bench/bench_store.o $(LIBSERVER)
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/obj/tests/unit/check.o $(LIBS_ALL)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+# The client's unit tests link the client's objects too.
+$(BUILD)/tests/test_client_%: $(BUILD)/obj/tests/unit/test_client_%.o $(BUILD)/obj/tests/unit/check.o $(LIBCLIENT) $(LIBPROTO) $(LIBRULES)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) $(CLIENT_LIBS) -lm
 
 # libFuzzer targets: every library source again, built by clang with the
 # fuzzer and sanitizers, into its own folder.
