@@ -53,7 +53,7 @@ enum client_exit {
 /* Room for a seat or player name, a room id, a move: the protocol's 64. */
 #define CLIENT_FIELD (PROTO_FIELD_MAX + 1)
 
-/* Most choices a prompt offers at once (solitaire directions). */
+/* Most choices a prompt offers at once (a peg's jump directions). */
 #define CLIENT_CHOICES_MAX 8
 
 /* What a pending request's reply is for, beyond printing it. */

@@ -135,13 +135,13 @@ command_verb(struct client *c, const char *line)
 	if (req.verb == PROTO_HELP)
 		view_print(c,
 		    "The client's own commands:\n"
-		    "  load FILE  create a room from a local file "
-		    "(tablero.txt, a solitaire board,\n"
-		    "             a Shape Shifter level or a "
-		    "movimientos.csv)\n"
-		    "  save FILE  write the room's position to a "
-		    "local file\n"
-		    "  exit       leave tablero (as quit)\n"
+		    "  load FILE [GAME]  create a room from a local "
+		    "file: a game's file\n"
+		    "                    (games names each file format) "
+		    "or a position saved\n"
+		    "  save FILE [ROOM]  write the room's position to "
+		    "a local file\n"
+		    "  exit              leave tablero (as quit)\n"
 		    "In a game, just answer its prompt.\n");
 	conn_send(c, request_json(&req), p, NULL);
 	proto_request_free(&req);
