@@ -7,6 +7,9 @@
  * completes verbs, game names and room ids. A clock ticks the prompt
  * once a second while a timed game runs.
  */
+#include <sys/ioctl.h>
+
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +31,11 @@ static int term_in_handler;
 
 /* Longest room id list kept for completion. */
 #define TERM_ROOMS_MAX 64
+
+/* The signals that end an interactive client, handled in the loop. */
+static const int term_signal_nos[] = {SIGINT, SIGTERM, SIGHUP};
+#define TERM_NSIGNALS (int)(sizeof term_signal_nos / sizeof term_signal_nos[0])
+static struct event *term_signals[TERM_NSIGNALS];
 
 /* Room ids seen in replies, for completion. */
 static char term_rooms[TERM_ROOMS_MAX][CLIENT_FIELD];
@@ -202,11 +210,32 @@ term_line(char *line)
 	}
 }
 
-/* The keyboard has bytes for libedit. */
+/* The keyboard has bytes for libedit; none at all means the terminal is
+ * gone (libedit would then return without a word, and the loop spin). */
 static void
 term_read_cb(evutil_socket_t fd, short what, void *arg)
 {
+	struct client *c = arg;
+	int avail = 0;
+
+	if (ioctl(fd, FIONREAD, &avail) == 0 && avail == 0) {
+		c->quitting = 1;
+		event_base_loopexit(c->base, NULL);
+		return;
+	}
 	rl_callback_read_char();
+}
+
+/* SIGINT, SIGTERM, SIGHUP: leave cleanly, the terminal given back (in the
+ * loop, not in a signal handler: libedit's own handlers may deadlock on
+ * stdio's locks). */
+static void
+term_signal_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct client *c = arg;
+
+	c->quitting = 1;
+	event_base_loopexit(c->base, NULL);
 }
 
 /* Once a second in a timed game: the prompt's clock counts down. */
@@ -224,8 +253,10 @@ int
 term_start(struct client *c)
 {
 	struct timeval sec = {1, 0};
+	int i;
 
 	term_client = c;
+	rl_catch_signals = 0;
 	rl_readline_name = "tablero";
 	rl_attempted_completion_function = term_complete;
 	rl_completer_word_break_characters = " \t";
@@ -236,6 +267,13 @@ term_start(struct client *c)
 	c->tick = event_new(c->base, -1, EV_PERSIST, term_tick_cb, c);
 	if (term_stdin == NULL || c->tick == NULL)
 		return -1;
+	for (i = 0; i < TERM_NSIGNALS; i++) {
+		term_signals[i] = evsignal_new(
+		    c->base, term_signal_nos[i], term_signal_cb, c);
+		if (term_signals[i] == NULL)
+			return -1;
+		event_add(term_signals[i], NULL);
+	}
 	event_add(term_stdin, NULL);
 	event_add(c->tick, &sec);
 	c->interactive = 1;
@@ -246,6 +284,8 @@ term_start(struct client *c)
 void
 term_stop(struct client *c)
 {
+	int i;
+
 	if (!c->interactive)
 		return;
 	rl_callback_handler_remove();
@@ -256,5 +296,10 @@ term_stop(struct client *c)
 	if (c->tick != NULL)
 		event_free(c->tick);
 	c->tick = NULL;
+	for (i = 0; i < TERM_NSIGNALS; i++) {
+		if (term_signals[i] != NULL)
+			event_free(term_signals[i]);
+		term_signals[i] = NULL;
+	}
 	c->interactive = 0;
 }

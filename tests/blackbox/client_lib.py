@@ -103,7 +103,15 @@ class Term:
         return self.wait(pattern, n + 1, timeout)
 
     def stop(self):
+        """Kill the tmux server (and with it the client) and remove its
+        socket and the client's config folder."""
         self.tmux("kill-server")
+        sock = os.path.join(os.environ.get("TMUX_TMPDIR", "/tmp"),
+                            "tmux-%d" % os.getuid(), self.sock)
+        try:
+            os.unlink(sock)
+        except OSError:
+            pass
         shutil.rmtree(self.home, ignore_errors=True)
 
 
