@@ -5,6 +5,7 @@
  * here with rules/ before sending), "Player 1 wins!" and the play-again
  * question.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "client-cli/client.h"
@@ -38,22 +39,29 @@ stones_prompt(const struct client_room *r, char *buf, size_t len)
 		snprintf(buf, len, "Player %d enter your move: ", r->turn + 1);
 }
 
-/* The rules' reason (also the server's) as the seed says it. */
+/* The rules' reason (also the server's) as the seed says it, whatever
+ * the case and wording around the reason's key words. */
 static void
 stones_reason(
-    const struct client_room *r, const char *why, char *buf, size_t len)
+    const struct client_room *r, const char *text, char *buf, size_t len)
 {
+	char why[RULES_ERR_MAX];
+	size_t i;
 	int player = r->turn + 1;
 
+	for (i = 0; text[i] != '\0' && i + 1 < sizeof why; i++)
+		why[i] = (char)tolower((unsigned char)text[i]);
+	why[i] = '\0';
 	if (strstr(why, "taken by another peg") != NULL)
 		snprintf(buf, len,
 		    "Position taken by another peg. Please re-enter.");
-	else if (strstr(why, "three in a row while placing") != NULL)
+	else if (strstr(why, "3-in-a-row") != NULL ||
+	    strstr(why, "three in a row") != NULL)
 		snprintf(buf, len,
 		    "Invalid position. Cannot complete "
 		    "3-in-a-row at this stage.");
 	else if (strstr(why, "place one peg") != NULL ||
-	    strcmp(why, "not a board position") == 0)
+	    strncmp(why, "not a board position", 21) == 0)
 		snprintf(buf, len,
 		    "Invalid position. Not a board position. "
 		    "Please re-enter.");
@@ -76,7 +84,7 @@ stones_reason(
 		    "Invalid move. Enter origin and destination "
 		    "positions in 4 characters, e.g., A2B1");
 	else
-		games_reason_default(r, why, buf, len);
+		games_reason_default(r, text, buf, len);
 }
 
 static enum cg_action

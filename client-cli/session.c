@@ -172,12 +172,14 @@ session_state(struct client *c, const cJSON *rep, const char *re, int quiet)
 	const char *seat = session_str(rep, "seat");
 	struct client_room *r = &c->room;
 
+	int asked = strcmp(re, "state") == 0; /* the player asked for it */
+
 	if (room_from_state(c, st) != 0)
 		return;
-	if (!quiet && seat != NULL)
+	if (!quiet && !asked && seat != NULL)
 		view_print(c, "You are in room %s (%s), seat %s.\n", r->id,
 		    r->rg != NULL ? r->rg->title : "?", seat);
-	else if (!quiet)
+	else if (!quiet && !asked)
 		view_print(c, "You are watching room %s (%s).\n", r->id,
 		    r->rg != NULL ? r->rg->title : "?");
 	if (r->rg == NULL) {
@@ -185,6 +187,8 @@ session_state(struct client *c, const cJSON *rep, const char *re, int quiet)
 		return;
 	}
 	if (strcmp(r->status, "waiting") == 0) {
+		if (asked)
+			view_board(c);
 		view_print(
 		    c, "Waiting for an opponent: they type join %s.\n", r->id);
 		return;
@@ -194,7 +198,7 @@ session_state(struct client *c, const cJSON *rep, const char *re, int quiet)
 	if (!quiet && strcmp(r->status, "playing") == 0 &&
 	    cJSON_GetArraySize(
 	        cJSON_GetObjectItemCaseSensitive(st, "history")) == 0 &&
-	    strcmp(re, "state") != 0 && strcmp(re, "watch") != 0)
+	    !asked && strcmp(re, "watch") != 0)
 		return;
 	view_board(c);
 	if (strcmp(r->status, "ended") == 0)
