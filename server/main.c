@@ -4,6 +4,7 @@
  * shutdown.
  */
 #include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <errno.h>
 #include <getopt.h>
@@ -23,6 +24,8 @@
 
 /* The data file's name when only a directory (or nothing) is given. */
 #define MAIN_DB_NAME "tablero.db"
+/* Where Linux says the largest listen backlog it allows. */
+#define MAIN_SOMAXCONN "/proc/sys/net/core/somaxconn"
 
 enum {
 	OPT_DB = 256,
@@ -44,6 +47,7 @@ enum {
 	OPT_ADJOURN_DAYS,
 	OPT_WORKERS,
 	OPT_HINT_NODES,
+	OPT_BACKLOG,
 };
 
 static const struct option main_options[] = {
@@ -69,10 +73,30 @@ static const struct option main_options[] = {
     {"adjourn-days", required_argument, NULL, OPT_ADJOURN_DAYS},
     {"workers", required_argument, NULL, OPT_WORKERS},
     {"hint-nodes", required_argument, NULL, OPT_HINT_NODES},
+    {"backlog", required_argument, NULL, OPT_BACKLOG},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
 };
+
+/* The system's largest listen backlog (Linux caps listen() at
+ * net.core.somaxconn), so a burst of connects waits instead of being lost;
+ * SOMAXCONN where that cannot be read. */
+static int
+main_backlog(void)
+{
+	FILE *f = fopen(MAIN_SOMAXCONN, "r");
+	int n = 0;
+
+	if (f != NULL) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	if (n < 1)
+		return SOMAXCONN;
+	return n > SERVER_BACKLOG_MAX ? SERVER_BACKLOG_MAX : n;
+}
 
 static void
 main_usage(FILE *out)
@@ -130,6 +154,10 @@ main_usage(FILE *out)
 	    "it answers\n"
 	    "                           \"unknown\" (default %ld, up to "
 	    "about 10 s)\n"
+	    "      --backlog N          connections the kernel queues before "
+	    "they are\n"
+	    "                           accepted (default: the system's "
+	    "most, %d here)\n"
 	    "  -h, --help               this help\n"
 	    "  -V, --version            the version\n"
 	    "\nSignals: TERM and INT shut down cleanly (games are saved), HUP "
@@ -138,7 +166,7 @@ main_usage(FILE *out)
 	    SERVER_ROOMS_PER_PLAYER, SERVER_WATCHERS_MAX, SERVER_GRACE_SEC,
 	    SERVER_HELLO_IDLE_SEC, SERVER_OUTPUT_MAX, SERVER_RATE_PER_SEC,
 	    SERVER_RATE_BURST, SERVER_ADJOURN_DAYS, SERVER_WORKERS_MAX,
-	    SERVER_HINT_NODES);
+	    SERVER_HINT_NODES, main_backlog());
 }
 
 /* A whole number within [min, max] for flag `name`, or exit with a clear
@@ -191,6 +219,7 @@ main_defaults(struct config *cfg)
 	cfg->adjourn_days = SERVER_ADJOURN_DAYS;
 	cfg->workers = main_processors();
 	cfg->hint_nodes = SERVER_HINT_NODES;
+	cfg->backlog = main_backlog();
 }
 
 static void
@@ -298,6 +327,10 @@ main_parse(struct config *cfg, int argc, char **argv)
 		case OPT_HINT_NODES:
 			cfg->hint_nodes =
 			    main_number("hint-nodes", optarg, 1000, 1000000000);
+			break;
+		case OPT_BACKLOG:
+			cfg->backlog = (int)main_number(
+			    "backlog", optarg, 1, SERVER_BACKLOG_MAX);
 			break;
 		case 'h':
 			main_usage(stdout);

@@ -21,8 +21,6 @@
 
 #include "server/server.h"
 
-/* Pending connections the kernel may queue for us. */
-#define NET_BACKLOG 128
 /* Seconds to stop accepting after accept() ran out of descriptors. */
 #define NET_ACCEPT_RETRY_SEC 1
 /* TCP keepalive: probe after 60 s idle, every 10 s, give up after 5, so a
@@ -173,6 +171,8 @@ net_read_cb(struct bufferevent *bev, void *arg)
 			break;
 		used = proto_framer_push(c->framer, v.iov_base, v.iov_len,
 		    &line, &linelen, &toolong);
+		if (toolong < 0)
+			fatal("out of memory reading a line");
 		if (toolong) {
 			evbuffer_drain(in, evbuffer_get_length(in));
 			session_error(c, NULL, PROTO_E_LINE_TOO_LONG,
@@ -408,7 +408,8 @@ net_bind(struct server *srv, const char *host)
 			continue;
 		}
 		l = evconnlistener_new(srv->base, net_accept_cb, srv,
-		    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, NET_BACKLOG, fd);
+		    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, srv->cfg.backlog,
+		    fd);
 		if (l == NULL) {
 			log_error("listen %s: %s", host, strerror(errno));
 			evutil_closesocket(fd);

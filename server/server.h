@@ -72,6 +72,8 @@ struct worker;
 #define SERVER_WORKERS_MAX 64
 /* Listen addresses. */
 #define SERVER_LISTEN_MAX 8
+/* Largest --backlog: the kernel caps it at net.core.somaxconn anyway. */
+#define SERVER_BACKLOG_MAX 65535
 /* Player-name hash buckets. */
 #define SERVER_PLAYER_BUCKETS 4096
 
@@ -104,6 +106,7 @@ struct config {
 	int adjourn_days;
 	int workers;     /* search threads */
 	long hint_nodes; /* a hint's search bound */
+	int backlog;     /* listen() backlog */
 };
 
 enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };
