@@ -102,6 +102,20 @@ framer_grow(struct proto_framer *f)
 	return 0;
 }
 
+void
+proto_framer_trim(struct proto_framer *f)
+{
+	if (f->ready) {
+		f->ready = 0;
+		f->len = 0;
+	}
+	if (f->len > 0)
+		return;
+	free(f->buf);
+	f->buf = NULL;
+	f->cap = 0;
+}
+
 /* Give back a buffer that one long line grew past FRAMER_BUF_KEEP. */
 static void
 framer_shrink(struct proto_framer *f)

@@ -155,6 +155,11 @@ size_t proto_framer_pending(const struct proto_framer *f);
  * short lines, grown only as a long line needs (at most limit + 1). */
 size_t proto_framer_held(const struct proto_framer *f);
 
+/* Give back the line buffer when no partial line is held (the last line
+ * handed out is then invalid): for a connection with nothing left to read,
+ * so an idle one holds no buffer. */
+void proto_framer_trim(struct proto_framer *f);
+
 /* ----------------------------------------------------------------- verbs.c */
 
 /* Every verb, in the order of docs/PROTOCOL.md. */

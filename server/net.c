@@ -53,7 +53,8 @@ net_reap(evutil_socket_t fd, short what, void *arg)
 		srv->nconns--;
 		bufferevent_free(c->bev);
 		proto_framer_free(c->framer);
-		evbuffer_free(c->deferred);
+		if (c->deferred != NULL)
+			evbuffer_free(c->deferred);
 		if (c->idle != NULL)
 			event_free(c->idle);
 		free(c);
@@ -101,16 +102,20 @@ net_send(struct conn *c, const char *data, size_t len)
 	if (c->state == CONN_DEAD)
 		return;
 	out = bufferevent_get_output(c->bev);
-	queued = evbuffer_get_length(out) + evbuffer_get_length(c->deferred);
+	queued = evbuffer_get_length(out) +
+	    (c->deferred != NULL ? evbuffer_get_length(c->deferred) : 0);
 	if (queued + len > c->srv->cfg.output_max) {
 		log_warn("conn %llu %s: %zu bytes unread, dropping it",
 		    (unsigned long long)c->id, c->addr, queued);
 		net_close(c, 0);
 		return;
 	}
-	if (c->deferring)
+	if (c->deferring) {
+		if (c->deferred == NULL &&
+		    (c->deferred = evbuffer_new()) == NULL)
+			fatal("out of memory");
 		evbuffer_add(c->deferred, data, len);
-	else
+	} else
 		evbuffer_add(out, data, len);
 }
 
@@ -187,6 +192,8 @@ net_read_cb(struct bufferevent *bev, void *arg)
 		if (used == 0 && line == NULL)
 			break;
 	}
+	if (c->state == CONN_OPEN && evbuffer_get_length(in) == 0)
+		proto_framer_trim(c->framer);
 }
 
 /* Go on with the lines a connection sent while it waited for a reply. */
@@ -324,8 +331,7 @@ net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	c->bev = bufferevent_socket_new(
 	    srv->base, fd, BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
 	c->framer = proto_framer_new(srv->cfg.max_line);
-	c->deferred = evbuffer_new();
-	if (c->bev == NULL || c->framer == NULL || c->deferred == NULL)
+	if (c->bev == NULL || c->framer == NULL)
 		fatal("out of memory accepting a connection");
 	bufferevent_setcb(c->bev, net_read_cb, net_write_cb, net_event_cb, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
@@ -501,7 +507,8 @@ net_free_all(struct server *srv)
 		TAILQ_REMOVE(&srv->conns, c, entry);
 		bufferevent_free(c->bev);
 		proto_framer_free(c->framer);
-		evbuffer_free(c->deferred);
+		if (c->deferred != NULL)
+			evbuffer_free(c->deferred);
 		if (c->idle != NULL)
 			event_free(c->idle);
 		free(c);

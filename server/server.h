@@ -122,7 +122,8 @@ struct conn {
 	struct server *srv;
 	struct bufferevent *bev;
 	struct proto_framer *framer;
-	struct evbuffer *deferred; /* events held until the reply is sent */
+	struct evbuffer *deferred; /* events held until the reply is sent
+	                            * (made at the first such event) */
 	int deferring;
 	uint64_t id;
 	char addr[64];

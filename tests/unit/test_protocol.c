@@ -311,6 +311,16 @@ test_framer_held(void)
 	    f, big, PROTO_LINE_MAX_DEFAULT + 1, &line, &linelen, &toolong);
 	CHECK_INT(toolong, 1);
 	CHECK_INT(proto_framer_held(f), 0);
+	/* trim: a partial line stays, a handed-out one's buffer goes */
+	used = proto_framer_push(f, "\nabc", 4, &line, &linelen, &toolong);
+	proto_framer_trim(f);
+	CHECK_INT(proto_framer_pending(f), 3);
+	used = proto_framer_push(f, "\n", 1, &line, &linelen, &toolong);
+	CHECK(line != NULL && linelen == 3 && memcmp(line, "abc", 3) == 0);
+	CHECK(proto_framer_held(f) > 0);
+	proto_framer_trim(f);
+	CHECK_INT(proto_framer_held(f), 0);
+	CHECK_INT(proto_framer_pending(f), 0);
 	proto_framer_free(f);
 	free(big);
 }
