@@ -795,6 +795,9 @@ lg_window_close(struct lg *lg)
 		    (double)(cpu - lg->cpu0) / tick / wall,
 		    lg->n_ok ? (double)(cpu - lg->cpu0) / tick * 1e6 / lg->n_ok
 		             : 0.0);
+	if (lg->pid && lg->rss0 >= 0)
+		printf(" rss0_kib=%ld rss_kib=%ld", lg->rss0,
+		    lg_proc_rss(lg->pid));
 	printf(" loadgen_cpu=%.3f machine_busy=%.2f games=%ld", self / wall,
 	    total > lg->total0
 	        ? (double)(busy - lg->busy0) / (double)(total - lg->total0)
