@@ -5,10 +5,11 @@
  *   ping   -c CONNS -d DEPTH: every connection keeps DEPTH pings in flight;
  *          any line that is not an event counts as the reply (echod sends
  *          the request back); -c 0: only the bystander;
- *   moves  -r ROOMS: two clients per private Ataxx room, the side to move
- *          sends a random legal move (picked from the board of the last
- *          event) as soon as it knows the position; both ask for a rematch
- *          when a game ends;
+ *   moves  -r ROOMS [-R]: two clients per private Ataxx room, the side to
+ *          move sends a random legal move (picked from the board of the
+ *          last event) as soon as it knows the position; both ask for a
+ *          rematch when a game ends; -R names the room in every move (so
+ *          the server looks it up) instead of acting on the current one;
  *   idle   -c CONNS: connections that say hello and then nothing; the
  *          server's resident memory per connection;
  *   bots   -r ROOMS -l LEVEL: rooms where two bots play each other.
@@ -17,7 +18,7 @@
  * wait. With -P PID the server's CPU time (from /proc/PID/stat) and memory
  * are measured over the same window.
  * Usage: loadgen -m MODE -p PORT [-P PID] [-s SECONDS] [-c N] [-d N]
- *        [-r N] [-l N] [-x SEED]
+ *        [-r N] [-R] [-l N] [-x SEED]
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -80,7 +81,8 @@ struct lg_conn {
 	int head, inflight;
 	const char *verb; /* moves mode: the request in flight */
 	char name[24];
-	char room[32];
+	char room[32]; /* the room's id, once known */
+	int joined;    /* the join request went out */
 	/* moves mode: the game as the last event showed it */
 	char seat[16];     /* this side's seat name ("white") */
 	char turnmark[32]; /* "turn":"white" when white is this seat */
@@ -99,6 +101,7 @@ struct lg {
 	struct event_base *base;
 	enum lg_mode mode;
 	int port, pid, conns, depth, rooms, level;
+	int named; /* -R: every move names its room */
 	double seconds;
 	unsigned long long rng;
 	struct lg_conn *c;
@@ -454,8 +457,14 @@ lg_act(struct lg_conn *c)
 			lg_send(c, "{\"cmd\":\"state\"}\n", "state");
 			return;
 		}
-		snprintf(line, sizeof line,
-		    "{\"cmd\":\"move\",\"move\":\"%s\"}\n", mv);
+		if (c->lg->named)
+			snprintf(line, sizeof line,
+			    "{\"cmd\":\"move\",\"room\":\"%s\",\"move\":"
+			    "\"%s\"}\n",
+			    c->room, mv);
+		else
+			snprintf(line, sizeof line,
+			    "{\"cmd\":\"move\",\"move\":\"%s\"}\n", mv);
 		lg_send(c, line, "move");
 	}
 }
@@ -476,11 +485,11 @@ lg_join(struct lg_conn *c)
 {
 	char line[128];
 
-	if (!c->helloed || c->room[0] == '\0')
+	if (!c->helloed || c->room[0] == '\0' || c->joined)
 		return;
 	snprintf(
 	    line, sizeof line, "{\"cmd\":\"join\",\"room\":\"%s\"}\n", c->room);
-	c->room[0] = '\0';
+	c->joined = 1;
 	lg_send(c, line, "join");
 }
 
@@ -575,6 +584,7 @@ lg_reply(struct lg_conn *c, const cJSON *m)
 
 		if (!cJSON_IsString(room))
 			lg_die("create: no room in the reply");
+		snprintf(c->room, sizeof c->room, "%s", room->valuestring);
 		snprintf(c->partner->room, sizeof c->partner->room, "%s",
 		    room->valuestring);
 		lg_join(c->partner);
@@ -881,7 +891,7 @@ lg_usage(void)
 	fprintf(stderr,
 	    "usage: loadgen -m ping|moves|idle|bots -p PORT [-P PID] "
 	    "[-s SECONDS]\n"
-	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-l LEVEL] "
+	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-l LEVEL] "
 	    "[-x SEED]\n");
 	exit(2);
 }
@@ -910,7 +920,7 @@ lg_options(struct lg *lg, int argc, char **argv)
 	lg->level = 2;
 	lg->seconds = 3;
 	lg->rng = 88172645463325252ULL;
-	while ((o = getopt(argc, argv, "m:p:P:s:c:d:r:l:x:")) != -1) {
+	while ((o = getopt(argc, argv, "m:p:P:s:c:d:r:l:x:R")) != -1) {
 		switch (o) {
 		case 'm':
 			lg->mode = lg_mode(optarg);
@@ -935,6 +945,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 			break;
 		case 'l':
 			lg->level = atoi(optarg);
+			break;
+		case 'R':
+			lg->named = 1;
 			break;
 		case 'x':
 			lg->rng ^= strtoull(optarg, NULL, 10) * 2654435761ULL;

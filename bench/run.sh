@@ -12,7 +12,8 @@
 # each; Ataxx 7x7 moves in 10, 100 and 1000 rooms (two clients each, random
 # legal moves as fast as the server answers) with each store (data file with
 # synchronous normal, --sync full, --db :memory:), whose baseline is echod
-# with one request in flight per room; idle connections (RSS per
+# with one request in flight per room, and once more with the room named in
+# each move (the server finds it by id); idle connections (RSS per
 # connection); a bystander's ping while bots think; perft; the store alone.
 #
 # Usage: sh bench/run.sh BUILD_DIR
@@ -28,6 +29,7 @@ if [ -n "${BENCH_QUICK:-}" ] && [ "${BENCH_QUICK:-0}" != 0 ]; then
 	STORES="normal memory"
 	IDLE=1000
 	BOT_ROOMS=2
+	NAMED_ROOMS=100
 else
 	RUNS=3
 	SECS=3
@@ -35,6 +37,7 @@ else
 	STORES="normal full memory"
 	IDLE=10000
 	BOT_ROOMS=4
+	NAMED_ROOMS=1000
 fi
 # The bots' level in the "bots thinking" scenario (5 is the strongest).
 BOT_LEVEL=3
@@ -197,6 +200,11 @@ for rooms in $ROOMS; do
 		rate_row "ataxx moves, $rooms rooms, $store" "moves/s"
 	done
 done
+# The same with the room named in every move, so the server looks it up
+# among all its rooms (in memory, so the store does not hide it).
+measure tablerod memory -m moves -r "$NAMED_ROOMS" -R
+cp "$TMP/runs" "$TMP/t"
+rate_row "ataxx moves, $NAMED_ROOMS rooms, memory, room named" "moves/s"
 
 measure tablerod normal -m idle -c "$IDLE"
 t=$(get per_conn_kib)
