@@ -352,6 +352,27 @@ lg_send(struct lg_conn *c, const char *line, const char *verb)
 	c->verb = verb;
 }
 
+/* c is set up: logged in and seated (or its bots' room made). */
+static void
+lg_ready(struct lg_conn *c)
+{
+	if (c->ready)
+		return;
+	c->ready = 1;
+	c->lg->nready++;
+}
+
+/* Log in as c's name. */
+static void
+lg_hello(struct lg_conn *c)
+{
+	char line[64];
+
+	snprintf(line, sizeof line, "{\"cmd\":\"hello\",\"name\":\"%s\"}\n",
+	    c->name);
+	lg_send(c, line, "hello");
+}
+
 /* The oldest request in flight got its reply; counted if measuring. */
 static void
 lg_replied(struct lg_conn *c, int ok)
@@ -467,16 +488,6 @@ lg_act(struct lg_conn *c)
 			    "{\"cmd\":\"move\",\"move\":\"%s\"}\n", mv);
 		lg_send(c, line, "move");
 	}
-}
-
-/* c is set up: logged in and seated (or its bots' room made). */
-static void
-lg_ready(struct lg_conn *c)
-{
-	if (c->ready)
-		return;
-	c->ready = 1;
-	c->lg->nready++;
 }
 
 /* Ask to join the room c's partner made, once c is logged in. */
@@ -622,13 +633,9 @@ lg_game_line(struct lg_conn *c, const char *line, size_t len)
 		lg_reply(c, m);
 	else if (!cJSON_IsString(ev))
 		;
-	else if (strcmp(ev->valuestring, "welcome") == 0) {
-		char hello[64];
-
-		snprintf(hello, sizeof hello,
-		    "{\"cmd\":\"hello\",\"name\":\"%s\"}\n", c->name);
-		lg_send(c, hello, "hello");
-	} else if (strcmp(ev->valuestring, "moved") == 0)
+	else if (strcmp(ev->valuestring, "welcome") == 0)
+		lg_hello(c);
+	else if (strcmp(ev->valuestring, "moved") == 0)
 		lg_take_position(c, m);
 	else if (strcmp(ev->valuestring, "started") == 0)
 		lg_started(c, m);
@@ -649,25 +656,18 @@ lg_plain_line(struct lg_conn *c, const char *line, size_t len)
 
 	if (strncmp(line, "{\"event\":\"welcome\"", 18) == 0 && !c->welcomed) {
 		c->welcomed = 1;
-		if (lg->mode == LG_PING) {
-			c->ready = 1;
-			lg->nready++;
-		} else {
-			char hello[64];
-
-			snprintf(hello, sizeof hello,
-			    "{\"cmd\":\"hello\",\"name\":\"%s\"}\n", c->name);
-			lg_send(c, hello, "hello");
-		}
+		if (lg->mode == LG_PING)
+			lg_ready(c);
+		else
+			lg_hello(c);
 		return;
 	}
 	if (strncmp(line, "{\"event\"", 8) == 0)
 		return;
 	lg_replied(c, strstr(line, "\"ok\":false") == NULL);
-	if (lg->mode == LG_IDLE && !c->ready) {
-		c->ready = 1;
-		lg->nready++;
-	} else if (lg->mode == LG_PING && lg->running)
+	if (lg->mode == LG_IDLE)
+		lg_ready(c);
+	else if (lg->mode == LG_PING && lg->running)
 		lg_send(c, "{\"cmd\":\"ping\"}\n", "ping");
 }
 
