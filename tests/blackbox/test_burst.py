@@ -138,8 +138,11 @@ def main():
         chk.eq(got, n, "clients of the burst that got their welcome")
         after = listen_drops()
         if before is not None and after is not None:
-            chk.eq(after - before, 0, "handshakes the kernel dropped "
-                   "(ListenOverflows + ListenDrops)")
+            # Informational only: the counters are the whole network
+            # namespace's, and other servers may overflow meanwhile.
+            print("note: the kernel dropped %d handshakes meanwhile "
+                  "(ListenOverflows + ListenDrops, every listener)"
+                  % (after - before))
         for s in socks:
             s.close()
         c = login(srv.port, "after")
