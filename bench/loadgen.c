@@ -980,6 +980,24 @@ lg_raise_files(int need)
 		lg_die("the open-files hard limit is too low for -c");
 }
 
+/* Close every connection and free what the run held. */
+static void
+lg_free(struct lg *lg)
+{
+	int i;
+
+	for (i = 0; i < lg->conns; i++)
+		if (lg->c[i].bev != NULL)
+			bufferevent_free(lg->c[i].bev);
+	free(lg->c);
+	free(lg->lat.v);
+	if (lg->by != NULL) {
+		free(lg->by->lat.v);
+		free(lg->by);
+	}
+	event_base_free(lg->base);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1018,5 +1036,6 @@ main(int argc, char **argv)
 	if (lg.failed != NULL)
 		fprintf(stderr, "loadgen: %s (%d of %d ready)\n", lg.failed,
 		    lg.nready, lg.conns);
+	lg_free(&lg);
 	return lg.failed != NULL || lg.dropped > 0;
 }
