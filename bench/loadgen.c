@@ -312,13 +312,15 @@ lg_by_main(void *arg)
 	}
 	while (!atomic_load(&by->stop)) {
 		double t = lg_now();
+		/* a ping sent in the window counts, however late its reply */
+		int counted = atomic_load(&by->counting);
 
 		if (send(fd, ping, sizeof ping - 1, MSG_NOSIGNAL) < 0 ||
 		    lg_by_reply(fd, buf, sizeof buf) != 0) {
 			by->failed = 1;
 			break;
 		}
-		if (atomic_load(&by->counting))
+		if (counted)
 			lg_lat_add(&by->lat, lg_now() - t);
 		nanosleep(&pause, NULL);
 	}
@@ -821,8 +823,10 @@ lg_by_report(struct lg_by *by)
 {
 	atomic_store(&by->stop, 1);
 	pthread_join(by->thread, NULL);
-	printf(" by_n=%zu by_p50_ms=%.3f by_p99_ms=%.3f by_failed=%d",
-	    by->lat.n, lg_pct(&by->lat, 50), lg_pct(&by->lat, 99), by->failed);
+	printf(" by_n=%zu by_failed=%d", by->lat.n, by->failed);
+	if (by->lat.n > 0)
+		printf(" by_p50_ms=%.3f by_p99_ms=%.3f", lg_pct(&by->lat, 50),
+		    lg_pct(&by->lat, 99));
 }
 
 /* The clock of a run: setup, warm-up, window, drain. */
