@@ -36,6 +36,19 @@ static void net_read_cb(struct bufferevent *bev, void *arg);
 static void net_write_cb(struct bufferevent *bev, void *arg);
 static void net_event_cb(struct bufferevent *bev, short what, void *arg);
 
+/* Free a connection and everything it holds (already off the list). */
+static void
+net_conn_free(struct conn *c)
+{
+	bufferevent_free(c->bev);
+	proto_framer_free(c->framer);
+	if (c->deferred != NULL)
+		evbuffer_free(c->deferred);
+	if (c->idle != NULL)
+		event_free(c->idle);
+	free(c);
+}
+
 /* Free every dead connection: runs as its own event, outside any
  * connection's callback. */
 static void
@@ -51,13 +64,7 @@ net_reap(evutil_socket_t fd, short what, void *arg)
 		session_closed(c);
 		TAILQ_REMOVE(&srv->conns, c, entry);
 		srv->nconns--;
-		bufferevent_free(c->bev);
-		proto_framer_free(c->framer);
-		if (c->deferred != NULL)
-			evbuffer_free(c->deferred);
-		if (c->idle != NULL)
-			event_free(c->idle);
-		free(c);
+		net_conn_free(c);
 	}
 	if (srv->shutting_down && srv->nconns == 0)
 		event_base_loopexit(srv->base, NULL);
@@ -505,13 +512,7 @@ net_free_all(struct server *srv)
 
 	while ((c = TAILQ_FIRST(&srv->conns)) != NULL) {
 		TAILQ_REMOVE(&srv->conns, c, entry);
-		bufferevent_free(c->bev);
-		proto_framer_free(c->framer);
-		if (c->deferred != NULL)
-			evbuffer_free(c->deferred);
-		if (c->idle != NULL)
-			event_free(c->idle);
-		free(c);
+		net_conn_free(c);
 	}
 	srv->nconns = 0;
 	for (i = 0; i < srv->nlisteners; i++)
