@@ -36,10 +36,12 @@ static void net_read_cb(struct bufferevent *bev, void *arg);
 static void net_write_cb(struct bufferevent *bev, void *arg);
 static void net_event_cb(struct bufferevent *bev, short what, void *arg);
 
-/* Free a connection and everything it holds (already off the list). */
+/* Take a connection out of the server and free it with its socket. */
 static void
-net_conn_free(struct conn *c)
+net_conn_free(struct server *srv, struct conn *c)
 {
+	TAILQ_REMOVE(&srv->conns, c, entry);
+	srv->nconns--;
 	bufferevent_free(c->bev);
 	proto_framer_free(c->framer);
 	if (c->deferred != NULL)
@@ -62,9 +64,7 @@ net_reap(evutil_socket_t fd, short what, void *arg)
 		if (c->state != CONN_DEAD)
 			continue;
 		session_closed(c);
-		TAILQ_REMOVE(&srv->conns, c, entry);
-		srv->nconns--;
-		net_conn_free(c);
+		net_conn_free(srv, c);
 	}
 	if (srv->shutting_down && srv->nconns == 0)
 		event_base_loopexit(srv->base, NULL);
@@ -510,11 +510,8 @@ net_free_all(struct server *srv)
 	struct conn *c;
 	int i;
 
-	while ((c = TAILQ_FIRST(&srv->conns)) != NULL) {
-		TAILQ_REMOVE(&srv->conns, c, entry);
-		net_conn_free(c);
-	}
-	srv->nconns = 0;
+	while ((c = TAILQ_FIRST(&srv->conns)) != NULL)
+		net_conn_free(srv, c);
 	for (i = 0; i < srv->nlisteners; i++)
 		evconnlistener_free(srv->listeners[i]);
 	srv->nlisteners = 0;
