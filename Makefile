@@ -65,7 +65,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 SERVER_BIN = $(if $(wildcard server/main.c),$(BUILD)/tablerod)
 CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
-BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store
+BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen
 
 .PHONY: all deps run test asan asan-test fuzz fuzz-run bench install clean \
 	format check-format
@@ -110,6 +110,10 @@ $(BUILD)/tablero: $(BUILD)/obj/client-cli/main.o $(CLIENT_OBJ) $(LIBPROTO) $(LIB
 $(BUILD)/perft: $(BUILD)/obj/bench/perft.o $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 $(BUILD)/bench_store: $(BUILD)/obj/bench/bench_store.o $(LIBSERVER)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+$(BUILD)/echod: $(BUILD)/obj/bench/echod.o
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+$(BUILD)/loadgen: $(BUILD)/obj/bench/loadgen.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/obj/tests/unit/check.o $(LIBS_ALL)

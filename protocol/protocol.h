@@ -143,13 +143,23 @@ void proto_framer_free(struct proto_framer *f);
  *
  * *toolong: set to 1 (once per offending line) when the current line went
  * over the limit; the framer then drops the rest of that line up to its
- * "\n". The server answers line_too_long and closes. Else 0.
+ * "\n". The server answers line_too_long and closes. -1 when no memory
+ * could be had for the line (the caller treats it as out of memory). Else 0.
  */
 size_t proto_framer_push(struct proto_framer *f, const char *buf, size_t len,
     const char **line, size_t *linelen, int *toolong);
 
 /* Bytes of the current incomplete line held (always <= the limit). */
 size_t proto_framer_pending(const struct proto_framer *f);
+
+/* Bytes of line buffer allocated: none before the first line, small for
+ * short lines, grown only as a long line needs (at most limit + 1). */
+size_t proto_framer_held(const struct proto_framer *f);
+
+/* Give back the line buffer when no partial line is held (the last line
+ * handed out is then invalid): for a connection with nothing left to read,
+ * so an idle one holds no buffer. */
+void proto_framer_trim(struct proto_framer *f);
 
 /* ----------------------------------------------------------------- verbs.c */
 

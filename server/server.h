@@ -83,6 +83,8 @@ struct worker;
 #define SERVER_WORKERS_MAX 64
 /* Listen addresses. */
 #define SERVER_LISTEN_MAX 8
+/* Largest --backlog: the kernel caps it at net.core.somaxconn anyway. */
+#define SERVER_BACKLOG_MAX 65535
 /* Player-name hash buckets. */
 #define SERVER_PLAYER_BUCKETS 4096
 /* Room-id hash buckets at first; the index doubles as rooms are added, so
@@ -123,6 +125,7 @@ struct config {
 	int ended_keep_sec; /* a finished room's time in memory at most */
 	int workers;        /* search threads */
 	long hint_nodes;    /* a hint's search bound */
+	int backlog;        /* listen() backlog */
 };
 
 enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };
@@ -138,7 +141,8 @@ struct conn {
 	struct server *srv;
 	struct bufferevent *bev;
 	struct proto_framer *framer;
-	struct evbuffer *deferred; /* events held until the reply is sent */
+	struct evbuffer *deferred; /* events held until the reply is sent
+	                            * (made at the first such event) */
 	int deferring;
 	uint64_t id;
 	char addr[64];

@@ -271,6 +271,60 @@ test_framer_limit(void)
 	free(big);
 }
 
+/* The line buffer: none until a line comes, small for short lines, grown
+ * for a long one and given back once that line is handled. */
+static void
+test_framer_held(void)
+{
+	struct proto_framer *f = proto_framer_new(0);
+	char *big = malloc(PROTO_LINE_MAX_DEFAULT + 1);
+	const char *line;
+	size_t linelen, used;
+	int toolong;
+
+	CHECK(f != NULL && big != NULL);
+	if (f == NULL || big == NULL)
+		return;
+	CHECK_INT(proto_framer_held(f), 0);
+	used = proto_framer_push(
+	    f, "{\"cmd\":\"ping\"}\n", 15, &line, &linelen, &toolong);
+	CHECK_INT(used, 15);
+	CHECK(line != NULL && linelen == 14);
+	CHECK(proto_framer_held(f) > 14);
+	CHECK(proto_framer_held(f) <= 256);
+	memset(big, 'z', PROTO_LINE_MAX_DEFAULT);
+	big[PROTO_LINE_MAX_DEFAULT] = '\n';
+	used = proto_framer_push(
+	    f, big, PROTO_LINE_MAX_DEFAULT + 1, &line, &linelen, &toolong);
+	CHECK_INT(used, PROTO_LINE_MAX_DEFAULT + 1);
+	CHECK_INT(linelen, PROTO_LINE_MAX_DEFAULT);
+	CHECK_INT(proto_framer_held(f), PROTO_LINE_MAX_DEFAULT + 1);
+	used = proto_framer_push(f, "ab", 2, &line, &linelen, &toolong);
+	CHECK_INT(used, 2);
+	CHECK(line == NULL && toolong == 0);
+	CHECK(proto_framer_held(f) <= 256);
+	used = proto_framer_push(f, "\n", 1, &line, &linelen, &toolong);
+	CHECK(line != NULL && linelen == 2 && memcmp(line, "ab", 2) == 0);
+	/* an over-long line gives its buffer back too */
+	memset(big, 'z', PROTO_LINE_MAX_DEFAULT + 1);
+	used = proto_framer_push(
+	    f, big, PROTO_LINE_MAX_DEFAULT + 1, &line, &linelen, &toolong);
+	CHECK_INT(toolong, 1);
+	CHECK_INT(proto_framer_held(f), 0);
+	/* trim: a partial line stays, a handed-out one's buffer goes */
+	used = proto_framer_push(f, "\nabc", 4, &line, &linelen, &toolong);
+	proto_framer_trim(f);
+	CHECK_INT(proto_framer_pending(f), 3);
+	used = proto_framer_push(f, "\n", 1, &line, &linelen, &toolong);
+	CHECK(line != NULL && linelen == 3 && memcmp(line, "abc", 3) == 0);
+	CHECK(proto_framer_held(f) > 0);
+	proto_framer_trim(f);
+	CHECK_INT(proto_framer_held(f), 0);
+	CHECK_INT(proto_framer_pending(f), 0);
+	proto_framer_free(f);
+	free(big);
+}
+
 static void
 test_errors(void)
 {
@@ -674,6 +728,7 @@ main(void)
 	test_framer_iac();
 	test_framer_nul();
 	test_framer_limit();
+	test_framer_held();
 	test_errors();
 	test_encode_ids();
 	test_encode_escape();
