@@ -48,6 +48,14 @@ cmd_need_playing(
 	return -1;
 }
 
+/* The store refused the verb's change: nothing changed. */
+void
+cmd_unstored(struct conn *c, const struct proto_request *req)
+{
+	session_error(c, req, PROTO_E_INTERNAL,
+	    "the store failed; nothing changed (try again later)");
+}
+
 static int
 cmd_need_solo(struct conn *c, const struct proto_request *req, struct room *r)
 {
@@ -120,11 +128,14 @@ cmd_resign(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_playing(c, req, r) != 0)
 		return;
+	if ((r->g->seats == 1
+	            ? room_end(r, "blocked", -1, "resignation")
+	            : room_end(r, "win", 1 - seat, "resignation")) != 0) {
+		cmd_unstored(c, req);
+		return;
+	}
+	/* The reply still goes out ahead of the ended event. */
 	session_reply(c, proto_reply(req));
-	if (r->g->seats == 1)
-		room_end(r, "blocked", -1, "resignation");
-	else
-		room_end(r, "win", 1 - seat, "resignation");
 }
 
 static void
@@ -148,6 +159,11 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 	    cmd_need_duo(c, req, r) != 0 || cmd_need_playing(c, req, r) != 0)
 		return;
 	if (strcmp(req->action, "offer") == 0) {
+		if (room_commit(r, r->seats[1 - seat].bot > 0 ? 2 : 1, 0) !=
+		    0) {
+			cmd_unstored(c, req);
+			return;
+		}
 		session_reply(c, proto_reply(req));
 		r->draw_offer = seat;
 		cmd_draw_event(r, PROTO_EV_DRAW_OFFERED, seat);
@@ -163,12 +179,17 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 		    "your opponent has not offered a draw");
 		return;
 	}
+	if (strcmp(req->action, "accept") == 0
+	        ? room_end(r, "draw", -1, "draw by agreement")
+	        : room_commit(r, 1, 0)) {
+		cmd_unstored(c, req);
+		return;
+	}
 	session_reply(c, proto_reply(req));
-	r->draw_offer = -1;
-	if (strcmp(req->action, "accept") == 0)
-		room_end(r, "draw", -1, "draw by agreement");
-	else
+	if (r->status != ROOM_ENDED) {
+		r->draw_offer = -1;
 		cmd_draw_event(r, PROTO_EV_DRAW_DECLINED, seat);
+	}
 }
 
 /* Tell the room the position changed without a move (undo, restart). */
@@ -193,23 +214,22 @@ cmd_position_event(struct room *r, enum proto_event_kind e)
 	room_broadcast(r, ev);
 }
 
-/* Go back to the first n moves of the current game, in the store too. 0,
- * or -1 when the store failed. */
+/* Go back to the first n moves of the current game, in the store too (in
+ * one transaction, with the seq of the event to come). 0, or -1 when the
+ * store failed and nothing changed. */
 static int
 cmd_rewind(struct room *r, int n)
 {
-	if (store_move_truncate(r->srv->store, r->id, r->game_no, n + 1) != 0) {
-		log_error("store: %s", store_errmsg(r->srv->store));
-		return -1;
-	}
+	struct room_snap snap;
+
+	room_snap_take(r, &snap);
 	room_replay(r, n);
 	if (r->status == ROOM_ENDED) {
 		r->status = ROOM_PLAYING;
 		cJSON_Delete(r->result);
 		r->result = NULL;
 	}
-	room_save(r);
-	return 0;
+	return room_commit_snap(r, &snap, 1, n + 1);
 }
 
 void
@@ -250,8 +270,9 @@ cmd_restart(struct conn *c, const struct proto_request *req)
 	cmd_position_event(r, PROTO_EV_RESTARTED);
 }
 
-/* Start a new game in the room with new options (taken over): a rematch
- * or the next level. 0, or -1 with the reason. */
+/* Set up a new game in the room with new options (taken over): a rematch
+ * or the next level; nothing stored or sent yet. 0, or -1 with the
+ * reason. */
 static int
 cmd_new_game(struct room *r, cJSON *options, char *err, size_t errlen)
 {
@@ -272,7 +293,22 @@ cmd_new_game(struct room *r, cJSON *options, char *err, size_t errlen)
 	r->nhist = 0;
 	cJSON_Delete(r->result);
 	r->result = NULL;
-	room_start(r);
+	room_start_prepare(r);
+	return 0;
+}
+
+/* Start the new game cmd_new_game set up: stored, then announced. 0, or
+ * -1 with r as the snapshot kept it (after replying the error). */
+static int
+cmd_new_game_commit(struct conn *c, const struct proto_request *req,
+    struct room *r, struct room_snap *snap)
+{
+	if (room_commit_snap(r, snap, room_start_nevents(r), 0) != 0) {
+		cmd_unstored(c, req);
+		return -1;
+	}
+	session_reply(c, proto_reply(req));
+	room_start_announce(r);
 	return 0;
 }
 
@@ -292,6 +328,7 @@ cmd_next(struct conn *c, const struct proto_request *req)
 	const struct rules_optdesc *d;
 	char err[RULES_ERR_MAX], buf[24];
 	struct rules_status st;
+	struct room_snap snap;
 	struct room *r;
 	cJSON *o;
 	long level;
@@ -334,9 +371,14 @@ cmd_next(struct conn *c, const struct proto_request *req)
 	cJSON_DeleteItemFromObject(o, RULES_OPT_LEVEL);
 	snprintf(buf, sizeof buf, "%ld", level);
 	cJSON_AddStringToObject(o, RULES_OPT_LEVEL, buf);
-	session_reply(c, proto_reply(req));
-	if (cmd_new_game(r, o, err, sizeof err) != 0)
+	room_snap_take(r, &snap);
+	if (cmd_new_game(r, o, err, sizeof err) != 0) {
+		room_snap_drop(&snap);
 		log_error("room %s: next level: %s", r->id, err);
+		session_error(c, req, PROTO_E_INTERNAL, "%s", err);
+		return;
+	}
+	cmd_new_game_commit(c, req, r, &snap);
 }
 
 /* The solver runs on the worker thread; the reply comes when it is done,
@@ -388,6 +430,7 @@ void
 cmd_rematch(struct conn *c, const struct proto_request *req)
 {
 	char err[RULES_ERR_MAX];
+	struct room_snap snap;
 	struct room *r;
 	int seat, s, ready = 1;
 	cJSON *ev;
@@ -399,12 +442,17 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 		    "the game in %s is not over", r->id);
 		return;
 	}
-	session_reply(c, proto_reply(req));
+	room_snap_take(r, &snap);
 	r->seats[seat].rematch = 1;
 	for (s = 0; s < r->g->seats; s++)
 		if (r->seats[s].bot == 0 && !r->seats[s].rematch)
 			ready = 0;
 	if (!ready) {
+		if (room_commit_snap(r, &snap, 1, 0) != 0) {
+			cmd_unstored(c, req);
+			return;
+		}
+		session_reply(c, proto_reply(req));
 		ev = room_event(r, PROTO_EV_REMATCH_OFFERED);
 		cJSON_AddStringToObject(ev, "name", c->player->name);
 		cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
@@ -413,8 +461,13 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 	}
 	if (r->g->seats == 2)
 		cmd_swap_seats(r);
-	if (cmd_new_game(r, cmd_options_reseeded(r), err, sizeof err) != 0)
+	if (cmd_new_game(r, cmd_options_reseeded(r), err, sizeof err) != 0) {
+		room_snap_restore(r, &snap);
 		log_error("room %s: rematch: %s", r->id, err);
+		session_error(c, req, PROTO_E_INTERNAL, "%s", err);
+		return;
+	}
+	cmd_new_game_commit(c, req, r, &snap);
 }
 
 void
@@ -440,6 +493,9 @@ cmd_claim(struct conn *c, const struct proto_request *req)
 		        1000));
 		return;
 	}
+	if (room_end(r, "win", seat, "abandonment") != 0) {
+		cmd_unstored(c, req);
+		return;
+	}
 	session_reply(c, proto_reply(req));
-	room_end(r, "win", seat, "abandonment");
 }
