@@ -46,6 +46,7 @@ static void net_write_cb(struct bufferevent *bev, void *arg);
 static void net_event_cb(struct bufferevent *bev, short what, void *arg);
 static void net_linger(struct conn *c);
 static void net_shed(struct server *srv);
+static size_t net_queued(struct conn *c);
 static void net_refuse(evutil_socket_t fd, const char *why);
 
 /* Take a connection out of the server and free it with its socket. */
@@ -130,8 +131,7 @@ net_send(struct conn *c, const char *data, size_t len)
 	if (c->state == CONN_DEAD)
 		return;
 	out = bufferevent_get_output(c->bev);
-	queued = evbuffer_get_length(out) +
-	    (c->deferred != NULL ? evbuffer_get_length(c->deferred) : 0);
+	queued = net_queued(c);
 	if (queued >= c->srv->cfg.output_max) {
 		log_warn("conn %llu %s%s%s: not reading, dropping it: %zu "
 		         "bytes queued unread (--max-output %zu), a %zu-byte "
@@ -231,12 +231,12 @@ net_linger_read(struct conn *c)
 		net_set_dead(c);
 }
 
-/* Output queued for a connection, as the global cap counts it. */
+/* Output queued for a connection and not yet taken by the kernel. */
 static size_t
 net_queued(struct conn *c)
 {
 	return evbuffer_get_length(bufferevent_get_output(c->bev)) +
-	    evbuffer_get_length(c->deferred);
+	    (c->deferred != NULL ? evbuffer_get_length(c->deferred) : 0);
 }
 
 /*

@@ -518,7 +518,10 @@ def test_output_total(chk, build):
             if "dropping it first" in srv.logtext():
                 break
             for c in [far] + near:
-                c.raw(games * 20)
+                try:  # far may be dropped by now
+                    c.raw(games * 20)
+                except OSError:
+                    pass
             time.sleep(0.02)
         log = srv.logtext()
         chk.ok("dropping it first" in log, "the total cap was reached")
