@@ -13,13 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ataxx.h"
 #include "games.h"
 
-typedef unsigned __int128 ataxx_bb;
-
-/* Width of the bit grid: the largest board. */
-#define ATAXX_STRIDE 9
-#define ATAXX_CELLS (ATAXX_STRIDE * ATAXX_STRIDE)
 #define ATAXX_MIN_SIZE 5
 #define ATAXX_MAX_SIZE 9
 
@@ -42,15 +38,6 @@ typedef unsigned __int128 ataxx_bb;
 /* White (seat 0) is 'x' in the FEN, black (seat 1) is 'o'. */
 #define ATAXX_WHITE 0
 #define ATAXX_BLACK 1
-
-struct ataxx_state {
-	uint64_t piece[2][2]; /* per seat, the bitboard as low and high word */
-	uint64_t gap[2];      /* squares blocked by the FEN's '-' */
-	uint32_t halfmove;    /* plies since the last clone (libataxx) */
-	uint32_t fullmove;    /* starts at 1, counts up after black moves */
-	uint8_t size;         /* 5 to 9 */
-	uint8_t turn;         /* seat to move */
-};
 
 /* One bit of the grid, or 0 off the 9x9 grid. */
 #define ATAXX_BIT(r, c)                                                        \
@@ -88,8 +75,8 @@ struct ataxx_state {
 	}
 
 /* Neighbour and jump masks of every square, built by the compiler. */
-static const ataxx_bb ataxx_adj[ATAXX_CELLS] = ATAXX_TABLE(ATAXX_ADJ);
-static const ataxx_bb ataxx_jump[ATAXX_CELLS] = ATAXX_TABLE(ATAXX_JUMP);
+const ataxx_bb ataxx_adj[ATAXX_CELLS] = ATAXX_TABLE(ATAXX_ADJ);
+const ataxx_bb ataxx_jump[ATAXX_CELLS] = ATAXX_TABLE(ATAXX_JUMP);
 
 static const struct rules_optdesc ataxx_options[] = {
     {"size", RULES_OPT_INT, ATAXX_MIN_SIZE, ATAXX_MAX_SIZE, NULL, "7",

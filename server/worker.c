@@ -116,8 +116,11 @@ static int
 worker_bot_search(struct worker_job *j)
 {
 	uint64_t seed = (uint64_t)j->game_no * 1000003u + (uint64_t)j->ply;
+	struct ai_limits lim;
 
-	return ai_bot_move(j->g, j->st, j->level, seed, &j->move) == 0;
+	ai_limits_level(&lim, j->level, seed);
+	lim.cancel = &j->cancel;
+	return ai_bot_move(j->g, j->st, &lim, &j->move, NULL) == 0;
 }
 
 static void *

@@ -1,0 +1,213 @@
+/*
+ * bots.c: the bots' benchmark. `bots speed GAME` prints, for each level,
+ * the time per move, the depth reached and the positions searched per
+ * second from the start and from a middle game; `bots ladder GAME A B N
+ * SCALE` plays N games between two players (levels 1-5, `random`, or `old`
+ * for the previous generic bot at level 5's time) from varied openings,
+ * each opening with both colours, every level's time multiplied by SCALE.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ai/ai.h"
+#include "rules/games.h"
+
+/* Plies played at random before the bots take over, for varied openings. */
+#define BOTS_OPENING_PLIES 4
+/* A game this long is judged by its score (Ataxx can shuffle forever). */
+#define BOTS_PLIES_MAX 400
+
+struct bots_state {
+	_Alignas(16) unsigned char b[RULES_STATE_MAX];
+};
+
+/* A player: a level 1..5, 0 random, -1 the old generic bot. */
+static int
+bots_player(const char *s)
+{
+	if (strcmp(s, "random") == 0)
+		return 0;
+	if (strcmp(s, "old") == 0)
+		return -1;
+	return atoi(s);
+}
+
+static void
+bots_new(const struct rules_game *g, struct bots_state *st)
+{
+	struct rules_opt opt[2] = {{"size", "7"}, {"first", "1"}};
+	char err[RULES_ERR_MAX];
+	int nopt = strcmp(g->name, "ataxx") == 0 ? 1 : 0;
+
+	if (strcmp(g->name, "stones") == 0) {
+		opt[0] = opt[1];
+		nopt = 1;
+	}
+	if (g->init(st->b, opt, nopt, err, sizeof err) != 0) {
+		fprintf(stderr, "bots: %s\n", err);
+		exit(1);
+	}
+}
+
+static int
+bots_random(const struct rules_game *g, const void *st, struct rules_rng *rng,
+    struct rules_move *m)
+{
+	static struct rules_move mv[RULES_MAX_MOVES];
+	int n = g->legal_moves(st, mv, RULES_MAX_MOVES);
+
+	if (n == 0)
+		return -1;
+	*m = mv[rules_rng_below(rng, (unsigned)n)];
+	return 0;
+}
+
+/* One move of player p (scale multiplies the level's time). */
+static int
+bots_move(const struct rules_game *g, const void *st, int p, double scale,
+    uint64_t seed, struct rules_rng *rng, struct rules_move *m,
+    struct ai_report *rep)
+{
+	struct ai_limits lim;
+
+	memset(rep, 0, sizeof *rep);
+	if (p == 0)
+		return bots_random(g, st, rng, m);
+	ai_limits_level(&lim, p > 0 ? p : AI_LEVEL_MAX, seed);
+	lim.ms = (long)(lim.ms * scale);
+	if (lim.ms < 1)
+		lim.ms = 1;
+	if (p < 0) {
+		lim.depth = 64;
+		return ai_generic_move(g, st, &lim, m, rep);
+	}
+	return ai_bot_move(g, st, &lim, m, rep);
+}
+
+/* One game, player a as seat 0; 1, 0.5 or 0 for a. */
+static double
+bots_game(const struct rules_game *g, int a, int b, double scale,
+    uint64_t opening, long *maxms)
+{
+	struct bots_state st;
+	struct rules_status s;
+	struct rules_rng rng;
+	int ply;
+
+	rules_rng_seed(&rng, opening);
+	bots_new(g, &st);
+	for (ply = 0; ply < BOTS_PLIES_MAX; ply++) {
+		struct rules_move m;
+		struct ai_report rep;
+		int seat = g->turn(st.b), p = seat == 0 ? a : b;
+
+		rules_status(g, st.b, &s);
+		if (s.result != RULES_PLAYING)
+			break;
+		if (ply < BOTS_OPENING_PLIES && strcmp(g->name, "stones") != 0)
+			p = 0;
+		if (bots_move(g, st.b, p, scale, opening * 977 + (uint64_t)ply,
+		        &rng, &m, &rep) != 0)
+			break;
+		if (rep.ms > *maxms)
+			*maxms = rep.ms;
+		g->apply(st.b, m);
+	}
+	rules_status(g, st.b, &s);
+	if (s.result == RULES_WIN)
+		return s.winner == 0 ? 1.0 : 0.0;
+	if (s.result == RULES_PLAYING && s.nscores == 2 &&
+	    s.score[0] != s.score[1])
+		return s.score[0] > s.score[1] ? 1.0 : 0.0;
+	return 0.5;
+}
+
+static int
+bots_ladder(const struct rules_game *g, const char *pa, const char *pb,
+    int games, double scale)
+{
+	int a = bots_player(pa), b = bots_player(pb), i;
+	double score = 0;
+	long maxms = 0;
+
+	for (i = 0; i < games; i++) {
+		uint64_t opening = (uint64_t)(i / 2) + 1;
+
+		if (i % 2 == 0)
+			score += bots_game(g, a, b, scale, opening, &maxms);
+		else
+			score +=
+			    1.0 - bots_game(g, b, a, scale, opening, &maxms);
+		fprintf(stderr, "\r%s %s vs %s: %d/%d games", g->name, pa, pb,
+		    i + 1, games);
+	}
+	fprintf(stderr, "\n");
+	printf("%s ladder %s vs %s (time x%.2f): %.1f / %d = %.1f%% "
+	       "(longest move %ld ms)\n",
+	    g->name, pa, pb, scale, score, games, 100.0 * score / games, maxms);
+	return 0;
+}
+
+/* A middle game: BOTS_MID plies of level-1 play from the start. */
+#define BOTS_MID 20
+
+static void
+bots_speed_at(const struct rules_game *g, const void *st, const char *where)
+{
+	int level;
+
+	for (level = AI_LEVEL_MIN; level <= AI_LEVEL_MAX; level++) {
+		struct ai_limits lim;
+		struct ai_report rep;
+		struct rules_move m;
+
+		ai_limits_level(&lim, level, 7);
+		if (ai_bot_move(g, st, &lim, &m, &rep) != 0)
+			return;
+		printf("%s level %d %s: %ld ms (limit %ld), depth %d, %ld "
+		       "nodes, %.0f nodes/s\n",
+		    g->name, level, where, rep.ms, lim.ms, rep.depth, rep.nodes,
+		    rep.ms > 0 ? rep.nodes * 1000.0 / rep.ms : 0.0);
+	}
+}
+
+static int
+bots_speed(const struct rules_game *g)
+{
+	struct bots_state st;
+	struct rules_rng rng;
+	int i;
+
+	bots_new(g, &st);
+	bots_speed_at(g, st.b, "start");
+	rules_rng_seed(&rng, 1);
+	for (i = 0; i < BOTS_MID; i++) {
+		struct rules_move m;
+		struct ai_report rep;
+
+		if (bots_move(g, st.b, 1, 1.0, (uint64_t)i, &rng, &m, &rep) !=
+		    0)
+			return 0;
+		g->apply(st.b, m);
+	}
+	bots_speed_at(g, st.b, "middle");
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct rules_game *g = argc > 2 ? rules_find(argv[2]) : NULL;
+
+	if (g != NULL && argc == 3 && strcmp(argv[1], "speed") == 0)
+		return bots_speed(g);
+	if (g != NULL && argc == 7 && strcmp(argv[1], "ladder") == 0)
+		return bots_ladder(
+		    g, argv[3], argv[4], atoi(argv[5]), atof(argv[6]));
+	fprintf(stderr,
+	    "usage: bots speed GAME\n"
+	    "       bots ladder GAME A B GAMES SCALE   (A, B: 1-5, random, "
+	    "old)\n");
+	return 2;
+}
