@@ -290,7 +290,7 @@ ax_store(struct ax *a, uint64_t key, int depth, int score, int bound,
 static int
 ax_stopped(struct ax *a)
 {
-	if ((a->nodes & (AX_CLOCK_EVERY - 1)) == 0 && !a->stop &&
+	if ((a->nodes & (AX_CLOCK_EVERY - 1)) == 1 && !a->stop &&
 	    ai_out_of_time(a->deadline, a->cancel))
 		a->stop = 1;
 	return a->stop;

@@ -195,11 +195,41 @@ bots_speed(const struct rules_game *g)
 	return 0;
 }
 
+/* Stones under perfect play: the value from the start and after each
+ * first placement, for the player who places first. */
+static int
+bots_stones(void)
+{
+	static const char *const word[] = {"loses", "draws", "wins"};
+	struct bots_state st, next;
+	struct rules_move mv[16];
+	int n, i, plies, v;
+
+	bots_new(&rules_stones, &st);
+	v = ai_stones_value(st.b, &plies);
+	printf("stones: the first player %s (%d plies)\n", word[v + 1], plies);
+	n = rules_stones.legal_moves(st.b, mv, 16);
+	for (i = 0; i < n; i++) {
+		char text[16];
+
+		next = st;
+		rules_stones.format_move(st.b, mv[i], text, sizeof text);
+		rules_stones.apply(next.b, mv[i]);
+		v = ai_stones_value(next.b, &plies);
+		printf("stones: first peg on %s: the first player %s (%d "
+		       "plies)\n",
+		    text, word[v + 1], plies);
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct rules_game *g = argc > 2 ? rules_find(argv[2]) : NULL;
 
+	if (argc == 2 && strcmp(argv[1], "stones") == 0)
+		return bots_stones();
 	if (g != NULL && argc == 3 && strcmp(argv[1], "speed") == 0)
 		return bots_speed(g);
 	if (g != NULL && argc == 7 && strcmp(argv[1], "ladder") == 0)
@@ -207,6 +237,7 @@ main(int argc, char **argv)
 		    g, argv[3], argv[4], atoi(argv[5]), atof(argv[6]));
 	fprintf(stderr,
 	    "usage: bots speed GAME\n"
+	    "       bots stones\n"
 	    "       bots ladder GAME A B GAMES SCALE   (A, B: 1-5, random, "
 	    "old)\n");
 	return 2;
