@@ -30,11 +30,11 @@ static const struct verbs_entry verbs_table[PROTO_VERB_COUNT] = {
         "the public rooms, of one game or status if you say"},
     [PROTO_CREATE] = {"create",
         F(GAME) | F(OPTIONS) | F(SEAT) | F(BOTS) | F(BOT) | F(PRIVATE) |
-            F(CLOCK),
+            F(CLOCK) | F(DEPTH),
         F(GAME), PROTO_ARGS_FIELDS, {PROTO_F_GAME, -1},
         "create GAME [OPTION=VALUE ...] [seat=SEAT] [bot=LEVEL] "
-        "[bots=SEAT:LEVEL,...] [private=yes] [time=SECONDS] "
-        "[inc=SECONDS]",
+        "[bots=SEAT:LEVEL,...] [depth=PLIES] [private=yes] "
+        "[time=SECONDS] [inc=SECONDS]",
         "open a new room and take a seat in it"},
     [PROTO_JOIN] = {"join", F(SEAT), 0, PROTO_ARGS_FIELDS,
         {PROTO_F_ROOM, PROTO_F_SEAT}, "join ROOM [SEAT]",

@@ -106,6 +106,8 @@ lobby_room_summary(const struct room *r)
 			cJSON_AddNumberToObject(one, "bot", s->bot);
 		else
 			cJSON_AddNullToObject(one, "bot");
+		if (s->bot > 0 && s->depth > 0)
+			cJSON_AddNumberToObject(one, "depth", s->depth);
 		cJSON_AddBoolToObject(one, "connected",
 		    s->bot > 0 || (s->player != NULL && !s->gone));
 		cJSON_AddItemToArray(seats, one);

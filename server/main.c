@@ -44,6 +44,9 @@ enum {
 	OPT_ADJOURN_DAYS,
 	OPT_WORKERS,
 	OPT_HINT_NODES,
+	OPT_BOT_MAX_TIME,
+	OPT_BOT_PACE,
+	OPT_HINT_TIME,
 };
 
 static const struct option main_options[] = {
@@ -69,6 +72,9 @@ static const struct option main_options[] = {
     {"adjourn-days", required_argument, NULL, OPT_ADJOURN_DAYS},
     {"workers", required_argument, NULL, OPT_WORKERS},
     {"hint-nodes", required_argument, NULL, OPT_HINT_NODES},
+    {"bot-max-time", required_argument, NULL, OPT_BOT_MAX_TIME},
+    {"bot-pace", required_argument, NULL, OPT_BOT_PACE},
+    {"hint-time", required_argument, NULL, OPT_HINT_TIME},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -130,6 +136,13 @@ main_usage(FILE *out)
 	    "it answers\n"
 	    "                           \"unknown\" (default %ld, up to "
 	    "about 10 s)\n"
+	    "      --hint-time MS       the longest a hint may search "
+	    "(default %d)\n"
+	    "      --bot-max-time MS    the longest any bot may think "
+	    "(default %d)\n"
+	    "      --bot-pace MS        the least pause between moves when "
+	    "only bots\n"
+	    "                           play (default %d)\n"
 	    "  -h, --help               this help\n"
 	    "  -V, --version            the version\n"
 	    "\nSignals: TERM and INT shut down cleanly (games are saved), HUP "
@@ -138,7 +151,8 @@ main_usage(FILE *out)
 	    SERVER_ROOMS_PER_PLAYER, SERVER_WATCHERS_MAX, SERVER_GRACE_SEC,
 	    SERVER_HELLO_IDLE_SEC, SERVER_OUTPUT_MAX, SERVER_RATE_PER_SEC,
 	    SERVER_RATE_BURST, SERVER_ADJOURN_DAYS, SERVER_WORKERS_MAX,
-	    SERVER_HINT_NODES);
+	    SERVER_HINT_NODES, SERVER_HINT_MS, SERVER_BOT_MAX_MS,
+	    SERVER_BOT_PACE_MS);
 }
 
 /* A whole number within [min, max] for flag `name`, or exit with a clear
@@ -191,6 +205,9 @@ main_defaults(struct config *cfg)
 	cfg->adjourn_days = SERVER_ADJOURN_DAYS;
 	cfg->workers = main_processors();
 	cfg->hint_nodes = SERVER_HINT_NODES;
+	cfg->hint_ms = SERVER_HINT_MS;
+	cfg->bot_max_ms = SERVER_BOT_MAX_MS;
+	cfg->bot_pace_ms = SERVER_BOT_PACE_MS;
 }
 
 static void
@@ -298,6 +315,18 @@ main_parse(struct config *cfg, int argc, char **argv)
 		case OPT_HINT_NODES:
 			cfg->hint_nodes =
 			    main_number("hint-nodes", optarg, 1000, 1000000000);
+			break;
+		case OPT_HINT_TIME:
+			cfg->hint_ms =
+			    (int)main_number("hint-time", optarg, 10, 600000);
+			break;
+		case OPT_BOT_MAX_TIME:
+			cfg->bot_max_ms =
+			    (int)main_number("bot-max-time", optarg, 1, 60000);
+			break;
+		case OPT_BOT_PACE:
+			cfg->bot_pace_ms =
+			    (int)main_number("bot-pace", optarg, 0, 60000);
 			break;
 		case 'h':
 			main_usage(stdout);
