@@ -20,6 +20,7 @@ import os
 import re
 import signal
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -71,6 +72,17 @@ def waits(log, room):
     return out
 
 
+def reader(c, stop):
+    """Read and drop what arrives on c (the crowd's events) until stop."""
+    c.sock.settimeout(0.2)
+    while not stop.is_set():
+        try:
+            if not c.sock.recv(65536):
+                return
+        except OSError:
+            continue
+
+
 def fairness(chk, build):
     extra = ["--workers", str(WORKERS), "--bot-max-time", SLICE_MS,
              "--max-rooms-per-player", str(CROWD)]
@@ -80,7 +92,9 @@ def fairness(chk, build):
             r = crowd.call("create", game="amazons",
                            bots={"white": 5, "black": 5})
             is_ok(chk, r, "bot-versus-bot room %d" % i)
-        crowd.close()
+        stop = threading.Event()
+        t = threading.Thread(target=reader, args=(crowd, stop))
+        t.start()
         time.sleep(0.5)  # the crowd's jobs fill the queues
         p = login(srv.port, "person")
         r = p.call("create", game="ataxx", options={"size": 5},
@@ -90,6 +104,9 @@ def fairness(chk, build):
         p.drain()
         answered = [bot_answers(chk, p, room) for _ in range(EXCHANGES)]
         chk.eq(answered, [True] * EXCHANGES, "the bot answers every move")
+        stop.set()
+        t.join(WAIT)
+        crowd.close()
         log = srv.logtext()
         got = waits(log, room)
         print("bot-versus-bot moves finished while the person's bot "
@@ -99,7 +116,7 @@ def fairness(chk, build):
                "the person's bot waits at most one other slice: %r" % got)
         total = len([m for m in BOT_LINE.finditer(log)
                      if m.group(1) != room])
-        chk.ok(total >= 2,
+        chk.ok(total >= EXCHANGES,
                "the crowd played meanwhile (%d moves)" % total)
 
 
