@@ -85,10 +85,11 @@ bots_move(const struct rules_game *g, const void *st, int p, double scale,
 	return ai_bot_move(g, st, &lim, m, rep);
 }
 
-/* One game, player a as seat 0; 1, 0.5 or 0 for a. */
+/* One game, player a as seat 0; 1, 0.5 or 0 for a. maxms[seat] keeps
+ * the longest move of each seat's player. */
 static double
 bots_game(const struct rules_game *g, int a, int b, double scale,
-    uint64_t opening, long *maxms)
+    uint64_t opening, long maxms[2])
 {
 	struct bots_state st;
 	struct rules_status s;
@@ -110,8 +111,8 @@ bots_game(const struct rules_game *g, int a, int b, double scale,
 		if (bots_move(g, st.b, p, scale, opening * 977 + (uint64_t)ply,
 		        &rng, &m, &rep) != 0)
 			break;
-		if (rep.ms > *maxms)
-			*maxms = rep.ms;
+		if (rep.ms > maxms[seat])
+			maxms[seat] = rep.ms;
 		g->apply(st.b, m);
 	}
 	rules_status(g, st.b, &s);
@@ -129,23 +130,24 @@ bots_ladder(const struct rules_game *g, const char *pa, const char *pb,
 {
 	int a = bots_player(pa), b = bots_player(pb), i;
 	double score = 0;
-	long maxms = 0;
+	long ms_a[2] = {0, 0}, ms_b[2] = {0, 0};
 
 	for (i = 0; i < games; i++) {
 		uint64_t opening = (uint64_t)(i / 2) + 1;
 
 		if (i % 2 == 0)
-			score += bots_game(g, a, b, scale, opening, &maxms);
+			score += bots_game(g, a, b, scale, opening, ms_a);
 		else
-			score +=
-			    1.0 - bots_game(g, b, a, scale, opening, &maxms);
+			score += 1.0 - bots_game(g, b, a, scale, opening, ms_b);
 		fprintf(stderr, "\r%s %s vs %s: %d/%d games", g->name, pa, pb,
 		    i + 1, games);
 	}
 	fprintf(stderr, "\n");
 	printf("%s ladder %s vs %s (time x%.2f): %.1f / %d = %.1f%% "
-	       "(longest move %ld ms)\n",
-	    g->name, pa, pb, scale, score, games, 100.0 * score / games, maxms);
+	       "(longest move: %s %ld ms, %s %ld ms)\n",
+	    g->name, pa, pb, scale, score, games, 100.0 * score / games, pa,
+	    ms_a[0] > ms_b[1] ? ms_a[0] : ms_b[1], pb,
+	    ms_a[1] > ms_b[0] ? ms_a[1] : ms_b[0]);
 	return 0;
 }
 
@@ -195,6 +197,49 @@ bots_speed(const struct rules_game *g)
 	return 0;
 }
 
+/* Every set of three first pegs: the value for the first player, counted,
+ * and the losing and winning sets named. */
+static void
+bots_stones_triples(const struct bots_state *start)
+{
+	int a, b, c, count[3] = {0, 0, 0};
+
+	for (a = 0; a < 9; a++)
+		for (b = a + 1; b < 9; b++)
+			for (c = b + 1; c < 9; c++) {
+				struct bots_state st = *start;
+				struct rules_move m = {
+				    RULES_NONE, 0, RULES_NONE};
+				struct rules_move mv[16];
+				int sq[3] = {a, b, c}, k, n, v;
+
+				for (k = 0; k < 3; k++) {
+					m.to = (int16_t)sq[k];
+					n = rules_stones.legal_moves(
+					    st.b, mv, 16);
+					if (!rules_move_listed(mv, n, m))
+						break;
+					rules_stones.apply(st.b, m);
+				}
+				if (k < 3)
+					continue;
+				/* the second player is to move: turn it round
+				 */
+				v = -ai_stones_value(st.b, NULL);
+				count[v + 1]++;
+				if (v >= 0)
+					printf("stones: first pegs %c%d %c%d "
+					       "%c%d: "
+					       "the first player %s\n",
+					    'A' + a / 3, a % 3 + 1, 'A' + b / 3,
+					    b % 3 + 1, 'A' + c / 3, c % 3 + 1,
+					    v > 0 ? "wins" : "draws");
+			}
+	printf("stones: of the %d legal sets of first pegs, %d lose, %d draw, "
+	       "%d win for the first player\n",
+	    count[0] + count[1] + count[2], count[0], count[1], count[2]);
+}
+
 /* Stones under perfect play: the value from the start and after each
  * first placement, for the player who places first. */
 static int
@@ -220,6 +265,7 @@ bots_stones(void)
 		       "plies)\n",
 		    text, word[v + 1], plies);
 	}
+	bots_stones_triples(&st);
 	return 0;
 }
 
