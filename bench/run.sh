@@ -2,7 +2,9 @@
 # run.sh: tablero's benchmarks, run by `make bench`. Prints the perft speed
 # (leaves per second, the median of 3 runs) of Ataxx depth 7 and Amazons
 # depth 2 from their start positions, and checks each leaf count against the
-# published one. Exits non-zero when a count is wrong.
+# published one, the bots' speed, depths and short ladders (bench/bots.c),
+# and ping while bots think (bench/bots_ping.py). Exits non-zero when a
+# count is wrong.
 # Usage: sh bench/run.sh BUILD_DIR
 BUILD=${1:-build}
 RUNS=3
@@ -63,6 +65,28 @@ for spec in "ataxx 5 4752668" "amazons 2 4307152"; do
 		echo "$1 perft $2: own perft is $(awk "BEGIN { printf \"%.1f\", $fast / $slow }")x the generic one"
 	fi
 done
+
+# The bots: time per move, depth and nodes per second of each level from the
+# start and a middle game; Stones' value; short ladders (time x SCALE).
+# The full ladder (hours on two cores; times x0.1, 100 Ataxx and 20 Amazons
+# games a pair):
+#   for p in "1 random" "2 1" "3 2" "4 3" "5 4"; do
+#     build/bots ladder ataxx $p 100 0.1; build/bots ladder amazons $p 20 0.1
+#   done; build/bots ladder ataxx 5 old 100 1
+if [ -x "$BUILD/bots" ]; then
+	"$BUILD/bots" speed ataxx
+	"$BUILD/bots" speed amazons
+	"$BUILD/bots" stones | tail -n 1
+	"$BUILD/bots" ladder ataxx 1 random 20 1 2>/dev/null
+	"$BUILD/bots" ladder ataxx 2 1 20 0.1 2>/dev/null
+	"$BUILD/bots" ladder ataxx 5 old 10 0.05 2>/dev/null
+	"$BUILD/bots" ladder amazons 2 1 4 0.1 2>/dev/null
+fi
+# Another client's ping while two level-5 bot rooms think (target p99 under
+# 0.5 ms: the search threads run at SCHED_IDLE).
+if command -v python3 >/dev/null 2>&1; then
+	python3 "$(dirname "$0")/bots_ping.py" --build "$BUILD" || status=1
+fi
 
 # The store: moves appended per second with synchronous NORMAL and FULL.
 if [ -x "$BUILD/bench_store" ]; then
