@@ -36,10 +36,6 @@ int ai_cancelled(const atomic_int *cancel);
 #define AI_LEVEL_MIN 1
 #define AI_LEVEL_MAX 5
 
-/* The deepest search any bot is asked for (the create option `depth`):
- * deeper than any engine completes in seconds. */
-#define AI_DEPTH_MAX 64
-
 /* What a bot may spend on one move. */
 struct ai_limits {
 	int level;     /* AI_LEVEL_MIN..AI_LEVEL_MAX: strength and weakening */
