@@ -42,6 +42,8 @@ struct ai_limits {
 	int depth;     /* > 0: search at most this many plies, not weakened */
 	long ms;       /* the deadline, from the call, in milliseconds */
 	uint64_t seed; /* varies the choice among near-equal moves */
+	int plain;     /* the bench's yardstick: the evaluation's first term
+	                  alone (material, territory), to measure the others */
 	const atomic_int
 	    *cancel; /* set by another thread: stop (NULL: never) */
 };

@@ -65,6 +65,7 @@ struct ax {
 	int stop;
 	uint16_t root_best; /* the best root move fully searched */
 	int noise;          /* evaluation noise, +-, in hundredths of a piece */
+	int safe; /* the weight of a piece that cannot be infected back */
 	uint64_t seed;
 };
 
@@ -159,7 +160,7 @@ ax_eval(const struct ax *a, ataxx_bb own, ataxx_bb opp, ataxx_bb empty,
 {
 	ataxx_bb loose = ax_around(empty);
 	int v = AX_PIECE * (ax_pop(own) - ax_pop(opp)) +
-	    AX_SAFE * (ax_pop(own & ~loose) - ax_pop(opp & ~loose));
+	    a->safe * (ax_pop(own & ~loose) - ax_pop(opp & ~loose));
 
 	if (a->noise > 0)
 		v += (int)(rules_mix64(key ^ a->seed) %
@@ -456,6 +457,7 @@ ax_new(const struct ai_limits *lim, uint64_t start)
 	a->deadline = start + (uint64_t)lim->ms;
 	a->cancel = lim->cancel;
 	a->seed = rules_mix64(lim->seed + 1);
+	a->safe = lim->plain ? 0 : AX_SAFE;
 	return a;
 }
 

@@ -22,7 +22,10 @@ struct bots_state {
 	_Alignas(16) unsigned char b[RULES_STATE_MAX];
 };
 
-/* A player: a level 1..5, 0 random, -1 the old generic bot. */
+/* A player: a level 1..5, 0 random, -1 the old generic bot; a level
+ * followed by "p" (e.g. 4p) adds BOTS_PLAIN: the engine with its
+ * evaluation's first term alone, to measure what the others add. */
+#define BOTS_PLAIN 100
 static int
 bots_player(const char *s)
 {
@@ -30,7 +33,7 @@ bots_player(const char *s)
 		return 0;
 	if (strcmp(s, "old") == 0)
 		return -1;
-	return atoi(s);
+	return atoi(s) + (strchr(s, 'p') != NULL ? BOTS_PLAIN : 0);
 }
 
 static void
@@ -74,7 +77,8 @@ bots_move(const struct rules_game *g, const void *st, int p, double scale,
 	memset(rep, 0, sizeof *rep);
 	if (p == 0)
 		return bots_random(g, st, rng, m);
-	ai_limits_level(&lim, p > 0 ? p : AI_LEVEL_MAX, seed);
+	ai_limits_level(&lim, p > 0 ? p % BOTS_PLAIN : AI_LEVEL_MAX, seed);
+	lim.plain = p > BOTS_PLAIN;
 	lim.ms = (long)(lim.ms * scale);
 	if (lim.ms < 1)
 		lim.ms = 1;
@@ -285,6 +289,6 @@ main(int argc, char **argv)
 	    "usage: bots speed GAME\n"
 	    "       bots stones\n"
 	    "       bots ladder GAME A B GAMES SCALE   (A, B: 1-5, random, "
-	    "old)\n");
+	    "old, 1p-5p)\n");
 	return 2;
 }
