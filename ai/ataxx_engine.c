@@ -69,41 +69,6 @@ struct ax {
 	uint64_t seed;
 };
 
-static inline int
-ax_pop(ataxx_bb b)
-{
-	return __builtin_popcountll((uint64_t)b) +
-	    __builtin_popcountll((uint64_t)(b >> 64));
-}
-
-static inline int
-ax_lsb(ataxx_bb b)
-{
-	uint64_t lo = (uint64_t)b;
-
-	if (lo != 0)
-		return __builtin_ctzll(lo);
-	return 64 + __builtin_ctzll((uint64_t)(b >> 64));
-}
-
-static ataxx_bb
-ax_get(const uint64_t w[2])
-{
-	return (ataxx_bb)w[0] | (ataxx_bb)w[1] << 64;
-}
-
-/* Every square of a board of side n. */
-static ataxx_bb
-ax_board(int n)
-{
-	ataxx_bb row = ((ataxx_bb)1 << n) - 1, all = 0;
-	int r;
-
-	for (r = 0; r < n; r++)
-		all |= row << (r * ATAXX_STRIDE);
-	return all;
-}
-
 /* The squares next to a set. */
 static ataxx_bb
 ax_around(ataxx_bb set)
@@ -111,21 +76,8 @@ ax_around(ataxx_bb set)
 	ataxx_bb r = 0;
 
 	for (; set != 0; set &= set - 1)
-		r |= ataxx_adj[ax_lsb(set)];
+		r |= ataxx_adj[ataxx_lsb(set)];
 	return r;
-}
-
-/* Can a side with these pieces move into one of these empty squares? */
-static int
-ax_mobile(ataxx_bb side, ataxx_bb empty)
-{
-	for (; side != 0; side &= side - 1) {
-		int sq = ax_lsb(side);
-
-		if ((ataxx_adj[sq] | ataxx_jump[sq]) & empty)
-			return 1;
-	}
-	return 0;
 }
 
 /* The Zobrist key of a position. */
@@ -135,9 +87,9 @@ ax_key(const struct ax *a, ataxx_bb w, ataxx_bb b, int turn)
 	uint64_t k = turn ? a->zturn : 0;
 
 	for (; w != 0; w &= w - 1)
-		k ^= a->zob[0][ax_lsb(w)];
+		k ^= a->zob[0][ataxx_lsb(w)];
 	for (; b != 0; b &= b - 1)
-		k ^= a->zob[1][ax_lsb(b)];
+		k ^= a->zob[1][ataxx_lsb(b)];
 	return k;
 }
 
@@ -159,8 +111,8 @@ ax_eval(const struct ax *a, ataxx_bb own, ataxx_bb opp, ataxx_bb empty,
     uint64_t key)
 {
 	ataxx_bb loose = ax_around(empty);
-	int v = AX_PIECE * (ax_pop(own) - ax_pop(opp)) +
-	    a->safe * (ax_pop(own & ~loose) - ax_pop(opp & ~loose));
+	int v = AX_PIECE * (ataxx_pop(own) - ataxx_pop(opp)) +
+	    a->safe * (ataxx_pop(own & ~loose) - ataxx_pop(opp & ~loose));
 
 	if (a->noise > 0)
 		v += (int)(rules_mix64(key ^ a->seed) %
@@ -177,12 +129,12 @@ ax_gen(ataxx_bb own, ataxx_bb empty, uint16_t *mv)
 	int n = 0;
 
 	for (b = ax_around(own) & empty; b != 0; b &= b - 1)
-		mv[n++] = AX_MOVE(-1, ax_lsb(b));
+		mv[n++] = AX_MOVE(-1, ataxx_lsb(b));
 	for (b = own; b != 0; b &= b - 1) {
-		int from = ax_lsb(b);
+		int from = ataxx_lsb(b);
 
 		for (t = ataxx_jump[from] & empty; t != 0; t &= t - 1)
-			mv[n++] = AX_MOVE(from, ax_lsb(t));
+			mv[n++] = AX_MOVE(from, ataxx_lsb(t));
 	}
 	return n;
 }
@@ -197,8 +149,8 @@ ax_score(const struct ax *a, const uint16_t *mv, int32_t *sc, int n,
 
 	for (i = 0; i < n; i++) {
 		int from = AX_FROM(mv[i]), to = AX_TO(mv[i]);
-		int32_t s =
-		    1000 * (ax_pop(ataxx_adj[to] & opp) + (from < 0 ? 1 : 0));
+		int32_t s = 1000 *
+		    (ataxx_pop(ataxx_adj[to] & opp) + (from < 0 ? 1 : 0));
 
 		if (mv[i] == ttmove)
 			s = 1 << 30;
@@ -256,7 +208,7 @@ ax_play(
 		k ^= a->zob[p->side][from];
 	}
 	for (c = 0; cap != 0; cap &= cap - 1) {
-		int sq = ax_lsb(cap);
+		int sq = ataxx_lsb(cap);
 
 		c ^= a->zob[0][sq] ^ a->zob[1][sq];
 	}
@@ -307,8 +259,8 @@ ax_pass(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 {
 	struct ax_pos q;
 
-	if (!ax_mobile(p->opp, p->empty))
-		return ax_final(ax_pop(p->own), ax_pop(p->opp), ply);
+	if (!ataxx_mobile(p->opp, p->empty))
+		return ax_final(ataxx_pop(p->own), ataxx_pop(p->opp), ply);
 	q.own = p->opp;
 	q.opp = p->own;
 	q.empty = p->empty;
@@ -347,9 +299,9 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 	if (ax_stopped(a))
 		return 0;
 	if (p->opp == 0 || p->own == 0)
-		return ax_final(ax_pop(p->own), ax_pop(p->opp), ply);
+		return ax_final(ataxx_pop(p->own), ataxx_pop(p->opp), ply);
 	if (p->empty == 0)
-		return ax_final(ax_pop(p->own), ax_pop(p->opp), ply);
+		return ax_final(ataxx_pop(p->own), ataxx_pop(p->opp), ply);
 	if (e->key == p->key) {
 		int s = e->score;
 
@@ -514,7 +466,7 @@ ai_ataxx_move(const void *st, const struct ai_limits *lim,
 {
 	const struct ataxx_state *s = st;
 	uint64_t start = ai_clock_ms();
-	ataxx_bb w = ax_get(s->piece[0]), b = ax_get(s->piece[1]);
+	ataxx_bb w = ataxx_get(s->piece[0]), b = ataxx_get(s->piece[1]);
 	struct ax_pos p;
 	struct ax *a;
 	uint16_t mv[AX_MOVES_MAX], best;
@@ -523,9 +475,9 @@ ai_ataxx_move(const void *st, const struct ai_limits *lim,
 	p.side = s->turn;
 	p.own = s->turn ? b : w;
 	p.opp = s->turn ? w : b;
-	p.empty = ax_board(s->size) & ~(w | b | ax_get(s->gap));
+	p.empty = ataxx_board(s->size) & ~(w | b | ataxx_get(s->gap));
 	if (p.own == 0 || p.opp == 0 || p.empty == 0 ||
-	    (!ax_mobile(p.own, p.empty) && !ax_mobile(p.opp, p.empty)))
+	    (!ataxx_mobile(p.own, p.empty) && !ataxx_mobile(p.opp, p.empty)))
 		return -1;
 	if (ax_gen(p.own, p.empty, mv) == 0) {
 		out->from = out->to = out->arg = RULES_NONE;

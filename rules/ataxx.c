@@ -84,47 +84,11 @@ static const struct rules_optdesc ataxx_options[] = {
     {NULL, RULES_OPT_INT, 0, 0, NULL, NULL, NULL},
 };
 
-static inline int
-ataxx_pop(ataxx_bb b)
-{
-	return __builtin_popcountll((uint64_t)b) +
-	    __builtin_popcountll((uint64_t)(b >> 64));
-}
-
-/* Index of the lowest set bit of a non-empty bitboard. */
-static inline int
-ataxx_lsb(ataxx_bb b)
-{
-	uint64_t lo = (uint64_t)b;
-
-	if (lo != 0)
-		return __builtin_ctzll(lo);
-	return 64 + __builtin_ctzll((uint64_t)(b >> 64));
-}
-
-static inline ataxx_bb
-ataxx_get(const uint64_t w[2])
-{
-	return (ataxx_bb)w[0] | (ataxx_bb)w[1] << 64;
-}
-
 static inline void
 ataxx_put(uint64_t w[2], ataxx_bb b)
 {
 	w[0] = (uint64_t)b;
 	w[1] = (uint64_t)(b >> 64);
-}
-
-/* Every square of a board of side n. */
-static ataxx_bb
-ataxx_board(int n)
-{
-	ataxx_bb row = ((ataxx_bb)1 << n) - 1, all = 0;
-	int r;
-
-	for (r = 0; r < n; r++)
-		all |= row << (r * ATAXX_STRIDE);
-	return all;
 }
 
 static ataxx_bb
@@ -133,19 +97,6 @@ ataxx_empty(const struct ataxx_state *s)
 	return ataxx_board(s->size) &
 	    ~(ataxx_get(s->piece[0]) | ataxx_get(s->piece[1]) |
 	        ataxx_get(s->gap));
-}
-
-/* Can a side with these pieces move into one of these empty squares? */
-static int
-ataxx_mobile(ataxx_bb side, ataxx_bb empty)
-{
-	for (; side != 0; side &= side - 1) {
-		int sq = ataxx_lsb(side);
-
-		if ((ataxx_adj[sq] | ataxx_jump[sq]) & empty)
-			return 1;
-	}
-	return 0;
 }
 
 /* Why the game is over (static text), or NULL while it goes on. */

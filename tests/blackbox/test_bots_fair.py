@@ -25,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import WAIT, Checks, Server, args, is_ok, login  # noqa: E402
+from test_workers import bot_answers  # noqa: E402
 
 # Bot-versus-bot rooms of the crowd, and the slice of each of their moves.
 CROWD = 16
@@ -37,20 +38,6 @@ BVB_ALLOWED = 1
 
 BOT_LINE = re.compile(r"room (\S+): bot level")
 MOVE_LINE = re.compile(r'"cmd": ?"move"')
-
-
-def bot_answers(chk, c, room):
-    """Play the first legal move and wait (bounded) for the bot's reply."""
-    moves = c.call("moves", room=room).get("moves") or ["none"]
-    is_ok(chk, c.call("move", room=room, move=moves[0]), "move")
-    deadline = time.time() + WAIT
-    while time.time() < deadline:
-        ev = c.event("moved", timeout=max(0.01, deadline - time.time()))
-        if ev is None:
-            return False
-        if ev.get("seat") == "black":
-            return True
-    return False
 
 
 def waits(log, room):
