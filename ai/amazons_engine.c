@@ -372,7 +372,7 @@ am_deepen(struct am *a, am_bb me, am_bb opp, am_bb arrows, struct am_move *mv,
 	for (depth = 2; depth <= cap; depth++) {
 		int score, bi;
 
-		if ((long)(ai_clock_ms() - start) * 3 > ms)
+		if ((long)(ai_clock_ms() - start) * 2 > ms)
 			break;
 		bi = am_root(a, me, opp, arrows, mv, width, depth, &score);
 		if (bi >= 0 && (!a->stop || mv[bi].score > mv[0].score))

@@ -452,9 +452,10 @@ ax_root(struct ax *a, const struct ax_pos *p, int cap, uint64_t start, long ms,
 		rep->score = v;
 		if (v > AX_WIN - AX_PLY_MAX * 2 || v < -AX_WIN + AX_PLY_MAX * 2)
 			break;
-		/* The next iteration takes a few times as long: do not
-		 * start one that cannot finish. */
-		if ((long)(ai_clock_ms() - start) * 3 > ms)
+		/* The next iteration takes a few times as long: past half
+		 * the time it would mostly be cut off (a cut iteration still
+		 * helps: it searches the best move first). */
+		if ((long)(ai_clock_ms() - start) * 2 > ms)
 			break;
 	}
 	return best;
