@@ -13,18 +13,21 @@ puts the answer behind the whole crowd: about eight moves per thread.
 
 Shutdown: a bot told to search 64 plies with a minute to think is thinking
 when TERM comes; the server exits within WAIT (10 s), long before the
-minute is up, because the search is cancelled.
+minute is up, because the search is cancelled. Restarted on the same data
+file, the room's bots still have their depth.
 """
 
 import os
 import re
 import signal
 import sys
+import tempfile
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import WAIT, Checks, Server, args, is_ok, login  # noqa: E402
+from harness import (WAIT, Checks, Client, Server, args, is_ok,  # noqa: E402
+                     login)
 from test_workers import bot_answers  # noqa: E402
 
 # Bot-versus-bot rooms of the crowd, and the slice of each of their moves.
@@ -107,11 +110,12 @@ def fairness(chk, build):
                "the crowd played meanwhile (%d moves)" % total)
 
 
-def shutdown(chk, build):
+def shutdown(chk, build, db):
     extra = ["--workers", "1", "--bot-max-time", "60000"]
-    srv = Server(build, extra=extra).start()
+    srv = Server(build, db=db, extra=extra).start()
     try:
         c = login(srv.port, "deep")
+        token = c.token
         r = c.call("create", game="ataxx", options={"size": 9},
                    bots={"white": 5, "black": 5}, depth=64)
         is_ok(chk, r, "a bot-versus-bot room searching 64 plies")
@@ -127,13 +131,27 @@ def shutdown(chk, build):
     finally:
         srv.stop(signal.SIGKILL)
         os.unlink(srv.log.name)
+    return token
+
+
+def depth_kept(chk, build, db, token):
+    """The depth is stored with the seats: the room comes back with it."""
+    with Server(build, db=db, extra=["--workers", "1"]) as srv:
+        c = Client(srv.port)
+        is_ok(chk, c.call("hello", name="deep", token=token), "hello again")
+        rooms = c.call("rooms", status="playing").get("rooms") or []
+        depths = [s.get("depth") for r in rooms for s in r["seats"]]
+        chk.eq(depths, [64, 64], "the bots' depth after a restart")
 
 
 def main():
     a = args()
     chk = Checks()
     fairness(chk, a.build)
-    shutdown(chk, a.build)
+    with tempfile.TemporaryDirectory() as d:
+        db = os.path.join(d, "tablero.db")
+        token = shutdown(chk, a.build, db)
+        depth_kept(chk, a.build, db, token)
     chk.done()
 
 
