@@ -96,6 +96,12 @@ ai_clock_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+uint64_t
+ai_deadline(uint64_t start, long ms)
+{
+	return start + (uint64_t)(ms - ms / 32);
+}
+
 int
 ai_out_of_time(uint64_t deadline, const atomic_int *cancel)
 {

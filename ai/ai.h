@@ -43,7 +43,8 @@ struct ai_limits {
 	long ms;       /* the deadline, from the call, in milliseconds */
 	uint64_t seed; /* varies the choice among near-equal moves */
 	int plain;     /* the bench's yardstick: the evaluation's first term
-	                  alone (material, territory), to measure the others */
+	                  alone (Amazons: queen territory), to measure the
+	                  others */
 	const atomic_int
 	    *cancel; /* set by another thread: stop (NULL: never) */
 };
@@ -70,6 +71,11 @@ int ai_bot_move(const struct rules_game *g, const void *st,
 
 /* Milliseconds on a monotonic clock. */
 uint64_t ai_clock_ms(void);
+
+/* The clock reading at which a search that started at `start` with `ms`
+ * to think stops: a thirty-second short, the time it takes to unwind the
+ * search and free its tables. */
+uint64_t ai_deadline(uint64_t start, long ms);
 
 /* Whether the search must stop: past deadline (ms on ai_clock_ms) or
  * cancelled. */

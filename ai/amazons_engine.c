@@ -408,7 +408,7 @@ ai_amazons_move(const void *st, const struct ai_limits *lim,
 	int nq, n, best, cap;
 
 	memset(&a, 0, sizeof a);
-	a.deadline = start + (uint64_t)lim->ms;
+	a.deadline = ai_deadline(start, lim->ms);
 	a.cancel = lim->cancel;
 	a.seed = rules_mix64(lim->seed + 1);
 	a.plain = lim->plain;

@@ -2,8 +2,9 @@
  * ataxx_engine.c: the Ataxx computer player, on the bitboards of
  * rules/ataxx.h: iterative deepening principal-variation search with
  * alpha-beta, a transposition table keyed by a Zobrist hash, move ordering
- * (table move, pieces infected, killers, history), judged by material with
- * a term for pieces that can no longer be taken. It stops at its deadline
+ * (table move, pieces infected, killers, history), judged by material (a
+ * term for pieces that cannot be infected back lost to material alone in
+ * the bench, see docs/RULES.md). It stops at its deadline
  * (or when cancelled) and plays the best move of the deepest iteration;
  * low levels are weakened by a depth cap and noise in the evaluation.
  */
@@ -18,9 +19,6 @@
 #define AX_INF (AX_WIN + 1000)
 /* One piece of material. */
 #define AX_PIECE 100
-/* A piece with no empty square around it cannot be infected back until
- * a neighbour empties (a jump): worth a little more than a loose one. */
-#define AX_SAFE 8
 
 /* The deepest search (plies) and the most moves of one position: at most
  * 81 clones and 16 jumps into each of 81 squares. */
@@ -65,7 +63,6 @@ struct ax {
 	int stop;
 	uint16_t root_best; /* the best root move fully searched */
 	int noise;          /* evaluation noise, +-, in hundredths of a piece */
-	int safe; /* the weight of a piece that cannot be infected back */
 	uint64_t seed;
 };
 
@@ -104,15 +101,12 @@ ax_final(int own, int opp, int ply)
 	return 0;
 }
 
-/* The side to move's view: material, safe pieces, and the level's noise
- * (the same for the same position, so the table stays consistent). */
+/* The side to move's view: material and the level's noise (the same for
+ * the same position, so the table stays consistent). */
 static int
-ax_eval(const struct ax *a, ataxx_bb own, ataxx_bb opp, ataxx_bb empty,
-    uint64_t key)
+ax_eval(const struct ax *a, ataxx_bb own, ataxx_bb opp, uint64_t key)
 {
-	ataxx_bb loose = ax_around(empty);
-	int v = AX_PIECE * (ataxx_pop(own) - ataxx_pop(opp)) +
-	    a->safe * (ataxx_pop(own & ~loose) - ataxx_pop(opp & ~loose));
+	int v = AX_PIECE * (ataxx_pop(own) - ataxx_pop(opp));
 
 	if (a->noise > 0)
 		v += (int)(rules_mix64(key ^ a->seed) %
@@ -317,7 +311,7 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 			return s;
 	}
 	if (depth <= 0 || ply >= AX_PLY_MAX - 1)
-		return ax_eval(a, p->own, p->opp, p->empty, p->key);
+		return ax_eval(a, p->own, p->opp, p->key);
 	n = ax_gen(p->own, p->empty, mv);
 	if (n == 0)
 		return ax_pass(a, p, depth, ply, alpha, beta);
@@ -406,10 +400,9 @@ ax_new(const struct ai_limits *lim, uint64_t start)
 		for (i = 0; i < ATAXX_CELLS; i++)
 			a->zob[s][i] = rules_rng_next(&rng);
 	a->zturn = rules_rng_next(&rng);
-	a->deadline = start + (uint64_t)lim->ms;
+	a->deadline = ai_deadline(start, lim->ms);
 	a->cancel = lim->cancel;
 	a->seed = rules_mix64(lim->seed + 1);
-	a->safe = lim->plain ? 0 : AX_SAFE;
 	return a;
 }
 

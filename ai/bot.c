@@ -126,7 +126,7 @@ ai_generic_move(const struct rules_game *g, const void *st,
 
 	memset(&b, 0, sizeof b);
 	b.g = g;
-	b.deadline = start + (uint64_t)lim->ms;
+	b.deadline = ai_deadline(start, lim->ms);
 	b.cancel = lim->cancel;
 	rules_rng_seed(&b.rng, lim->seed);
 	b.states = malloc((size_t)(BOT_DEPTH_MAX + 2) * g->state_size);
