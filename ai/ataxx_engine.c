@@ -277,6 +277,36 @@ ax_good(struct ax *a, const struct ax_pos *p, uint16_t m, int depth, int ply)
 		a->history[from + 1][to] += depth * depth;
 }
 
+/* One ply before the leaves, without noise, the value is the best
+ * material after one move, found from the destination squares alone (a
+ * clone gains a piece, each piece infected counts twice): 1 and the value
+ * in *v, or 0 when the position needs the full search (a pass, the last
+ * empty square, or a move that takes every opposing piece). */
+static int
+ax_frontier(const struct ax_pos *p, int *v)
+{
+	ataxx_bb clones = ax_around(p->own) & p->empty, jumps = 0, b;
+	int best = -1, nopp = ataxx_pop(p->opp);
+
+	for (b = p->own; b != 0; b &= b - 1)
+		jumps |= ataxx_jump[ataxx_lsb(b)];
+	jumps &= p->empty & ~clones; /* a clone there does better */
+	if ((clones | jumps) == 0 || ataxx_pop(p->empty) <= 1)
+		return 0;
+	for (b = clones | jumps; b != 0; b &= b - 1) {
+		int to = ataxx_lsb(b);
+		int c = ataxx_pop(ataxx_adj[to] & p->opp);
+		int gain = 2 * c + ((clones >> to) & 1 ? 1 : 0);
+
+		if (c == nopp)
+			return 0;
+		if (gain > best)
+			best = gain;
+	}
+	*v = AX_PIECE * (ataxx_pop(p->own) - nopp + best);
+	return 1;
+}
+
 /* Principal-variation search of position p to depth plies. */
 static int
 ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
@@ -312,6 +342,8 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 	}
 	if (depth <= 0 || ply >= AX_PLY_MAX - 1)
 		return ax_eval(a, p->own, p->opp, p->key);
+	if (depth == 1 && a->noise == 0 && ax_frontier(p, &n))
+		return n;
 	n = ax_gen(p->own, p->empty, mv);
 	if (n == 0)
 		return ax_pass(a, p, depth, ply, alpha, beta);

@@ -36,10 +36,13 @@ bots_player(const char *s)
 	return atoi(s) + (strchr(s, 'p') != NULL ? BOTS_PLAIN : 0);
 }
 
+/* The Ataxx board side the bench plays on (`bots speed ataxx 9`). */
+static const char *bots_size = "7";
+
 static void
 bots_new(const struct rules_game *g, struct bots_state *st)
 {
-	struct rules_opt opt[2] = {{"size", "7"}, {"first", "1"}};
+	struct rules_opt opt[2] = {{"size", bots_size}, {"first", "1"}};
 	char err[RULES_ERR_MAX];
 	int nopt = strcmp(g->name, "ataxx") == 0 ? 1 : 0;
 
@@ -280,13 +283,17 @@ main(int argc, char **argv)
 
 	if (argc == 2 && strcmp(argv[1], "stones") == 0)
 		return bots_stones();
+	if (g != NULL && argc == 4 && strcmp(argv[1], "speed") == 0) {
+		bots_size = argv[3];
+		return bots_speed(g);
+	}
 	if (g != NULL && argc == 3 && strcmp(argv[1], "speed") == 0)
 		return bots_speed(g);
 	if (g != NULL && argc == 7 && strcmp(argv[1], "ladder") == 0)
 		return bots_ladder(
 		    g, argv[3], argv[4], atoi(argv[5]), atof(argv[6]));
 	fprintf(stderr,
-	    "usage: bots speed GAME\n"
+	    "usage: bots speed GAME [ATAXX_SIZE]\n"
 	    "       bots stones\n"
 	    "       bots ladder GAME A B GAMES SCALE   (A, B: 1-5, random, "
 	    "old, 1p-5p)\n");

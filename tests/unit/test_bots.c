@@ -238,6 +238,74 @@ test_ataxx_positions(void)
 	CHECK_INT(rep.depth, 5);
 }
 
+/* Plain negamax over the rules interface with the engine's scoring:
+ * material x100, a finished game +-(100000 - ply); at depth 0 a game ended
+ * by "neither side can move" still counts as material, as the engine only
+ * finds that out when it looks for moves. */
+static int
+ataxx_negamax(const void *st, int depth, int ply)
+{
+	struct rules_move mv[RULES_MAX_MOVES / 8];
+	struct rules_status s;
+	int me = rules_ataxx.turn(st), n, i, best = -1000000;
+
+	rules_status(&rules_ataxx, st, &s);
+	if (s.result != RULES_PLAYING &&
+	    (depth > 0 || strcmp(s.reason, "neither side can move") != 0)) {
+		if (s.result == RULES_DRAW)
+			return 0;
+		return s.winner == me ? 100000 - ply : -100000 + ply;
+	}
+	if (depth == 0)
+		return 100 * (s.score[me] - s.score[1 - me]);
+	n = rules_ataxx.legal_moves(st, mv, RULES_MAX_MOVES / 8);
+	for (i = 0; i < n; i++) {
+		struct state next;
+		int v;
+
+		memcpy(next.b, st, rules_ataxx.state_size);
+		rules_ataxx.apply(next.b, mv[i]);
+		v = -ataxx_negamax(next.b, depth - 1, ply + 1);
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+/* The engine's exact-depth score equals plain negamax's, from random
+ * positions of every size (its shortcut one ply before the leaves, its
+ * table and its pruning change nothing). */
+static void
+test_ataxx_scores(void)
+{
+	struct rules_rng rng;
+	int k;
+
+	rules_rng_seed(&rng, 11);
+	for (k = 0; k < 60; k++) {
+		struct state st;
+		struct ai_report rep;
+		struct rules_move mv[RULES_MAX_MOVES / 8];
+		char val[4];
+		int ply, n, depth = 1 + k % 3;
+
+		snprintf(val, sizeof val, "%d", 5 + k % 5);
+		new_game(&rules_ataxx, &st, "size", val);
+		for (ply = 0; ply < (int)rules_rng_below(&rng, 60); ply++) {
+			n = rules_ataxx.legal_moves(
+			    st.b, mv, RULES_MAX_MOVES / 8);
+			if (n == 0)
+				break;
+			rules_ataxx.apply(
+			    st.b, mv[rules_rng_below(&rng, (unsigned)n)]);
+		}
+		if (rules_ataxx.legal_moves(st.b, mv, 1) == 0)
+			continue;
+		bot_depth(&rules_ataxx, st.b, depth, &rep);
+		CHECK_INT(rep.score, ataxx_negamax(st.b, depth, 0));
+	}
+}
+
 /* A search cancelled before it starts still answers at once, legally. */
 static void
 test_cancel(void)
@@ -302,6 +370,7 @@ main(void)
 	test_stones_never_loses();
 	test_ataxx_levels();
 	test_ataxx_positions();
+	test_ataxx_scores();
 	test_cancel();
 	test_amazons();
 	return check_done();
