@@ -168,7 +168,7 @@ test_ataxx_levels(void)
 	for (size = 5; size <= 9; size++) {
 		for (level = AI_LEVEL_MIN; level <= AI_LEVEL_MAX; level++) {
 			struct state st;
-			char val[4];
+			char val[16];
 			int ply;
 
 			snprintf(val, sizeof val, "%d", size);
@@ -286,7 +286,7 @@ test_ataxx_scores(void)
 		struct state st;
 		struct ai_report rep;
 		struct rules_move mv[RULES_MAX_MOVES / 8];
-		char val[4];
+		char val[16];
 		int ply, n, depth = 1 + k % 3;
 
 		snprintf(val, sizeof val, "%d", 5 + k % 5);
