@@ -352,6 +352,30 @@ test_amazons(void)
 		CHECK(legal(&rules_amazons, st.b, m));
 		rules_amazons.apply(st.b, m);
 	}
+	/* random positions, deep into the game: a legal move each time */
+	for (level = 0; level < 20; level++) {
+		struct rules_rng rng;
+		struct rules_move mv[RULES_MAX_MOVES / 2];
+		struct ai_limits lim;
+		int ply, n;
+
+		rules_rng_seed(&rng, (uint64_t)level + 40);
+		new_game(&rules_amazons, &st, NULL, NULL);
+		for (ply = 0; ply < 10 + 3 * level; ply++) {
+			n = rules_amazons.legal_moves(
+			    st.b, mv, RULES_MAX_MOVES / 2);
+			if (n == 0)
+				break;
+			rules_amazons.apply(
+			    st.b, mv[rules_rng_below(&rng, (unsigned)n)]);
+		}
+		if (rules_amazons.legal_moves(st.b, mv, 1) == 0)
+			continue;
+		ai_limits_level(&lim, 1 + level % AI_LEVEL_MAX, 1);
+		lim.ms = 20;
+		CHECK_INT(ai_bot_move(&rules_amazons, st.b, &lim, &m, NULL), 0);
+		CHECK(legal(&rules_amazons, st.b, m));
+	}
 	/* three black amazons are walled in; the one on a10 has b10 as its
 	 * only way out: white wins by shooting there (or standing there) */
 	load(&rules_amazons, &st,
