@@ -1,21 +1,23 @@
 /*
  * ai.c: the entry points the server calls: a game's solver or bot engine,
- * found by its wire name in one table (a two-player game without an engine
- * is played by the generic search of bot.c), the levels' times, and the
- * clock every search checks.
+ * found by the game's descriptor in one table (a game without a solver has
+ * no hints: AI_UNKNOWN; a two-player game without an engine is played by
+ * the generic search of bot.c), the levels' times, and the clock every
+ * search checks.
  */
 #include <string.h>
 #include <time.h>
 
 #include "ai/ai.h"
+#include "rules/games.h"
 
 static const struct {
-	const char *game;
+	const struct rules_game *game;
 	enum ai_verdict (*solve)(
 	    const void *, long, const atomic_int *, struct rules_move *);
 } ai_solvers[] = {
-    {"solitaire", ai_solitaire_solve},
-    {"shifter", ai_shifter_solve},
+    {&rules_solitaire, ai_solitaire_solve},
+    {&rules_shifter, ai_shifter_solve},
 };
 
 enum ai_verdict
@@ -25,7 +27,7 @@ ai_solve(const struct rules_game *g, const void *st, long node_limit,
 	size_t i;
 
 	for (i = 0; i < sizeof ai_solvers / sizeof ai_solvers[0]; i++)
-		if (strcmp(ai_solvers[i].game, g->name) == 0)
+		if (ai_solvers[i].game == g)
 			return ai_solvers[i].solve(
 			    st, node_limit, cancel, hint);
 	return AI_UNKNOWN;
@@ -38,15 +40,15 @@ ai_cancelled(const atomic_int *cancel)
 	    atomic_load_explicit(cancel, memory_order_relaxed) != 0;
 }
 
-/* Each game's own engine, by wire name. */
+/* Each game's own engine, by descriptor. */
 static const struct {
-	const char *game;
+	const struct rules_game *game;
 	int (*move)(const void *, const struct ai_limits *, struct rules_move *,
 	    struct ai_report *);
 } ai_engines[] = {
-    {"ataxx", ai_ataxx_move},
-    {"amazons", ai_amazons_move},
-    {"stones", ai_stones_move},
+    {&rules_ataxx, ai_ataxx_move},
+    {&rules_amazons, ai_amazons_move},
+    {&rules_stones, ai_stones_move},
 };
 
 /* Time per move of levels 1 to 5, in milliseconds (docs/PROTOCOL.md). */
@@ -82,7 +84,7 @@ ai_bot_move(const struct rules_game *g, const void *st,
 		rep = &spare;
 	memset(rep, 0, sizeof *rep);
 	for (i = 0; i < sizeof ai_engines / sizeof ai_engines[0]; i++)
-		if (strcmp(ai_engines[i].game, g->name) == 0)
+		if (ai_engines[i].game == g)
 			return ai_engines[i].move(st, lim, out, rep);
 	return ai_generic_move(g, st, lim, out, rep);
 }

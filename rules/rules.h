@@ -69,6 +69,28 @@ struct rules_optdesc {
 	const char *help;    /* one short sentence */
 };
 
+/*
+ * Option names with a meaning beyond the game: the server acts on them, so
+ * a game that has such a thing uses the name (in its optdesc table):
+ * - RULES_OPT_SEED (INT): everything random in the game comes from it. The
+ *   server draws one when the player gives none and stores it with the
+ *   room, so replaying the options and moves rebuilds the same game; a
+ *   rematch or the next level draws a new one.
+ * - RULES_OPT_LEVEL (INT, one-player games): the level. A new game of it
+ *   resumes at the player's saved level (one more once it was solved), and
+ *   `next` plays the level after this one.
+ * - RULES_OPT_FILE (TEXT): a file in the game's file_format. A game that
+ *   does not declare it still takes it when it has import_file: the server
+ *   loads it after init.
+ * - RULES_OPT_POSITION (TEXT): a position string (to_position's form). A
+ *   game that does not declare it still takes it: the server loads it with
+ *   from_position after init.
+ */
+#define RULES_OPT_SEED "seed"
+#define RULES_OPT_LEVEL "level"
+#define RULES_OPT_FILE "file"
+#define RULES_OPT_POSITION "position"
+
 enum rules_result {
 	RULES_PLAYING,
 	RULES_WIN,     /* two players: `winner` won */
@@ -91,6 +113,10 @@ struct rules_game {
 	const char *title;         /* for people: "Ataxx" */
 	int seats;                 /* 1 or 2 */
 	const char *seat_names[2]; /* "white", "black"; seat 0 first */
+	/* 1 when the game has no draws (the Amazons seed: there is always
+	 * a loser), so the server refuses draw offers in it; 0 when players
+	 * may agree a draw (two-player games) or it means nothing (one). */
+	int no_draw_offers;
 	const struct rules_optdesc *options; /* ends with a NULL name */
 	const char *notation;    /* one line of help on move notation */
 	const char *file_format; /* import/export format name, or NULL */
@@ -130,6 +156,14 @@ struct rules_game {
 	/* Replace the position (st holds a game made by init); 0 or -1. */
 	int (*from_position)(
 	    void *st, const char *text, char *err, size_t errlen);
+	/* Rewind st, in place, to the start of its level: the starting
+	 * layout a level file's `start` section gave, which may be earlier
+	 * than the board the game was created with (Shape Shifter). The
+	 * rewound state round-trips through to_position and from_position
+	 * (into a state init made with the same table), so that string can
+	 * be stored to make the same level again. NULL when a game's start
+	 * is always the state that init, a file and a position made. */
+	void (*restart)(void *st);
 	/* The seed's file format (NULL when the game has none); the import
 	 * replaces the position in a game made by init. */
 	int (*import_file)(

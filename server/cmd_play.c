@@ -128,9 +128,9 @@ cmd_resign(struct conn *c, const struct proto_request *req)
 }
 
 static void
-cmd_draw_event(struct room *r, const char *name, int seat)
+cmd_draw_event(struct room *r, enum proto_event_kind e, int seat)
 {
-	cJSON *ev = room_event(r, name);
+	cJSON *ev = room_event(r, e);
 	const struct player *p = r->seats[seat].player;
 
 	cJSON_AddStringToObject(ev, "name", p != NULL ? p->name : "bot");
@@ -150,11 +150,11 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 	if (strcmp(req->action, "offer") == 0) {
 		session_reply(c, proto_reply(req));
 		r->draw_offer = seat;
-		cmd_draw_event(r, "draw_offered", seat);
+		cmd_draw_event(r, PROTO_EV_DRAW_OFFERED, seat);
 		if (r->seats[1 - seat].bot > 0) {
 			/* Bots play on: they decline at once. */
 			r->draw_offer = -1;
-			cmd_draw_event(r, "draw_declined", 1 - seat);
+			cmd_draw_event(r, PROTO_EV_DRAW_DECLINED, 1 - seat);
 		}
 		return;
 	}
@@ -168,15 +168,15 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 	if (strcmp(req->action, "accept") == 0)
 		room_end(r, "draw", -1, "draw by agreement");
 	else
-		cmd_draw_event(r, "draw_declined", seat);
+		cmd_draw_event(r, PROTO_EV_DRAW_DECLINED, seat);
 }
 
 /* Tell the room the position changed without a move (undo, restart). */
 static void
-cmd_position_event(struct room *r, const char *name)
+cmd_position_event(struct room *r, enum proto_event_kind e)
 {
 	char buf[RULES_TEXT_MAX];
-	cJSON *ev = room_event(r, name);
+	cJSON *ev = room_event(r, e);
 	cJSON *st = room_state(r), *it;
 
 	for (it = st->child; it != NULL; it = it->next) {
@@ -230,7 +230,7 @@ cmd_undo(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	session_reply(c, proto_reply(req));
-	cmd_position_event(r, "undone");
+	cmd_position_event(r, PROTO_EV_UNDONE);
 }
 
 void
@@ -247,7 +247,7 @@ cmd_restart(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	session_reply(c, proto_reply(req));
-	cmd_position_event(r, "restarted");
+	cmd_position_event(r, PROTO_EV_RESTARTED);
 }
 
 /* Start a new game in the room with new options (taken over): a rematch
@@ -282,7 +282,7 @@ cmd_options_reseeded(const struct room *r)
 {
 	cJSON *o = cJSON_Duplicate(r->options, 1);
 
-	cJSON_DeleteItemFromObject(o, "seed");
+	cJSON_DeleteItemFromObject(o, RULES_OPT_SEED);
 	return o;
 }
 
@@ -301,7 +301,7 @@ cmd_next(struct conn *c, const struct proto_request *req)
 	    cmd_need_solo(c, req, r) != 0)
 		return;
 	for (d = r->g->options; d != NULL && d->name != NULL; d++)
-		if (strcmp(d->name, "level") == 0)
+		if (strcmp(d->name, RULES_OPT_LEVEL) == 0)
 			break;
 	if (d == NULL || d->name == NULL) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
@@ -319,9 +319,9 @@ cmd_next(struct conn *c, const struct proto_request *req)
 	}
 	/* The level played, which a level file may have set. */
 	rules_status(r->g, r->st, &st);
-	level =
-	    (st.level > 0 ? st.level
-	                  : rules_opt_long(r->g, r->opts, r->nopts, "level")) +
+	level = (st.level > 0 ? st.level
+	                      : rules_opt_long(
+	                            r->g, r->opts, r->nopts, RULES_OPT_LEVEL)) +
 	    1;
 	if (level > d->max) {
 		session_error(
@@ -329,11 +329,11 @@ cmd_next(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	o = cmd_options_reseeded(r);
-	cJSON_DeleteItemFromObject(o, "file");
-	cJSON_DeleteItemFromObject(o, "position");
-	cJSON_DeleteItemFromObject(o, "level");
+	cJSON_DeleteItemFromObject(o, RULES_OPT_FILE);
+	cJSON_DeleteItemFromObject(o, RULES_OPT_POSITION);
+	cJSON_DeleteItemFromObject(o, RULES_OPT_LEVEL);
 	snprintf(buf, sizeof buf, "%ld", level);
-	cJSON_AddStringToObject(o, "level", buf);
+	cJSON_AddStringToObject(o, RULES_OPT_LEVEL, buf);
 	session_reply(c, proto_reply(req));
 	if (cmd_new_game(r, o, err, sizeof err) != 0)
 		log_error("room %s: next level: %s", r->id, err);
@@ -405,7 +405,7 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 		if (r->seats[s].bot == 0 && !r->seats[s].rematch)
 			ready = 0;
 	if (!ready) {
-		ev = room_event(r, "rematch_offered");
+		ev = room_event(r, PROTO_EV_REMATCH_OFFERED);
 		cJSON_AddStringToObject(ev, "name", c->player->name);
 		cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
 		room_broadcast(r, ev);
