@@ -138,6 +138,17 @@ cmd_draw_event(struct room *r, const char *name, int seat)
 	room_broadcast(r, ev);
 }
 
+/* An event that asks seat for an answer makes the room current for that
+ * player, so the answer works as the prompt says, without a room. */
+static void
+cmd_answer_here(struct room *r, int seat)
+{
+	struct player *p = r->seats[seat].player;
+
+	if (p != NULL && p->conn != NULL)
+		p->conn->current = r;
+}
+
 void
 cmd_draw(struct conn *c, const struct proto_request *req)
 {
@@ -150,6 +161,7 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 	if (strcmp(req->action, "offer") == 0) {
 		session_reply(c, proto_reply(req));
 		r->draw_offer = seat;
+		cmd_answer_here(r, 1 - seat);
 		cmd_draw_event(r, "draw_offered", seat);
 		if (r->seats[1 - seat].bot > 0) {
 			/* Bots play on: they decline at once. */
@@ -171,6 +183,20 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 		cmd_draw_event(r, "draw_declined", seat);
 }
 
+/* A position the rules say is over (a blocked start) is announced as
+ * ended, with no turn, as a moved event would; the ended event follows. */
+static void
+cmd_status_from_rules(const struct room *r, cJSON *ev)
+{
+	struct rules_status st;
+
+	rules_status(r->g, r->st, &st);
+	if (st.result == RULES_PLAYING)
+		return;
+	cJSON_ReplaceItemInObject(ev, "status", cJSON_CreateString("ended"));
+	cJSON_ReplaceItemInObject(ev, "turn", cJSON_CreateNull());
+}
+
 /* Tell the room the position changed without a move (undo, restart). */
 static void
 cmd_position_event(struct room *r, const char *name)
@@ -188,13 +214,16 @@ cmd_position_event(struct room *r, const char *name)
 			    ev, it->string, cJSON_Duplicate(it, 1));
 	}
 	cJSON_Delete(st);
+	cmd_status_from_rules(r, ev);
 	if (room_picture(r, buf, sizeof buf) >= 0)
 		cJSON_AddStringToObject(ev, "_picture", buf);
 	room_broadcast(r, ev);
 }
 
-/* Go back to the first n moves of the current game, in the store too. 0,
- * or -1 when the store failed. */
+/* Go back to the first n moves of the current game, in the store too; the
+ * game is under way again until the rules say otherwise (the caller's
+ * room_after_move ends it when that position is already over). 0, or -1
+ * when the store failed. */
 static int
 cmd_rewind(struct room *r, int n)
 {
@@ -231,6 +260,7 @@ cmd_undo(struct conn *c, const struct proto_request *req)
 	}
 	session_reply(c, proto_reply(req));
 	cmd_position_event(r, "undone");
+	room_after_move(r);
 }
 
 void
@@ -248,6 +278,7 @@ cmd_restart(struct conn *c, const struct proto_request *req)
 	}
 	session_reply(c, proto_reply(req));
 	cmd_position_event(r, "restarted");
+	room_after_move(r);
 }
 
 /* Start a new game in the room with new options (taken over): a rematch
@@ -405,6 +436,9 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 		if (r->seats[s].bot == 0 && !r->seats[s].rematch)
 			ready = 0;
 	if (!ready) {
+		for (s = 0; s < r->g->seats; s++)
+			if (s != seat)
+				cmd_answer_here(r, s);
 		ev = room_event(r, "rematch_offered");
 		cJSON_AddStringToObject(ev, "name", c->player->name);
 		cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);

@@ -10,6 +10,75 @@
 #include "server/server.h"
 #include "server/store.h"
 
+/* The one room where the opponent offered this player a draw, or NULL
+ * when there is none or more than one. */
+static struct room *
+cmd_offer_room(struct conn *c)
+{
+	struct room *r, *found = NULL;
+	int seat;
+
+	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
+		seat = room_seat_of(r, c->player);
+		if (seat < 0 || r->g->seats != 2 || r->draw_offer != 1 - seat)
+			continue;
+		if (found != NULL)
+			return NULL;
+		found = r;
+	}
+	return found;
+}
+
+/* The unfinished room other than `except` this player sits in, the last
+ * one that changed, and how many there are into *n (the room verbs fall
+ * back to it when the connection has no current room). */
+static struct room *
+cmd_seated_room(struct conn *c, const struct room *except, int *n)
+{
+	struct room *r, *latest = NULL;
+
+	*n = 0;
+	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
+		if (r == except || r->status == ROOM_ENDED || r->broken ||
+		    room_seat_of(r, c->player) < 0)
+			continue;
+		(*n)++;
+		if (latest == NULL || r->updated_ms >= latest->updated_ms)
+			latest = r;
+	}
+	return latest;
+}
+
+/* No room given: the one the request must mean, or NULL after replying
+ * the error. An answer to a draw offer goes to the room with the offer;
+ * else the current room; else the one room the player sits in. */
+static struct room *
+cmd_room_implied(struct conn *c, const struct proto_request *req)
+{
+	struct room *r = NULL;
+	int n;
+
+	if (req->verb == PROTO_DRAW && req->action != NULL &&
+	    strcmp(req->action, "offer") != 0 &&
+	    (c->current == NULL || c->current->draw_offer < 0))
+		r = cmd_offer_room(c);
+	if (r == NULL)
+		r = c->current;
+	if (r == NULL && (r = cmd_seated_room(c, NULL, &n)) != NULL && n > 1) {
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "which room? you play in %d rooms: add the room "
+		    "(room=ID), or join ROOM to make it current",
+		    n);
+		return NULL;
+	}
+	if (r == NULL)
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "field 'room' is required (you are in no room)");
+	else
+		c->current = r;
+	return r;
+}
+
 /* The room a request names, or the connection's current room; NULL after
  * replying the error. */
 struct room *
@@ -17,12 +86,8 @@ cmd_room_arg(struct conn *c, const struct proto_request *req)
 {
 	struct room *r;
 
-	if (req->room == NULL) {
-		if (c->current == NULL)
-			session_error(c, req, PROTO_E_BAD_REQUEST,
-			    "field 'room' is required (you are in no room)");
-		return c->current;
-	}
+	if (req->room == NULL)
+		return cmd_room_implied(c, req);
 	r = room_find(c->srv, req->room);
 	if (r == NULL || r->broken) {
 		session_error(
@@ -414,8 +479,12 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	session_reply(c, proto_reply(req));
-	if (c->current == r)
-		c->current = NULL;
+	if (c->current == r) {
+		int n;
+
+		/* Another room the player sits in stays current. */
+		c->current = cmd_seated_room(c, r, &n);
+	}
 	if (seat < 0) {
 		room_remove_watcher(r, c->player);
 	} else if (r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED) {

@@ -49,6 +49,36 @@ lobby_option(const struct rules_optdesc *d)
 	return o;
 }
 
+/* Does the game declare this option itself? */
+static int
+lobby_declares(const struct rules_game *g, const char *name)
+{
+	const struct rules_optdesc *d;
+
+	for (d = g->options; d != NULL && d->name != NULL; d++)
+		if (strcmp(d->name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The options the server gives every game that can take them (a board
+ * file, a position string), unless the game declares its own. */
+static void
+lobby_generic_options(const struct rules_game *g, cJSON *arr)
+{
+	const struct rules_optdesc file = {"file", RULES_OPT_TEXT, 0,
+	    PROTO_OPTION_VALUE_MAX, NULL, NULL,
+	    "a board in the game's file format (file_format) to start from"};
+	const struct rules_optdesc position = {"position", RULES_OPT_TEXT, 0,
+	    PROTO_OPTION_VALUE_MAX, NULL, NULL,
+	    "a position in the game's one-line notation to start from"};
+
+	if (g->import_file != NULL && !lobby_declares(g, "file"))
+		cJSON_AddItemToArray(arr, lobby_option(&file));
+	if (g->from_position != NULL && !lobby_declares(g, "position"))
+		cJSON_AddItemToArray(arr, lobby_option(&position));
+}
+
 void
 lobby_games(struct conn *c, const struct proto_request *req)
 {
@@ -71,6 +101,7 @@ lobby_games(struct conn *c, const struct proto_request *req)
 		arr = cJSON_AddArrayToObject(one, "options");
 		for (d = g->options; d != NULL && d->name != NULL; d++)
 			cJSON_AddItemToArray(arr, lobby_option(d));
+		lobby_generic_options(g, arr);
 		cJSON_AddStringToObject(one, "notation", g->notation);
 		if (g->file_format != NULL)
 			cJSON_AddStringToObject(

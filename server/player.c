@@ -209,6 +209,11 @@ player_hello(struct conn *c, const struct proto_request *req)
 	cJSON_AddStringToObject(rep, "name", p->name);
 	cJSON_AddStringToObject(rep, "token", is_new ? token : req->token);
 	cJSON_AddBoolToObject(rep, "new", is_new);
+	/* Back in every seat first, so the rooms listed show it (the
+	 * events this sends wait until the reply is out). */
+	TAILQ_FOREACH(r, &c->srv->rooms, entry)
+		if (room_seat_of(r, p) >= 0)
+			room_player_back(r, p);
 	rooms = cJSON_AddArrayToObject(rep, "rooms");
 	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
 		if (room_seat_of(r, p) < 0 || r->status == ROOM_ENDED)
@@ -219,9 +224,6 @@ player_hello(struct conn *c, const struct proto_request *req)
 	}
 	session_reply(c, rep);
 	c->current = latest;
-	TAILQ_FOREACH(r, &c->srv->rooms, entry)
-		if (room_seat_of(r, p) >= 0)
-			room_player_back(r, p);
 }
 
 void

@@ -797,6 +797,13 @@ room_player_back(struct room *r, struct player *p)
 	if (r->status == ROOM_ENDED || r->status == ROOM_WAITING)
 		return;
 	if (r->status == ROOM_ADJOURNED) {
+		int i;
+
+		/* The adjournment held every seat: a player still away gets
+		 * the whole grace period from now on. */
+		for (i = 0; i < r->g->seats; i++)
+			if (r->seats[i].gone)
+				r->seats[i].gone_ms = clock_mono_ms();
 		r->status = ROOM_PLAYING;
 		r->turn_start_ms = clock_mono_ms();
 		room_save(r);

@@ -243,7 +243,7 @@ char *xstrdup(const char *s);
 #define log_debug(...) log_msg(LOG_LEVEL_DEBUG, __VA_ARGS__)
 
 /* daemon.c */
-int daemon_detach(int *ready_fd);
+int daemon_detach(int *ready_fd, const char *log_file);
 void daemon_ready(int fd);
 int daemon_write_pidfile(const char *path);
 
