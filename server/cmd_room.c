@@ -510,10 +510,14 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 void
 cmd_state(struct conn *c, const struct proto_request *req)
 {
-	struct room *r = cmd_room_arg(c, req);
+	struct room *r;
 	cJSON *rep;
 
-	if (r == NULL)
+	if (req->room != NULL && room_find(c->srv, req->room) == NULL) {
+		archive_show(c, req);
+		return;
+	}
+	if ((r = cmd_room_arg(c, req)) == NULL)
 		return;
 	rep = proto_reply(req);
 	cJSON_AddItemToObject(rep, "state", room_state(r));
@@ -578,17 +582,31 @@ cmd_say(struct conn *c, const struct proto_request *req)
 	room_broadcast(r, ev);
 }
 
-/* The position in the seed's file format, or the position string. */
+/* The position in the seed's file format, or the position string, and
+ * the game record; a finished room no longer in memory from the store. */
 void
 cmd_export(struct conn *c, const struct proto_request *req)
 {
-	struct room *r = cmd_room_arg(c, req);
-	char *buf;
+	struct room *r;
+
+	if (req->room != NULL && room_find(c->srv, req->room) == NULL) {
+		archive_show(c, req);
+		return;
+	}
+	if ((r = cmd_room_arg(c, req)) != NULL)
+		cmd_export_room(c, req, r, NULL);
+}
+
+/* export's reply for r: text (the file format or the position string),
+ * position, and record (archive_record, with these seats or r's own). */
+void
+cmd_export_room(struct conn *c, const struct proto_request *req,
+    const struct room *r, const cJSON *seats)
+{
+	char *buf, *record;
 	cJSON *rep;
 	int n;
 
-	if (r == NULL)
-		return;
 	buf = xmalloc(RULES_TEXT_MAX);
 	if (r->g->export_file != NULL)
 		n = r->g->export_file(r->st, buf, RULES_TEXT_MAX);
@@ -605,6 +623,11 @@ cmd_export(struct conn *c, const struct proto_request *req)
 	cJSON_AddStringToObject(rep, "format",
 	    r->g->export_file != NULL ? r->g->file_format : "position");
 	cJSON_AddStringToObject(rep, "text", buf);
+	if (r->g->to_position(r->st, buf, RULES_TEXT_MAX) >= 0)
+		cJSON_AddStringToObject(rep, "position", buf);
 	free(buf);
+	record = archive_record(r, seats);
+	cJSON_AddStringToObject(rep, "record", record);
+	free(record);
 	session_reply(c, rep);
 }

@@ -173,8 +173,21 @@ lobby_rooms(struct conn *c, const struct proto_request *req)
 	}
 	rep = proto_reply(req);
 	list = cJSON_AddArrayToObject(rep, "rooms");
+	if (req->status != NULL && strcmp(req->status, "ended") == 0) {
+		/* Finished games come from the store, newest first. */
+		if (archive_recent(c->srv, req->game, list) != 0) {
+			cJSON_Delete(rep);
+			session_error(
+			    c, req, PROTO_E_INTERNAL, "the store failed");
+			return;
+		}
+		session_reply(c, rep);
+		return;
+	}
 	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
 		if (r->is_private || r->broken)
+			continue;
+		if (req->status == NULL && r->status == ROOM_ENDED)
 			continue;
 		if (req->game != NULL && strcmp(req->game, r->g->name) != 0)
 			continue;

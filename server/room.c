@@ -567,6 +567,7 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
 		evtimer_del(r->flag_timer);
 	room_save(r);
 	room_save_progress(r);
+	archive_game(r);
 	ev = room_event(r, "ended");
 	{
 		cJSON *it;

@@ -331,6 +331,8 @@ void cmd_moves(struct conn *c, const struct proto_request *req);
 void cmd_say(struct conn *c, const struct proto_request *req);
 void cmd_export(struct conn *c, const struct proto_request *req);
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
+void cmd_export_room(struct conn *c, const struct proto_request *req,
+    const struct room *r, const cJSON *seats);
 int cmd_seat_index(const struct rules_game *g, const char *s);
 
 /* cmd_play.c: the verbs of play */
@@ -353,6 +355,13 @@ void worker_bot(struct worker *w, struct room *r, int level);
 void worker_cancel_conn(struct worker *w, uint64_t conn);
 void worker_hint(struct worker *w, struct room *r, struct conn *c,
     const struct proto_request *req);
+
+/* archive.c: finished games kept in the store */
+void archive_game(struct room *r);
+int archive_recent(struct server *srv, const char *game, cJSON *list);
+void archive_history(struct conn *c, const struct proto_request *req);
+void archive_show(struct conn *c, const struct proto_request *req);
+char *archive_record(const struct room *r, const cJSON *seats);
 
 /* recover.c */
 int recover_rooms(struct server *srv);

@@ -203,7 +203,7 @@ static const char *const store_sql[ST_COUNT] = {
         " coalesce((SELECT min(at_ms) FROM moves WHERE room = ?1"
         " AND game_no = ?2), ?12), ?13, ?14, ?15, ?16, ?17)",
     [ST_GAMES_RECENT] = "SELECT " STORE_GAME_COLS " FROM games"
-                        " WHERE private = 0"
+                        " WHERE private = 0 AND (?2 IS NULL OR game = ?2)"
                         " ORDER BY ended_ms DESC, id DESC LIMIT ?1",
     /* ?2: 1 to include private games (a player's own history). */
     [ST_GAMES_OF] = "SELECT " STORE_GAME_COLS " FROM games"
@@ -1174,11 +1174,13 @@ store_games_run(struct store *s, enum store_stmt which, int bind_rc,
 }
 
 int
-store_games_recent(struct store *s, int limit, store_game_cb cb, void *arg)
+store_games_recent(
+    struct store *s, const char *game, int limit, store_game_cb cb, void *arg)
 {
 	int rc = SQLITE_OK, n;
 
 	store_bind_int(s->st[ST_GAMES_RECENT], 1, limit, &rc);
+	store_bind_text(s->st[ST_GAMES_RECENT], 2, game, &rc);
 	return store_games_run(
 	    s, ST_GAMES_RECENT, rc, "list finished games", cb, arg, &n);
 }

@@ -107,8 +107,10 @@ typedef void (*store_game_cb)(void *arg, const struct store_game *g);
 
 /* Keep a finished game. */
 int store_game_put(struct store *s, const struct store_game *g);
-/* The last `limit` finished games that are not private, newest first. */
-int store_games_recent(struct store *s, int limit, store_game_cb cb, void *arg);
+/* The last `limit` finished games that are not private (of one game when
+ * game is not NULL), newest first. */
+int store_games_recent(
+    struct store *s, const char *game, int limit, store_game_cb cb, void *arg);
 /* The last `limit` finished games name played (private ones too when
  * with_private), newest first. */
 int store_games_of(struct store *s, const char *name, int with_private,

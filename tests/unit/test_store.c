@@ -706,7 +706,8 @@ test_store_games(void)
 		CHECK_INT(store_game_put(s, &g), 0);
 	}
 	memset(&seen, 0, sizeof seen);
-	CHECK_INT(store_games_recent(s, 2, test_store_game_seen, &seen), 0);
+	CHECK_INT(
+	    store_games_recent(s, NULL, 2, test_store_game_seen, &seen), 0);
 	CHECK_INT(seen.n, 2);
 	CHECK_STR(seen.rooms[0], "r2"); /* r3 is private */
 	CHECK_STR(seen.rooms[1], "r1");
