@@ -154,6 +154,36 @@ cmd_saved_level(struct conn *c, const struct rules_game *g)
 	return level;
 }
 
+/* Resuming the level last played, not won: the very same level, so the
+ * saved game's other options (its seed, its moves table) come back too,
+ * unless the create gives them. */
+static void
+cmd_resume_same(
+    struct conn *c, const struct rules_game *g, cJSON *o, long level)
+{
+	char buf[4096];
+	const char *result;
+	cJSON *saved, *opts, *it;
+	int found = 0;
+
+	if (store_progress_get(c->srv->store, c->player->name, g->name, buf,
+	        sizeof buf, &found) != 0 ||
+	    !found)
+		return;
+	saved = cJSON_Parse(buf);
+	opts = cJSON_GetObjectItem(saved, "options");
+	result = cJSON_GetStringValue(cJSON_GetObjectItem(saved, "result"));
+	it = cJSON_GetObjectItem(opts, "level");
+	if (result != NULL && strcmp(result, "solved") != 0 &&
+	    cJSON_IsString(it) && strtol(it->valuestring, NULL, 10) == level)
+		cJSON_ArrayForEach(it, opts)
+			if (cJSON_IsString(it) &&
+			    cJSON_GetObjectItem(o, it->string) == NULL)
+				cJSON_AddStringToObject(
+				    o, it->string, it->valuestring);
+	cJSON_Delete(saved);
+}
+
 /* The options of a create as an object of strings; a one-player game with
  * levels resumes at the player's saved level unless one is given. */
 static cJSON *
@@ -183,6 +213,7 @@ cmd_create_options(struct conn *c, const struct proto_request *req,
 		snprintf(buf, sizeof buf, "%ld", level);
 		cJSON_AddStringToObject(o, "level", buf);
 		*resumed = level;
+		cmd_resume_same(c, g, o, level);
 		break;
 	}
 	return o;
