@@ -271,6 +271,11 @@ text_result(struct text_buf *b, const cJSON *r)
 	const cJSON *scores = cJSON_GetObjectItemCaseSensitive(r, "scores");
 	const cJSON *c;
 
+	/* A one-player ending comes in words, with what to type next. */
+	if (text_str(r, "message") != NULL) {
+		text_addf(b, "%s\n", text_str(r, "message"));
+		return;
+	}
 	if (result == NULL)
 		result = "over";
 	if (strcmp(result, "win") == 0 && winner != NULL) {

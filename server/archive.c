@@ -554,3 +554,40 @@ archive_record(const struct room *r, const cJSON *seats)
 	cJSON_Delete(own);
 	return out;
 }
+
+/* The result of a kept game, copied out of the query. */
+struct archive_result {
+	int game_no;
+	char result[16];
+};
+
+static void
+archive_result_of(void *arg, const struct store_game *g)
+{
+	struct archive_result *res = arg;
+	cJSON *o = cJSON_Parse(g->result);
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(o, "result"));
+
+	res->game_no = g->game_no;
+	snprintf(res->result, sizeof res->result, "%s", s != NULL ? s : "");
+	cJSON_Delete(o);
+}
+
+/* Did the server just start this game by itself, after the room's
+ * previous game was won (no move played in it yet)? */
+int
+archive_just_advanced(const struct room *r)
+{
+	struct archive_result res = {0, ""};
+	int found = 0;
+
+	if (r->status != ROOM_PLAYING || r->nhist > 0 || r->game_no < 2)
+		return 0;
+	if (store_game_last(
+	        r->srv->store, r->id, archive_result_of, &res, &found) != 0) {
+		log_error("store: %s", store_errmsg(r->srv->store));
+		return 0;
+	}
+	return found && res.game_no == r->game_no - 1 &&
+	    strcmp(res.result, "solved") == 0;
+}

@@ -109,6 +109,7 @@ cmd_move(struct conn *c, const struct proto_request *req)
 	cJSON_AddNumberToObject(rep, "seq", (double)seq);
 	session_reply(c, rep);
 	room_after_move(r);
+	cmd_auto_next(r);
 }
 
 void
@@ -317,56 +318,119 @@ cmd_options_reseeded(const struct room *r)
 	return o;
 }
 
+/* The game's level option, or NULL when it has no levels. */
+static const struct rules_optdesc *
+cmd_level_option(const struct rules_game *g)
+{
+	const struct rules_optdesc *d;
+
+	for (d = g->options; d != NULL && d->name != NULL; d++)
+		if (strcmp(d->name, "level") == 0)
+			return d;
+	return NULL;
+}
+
+/* The level after the one just played (which a level file may have set),
+ * or 0 when the game has no levels. */
+static long
+cmd_level_after(const struct room *r)
+{
+	struct rules_status st;
+
+	if (cmd_level_option(r->g) == NULL)
+		return 0;
+	rules_status(r->g, r->st, &st);
+	return (st.level > 0
+	               ? st.level
+	               : rules_opt_long(r->g, r->opts, r->nopts, "level")) +
+	    1;
+}
+
+/* Is the room's game over and won? */
+static int
+cmd_solved(const struct room *r)
+{
+	const char *res =
+	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "result"));
+
+	return r->status == ROOM_ENDED && res != NULL &&
+	    strcmp(res, "solved") == 0;
+}
+
+/* Start the next level with a new seed; 0, or -1 with the reason. */
+static int
+cmd_next_level(struct room *r, long level, char *err, size_t errlen)
+{
+	char buf[24];
+	cJSON *o = cmd_options_reseeded(r);
+
+	cJSON_DeleteItemFromObject(o, "file");
+	cJSON_DeleteItemFromObject(o, "position");
+	cJSON_DeleteItemFromObject(o, "level");
+	snprintf(buf, sizeof buf, "%ld", level);
+	cJSON_AddStringToObject(o, "level", buf);
+	return cmd_new_game(r, o, err, errlen);
+}
+
+/* After a won level the next one starts by itself (as in the seed);
+ * nothing when the game has no levels or that was the last. */
+void
+cmd_auto_next(struct room *r)
+{
+	const struct rules_optdesc *d = cmd_level_option(r->g);
+	char err[RULES_ERR_MAX];
+	long level;
+
+	if (r->g->seats != 1 || d == NULL || !cmd_solved(r))
+		return;
+	level = cmd_level_after(r);
+	if (level > d->max)
+		return;
+	if (cmd_next_level(r, level, err, sizeof err) != 0)
+		log_error("room %s: next level: %s", r->id, err);
+}
+
 void
 cmd_next(struct conn *c, const struct proto_request *req)
 {
 	const struct rules_optdesc *d;
-	char err[RULES_ERR_MAX], buf[24];
-	struct rules_status st;
+	char err[RULES_ERR_MAX];
 	struct room *r;
-	cJSON *o;
+	cJSON *rep;
 	long level;
 	int seat;
 
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_solo(c, req, r) != 0)
 		return;
-	for (d = r->g->options; d != NULL && d->name != NULL; d++)
-		if (strcmp(d->name, "level") == 0)
-			break;
-	if (d == NULL || d->name == NULL) {
+	if ((d = cmd_level_option(r->g)) == NULL) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s has no levels (restart or rematch instead)",
 		    r->g->name);
 		return;
 	}
-	if (r->status != ROOM_ENDED ||
-	    strcmp(
-	        cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "result")),
-	        "solved") != 0) {
+	if (archive_just_advanced(r)) {
+		/* The server went on to this level by itself after the win:
+		 * next says so and changes nothing. */
+		rep = proto_reply(req);
+		cJSON_AddNumberToObject(
+		    rep, "level", (double)(cmd_level_after(r) - 1));
+		session_reply(c, rep);
+		return;
+	}
+	if (!cmd_solved(r)) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "win this level first (or restart it)");
 		return;
 	}
-	/* The level played, which a level file may have set. */
-	rules_status(r->g, r->st, &st);
-	level =
-	    (st.level > 0 ? st.level
-	                  : rules_opt_long(r->g, r->opts, r->nopts, "level")) +
-	    1;
+	level = cmd_level_after(r);
 	if (level > d->max) {
 		session_error(
 		    c, req, PROTO_E_NOT_ALLOWED, "that was the last level");
 		return;
 	}
-	o = cmd_options_reseeded(r);
-	cJSON_DeleteItemFromObject(o, "file");
-	cJSON_DeleteItemFromObject(o, "position");
-	cJSON_DeleteItemFromObject(o, "level");
-	snprintf(buf, sizeof buf, "%ld", level);
-	cJSON_AddStringToObject(o, "level", buf);
 	session_reply(c, proto_reply(req));
-	if (cmd_new_game(r, o, err, sizeof err) != 0)
+	if (cmd_next_level(r, level, err, sizeof err) != 0)
 		log_error("room %s: next level: %s", r->id, err);
 }
 

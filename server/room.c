@@ -527,6 +527,68 @@ room_save_progress(struct room *r)
 	cJSON_Delete(o);
 }
 
+/* The next level after a won one, or 0 when the game has no levels or
+ * that was the last. */
+static long
+room_next_level(const struct room *r, const struct rules_status *st)
+{
+	const struct rules_optdesc *d;
+	long level;
+
+	for (d = r->g->options; d != NULL && d->name != NULL; d++)
+		if (strcmp(d->name, "level") == 0)
+			break;
+	if (d == NULL || d->name == NULL)
+		return 0;
+	level =
+	    (st->level > 0 ? st->level
+	                   : rules_opt_long(r->g, r->opts, r->nopts, "level")) +
+	    1;
+	return level <= d->max ? level : 0;
+}
+
+/*
+ * A one-player ending in words, with what to type next (the seeds ask
+ * "play again?"): "Solved! One peg left on the goal. ...", "No move left:
+ * 3 pieces remain. ...". A won level goes on to the next by itself
+ * (cmd_auto_next), and says so.
+ */
+static void
+room_solo_message(struct room *r, const char *result, const char *reason,
+    const struct rules_status *st)
+{
+	char why[SERVER_SENTENCE_MAX], msg[2 * SERVER_SENTENCE_MAX];
+	int left = st->nscores > 0 ? st->score[0] : 0;
+	long next = room_next_level(r, st);
+
+	snprintf(why, sizeof why, "%s", reason);
+	if (why[0] >= 'a' && why[0] <= 'z')
+		why[0] = (char)(why[0] - 'a' + 'A');
+	if (strcmp(reason, "resignation") == 0)
+		snprintf(msg, sizeof msg,
+		    "You gave up. Play again? Type restart to try again, or "
+		    "rematch for a new game.");
+	else if (strcmp(result, "solved") == 0 && next > 0)
+		snprintf(
+		    msg, sizeof msg, "Solved! %s. On to level %ld.", why, next);
+	else if (strcmp(result, "solved") == 0)
+		snprintf(msg, sizeof msg,
+		    "Solved! %s. Play again? Type restart to play it again, "
+		    "or rematch for a new game.",
+		    why);
+	else if (left > 1)
+		snprintf(msg, sizeof msg,
+		    "%s: %d pieces remain. Play again? Type undo to take back "
+		    "a move, restart to try again, or rematch for a new game.",
+		    why, left);
+	else
+		snprintf(msg, sizeof msg,
+		    "%s. Play again? Type undo to take back a move, restart "
+		    "to try again, or rematch for a new game.",
+		    why);
+	cJSON_AddStringToObject(r->result, "message", msg);
+}
+
 /* The game is over: one ended event with result, reason and scores. */
 void
 room_end(struct room *r, const char *result, int winner, const char *reason)
@@ -563,6 +625,8 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
 	}
 	cJSON_AddStringToObject(r->result, "reason", reason);
 	cJSON_AddItemToObject(r->result, "scores", room_scores(r, &st));
+	if (r->g->seats == 1)
+		room_solo_message(r, result, reason, &st);
 	if (r->flag_timer != NULL)
 		evtimer_del(r->flag_timer);
 	room_save(r);

@@ -342,6 +342,7 @@ void cmd_draw(struct conn *c, const struct proto_request *req);
 void cmd_undo(struct conn *c, const struct proto_request *req);
 void cmd_restart(struct conn *c, const struct proto_request *req);
 void cmd_next(struct conn *c, const struct proto_request *req);
+void cmd_auto_next(struct room *r);
 void cmd_hint(struct conn *c, const struct proto_request *req);
 void cmd_rematch(struct conn *c, const struct proto_request *req);
 void cmd_claim(struct conn *c, const struct proto_request *req);
@@ -362,6 +363,7 @@ int archive_recent(struct server *srv, const char *game, cJSON *list);
 void archive_history(struct conn *c, const struct proto_request *req);
 void archive_show(struct conn *c, const struct proto_request *req);
 char *archive_record(const struct room *r, const cJSON *seats);
+int archive_just_advanced(const struct room *r);
 
 /* recover.c */
 int recover_rooms(struct server *srv);
