@@ -2,8 +2,8 @@
 """test_newcomer_bugs.py: the bugs a newcomer met (issue 13): an adjourned
 game's grace starting again when it resumes, hello showing the player's own
 seat connected, restart into a start that is already over, the time before
-hello being an idle timer, games listing the generic options, and the
-daemon's failure message naming its log."""
+hello being an idle timer, games listing the generic options, the
+daemon's failure message naming its log, and README on the service."""
 
 import os
 import shutil
@@ -167,6 +167,25 @@ def test_daemon_names_log(chk, build):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def test_readme_service(chk):
+    """README says what systemctl reload does under the unit (which logs
+    to the journal) and needs no data-directory step (StateDirectory=)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    with open(os.path.join(root, "README.md")) as f:
+        readme = f.read()
+    with open(os.path.join(root, "contrib", "tablerod.service")) as f:
+        unit = f.read()
+    chk.ok("StateDirectory=tablero" in unit, "the unit has StateDirectory")
+    chk.ok("StateDirectory" in readme, "README names StateDirectory")
+    chk.ok("journal" in readme, "README says the unit logs to the journal")
+    chk.ok("which\n  reopens the log file" not in readme and
+           "reopens the log file." not in readme,
+           "README no longer says reload reopens the log file")
+    chk.ok("data directory" not in unit.split("[Unit]")[0],
+           "the unit's comment asks for no data directory")
+
+
 def main():
     a = args()
     chk = Checks()
@@ -177,6 +196,7 @@ def main():
         test_games_options(chk, s.port)
     test_idle_timer(chk, a.build)
     test_daemon_names_log(chk, a.build)
+    test_readme_service(chk)
     chk.done()
 
 
