@@ -305,7 +305,9 @@ text_result(struct text_buf *b, const cJSON *r)
 	}
 }
 
-/* Whether the message's picture already says "SEAT to move". */
+/* Whether the message's picture already says whose turn it is: "SEAT to "
+ * at the start of a line or after "; " ("white to move", "...; player 1
+ * to place peg no. 1"). */
 static int
 text_picture_says(const cJSON *o, const char *turn)
 {
@@ -315,8 +317,9 @@ text_picture_says(const cJSON *o, const char *turn)
 	if (pic == NULL)
 		pic = text_str(o, "picture");
 	for (p = pic; p != NULL && (p = strstr(p, turn)) != NULL; p += n) {
-		if ((p == pic || p[-1] == '\n') &&
-		    strncmp(p + n, " to move", 8) == 0)
+		if ((p == pic || p[-1] == '\n' ||
+		        (p - pic >= 2 && p[-2] == ';' && p[-1] == ' ')) &&
+		    strncmp(p + n, " to ", 4) == 0)
 			return 1;
 	}
 	return 0;
@@ -334,6 +337,34 @@ text_turn(struct text_buf *b, const cJSON *o)
 			text_addf(b, "%s to move.\n", turn);
 	} else if (status != NULL && strcmp(status, "playing") != 0)
 		text_addf(b, "The game is %s.\n", status);
+}
+
+/* "Options: size=7, file=(a board, 5 lines)." A value of several lines
+ * (a board file) is not printed raw in the header: export shows it. */
+static void
+text_options(struct text_buf *b, const cJSON *opts)
+{
+	const cJSON *o;
+	const char *p;
+	int lines;
+
+	if (!cJSON_IsObject(opts) || opts->child == NULL)
+		return;
+	text_add(b, "Options: ");
+	cJSON_ArrayForEach(o, opts) {
+		text_addf(b, "%s=", o->string);
+		if (cJSON_IsString(o) && strchr(o->valuestring, '\n') != NULL) {
+			lines = 0;
+			for (p = o->valuestring; *p != '\0'; p++)
+				lines += *p == '\n' || p[1] == '\0';
+			text_addf(b, "(%d lines; export shows them)", lines);
+		} else {
+			text_value(b, o);
+		}
+		if (o->next != NULL)
+			text_add(b, ", ");
+	}
+	text_add(b, ".\n");
 }
 
 /* A full game state (state reply, create, join, watch). */
@@ -356,12 +387,7 @@ text_state(struct text_buf *b, const cJSON *st)
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "private")))
 		text_add(b, ", private");
 	text_add(b, ".\n");
-	v = cJSON_GetObjectItemCaseSensitive(st, "options");
-	if (cJSON_IsObject(v) && v->child != NULL) {
-		text_add(b, "Options: ");
-		text_value(b, v);
-		text_add(b, ".\n");
-	}
+	text_options(b, cJSON_GetObjectItemCaseSensitive(st, "options"));
 	v = cJSON_GetObjectItemCaseSensitive(st, "seats");
 	if (cJSON_IsArray(v) && v->child != NULL) {
 		text_add(b, "Seats: ");

@@ -97,9 +97,20 @@ room_init_state(struct room *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* Is the game loaded from a board file or a position (so that nothing in
+ * it is random)? */
+static int
+room_loaded(const cJSON *options)
+{
+	return cJSON_GetObjectItemCaseSensitive(options, "file") != NULL ||
+	    cJSON_GetObjectItemCaseSensitive(options, "position") != NULL;
+}
+
 /* A new room for game g with options (an object of strings, taken over).
- * A game with a `seed` option gets a random one when none is given, so the
- * stored options replay the same game. NULL with the reason in err. */
+ * A game with a `seed` option gets a random one when none is given (and
+ * the game is not loaded from a file or a position, which leave nothing
+ * to chance), so the stored options replay the same game. NULL with the
+ * reason in err. */
 struct room *
 room_new(struct server *srv, const struct rules_game *g, cJSON *options,
     int game_no, char *err, size_t errlen)
@@ -110,7 +121,8 @@ room_new(struct server *srv, const struct rules_game *g, cJSON *options,
 	r->g = g;
 	r->options = options;
 	if (room_game_has_option(g, "seed") &&
-	    cJSON_GetObjectItemCaseSensitive(options, "seed") == NULL) {
+	    cJSON_GetObjectItemCaseSensitive(options, "seed") == NULL &&
+	    !room_loaded(options)) {
 		char seed[16];
 
 		snprintf(

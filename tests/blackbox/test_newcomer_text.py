@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""test_newcomer_text.py: text mode as a newcomer on telnet reads it (issue
+13): no noise (a board file printed raw in the room header, a seed on a
+loaded board, "to move" beside the picture's own turn line, the shutdown
+sentence said twice)."""
+
+import os
+import re
+import signal
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import WAIT, Checks, Client, Server, args, login
+
+
+class Telnet(Client):
+    """A connection typing shorthand lines, reading text."""
+
+    def __init__(self, port, name):
+        super().__init__(port, welcome=False)
+        self.line()  # the welcome
+        self.type("hello %s" % name)
+        self.quiet()
+
+    def type(self, text):
+        self.raw(text.encode() + b"\r\n")
+
+    def quiet(self, q=0.3):
+        """Lines until nothing comes for q seconds."""
+        out = []
+        deadline = time.time() + WAIT
+        while time.time() < deadline:
+            try:
+                line = self.line(q)
+            except TimeoutError:
+                return out
+            if line is None:
+                return out
+            out.append(line)
+        return out
+
+    def say(self, text, q=0.3):
+        self.type(text)
+        return self.quiet(q)
+
+
+BOARD = "3 5\n0 0 0 0 0\n2 2 1 2 2\n0 0 0 0 0\n1 2\n"
+
+
+def test_loaded_board(chk, port):
+    t = Telnet(port, "tx_a")
+    out = t.say('create solitaire file="%s"' % BOARD.replace("\n", "\\n"))
+    opts = [x for x in out if x.startswith("Options:")]
+    chk.eq(len(opts), 1, "one Options line: %r" % out)
+    chk.ok(opts and "0 0 0" not in opts[0] and "lines" in opts[0],
+           "the board file is not printed raw: %r" % opts)
+    chk.ok(all("0 0 0 0 0" != x for x in out),
+           "no raw board lines: %r" % out)
+    chk.ok(opts and "seed=" not in opts[0],
+           "no seed on a loaded board: %r" % opts)
+    t.close()
+
+
+def test_turn_once(chk, port):
+    """The picture's own turn line ("player 1 to place peg no. 1") is not
+    followed by another "player 1 to move"."""
+    a, b = Telnet(port, "tt_a"), Telnet(port, "tt_b")
+    out = a.say("create stones seed=1")
+    room = re.search(r"room (r\d+)", "\n".join(out)).group(1)
+    out = b.say("join %s" % room) + a.quiet()
+    text = "\n".join(out)
+    places = re.findall(r"(player \d) to place", text)
+    chk.ok(places, "the picture says who places: %r" % text)
+    for who in set(places):
+        chk.ok(not re.search(r"^%s to move\.$" % who, text, re.M),
+               "no '%s to move.' beside it: %r" % (who, text))
+    a.close()
+    b.close()
+
+
+def test_shutdown(chk, build):
+    with Server(build) as s:
+        t = Telnet(s.port, "sd_a")
+        s.proc.send_signal(signal.SIGTERM)
+        out = t.quiet(1.0)
+        text = "\n".join(out)
+        chk.ok("The server is shutting down" in text, "told: %r" % text)
+        chk.eq(text.lower().count("shutting down"), 1,
+               "said once: %r" % text)
+        t.close()
+
+
+def main():
+    a = args()
+    chk = Checks()
+    with Server(a.build) as s:
+        test_loaded_board(chk, s.port)
+        test_turn_once(chk, s.port)
+    test_shutdown(chk, a.build)
+    chk.done()
+
+
+if __name__ == "__main__":
+    main()
