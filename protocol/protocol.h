@@ -381,5 +381,9 @@ char *proto_cmd_copy(const char *s, size_t len);
 /* shorthand.c */
 enum proto_error proto_decode_shorthand(const char *line, size_t len,
     struct proto_request *req, char *err, size_t errlen);
+/* Rewrite a decoding error of a shorthand line for people: "field 'game'
+ * is required" becomes the verb's usage line, another "field ..." message
+ * gets it appended; other messages stay. */
+void proto_shorthand_usage(enum proto_verb verb, char *err, size_t errlen);
 
 #endif

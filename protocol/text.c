@@ -668,7 +668,9 @@ text_reply(struct text_buf *b, const cJSON *msg)
 			text_add(b, "Moves: ");
 			text_value(b, st);
 			text_add(b, "\n");
-		} else
+		} else if ((s = text_str(msg, "reason")) != NULL)
+			text_addf(b, "No legal moves: %s.\n", s);
+		else
 			text_add(b, "No legal moves.\n");
 		return;
 	case PROTO_MOVE:

@@ -71,7 +71,11 @@ cmd_room_implied(struct conn *c, const struct proto_request *req)
 		    n);
 		return NULL;
 	}
-	if (r == NULL)
+	if (r == NULL && c->mode == CONN_MODE_TEXT)
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "you are in no room: usage: %s",
+		    proto_verb_shorthand(req->verb));
+	else if (r == NULL)
 		session_error(c, req, PROTO_E_BAD_REQUEST,
 		    "field 'room' is required (you are in no room)");
 	else
@@ -555,6 +559,31 @@ cmd_state(struct conn *c, const struct proto_request *req)
 	session_reply(c, rep);
 }
 
+/* Why a moves list is empty, in words, as the reply's reason: the game
+ * is not under way, or the side to move has no move (from that square). */
+static void
+cmd_moves_why(const struct room *r, const char *from, cJSON *rep)
+{
+	char why[SERVER_SENTENCE_MAX];
+	struct rules_move one[1];
+	const char *seat = r->g->seat_names[r->g->turn(r->st)];
+
+	if (r->status == ROOM_ENDED)
+		snprintf(why, sizeof why, "the game is over");
+	else if (r->status == ROOM_WAITING)
+		snprintf(why, sizeof why,
+		    "the game has not started: waiting for a player");
+	else if (from != NULL && r->g->legal_moves(r->st, one, 1) > 0)
+		snprintf(why, sizeof why,
+		    "it is %s's turn, and no move of %s starts from %s (not "
+		    "a %s piece, or it cannot move)",
+		    seat, seat, from, seat);
+	else
+		snprintf(
+		    why, sizeof why, "%s, to move, has no legal move", seat);
+	cJSON_AddStringToObject(rep, "reason", why);
+}
+
 void
 cmd_moves(struct conn *c, const struct proto_request *req)
 {
@@ -584,6 +613,8 @@ cmd_moves(struct conn *c, const struct proto_request *req)
 		cJSON_AddItemToArray(list, cJSON_CreateString(buf));
 	}
 	free(moves);
+	if (n == 0)
+		cmd_moves_why(r, req->from, rep);
 	session_reply(c, rep);
 }
 

@@ -204,6 +204,8 @@ session_line(struct conn *c, const char *line, size_t len)
 	}
 	c->refused = 0;
 	if (e != PROTO_OK) {
+		if (req.shorthand && e == PROTO_E_BAD_REQUEST)
+			proto_shorthand_usage(req.verb, err, sizeof err);
 		session_error(c, &req, e, "%s", err);
 		proto_request_free(&req);
 		return;

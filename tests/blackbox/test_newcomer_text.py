@@ -2,7 +2,8 @@
 """test_newcomer_text.py: text mode as a newcomer on telnet reads it (issue
 13): no noise (a board file printed raw in the room header, a seed on a
 loaded board, "to move" beside the picture's own turn line, the shutdown
-sentence said twice)."""
+sentence said twice), shorthand mistakes answered with the verb's usage
+line, and moves on a square without a move saying why."""
 
 import os
 import re
@@ -91,12 +92,45 @@ def test_shutdown(chk, build):
         t.close()
 
 
+def test_usage_lines(chk, port):
+    """Shorthand mistakes are answered with the verb's usage line, not
+    with JSON field names."""
+    t = Telnet(port, "us_a")
+    for line, want in (("create", "usage: create GAME"),
+                       ("move", "usage: move MOVE"),
+                       ("draw maybe", "(usage: draw offer|accept|decline)"),
+                       ("say", "usage: say TEXT"),
+                       ("join", "usage: join ROOM")):
+        out = t.say(line)
+        err = [x for x in out if x.startswith("error")]
+        chk.ok(err and want in err[0], "%s: %r" % (line, out))
+        chk.ok(err and "field '" not in err[0],
+               "%s: no JSON jargon: %r" % (line, err))
+    t.close()
+
+
+def test_moves_why(chk, port):
+    """moves on a square with no move says why."""
+    t = Telnet(port, "mw_a")
+    t.say("create ataxx bot=1")
+    out = t.say("moves b4")
+    chk.ok(any(x.startswith("No legal moves: it is white's turn, and no "
+                            "move of white starts from b4") for x in out),
+           "moves b4 says why: %r" % out)
+    out = t.say("moves a1")  # black's piece
+    chk.ok(any("no move of white starts from a1" in x for x in out),
+           "moves on the opponent's piece says why: %r" % out)
+    t.close()
+
+
 def main():
     a = args()
     chk = Checks()
     with Server(a.build) as s:
         test_loaded_board(chk, s.port)
         test_turn_once(chk, s.port)
+        test_usage_lines(chk, s.port)
+        test_moves_why(chk, s.port)
     test_shutdown(chk, a.build)
     chk.done()
 
