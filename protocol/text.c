@@ -394,6 +394,10 @@ text_state(struct text_buf *b, const cJSON *st)
 		text_seats(b, v);
 		text_add(b, ".\n");
 	}
+	/* A game that starts with this reply: its started event follows
+	 * with the board and the turn, so they are not printed twice. */
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "_started")))
+		return;
 	text_picture(b, st);
 	v = cJSON_GetObjectItemCaseSensitive(st, "result");
 	if (cJSON_IsObject(v))
@@ -819,10 +823,11 @@ text_event(struct text_buf *b, const cJSON *msg, const char *ev)
 		text_add(b, " wants a rematch: type rematch to play again.\n");
 	} else if (strcmp(ev, "opponent_gone") == 0) {
 		text_who(b, msg);
+		/* Watchers read it too: only the opponent may claim. */
 		if (text_num(msg, "grace", &n))
 			text_addf(b,
-			    " is gone; if not back within %lld s, "
-			    "you may claim the game.\n",
+			    " is gone; the seat is held for %lld s, then "
+			    "the opponent may claim the game.\n",
 			    n);
 		else
 			text_add(b, " is gone.\n");

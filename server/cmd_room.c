@@ -300,12 +300,13 @@ cmd_room_limit(struct conn *c, const struct proto_request *req)
 	return -1;
 }
 
-/* Reply {room, seat, state}. */
+/* Reply {room, seat, state}; started: the game started with this request,
+ * so its started event (with the board) follows the reply. */
 static void
 cmd_reply_room(struct conn *c, const struct proto_request *req, struct room *r,
-    int seat, long resumed_level)
+    int seat, long resumed_level, int started)
 {
-	cJSON *rep = proto_reply(req);
+	cJSON *rep = proto_reply(req), *st = room_state(r);
 
 	cJSON_AddStringToObject(rep, "room", r->id);
 	if (seat >= 0)
@@ -315,7 +316,10 @@ cmd_reply_room(struct conn *c, const struct proto_request *req, struct room *r,
 	if (resumed_level > 0)
 		cJSON_AddNumberToObject(
 		    rep, "resumed_level", (double)resumed_level);
-	cJSON_AddItemToObject(rep, "state", room_state(r));
+	/* Text mode then leaves the board to the started event. */
+	if (started)
+		cJSON_AddBoolToObject(st, "_started", 1);
+	cJSON_AddItemToObject(rep, "state", st);
 	session_reply(c, rep);
 }
 
@@ -350,7 +354,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	char err[RULES_ERR_MAX];
 	struct room *r;
 	long resumed;
-	int seat;
+	int seat, started;
 
 	if (g == NULL) {
 		session_error(c, req, PROTO_E_NO_SUCH_GAME,
@@ -396,16 +400,17 @@ cmd_create(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	cmd_member_event(r, "joined", c->player, seat);
-	if (cmd_room_full(r))
+	started = cmd_room_full(r);
+	if (started)
 		room_start(r);
-	cmd_reply_room(c, req, r, seat, resumed);
+	cmd_reply_room(c, req, r, seat, resumed, started);
 }
 
 void
 cmd_join(struct conn *c, const struct proto_request *req)
 {
 	struct room *r = cmd_room_arg(c, req);
-	int seat, s;
+	int seat, s, started;
 
 	if (r == NULL)
 		return;
@@ -413,7 +418,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 	if (seat >= 0) {
 		c->current = r;
 		room_player_back(r, c->player);
-		cmd_reply_room(c, req, r, seat, 0);
+		cmd_reply_room(c, req, r, seat, 0, 0);
 		return;
 	}
 	if (r->status == ROOM_ENDED) {
@@ -449,9 +454,10 @@ cmd_join(struct conn *c, const struct proto_request *req)
 	c->current = r;
 	room_save(r);
 	cmd_member_event(r, "joined", c->player, seat);
-	if (r->status == ROOM_WAITING && cmd_room_full(r))
+	started = r->status == ROOM_WAITING && cmd_room_full(r);
+	if (started)
 		room_start(r);
-	cmd_reply_room(c, req, r, seat, 0);
+	cmd_reply_room(c, req, r, seat, 0, started);
 }
 
 void

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """test_newcomer_text.py: text mode as a newcomer on telnet reads it (issue
 13): no noise (a board file printed raw in the room header, a seed on a
-loaded board, "to move" beside the picture's own turn line, the shutdown
-sentence said twice), shorthand mistakes answered with the verb's usage
+loaded board, "to move" beside the picture's own turn line, the board twice
+when a join starts the game, the shutdown sentence said twice), watchers
+not told they may claim, shorthand mistakes answered with the verb's usage
 line, and moves on a square without a move saying why."""
 
 import os
@@ -80,6 +81,50 @@ def test_turn_once(chk, port):
     b.close()
 
 
+def test_board_once(chk, port):
+    """join that starts the game shows the board once (the started
+    event's), and create of a one-player game too."""
+    a, b = Telnet(port, "bo_a"), Telnet(port, "bo_b")
+    out = a.say("create ataxx")
+    room = re.search(r"room (r\d+)", "\n".join(out)).group(1)
+    a.quiet()
+    out = b.say("join %s" % room)
+    text = "\n".join(out)
+    chk.eq(len(re.findall(r"^   a b c d e f g$", text, re.M)), 1,
+           "join: the board once: %r" % text)
+    chk.eq(len(re.findall(r"white to move", text)), 1,
+           "join: the turn once: %r" % text)
+    a.quiet()
+    out = a.say("create solitaire")
+    text = "\n".join(out)
+    chk.eq(len(re.findall(r"pegs? left", text)), 1,
+           "one-player create: the board once: %r" % text)
+    # resuming a seat (no started event follows) still shows the board
+    out = b.say("join %s" % room)
+    text = "\n".join(out)
+    chk.eq(len(re.findall(r"^   a b c d e f g$", text, re.M)), 1,
+           "join again: the board from the state: %r" % text)
+    a.close()
+    b.close()
+
+
+def test_watcher_claim(chk, port):
+    """A watcher is not told that it may claim the game."""
+    a, b = login(port, "wc_a"), login(port, "wc_b")
+    room = a.call("create", game="ataxx")["room"]
+    b.call("join", room=room)
+    w = Telnet(port, "wc_w")
+    w.say("watch %s" % room)
+    b.close()
+    out = w.quiet(1.0)
+    text = "\n".join(out)
+    chk.ok("is gone" in text, "the watcher hears it: %r" % text)
+    chk.ok("you may claim" not in text, "not told it may claim: %r" % text)
+    chk.ok("the opponent may claim" in text, "who may: %r" % text)
+    a.close()
+    w.close()
+
+
 def test_shutdown(chk, build):
     with Server(build) as s:
         t = Telnet(s.port, "sd_a")
@@ -131,6 +176,8 @@ def main():
         test_turn_once(chk, s.port)
         test_usage_lines(chk, s.port)
         test_moves_why(chk, s.port)
+        test_board_once(chk, s.port)
+        test_watcher_claim(chk, s.port)
     test_shutdown(chk, a.build)
     chk.done()
 

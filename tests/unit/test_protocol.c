@@ -534,8 +534,8 @@ test_text(void)
 	s = text_of("{\"event\":\"opponent_gone\",\"room\":\"r4\",\"seq\":8,"
 	            "\"name\":\"bob\",\"seat\":\"white\",\"grace\":60}");
 	CHECK_STR(s,
-	    "[r4] bob (white) is gone; if not back within 60 s, you "
-	    "may claim the game.\n");
+	    "[r4] bob (white) is gone; the seat is held for 60 s, then the "
+	    "opponent may claim the game.\n");
 	free(s);
 	s = text_of("{\"event\":\"clock\",\"room\":\"r4\",\"seq\":2,\"clocks\":"
 	            "{\"black\":299500,\"white\":3600000}}");
