@@ -118,7 +118,7 @@ FUZZ_LIB_OBJ = $(FUZZ_LIB_SRC:%.c=$(BUILD)/fz/%.o) $(BUILD)/fz/gen/data.o
 
 $(BUILD)/fz/%.o: %.c | deps
 	@mkdir -p $(@D)
-	$(FUZZCC) $(FUZZ_CFLAGS) -Wall -Wextra -Werror -Wno-unused-parameter -c $< -o $@
+	$(FUZZCC) $(FUZZ_CFLAGS) -Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP -c $< -o $@
 $(BUILD)/fz/gen/data.o: $(GEN_DATA) | deps
 	@mkdir -p $(@D)
 	$(FUZZCC) $(FUZZ_CFLAGS) -Irules -c $< -o $@

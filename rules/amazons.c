@@ -1165,6 +1165,7 @@ const struct rules_game rules_amazons = {
     .title = "Amazons",
     .seats = 2,
     .seat_names = {"white", "black"},
+    .no_draw_offers = 1,
     .options = amazons_options,
     .notation = "amazon from-to/arrow, e.g. d1-i6/e10 (d1i6e10 also "
                 "accepted, any case)",

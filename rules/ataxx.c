@@ -94,6 +94,8 @@ static const ataxx_bb ataxx_jump[ATAXX_CELLS] = ATAXX_TABLE(ATAXX_JUMP);
 static const struct rules_optdesc ataxx_options[] = {
     {"size", RULES_OPT_INT, ATAXX_MIN_SIZE, ATAXX_MAX_SIZE, NULL, "7",
         "board side, from 5x5 to 9x9"},
+    {"position", RULES_OPT_TEXT, 0, ATAXX_FEN_MAX, NULL, NULL,
+        "start from this position string; its board sets the size"},
     {NULL, RULES_OPT_INT, 0, 0, NULL, NULL, NULL},
 };
 
@@ -205,6 +207,45 @@ ataxx_name(const struct ataxx_state *s, int bit, char name[ATAXX_NAME_LEN])
 	name[2] = '\0';
 }
 
+static int ataxx_from_position(
+    void *st, const char *text, char *err, size_t errlen);
+
+/* Was the option key given (rather than left to its default)? */
+static int
+ataxx_opt_given(const struct rules_opt *opts, int nopts, const char *key)
+{
+	int i;
+
+	for (i = 0; i < nopts; i++)
+		if (strcmp(opts[i].key, key) == 0)
+			return 1;
+	return 0;
+}
+
+/* Start from the `position` option: the size comes from its board, and a
+ * `size` given beside it must agree. 0, or -1 with the reason. */
+static int
+ataxx_init_position(struct ataxx_state *s, const struct rules_opt *opts,
+    int nopts, char *err, size_t errlen)
+{
+	const char *pos = rules_opt_get(&rules_ataxx, opts, nopts, "position");
+	long size = rules_opt_long(&rules_ataxx, opts, nopts, "size");
+	char why[RULES_ERR_MAX];
+
+	if (ataxx_from_position(s, pos, why, sizeof why) != 0) {
+		rules_seterr(err, errlen, "option 'position': %s", why);
+		return -1;
+	}
+	if (ataxx_opt_given(opts, nopts, "size") && size != s->size) {
+		rules_seterr(err, errlen,
+		    "option 'size' is %ld but the position is %dx%d: give "
+		    "size=%d or leave size out",
+		    size, s->size, s->size, s->size);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 ataxx_init(
     void *st, const struct rules_opt *opts, int nopts, char *err, size_t errlen)
@@ -225,6 +266,8 @@ ataxx_init(
 	    s->piece[ATAXX_WHITE], ATAXX_BIT(0, 0) | ATAXX_BIT(last, last));
 	ataxx_put(
 	    s->piece[ATAXX_BLACK], ATAXX_BIT(0, last) | ATAXX_BIT(last, 0));
+	if (ataxx_opt_given(opts, nopts, "position"))
+		return ataxx_init_position(s, opts, nopts, err, errlen);
 	return 0;
 }
 

@@ -91,6 +91,10 @@ struct rules_game {
 	const char *title;         /* for people: "Ataxx" */
 	int seats;                 /* 1 or 2 */
 	const char *seat_names[2]; /* "white", "black"; seat 0 first */
+	/* 1 when the game has no draws (the Amazons seed: there is always
+	 * a loser), so the server refuses draw offers in it; 0 when players
+	 * may agree a draw (two-player games) or it means nothing (one). */
+	int no_draw_offers;
 	const struct rules_optdesc *options; /* ends with a NULL name */
 	const char *notation;    /* one line of help on move notation */
 	const char *file_format; /* import/export format name, or NULL */
@@ -130,6 +134,14 @@ struct rules_game {
 	/* Replace the position (st holds a game made by init); 0 or -1. */
 	int (*from_position)(
 	    void *st, const char *text, char *err, size_t errlen);
+	/* Rewind st, in place, to the start of its level: the starting
+	 * layout a level file's `start` section gave, which may be earlier
+	 * than the board the game was created with (Shape Shifter). The
+	 * rewound state round-trips through to_position and from_position
+	 * (into a state init made with the same table), so that string can
+	 * be stored to make the same level again. NULL when a game's start
+	 * is always the state that init, a file and a position made. */
+	void (*restart)(void *st);
 	/* The seed's file format (NULL when the game has none); the import
 	 * replaces the position in a game made by init. */
 	int (*import_file)(

@@ -180,22 +180,100 @@ shifter_word_nocase(const char *p, size_t n, const char *w)
 	return 1;
 }
 
-/* A piece name: 1 to SHIFTER_NAME_MAX letters, digits, '_' or '-'. */
-static int
-shifter_name_ok(const char *p, size_t n)
+/* Decode the UTF-8 character at p[0..n) into *cp; its length in bytes, or
+ * 0 when it is malformed (a stray or missing continuation byte, an overlong
+ * form, a surrogate, or beyond U+10FFFF). */
+static size_t
+shifter_utf8_next(const unsigned char *p, size_t n, uint32_t *cp)
 {
-	size_t i;
+	static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+	size_t len, i;
+	uint32_t v;
 
-	if (n == 0 || n > SHIFTER_NAME_MAX)
-		return 0;
-	for (i = 0; i < n; i++) {
-		char c = p[i];
-
-		if (!shifter_is_upper(c) && !shifter_is_lower(c) &&
-		    !shifter_is_digit(c) && c != '_' && c != '-')
-			return 0;
+	if (p[0] < 0x80) {
+		*cp = p[0];
+		return 1;
 	}
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, v = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, v = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, v = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (p[i] & 0x3f);
+	}
+	if (v < least[len] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return len;
+}
+
+/* May this character be part of a piece name? ASCII letters, digits, '_'
+ * and '-', and any character beyond ASCII (letters and marks of every
+ * script) except the Latin-1 symbols, the invisible and spacing ones
+ * (general punctuation: spaces, zero-width, bidirectional controls; the
+ * ideographic space and CJK punctuation; the byte order mark) and the
+ * specials, so that a name reads as one word. */
+static int
+shifter_name_char(uint32_t c)
+{
+	if (c < 0x80)
+		return shifter_is_upper((char)c) || shifter_is_lower((char)c) ||
+		    shifter_is_digit((char)c) || c == '_' || c == '-';
+	if (c < 0xc0 || c == 0xd7 || c == 0xf7)
+		return 0;
+	if ((c >= 0x2000 && c <= 0x206f) || (c >= 0x3000 && c <= 0x303f) ||
+	    c == 0xfeff || (c >= 0xfff0 && c <= 0xffff))
+		return 0;
 	return 1;
+}
+
+/* Check a piece name: valid UTF-8, 1 to SHIFTER_NAME_CHARS characters
+ * in at most SHIFTER_NAME_MAX bytes, each one shifter_name_char allows.
+ * 0, or -1 with the reason on line lineno. */
+static int
+shifter_name_check(
+    const char *p, size_t n, int lineno, char *err, size_t errlen)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	size_t i = 0, len;
+	int chars = 0;
+	uint32_t c;
+
+	while (i < n) {
+		len = shifter_utf8_next(u + i, n - i, &c);
+		if (len == 0) {
+			rules_seterr(err, errlen,
+			    "line %d: a piece name must be UTF-8 text; byte %d "
+			    "of it (0x%02x) is not",
+			    lineno, (int)i + 1, u[i]);
+			return -1;
+		}
+		if (!shifter_name_char(c)) {
+			rules_seterr(err, errlen,
+			    "line %d: a piece name is one word of letters, "
+			    "digits, _ or - (character %d is not)",
+			    lineno, chars + 1);
+			return -1;
+		}
+		i += len;
+		chars++;
+	}
+	if (n == 0 || chars > SHIFTER_NAME_CHARS || n > SHIFTER_NAME_MAX) {
+		rules_seterr(err, errlen,
+		    "line %d: a piece name is 1 to %d characters (at most %d "
+		    "bytes)",
+		    lineno, SHIFTER_NAME_CHARS, SHIFTER_NAME_MAX);
+		return -1;
+	}
+	return 0;
 }
 
 /* The kind named p[0..n) in the table, or -1. */
@@ -222,7 +300,29 @@ shifter_kind_by_letter(const struct shifter_state *s, char c)
 	return -1;
 }
 
-/* Give every kind a letter: its name's first letter when no earlier kind
+/* The picture letter a name suggests: its first letter in upper case,
+ * with the accent dropped from a Latin-1 letter (Ángel A, ñandú N); 0
+ * when the name starts with no such letter. */
+static char
+shifter_name_letter(const char *name)
+{
+	/* U+00C0..U+00FF without accents; '.' where there is no letter. */
+	static const char latin1[] = "AAAAAAACEEEEIIIIDNOOOOO.OUUUUYTS"
+	                             "AAAAAAACEEEEIIIIDNOOOOO.OUUUUYTY";
+	const unsigned char *u = (const unsigned char *)name;
+	uint32_t cp;
+	char c;
+
+	if (shifter_utf8_next(u, strlen(name), &cp) == 0)
+		return 0;
+	if (cp >= 0xc0 && cp <= 0xff)
+		c = latin1[cp - 0xc0];
+	else
+		c = cp < 0x80 ? shifter_to_upper((char)cp) : 0;
+	return shifter_is_upper(c) ? c : 0;
+}
+
+/* Give every kind a letter: the one its name suggests when no earlier kind
  * has it, else the first free letter from A. */
 static void
 shifter_table_letters(struct shifter_state *s)
@@ -230,7 +330,7 @@ shifter_table_letters(struct shifter_state *s)
 	int k;
 
 	for (k = 0; k < s->nkinds; k++) {
-		char c = shifter_to_upper(s->kind[k].name[0]);
+		char c = shifter_name_letter(s->kind[k].name);
 
 		s->kind[k].letter = 0;
 		if (!shifter_is_upper(c) || shifter_kind_by_letter(s, c) >= 0)
@@ -292,12 +392,8 @@ shifter_table_line(struct shifter_state *s, const char *line, size_t n,
 		    "line %d: expected piece,dx;dy,extensible", lineno);
 		return -1;
 	}
-	if (!shifter_name_ok(f[0], fn[0])) {
-		rules_seterr(err, errlen,
-		    "line %d: a piece name is 1 to %d letters, digits, _ or -",
-		    lineno, SHIFTER_NAME_MAX);
+	if (shifter_name_check(f[0], fn[0], lineno, err, errlen) != 0)
 		return -1;
-	}
 	if (shifter_word_nocase(f[2], fn[2], "true"))
 		extends = 1;
 	else if (shifter_word_nocase(f[2], fn[2], "false"))
@@ -754,12 +850,8 @@ shifter_legend_line(const struct shifter_state *s, int8_t *legend,
 	name = p + 1;
 	nn = n - 1;
 	shifter_trim(&name, &nn);
-	if (!shifter_name_ok(name, nn)) {
-		rules_seterr(err, errlen,
-		    "line %d: a piece name is 1 to %d letters, digits, _ or -",
-		    lineno, SHIFTER_NAME_MAX);
+	if (shifter_name_check(name, nn, lineno, err, errlen) != 0)
 		return -1;
-	}
 	k = shifter_kind_find(s, name, nn);
 	if (k < 0) {
 		rules_seterr(err, errlen,
@@ -1254,6 +1346,17 @@ shifter_apply(void *st, struct rules_move m)
 	s->active = (int8_t)m.to;
 }
 
+/* Back to the level's starting layout: the board and active piece the
+ * level began with (a level file's `start` section, else its board). */
+static void
+shifter_restart(void *st)
+{
+	struct shifter_state *s = st;
+
+	memcpy(s->board, s->start, sizeof s->board);
+	s->active = s->start_active;
+}
+
 /* The picture: the board with rank numbers and file letters, [X] the active
  * piece, (X) a piece it can take, then the active piece and the legend. */
 static int
@@ -1376,6 +1479,7 @@ const struct rules_game rules_shifter = {
     .apply = shifter_apply,
     .to_position = shifter_to_position,
     .from_position = shifter_from_position,
+    .restart = shifter_restart,
     .import_file = shifter_import,
     .export_file = shifter_export,
     .render = shifter_render,

@@ -21,8 +21,12 @@
 /* Piece kinds in one table: 16 keeps the table (and so the state) small
  * and leaves letters A-Z to spare for the pictures. */
 #define SHIFTER_MAX_KINDS 16
-/* Bytes of a piece name: short enough for a legend line and a message. */
-#define SHIFTER_NAME_MAX 15
+/* Characters of a piece name (UTF-8, any script): short enough for a
+ * legend line and a message. */
+#define SHIFTER_NAME_CHARS 15
+/* Bytes of a piece name: 15 characters of two bytes (Latin with accents,
+ * Greek, Cyrillic) fit; names in wider scripts are fewer characters. */
+#define SHIFTER_NAME_MAX 32
 /* Lines (steps) of one piece: twice the 16 of a queen's and knight's
  * directions together, plenty for any chess-like piece. */
 #define SHIFTER_MAX_STEPS 32

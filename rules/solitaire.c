@@ -4,7 +4,6 @@
  * string, the pictures, and random boards generated backwards from the goal
  * so that they are solvable by construction.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,10 +29,6 @@
 /* Characters of a bad word quoted back in an error. */
 #define SOLITAIRE_SHOW_MAX 12
 
-/* Words kept from one line of a board file (a row has at most 10; the
- * count goes on beyond this so that errors say how many there were). */
-#define SOLITAIRE_WORDS_MAX (SOLITAIRE_MAX_SIDE + 1)
-
 /* Directions, in the seed's order: its numbered choices follow it. */
 enum solitaire_dir { SOL_UP, SOL_DOWN, SOL_LEFT, SOL_RIGHT, SOL_NDIRS };
 
@@ -58,13 +53,6 @@ static const struct rules_optdesc solitaire_options[] = {
     {"seed", RULES_OPT_INT, 0, 2147483647, NULL, NULL,
         "the random seed of a generated board"},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
-};
-
-/* Text being built into a caller's buffer; over is set when it ran out. */
-struct solitaire_buf {
-	char *p;
-	size_t len, used;
-	int over;
 };
 
 static int
@@ -183,63 +171,6 @@ solitaire_count(struct solitaire_state *s)
 	for (i = 0; i < s->rows * s->cols; i++)
 		if (s->cell[i] == SOLITAIRE_PEG)
 			s->pegs++;
-}
-
-/* Append formatted text, or mark the buffer over when it does not fit. */
-static void solitaire_put(struct solitaire_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-solitaire_put(struct solitaire_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->over)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(b->p + b->used, b->len - b->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= b->len - b->used) {
-		b->over = 1;
-		return;
-	}
-	b->used += (size_t)n;
-}
-
-/* Start building into buf; -1 when there is no room even for the NUL. */
-static int
-solitaire_buf_init(struct solitaire_buf *b, char *buf, size_t len)
-{
-	b->p = buf;
-	b->len = len;
-	b->used = 0;
-	b->over = len == 0;
-	if (len > 0)
-		buf[0] = '\0';
-	return b->over ? -1 : 0;
-}
-
-/* Drop the spaces at the end of what was written. */
-static void
-solitaire_buf_trim(struct solitaire_buf *b)
-{
-	if (b->over)
-		return;
-	while (b->used > 0 && b->p[b->used - 1] == ' ')
-		b->used--;
-	b->p[b->used] = '\0';
-}
-
-static int
-solitaire_buf_done(struct solitaire_buf *b)
-{
-	if (b->over) {
-		if (b->len > 0)
-			b->p[0] = '\0';
-		return -1;
-	}
-	return (int)b->used;
 }
 
 /* Quote a word of untrusted text for an error: printable, and short. */
@@ -463,18 +394,17 @@ solitaire_word_dir(const char *w, size_t len)
 static void
 solitaire_dir_list(int set, char *buf, size_t len)
 {
-	struct solitaire_buf b;
+	struct rules_out b;
 	int d, n = 0, total = 0;
 
 	for (d = 0; d < SOL_NDIRS; d++)
 		total += (set >> d) & 1;
-	if (solitaire_buf_init(&b, buf, len) != 0)
-		return;
+	rules_out_init(&b, buf, len);
 	for (d = 0; d < SOL_NDIRS; d++) {
 		if (!((set >> d) & 1))
 			continue;
 		n++;
-		solitaire_put(&b, "%s%s",
+		rules_out_add(&b, "%s%s",
 		    n == 1 ? "" : (n == total ? " or " : ", "),
 		    solitaire_dirname[d]);
 	}
@@ -611,22 +541,21 @@ static int
 solitaire_to_position(const void *st, char *buf, size_t len)
 {
 	const struct solitaire_state *s = st;
-	struct solitaire_buf b;
+	struct rules_out b;
 	int r, c;
 
-	if (solitaire_buf_init(&b, buf, len) != 0)
-		return -1;
-	solitaire_put(&b, "%dx%d:", s->rows, s->cols);
+	rules_out_init(&b, buf, len);
+	rules_out_add(&b, "%dx%d:", s->rows, s->cols);
 	for (r = 0; r < s->rows; r++) {
 		for (c = 0; c < s->cols; c++)
-			solitaire_put(&b, "%c",
-			    solitaire_pos_chars[s->cell[r * s->cols + c]]);
+			rules_out_char(
+			    &b, solitaire_pos_chars[s->cell[r * s->cols + c]]);
 		if (r + 1 < s->rows)
-			solitaire_put(&b, "/");
+			rules_out_char(&b, '/');
 	}
-	solitaire_put(
+	rules_out_add(
 	    &b, " goal=%d,%d", s->goal / s->cols + 1, s->goal % s->cols + 1);
-	return solitaire_buf_done(&b);
+	return rules_out_done(&b);
 }
 
 /* A number of a position string: 1 to 3 digits, no leading zero (so that
@@ -770,125 +699,136 @@ bad_goal:
 }
 
 /*
- * The board file (the seed's format): "rows cols" on the first line, then
- * one line a row of cells 0 (unusable), 1 (empty) or 2 (peg), then the
- * goal's row and column counted from 0. Words are separated by blanks;
- * blank lines, CRLF and trailing blanks are tolerated.
+ * The board file (the seed's format, read as the seed's `cargar` reads its
+ * stream): the numbers of rows and columns, then rows x cols cells, 0
+ * (unusable), 1 (empty) or 2 (peg), row by row from the top, then the goal's
+ * row and column counted from 0. Only the order of the numbers counts: they
+ * are separated by any blanks and line breaks, so rows may be split over
+ * lines or joined on one. Nothing may follow the goal.
  */
 
-/* A cursor over the lines of a board file. */
+/* A cursor over the numbers of a board file. */
 struct solitaire_reader {
 	const char *p, *end;
-	int line; /* the line last read, from 1 */
+	int line;  /* the line of the word last read, from 1 */
+	int count; /* words read so far */
 };
 
-/* The words of one line: the first SOLITAIRE_WORDS_MAX, and the count. */
-struct solitaire_words {
-	int n;
-	const char *w[SOLITAIRE_WORDS_MAX];
-	size_t len[SOLITAIRE_WORDS_MAX];
-};
-
-static void
-solitaire_split(const char *p, const char *end, struct solitaire_words *ws)
-{
+/* One word of the file: where it is and on which line. */
+struct solitaire_word {
 	const char *w;
+	size_t len;
+	int line;
+};
 
-	ws->n = 0;
-	while (p < end) {
-		if (solitaire_isspace((unsigned char)*p)) {
-			p++;
-			continue;
-		}
-		for (w = p; p < end && !solitaire_isspace((unsigned char)*p);
-		     p++)
-			;
-		if (ws->n < SOLITAIRE_WORDS_MAX) {
-			ws->w[ws->n] = w;
-			ws->len[ws->n] = (size_t)(p - w);
-		}
-		ws->n++;
+/* The next word (a run of non-blanks); 0, or -1 at the end of the text. */
+static int
+solitaire_next_word(struct solitaire_reader *rd, struct solitaire_word *wd)
+{
+	while (rd->p < rd->end && solitaire_isspace((unsigned char)*rd->p)) {
+		if (*rd->p == '\n')
+			rd->line++;
+		rd->p++;
 	}
+	if (rd->p == rd->end)
+		return -1;
+	wd->w = rd->p;
+	while (rd->p < rd->end && !solitaire_isspace((unsigned char)*rd->p))
+		rd->p++;
+	wd->len = (size_t)(rd->p - wd->w);
+	wd->line = rd->line;
+	rd->count++;
+	return 0;
 }
 
-/* The next line that is not blank, split into words; 0, or -1 at the end
- * of the text (line then numbers the line after the last one). */
+/* A word as a whole number; 0, or -1 with the reason. */
 static int
-solitaire_next_line(struct solitaire_reader *rd, struct solitaire_words *ws)
+solitaire_word_int(
+    const struct solitaire_word *wd, int *out, char *err, size_t errlen)
 {
-	while (rd->p < rd->end) {
-		const char *eol =
-		    memchr(rd->p, '\n', (size_t)(rd->end - rd->p));
-		const char *stop = eol != NULL ? eol : rd->end;
-
-		rd->line++;
-		solitaire_split(rd->p, stop, ws);
-		rd->p = eol != NULL ? eol + 1 : rd->end;
-		if (ws->n > 0)
-			return 0;
-	}
-	rd->line++;
-	return -1;
-}
-
-/* Word i of a line as a whole number; 0, or -1 with the reason. */
-static int
-solitaire_word_int(const struct solitaire_words *ws, int i, int line, int *out,
-    char *err, size_t errlen)
-{
-	const char *w = ws->w[i];
-	size_t len = ws->len[i], j, neg = len > 1 && w[0] == '-';
+	size_t len = wd->len, j, neg = len > 1 && wd->w[0] == '-';
 	char shown[SOLITAIRE_SHOW_MAX + 4];
 	int v = 0;
 
 	for (j = neg; j < len; j++)
-		if (!solitaire_isdigit((unsigned char)w[j]))
+		if (!solitaire_isdigit((unsigned char)wd->w[j]))
 			break;
-	solitaire_show(shown, sizeof shown, w, len);
+	solitaire_show(shown, sizeof shown, wd->w, len);
 	if (j < len) {
-		rules_seterr(
-		    err, errlen, "line %d: '%s' is not a number", line, shown);
+		rules_seterr(err, errlen, "line %d: '%s' is not a number",
+		    wd->line, shown);
 		return -1;
 	}
 	if (len - neg > SOLITAIRE_NUM_DIGITS) {
 		rules_seterr(
-		    err, errlen, "line %d: '%s' is too large", line, shown);
+		    err, errlen, "line %d: '%s' is too large", wd->line, shown);
 		return -1;
 	}
 	for (j = neg; j < len; j++)
-		v = v * 10 + (w[j] - '0');
+		v = v * 10 + (wd->w[j] - '0');
 	*out = neg ? -v : v;
 	return 0;
 }
 
-/* The first line: the board's size. */
+/* Numbers a board file of t's size holds: the size, the cells, the goal. */
+static int
+solitaire_file_numbers(const struct solitaire_state *t)
+{
+	return 2 + t->rows * t->cols + 2;
+}
+
+/* The file ended early: say how many numbers it has and needs. */
+static int
+solitaire_short_file(const struct solitaire_reader *rd,
+    const struct solitaire_state *t, char *err, size_t errlen)
+{
+	rules_seterr(err, errlen,
+	    "the file ends after %d numbers: a %dx%d board needs %d (rows "
+	    "and cols, %d cells, the goal's row and column)",
+	    rd->count, t->rows, t->cols, solitaire_file_numbers(t),
+	    t->rows * t->cols);
+	return -1;
+}
+
+/* The next number, which the file must have; 0, or -1 with the reason. */
+static int
+solitaire_read_int(struct solitaire_reader *rd, const struct solitaire_state *t,
+    struct solitaire_word *wd, int *out, char *err, size_t errlen)
+{
+	if (solitaire_next_word(rd, wd) != 0)
+		return solitaire_short_file(rd, t, err, errlen);
+	return solitaire_word_int(wd, out, err, errlen);
+}
+
+/* The first two numbers: the board's size. */
 static int
 solitaire_read_size(struct solitaire_reader *rd, struct solitaire_state *t,
     char *err, size_t errlen)
 {
-	struct solitaire_words ws;
+	struct solitaire_word wd;
 	int rows, cols;
 
-	if (solitaire_next_line(rd, &ws) != 0) {
+	if (solitaire_next_word(rd, &wd) != 0) {
 		rules_seterr(err, errlen,
 		    "the board file is empty: expected the size as 'rows "
-		    "cols' on line 1");
+		    "cols' first");
 		return -1;
 	}
-	if (ws.n != 2) {
+	if (solitaire_word_int(&wd, &rows, err, errlen) != 0)
+		return -1;
+	if (solitaire_next_word(rd, &wd) != 0) {
 		rules_seterr(err, errlen,
-		    "line %d: expected 2 numbers, rows and cols, found %d",
-		    rd->line, ws.n);
+		    "the file ends after 1 number: expected the size as "
+		    "'rows cols' first");
 		return -1;
 	}
-	if (solitaire_word_int(&ws, 0, rd->line, &rows, err, errlen) != 0 ||
-	    solitaire_word_int(&ws, 1, rd->line, &cols, err, errlen) != 0)
+	if (solitaire_word_int(&wd, &cols, err, errlen) != 0)
 		return -1;
 	if (rows < 1 || rows > SOLITAIRE_MAX_SIDE || cols < 1 ||
 	    cols > SOLITAIRE_MAX_SIDE) {
 		rules_seterr(err, errlen,
 		    "line %d: board size %dx%d is out of range (1..%d)",
-		    rd->line, rows, cols, SOLITAIRE_MAX_SIDE);
+		    wd.line, rows, cols, SOLITAIRE_MAX_SIDE);
 		return -1;
 	}
 	t->rows = (int8_t)rows;
@@ -896,91 +836,64 @@ solitaire_read_size(struct solitaire_reader *rd, struct solitaire_state *t,
 	return 0;
 }
 
-/* The rows of cells. */
+/* The cells, row by row. */
 static int
 solitaire_read_cells(struct solitaire_reader *rd, struct solitaire_state *t,
     char *err, size_t errlen)
 {
-	struct solitaire_words ws;
-	char shown[SOLITAIRE_SHOW_MAX + 4];
-	int r, c;
+	struct solitaire_word wd;
+	int i, v;
 
-	for (r = 0; r < t->rows; r++) {
-		if (solitaire_next_line(rd, &ws) != 0) {
+	for (i = 0; i < t->rows * t->cols; i++) {
+		if (solitaire_read_int(rd, t, &wd, &v, err, errlen) != 0)
+			return -1;
+		if (v < SOLITAIRE_OFF || v > SOLITAIRE_PEG) {
 			rules_seterr(err, errlen,
-			    "line %d: the file ends before row %d of %d",
-			    rd->line, r + 1, t->rows);
+			    "line %d: cell (%d, %d) is %d, not 0, 1 or 2",
+			    wd.line, i / t->cols, i % t->cols, v);
 			return -1;
 		}
-		if (ws.n != t->cols) {
-			rules_seterr(err, errlen,
-			    "line %d: expected %d cells, found %d", rd->line,
-			    t->cols, ws.n);
-			return -1;
-		}
-		for (c = 0; c < t->cols; c++) {
-			if (ws.len[c] != 1 || ws.w[c][0] < '0' ||
-			    ws.w[c][0] > '2') {
-				solitaire_show(
-				    shown, sizeof shown, ws.w[c], ws.len[c]);
-				rules_seterr(err, errlen,
-				    "line %d, cell %d: '%s' is not 0, 1 or 2",
-				    rd->line, c + 1, shown);
-				return -1;
-			}
-			t->cell[r * t->cols + c] = (uint8_t)(ws.w[c][0] - '0');
-		}
+		t->cell[i] = (uint8_t)v;
 	}
 	return 0;
 }
 
-/* The goal's line, and nothing after it. */
+/* The goal's row and column, and nothing after them. */
 static int
 solitaire_read_goal(struct solitaire_reader *rd, struct solitaire_state *t,
     char *err, size_t errlen)
 {
-	struct solitaire_words ws;
+	struct solitaire_word wd, more;
 	char shown[SOLITAIRE_SHOW_MAX + 4];
-	int gr, gc, line;
+	int gr, gc;
 
-	if (solitaire_next_line(rd, &ws) != 0) {
-		rules_seterr(err, errlen,
-		    "line %d: missing the goal line (its row and column, "
-		    "counted from 0)",
-		    rd->line);
-		return -1;
-	}
-	line = rd->line;
-	if (ws.n != 2) {
-		rules_seterr(err, errlen,
-		    "line %d: expected 2 numbers, the goal's row and column, "
-		    "found %d",
-		    line, ws.n);
-		return -1;
-	}
-	if (solitaire_word_int(&ws, 0, line, &gr, err, errlen) != 0 ||
-	    solitaire_word_int(&ws, 1, line, &gc, err, errlen) != 0)
+	if (solitaire_read_int(rd, t, &wd, &gr, err, errlen) != 0 ||
+	    solitaire_read_int(rd, t, &wd, &gc, err, errlen) != 0)
 		return -1;
 	if (gr < 0 || gr >= t->rows || gc < 0 || gc >= t->cols) {
 		rules_seterr(err, errlen,
-		    "line %d: goal (%d, %d) is outside the %dx%d board", line,
-		    gr, gc, t->rows, t->cols);
+		    "line %d: goal (%d, %d) is outside the %dx%d board",
+		    wd.line, gr, gc, t->rows, t->cols);
 		return -1;
 	}
 	t->goal = (int16_t)(gr * t->cols + gc);
 	if (t->cell[t->goal] == SOLITAIRE_OFF) {
 		rules_seterr(err, errlen,
-		    "line %d: goal cell (%d, %d) is not usable", line, gr, gc);
+		    "line %d: goal cell (%d, %d) is not usable", wd.line, gr,
+		    gc);
 		return -1;
 	}
-	if (solitaire_next_line(rd, &ws) == 0) {
-		solitaire_show(shown, sizeof shown, ws.w[0], ws.len[0]);
-		rules_seterr(err, errlen,
-		    "line %d: unexpected '%s' after the goal line", rd->line,
-		    shown);
-		return -1;
-	}
-	return 0;
+	if (solitaire_next_word(rd, &wd) != 0)
+		return 0;
+	solitaire_show(shown, sizeof shown, wd.w, wd.len);
+	while (solitaire_next_word(rd, &more) == 0)
+		;
+	rules_seterr(err, errlen,
+	    "line %d: unexpected '%s' after the goal: a %dx%d board is %d "
+	    "numbers, the file has %d",
+	    wd.line, shown, t->rows, t->cols, solitaire_file_numbers(t),
+	    rd->count);
+	return -1;
 }
 
 static int
@@ -993,7 +906,8 @@ solitaire_import_file(
 	memset(&t, 0, sizeof t);
 	rd.p = text;
 	rd.end = text + len;
-	rd.line = 0;
+	rd.line = 1;
+	rd.count = 0;
 	if (solitaire_read_size(&rd, &t, err, errlen) != 0 ||
 	    solitaire_read_cells(&rd, &t, err, errlen) != 0 ||
 	    solitaire_read_goal(&rd, &t, err, errlen) != 0)
@@ -1007,18 +921,17 @@ static int
 solitaire_export_file(const void *st, char *buf, size_t len)
 {
 	const struct solitaire_state *s = st;
-	struct solitaire_buf b;
+	struct rules_out b;
 	int r, c;
 
-	if (solitaire_buf_init(&b, buf, len) != 0)
-		return -1;
-	solitaire_put(&b, "%d %d\n", s->rows, s->cols);
+	rules_out_init(&b, buf, len);
+	rules_out_add(&b, "%d %d\n", s->rows, s->cols);
 	for (r = 0; r < s->rows; r++)
 		for (c = 0; c < s->cols; c++)
-			solitaire_put(&b, "%d%c", s->cell[r * s->cols + c],
+			rules_out_add(&b, "%d%c", s->cell[r * s->cols + c],
 			    c + 1 < s->cols ? ' ' : '\n');
-	solitaire_put(&b, "%d %d\n", s->goal / s->cols, s->goal % s->cols);
-	return solitaire_buf_done(&b);
+	rules_out_add(&b, "%d %d\n", s->goal / s->cols, s->goal % s->cols);
+	return rules_out_done(&b);
 }
 
 /*
@@ -1031,32 +944,35 @@ solitaire_export_file(const void *st, char *buf, size_t len)
 static int
 solitaire_render(const void *st, char *buf, size_t len)
 {
-	static const char *const cells[3] = {" # ", " . ", " o "};
-	static const char *const goals[3] = {"[#]", "[.]", "[o]"};
+	static const char *const cells[3] = {" #", " .", " o"};
+	static const char *const goals[3] = {"[#", "[.", "[o"};
 	const struct solitaire_state *s = st;
-	struct solitaire_buf b;
+	struct rules_out b;
 	int r, c, i;
 
-	if (solitaire_buf_init(&b, buf, len) != 0)
-		return -1;
-	solitaire_put(&b, "  ");
+	rules_out_init(&b, buf, len);
+	rules_out_str(&b, "  ");
 	for (c = 0; c < s->cols; c++)
-		solitaire_put(&b, c + 1 < s->cols ? "%2d " : "%2d\n", c + 1);
+		rules_out_add(&b, c + 1 < s->cols ? "%2d " : "%2d\n", c + 1);
 	for (r = 0; r < s->rows; r++) {
-		solitaire_put(&b, "%2d", r + 1);
+		rules_out_add(&b, "%2d", r + 1);
 		for (c = 0; c < s->cols; c++) {
 			i = r * s->cols + c;
-			solitaire_put(&b, "%s",
+			rules_out_str(&b,
 			    i == s->goal ? goals[s->cell[i]]
 			                 : cells[s->cell[i]]);
+			/* A cell's third character; none at a row's end. */
+			if (i == s->goal)
+				rules_out_char(&b, ']');
+			else if (c + 1 < s->cols)
+				rules_out_char(&b, ' ');
 		}
-		solitaire_buf_trim(&b);
-		solitaire_put(&b, "\n");
+		rules_out_char(&b, '\n');
 	}
-	solitaire_put(&b,
+	rules_out_add(&b,
 	    "o peg, . empty hole, # no hole, [ ] the goal; %d peg%s left\n",
 	    s->pegs, s->pegs == 1 ? "" : "s");
-	return solitaire_buf_done(&b);
+	return rules_out_done(&b);
 }
 
 /* One character a cell: '#' unusable, '.' empty, 'o' peg, 'G' the empty
@@ -1065,24 +981,23 @@ static int
 solitaire_board_rows(const void *st, char *buf, size_t len)
 {
 	const struct solitaire_state *s = st;
-	struct solitaire_buf b;
+	struct rules_out b;
 	int r, c, i;
 
-	if (solitaire_buf_init(&b, buf, len) != 0)
-		return -1;
+	rules_out_init(&b, buf, len);
 	for (r = 0; r < s->rows; r++) {
 		for (c = 0; c < s->cols; c++) {
 			i = r * s->cols + c;
 			if (i == s->goal)
-				solitaire_put(&b, "%c",
+				rules_out_char(&b,
 				    s->cell[i] == SOLITAIRE_PEG ? '@' : 'G');
 			else
-				solitaire_put(
-				    &b, "%c", solitaire_pos_chars[s->cell[i]]);
+				rules_out_char(
+				    &b, solitaire_pos_chars[s->cell[i]]);
 		}
-		solitaire_put(&b, "\n");
+		rules_out_char(&b, '\n');
 	}
-	return solitaire_buf_done(&b);
+	return rules_out_done(&b);
 }
 
 /* A hash of the peg set (and the board's size, which gives it meaning). */

@@ -396,7 +396,7 @@ stones_parse_square(
 	if (stones_len(text, 3) == 2)
 		p = stones_point(text);
 	if (p < 0) {
-		rules_seterr(err, errlen, "not a board position");
+		rules_seterr(err, errlen, "Not a board position");
 		return -1;
 	}
 	*square = p;
@@ -404,29 +404,25 @@ stones_parse_square(
 }
 
 /* A placement in the notation ("A2") to a legal move, checked as the seed
- * checks it: the text, then the point taken, then three in a row. */
+ * checks it: the text (a slide's four characters too are no board
+ * position), then the point taken, then three in a row. */
 static int
 stones_parse_place(const struct stones_state *s, const char *text, size_t len,
     struct rules_move *out, char *err, size_t errlen)
 {
 	int p = len == 2 ? stones_point(text) : -1;
 
-	if (len == 4) {
-		rules_seterr(err, errlen,
-		    "place one peg: enter a board position like A2");
-		return -1;
-	}
 	if (p < 0) {
-		rules_seterr(err, errlen, "not a board position");
+		rules_seterr(err, errlen, "Not a board position");
 		return -1;
 	}
 	if ((stones_empty(s) >> p & 1) == 0) {
-		rules_seterr(err, errlen, "position taken by another peg");
+		rules_seterr(err, errlen, "Position taken by another peg");
 		return -1;
 	}
 	if (!stones_can_place(s, p)) {
-		rules_seterr(err, errlen,
-		    "cannot complete three in a row while placing");
+		rules_seterr(
+		    err, errlen, "Cannot complete 3-in-a-row at this stage");
 		return -1;
 	}
 	*out = (struct rules_move){RULES_NONE, (int16_t)p, RULES_NONE};
@@ -444,32 +440,33 @@ stones_parse_slide(const struct stones_state *s, const char *text, size_t len,
 
 	if (len != 4) {
 		rules_seterr(err, errlen,
-		    "enter origin and destination in 4 characters, e.g. A2B1");
+		    "Enter origin and destination positions in 4 characters, "
+		    "e.g., A2B1");
 		return -1;
 	}
 	from = stones_point(text);
 	to = stones_point(text + 2);
 	if (from < 0) {
-		rules_seterr(err, errlen, "origin is not a board position");
+		rules_seterr(err, errlen, "Origin is not a board position");
 		return -1;
 	}
 	if (to < 0) {
 		rules_seterr(
-		    err, errlen, "destination is not a board position");
+		    err, errlen, "Destination is not a board position");
 		return -1;
 	}
 	if ((s->pegs[s->turn] >> from & 1) == 0) {
 		rules_seterr(err, errlen,
-		    "origin is not occupied by player %d's peg", s->turn + 1);
+		    "Origin is not occupied by player's %d peg", s->turn + 1);
 		return -1;
 	}
 	if ((stones_empty(s) >> to & 1) == 0) {
-		rules_seterr(err, errlen, "destination position is not empty");
+		rules_seterr(err, errlen, "Destination position is not empty");
 		return -1;
 	}
 	if ((stones_adj[from] >> to & 1) == 0) {
-		rules_seterr(
-		    err, errlen, "destination is not connected to origin");
+		rules_seterr(err, errlen,
+		    "Destination position is not connected to origin position");
 		return -1;
 	}
 	*out = (struct rules_move){(int16_t)from, (int16_t)to, RULES_NONE};
@@ -508,34 +505,33 @@ stones_name(int p, char name[3])
 static void
 stones_format_move(const void *st, struct rules_move m, char *buf, size_t len)
 {
+	struct rules_out o;
 	char from[3], to[3];
 
-	if (len == 0)
-		return;
 	stones_name(m.from, from);
 	stones_name(m.to, to);
-	if (m.from == RULES_NONE)
-		rules_seterr(buf, len, "%s", to);
-	else
-		rules_seterr(buf, len, "%s%s", from, to);
+	rules_out_init(&o, buf, len);
+	if (m.from != RULES_NONE)
+		rules_out_str(&o, from);
+	rules_out_str(&o, to);
 }
 
 static void
 stones_describe_move(const void *st, struct rules_move m, char *buf, size_t len)
 {
 	const struct stones_state *s = st;
+	struct rules_out o;
 	char from[3], to[3];
 
-	if (len == 0)
-		return;
 	stones_name(m.from, from);
 	stones_name(m.to, to);
+	rules_out_init(&o, buf, len);
 	if (m.from == RULES_NONE)
-		rules_seterr(
-		    buf, len, "player %d places a peg on %s", s->turn + 1, to);
+		rules_out_add(
+		    &o, "player %d places a peg on %s", s->turn + 1, to);
 	else
-		rules_seterr(buf, len, "player %d slides %s to %s", s->turn + 1,
-		    from, to);
+		rules_out_add(
+		    &o, "player %d slides %s to %s", s->turn + 1, from, to);
 }
 
 static void
@@ -747,42 +743,23 @@ stones_cell(const struct stones_state *s, int p, char empty)
 	return empty;
 }
 
-/* Append src to buf (cap bytes, *n used); -1 when it does not fit. */
-static int
-stones_cat(char *buf, size_t cap, size_t *n, const char *src)
-{
-	size_t k = strlen(src);
-
-	if (*n + k >= cap)
-		return -1;
-	memcpy(buf + *n, src, k + 1);
-	*n += k;
-	return 0;
-}
-
 /* The last line of the picture: the legend and whose turn it is, or how
  * the game ended. */
 static void
-stones_legend(const struct stones_state *s, char *buf, size_t len)
+stones_legend(const struct stones_state *s, struct rules_out *o)
 {
 	const char *why = stones_end_reason[s->end];
 
+	rules_out_str(o, "x = player 1, o = player 2; ");
 	if (s->result == RULES_DRAW)
-		rules_seterr(
-		    buf, len, "x = player 1, o = player 2; draw: %s\n", why);
+		rules_out_add(o, "draw: %s\n", why);
 	else if (s->result == RULES_WIN)
-		rules_seterr(buf, len,
-		    "x = player 1, o = player 2; player %d wins: %s\n",
-		    s->winner + 1, why);
+		rules_out_add(o, "player %d wins: %s\n", s->winner + 1, why);
 	else if (stones_placing(s))
-		rules_seterr(buf, len,
-		    "x = player 1, o = player 2; player %d to place peg no. "
-		    "%d\n",
-		    s->turn + 1, stones_popcount(s->pegs[s->turn]) + 1);
+		rules_out_add(o, "player %d to place peg no. %d\n", s->turn + 1,
+		    stones_popcount(s->pegs[s->turn]) + 1);
 	else
-		rules_seterr(buf, len,
-		    "x = player 1, o = player 2; player %d to move\n",
-		    s->turn + 1);
+		rules_out_add(o, "player %d to move\n", s->turn + 1);
 }
 
 /* The seed's board: column numbers on top, row letters on the left, the
@@ -796,23 +773,21 @@ stones_render(const void *st, char *buf, size_t len)
 	    {"  |  /|\\  |\n", "  | / | \\ |\n", "  |/  |  \\|\n"},
 	};
 	const struct stones_state *s = st;
-	char line[RULES_ERR_MAX];
-	size_t n = 0;
-	int r, k, bad;
+	struct rules_out o;
+	int r, k;
 
-	bad = stones_cat(buf, len, &n, "  1   2   3\n");
+	rules_out_init(&o, buf, len);
+	rules_out_str(&o, "  1   2   3\n");
 	for (r = 0; r < STONES_SIDE; r++) {
-		rules_seterr(line, sizeof line, "%c %c---%c---%c\n", 'A' + r,
+		rules_out_add(&o, "%c %c---%c---%c\n", 'A' + r,
 		    stones_cell(s, r * STONES_SIDE, ' '),
 		    stones_cell(s, r * STONES_SIDE + 1, ' '),
 		    stones_cell(s, r * STONES_SIDE + 2, ' '));
-		bad |= stones_cat(buf, len, &n, line);
 		for (k = 0; r < STONES_SIDE - 1 && k < 3; k++)
-			bad |= stones_cat(buf, len, &n, between[r][k]);
+			rules_out_str(&o, between[r][k]);
 	}
-	stones_legend(s, line, sizeof line);
-	bad |= stones_cat(buf, len, &n, line);
-	return bad ? -1 : (int)n;
+	stones_legend(s, &o);
+	return rules_out_done(&o);
 }
 
 static int

@@ -68,10 +68,10 @@ def test_stones_game(chk, srv):
     is_error(chk, d.call("move", room=room, move="A1"), "not_in_room",
              "an outsider moves")
     is_error(chk, a.call("move", room=room, move="Z9"), "illegal_move",
-             "bad point", ["not a board position"])
+             "bad point", ["Not a board position"])
     is_error(chk, a.call("move", room=room, move="A1B1"), "illegal_move",
              "a slide while placing",
-             ["place one peg: enter a board position like A2"])
+             ["Not a board position"])
     is_error(chk, a.call("move", room="r99999", move="A1"), "no_such_room",
              "move in a missing room")
 
@@ -100,11 +100,11 @@ def test_stones_game(chk, srv):
     is_error(chk, a.call("move", room=room, move="A2", seq=seq0),
              "not_allowed", "stale seq", ["stale", str(seq0 + 1)])
     is_error(chk, a.call("move", room=room, move="A1"), "illegal_move",
-             "occupied point", ["position taken by another peg"])
+             "occupied point", ["Position taken by another peg"])
     is_ok(chk, a.call("move", room=room, move="A2"), "A2")
     is_error(chk, a.call("move", room=room, move="A3"), "illegal_move",
              "three in a row while placing",
-             ["cannot complete three in a row while placing"])
+             ["Cannot complete 3-in-a-row at this stage"])
     is_ok(chk, a.call("move", room=room, move="B3"), "B3")
     is_error(chk, a.call("move", room=room, move="C1"), "not_your_turn",
              "player 1 after three pegs")
@@ -112,12 +112,12 @@ def test_stones_game(chk, srv):
         is_ok(chk, b.call("move", room=room, move=mv_), mv_)
     # slide phase refusals, in the order of the rules
     for text, reason in [
-            ("B3", "enter origin and destination in 4 characters"),
-            ("Z1A3", "origin is not a board position"),
-            ("B3Z1", "destination is not a board position"),
-            ("C1C3", "origin is not occupied by player 1's peg"),
-            ("B3B1", "destination position is not empty"),
-            ("A1C3", "destination is not connected to origin")]:
+            ("B3", "Enter origin and destination positions in 4 characters"),
+            ("Z1A3", "Origin is not a board position"),
+            ("B3Z1", "Destination is not a board position"),
+            ("C1C3", "Origin is not occupied by player's 1 peg"),
+            ("B3B1", "Destination position is not empty"),
+            ("A1C3", "Destination position is not connected to origin position")]:
         is_error(chk, a.call("move", room=room, move=text), "illegal_move",
                  "slide %s" % text, [reason])
     r, evs = first_after(chk, a, "move", "winning move", room=room,

@@ -152,7 +152,7 @@ def test_session(chk, srv):
           "unknown command in text")
     ana.type("move z9")
     found(chk, ana.until(r"^error"),
-          r"^error \(illegal_move\): not a board position",
+          r"^error \(illegal_move\): Not a board position",
           "illegal move in text")
     ana.type("moves")
     found(chk, ana.until(r"^Moves:"),

@@ -2,8 +2,8 @@
  * fuzz_shifter_csv.c: the movimientos.csv parser on random bytes. A refused
  * file must say why (with its line, or the whole file's fault) and leave the
  * table as it was; an accepted one must hold 1 to 16 well-formed pieces with
- * distinct names and letters, and must make a level that the rules and the
- * solver can play.
+ * distinct names (valid UTF-8, 1 to 15 characters) and letters, and must
+ * make a level that the rules and the solver can play.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +20,43 @@
 /* Solver nodes per input. */
 #define FUZZ_NODES 2000
 
+/* The characters of a name if it is well-formed UTF-8 (no overlong
+ * form, surrogate or code point past U+10FFFF), else -1. Written apart
+ * from the parser's decoder so that the two check each other. */
+static int
+fuzz_utf8_chars(const unsigned char *p)
+{
+	int chars = 0;
+
+	while (*p != 0) {
+		uint32_t c;
+		int len, i;
+
+		if (*p < 0x80)
+			len = 1, c = *p;
+		else if ((*p & 0xe0) == 0xc0)
+			len = 2, c = *p & 0x1f;
+		else if ((*p & 0xf0) == 0xe0)
+			len = 3, c = *p & 0x0f;
+		else if ((*p & 0xf8) == 0xf0)
+			len = 4, c = *p & 0x07;
+		else
+			return -1;
+		for (i = 1; i < len; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return -1;
+			c = c << 6 | (p[i] & 0x3f);
+		}
+		if ((len == 2 && c < 0x80) || (len == 3 && c < 0x800) ||
+		    (len == 4 && c < 0x10000) || c > 0x10ffff ||
+		    (c >= 0xd800 && c <= 0xdfff))
+			return -1;
+		p += len;
+		chars++;
+	}
+	return chars;
+}
+
 /* Abort unless the table is well formed. */
 static void
 fuzz_check_table(const struct shifter_state *s)
@@ -32,6 +69,10 @@ fuzz_check_table(const struct shifter_state *s)
 		const struct shifter_kind *kd = &s->kind[k];
 		size_t n = strlen(kd->name);
 
+		int chars = fuzz_utf8_chars((const unsigned char *)kd->name);
+
+		if (chars < 1 || chars > SHIFTER_NAME_CHARS)
+			abort();
 		if (n < 1 || n > SHIFTER_NAME_MAX || kd->nsteps < 1 ||
 		    kd->nsteps > SHIFTER_MAX_STEPS || kd->letter < 'A' ||
 		    kd->letter > 'Z')

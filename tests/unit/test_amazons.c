@@ -120,6 +120,10 @@ test_descriptor(void)
 	CHECK_STR(G->seat_names[0], "white");
 	CHECK_STR(G->seat_names[1], "black");
 	CHECK_STR(G->file_format, "tablero.txt");
+	/* The seed has no draws, so nobody may offer one (issue 13). */
+	/* the start is the state as made: no level start to go back to */
+	CHECK(G->restart == NULL);
+	CHECK_INT(G->no_draw_offers, 1);
 	CHECK(G->state_size > 0 && G->state_size <= RULES_STATE_MAX);
 	CHECK(G->options != NULL && G->options[0].name == NULL);
 	CHECK(G->init && G->turn && G->status && G->legal_moves &&

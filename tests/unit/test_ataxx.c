@@ -104,6 +104,9 @@ test_descriptor(void)
 	CHECK_INT(G->seats, 2);
 	CHECK_STR(G->seat_names[0], "white");
 	CHECK_STR(G->seat_names[1], "black");
+	/* the start is the state as made: no level start to go back to */
+	CHECK(G->restart == NULL);
+	CHECK_INT(G->no_draw_offers, 0);
 	CHECK(G->state_size <= RULES_STATE_MAX);
 	CHECK(G->init && G->turn && G->status && G->legal_moves &&
 	    G->legal_from && G->parse_square && G->parse_move &&
@@ -609,6 +612,52 @@ static const struct {
     {"xo---/x----/-----/-----/---1o x 0 1", 4},
 };
 
+/* init with opts; 0 or -1, the reason in err. */
+static int
+init_with(struct state *st, const struct rules_opt *opts, int n, char *err)
+{
+	err[0] = '\0';
+	if (rules_opts_check(G, opts, n, err, RULES_ERR_MAX) != 0)
+		return -1;
+	return G->init(st->b, opts, n, err, RULES_ERR_MAX);
+}
+
+/* The `position` option at creation: the size comes from its board, a
+ * `size` beside it that disagrees is refused (issue 13). */
+static void
+test_create_position(void)
+{
+	static const char seven[] = "x5o/7/2-1-2/7/7/7/o5x o 3 9";
+	struct rules_opt opts[2];
+	char err[RULES_ERR_MAX];
+	struct state st;
+
+	opts[0] = (struct rules_opt){"size", "5"};
+	opts[1] = (struct rules_opt){"position", seven};
+	CHECK_INT(init_with(&st, opts, 2, err), -1);
+	CHECK_STR(err,
+	    "option 'size' is 5 but the position is 7x7: give size=7 or "
+	    "leave size out");
+	opts[1] = (struct rules_opt){"size", "5"};
+	opts[0] = (struct rules_opt){"position", seven};
+	CHECK_INT(init_with(&st, opts, 2, err), -1);
+
+	opts[0] = (struct rules_opt){"size", "7"};
+	opts[1] = (struct rules_opt){"position", seven};
+	CHECK_INT(init_with(&st, opts, 2, err), 0);
+	CHECK_STR(fen(&st), seven);
+
+	opts[0] = (struct rules_opt){"position", "x3o/5/5/5/o3x x 0 1"};
+	CHECK_INT(init_with(&st, opts, 1, err), 0);
+	CHECK_STR(fen(&st), "x3o/5/5/5/o3x x 0 1");
+	CHECK_INT(G->legal_moves(st.b, NULL, 0) >= 0, 1);
+
+	opts[0] = (struct rules_opt){"position", "x3o/5/5/5 x 0 1"};
+	CHECK_INT(init_with(&st, opts, 1, err), -1);
+	CHECK(strncmp(err, "option 'position': ", 19) == 0);
+	CHECK(strlen(err) > 19);
+}
+
 static void
 test_perft(void)
 {
@@ -710,6 +759,7 @@ main(void)
 	test_illegal();
 	test_squares();
 	test_fen();
+	test_create_position();
 	test_pictures();
 	test_hash();
 	test_perft();

@@ -183,7 +183,7 @@ test_descriptor(void)
 	    G->legal_from && G->parse_square && G->parse_move &&
 	    G->format_move && G->describe_move && G->apply && G->to_position &&
 	    G->from_position && G->import_file && G->export_file && G->render &&
-	    G->board_rows && G->hash);
+	    G->board_rows && G->hash && G->restart);
 	for (k = 0; G->options[k].name != NULL; k++)
 		;
 	CHECK_INT(k, 4);
@@ -331,15 +331,15 @@ test_csv_bad(void)
 	CHECK_STR(t_csv_err("z,1;-8,true\n"),
 	    "line 1: step 1;-8 is off any 8x8 board");
 	CHECK_STR(t_csv_err("dama reina,1;1,true\n"),
-	    "line 1: a piece name is 1 to 15 letters, digits, _ or -");
+	    "line 1: a piece name is one word of letters, digits, _ or - "
+	    "(character 5 is not)");
 	CHECK_STR(t_csv_err(",1;1,true\n"),
-	    "line 1: a piece name is 1 to 15 letters, digits, _ or -");
+	    "line 1: a piece name is 1 to 15 characters (at most 32 bytes)");
 	CHECK_STR(t_csv_err("abcdefghijklmnop,1;1,true\n"),
-	    "line 1: a piece name is 1 to 15 letters, digits, _ or -");
-	CHECK_STR(t_csv_err("pe\xc3\xb3n,1;1,true\n"),
-	    "line 1: a piece name is 1 to 15 letters, digits, _ or -");
+	    "line 1: a piece name is 1 to 15 characters (at most 32 bytes)");
 	CHECK_STR(t_csv_err("a,1;0,true\nb\r,1;0,true\n"),
-	    "line 2: a piece name is 1 to 15 letters, digits, _ or -");
+	    "line 2: a piece name is one word of letters, digits, _ or - "
+	    "(character 2 is not)");
 	n = 0;
 	for (i = 0; i < 39; i++)
 		n += (size_t)snprintf(
@@ -888,7 +888,8 @@ test_level_file_bad(void)
 	snprintf(text, sizeof text, "shifter level 1\n%sC caballo\nT tor\bre\n",
 	    rows);
 	CHECK_STR(t_file_err(text),
-	    "line 11: a piece name is 1 to 15 letters, digits, _ or -");
+	    "line 11: a piece name is one word of letters, digits, _ or - "
+	    "(character 4 is not)");
 	snprintf(text, sizeof text,
 	    "shifter level 1\n%sC caballo\nT torre\nc alfil\n", rows);
 	CHECK_STR(
@@ -931,6 +932,205 @@ test_level_file_bad(void)
 	free(big);
 	CHECK_INT(t_init(&s, NULL, NULL, NULL, "shifter level 3\n", err), -1);
 	CHECK_STR(err, "file: the board has only 0 of 8 rows");
+}
+
+/* Piece names are any UTF-8 word (issue 13): the table, the letters, the
+ * level file's legend, the pictures and the move sentences with them. */
+static void
+test_utf8_names(void)
+{
+	static const char csv[] = "pe\xc3\xb3n,0;-1,false\n"
+	                          "caballo,1;2,false\n"
+	                          "caballo,-1;-2,false\n"
+	                          "\xc3\xa1guila,1;-1,false\n"
+	                          "\xce\xb1\xce\xbb\xcf\x86\xce\xb9\xce\xbb,"
+	                          "-1;-1,true\n"; /* Greek alfil */
+	/* the águila on b1 takes the caballo on c2, which takes the peón on
+	 * b4 */
+	static const char level[] =
+	    "shifter level 1\n"
+	    "........\n........\n........\n........\n"
+	    ".P......\n........\n..C.....\n.a......\n"
+	    "P pe\xc3\xb3n\nA \xc3\xa1guila\nC caballo\n";
+	static struct shifter_state s, t;
+	char buf[RULES_TEXT_MAX], err[RULES_ERR_MAX];
+	struct rules_move m;
+
+	CHECK_INT(t_init(&s, NULL, NULL, csv, NULL, err), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(s.nkinds, 4);
+	CHECK_STR(s.kind[0].name, "pe\xc3\xb3n");
+	CHECK_INT(s.kind[0].letter, 'P');
+	CHECK_INT(s.kind[1].letter, 'C');
+	CHECK_INT(s.kind[2].letter, 'A'); /* the accent dropped: Á */
+	CHECK_INT(s.kind[3].letter, 'B'); /* no Latin letter: first free */
+	CHECK_INT(G->import_file(&s, level, strlen(level), err, sizeof err), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(G->render(&s, buf, sizeof buf) > 0, 1);
+	CHECK(strstr(buf, "active: the \xc3\xa1guila on b1") != NULL);
+	CHECK(strstr(buf,
+	          "pieces: P pe\xc3\xb3n, C caballo, A \xc3\xa1guila, "
+	          "B \xce\xb1\xce\xbb\xcf\x86\xce\xb9\xce\xbb\n") != NULL);
+	/* the level file round-trips, legend names in UTF-8 */
+	CHECK_INT(G->export_file(&s, buf, sizeof buf) > 0, 1);
+	CHECK(strstr(buf, "\nP pe\xc3\xb3n\n") != NULL);
+	CHECK(strstr(buf, "\nA \xc3\xa1guila\n") != NULL);
+	t = s;
+	memset(t.board, 0, sizeof t.board);
+	CHECK_INT(G->import_file(&t, buf, strlen(buf), err, sizeof err), 0);
+	CHECK(memcmp(&s, &t, sizeof s) == 0);
+	/* the move sentences name the pieces */
+	CHECK_INT(G->parse_move(&s, "c2", &m, err, sizeof err), 0);
+	G->describe_move(&s, m, buf, sizeof buf);
+	CHECK_STR(buf,
+	    "the \xc3\xa1guila on b1 takes the caballo on c2 and "
+	    "becomes a caballo");
+	G->apply(&s, m);
+	CHECK_INT(G->parse_move(&s, "b4", &m, err, sizeof err), 0);
+	G->describe_move(&s, m, buf, sizeof buf);
+	CHECK_STR(buf,
+	    "the caballo on c2 takes the pe\xc3\xb3n on b4 and "
+	    "becomes a pe\xc3\xb3n");
+	G->apply(&s, m);
+	G->render(&s, buf, sizeof buf);
+	CHECK(
+	    strstr(buf, "active: the pe\xc3\xb3n on b4; level won\n") != NULL);
+
+	/* names: decomposed accents, 15 characters of 2 bytes, the bounds */
+	CHECK_STR(t_csv_err("peo\xcc\x81n,1;0,true\n"), "");
+	CHECK_STR(t_csv_err("\xce\xb1\xce\xb1\xce\xb1\xce\xb1\xce\xb1\xce\xb1"
+	                    "\xce\xb1\xce\xb1\xce\xb1\xce\xb1\xce\xb1\xce\xb1"
+	                    "\xce\xb1\xce\xb1\xce\xb1,1;0,true\n"),
+	    "");
+	CHECK_STR(t_csv_err("\xce\xb1\xce\xb1\xce\xb1\xce\xb1\xce\xb1\xce\xb1"
+	                    "\xce\xb1\xce\xb1\xce\xb1\xce\xb1\xce\xb1\xce\xb1"
+	                    "\xce\xb1\xce\xb1\xce\xb1\xce\xb1,1;0,true\n"),
+	    "line 1: a piece name is 1 to 15 characters (at most 32 bytes)");
+	CHECK_STR(t_csv_err("\xf0\x9f\x90\xb4\xf0\x9f\x90\xb4\xf0\x9f\x90\xb4"
+	                    "\xf0\x9f\x90\xb4\xf0\x9f\x90\xb4\xf0\x9f\x90\xb4"
+	                    "\xf0\x9f\x90\xb4\xf0\x9f\x90\xb4\xf0\x9f\x90\xb4,"
+	                    "1;0,true\n"),
+	    "line 1: a piece name is 1 to 15 characters (at most 32 bytes)");
+	/* invalid UTF-8: stray continuation, Latin-1 byte, cut sequence,
+	 * overlong, surrogate, beyond U+10FFFF */
+	CHECK_STR(t_csv_err("a\x80,1;0,true\n"),
+	    "line 1: a piece name must be UTF-8 text; byte 2 of it (0x80) is "
+	    "not");
+	CHECK_STR(t_csv_err("pe\xf3n,1;0,true\n"),
+	    "line 1: a piece name must be UTF-8 text; byte 3 of it (0xf3) is "
+	    "not");
+	CHECK_STR(t_csv_err("pe\xc3,1;0,true\n"),
+	    "line 1: a piece name must be UTF-8 text; byte 3 of it (0xc3) is "
+	    "not");
+	CHECK_STR(t_csv_err("\xc0\xaf,1;0,true\n"),
+	    "line 1: a piece name must be UTF-8 text; byte 1 of it (0xc0) is "
+	    "not");
+	CHECK_STR(t_csv_err("\xe0\x80\xaf,1;0,true\n"),
+	    "line 1: a piece name must be UTF-8 text; byte 1 of it (0xe0) is "
+	    "not");
+	CHECK_STR(t_csv_err("x\xed\xa0\x80,1;0,true\n"),
+	    "line 1: a piece name must be UTF-8 text; byte 2 of it (0xed) is "
+	    "not");
+	CHECK_STR(t_csv_err("\xf4\x90\x80\x80,1;0,true\n"),
+	    "line 1: a piece name must be UTF-8 text; byte 1 of it (0xf4) is "
+	    "not");
+	/* invisible or spacing characters do not make a word */
+	CHECK_STR(t_csv_err("pe\xc2\xa0n,1;0,true\n"),
+	    "line 1: a piece name is one word of letters, digits, _ or - "
+	    "(character 3 is not)");
+	CHECK_STR(t_csv_err("pe\xe2\x80\x8bn,1;0,true\n"),
+	    "line 1: a piece name is one word of letters, digits, _ or - "
+	    "(character 3 is not)");
+	CHECK_STR(t_csv_err("\xe2\x80\xaetorre,1;0,true\n"),
+	    "line 1: a piece name is one word of letters, digits, _ or - "
+	    "(character 1 is not)");
+	CHECK_STR(t_csv_err("\xe3\x80\x80,1;0,true\n"),
+	    "line 1: a piece name is one word of letters, digits, _ or - "
+	    "(character 1 is not)");
+	/* and in a level file's legend */
+	CHECK_STR(t_file_err("shifter level 1\n........\n........\n........\n"
+	                     "........\n........\n........\n........\n"
+	                     ".c......\nC cab\xe1llo\n"),
+	    "line 10: a piece name must be UTF-8 text; byte 4 of it (0xe1) is "
+	    "not");
+}
+
+/* Play the first legal move n times. */
+static void
+t_first_moves(struct shifter_state *s, int n)
+{
+	struct rules_move mv[SHIFTER_SQUARES];
+
+	while (n-- > 0 && G->legal_moves(s, mv, SHIFTER_SQUARES) > 0)
+		G->apply(s, mv[0]);
+}
+
+/* What `restart` and resuming a level need from the rules (issue 13):
+ * `restart` reaches a level file's start section; the start, as a
+ * position string, makes the very level again; the status of a blocked
+ * start comes from the rules. */
+static void
+test_restart(void)
+{
+	static struct shifter_state fresh, s, t, u;
+	char buf[RULES_TEXT_MAX], pos[RULES_LINE_MAX], err[RULES_ERR_MAX];
+	struct rules_status st;
+
+	/* a generated level, two captures in: restart is the level as made */
+	CHECK_INT(t_level(&fresh, 11, 5), 0);
+	s = fresh;
+	t_first_moves(&s, 2);
+	CHECK(memcmp(&s, &fresh, sizeof s) != 0);
+	G->restart(&s);
+	CHECK(memcmp(&s, &fresh, sizeof s) == 0);
+
+	/* a level file saved mid-level: the game made from it is at the
+	 * saved board, and restart goes to the file's start section */
+	s = fresh;
+	t_first_moves(&s, 2);
+	CHECK(G->export_file(&s, buf, sizeof buf) > 0);
+	CHECK(strstr(buf, "\nstart\n") != NULL);
+	CHECK_INT(t_init(&t, "3", NULL, NULL, buf, err), 0);
+	CHECK(memcmp(&t, &s, sizeof t) == 0);
+	G->restart(&t);
+	CHECK(memcmp(&t, &fresh, sizeof t) == 0);
+	rules_status(G, &t, &st);
+	CHECK_INT(st.result, RULES_PLAYING);
+	CHECK_INT(st.score[0], 5 + 2);
+	CHECK_INT(st.level, 5);
+
+	/* resume the very level: the start's position string, loaded into a
+	 * game made with another seed and level, is the same level; so is
+	 * the same seed and level again */
+	CHECK(G->to_position(&t, pos, sizeof pos) > 0);
+	CHECK_INT(t_level(&u, 99, 1), 0);
+	CHECK_INT(G->from_position(&u, pos, err, sizeof err), 0);
+	CHECK(memcmp(&u, &fresh, sizeof u) == 0);
+	CHECK_INT(t_level(&u, 11, 5), 0);
+	CHECK(memcmp(&u, &fresh, sizeof u) == 0);
+	/* a restarted state round-trips through its position string */
+	s = fresh;
+	t_first_moves(&s, 3);
+	G->restart(&s);
+	CHECK(G->to_position(&s, pos, sizeof pos) > 0);
+	CHECK_INT(t_level(&u, 5, 2), 0);
+	CHECK_INT(G->from_position(&u, pos, err, sizeof err), 0);
+	CHECK(memcmp(&u, &s, sizeof u) == 0);
+
+	/* restart into a blocked start: the caballo on b1 cannot reach the
+	 * torre on a8, so the level is lost from the start */
+	CHECK_INT(t_pos(&s,
+	              "1 T......./......../......../......../......../"
+	              "......../......../.C...... b1"),
+	    0);
+	CHECK(G->export_file(&s, buf, sizeof buf) > 0);
+	CHECK_INT(t_init(&t, "3", NULL, NULL, buf, err), 0);
+	G->restart(&t);
+	rules_status(G, &t, &st);
+	CHECK_INT(st.result, RULES_BLOCKED);
+	CHECK_STR(st.reason, "no capture left");
+	CHECK_INT(st.score[0], 2);
+	CHECK_INT(G->legal_moves(&t, NULL, 0), 0);
 }
 
 static void
@@ -1113,6 +1313,8 @@ main(int argc, char **argv)
 	test_position();
 	test_level_file();
 	test_level_file_bad();
+	test_utf8_names();
+	test_restart();
 	test_pictures();
 	test_hash_and_perft();
 	test_solver();

@@ -101,6 +101,30 @@ test_descriptor(void)
 	    G->format_move && G->describe_move && G->apply && G->to_position &&
 	    G->from_position && G->import_file && G->export_file && G->render &&
 	    G->board_rows && G->hash);
+	/* the start is the state as made: no level start to go back to */
+	CHECK(G->restart == NULL);
+}
+
+/* A board that is over before the first move (issue 13: a restart into
+ * it must end the game): the rules' status says so from the position. */
+static void
+test_blocked_start(void)
+{
+	struct solitaire_state s;
+	struct rules_status st;
+	char err[RULES_ERR_MAX];
+
+	CHECK_INT(make(&s, "file", "3 3\n0 0 0\n0 2 1\n0 0 0\n1 2\n", err), 0);
+	rules_status(G, &s, &st);
+	CHECK_INT(st.result, RULES_BLOCKED);
+	CHECK_INT(st.nscores, 1);
+	CHECK_INT(st.score[0], 1);
+	CHECK(st.reason != NULL && st.reason[0] != '\0');
+	CHECK_INT(G->legal_moves(&s, NULL, 0), 0);
+	/* one peg, on the goal: solved before the first move */
+	CHECK_INT(make(&s, "file", "1 3 1 1 2 0 2", err), 0);
+	rules_status(G, &s, &st);
+	CHECK_INT(st.result, RULES_SOLVED);
 }
 
 static void
@@ -424,41 +448,57 @@ test_file(void)
 	} bad[] = {
 	    {"",
 	        "the board file is empty: expected the size as 'rows cols' "
-	        "on line 1"},
+	        "first"},
 	    {"\n  \r\n\t\n",
-	        "the board file is empty: expected the size as 'rows cols' on "
-	        "line 1"},
-	    {"6\n", "line 1: expected 2 numbers, rows and cols, found 1"},
-	    {"6 6 6\n", "line 1: expected 2 numbers, rows and cols, found 3"},
+	        "the board file is empty: expected the size as 'rows cols' "
+	        "first"},
+	    {"6\n",
+	        "the file ends after 1 number: expected the size as 'rows "
+	        "cols' first"},
+	    {"6 6 6\n", "line 1: cell (0, 0) is 6, not 0, 1 or 2"},
 	    {"11 3\n", "line 1: board size 11x3 is out of range (1..10)"},
-	    {"0 5\n", "line 1: board size 0x5 is out of range (1..10)"},
+	    {"0\n5\n", "line 2: board size 0x5 is out of range (1..10)"},
 	    {"-1 5\n", "line 1: board size -1x5 is out of range (1..10)"},
 	    {"a 3\n", "line 1: 'a' is not a number"},
 	    {"6 6x\n", "line 1: '6x' is not a number"},
 	    {"- 3\n", "line 1: '-' is not a number"},
 	    {"1234567 3\n", "line 1: '1234567' is too large"},
+	    /* wrong counts: too few numbers, wherever the lines break */
 	    {"6 6\n0 0 0 0 0 0\n1 2 2 2 0\n",
-	        "line 3: expected 6 cells, found 5"},
-	    {"6 6\n0 0 0 0 0 0\n1 2 2 2 0 0 1 1 1 1 1 1 1\n",
-	        "line 3: expected 6 cells, found 13"},
-	    {"6 6\n0 0 0 0 0 0\n1 2 2 2 0 0\n2 2 0 2 0 0\n1 7 1 1 0 0\n",
-	        "line 5, cell 2: '7' is not 0, 1 or 2"},
-	    {"2 2\n0 00\n", "line 2, cell 2: '00' is not 0, 1 or 2"},
-	    {"2 2\n0 x\n", "line 2, cell 2: 'x' is not 0, 1 or 2"},
-	    {"2 2\n0 abcdefghijklmnopq\n",
-	        "line 2, cell 2: 'abcdefghijkl...' is not 0, 1 or 2"},
-	    {"6 6\n0 0 0 0 0 0\n", "line 3: the file ends before row 2 of 6"},
-	    {"6 6\n0 0 0 0 0 0", "line 3: the file ends before row 2 of 6"},
+	        "the file ends after 13 numbers: a 6x6 board needs 40 (rows "
+	        "and cols, 36 cells, the goal's row and column)"},
+	    {"6 6\n0 0 0 0 0 0",
+	        "the file ends after 8 numbers: a 6x6 board "
+	        "needs 40 (rows and cols, 36 cells, the "
+	        "goal's row and column)"},
+	    {"6 6\n",
+	        "the file ends after 2 numbers: a 6x6 board needs 40 "
+	        "(rows and cols, 36 cells, the goal's row and column)"},
 	    {"6 6\n0 0 0 0 0 0\n1 2 2 2 0 0\n2 2 0 2 0 0\n1 2 1 1 0 0\n2 1 2 "
 	     "2 2 2\n0 0 0 2 0 0\n",
-	        "line 8: missing the goal line (its row and column, counted "
-	        "from 0)"},
+	        "the file ends after 38 numbers: a 6x6 board needs 40 (rows "
+	        "and cols, 36 cells, the goal's row and column)"},
 	    {"1 2\n1 2\n0\n",
-	        "line 3: expected 2 numbers, the goal's row and column, "
-	        "found 1"},
+	        "the file ends after 5 numbers: a 1x2 board needs 6 (rows and "
+	        "cols, 2 cells, the goal's row and column)"},
+	    /* too many */
 	    {"1 2\n1 2\n0 1 2\n",
-	        "line 3: expected 2 numbers, the goal's row and column, "
-	        "found 3"},
+	        "line 3: unexpected '2' after the goal: a 1x2 board is 6 "
+	        "numbers, the file has 7"},
+	    {EXAMPLE_FILE "foo\n",
+	        "line 9: unexpected 'foo' after the goal: a 6x6 board is 40 "
+	        "numbers, the file has 41"},
+	    {EXAMPLE_FILE "\n\n0 1\n2\n",
+	        "line 11: unexpected '0' after the goal: a 6x6 board is 40 "
+	        "numbers, the file has 43"},
+	    /* bad cells */
+	    {"6 6\n0 0 0 0 0 0\n1 2 2 2 0 0\n2 2 0 2 0 0\n1 7 1 1 0 0\n",
+	        "line 5: cell (3, 1) is 7, not 0, 1 or 2"},
+	    {"2 2\n0 -1\n", "line 2: cell (0, 1) is -1, not 0, 1 or 2"},
+	    {"2 2\n0 x\n", "line 2: 'x' is not a number"},
+	    {"2 2\n0 abcdefghijklmnopq\n",
+	        "line 2: 'abcdefghijkl...' is not a number"},
+	    /* the goal */
 	    {"1 2\n1 2\n0 b\n", "line 3: 'b' is not a number"},
 	    {"6 6\n0 0 0 0 0 0\n1 2 2 2 0 0\n2 2 0 2 0 0\n1 2 1 1 0 0\n2 1 2 "
 	     "2 2 2\n0 0 0 2 0 0\n9 1\n",
@@ -466,12 +506,8 @@ test_file(void)
 	    {"1 2\n1 2\n0 -1\n",
 	        "line 3: goal (0, -1) is outside the 1x2 board"},
 	    {"6 6\n0 0 0 0 0 0\n1 2 2 2 0 0\n2 2 0 2 0 0\n1 2 1 1 0 0\n2 1 2 "
-	     "2 2 2\n0 0 0 2 0 0\n0 0\n",
-	        "line 8: goal cell (0, 0) is not usable"},
-	    {EXAMPLE_FILE "foo\n",
-	        "line 9: unexpected 'foo' after the goal line"},
-	    {EXAMPLE_FILE "\n\n0\n",
-	        "line 11: unexpected '0' after the goal line"},
+	     "2 2 2\n0 0 0 2 0\n0\n0 0\n",
+	        "line 9: goal cell (0, 0) is not usable"},
 	};
 	static const char crlf[] =
 	    "6 6\r\n0 0 0 0 0 0\r\n1 2 2 2 0 0  \r\n2\t2 0 2 0 0\r\n\r\n"
@@ -497,7 +533,7 @@ test_file(void)
 	              err, sizeof err),
 	    0);
 	CHECK_INT(G->import_file(&s, nul, sizeof nul - 1, err, sizeof err), -1);
-	CHECK_STR(err, "line 2, cell 1: '?' is not 0, 1 or 2");
+	CHECK_STR(err, "line 2: '?' is not a number");
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		load(&s, ENGLISH_POS);
 		t = s;
@@ -524,7 +560,43 @@ test_file(void)
 	CHECK_INT(make(&s, "file", EXAMPLE_FILE, err), 0);
 	CHECK_STR(position(&s), EXAMPLE_POS);
 	CHECK_INT(make(&s, "file", "6 6\n", err), -1);
-	CHECK_STR(err, "line 2: the file ends before row 1 of 6");
+	CHECK_STR(err,
+	    "the file ends after 2 numbers: a 6x6 board needs 40 (rows and "
+	    "cols, 36 cells, the goal's row and column)");
+}
+
+/* The seed reads the board file as a stream of integers: the layout of
+ * the lines does not matter (issue 13). */
+static void
+test_file_stream(void)
+{
+	static const char *const layouts[] = {
+	    /* all on one line */
+	    "6 6 0 0 0 0 0 0 1 2 2 2 0 0 2 2 0 2 0 0 1 2 1 1 0 0 2 1 2 2 2 2 "
+	    "0 0 0 2 0 0 2 3",
+	    /* one number a line */
+	    "6\n6\n0\n0\n0\n0\n0\n0\n1\n2\n2\n2\n0\n0\n2\n2\n0\n2\n0\n0\n"
+	    "1\n2\n1\n1\n0\n0\n2\n1\n2\n2\n2\n2\n0\n0\n0\n2\n0\n0\n2\n3\n",
+	    /* rows split and joined, the goal split over lines */
+	    "6 6 0 0 0\n0 0 0 1 2 2 2\n0 0 2 2 0 2 0 0 1 2 1 1 0 0\n\n2 1 "
+	    "2\r\n2 2 2 0 0 0 2 0 0 2\n3\n",
+	    /* leading zeros are the same numbers, as the seed's stream */
+	    "06 6\n0 0 0 0 0 0\n1 2 2 02 0 0\n2 2 0 2 0 0\n1 2 1 1 0 "
+	    "0\n2 1 2 2 2 2\n0 0 0 2 0 0\n2 003\n",
+	};
+	struct solitaire_state s;
+	char err[RULES_ERR_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+		CHECK_INT(make(&s, NULL, NULL, err), 0);
+		err[0] = '\0';
+		CHECK_INT(G->import_file(&s, layouts[i], strlen(layouts[i]),
+		              err, sizeof err),
+		    0);
+		CHECK_STR(err, "");
+		CHECK_STR(position(&s), EXAMPLE_POS);
+	}
 }
 
 static void
@@ -977,6 +1049,8 @@ main(void)
 	test_status();
 	test_position();
 	test_file();
+	test_file_stream();
+	test_blocked_start();
 	test_boards();
 	test_generator();
 	test_hash();

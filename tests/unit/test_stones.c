@@ -19,6 +19,10 @@
 
 static unsigned char st_buf[RULES_STATE_MAX];
 
+/* The seed's sentence for a slide that is not four characters. */
+#define FOUR_CHARS                                                             \
+	"Enter origin and destination positions in 4 characters, e.g., A2B1"
+
 /* A new game with first=FIRST (and seed when it is not NULL). */
 static void *
 new_game(const char *first, const char *seed)
@@ -101,6 +105,9 @@ test_interface(void)
 	CHECK_INT(G->seats, 2);
 	CHECK_STR(G->seat_names[0], "player 1");
 	CHECK_STR(G->seat_names[1], "player 2");
+	/* the start is the state as made: no level start to go back to */
+	CHECK(G->restart == NULL);
+	CHECK_INT(G->no_draw_offers, 0);
 	CHECK(G->state_size <= RULES_STATE_MAX);
 	CHECK(G->init && G->turn && G->status && G->legal_moves &&
 	    G->legal_from && G->parse_square && G->parse_move &&
@@ -136,22 +143,22 @@ test_transcript(void)
 	play(st, "C1");
 	play(st, "B3");
 	CHECK_INT(G->turn(st), 1);
-	refuse(st, "C1", "position taken by another peg");
-	refuse(st, "0", "not a board position");
+	refuse(st, "C1", "Position taken by another peg");
+	refuse(st, "0", "Not a board position");
 	play(st, "B2");
 	play(st, "C3");
-	refuse(st, "A1", "cannot complete three in a row while placing");
+	refuse(st, "A1", "Cannot complete 3-in-a-row at this stage");
 	play(st, "A3");
 	CHECK_STR(position(st), ".xo/.ox/x.o x x");
 	CHECK_INT(G->turn(st), 0);
-	refuse(st, "C1A1", "destination is not connected to origin");
-	refuse(st, "B1A1", "origin is not occupied by player 1's peg");
-	refuse(st, "C1B2", "destination position is not empty");
-	refuse(st, "SDKJGJSDF",
-	    "enter origin and destination in 4 characters, e.g. A2B1");
+	refuse(st, "C1A1",
+	    "Destination position is not connected to origin position");
+	refuse(st, "B1A1", "Origin is not occupied by player's 1 peg");
+	refuse(st, "C1B2", "Destination position is not empty");
+	refuse(st, "SDKJGJSDF", FOUR_CHARS);
 	play(st, "C1C2");
 	play(st, "B2B1");
-	refuse(st, "C3C2", "origin is not occupied by player 1's peg");
+	refuse(st, "C3C2", "Origin is not occupied by player's 1 peg");
 	expect_status(st, RULES_PLAYING, RULES_NONE, "");
 	play(st, "B3B2");
 	expect_status(st, RULES_WIN, 0, "three in a row");
@@ -171,43 +178,41 @@ test_reasons(void)
 	char err[RULES_ERR_MAX];
 
 	CHECK_INT(G->turn(st), 1);
-	refuse(st, "", "not a board position");
-	refuse(st, "A", "not a board position");
-	refuse(st, "A0", "not a board position");
-	refuse(st, "D1", "not a board position");
-	refuse(st, "A4", "not a board position");
-	refuse(st, "1A", "not a board position");
-	refuse(st, "A1 ", "not a board position");
-	refuse(st, "A1B2C", "not a board position");
-	refuse(st, "A1B1", "place one peg: enter a board position like A2");
-	refuse(st, "zzzz", "place one peg: enter a board position like A2");
+	refuse(st, "", "Not a board position");
+	refuse(st, "A", "Not a board position");
+	refuse(st, "A0", "Not a board position");
+	refuse(st, "D1", "Not a board position");
+	refuse(st, "A4", "Not a board position");
+	refuse(st, "1A", "Not a board position");
+	refuse(st, "A1 ", "Not a board position");
+	refuse(st, "A1B2C", "Not a board position");
+	refuse(st, "A1B1", "Not a board position");
+	refuse(st, "zzzz", "Not a board position");
 	play(st, "b2"); /* any case */
 	play(st, "a1");
-	refuse(st, "C3", "cannot complete three in a row while placing");
-	refuse(st, "b2", "position taken by another peg");
+	refuse(st, "C3", "Cannot complete 3-in-a-row at this stage");
+	refuse(st, "b2", "Position taken by another peg");
 	play(st, "c2");
 	CHECK_INT(G->turn(st), 0);
 	play(st, "A2");
 	play(st, "B1");
-	refuse(st, "A1", "position taken by another peg");
+	refuse(st, "A1", "Position taken by another peg");
 	play(st, "C1");
 	/* o: A1 B2 C2, x: A2 B1 C1; o (player 2) slides first. */
 	CHECK_STR(position(st), "ox./xo./xo. o o");
 	CHECK_INT(G->turn(st), 1);
-	refuse(st, "A1",
-	    "enter origin and destination in 4 characters, "
-	    "e.g. A2B1");
-	refuse(st, "A1A2B",
-	    "enter origin and destination in 4 characters, "
-	    "e.g. A2B1");
-	refuse(st, "F34H", "origin is not a board position");
-	refuse(st, "B2D4", "destination is not a board position");
-	refuse(st, "A2A3", "origin is not occupied by player 2's peg");
-	refuse(st, "A3B3", "origin is not occupied by player 2's peg");
-	refuse(st, "B2B2", "destination position is not empty");
-	refuse(st, "A1B1", "destination position is not empty");
-	refuse(st, "A1B3", "destination is not connected to origin");
-	refuse(st, "C2A3", "destination is not connected to origin");
+	refuse(st, "A1", FOUR_CHARS);
+	refuse(st, "A1A2B", FOUR_CHARS);
+	refuse(st, "F34H", "Origin is not a board position");
+	refuse(st, "B2D4", "Destination is not a board position");
+	refuse(st, "A2A3", "Origin is not occupied by player's 2 peg");
+	refuse(st, "A3B3", "Origin is not occupied by player's 2 peg");
+	refuse(st, "B2B2", "Destination position is not empty");
+	refuse(st, "A1B1", "Destination position is not empty");
+	refuse(st, "A1B3",
+	    "Destination position is not connected to origin position");
+	refuse(st, "C2A3",
+	    "Destination position is not connected to origin position");
 	CHECK_INT(G->parse_move(st, "c2c3", &m, err, sizeof err), 0);
 	CHECK_INT(m.from, 7);
 	CHECK_INT(m.to, 8);
@@ -227,8 +232,9 @@ test_lines(void)
 
 	/* x: A2 B1 C3, o: A1 C1 C2; x to move, A3 B2 B3 empty. */
 	load(st, "ox./x../oox x x");
-	refuse(st, "A2B3", "destination is not connected to origin");
-	refuse(st, "B1A2", "destination position is not empty");
+	refuse(st, "A2B3",
+	    "Destination position is not connected to origin position");
+	refuse(st, "B1A2", "Destination position is not empty");
 	CHECK_INT(G->legal_from(st, 1, mv, RULES_MAX_MOVES), 2); /* A3 B2 */
 	CHECK_INT(G->legal_from(st, 3, mv, RULES_MAX_MOVES), 1); /* B2 */
 	CHECK_INT(mv[0].from, 3);
@@ -672,7 +678,7 @@ test_text(void)
 	CHECK_INT(G->parse_square(st, "A1", &sq, err, sizeof err), 0);
 	CHECK_INT(sq, 0);
 	CHECK_INT(G->parse_square(st, "A1x", &sq, err, sizeof err), -1);
-	CHECK_STR(err, "not a board position");
+	CHECK_STR(err, "Not a board position");
 	CHECK_INT(G->parse_square(st, "d1", &sq, err, sizeof err), -1);
 }
 
