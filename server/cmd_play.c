@@ -159,6 +159,13 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_duo(c, req, r) != 0 || cmd_need_playing(c, req, r) != 0)
 		return;
+	if (strcmp(req->action, "offer") == 0 && r->g->no_draw_offers) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s has no draws: the game always has a winner (resign "
+		    "to give up)",
+		    r->g->title);
+		return;
+	}
 	if (strcmp(req->action, "offer") == 0) {
 		session_reply(c, proto_reply(req));
 		r->draw_offer = seat;
@@ -242,6 +249,56 @@ cmd_rewind(struct room *r, int n)
 	return 0;
 }
 
+/* The start of the level the room's game was made from, as options for a
+ * game that begins there: a level file saved mid-level has an earlier
+ * start than its board (rules' restart). The options as they are when the
+ * game's start is its level's start (or the game has no levels). */
+static cJSON *
+cmd_level_start_options(const struct room *r)
+{
+	char *buf;
+	void *st;
+	cJSON *o = cJSON_Duplicate(r->options, 1);
+
+	if (r->g->restart == NULL)
+		return o;
+	st = xmalloc(r->g->state_size);
+	memcpy(st, r->start, r->g->state_size);
+	r->g->restart(st);
+	if (memcmp(st, r->start, r->g->state_size) != 0) {
+		buf = xmalloc(RULES_TEXT_MAX);
+		if (r->g->to_position(st, buf, RULES_TEXT_MAX) >= 0) {
+			/* The level's start as a position: it replays the
+			 * very same level, also after a server restart. */
+			cJSON_DeleteItemFromObject(o, "file");
+			cJSON_DeleteItemFromObject(o, "position");
+			cJSON_AddStringToObject(o, "position", buf);
+		}
+		free(buf);
+	}
+	free(st);
+	return o;
+}
+
+/* restart in a game made from a level file saved mid-level goes back to
+ * the level's start, not to the board it was loaded with: the room's
+ * options then give that start as its position (stored with the room). */
+static void
+cmd_level_start(struct room *r)
+{
+	char err[RULES_ERR_MAX];
+	cJSON *o = cmd_level_start_options(r);
+
+	if (cJSON_Compare(o, r->options, 1)) {
+		cJSON_Delete(o);
+		return;
+	}
+	if (room_reset_options(r, o, err, sizeof err) != 0)
+		log_error(
+		    "room %s: restart at the level's start: %s", r->id, err);
+	room_save(r);
+}
+
 void
 cmd_undo(struct conn *c, const struct proto_request *req)
 {
@@ -277,6 +334,7 @@ cmd_restart(struct conn *c, const struct proto_request *req)
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
+	cmd_level_start(r);
 	session_reply(c, proto_reply(req));
 	cmd_position_event(r, "restarted");
 	room_after_move(r);
@@ -479,6 +537,17 @@ cmd_swap_seats(struct room *r)
 	r->seats[1] = t;
 }
 
+/* A rematch's options: a new seed, and a game made from a level file
+ * begins at its level's start. */
+static cJSON *
+cmd_rematch_options(const struct room *r)
+{
+	cJSON *o = cmd_level_start_options(r);
+
+	cJSON_DeleteItemFromObject(o, "seed");
+	return o;
+}
+
 void
 cmd_rematch(struct conn *c, const struct proto_request *req)
 {
@@ -511,7 +580,7 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 	}
 	if (r->g->seats == 2)
 		cmd_swap_seats(r);
-	if (cmd_new_game(r, cmd_options_reseeded(r), err, sizeof err) != 0)
+	if (cmd_new_game(r, cmd_rematch_options(r), err, sizeof err) != 0)
 		log_error("room %s: rematch: %s", r->id, err);
 }
 

@@ -142,6 +142,32 @@ room_new(struct server *srv, const struct rules_game *g, cJSON *options,
 	return r;
 }
 
+/* Give the room's game new options (taken over) and set it up from them
+ * at its start, with no move played; for restart at a level's start. 0,
+ * or -1 with the reason (then nothing changed and o is freed). */
+int
+room_reset_options(struct room *r, cJSON *o, char *err, size_t errlen)
+{
+	cJSON *old = r->options;
+	void *st = xmalloc(r->g->state_size);
+
+	memcpy(st, r->st, r->g->state_size);
+	r->options = o;
+	room_opts_from_json(r);
+	if (room_init_state(r, err, errlen) != 0) {
+		r->options = old;
+		room_opts_from_json(r);
+		memcpy(r->st, st, r->g->state_size);
+		cJSON_Delete(o);
+		free(st);
+		return -1;
+	}
+	cJSON_Delete(old);
+	free(st);
+	r->nhist = 0;
+	return 0;
+}
+
 void
 room_free(struct room *r)
 {

@@ -2,10 +2,13 @@
 """test_newcomer_solo.py: one-player games as a newcomer meets them (issue
 13): resuming Shape Shifter gives back the very level being played; the
 endings are said in words with the next step; a won Shape Shifter level
-goes on to the next by itself."""
+goes on to the next by itself; restart and rematch reach a level file's
+start; Amazons refuses draw offers."""
 
 import os
+import shutil
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import Checks, Server, args, is_ok, login
@@ -113,13 +116,75 @@ def test_shifter_goes_on(chk, port):
     c.close()
 
 
+
+
+def test_restart_level_file(chk, port):
+    """restart and rematch in a game made from a level file saved
+    mid-level go back to the level's start, also after the server
+    restarts."""
+    c = login(port, "rl_a")
+    r = c.call("create", game="shifter", options={"level": "3", "seed": "7"})
+    room, start = r["room"], r["state"]["position"]
+    h = c.call("hint", room=room)
+    c.call("move", room=room, move=h.get("move"))
+    mid = c.call("state", room=room)["state"]["position"]
+    saved = c.call("export", room=room)["text"]
+    c.call("leave", room=room)
+    r = c.call("create", game="shifter", options={"file": saved})
+    room = r["room"]
+    chk.eq(r["state"]["position"], mid, "the file loads mid-level")
+    h = c.call("hint", room=room)
+    c.call("move", room=room, move=h.get("move"))
+    is_ok(chk, c.call("restart", room=room), "restart")
+    st = c.call("state", room=room)["state"]
+    chk.eq((st["position"], st["history"], st["status"]),
+           (start, [], "playing"), "restart: the level's start")
+    c.call("resign", room=room)
+    is_ok(chk, c.call("rematch", room=room), "rematch")
+    st = c.call("state", room=room)["state"]
+    chk.eq((st["position"], st["status"]), (start, "playing"),
+           "rematch: the level's start")
+    c.close()
+    return room, start
+
+
+def test_amazons_no_draws(chk, port):
+    """Amazons has no draws: an offer is refused."""
+    a, b = login(port, "ad_a"), login(port, "ad_b")
+    room = a.call("create", game="amazons")["room"]
+    b.call("join", room=room)
+    r = a.call("draw", room=room, action="offer")
+    chk.ok(r.get("ok") is False and r.get("error") == "not_allowed" and
+           "no draws" in r.get("message", ""),
+           "a draw offer in Amazons is refused: %r" % r)
+    chk.ok(not [e for e in b.drain() if e.get("event") == "draw_offered"],
+           "the opponent hears of no offer")
+    room2 = a.call("create", game="ataxx")["room"]
+    b.call("join", room=room2)
+    is_ok(chk, a.call("draw", room=room2, action="offer"),
+          "Ataxx still takes draw offers")
+    a.close()
+    b.close()
+
+
 def main():
     a = args()
     chk = Checks()
-    with Server(a.build) as s:
+    tmp = tempfile.mkdtemp(prefix="tablerod-solo-")
+    db = os.path.join(tmp, "t.db")
+    with Server(a.build, db=db) as s:
         test_shifter_resume(chk, s.port)
         test_endings_in_words(chk, s.port)
         test_shifter_goes_on(chk, s.port)
+        room, start = test_restart_level_file(chk, s.port)
+        test_amazons_no_draws(chk, s.port)
+    with Server(a.build, db=db) as s:
+        c = login(s.port, "rl_b")
+        st = c.call("state", room=room).get("state", {})
+        chk.eq(st.get("position"), start,
+               "after a server restart: still the level's start")
+        c.close()
+    shutil.rmtree(tmp, ignore_errors=True)
     chk.done()
 
 
