@@ -376,34 +376,6 @@ cmd_options_reseeded(const struct room *r)
 	return o;
 }
 
-/* The game's level option, or NULL when it has no levels. */
-static const struct rules_optdesc *
-cmd_level_option(const struct rules_game *g)
-{
-	const struct rules_optdesc *d;
-
-	for (d = g->options; d != NULL && d->name != NULL; d++)
-		if (strcmp(d->name, "level") == 0)
-			return d;
-	return NULL;
-}
-
-/* The level after the one just played (which a level file may have set),
- * or 0 when the game has no levels. */
-static long
-cmd_level_after(const struct room *r)
-{
-	struct rules_status st;
-
-	if (cmd_level_option(r->g) == NULL)
-		return 0;
-	rules_status(r->g, r->st, &st);
-	return (st.level > 0
-	               ? st.level
-	               : rules_opt_long(r->g, r->opts, r->nopts, "level")) +
-	    1;
-}
-
 /* Is the room's game over and won? */
 static int
 cmd_solved(const struct room *r)
@@ -435,13 +407,13 @@ cmd_next_level(struct room *r, long level, char *err, size_t errlen)
 void
 cmd_auto_next(struct room *r)
 {
-	const struct rules_optdesc *d = cmd_level_option(r->g);
+	const struct rules_optdesc *d = rules_optdesc_find(r->g, "level");
 	char err[RULES_ERR_MAX];
 	long level;
 
 	if (r->g->seats != 1 || d == NULL || !cmd_solved(r))
 		return;
-	level = cmd_level_after(r);
+	level = room_level_after(r);
 	if (level > d->max)
 		return;
 	if (cmd_next_level(r, level, err, sizeof err) != 0)
@@ -461,7 +433,7 @@ cmd_next(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_solo(c, req, r) != 0)
 		return;
-	if ((d = cmd_level_option(r->g)) == NULL) {
+	if ((d = rules_optdesc_find(r->g, "level")) == NULL) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s has no levels (restart or rematch instead)",
 		    r->g->name);
@@ -472,7 +444,7 @@ cmd_next(struct conn *c, const struct proto_request *req)
 		 * next says so and changes nothing. */
 		rep = proto_reply(req);
 		cJSON_AddNumberToObject(
-		    rep, "level", (double)(cmd_level_after(r) - 1));
+		    rep, "level", (double)(room_level_after(r) - 1));
 		session_reply(c, rep);
 		return;
 	}
@@ -481,7 +453,7 @@ cmd_next(struct conn *c, const struct proto_request *req)
 		    "win this level first (or restart it)");
 		return;
 	}
-	level = cmd_level_after(r);
+	level = room_level_after(r);
 	if (level > d->max) {
 		session_error(
 		    c, req, PROTO_E_NOT_ALLOWED, "that was the last level");

@@ -49,18 +49,6 @@ lobby_option(const struct rules_optdesc *d)
 	return o;
 }
 
-/* Does the game declare this option itself? */
-static int
-lobby_declares(const struct rules_game *g, const char *name)
-{
-	const struct rules_optdesc *d;
-
-	for (d = g->options; d != NULL && d->name != NULL; d++)
-		if (strcmp(d->name, name) == 0)
-			return 1;
-	return 0;
-}
-
 /* The options the server gives every game that can take them (a board
  * file, a position string), unless the game declares its own. */
 static void
@@ -73,9 +61,10 @@ lobby_generic_options(const struct rules_game *g, cJSON *arr)
 	    PROTO_OPTION_VALUE_MAX, NULL, NULL,
 	    "a position in the game's one-line notation to start from"};
 
-	if (g->import_file != NULL && !lobby_declares(g, "file"))
+	if (g->import_file != NULL && rules_optdesc_find(g, "file") == NULL)
 		cJSON_AddItemToArray(arr, lobby_option(&file));
-	if (g->from_position != NULL && !lobby_declares(g, "position"))
+	if (g->from_position != NULL &&
+	    rules_optdesc_find(g, "position") == NULL)
 		cJSON_AddItemToArray(arr, lobby_option(&position));
 }
 

@@ -565,24 +565,20 @@ room_save_progress(struct room *r)
 	cJSON_Delete(o);
 }
 
-/* The next level after a won one, or 0 when the game has no levels or
- * that was the last. */
-static long
-room_next_level(const struct room *r, const struct rules_status *st)
+/* The level after the one played in r (a level file may have set it), or
+ * 0 when the game has no levels. */
+long
+room_level_after(const struct room *r)
 {
-	const struct rules_optdesc *d;
-	long level;
+	struct rules_status st;
 
-	for (d = r->g->options; d != NULL && d->name != NULL; d++)
-		if (strcmp(d->name, "level") == 0)
-			break;
-	if (d == NULL || d->name == NULL)
+	if (rules_optdesc_find(r->g, "level") == NULL)
 		return 0;
-	level =
-	    (st->level > 0 ? st->level
-	                   : rules_opt_long(r->g, r->opts, r->nopts, "level")) +
+	rules_status(r->g, r->st, &st);
+	return (st.level > 0
+	               ? st.level
+	               : rules_opt_long(r->g, r->opts, r->nopts, "level")) +
 	    1;
-	return level <= d->max ? level : 0;
 }
 
 /*
@@ -597,8 +593,10 @@ room_solo_message(struct room *r, const char *result, const char *reason,
 {
 	char why[SERVER_SENTENCE_MAX], msg[2 * SERVER_SENTENCE_MAX];
 	int left = st->nscores > 0 ? st->score[0] : 0;
-	long next = room_next_level(r, st);
+	long next = room_level_after(r);
 
+	if (next > 0 && next > rules_optdesc_find(r->g, "level")->max)
+		next = 0; /* that was the last level */
 	snprintf(why, sizeof why, "%s", reason);
 	if (why[0] >= 'a' && why[0] <= 'z')
 		why[0] = (char)(why[0] - 'a' + 'A');

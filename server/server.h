@@ -299,6 +299,7 @@ struct room *room_new(struct server *srv, const struct rules_game *g,
     cJSON *options, int game_no, char *err, size_t errlen);
 void room_free(struct room *r);
 int room_reset_options(struct room *r, cJSON *o, char *err, size_t errlen);
+long room_level_after(const struct room *r);
 void room_free_all(struct server *srv);
 int room_seat_of(const struct room *r, const struct player *p);
 int room_is_watcher(const struct room *r, const struct player *p);
