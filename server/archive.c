@@ -146,16 +146,8 @@ archive_summary(const struct store_game *g)
 		cJSON_AddBoolToObject(s, "connected", 0);
 	cJSON_AddItemToObject(o, "seats", seats);
 	cJSON_AddNumberToObject(o, "watchers", 0);
-	if (g->clock_initial_ms > 0) {
-		cJSON *clk = cJSON_AddObjectToObject(o, "clock");
-
-		cJSON_AddNumberToObject(
-		    clk, "initial", (double)(g->clock_initial_ms / 1000));
-		cJSON_AddNumberToObject(
-		    clk, "increment", (double)(g->clock_increment_ms / 1000));
-	} else {
-		cJSON_AddNullToObject(o, "clock");
-	}
+	cJSON_AddItemToObject(o, "clock",
+	    lobby_clock(g->clock_initial_ms, g->clock_increment_ms));
 	cJSON_AddNumberToObject(o, "game_no", g->game_no);
 	cJSON_AddItemToObject(o, "result", archive_json(g->result));
 	cJSON_AddNumberToObject(o, "started_ms", (double)g->started_ms);

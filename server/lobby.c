@@ -106,7 +106,7 @@ lobby_games(struct conn *c, const struct proto_request *req)
 cJSON *
 lobby_room_summary(const struct room *r)
 {
-	cJSON *o = cJSON_CreateObject(), *seats, *clk;
+	cJSON *o = cJSON_CreateObject(), *seats;
 	int i;
 
 	cJSON_AddStringToObject(o, "room", r->id);
@@ -131,16 +131,24 @@ lobby_room_summary(const struct room *r)
 		cJSON_AddItemToArray(seats, one);
 	}
 	cJSON_AddNumberToObject(o, "watchers", r->nwatchers);
-	if (r->clock_initial_ms > 0) {
-		clk = cJSON_AddObjectToObject(o, "clock");
-		cJSON_AddNumberToObject(
-		    clk, "initial", (double)(r->clock_initial_ms / 1000));
-		cJSON_AddNumberToObject(
-		    clk, "increment", (double)(r->clock_inc_ms / 1000));
-	} else {
-		cJSON_AddNullToObject(o, "clock");
-	}
+	cJSON_AddItemToObject(
+	    o, "clock", lobby_clock(r->clock_initial_ms, r->clock_inc_ms));
 	return o;
+}
+
+/* A time control as summaries show it: {"initial": s, "increment": s},
+ * or null untimed. */
+cJSON *
+lobby_clock(long long initial_ms, long long inc_ms)
+{
+	cJSON *clk;
+
+	if (initial_ms <= 0)
+		return cJSON_CreateNull();
+	clk = cJSON_CreateObject();
+	cJSON_AddNumberToObject(clk, "initial", (double)(initial_ms / 1000));
+	cJSON_AddNumberToObject(clk, "increment", (double)(inc_ms / 1000));
+	return clk;
 }
 
 const char *

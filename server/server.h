@@ -291,6 +291,7 @@ void lobby_games(struct conn *c, const struct proto_request *req);
 void lobby_rooms(struct conn *c, const struct proto_request *req);
 void lobby_help(struct conn *c, const struct proto_request *req);
 cJSON *lobby_room_summary(const struct room *r);
+cJSON *lobby_clock(long long initial_ms, long long inc_ms);
 const char *lobby_status_name(enum room_status s);
 
 /* room.c */

@@ -10,37 +10,24 @@ import os
 import re
 import signal
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import WAIT, Checks, Client, Server, args, login
+from harness import Checks, Server, args, login  # noqa: E402
+from test_telnet import Telnet as RawTelnet  # noqa: E402
 
 
-class Telnet(Client):
-    """A connection typing shorthand lines, reading text."""
+class Telnet(RawTelnet):
+    """test_telnet's connection, logged in, with say(): type a line and
+    read until quiet."""
 
     def __init__(self, port, name):
-        super().__init__(port, welcome=False)
+        super().__init__(port)
         self.line()  # the welcome
         self.type("hello %s" % name)
         self.quiet()
 
-    def type(self, text):
-        self.raw(text.encode() + b"\r\n")
-
     def quiet(self, q=0.3):
-        """Lines until nothing comes for q seconds."""
-        out = []
-        deadline = time.time() + WAIT
-        while time.time() < deadline:
-            try:
-                line = self.line(q)
-            except TimeoutError:
-                return out
-            if line is None:
-                return out
-            out.append(line)
-        return out
+        return super().quiet(q)
 
     def say(self, text, q=0.3):
         self.type(text)
