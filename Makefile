@@ -11,9 +11,10 @@
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-# The machine's own instruction set (popcount for the bitboards); set
-# NATIVE= for a portable build.
-NATIVE ?= -march=native
+# Extra machine flags. Empty: the binaries `make install` ships run on any
+# machine of the architecture. `make bench` builds its own copy with
+# -march=native (popcount for the bitboards) in $(BUILD)/native.
+NATIVE ?=
 PREFIX ?= /usr/local
 BUILD ?= build
 FUZZCC ?= clang
@@ -130,7 +131,10 @@ fuzz: $(FUZZ_BIN)
 
 # Each target for FUZZ_SECONDS from its seed corpus in tests/fuzz/corpus/.
 fuzz-run: fuzz
-	sh tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
+	@for t in $(FUZZ_BIN); do n=$${t##*/}; w=$$(mktemp -d); \
+	    [ -d tests/fuzz/corpus/$$n ] && cp -R tests/fuzz/corpus/$$n/. $$w/; \
+	    echo "$$n"; $$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
+	    -timeout=10 -artifact_prefix=$$w/ $$w || exit 1; rm -rf $$w; done
 
 test: all fuzz
 	@sh tests/run.sh $(BUILD) $(FUZZ_SECONDS)
@@ -144,8 +148,9 @@ asan-test: asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    TABLERO_SLOW=1 sh tests/run.sh $(BUILD)/asan 0
 
-bench: all
-	sh bench/run.sh $(BUILD)
+bench:
+	$(MAKE) BUILD=$(BUILD)/native NATIVE=-march=native all
+	sh bench/run.sh $(BUILD)/native
 
 run: all
 	$(BUILD)/tablerod --port $(PORT) --db tablero.db

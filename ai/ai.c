@@ -1,19 +1,18 @@
 /*
- * ai.c: the entry points the server calls: a game's solver, found by its
- * wire name in one table (a game without one is solved by the generic
- * search of ai_solve_generic).
+ * ai.c: the entry points the server calls: a game's solver, found by the
+ * game's descriptor in one table (a game without one has no solver: its
+ * hint answers AI_UNKNOWN).
  */
-#include <string.h>
-
 #include "ai/ai.h"
+#include "rules/games.h"
 
 static const struct {
-	const char *game;
+	const struct rules_game *game;
 	enum ai_verdict (*solve)(
 	    const void *, long, const atomic_int *, struct rules_move *);
 } ai_solvers[] = {
-    {"solitaire", ai_solitaire_solve},
-    {"shifter", ai_shifter_solve},
+    {&rules_solitaire, ai_solitaire_solve},
+    {&rules_shifter, ai_shifter_solve},
 };
 
 enum ai_verdict
@@ -23,7 +22,7 @@ ai_solve(const struct rules_game *g, const void *st, long node_limit,
 	size_t i;
 
 	for (i = 0; i < sizeof ai_solvers / sizeof ai_solvers[0]; i++)
-		if (strcmp(ai_solvers[i].game, g->name) == 0)
+		if (ai_solvers[i].game == g)
 			return ai_solvers[i].solve(
 			    st, node_limit, cancel, hint);
 	return AI_UNKNOWN;

@@ -66,10 +66,13 @@ proto_error_reply(
 }
 
 cJSON *
-proto_event(const char *name, const char *room, long long seq)
+proto_event(enum proto_event_kind e, const char *room, long long seq)
 {
+	const char *name = proto_event_name(e);
 	cJSON *o;
 
+	if (name == NULL)
+		return NULL;
 	o = cJSON_CreateObject();
 	if (o == NULL)
 		return NULL;
@@ -89,7 +92,7 @@ proto_welcome(const char *version)
 {
 	cJSON *o;
 
-	o = proto_event("welcome", NULL, 0);
+	o = proto_event(PROTO_EV_WELCOME, NULL, 0);
 	if (o == NULL)
 		return NULL;
 	if (cJSON_AddStringToObject(o, "server", "tablerod") == NULL ||

@@ -256,6 +256,31 @@ fields_slot(struct proto_request *req, enum proto_field field)
 	return (char **)(void *)((char *)req + fields_table[field].offset);
 }
 
+/* A room's statuses in the order of enum proto_room_status (the status
+ * field's choices above say the same words). */
+static const char *const fields_room_status[PROTO_ROOM_STATUS_COUNT] = {
+    "waiting", "playing", "ended", "adjourned"};
+
+const char *
+proto_room_status_name(enum proto_room_status s)
+{
+	if ((int)s < 0 || s >= PROTO_ROOM_STATUS_COUNT)
+		return NULL;
+	return fields_room_status[s];
+}
+
+enum proto_room_status
+proto_room_status_from_name(const char *s, size_t len)
+{
+	int i;
+
+	for (i = 0; i < PROTO_ROOM_STATUS_COUNT; i++)
+		if (len == strlen(fields_room_status[i]) &&
+		    strncasecmp(s, fields_room_status[i], len) == 0)
+			return (enum proto_room_status)i;
+	return PROTO_ROOM_STATUS_COUNT;
+}
+
 /* Find `word` (any case) among an enumeration's choices: its canonical
  * spelling, or NULL. */
 static const char *

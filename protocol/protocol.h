@@ -152,35 +152,45 @@ size_t proto_framer_pending(const struct proto_framer *f);
 
 /* ----------------------------------------------------------------- verbs.c */
 
-/* Every verb, in the order of docs/PROTOCOL.md. */
+/*
+ * Every verb, in the order of docs/PROTOCOL.md, as X(ENUM, wire name). This
+ * list is the only place a verb is named: verbs.c gives each one its row
+ * (verbs_<name>: fields, login rule, usage, help, text rendering) and the
+ * server its handler cmd_<name>; a verb missing either does not build.
+ */
+#define PROTO_VERBS(X)                                                         \
+	X(HELLO, hello)                                                        \
+	X(GAMES, games)                                                        \
+	X(ROOMS, rooms)                                                        \
+	X(CREATE, create)                                                      \
+	X(JOIN, join)                                                          \
+	X(WATCH, watch)                                                        \
+	X(LEAVE, leave)                                                        \
+	X(STATE, state)                                                        \
+	X(MOVES, moves)                                                        \
+	X(MOVE, move)                                                          \
+	X(RESIGN, resign)                                                      \
+	X(DRAW, draw)                                                          \
+	X(UNDO, undo)                                                          \
+	X(RESTART, restart)                                                    \
+	X(NEXT, next)                                                          \
+	X(HINT, hint)                                                          \
+	X(REMATCH, rematch)                                                    \
+	X(CLAIM, claim)                                                        \
+	X(EXPORT, export)                                                      \
+	X(CHAT, chat)                                                          \
+	X(SAY, say)                                                            \
+	X(WHO, who)                                                            \
+	X(PING, ping)                                                          \
+	X(QUIT, quit)                                                          \
+	X(MODE, mode)                                                          \
+	X(HELP, help)
+
 enum proto_verb {
-	PROTO_HELLO,
-	PROTO_GAMES,
-	PROTO_ROOMS,
-	PROTO_CREATE,
-	PROTO_JOIN,
-	PROTO_WATCH,
-	PROTO_LEAVE,
-	PROTO_STATE,
-	PROTO_MOVES,
-	PROTO_MOVE,
-	PROTO_RESIGN,
-	PROTO_DRAW,
-	PROTO_UNDO,
-	PROTO_RESTART,
-	PROTO_NEXT,
-	PROTO_HINT,
-	PROTO_REMATCH,
-	PROTO_CLAIM,
-	PROTO_EXPORT,
-	PROTO_CHAT,
-	PROTO_SAY,
-	PROTO_WHO,
-	PROTO_PING,
-	PROTO_QUIT,
-	PROTO_MODE,
-	PROTO_HELP,
-	PROTO_VERB_COUNT /* also: "no verb" (unknown_cmd, bad_json) */
+#define PROTO_VERB_ENUM(upper, lower) PROTO_##upper,
+	PROTO_VERBS(PROTO_VERB_ENUM)
+#undef PROTO_VERB_ENUM
+	    PROTO_VERB_COUNT /* also: "no verb" (unknown_cmd, bad_json) */
 };
 
 /* The wire name ("hello"), or NULL when out of range. */
@@ -195,6 +205,63 @@ const char *proto_verb_shorthand(enum proto_verb v);
 
 /* One sentence on what the verb does, for help. */
 const char *proto_verb_summary(enum proto_verb v);
+
+/* 1 when the verb needs hello first (all but games, ping, quit, mode and
+ * help, and hello itself). */
+int proto_verb_login(enum proto_verb v);
+
+/* The first verb whose row in the table lacks a name, usage line, summary
+ * or text rendering, or PROTO_VERB_COUNT when every row is complete; the
+ * server checks it at start, the unit tests too. */
+enum proto_verb proto_verbs_check(void);
+
+/* ---------------------------------------------------------------- events.c */
+
+/*
+ * Every event the server sends, in the order of docs/PROTOCOL.md, as
+ * X(ENUM, wire name); events.c gives each its row (wire name, whether it
+ * is a room's event, its text rendering), as errors.c does for errors.
+ */
+#define PROTO_EVENTS(X)                                                        \
+	X(WELCOME, welcome)                                                    \
+	X(REPLACED, replaced)                                                  \
+	X(SHUTDOWN, shutdown)                                                  \
+	X(CHAT, chat)                                                          \
+	X(JOINED, joined)                                                      \
+	X(LEFT, left)                                                          \
+	X(STARTED, started)                                                    \
+	X(MOVED, moved)                                                        \
+	X(ENDED, ended)                                                        \
+	X(DRAW_OFFERED, draw_offered)                                          \
+	X(DRAW_DECLINED, draw_declined)                                        \
+	X(REMATCH_OFFERED, rematch_offered)                                    \
+	X(OPPONENT_GONE, opponent_gone)                                        \
+	X(OPPONENT_BACK, opponent_back)                                        \
+	X(CLOCK, clock)                                                        \
+	X(UNDONE, undone)                                                      \
+	X(RESTARTED, restarted)
+
+enum proto_event_kind {
+#define PROTO_EVENT_ENUM(upper, lower) PROTO_EV_##upper,
+	PROTO_EVENTS(PROTO_EVENT_ENUM)
+#undef PROTO_EVENT_ENUM
+	    PROTO_EV_COUNT /* also: an event this library does not know */
+};
+
+/* The wire name ("moved"), or NULL when out of range. */
+const char *proto_event_name(enum proto_event_kind e);
+
+/* The event named `name` exactly, or PROTO_EV_COUNT. */
+enum proto_event_kind proto_event_from_name(const char *name);
+
+/* 1 for a room's events (built with the room's id and its next seq; chat
+ * is also the lobby's, without them), 0 for a connection's (welcome,
+ * replaced, shutdown). */
+int proto_event_in_room(enum proto_event_kind e);
+
+/* The first event whose row lacks a name or text rendering, or
+ * PROTO_EV_COUNT when every row is complete. */
+enum proto_event_kind proto_events_check(void);
 
 /* ------------------------------ request.c, shorthand.c, fields.c: decoding */
 
@@ -276,6 +343,21 @@ void proto_request_free(struct proto_request *req);
 const char *proto_request_option(
     const struct proto_request *req, const char *key);
 
+/* A room's status, as rooms, state and summaries name it. */
+enum proto_room_status {
+	PROTO_ROOM_WAITING,
+	PROTO_ROOM_PLAYING,
+	PROTO_ROOM_ENDED,
+	PROTO_ROOM_ADJOURNED,
+	PROTO_ROOM_STATUS_COUNT
+};
+
+/* "waiting"...; NULL when out of range (fields.c, like the next one). */
+const char *proto_room_status_name(enum proto_room_status s);
+
+/* The status named by s[0..len) in any case, or PROTO_ROOM_STATUS_COUNT. */
+enum proto_room_status proto_room_status_from_name(const char *s, size_t len);
+
 /* -------------------------------------------------------------- encode.c */
 
 /* {"re":cmd,"id":raw,"ok":true}; the server adds the result fields. "re" is
@@ -288,9 +370,10 @@ cJSON *proto_reply(const struct proto_request *req);
 cJSON *proto_error_reply(
     const struct proto_request *req, enum proto_error e, const char *message);
 
-/* {"event":name,"room":room,"seq":seq}; room NULL: no room; seq <= 0: no
- * seq. */
-cJSON *proto_event(const char *name, const char *room, long long seq);
+/* {"event":name,"room":room,"seq":seq}, the head every event starts with
+ * (the server adds the event's own fields); room NULL: no room; seq <= 0:
+ * no seq. NULL when out of memory or e is out of range. */
+cJSON *proto_event(enum proto_event_kind e, const char *room, long long seq);
 
 /* The welcome event: {"event":"welcome","server":"tablerod","version":
  * version,"proto":PROTO_VERSION,"hint":"Type: hello YOURNAME ..."}. */
@@ -377,6 +460,22 @@ enum proto_error proto_request_check(
 
 /* request.c */
 char *proto_cmd_copy(const char *s, size_t len);
+
+/* text.c: the reply renderers that verbs.c's rows name */
+struct text_buf;
+typedef void text_fn(struct text_buf *b, const cJSON *msg);
+text_fn *proto_verb_text(enum proto_verb v);    /* in verbs.c */
+const char *proto_verb_said(enum proto_verb v); /* in verbs.c */
+text_fn text_reply_hello, text_reply_games, text_reply_rooms, text_reply_seated,
+    text_reply_watch, text_reply_leave, text_reply_state, text_reply_moves,
+    text_reply_move, text_reply_hint, text_reply_export, text_reply_who,
+    text_reply_help, text_reply_said, text_reply_ok;
+
+/* text.c: the event renderers that events.c's rows name */
+text_fn *proto_event_text(enum proto_event_kind e); /* in events.c */
+#define PROTO_TEXT_EVENT_DECLARE(upper, lower) text_fn text_event_##lower;
+PROTO_EVENTS(PROTO_TEXT_EVENT_DECLARE)
+#undef PROTO_TEXT_EVENT_DECLARE
 
 /* shorthand.c */
 enum proto_error proto_decode_shorthand(const char *line, size_t len,

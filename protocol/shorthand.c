@@ -201,16 +201,7 @@ shorthand_key(struct proto_request *req, const char *key, size_t keylen,
 static int
 shorthand_status(const char *s, size_t len)
 {
-	static const char *const words[] = {
-	    "waiting", "playing", "ended", "adjourned"};
-	size_t i;
-
-	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
-		if (len == strlen(words[i]) &&
-		    strncasecmp(s, words[i], len) == 0)
-			return 1;
-	}
-	return 0;
+	return proto_room_status_from_name(s, len) != PROTO_ROOM_STATUS_COUNT;
 }
 
 /* Handle the positional arguments args[0..n) of scratch. */

@@ -539,8 +539,8 @@ text_rooms(struct text_buf *b, const cJSON *msg)
 }
 
 /* who's reply. */
-static void
-text_players(struct text_buf *b, const cJSON *msg)
+void
+text_reply_who(struct text_buf *b, const cJSON *msg)
 {
 	const cJSON *p, *rooms;
 
@@ -561,8 +561,8 @@ text_players(struct text_buf *b, const cJSON *msg)
 }
 
 /* help's reply. */
-static void
-text_help(struct text_buf *b, const cJSON *msg)
+void
+text_reply_help(struct text_buf *b, const cJSON *msg)
 {
 	const cJSON *v;
 	const char *sh, *sum;
@@ -579,8 +579,8 @@ text_help(struct text_buf *b, const cJSON *msg)
 }
 
 /* hint's reply. */
-static void
-text_hint(struct text_buf *b, const cJSON *msg)
+void
+text_reply_hint(struct text_buf *b, const cJSON *msg)
 {
 	const char *verdict = text_str(msg, "verdict"),
 	           *move = text_str(msg, "move");
@@ -630,222 +630,347 @@ text_rest(struct text_buf *b, const cJSON *msg)
 	}
 }
 
-/* A successful reply, by the verb it answers. */
+/* The state a reply carries, else its picture. */
 static void
-text_reply(struct text_buf *b, const cJSON *msg)
+text_tail(struct text_buf *b, const cJSON *msg)
 {
-	const char *re = text_str(msg, "re"), *room = text_str(msg, "room");
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(msg, "state");
-	enum proto_verb v = proto_verb_from_name(re);
-	const char *s;
 
-	switch (v) {
-	case PROTO_HELLO:
-		text_hello(b, msg);
-		break;
-	case PROTO_GAMES:
-		text_games(b, msg);
-		break;
-	case PROTO_ROOMS:
-		text_rooms(b, msg);
-		break;
-	case PROTO_CREATE:
-	case PROTO_JOIN:
-		if ((s = text_str(msg, "seat")) != NULL)
-			text_addf(b, "You are in room %s, seat %s.\n",
-			    room ? room : "?", s);
-		else /* bots in every seat: the creator watches */
-			text_addf(b, "You are watching room %s.\n",
-			    room ? room : "?");
-		break;
-	case PROTO_WATCH:
-		text_addf(b, "You are watching room %s.\n", room ? room : "?");
-		break;
-	case PROTO_LEAVE:
-		text_add(b, "You left the room.\n");
-		break;
-	case PROTO_STATE:
-		break;
-	case PROTO_MOVES:
-		st = cJSON_GetObjectItemCaseSensitive(msg, "moves");
-		if (cJSON_IsArray(st) && st->child != NULL) {
-			text_add(b, "Moves: ");
-			text_value(b, st);
-			text_add(b, "\n");
-		} else if ((s = text_str(msg, "reason")) != NULL)
-			text_addf(b, "No legal moves: %s.\n", s);
-		else
-			text_add(b, "No legal moves.\n");
-		return;
-	case PROTO_MOVE:
-		text_addf(b, "You played %s.\n",
-		    text_str(msg, "move") ? text_str(msg, "move") : "");
-		return;
-	case PROTO_HINT:
-		text_hint(b, msg);
-		return;
-	case PROTO_EXPORT:
-		if ((s = text_str(msg, "format")) != NULL)
-			text_addf(b, "Format: %s\n", s);
-		if ((s = text_str(msg, "text")) != NULL) {
-			text_add(b, s);
-			text_eol(b);
-		}
-		return;
-	case PROTO_WHO:
-		text_players(b, msg);
-		return;
-	case PROTO_PING:
-		text_add(b, "pong\n");
-		return;
-	case PROTO_QUIT:
-		text_add(b, "Bye.\n");
-		return;
-	case PROTO_HELP:
-		text_help(b, msg);
-		return;
-	case PROTO_MODE:
-		text_add(b,
-		    "Output is text now (mode json switches to "
-		    "JSON).\n");
-		return;
-	case PROTO_CHAT:
-	case PROTO_SAY:
-		text_add(b, "Sent.\n");
-		return;
-	case PROTO_RESIGN:
-		text_add(b, "You resigned.\n");
-		return;
-	case PROTO_DRAW:
-	case PROTO_UNDO:
-	case PROTO_RESTART:
-	case PROTO_NEXT:
-	case PROTO_REMATCH:
-	case PROTO_CLAIM:
-		text_addf(b, "OK (%s).\n", re);
-		text_rest(b, msg);
-		return;
-	case PROTO_VERB_COUNT:
-		text_addf(b, "OK%s%s.\n", re ? ": " : "", re ? re : "");
-		text_rest(b, msg);
-		break;
-	}
 	if (cJSON_IsObject(st))
 		text_state(b, st);
 	else
 		text_picture(b, msg);
 }
 
-/* An event line (or lines). */
+/*
+ * The renderers of the replies, one per verb's row in verbs.c (several
+ * verbs share one).
+ */
+
+void
+text_reply_hello(struct text_buf *b, const cJSON *msg)
+{
+	text_hello(b, msg);
+	text_tail(b, msg);
+}
+
+void
+text_reply_games(struct text_buf *b, const cJSON *msg)
+{
+	text_games(b, msg);
+	text_tail(b, msg);
+}
+
+void
+text_reply_rooms(struct text_buf *b, const cJSON *msg)
+{
+	text_rooms(b, msg);
+	text_tail(b, msg);
+}
+
+/* create and join: the seat taken, or watching when bots took them all. */
+void
+text_reply_seated(struct text_buf *b, const cJSON *msg)
+{
+	const char *room = text_str(msg, "room"), *s = text_str(msg, "seat");
+
+	if (s != NULL)
+		text_addf(
+		    b, "You are in room %s, seat %s.\n", room ? room : "?", s);
+	else /* bots in every seat: the creator watches */
+		text_addf(b, "You are watching room %s.\n", room ? room : "?");
+	text_tail(b, msg);
+}
+
+void
+text_reply_watch(struct text_buf *b, const cJSON *msg)
+{
+	const char *room = text_str(msg, "room");
+
+	text_addf(b, "You are watching room %s.\n", room ? room : "?");
+	text_tail(b, msg);
+}
+
+void
+text_reply_leave(struct text_buf *b, const cJSON *msg)
+{
+	text_add(b, "You left the room.\n");
+	text_tail(b, msg);
+}
+
+void
+text_reply_state(struct text_buf *b, const cJSON *msg)
+{
+	text_tail(b, msg);
+}
+
+void
+text_reply_moves(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *moves = cJSON_GetObjectItemCaseSensitive(msg, "moves");
+
+	if (cJSON_IsArray(moves) && moves->child != NULL) {
+		text_add(b, "Moves: ");
+		text_value(b, moves);
+		text_add(b, "\n");
+	} else if (text_str(msg, "reason") != NULL)
+		text_addf(b, "No legal moves: %s.\n", text_str(msg, "reason"));
+	else
+		text_add(b, "No legal moves.\n");
+}
+
+void
+text_reply_move(struct text_buf *b, const cJSON *msg)
+{
+	text_addf(b, "You played %s.\n",
+	    text_str(msg, "move") ? text_str(msg, "move") : "");
+}
+
+void
+text_reply_export(struct text_buf *b, const cJSON *msg)
+{
+	const char *s;
+
+	if ((s = text_str(msg, "format")) != NULL)
+		text_addf(b, "Format: %s\n", s);
+	if ((s = text_str(msg, "text")) != NULL) {
+		text_add(b, s);
+		text_eol(b);
+	}
+}
+
+/* The verbs whose reply in text is one fixed sentence, their row's. */
+void
+text_reply_said(struct text_buf *b, const cJSON *msg)
+{
+	const char *said =
+	    proto_verb_said(proto_verb_from_name(text_str(msg, "re")));
+
+	text_addf(b, "%s\n", said != NULL ? said : "OK.");
+}
+
+/* The verbs whose reply says only that it was done, and any fields. */
+void
+text_reply_ok(struct text_buf *b, const cJSON *msg)
+{
+	const char *re = text_str(msg, "re");
+
+	text_addf(b, "OK (%s).\n", re != NULL ? re : "?");
+	text_rest(b, msg);
+}
+
+/* A successful reply, by its verb's renderer. */
+static void
+text_reply(struct text_buf *b, const cJSON *msg)
+{
+	const char *re = text_str(msg, "re");
+	enum proto_verb v = proto_verb_from_name(re);
+
+	if (v != PROTO_VERB_COUNT) {
+		proto_verb_text(v)(b, msg);
+		return;
+	}
+	text_addf(b, "OK%s%s.\n", re ? ": " : "", re ? re : "");
+	text_rest(b, msg);
+	text_tail(b, msg);
+}
+
+/*
+ * The renderers of the events, one per row of events.c. A room's events
+ * start with "[room] ".
+ */
+
+void
+text_event_welcome(struct text_buf *b, const cJSON *msg)
+{
+	const char *s;
+
+	text_addf(b, "Welcome to %s %s (protocol %d).\n",
+	    text_str(msg, "server") ? text_str(msg, "server") : "",
+	    text_str(msg, "version") ? text_str(msg, "version") : "",
+	    PROTO_VERSION);
+	if ((s = text_str(msg, "hint")) != NULL)
+		text_addf(b, "%s\n", s);
+}
+
+void
+text_event_replaced(struct text_buf *b, const cJSON *msg)
+{
+	text_add(
+	    b, "You logged in from another connection; this one closes.\n");
+}
+
+void
+text_event_shutdown(struct text_buf *b, const cJSON *msg)
+{
+	text_addf(b, "The server is shutting down%s%s\n",
+	    text_str(msg, "message") ? ": " : ".",
+	    text_str(msg, "message") ? text_str(msg, "message") : "");
+}
+
+/* Lobby chat ("[lobby] ") and room chat ("[r1] "). */
+void
+text_event_chat(struct text_buf *b, const cJSON *msg)
+{
+	if (text_str(msg, "room") == NULL)
+		text_add(b, "[lobby] ");
+	text_room(b, msg);
+	text_addf(b, "%s: %s\n",
+	    text_str(msg, "from") ? text_str(msg, "from") : "?",
+	    text_str(msg, "text") ? text_str(msg, "text") : "");
+}
+
+void
+text_event_joined(struct text_buf *b, const cJSON *msg)
+{
+	const char *role = text_str(msg, "role");
+
+	text_room(b, msg);
+	text_add(b, text_str(msg, "name") ? text_str(msg, "name") : "someone");
+	if (role != NULL && strcmp(role, "watcher") == 0)
+		text_add(b, " is watching.\n");
+	else
+		text_addf(b, " joined%s%s.\n",
+		    text_str(msg, "seat") ? " as " : "",
+		    text_str(msg, "seat") ? text_str(msg, "seat") : "");
+}
+
+void
+text_event_left(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b, " left.\n");
+}
+
+void
+text_event_started(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *seats = cJSON_GetObjectItemCaseSensitive(msg, "seats");
+
+	text_room(b, msg);
+	text_add(b, "The game starts");
+	if (cJSON_IsArray(seats)) {
+		text_add(b, ": ");
+		text_seats(b, seats);
+	}
+	text_add(b, ".\n");
+	text_picture(b, msg);
+	text_turn(b, msg);
+	text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
+}
+
+void
+text_event_moved(struct text_buf *b, const cJSON *msg)
+{
+	const char *s = text_str(msg, "text"), *name = text_str(msg, "name");
+
+	text_room(b, msg);
+	if (name != NULL)
+		text_addf(b, "%s plays %s", name,
+		    text_str(msg, "move") ? text_str(msg, "move") : "");
+	if (s != NULL)
+		text_addf(b, "%s%s", name ? ": " : "", s);
+	text_add(b, ".\n");
+	text_picture(b, msg);
+	text_turn(b, msg);
+	text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
+}
+
+void
+text_event_ended(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_result(b, msg);
+}
+
+void
+text_event_draw_offered(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b, " offers a draw: draw accept or draw decline.\n");
+}
+
+void
+text_event_draw_declined(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b, " declines the draw.\n");
+}
+
+void
+text_event_rematch_offered(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b, " wants a rematch: type rematch to play again.\n");
+}
+
+void
+text_event_opponent_gone(struct text_buf *b, const cJSON *msg)
+{
+	long long n;
+
+	text_room(b, msg);
+	text_who(b, msg);
+	/* Watchers read it too: only the opponent may claim. */
+	if (text_num(msg, "grace", &n))
+		text_addf(b,
+		    " is gone; the seat is held for %lld s, then the opponent "
+		    "may claim the game.\n",
+		    n);
+	else
+		text_add(b, " is gone.\n");
+}
+
+void
+text_event_opponent_back(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b, " is back.\n");
+}
+
+void
+text_event_clock(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
+	text_eol(b);
+}
+
+void
+text_event_undone(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_add(b, "Move taken back.\n");
+	text_picture(b, msg);
+}
+
+void
+text_event_restarted(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_add(b, "Back to the start.\n");
+	text_picture(b, msg);
+}
+
+/* An event line (or lines), by its row's renderer; an event this library
+ * does not know shows its name and fields. */
 static void
 text_event(struct text_buf *b, const cJSON *msg, const char *ev)
 {
-	const char *s, *role = text_str(msg, "role");
-	long long n;
+	enum proto_event_kind e = proto_event_from_name(ev);
 
-	if (strcmp(ev, "welcome") == 0) {
-		text_addf(b, "Welcome to %s %s (protocol %d).\n",
-		    text_str(msg, "server") ? text_str(msg, "server") : "",
-		    text_str(msg, "version") ? text_str(msg, "version") : "",
-		    PROTO_VERSION);
-		if ((s = text_str(msg, "hint")) != NULL)
-			text_addf(b, "%s\n", s);
-		return;
-	}
-	if (strcmp(ev, "replaced") == 0) {
-		text_add(b,
-		    "You logged in from another connection; this one "
-		    "closes.\n");
-		return;
-	}
-	if (strcmp(ev, "shutdown") == 0) {
-		text_addf(b, "The server is shutting down%s%s\n",
-		    text_str(msg, "message") ? ": " : ".",
-		    text_str(msg, "message") ? text_str(msg, "message") : "");
-		return;
-	}
-	if (strcmp(ev, "chat") == 0) {
-		if (text_str(msg, "room") == NULL)
-			text_add(b, "[lobby] ");
-		text_room(b, msg);
-		text_addf(b, "%s: %s\n",
-		    text_str(msg, "from") ? text_str(msg, "from") : "?",
-		    text_str(msg, "text") ? text_str(msg, "text") : "");
+	if (e != PROTO_EV_COUNT) {
+		proto_event_text(e)(b, msg);
 		return;
 	}
 	text_room(b, msg);
-	if (strcmp(ev, "joined") == 0) {
-		text_add(b,
-		    text_str(msg, "name") ? text_str(msg, "name") : "someone");
-		if (role != NULL && strcmp(role, "watcher") == 0)
-			text_add(b, " is watching.\n");
-		else
-			text_addf(b, " joined%s%s.\n",
-			    text_str(msg, "seat") ? " as " : "",
-			    text_str(msg, "seat") ? text_str(msg, "seat") : "");
-	} else if (strcmp(ev, "left") == 0) {
-		text_who(b, msg);
-		text_add(b, " left.\n");
-	} else if (strcmp(ev, "started") == 0) {
-		text_add(b, "The game starts");
-		if (cJSON_IsArray(
-		        cJSON_GetObjectItemCaseSensitive(msg, "seats"))) {
-			text_add(b, ": ");
-			text_seats(
-			    b, cJSON_GetObjectItemCaseSensitive(msg, "seats"));
-		}
-		text_add(b, ".\n");
-		text_picture(b, msg);
-		text_turn(b, msg);
-		text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
-	} else if (strcmp(ev, "moved") == 0) {
-		s = text_str(msg, "text");
-		if (text_str(msg, "name") != NULL)
-			text_addf(b, "%s plays %s", text_str(msg, "name"),
-			    text_str(msg, "move") ? text_str(msg, "move") : "");
-		if (s != NULL)
-			text_addf(
-			    b, "%s%s", text_str(msg, "name") ? ": " : "", s);
-		text_add(b, ".\n");
-		text_picture(b, msg);
-		text_turn(b, msg);
-		text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
-	} else if (strcmp(ev, "ended") == 0)
-		text_result(b, msg);
-	else if (strcmp(ev, "draw_offered") == 0) {
-		text_who(b, msg);
-		text_add(b, " offers a draw: draw accept or draw decline.\n");
-	} else if (strcmp(ev, "draw_declined") == 0) {
-		text_who(b, msg);
-		text_add(b, " declines the draw.\n");
-	} else if (strcmp(ev, "rematch_offered") == 0) {
-		text_who(b, msg);
-		text_add(b, " wants a rematch: type rematch to play again.\n");
-	} else if (strcmp(ev, "opponent_gone") == 0) {
-		text_who(b, msg);
-		/* Watchers read it too: only the opponent may claim. */
-		if (text_num(msg, "grace", &n))
-			text_addf(b,
-			    " is gone; the seat is held for %lld s, then "
-			    "the opponent may claim the game.\n",
-			    n);
-		else
-			text_add(b, " is gone.\n");
-	} else if (strcmp(ev, "opponent_back") == 0) {
-		text_who(b, msg);
-		text_add(b, " is back.\n");
-	} else if (strcmp(ev, "clock") == 0) {
-		text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
-		text_eol(b);
-	} else if (strcmp(ev, "undone") == 0 || strcmp(ev, "restarted") == 0) {
-		text_add(b,
-		    strcmp(ev, "undone") == 0 ? "Move taken back.\n"
-		                              : "Back to the start.\n");
-		text_picture(b, msg);
-	} else {
-		text_addf(b, "%s\n", ev);
-		text_rest(b, msg);
-	}
+	text_addf(b, "%s\n", ev);
+	text_rest(b, msg);
 }
 
 char *

@@ -1,7 +1,9 @@
 /*
- * verbs.c: the table of verbs: wire name, which request fields each takes
- * and requires, its shorthand form and positional arguments, and the one
- * sentence help shows. docs/PROTOCOL.md describes the same table.
+ * verbs.c: the table of verbs: one row per verb of PROTO_VERBS with its
+ * wire name, whether it needs hello, which request fields it takes and
+ * requires, its shorthand form and positional arguments, the one sentence
+ * help shows and its text rendering. docs/PROTOCOL.md describes the same
+ * table; the server's handlers are found by the same list (cmd_<name>).
  */
 #include <string.h>
 
@@ -9,91 +11,356 @@
 
 #define F(x) (1u << PROTO_F_##x)
 
+/* One verb: each row below is named verbs_<name>. */
 struct verbs_entry {
 	const char *name;
+	int login;         /* 1: only after hello */
 	unsigned fields;   /* fields decoded for this verb (room: always) */
 	unsigned required; /* fields that must be present */
 	enum proto_shorthand_args args;
 	int positional[2]; /* fields of the positional arguments, -1: none */
-	const char *shorthand;
+	const char *usage; /* the shorthand form, for help and errors */
 	const char *summary;
+	text_fn *text;    /* the reply in text mode */
+	const char *said; /* text_reply_said's fixed sentence */
 };
 
-static const struct verbs_entry verbs_table[PROTO_VERB_COUNT] = {
-    [PROTO_HELLO] = {"hello", F(NAME) | F(TOKEN) | F(PROTO), F(NAME),
-        PROTO_ARGS_FIELDS, {PROTO_F_NAME, PROTO_F_TOKEN}, "hello NAME [TOKEN]",
-        "log in; the first hello of a name returns its token"},
-    [PROTO_GAMES] = {"games", 0, 0, PROTO_ARGS_FIELDS, {-1, -1}, "games",
-        "the games, their seats, options and move notation"},
-    [PROTO_ROOMS] = {"rooms", F(GAME) | F(STATUS), 0, PROTO_ARGS_ROOMS,
-        {-1, -1}, "rooms [GAME] [waiting|playing|ended|adjourned]",
-        "the public rooms, of one game or status if you say"},
-    [PROTO_CREATE] = {"create",
-        F(GAME) | F(OPTIONS) | F(SEAT) | F(BOTS) | F(BOT) | F(PRIVATE) |
-            F(CLOCK),
-        F(GAME), PROTO_ARGS_FIELDS, {PROTO_F_GAME, -1},
-        "create GAME [OPTION=VALUE ...] [seat=SEAT] [bot=LEVEL] "
-        "[bots=SEAT:LEVEL,...] [private=yes] [time=SECONDS] "
-        "[inc=SECONDS]",
-        "open a new room and take a seat in it"},
-    [PROTO_JOIN] = {"join", F(SEAT), 0, PROTO_ARGS_FIELDS,
-        {PROTO_F_ROOM, PROTO_F_SEAT}, "join ROOM [SEAT]",
-        "take a free seat in a room (or resume yours)"},
-    [PROTO_WATCH] = {"watch", 0, 0, PROTO_ARGS_FIELDS, {PROTO_F_ROOM, -1},
-        "watch ROOM", "watch a room's game"},
-    [PROTO_LEAVE] = {"leave", 0, 0, PROTO_ARGS_FIELDS, {PROTO_F_ROOM, -1},
-        "leave [ROOM]", "leave a room (resigns a running game you play)"},
-    [PROTO_STATE] = {"state", 0, 0, PROTO_ARGS_FIELDS, {PROTO_F_ROOM, -1},
-        "state [ROOM]", "the full state of a room's game"},
-    [PROTO_MOVES] = {"moves", F(FROM), 0, PROTO_ARGS_FIELDS, {PROTO_F_FROM, -1},
-        "moves [FROM]", "the legal moves, all or from one square"},
-    [PROTO_MOVE] = {"move", F(MOVE) | F(SEQ), F(MOVE), PROTO_ARGS_JOIN,
-        {PROTO_F_MOVE, -1}, "move MOVE [seq=N]",
-        "play a move in the game's notation"},
-    [PROTO_RESIGN] = {"resign", 0, 0, PROTO_ARGS_FIELDS, {PROTO_F_ROOM, -1},
-        "resign [ROOM]", "give up the game"},
-    [PROTO_DRAW] = {"draw", F(ACTION), F(ACTION), PROTO_ARGS_FIELDS,
-        {PROTO_F_ACTION, -1}, "draw offer|accept|decline",
-        "offer a draw, or answer an offer"},
-    [PROTO_UNDO] = {"undo", 0, 0, PROTO_ARGS_FIELDS, {PROTO_F_ROOM, -1},
-        "undo [ROOM]", "one-player games: take back the last move"},
-    [PROTO_RESTART] = {"restart", 0, 0, PROTO_ARGS_FIELDS, {PROTO_F_ROOM, -1},
-        "restart [ROOM]", "one-player games: back to the start of this board"},
-    [PROTO_NEXT] = {"next", 0, 0, PROTO_ARGS_FIELDS, {PROTO_F_ROOM, -1},
-        "next [ROOM]", "one-player games: the next level once solved"},
-    [PROTO_HINT] = {"hint", 0, 0, PROTO_ARGS_FIELDS, {PROTO_F_ROOM, -1},
-        "hint [ROOM]",
-        "one-player games: a move that keeps the puzzle solvable"},
-    [PROTO_REMATCH] = {"rematch", 0, 0, PROTO_ARGS_FIELDS, {PROTO_F_ROOM, -1},
-        "rematch [ROOM]", "after the end: play again in the same room"},
-    [PROTO_CLAIM] = {"claim", 0, 0, PROTO_ARGS_FIELDS, {PROTO_F_ROOM, -1},
-        "claim [ROOM]",
-        "win when the opponent stayed away past the grace period"},
-    [PROTO_EXPORT] = {"export", 0, 0, PROTO_ARGS_FIELDS, {PROTO_F_ROOM, -1},
-        "export [ROOM]", "the position in the game's file format"},
-    [PROTO_CHAT] = {"chat", F(TEXT), F(TEXT), PROTO_ARGS_REST,
-        {PROTO_F_TEXT, -1}, "chat TEXT",
-        "chat in the lobby (with room=ID first: in that room)"},
-    [PROTO_SAY] = {"say", F(TEXT), F(TEXT), PROTO_ARGS_REST, {PROTO_F_TEXT, -1},
-        "say TEXT", "chat in your current room"},
-    [PROTO_WHO] = {"who", 0, 0, PROTO_ARGS_FIELDS, {-1, -1}, "who",
-        "the players online"},
-    [PROTO_PING] = {"ping", 0, 0, PROTO_ARGS_FIELDS, {-1, -1}, "ping", "pong"},
-    [PROTO_QUIT] = {"quit", 0, 0, PROTO_ARGS_FIELDS, {-1, -1}, "quit",
-        "say goodbye and close the connection"},
-    [PROTO_MODE] = {"mode", F(MODE), F(MODE), PROTO_ARGS_FIELDS,
-        {PROTO_F_MODE, -1}, "mode json|text",
-        "switch this connection's output to JSON or text"},
-    [PROTO_HELP] = {"help", 0, 0, PROTO_ARGS_FIELDS, {-1, -1}, "help",
-        "this list"},
+static const struct verbs_entry verbs_hello = {
+    .name = "hello",
+    .login = 0,
+    .fields = F(NAME) | F(TOKEN) | F(PROTO),
+    .required = F(NAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, PROTO_F_TOKEN},
+    .usage = "hello NAME [TOKEN]",
+    .summary = "log in; the first hello of a name returns its token",
+    .text = text_reply_hello,
 };
+
+static const struct verbs_entry verbs_games = {
+    .name = "games",
+    .login = 0,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {-1, -1},
+    .usage = "games",
+    .summary = "the games, their seats, options and move notation",
+    .text = text_reply_games,
+};
+
+static const struct verbs_entry verbs_rooms = {
+    .name = "rooms",
+    .login = 1,
+    .fields = F(GAME) | F(STATUS),
+    .required = 0,
+    .args = PROTO_ARGS_ROOMS,
+    .positional = {-1, -1},
+    .usage = "rooms [GAME] [waiting|playing|ended|adjourned]",
+    .summary = "the public rooms, of one game or status if you say",
+    .text = text_reply_rooms,
+};
+
+static const struct verbs_entry verbs_create = {
+    .name = "create",
+    .login = 1,
+    .fields = F(GAME) | F(OPTIONS) | F(SEAT) | F(BOTS) | F(BOT) | F(PRIVATE) |
+        F(CLOCK),
+    .required = F(GAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_GAME, -1},
+    .usage = "create GAME [OPTION=VALUE ...] [seat=SEAT] [bot=LEVEL] "
+             "[bots=SEAT:LEVEL,...] [private=yes] [time=SECONDS] [inc=SECONDS]",
+    .summary = "open a new room and take a seat in it",
+    .text = text_reply_seated,
+};
+
+static const struct verbs_entry verbs_join = {
+    .name = "join",
+    .login = 1,
+    .fields = F(SEAT),
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ROOM, PROTO_F_SEAT},
+    .usage = "join ROOM [SEAT]",
+    .summary = "take a free seat in a room (or resume yours)",
+    .text = text_reply_seated,
+};
+
+static const struct verbs_entry verbs_watch = {
+    .name = "watch",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ROOM, -1},
+    .usage = "watch ROOM",
+    .summary = "watch a room's game",
+    .text = text_reply_watch,
+};
+
+static const struct verbs_entry verbs_leave = {
+    .name = "leave",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ROOM, -1},
+    .usage = "leave [ROOM]",
+    .summary = "leave a room (resigns a running game you play)",
+    .text = text_reply_leave,
+};
+
+static const struct verbs_entry verbs_state = {
+    .name = "state",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ROOM, -1},
+    .usage = "state [ROOM]",
+    .summary = "the full state of a room's game",
+    .text = text_reply_state,
+};
+
+static const struct verbs_entry verbs_moves = {
+    .name = "moves",
+    .login = 1,
+    .fields = F(FROM),
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_FROM, -1},
+    .usage = "moves [FROM]",
+    .summary = "the legal moves, all or from one square",
+    .text = text_reply_moves,
+};
+
+static const struct verbs_entry verbs_move = {
+    .name = "move",
+    .login = 1,
+    .fields = F(MOVE) | F(SEQ),
+    .required = F(MOVE),
+    .args = PROTO_ARGS_JOIN,
+    .positional = {PROTO_F_MOVE, -1},
+    .usage = "move MOVE [seq=N]",
+    .summary = "play a move in the game's notation",
+    .text = text_reply_move,
+};
+
+static const struct verbs_entry verbs_resign = {
+    .name = "resign",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ROOM, -1},
+    .usage = "resign [ROOM]",
+    .summary = "give up the game",
+    .text = text_reply_said,
+    .said = "You resigned.",
+};
+
+static const struct verbs_entry verbs_draw = {
+    .name = "draw",
+    .login = 1,
+    .fields = F(ACTION),
+    .required = F(ACTION),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ACTION, -1},
+    .usage = "draw offer|accept|decline",
+    .summary = "offer a draw, or answer an offer",
+    .text = text_reply_ok,
+};
+
+static const struct verbs_entry verbs_undo = {
+    .name = "undo",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ROOM, -1},
+    .usage = "undo [ROOM]",
+    .summary = "one-player games: take back the last move",
+    .text = text_reply_ok,
+};
+
+static const struct verbs_entry verbs_restart = {
+    .name = "restart",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ROOM, -1},
+    .usage = "restart [ROOM]",
+    .summary = "one-player games: back to the start of this board",
+    .text = text_reply_ok,
+};
+
+static const struct verbs_entry verbs_next = {
+    .name = "next",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ROOM, -1},
+    .usage = "next [ROOM]",
+    .summary = "one-player games: the next level once solved",
+    .text = text_reply_ok,
+};
+
+static const struct verbs_entry verbs_hint = {
+    .name = "hint",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ROOM, -1},
+    .usage = "hint [ROOM]",
+    .summary = "one-player games: a move that keeps the puzzle solvable",
+    .text = text_reply_hint,
+};
+
+static const struct verbs_entry verbs_rematch = {
+    .name = "rematch",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ROOM, -1},
+    .usage = "rematch [ROOM]",
+    .summary = "after the end: play again in the same room",
+    .text = text_reply_ok,
+};
+
+static const struct verbs_entry verbs_claim = {
+    .name = "claim",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ROOM, -1},
+    .usage = "claim [ROOM]",
+    .summary = "win when the opponent stayed away past the grace period",
+    .text = text_reply_ok,
+};
+
+static const struct verbs_entry verbs_export = {
+    .name = "export",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ROOM, -1},
+    .usage = "export [ROOM]",
+    .summary = "the position in the game's file format",
+    .text = text_reply_export,
+};
+
+static const struct verbs_entry verbs_chat = {
+    .name = "chat",
+    .login = 1,
+    .fields = F(TEXT),
+    .required = F(TEXT),
+    .args = PROTO_ARGS_REST,
+    .positional = {PROTO_F_TEXT, -1},
+    .usage = "chat TEXT",
+    .summary = "chat in the lobby (with room=ID first: in that room)",
+    .text = text_reply_said,
+    .said = "Sent.",
+};
+
+static const struct verbs_entry verbs_say = {
+    .name = "say",
+    .login = 1,
+    .fields = F(TEXT),
+    .required = F(TEXT),
+    .args = PROTO_ARGS_REST,
+    .positional = {PROTO_F_TEXT, -1},
+    .usage = "say TEXT",
+    .summary = "chat in your current room",
+    .text = text_reply_said,
+    .said = "Sent.",
+};
+
+static const struct verbs_entry verbs_who = {
+    .name = "who",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {-1, -1},
+    .usage = "who",
+    .summary = "the players online",
+    .text = text_reply_who,
+};
+
+static const struct verbs_entry verbs_ping = {
+    .name = "ping",
+    .login = 0,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {-1, -1},
+    .usage = "ping",
+    .summary = "pong",
+    .text = text_reply_said,
+    .said = "pong",
+};
+
+static const struct verbs_entry verbs_quit = {
+    .name = "quit",
+    .login = 0,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {-1, -1},
+    .usage = "quit",
+    .summary = "say goodbye and close the connection",
+    .text = text_reply_said,
+    .said = "Bye.",
+};
+
+static const struct verbs_entry verbs_mode = {
+    .name = "mode",
+    .login = 0,
+    .fields = F(MODE),
+    .required = F(MODE),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_MODE, -1},
+    .usage = "mode json|text",
+    .summary = "switch this connection's output to JSON or text",
+    .text = text_reply_said,
+    .said = "Output is text now (mode json switches to JSON).",
+};
+
+static const struct verbs_entry verbs_help = {
+    .name = "help",
+    .login = 0,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {-1, -1},
+    .usage = "help",
+    .summary = "this list",
+    .text = text_reply_help,
+};
+
+/* The rows by verb; a verb of PROTO_VERBS without its verbs_<name> row does
+ * not compile. */
+static const struct verbs_entry *const verbs_table[] = {
+#define VERBS_ROW(upper, lower) [PROTO_##upper] = &verbs_##lower,
+    PROTO_VERBS(VERBS_ROW)
+#undef VERBS_ROW
+};
+_Static_assert(sizeof verbs_table / sizeof verbs_table[0] == PROTO_VERB_COUNT,
+    "one row per verb");
 
 const char *
 proto_verb_name(enum proto_verb v)
 {
 	if ((int)v < 0 || v >= PROTO_VERB_COUNT)
 		return NULL;
-	return verbs_table[v].name;
+	return verbs_table[v]->name;
 }
 
 enum proto_verb
@@ -104,7 +371,7 @@ proto_verb_from_name(const char *name)
 	if (name == NULL)
 		return PROTO_VERB_COUNT;
 	for (v = 0; v < PROTO_VERB_COUNT; v++) {
-		if (strcmp(verbs_table[v].name, name) == 0)
+		if (strcmp(verbs_table[v]->name, name) == 0)
 			return (enum proto_verb)v;
 	}
 	return PROTO_VERB_COUNT;
@@ -115,7 +382,7 @@ proto_verb_shorthand(enum proto_verb v)
 {
 	if ((int)v < 0 || v >= PROTO_VERB_COUNT)
 		return NULL;
-	return verbs_table[v].shorthand;
+	return verbs_table[v]->usage;
 }
 
 const char *
@@ -123,7 +390,7 @@ proto_verb_summary(enum proto_verb v)
 {
 	if ((int)v < 0 || v >= PROTO_VERB_COUNT)
 		return NULL;
-	return verbs_table[v].summary;
+	return verbs_table[v]->summary;
 }
 
 int
@@ -133,7 +400,7 @@ proto_verb_has_field(enum proto_verb v, enum proto_field field)
 		return 0;
 	if (field == PROTO_F_ROOM)
 		return 1;
-	return (verbs_table[v].fields & (1u << field)) != 0;
+	return (verbs_table[v]->fields & (1u << field)) != 0;
 }
 
 int
@@ -141,13 +408,51 @@ proto_verb_requires(enum proto_verb v, enum proto_field field)
 {
 	if ((int)v < 0 || v >= PROTO_VERB_COUNT)
 		return 0;
-	return (verbs_table[v].required & (1u << field)) != 0;
+	return (verbs_table[v]->required & (1u << field)) != 0;
 }
 
 enum proto_shorthand_args
 proto_verb_args(enum proto_verb v, int positional[2])
 {
-	positional[0] = verbs_table[v].positional[0];
-	positional[1] = verbs_table[v].positional[1];
-	return verbs_table[v].args;
+	positional[0] = verbs_table[v]->positional[0];
+	positional[1] = verbs_table[v]->positional[1];
+	return verbs_table[v]->args;
+}
+
+int
+proto_verb_login(enum proto_verb v)
+{
+	if ((int)v < 0 || v >= PROTO_VERB_COUNT)
+		return 1;
+	return verbs_table[v]->login;
+}
+
+const char *
+proto_verb_said(enum proto_verb v)
+{
+	if ((int)v < 0 || v >= PROTO_VERB_COUNT)
+		return NULL;
+	return verbs_table[v]->said;
+}
+
+text_fn *
+proto_verb_text(enum proto_verb v)
+{
+	return verbs_table[v]->text;
+}
+
+enum proto_verb
+proto_verbs_check(void)
+{
+	int v;
+
+	for (v = 0; v < PROTO_VERB_COUNT; v++) {
+		const struct verbs_entry *e = verbs_table[v];
+
+		if (e->name == NULL || e->usage == NULL || e->summary == NULL ||
+		    e->text == NULL ||
+		    (e->text == text_reply_said && e->said == NULL))
+			return (enum proto_verb)v;
+	}
+	return PROTO_VERB_COUNT;
 }

@@ -69,6 +69,28 @@ struct rules_optdesc {
 	const char *help;    /* one short sentence */
 };
 
+/*
+ * Option names with a meaning beyond the game: the server acts on them, so
+ * a game that has such a thing uses the name (in its optdesc table):
+ * - RULES_OPT_SEED (INT): everything random in the game comes from it. The
+ *   server draws one when the player gives none and stores it with the
+ *   room, so replaying the options and moves rebuilds the same game; a
+ *   rematch or the next level draws a new one.
+ * - RULES_OPT_LEVEL (INT, one-player games): the level. A new game of it
+ *   resumes at the player's saved level (one more once it was solved), and
+ *   `next` plays the level after this one.
+ * - RULES_OPT_FILE (TEXT): a file in the game's file_format. A game that
+ *   does not declare it still takes it when it has import_file: the server
+ *   loads it after init.
+ * - RULES_OPT_POSITION (TEXT): a position string (to_position's form). A
+ *   game that does not declare it still takes it: the server loads it with
+ *   from_position after init.
+ */
+#define RULES_OPT_SEED "seed"
+#define RULES_OPT_LEVEL "level"
+#define RULES_OPT_FILE "file"
+#define RULES_OPT_POSITION "position"
+
 enum rules_result {
 	RULES_PLAYING,
 	RULES_WIN,     /* two players: `winner` won */

@@ -20,7 +20,7 @@
 static cJSON *
 archive_seats(const struct room *r)
 {
-	cJSON *summary = lobby_room_summary(r);
+	cJSON *summary = room_summary(r);
 	cJSON *seats = cJSON_DetachItemFromObject(summary, "seats"), *s;
 
 	cJSON_Delete(summary);
@@ -147,7 +147,7 @@ archive_summary(const struct store_game *g)
 	cJSON_AddItemToObject(o, "seats", seats);
 	cJSON_AddNumberToObject(o, "watchers", 0);
 	cJSON_AddItemToObject(o, "clock",
-	    lobby_clock(g->clock_initial_ms, g->clock_increment_ms));
+	    room_clock_summary(g->clock_initial_ms, g->clock_increment_ms));
 	cJSON_AddNumberToObject(o, "game_no", g->game_no);
 	cJSON_AddItemToObject(o, "result", archive_json(g->result));
 	cJSON_AddNumberToObject(o, "started_ms", (double)g->started_ms);

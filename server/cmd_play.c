@@ -129,9 +129,9 @@ cmd_resign(struct conn *c, const struct proto_request *req)
 }
 
 static void
-cmd_draw_event(struct room *r, const char *name, int seat)
+cmd_draw_event(struct room *r, enum proto_event_kind e, int seat)
 {
-	cJSON *ev = room_event(r, name);
+	cJSON *ev = room_event(r, e);
 	const struct player *p = r->seats[seat].player;
 
 	cJSON_AddStringToObject(ev, "name", p != NULL ? p->name : "bot");
@@ -170,11 +170,11 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 		session_reply(c, proto_reply(req));
 		r->draw_offer = seat;
 		cmd_answer_here(r, 1 - seat);
-		cmd_draw_event(r, "draw_offered", seat);
+		cmd_draw_event(r, PROTO_EV_DRAW_OFFERED, seat);
 		if (r->seats[1 - seat].bot > 0) {
 			/* Bots play on: they decline at once. */
 			r->draw_offer = -1;
-			cmd_draw_event(r, "draw_declined", 1 - seat);
+			cmd_draw_event(r, PROTO_EV_DRAW_DECLINED, 1 - seat);
 		}
 		return;
 	}
@@ -188,7 +188,7 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 	if (strcmp(req->action, "accept") == 0)
 		room_end(r, "draw", -1, "draw by agreement");
 	else
-		cmd_draw_event(r, "draw_declined", seat);
+		cmd_draw_event(r, PROTO_EV_DRAW_DECLINED, seat);
 }
 
 /* A position the rules say is over (a blocked start) is announced as
@@ -207,10 +207,10 @@ cmd_status_from_rules(const struct room *r, cJSON *ev)
 
 /* Tell the room the position changed without a move (undo, restart). */
 static void
-cmd_position_event(struct room *r, const char *name)
+cmd_position_event(struct room *r, enum proto_event_kind e)
 {
 	char buf[RULES_TEXT_MAX];
-	cJSON *ev = room_event(r, name);
+	cJSON *ev = room_event(r, e);
 	cJSON *st = room_state(r), *it;
 
 	for (it = st->child; it != NULL; it = it->next) {
@@ -270,9 +270,9 @@ cmd_level_start_options(const struct room *r)
 		if (r->g->to_position(st, buf, RULES_TEXT_MAX) >= 0) {
 			/* The level's start as a position: it replays the
 			 * very same level, also after a server restart. */
-			cJSON_DeleteItemFromObject(o, "file");
-			cJSON_DeleteItemFromObject(o, "position");
-			cJSON_AddStringToObject(o, "position", buf);
+			cJSON_DeleteItemFromObject(o, RULES_OPT_FILE);
+			cJSON_DeleteItemFromObject(o, RULES_OPT_POSITION);
+			cJSON_AddStringToObject(o, RULES_OPT_POSITION, buf);
 		}
 		free(buf);
 	}
@@ -317,7 +317,7 @@ cmd_undo(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	session_reply(c, proto_reply(req));
-	cmd_position_event(r, "undone");
+	cmd_position_event(r, PROTO_EV_UNDONE);
 	room_after_move(r);
 }
 
@@ -336,7 +336,7 @@ cmd_restart(struct conn *c, const struct proto_request *req)
 	}
 	cmd_level_start(r);
 	session_reply(c, proto_reply(req));
-	cmd_position_event(r, "restarted");
+	cmd_position_event(r, PROTO_EV_RESTARTED);
 	room_after_move(r);
 }
 
@@ -372,7 +372,7 @@ cmd_options_reseeded(const struct room *r)
 {
 	cJSON *o = cJSON_Duplicate(r->options, 1);
 
-	cJSON_DeleteItemFromObject(o, "seed");
+	cJSON_DeleteItemFromObject(o, RULES_OPT_SEED);
 	return o;
 }
 
@@ -394,11 +394,11 @@ cmd_next_level(struct room *r, long level, char *err, size_t errlen)
 	char buf[24];
 	cJSON *o = cmd_options_reseeded(r);
 
-	cJSON_DeleteItemFromObject(o, "file");
-	cJSON_DeleteItemFromObject(o, "position");
-	cJSON_DeleteItemFromObject(o, "level");
+	cJSON_DeleteItemFromObject(o, RULES_OPT_FILE);
+	cJSON_DeleteItemFromObject(o, RULES_OPT_POSITION);
+	cJSON_DeleteItemFromObject(o, RULES_OPT_LEVEL);
 	snprintf(buf, sizeof buf, "%ld", level);
-	cJSON_AddStringToObject(o, "level", buf);
+	cJSON_AddStringToObject(o, RULES_OPT_LEVEL, buf);
 	return cmd_new_game(r, o, err, errlen);
 }
 
@@ -407,7 +407,8 @@ cmd_next_level(struct room *r, long level, char *err, size_t errlen)
 void
 cmd_auto_next(struct room *r)
 {
-	const struct rules_optdesc *d = rules_optdesc_find(r->g, "level");
+	const struct rules_optdesc *d =
+	    rules_optdesc_find(r->g, RULES_OPT_LEVEL);
 	char err[RULES_ERR_MAX];
 	long level;
 
@@ -433,7 +434,7 @@ cmd_next(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_solo(c, req, r) != 0)
 		return;
-	if ((d = rules_optdesc_find(r->g, "level")) == NULL) {
+	if ((d = rules_optdesc_find(r->g, RULES_OPT_LEVEL)) == NULL) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s has no levels (restart or rematch instead)",
 		    r->g->name);
@@ -516,7 +517,7 @@ cmd_rematch_options(const struct room *r)
 {
 	cJSON *o = cmd_level_start_options(r);
 
-	cJSON_DeleteItemFromObject(o, "seed");
+	cJSON_DeleteItemFromObject(o, RULES_OPT_SEED);
 	return o;
 }
 
@@ -544,7 +545,7 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 		for (s = 0; s < r->g->seats; s++)
 			if (s != seat)
 				cmd_answer_here(r, s);
-		ev = room_event(r, "rematch_offered");
+		ev = room_event(r, PROTO_EV_REMATCH_OFFERED);
 		cJSON_AddStringToObject(ev, "name", c->player->name);
 		cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
 		room_broadcast(r, ev);

@@ -16,9 +16,10 @@ static struct room *
 cmd_offer_room(struct conn *c)
 {
 	struct room *r, *found = NULL;
-	int seat;
+	int seat, i;
 
-	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
+	for (i = 0; i < c->player->nrooms; i++) {
+		r = c->player->rooms[i];
 		seat = room_seat_of(r, c->player);
 		if (seat < 0 || r->g->seats != 2 || r->draw_offer != 1 - seat)
 			continue;
@@ -36,10 +37,12 @@ static struct room *
 cmd_seated_room(struct conn *c, const struct room *except, int *n)
 {
 	struct room *r, *latest = NULL;
+	int i;
 
 	*n = 0;
-	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
-		if (r == except || r->status == ROOM_ENDED || r->broken ||
+	for (i = 0; i < c->player->nrooms; i++) {
+		r = c->player->rooms[i];
+		if (r == except || r->status == ROOM_ENDED ||
 		    room_seat_of(r, c->player) < 0)
 			continue;
 		(*n)++;
@@ -93,7 +96,7 @@ cmd_room_arg(struct conn *c, const struct proto_request *req)
 	if (req->room == NULL)
 		return cmd_room_implied(c, req);
 	r = room_find(c->srv, req->room);
-	if (r == NULL || r->broken) {
+	if (r == NULL) {
 		session_error(
 		    c, req, PROTO_E_NO_SUCH_ROOM, "no room '%s'", req->room);
 		return NULL;
@@ -148,7 +151,8 @@ cmd_saved_level(struct conn *c, const struct rules_game *g)
 	    !found)
 		return 0;
 	o = cJSON_Parse(buf);
-	lvl = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "options"), "level");
+	lvl = cJSON_GetObjectItem(
+	    cJSON_GetObjectItem(o, "options"), RULES_OPT_LEVEL);
 	if (cJSON_IsString(lvl))
 		level = strtol(lvl->valuestring, NULL, 10);
 	result = cJSON_GetStringValue(cJSON_GetObjectItem(o, "result"));
@@ -202,20 +206,21 @@ cmd_create_options(struct conn *c, const struct proto_request *req,
 	for (i = 0; i < req->noptions; i++)
 		cJSON_AddStringToObject(
 		    o, req->options[i].key, req->options[i].value);
-	if (g->seats != 1 || cJSON_GetObjectItem(o, "level") != NULL ||
-	    cJSON_GetObjectItem(o, "file") != NULL)
+	if (g->seats != 1 || cJSON_GetObjectItem(o, RULES_OPT_LEVEL) != NULL ||
+	    cJSON_GetObjectItem(o, RULES_OPT_FILE) != NULL)
 		return o;
 	for (d = g->options; d != NULL && d->name != NULL; d++) {
 		long level;
 		char buf[16];
 
-		if (strcmp(d->name, "level") != 0 || d->type != RULES_OPT_INT)
+		if (strcmp(d->name, RULES_OPT_LEVEL) != 0 ||
+		    d->type != RULES_OPT_INT)
 			continue;
 		level = cmd_saved_level(c, g);
 		if (level < d->min || level > d->max)
 			break;
 		snprintf(buf, sizeof buf, "%ld", level);
-		cJSON_AddStringToObject(o, "level", buf);
+		cJSON_AddStringToObject(o, RULES_OPT_LEVEL, buf);
 		*resumed = level;
 		cmd_resume_same(c, g, o, level);
 		break;
@@ -273,9 +278,10 @@ cmd_room_full(const struct room *r)
 
 /* A joined or left event: who, in which seat (null for a watcher). */
 static void
-cmd_member_event(struct room *r, const char *name, struct player *p, int seat)
+cmd_member_event(
+    struct room *r, enum proto_event_kind e, struct player *p, int seat)
 {
-	cJSON *ev = room_event(r, name);
+	cJSON *ev = room_event(r, e);
 
 	cJSON_AddStringToObject(ev, "name", p->name);
 	if (seat >= 0)
@@ -286,13 +292,30 @@ cmd_member_event(struct room *r, const char *name, struct player *p, int seat)
 	room_broadcast(r, ev);
 }
 
+/* Make the player a watcher of the room (a joined event tells the room);
+ * what watch and a create with bots in every seat share. 0, or -1 after
+ * replying limit_reached. */
+static int
+cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
+{
+	if (room_is_watcher(r, c->player))
+		return 0;
+	if (r->nwatchers >= c->srv->cfg.max_watchers) {
+		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		    "%s has %d watchers already", r->id, r->nwatchers);
+		return -1;
+	}
+	room_add_watcher(r, c->player);
+	cmd_member_event(r, PROTO_EV_JOINED, c->player, -1);
+	return 0;
+}
+
 /* May the player take one more unfinished room? 0, or -1 after replying
  * limit_reached. */
 static int
 cmd_room_limit(struct conn *c, const struct proto_request *req)
 {
-	if (room_count_for(c->srv, c->player) <
-	    c->srv->cfg.max_rooms_per_player)
+	if (room_count_for(c->player) < c->srv->cfg.max_rooms_per_player)
 		return 0;
 	session_error(c, req, PROTO_E_LIMIT_REACHED,
 	    "you are in %d unfinished rooms already",
@@ -389,17 +412,19 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	}
 	if (seat >= 0)
 		r->seats[seat].player = c->player;
-	TAILQ_INSERT_TAIL(&c->srv->rooms, r, entry);
+	room_add(r);
 	room_save(r);
 	c->current = r;
 	log_info("%s created room %s (%s)", c->player->name, r->id, g->name);
 	if (seat < 0) {
 		/* Bots in every seat: the creator watches. */
-		cmd_watch(c, req);
+		if (cmd_add_watcher(c, req, r) != 0)
+			return;
+		cmd_reply_room(c, req, r, -1, 0, 0);
 		room_start(r);
 		return;
 	}
-	cmd_member_event(r, "joined", c->player, seat);
+	cmd_member_event(r, PROTO_EV_JOINED, c->player, seat);
 	started = cmd_room_full(r);
 	if (started)
 		room_start(r);
@@ -451,9 +476,10 @@ cmd_join(struct conn *c, const struct proto_request *req)
 	room_remove_watcher(r, c->player);
 	r->seats[seat].player = c->player;
 	r->seats[seat].gone = 0;
+	room_sync_member(r, c->player);
 	c->current = r;
 	room_save(r);
-	cmd_member_event(r, "joined", c->player, seat);
+	cmd_member_event(r, PROTO_EV_JOINED, c->player, seat);
 	started = r->status == ROOM_WAITING && cmd_room_full(r);
 	if (started)
 		room_start(r);
@@ -463,8 +489,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 void
 cmd_watch(struct conn *c, const struct proto_request *req)
 {
-	struct room *r =
-	    req->verb == PROTO_CREATE ? c->current : cmd_room_arg(c, req);
+	struct room *r = cmd_room_arg(c, req);
 	cJSON *rep;
 
 	if (r == NULL)
@@ -474,22 +499,11 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 		    "you play in %s; join it instead", r->id);
 		return;
 	}
-	if (!room_is_watcher(r, c->player)) {
-		if (r->nwatchers >= c->srv->cfg.max_watchers) {
-			session_error(c, req, PROTO_E_LIMIT_REACHED,
-			    "%s has %d watchers already", r->id, r->nwatchers);
-			return;
-		}
-		r->watchers = xrealloc(r->watchers,
-		    (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
-		r->watchers[r->nwatchers++] = c->player;
-		cmd_member_event(r, "joined", c->player, -1);
-	}
+	if (cmd_add_watcher(c, req, r) != 0)
+		return;
 	c->current = r;
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "room", r->id);
-	if (req->verb == PROTO_CREATE)
-		cJSON_AddNullToObject(rep, "seat");
 	cJSON_AddItemToObject(rep, "state", room_state(r));
 	session_reply(c, rep);
 }
@@ -500,9 +514,8 @@ cmd_room_close(struct room *r)
 {
 	if (store_room_delete(r->srv->store, r->id) != 0)
 		log_error("store: %s", store_errmsg(r->srv->store));
-	TAILQ_REMOVE(&r->srv->rooms, r, entry);
 	log_info("room %s closed", r->id);
-	room_free(r);
+	room_forget(r);
 }
 
 void
@@ -535,10 +548,15 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 			room_end(r, "win", 1 - seat, "resignation");
 	} else if (r->status == ROOM_WAITING) {
 		r->seats[seat].player = NULL;
+		room_sync_member(r, c->player);
 	}
-	cmd_member_event(r, "left", c->player, seat);
-	if (r->status != ROOM_WAITING)
+	if (seat >= 0 && r->status == ROOM_ENDED)
+		r->seats[seat].gone = 1; /* left: the room may retire */
+	cmd_member_event(r, PROTO_EV_LEFT, c->player, seat);
+	if (r->status != ROOM_WAITING) {
+		room_check_retire(r);
 		return;
+	}
 	for (s = 0; s < r->g->seats; s++)
 		if (r->seats[s].player != NULL)
 			people++;
@@ -624,6 +642,18 @@ cmd_moves(struct conn *c, const struct proto_request *req)
 	session_reply(c, rep);
 }
 
+/* Is the chat text within SERVER_CHAT_MAX? 1, or 0 after replying
+ * bad_request (lobby and room chat alike). */
+int
+cmd_chat_fits(struct conn *c, const struct proto_request *req)
+{
+	if (strlen(req->text) <= SERVER_CHAT_MAX)
+		return 1;
+	session_error(c, req, PROTO_E_BAD_REQUEST,
+	    "chat text is longer than %d bytes", SERVER_CHAT_MAX);
+	return 0;
+}
+
 /* Chat in a room, for its players and watchers. */
 void
 cmd_say(struct conn *c, const struct proto_request *req)
@@ -638,13 +668,10 @@ cmd_say(struct conn *c, const struct proto_request *req)
 		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
 		return;
 	}
-	if (strlen(req->text) > SERVER_CHAT_MAX) {
-		session_error(c, req, PROTO_E_BAD_REQUEST,
-		    "chat text is longer than %d bytes", SERVER_CHAT_MAX);
+	if (!cmd_chat_fits(c, req))
 		return;
-	}
 	session_reply(c, proto_reply(req));
-	ev = room_event(r, "chat");
+	ev = room_event(r, PROTO_EV_CHAT);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "text", req->text);
 	room_broadcast(r, ev);

@@ -1,12 +1,11 @@
 /*
- * main.c: tablerod's start and end: flags, daemon mode and pidfile, the
- * store and recovery, the event loop with its signals, and a clean
+ * main.c: tablerod's start and end: flags (from flags.c), daemon mode and
+ * pidfile, the store and recovery, the event loop with its signals, and a clean
  * shutdown.
  */
 #include <sys/resource.h>
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,303 +19,6 @@
 
 #include "server/server.h"
 #include "server/store.h"
-
-/* The data file's name when only a directory (or nothing) is given. */
-#define MAIN_DB_NAME "tablero.db"
-
-enum {
-	OPT_DB = 256,
-	OPT_DATA_DIR,
-	OPT_SYNC,
-	OPT_LOG_LEVEL,
-	OPT_LOG_FILE,
-	OPT_PIDFILE,
-	OPT_MAX_LINE,
-	OPT_MAX_CLIENTS,
-	OPT_MAX_ROOMS,
-	OPT_MAX_WATCHERS,
-	OPT_GRACE,
-	OPT_IDLE,
-	OPT_MAX_OUTPUT,
-	OPT_RATE,
-	OPT_BURST,
-	OPT_BOT_DELAY,
-	OPT_ADJOURN_DAYS,
-	OPT_WORKERS,
-	OPT_HINT_NODES,
-};
-
-static const struct option main_options[] = {
-    {"listen", required_argument, NULL, 'l'},
-    {"port", required_argument, NULL, 'p'},
-    {"db", required_argument, NULL, OPT_DB},
-    {"data-dir", required_argument, NULL, OPT_DATA_DIR},
-    {"sync", required_argument, NULL, OPT_SYNC},
-    {"log-level", required_argument, NULL, OPT_LOG_LEVEL},
-    {"log-file", required_argument, NULL, OPT_LOG_FILE},
-    {"daemon", no_argument, NULL, 'd'},
-    {"pidfile", required_argument, NULL, OPT_PIDFILE},
-    {"max-line", required_argument, NULL, OPT_MAX_LINE},
-    {"max-clients", required_argument, NULL, OPT_MAX_CLIENTS},
-    {"max-rooms-per-player", required_argument, NULL, OPT_MAX_ROOMS},
-    {"max-watchers", required_argument, NULL, OPT_MAX_WATCHERS},
-    {"grace", required_argument, NULL, OPT_GRACE},
-    {"idle", required_argument, NULL, OPT_IDLE},
-    {"max-output", required_argument, NULL, OPT_MAX_OUTPUT},
-    {"rate", required_argument, NULL, OPT_RATE},
-    {"burst", required_argument, NULL, OPT_BURST},
-    {"bot-delay", required_argument, NULL, OPT_BOT_DELAY},
-    {"adjourn-days", required_argument, NULL, OPT_ADJOURN_DAYS},
-    {"workers", required_argument, NULL, OPT_WORKERS},
-    {"hint-nodes", required_argument, NULL, OPT_HINT_NODES},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0},
-};
-
-static void
-main_usage(FILE *out)
-{
-	fprintf(out,
-	    "usage: tablerod [options]\n"
-	    "tablero's game server: five board games over one line of JSON "
-	    "(or plain\ntext, for telnet) per message.\n\n"
-	    "  -l, --listen ADDR        address to listen on, IPv4 or IPv6; "
-	    "repeat for\n"
-	    "                           several (default: every address, "
-	    "0.0.0.0 and ::)\n"
-	    "  -p, --port N             TCP port (default %d; 0 picks a free "
-	    "one)\n"
-	    "      --db PATH            SQLite data file, or :memory: "
-	    "(default %s in\n"
-	    "                           --data-dir)\n"
-	    "      --data-dir DIR       where the data file lives (default "
-	    "the working\n"
-	    "                           directory)\n"
-	    "      --sync normal|full   SQLite synchronous mode (default "
-	    "normal)\n"
-	    "      --log-level LEVEL    error, warn, info or debug (default "
-	    "info)\n"
-	    "      --log-file PATH      log to a file (reopened on SIGHUP), "
-	    "or 'syslog'\n"
-	    "                           (default stderr; syslog with -d)\n"
-	    "  -d, --daemon             detach and run in the background\n"
-	    "      --pidfile PATH       write the pid there (default none)\n"
-	    "      --max-line N         longest request line in bytes "
-	    "(default %d)\n"
-	    "      --max-clients N      connections at once (default %d)\n"
-	    "      --max-rooms-per-player N  unfinished rooms per player "
-	    "(default %d)\n"
-	    "      --max-watchers N     spectators per room (default %d)\n"
-	    "      --grace SECONDS      a gone player's seat is held this long "
-	    "before\n"
-	    "                           the opponent may claim (default %d)\n"
-	    "      --idle SECONDS       time allowed before hello (default "
-	    "%d)\n"
-	    "      --max-output BYTES   unread output before a client is "
-	    "dropped\n"
-	    "                           (default %d)\n"
-	    "      --rate N             messages per second per connection "
-	    "(default %d)\n"
-	    "      --burst N            messages in a burst (default %d)\n"
-	    "      --bot-delay MS       pause before a bot moves (default "
-	    "500)\n"
-	    "      --adjourn-days N     adjourned games are kept this long "
-	    "(default %d)\n"
-	    "      --workers N          threads for bot moves and hints "
-	    "(default: one\n"
-	    "                           per processor, at most %d)\n"
-	    "      --hint-nodes N       positions a hint may search before "
-	    "it answers\n"
-	    "                           \"unknown\" (default %ld, up to "
-	    "about 10 s)\n"
-	    "  -h, --help               this help\n"
-	    "  -V, --version            the version\n"
-	    "\nSignals: TERM and INT shut down cleanly (games are saved), HUP "
-	    "reopens\nthe log file.\n",
-	    TABLEROD_PORT, MAIN_DB_NAME, SERVER_LINE_MAX, SERVER_CLIENTS_MAX,
-	    SERVER_ROOMS_PER_PLAYER, SERVER_WATCHERS_MAX, SERVER_GRACE_SEC,
-	    SERVER_HELLO_IDLE_SEC, SERVER_OUTPUT_MAX, SERVER_RATE_PER_SEC,
-	    SERVER_RATE_BURST, SERVER_ADJOURN_DAYS, SERVER_WORKERS_MAX,
-	    SERVER_HINT_NODES);
-}
-
-/* A whole number within [min, max] for flag `name`, or exit with a clear
- * message (a bad flag is the operator's mistake, found at start). */
-static long
-main_number(const char *name, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || *s == '\0' || *end != '\0' || v < min || v > max) {
-		fprintf(stderr,
-		    "tablerod: --%s must be a whole number from "
-		    "%ld to %ld\n",
-		    name, min, max);
-		exit(2);
-	}
-	return v;
-}
-
-/* Processors online, within 1..SERVER_WORKERS_MAX: the default pool. */
-static int
-main_processors(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (n < 1)
-		return 1;
-	return n > SERVER_WORKERS_MAX ? SERVER_WORKERS_MAX : (int)n;
-}
-
-static void
-main_defaults(struct config *cfg)
-{
-	memset(cfg, 0, sizeof *cfg);
-	cfg->port = TABLEROD_PORT;
-	cfg->log_level = LOG_LEVEL_INFO;
-	cfg->max_line = SERVER_LINE_MAX;
-	cfg->max_clients = SERVER_CLIENTS_MAX;
-	cfg->max_rooms_per_player = SERVER_ROOMS_PER_PLAYER;
-	cfg->max_watchers = SERVER_WATCHERS_MAX;
-	cfg->grace_sec = SERVER_GRACE_SEC;
-	cfg->idle_sec = SERVER_HELLO_IDLE_SEC;
-	cfg->output_max = SERVER_OUTPUT_MAX;
-	cfg->rate = SERVER_RATE_PER_SEC;
-	cfg->burst = SERVER_RATE_BURST;
-	cfg->bot_delay_ms = 500;
-	cfg->adjourn_days = SERVER_ADJOURN_DAYS;
-	cfg->workers = main_processors();
-	cfg->hint_nodes = SERVER_HINT_NODES;
-}
-
-static void
-main_parse(struct config *cfg, int argc, char **argv)
-{
-	int c;
-
-	while ((c = getopt_long(argc, argv, "l:p:dhV", main_options, NULL)) !=
-	    -1) {
-		switch (c) {
-		case 'l':
-			if (cfg->nlisten == SERVER_LISTEN_MAX) {
-				fprintf(stderr,
-				    "tablerod: at most %d "
-				    "--listen\n",
-				    SERVER_LISTEN_MAX);
-				exit(2);
-			}
-			cfg->listen[cfg->nlisten++] = optarg;
-			break;
-		case 'p':
-			cfg->port = (int)main_number("port", optarg, 0, 65535);
-			break;
-		case 'd':
-			cfg->daemon = 1;
-			break;
-		case OPT_DB:
-			cfg->db = optarg;
-			break;
-		case OPT_DATA_DIR:
-			cfg->data_dir = optarg;
-			break;
-		case OPT_SYNC:
-			if (strcmp(optarg, "full") != 0 &&
-			    strcmp(optarg, "normal") != 0) {
-				fprintf(stderr,
-				    "tablerod: --sync is normal "
-				    "or full\n");
-				exit(2);
-			}
-			cfg->sync_full = strcmp(optarg, "full") == 0;
-			break;
-		case OPT_LOG_LEVEL:
-			cfg->log_level = log_level_parse(optarg);
-			if (cfg->log_level < 0) {
-				fprintf(stderr,
-				    "tablerod: --log-level is "
-				    "error, warn, info or debug\n");
-				exit(2);
-			}
-			break;
-		case OPT_LOG_FILE:
-			cfg->log_file = optarg;
-			break;
-		case OPT_PIDFILE:
-			cfg->pidfile = optarg;
-			break;
-		case OPT_MAX_LINE:
-			cfg->max_line = (size_t)main_number(
-			    "max-line", optarg, 64, 1 << 20);
-			break;
-		case OPT_MAX_CLIENTS:
-			cfg->max_clients =
-			    (int)main_number("max-clients", optarg, 1, 1000000);
-			break;
-		case OPT_MAX_ROOMS:
-			cfg->max_rooms_per_player = (int)main_number(
-			    "max-rooms-per-player", optarg, 1, 1000);
-			break;
-		case OPT_MAX_WATCHERS:
-			cfg->max_watchers =
-			    (int)main_number("max-watchers", optarg, 0, 100000);
-			break;
-		case OPT_GRACE:
-			cfg->grace_sec =
-			    (int)main_number("grace", optarg, 0, 86400);
-			break;
-		case OPT_IDLE:
-			cfg->idle_sec =
-			    (int)main_number("idle", optarg, 1, 86400);
-			break;
-		case OPT_MAX_OUTPUT:
-			cfg->output_max = (size_t)main_number(
-			    "max-output", optarg, 4096, 1L << 30);
-			break;
-		case OPT_RATE:
-			cfg->rate = (int)main_number("rate", optarg, 1, 100000);
-			break;
-		case OPT_BURST:
-			cfg->burst =
-			    (int)main_number("burst", optarg, 1, 100000);
-			break;
-		case OPT_BOT_DELAY:
-			cfg->bot_delay_ms =
-			    (int)main_number("bot-delay", optarg, 0, 60000);
-			break;
-		case OPT_ADJOURN_DAYS:
-			cfg->adjourn_days =
-			    (int)main_number("adjourn-days", optarg, 1, 36500);
-			break;
-		case OPT_WORKERS:
-			cfg->workers = (int)main_number(
-			    "workers", optarg, 1, SERVER_WORKERS_MAX);
-			break;
-		case OPT_HINT_NODES:
-			cfg->hint_nodes =
-			    main_number("hint-nodes", optarg, 1000, 1000000000);
-			break;
-		case 'h':
-			main_usage(stdout);
-			exit(0);
-		case 'V':
-			printf("tablerod %s (protocol %d)\n", TABLEROD_VERSION,
-			    PROTO_VERSION);
-			exit(0);
-		default:
-			main_usage(stderr);
-			exit(2);
-		}
-	}
-	if (optind != argc) {
-		fprintf(stderr, "tablerod: unexpected argument '%s'\n",
-		    argv[optind]);
-		exit(2);
-	}
-}
 
 /* path made absolute against dir (relative to the working directory), so
  * that a daemon, which changes to /, still finds it. */
@@ -339,11 +41,11 @@ main_absolute(const char *dir, const char *path)
 	return out;
 }
 
-/* The data file's path: --db, in --data-dir, or MAIN_DB_NAME. */
+/* The data file's path: --db, in --data-dir, or SERVER_DB_NAME. */
 static char *
 main_db_path(const struct config *cfg)
 {
-	const char *name = cfg->db != NULL ? cfg->db : MAIN_DB_NAME;
+	const char *name = cfg->db != NULL ? cfg->db : SERVER_DB_NAME;
 
 	if (strcmp(name, ":memory:") == 0)
 		return xstrdup(name);
@@ -505,8 +207,15 @@ main(int argc, char **argv)
 	char *db, *pidfile = NULL, *logfile = NULL;
 	int ready = -1;
 
-	main_defaults(&srv.cfg);
-	main_parse(&srv.cfg, argc, argv);
+	xmalloc_install();
+	if (proto_verbs_check() != PROTO_VERB_COUNT)
+		fatal("verb %d has an incomplete row in protocol/verbs.c",
+		    (int)proto_verbs_check());
+	if (proto_events_check() != PROTO_EV_COUNT)
+		fatal("event %d has an incomplete row in protocol/events.c",
+		    (int)proto_events_check());
+	flags_defaults(&srv.cfg);
+	flags_parse(&srv.cfg, argc, argv);
 	signal(SIGPIPE, SIG_IGN);
 	db = main_db_path(&srv.cfg);
 	srv.cfg.db = db;

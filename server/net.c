@@ -38,6 +38,20 @@ static void net_read_cb(struct bufferevent *bev, void *arg);
 static void net_write_cb(struct bufferevent *bev, void *arg);
 static void net_event_cb(struct bufferevent *bev, short what, void *arg);
 
+/* Take a connection out of the server and free it with its socket. */
+static void
+net_conn_free(struct server *srv, struct conn *c)
+{
+	TAILQ_REMOVE(&srv->conns, c, entry);
+	srv->nconns--;
+	bufferevent_free(c->bev);
+	proto_framer_free(c->framer);
+	evbuffer_free(c->deferred);
+	if (c->idle != NULL)
+		event_free(c->idle);
+	free(c);
+}
+
 /* Free every dead connection: runs as its own event, outside any
  * connection's callback. */
 static void
@@ -51,14 +65,7 @@ net_reap(evutil_socket_t fd, short what, void *arg)
 		if (c->state != CONN_DEAD)
 			continue;
 		session_closed(c);
-		TAILQ_REMOVE(&srv->conns, c, entry);
-		srv->nconns--;
-		bufferevent_free(c->bev);
-		proto_framer_free(c->framer);
-		evbuffer_free(c->deferred);
-		if (c->idle != NULL)
-			event_free(c->idle);
-		free(c);
+		net_conn_free(srv, c);
 	}
 	if (srv->shutting_down && srv->nconns == 0)
 		event_base_loopexit(srv->base, NULL);
@@ -477,7 +484,7 @@ net_shutdown(struct server *srv)
 
 		if (c->state != CONN_OPEN)
 			continue;
-		ev = proto_event("shutdown", NULL, 0);
+		ev = proto_event(PROTO_EV_SHUTDOWN, NULL, 0);
 		/* The event says it shuts down; the message adds what
 		 * people want to know (text mode: "The server is shutting
 		 * down: your games are saved..."). */
@@ -500,16 +507,8 @@ net_free_all(struct server *srv)
 	struct conn *c;
 	int i;
 
-	while ((c = TAILQ_FIRST(&srv->conns)) != NULL) {
-		TAILQ_REMOVE(&srv->conns, c, entry);
-		bufferevent_free(c->bev);
-		proto_framer_free(c->framer);
-		evbuffer_free(c->deferred);
-		if (c->idle != NULL)
-			event_free(c->idle);
-		free(c);
-	}
-	srv->nconns = 0;
+	while ((c = TAILQ_FIRST(&srv->conns)) != NULL)
+		net_conn_free(srv, c);
 	for (i = 0; i < srv->nlisteners; i++)
 		evconnlistener_free(srv->listeners[i]);
 	srv->nlisteners = 0;

@@ -1,6 +1,6 @@
 /*
- * player.c: identities and who is online: hello (names, tokens, taking
- * over from an old connection, resuming seats), who, and lobby chat.
+ * player.c: identities: players by name, names, tokens checked against
+ * the store, and taking over from an old connection.
  * Tokens are random and only their hash is kept (libsodium).
  */
 #include <ctype.h>
@@ -12,8 +12,6 @@
 #include "server/server.h"
 #include "server/store.h"
 
-/* Random bytes in a token: 128 bits cannot be guessed. */
-#define PLAYER_TOKEN_BYTES 16
 /* A token hash: BLAKE2b-256 as hex, with its NUL. */
 #define PLAYER_HASH_HEX (crypto_generichash_BYTES * 2 + 1)
 
@@ -65,7 +63,59 @@ player_free_all(struct server *srv)
 			struct player *p = srv->players[i];
 
 			srv->players[i] = p->next;
+			free(p->rooms);
 			free(p);
+		}
+	}
+}
+
+/* Free a player nothing points at any more (offline, in no room); one
+ * still pointed at is kept. */
+void
+player_release(struct server *srv, struct player *p)
+{
+	struct player **pp;
+
+	if (p->conn != NULL || p->nrooms > 0)
+		return;
+	for (pp = &srv->players[player_bucket(p->name)]; *pp != NULL;
+	     pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			free(p->rooms);
+			free(p);
+			return;
+		}
+	}
+}
+
+/* Note that room r holds the player (once). */
+void
+player_room_add(struct player *p, struct room *r)
+{
+	int i;
+
+	for (i = 0; i < p->nrooms; i++)
+		if (p->rooms[i] == r)
+			return;
+	if (p->nrooms == p->roomscap) {
+		p->roomscap = p->roomscap == 0 ? 4 : p->roomscap * 2;
+		p->rooms =
+		    xrealloc(p->rooms, (size_t)p->roomscap * sizeof *p->rooms);
+	}
+	p->rooms[p->nrooms++] = r;
+}
+
+/* Room r no longer holds the player (nothing when it did not). */
+void
+player_room_del(struct player *p, struct room *r)
+{
+	int i;
+
+	for (i = 0; i < p->nrooms; i++) {
+		if (p->rooms[i] == r) {
+			p->rooms[i] = p->rooms[--p->nrooms];
+			return;
 		}
 	}
 }
@@ -110,7 +160,7 @@ player_token_new(char *token, size_t len)
 
 /* Check name and token against the store; make a new identity for a new
  * name (*token_out gets its token). 0, or -1 after replying an error. */
-static int
+int
 player_authenticate(struct conn *c, const struct proto_request *req,
     char *token_out, size_t toklen, int *is_new)
 {
@@ -158,7 +208,7 @@ player_authenticate(struct conn *c, const struct proto_request *req,
 
 /* Another connection holds this identity: tell it, and let it go without
  * touching the seats (the new connection takes them over). */
-static void
+void
 player_replace(struct player *p)
 {
 	struct conn *old = p->conn;
@@ -166,115 +216,13 @@ player_replace(struct player *p)
 
 	if (old == NULL)
 		return;
-	ev = proto_event("replaced", NULL, 0);
+	ev = proto_event(PROTO_EV_REPLACED, NULL, 0);
 	cJSON_AddStringToObject(
 	    ev, "message", "you logged in from another connection");
 	net_send_msg(old, ev);
 	cJSON_Delete(ev);
 	old->player = NULL;
+	old->current = NULL;
 	p->conn = NULL;
 	net_close(old, 1);
-}
-
-void
-player_hello(struct conn *c, const struct proto_request *req)
-{
-	char token[PLAYER_TOKEN_BYTES * 2 + 1] = "";
-	struct player *p;
-	struct room *r, *latest = NULL;
-	cJSON *rep, *rooms;
-	int is_new;
-
-	if (c->player != NULL) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
-		    "already logged in as %s", c->player->name);
-		return;
-	}
-	if (!player_name_valid(req->name)) {
-		session_error(c, req, PROTO_E_BAD_NAME,
-		    "a name is 1 to 16 letters, digits, '_' or '-'");
-		return;
-	}
-	if (player_authenticate(c, req, token, sizeof token, &is_new) != 0)
-		return;
-	p = player_get(c->srv, req->name);
-	player_replace(p);
-	p->conn = c;
-	c->player = p;
-	evtimer_del(c->idle);
-	log_info("%s logged in from %s (conn %llu)", p->name, c->addr,
-	    (unsigned long long)c->id);
-
-	rep = proto_reply(req);
-	cJSON_AddStringToObject(rep, "name", p->name);
-	cJSON_AddStringToObject(rep, "token", is_new ? token : req->token);
-	cJSON_AddBoolToObject(rep, "new", is_new);
-	/* Back in every seat first, so the rooms listed show it (the
-	 * events this sends wait until the reply is out). */
-	TAILQ_FOREACH(r, &c->srv->rooms, entry)
-		if (room_seat_of(r, p) >= 0)
-			room_player_back(r, p);
-	rooms = cJSON_AddArrayToObject(rep, "rooms");
-	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
-		if (room_seat_of(r, p) < 0 || r->status == ROOM_ENDED)
-			continue;
-		cJSON_AddItemToArray(rooms, room_state(r));
-		if (latest == NULL || r->updated_ms >= latest->updated_ms)
-			latest = r;
-	}
-	session_reply(c, rep);
-	c->current = latest;
-}
-
-void
-player_who(struct conn *c, const struct proto_request *req)
-{
-	cJSON *rep = proto_reply(req), *list, *one, *ids;
-	struct conn *o;
-	struct room *r;
-
-	list = cJSON_AddArrayToObject(rep, "players");
-	TAILQ_FOREACH(o, &c->srv->conns, entry) {
-		if (o->player == NULL || o->state != CONN_OPEN)
-			continue;
-		one = cJSON_CreateObject();
-		cJSON_AddStringToObject(one, "name", o->player->name);
-		ids = cJSON_AddArrayToObject(one, "rooms");
-		TAILQ_FOREACH(r, &c->srv->rooms, entry)
-			if (!r->is_private && r->status != ROOM_ENDED &&
-			    (room_seat_of(r, o->player) >= 0 ||
-			        room_is_watcher(r, o->player)))
-				cJSON_AddItemToArray(
-				    ids, cJSON_CreateString(r->id));
-		cJSON_AddItemToArray(list, one);
-	}
-	session_reply(c, rep);
-}
-
-/* Chat to everybody logged in. */
-void
-player_lobby_chat(struct conn *c, const struct proto_request *req)
-{
-	struct net_cache cache = {NULL, NULL};
-	struct conn *o;
-	cJSON *ev;
-
-	if (req->room != NULL) {
-		cmd_say(c, req);
-		return;
-	}
-	if (strlen(req->text) > SERVER_CHAT_MAX) {
-		session_error(c, req, PROTO_E_BAD_REQUEST,
-		    "chat text is longer than %d bytes", SERVER_CHAT_MAX);
-		return;
-	}
-	session_reply(c, proto_reply(req));
-	ev = proto_event("chat", NULL, 0);
-	cJSON_AddStringToObject(ev, "from", c->player->name);
-	cJSON_AddStringToObject(ev, "text", req->text);
-	TAILQ_FOREACH(o, &c->srv->conns, entry)
-		if (o->player != NULL && o->state == CONN_OPEN)
-			net_send_cached(o, ev, &cache);
-	net_cache_clear(&cache);
-	cJSON_Delete(ev);
 }

@@ -11,9 +11,6 @@
 #include "server/server.h"
 #include "server/store.h"
 
-static const char *const recover_status_names[] = {
-    "waiting", "playing", "ended", "adjourned"};
-
 static cJSON *
 recover_seats_json(const struct room *r)
 {
@@ -52,7 +49,7 @@ recover_persist_room(struct room *r)
 	sr.game = r->g->name;
 	sr.options = options;
 	sr.seats = seatstr;
-	sr.status = recover_status_names[r->status];
+	sr.status = room_status_name(r->status);
 	sr.result = result;
 	sr.creator = r->creator;
 	sr.is_private = r->is_private;
@@ -92,15 +89,14 @@ recover_store_move(struct room *r, const struct room_move *mv, int ply)
 	return 0;
 }
 
+/* A stored status; anything unknown comes back adjourned. */
 static enum room_status
 recover_status(const char *s)
 {
-	int i;
+	enum proto_room_status st = proto_room_status_from_name(s, strlen(s));
 
-	for (i = 0; i < 4; i++)
-		if (strcmp(s, recover_status_names[i]) == 0)
-			return (enum room_status)i;
-	return ROOM_ADJOURNED;
+	return st == PROTO_ROOM_STATUS_COUNT ? ROOM_ADJOURNED
+	                                     : (enum room_status)st;
 }
 
 /* Seats from their stored JSON; everyone starts out gone. */
@@ -155,12 +151,7 @@ recover_replay(struct room *r, const struct store_move *moves, int n, char *err,
 		mv.clock_ms[0] = moves[i].clock_ms[0];
 		mv.clock_ms[1] = moves[i].clock_ms[1];
 		r->g->apply(r->st, mv.m);
-		if (r->nhist == r->histcap) {
-			r->histcap = r->histcap == 0 ? 64 : r->histcap * 2;
-			r->hist = xrealloc(
-			    r->hist, (size_t)r->histcap * sizeof *r->hist);
-		}
-		r->hist[r->nhist++] = mv;
+		room_hist_push(r, &mv);
 	}
 	return 0;
 }
@@ -226,7 +217,7 @@ recover_one(void *arg, const struct store_room *sr,
 		return 0;
 	}
 	recover_clocks(r);
-	TAILQ_INSERT_TAIL(&srv->rooms, r, entry);
+	room_add(r);
 	return 0;
 }
 

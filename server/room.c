@@ -17,15 +17,135 @@
  * once, since two passes in a row mean neither side can move. */
 #define ROOM_PASSES_MAX 2
 
+/* FNV-1a of a room id. */
+static size_t
+room_hash(const char *id)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *id != '\0'; id++)
+		h = (h ^ (unsigned char)*id) * 1099511628211ULL;
+	return (size_t)h;
+}
+
 struct room *
 room_find(struct server *srv, const char *id)
 {
 	struct room *r;
 
-	TAILQ_FOREACH(r, &srv->rooms, entry)
+	if (srv->room_buckets == 0)
+		return NULL;
+	for (r = srv->room_index[room_hash(id) % srv->room_buckets]; r != NULL;
+	     r = r->hnext)
 		if (strcmp(r->id, id) == 0)
 			return r;
 	return NULL;
+}
+
+/* Double the index (or make it): every room moves to its new chain. */
+static void
+room_index_grow(struct server *srv)
+{
+	size_t n = srv->room_buckets == 0 ? SERVER_ROOM_BUCKETS
+	                                  : srv->room_buckets * 2;
+	struct room **index = xcalloc(n, sizeof *index), *r;
+
+	TAILQ_FOREACH(r, &srv->rooms, entry) {
+		size_t b = room_hash(r->id) % n;
+
+		r->hnext = index[b];
+		index[b] = r;
+	}
+	free(srv->room_index);
+	srv->room_index = index;
+	srv->room_buckets = n;
+}
+
+/* Unlink r from its index chain. */
+static void
+room_index_del(struct room *r)
+{
+	struct server *srv = r->srv;
+	struct room **pp =
+	    &srv->room_index[room_hash(r->id) % srv->room_buckets];
+
+	for (; *pp != NULL; pp = &(*pp)->hnext) {
+		if (*pp == r) {
+			*pp = r->hnext;
+			return;
+		}
+	}
+}
+
+/* The room (with its id set) joins the server: listed, indexed by id, and
+ * linked from its seated players and its creator. */
+void
+room_add(struct room *r)
+{
+	struct server *srv = r->srv;
+	size_t b;
+	int i;
+
+	TAILQ_INSERT_TAIL(&srv->rooms, r, entry);
+	srv->nrooms++;
+	if (srv->nrooms > srv->room_buckets)
+		room_index_grow(srv);
+	else {
+		b = room_hash(r->id) % srv->room_buckets;
+		r->hnext = srv->room_index[b];
+		srv->room_index[b] = r;
+	}
+	for (i = 0; i < r->g->seats; i++)
+		if (r->seats[i].player != NULL)
+			room_sync_member(r, r->seats[i].player);
+	if (player_name_valid(r->creator))
+		room_sync_member(r, player_get(srv, r->creator));
+}
+
+/* p no longer points at r: out of its rooms, and not its connection's
+ * current room. */
+static void
+room_unlink(struct room *r, struct player *p)
+{
+	player_room_del(p, r);
+	if (p->conn != NULL && p->conn->current == r)
+		p->conn->current = NULL;
+}
+
+/* The room leaves memory (closed, or finished and retired; the store
+ * keeps what it must): unlinked from everyone who pointed at it, then
+ * freed. Players left with neither a connection nor a room go too. */
+void
+room_forget(struct room *r)
+{
+	struct server *srv = r->srv;
+	struct player **who;
+	int n = 0, i, j;
+
+	who = xmalloc((size_t)(r->nwatchers + 3) * sizeof *who);
+	for (i = 0; i < r->g->seats; i++)
+		if (r->seats[i].player != NULL)
+			who[n++] = r->seats[i].player;
+	for (i = 0; i < r->nwatchers; i++)
+		who[n++] = r->watchers[i];
+	if ((who[n] = player_find(srv, r->creator)) != NULL)
+		n++;
+	TAILQ_REMOVE(&srv->rooms, r, entry);
+	room_index_del(r);
+	srv->nrooms--;
+	for (i = 0; i < n; i++)
+		room_unlink(r, who[i]);
+	room_free(r);
+	for (i = 0; i < n; i++) {
+		if (who[i] == NULL || who[i]->conn != NULL ||
+		    who[i]->nrooms > 0)
+			continue;
+		for (j = i + 1; j < n; j++)
+			if (who[j] == who[i])
+				who[j] = NULL;
+		player_release(srv, who[i]);
+	}
+	free(who);
 }
 
 /* Point the rules' option array at the strings of r->options. */
@@ -69,11 +189,12 @@ room_init_state(struct room *r, char *err, size_t errlen)
 	for (i = 0; i < r->nopts; i++) {
 		const char *k = r->opts[i].key;
 
-		if (strcmp(k, "file") == 0 && r->g->import_file != NULL &&
-		    !room_game_has_option(r->g, "file"))
+		if (strcmp(k, RULES_OPT_FILE) == 0 &&
+		    r->g->import_file != NULL &&
+		    !room_game_has_option(r->g, RULES_OPT_FILE))
 			file = r->opts[i].value;
-		else if (strcmp(k, "position") == 0 &&
-		    !room_game_has_option(r->g, "position"))
+		else if (strcmp(k, RULES_OPT_POSITION) == 0 &&
+		    !room_game_has_option(r->g, RULES_OPT_POSITION))
 			position = r->opts[i].value;
 		else
 			own[n++] = r->opts[i];
@@ -120,14 +241,14 @@ room_new(struct server *srv, const struct rules_game *g, cJSON *options,
 	r->srv = srv;
 	r->g = g;
 	r->options = options;
-	if (room_game_has_option(g, "seed") &&
-	    cJSON_GetObjectItemCaseSensitive(options, "seed") == NULL &&
+	if (room_game_has_option(g, RULES_OPT_SEED) &&
+	    cJSON_GetObjectItemCaseSensitive(options, RULES_OPT_SEED) == NULL &&
 	    !room_loaded(options)) {
 		char seed[16];
 
 		snprintf(
 		    seed, sizeof seed, "%u", randombytes_uniform(2147483647U));
-		cJSON_AddStringToObject(options, "seed", seed);
+		cJSON_AddStringToObject(options, RULES_OPT_SEED, seed);
 	}
 	room_opts_from_json(r);
 	r->st = xcalloc(1, g->state_size);
@@ -168,18 +289,17 @@ room_reset_options(struct room *r, cJSON *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* Free a room's memory; it must not be in the server (room_forget() takes
+ * a room out first; room_new's and recovery's rejects never were in). */
 void
 room_free(struct room *r)
 {
-	struct conn *c;
-
-	TAILQ_FOREACH(c, &r->srv->conns, entry)
-		if (c->current == r)
-			c->current = NULL;
 	if (r->flag_timer != NULL)
 		event_free(r->flag_timer);
 	if (r->bot_timer != NULL)
 		event_free(r->bot_timer);
+	if (r->retire_timer != NULL)
+		event_free(r->retire_timer);
 	cJSON_Delete(r->options);
 	cJSON_Delete(r->result);
 	free(r->st);
@@ -189,6 +309,7 @@ room_free(struct room *r)
 	free(r);
 }
 
+/* At shutdown: every room freed (players are freed after, all at once). */
 void
 room_free_all(struct server *srv)
 {
@@ -198,6 +319,9 @@ room_free_all(struct server *srv)
 		TAILQ_REMOVE(&srv->rooms, r, entry);
 		room_free(r);
 	}
+	free(srv->room_index);
+	srv->room_index = NULL;
+	srv->room_buckets = srv->nrooms = 0;
 }
 
 int
@@ -222,6 +346,38 @@ room_is_watcher(const struct room *r, const struct player *p)
 	return 0;
 }
 
+/* Does the room point at the player (seat, watcher or creator)? */
+static int
+room_holds(const struct room *r, const struct player *p)
+{
+	return room_seat_of(r, p) >= 0 || room_is_watcher(r, p) ||
+	    strcmp(r->creator, p->name) == 0;
+}
+
+/* After a change to the room's seats or watchers: the player's list of
+ * rooms says again whether this room holds them. */
+void
+room_sync_member(struct room *r, struct player *p)
+{
+	if (room_holds(r, p))
+		player_room_add(p, r);
+	else
+		room_unlink(r, p);
+}
+
+/* The player watches the room (no check of the limit). */
+int
+room_add_watcher(struct room *r, struct player *p)
+{
+	if (room_is_watcher(r, p))
+		return 0;
+	r->watchers = xrealloc(
+	    r->watchers, (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
+	r->watchers[r->nwatchers++] = p;
+	player_room_add(p, r);
+	return 1;
+}
+
 void
 room_remove_watcher(struct room *r, struct player *p)
 {
@@ -230,24 +386,112 @@ room_remove_watcher(struct room *r, struct player *p)
 	for (i = 0; i < r->nwatchers; i++) {
 		if (r->watchers[i] == p) {
 			r->watchers[i] = r->watchers[--r->nwatchers];
+			room_sync_member(r, p);
 			return;
 		}
 	}
 }
 
+static int
+room_cmp_number(const void *a, const void *b)
+{
+	const struct room *x = *(struct room *const *)a,
+	                  *y = *(struct room *const *)b;
+
+	return (x->number > y->number) - (x->number < y->number);
+}
+
+/* The rooms that hold the player, oldest first, in a malloc'd array of
+ * *n (free it). */
+struct room **
+room_sorted(const struct player *p, int *n)
+{
+	struct room **a = xmalloc((size_t)(p->nrooms + 1) * sizeof *a);
+
+	if (p->nrooms > 0) {
+		memcpy(a, p->rooms, (size_t)p->nrooms * sizeof *a);
+		qsort(a, (size_t)p->nrooms, sizeof *a, room_cmp_number);
+	}
+	*n = p->nrooms;
+	return a;
+}
+
 /* Unfinished rooms a player sits in or created (bot games included). */
 int
-room_count_for(struct server *srv, const struct player *p)
+room_count_for(const struct player *p)
 {
-	struct room *r;
-	int n = 0;
+	int i, n = 0;
 
-	TAILQ_FOREACH(r, &srv->rooms, entry)
+	for (i = 0; i < p->nrooms; i++) {
+		const struct room *r = p->rooms[i];
+
 		if (r->status != ROOM_ENDED &&
 		    (room_seat_of(r, p) >= 0 ||
 		        strcmp(r->creator, p->name) == 0))
 			n++;
+	}
 	return n;
+}
+
+/* A finished room nobody is in: no watcher, and every seated person has
+ * left it or is offline. */
+static int
+room_idle(const struct room *r)
+{
+	int i;
+
+	if (r->nwatchers > 0)
+		return 0;
+	for (i = 0; i < r->g->seats; i++) {
+		const struct room_seat *s = &r->seats[i];
+
+		if (s->player != NULL && s->player->conn != NULL && !s->gone)
+			return 0;
+	}
+	return 1;
+}
+
+/* The retire timer: a finished room leaves memory once idle or once
+ * --keep-ended seconds have passed since its end; a rematch keeps it. */
+static void
+room_retire_fire(evutil_socket_t fd, short what, void *arg)
+{
+	struct room *r = arg;
+	int64_t left = r->ended_mono_ms +
+	    (int64_t)r->srv->cfg.ended_keep_sec * 1000 - clock_mono_ms();
+	struct timeval tv;
+
+	if (r->status != ROOM_ENDED)
+		return;
+	if (!room_idle(r) && left > 0) {
+		tv.tv_sec = (time_t)(left / 1000);
+		tv.tv_usec = (suseconds_t)(left % 1000) * 1000;
+		evtimer_add(r->retire_timer, &tv);
+		return;
+	}
+	log_info("room %s leaves memory (finished%s)", r->id,
+	    left > 0 ? ", nobody in it" : "");
+	room_forget(r);
+}
+
+/* Arm the retire timer of a finished room: at once when it is idle, else
+ * for the end of its keep time. Never frees the room here, so any caller
+ * may go on using it. */
+void
+room_check_retire(struct room *r)
+{
+	struct timeval now = {0, 0}, keep = {r->srv->cfg.ended_keep_sec, 0};
+
+	if (r->status != ROOM_ENDED || r->srv->shutting_down)
+		return;
+	if (r->retire_timer == NULL &&
+	    (r->retire_timer =
+	            evtimer_new(r->srv->base, room_retire_fire, r)) == NULL)
+		fatal("out of memory");
+	if (room_idle(r))
+		evtimer_add(r->retire_timer, &now);
+	else if (!evtimer_pending(r->retire_timer, NULL))
+		evtimer_add(r->retire_timer, &keep);
 }
 
 /* Milliseconds left on a seat's clock now (the one running included). */
@@ -345,6 +589,61 @@ room_add_position(const struct room *r, cJSON *o, const char *picture_key)
 		cJSON_AddStringToObject(o, picture_key, buf);
 }
 
+const char *
+room_status_name(enum room_status s)
+{
+	return proto_room_status_name((enum proto_room_status)s);
+}
+
+/* What the rooms verb lists of a room. */
+cJSON *
+room_summary(const struct room *r)
+{
+	cJSON *o = cJSON_CreateObject(), *seats;
+	int i;
+
+	cJSON_AddStringToObject(o, "room", r->id);
+	cJSON_AddStringToObject(o, "game", r->g->name);
+	cJSON_AddStringToObject(o, "status", room_status_name(r->status));
+	seats = cJSON_AddArrayToObject(o, "seats");
+	for (i = 0; i < r->g->seats; i++) {
+		const struct room_seat *s = &r->seats[i];
+		cJSON *one = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(one, "seat", r->g->seat_names[i]);
+		if (s->player != NULL)
+			cJSON_AddStringToObject(one, "name", s->player->name);
+		else
+			cJSON_AddNullToObject(one, "name");
+		if (s->bot > 0)
+			cJSON_AddNumberToObject(one, "bot", s->bot);
+		else
+			cJSON_AddNullToObject(one, "bot");
+		cJSON_AddBoolToObject(one, "connected",
+		    s->bot > 0 || (s->player != NULL && !s->gone));
+		cJSON_AddItemToArray(seats, one);
+	}
+	cJSON_AddNumberToObject(o, "watchers", r->nwatchers);
+	cJSON_AddItemToObject(o, "clock",
+	    room_clock_summary(r->clock_initial_ms, r->clock_inc_ms));
+	return o;
+}
+
+/* A time control as summaries show it: {"initial": s, "increment": s},
+ * or null untimed. */
+cJSON *
+room_clock_summary(long long initial_ms, long long inc_ms)
+{
+	cJSON *clk;
+
+	if (initial_ms <= 0)
+		return cJSON_CreateNull();
+	clk = cJSON_CreateObject();
+	cJSON_AddNumberToObject(clk, "initial", (double)(initial_ms / 1000));
+	cJSON_AddNumberToObject(clk, "increment", (double)(inc_ms / 1000));
+	return clk;
+}
+
 static cJSON *
 room_turn(const struct room *r)
 {
@@ -358,7 +657,7 @@ room_turn(const struct room *r)
 static cJSON *
 room_summary_part(const struct room *r, const char *key)
 {
-	cJSON *summary = lobby_room_summary(r);
+	cJSON *summary = room_summary(r);
 	cJSON *part = cJSON_DetachItemFromObject(summary, key);
 
 	cJSON_Delete(summary);
@@ -378,7 +677,7 @@ room_state(const struct room *r)
 	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(r->options, 1));
 	cJSON_AddItemToObject(o, "seats", room_summary_part(r, "seats"));
 	cJSON_AddItemToObject(o, "turn", room_turn(r));
-	cJSON_AddStringToObject(o, "status", lobby_status_name(r->status));
+	cJSON_AddStringToObject(o, "status", room_status_name(r->status));
 	if (r->result != NULL)
 		cJSON_AddItemToObject(
 		    o, "result", cJSON_Duplicate(r->result, 1));
@@ -408,16 +707,24 @@ room_state(const struct room *r)
 	return o;
 }
 
-/* A new event of this room, with the next seq. */
+/* A new event of this room, with the next seq (only a room's events). */
 cJSON *
-room_event(struct room *r, const char *name)
+room_event(struct room *r, enum proto_event_kind e)
 {
+	cJSON *ev;
+
 	/* A moved event's seq is stored with its move; any other event's
 	 * seq is stored with the room when it has been sent, so that seq
 	 * never goes back after a restart. */
-	if (strcmp(name, "moved") != 0)
+	if (!proto_event_in_room(e))
+		fatal("room_event: %s is not a room's event",
+		    proto_event_name(e));
+	if (e != PROTO_EV_MOVED)
 		r->seq_dirty = 1;
-	return proto_event(name, r->id, ++r->seq);
+	ev = proto_event(e, r->id, ++r->seq);
+	if (ev == NULL)
+		fatal("out of memory");
+	return ev;
 }
 
 /* Send an event to every seated player online and every watcher; ev is
@@ -494,6 +801,20 @@ room_flag_fell(evutil_socket_t fd, short what, void *arg)
 	room_end(r, "win", 1 - seat, "timeout");
 }
 
+/* Tell the room the clocks (a game with a clock only); running: as they
+ * stand now, the side to move's clock charged. */
+static void
+room_clock_event(struct room *r, int running)
+{
+	cJSON *ev;
+
+	if (r->clock_initial_ms == 0)
+		return;
+	ev = room_event(r, PROTO_EV_CLOCK);
+	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, running));
+	room_broadcast(r, ev);
+}
+
 /* The game begins (or begins again): clocks set, everyone told. */
 void
 room_start(struct room *r)
@@ -509,17 +830,13 @@ room_start(struct room *r)
 	}
 	r->turn_start_ms = clock_mono_ms();
 	room_save(r);
-	ev = room_event(r, "started");
+	ev = room_event(r, PROTO_EV_STARTED);
 	cJSON_AddItemToObject(ev, "seats", room_summary_part(r, "seats"));
 	cJSON_AddItemToObject(ev, "turn", room_turn(r));
 	room_add_position(r, ev, "_picture");
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
 	room_broadcast(r, ev);
-	if (r->clock_initial_ms > 0) {
-		ev = room_event(r, "clock");
-		cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
-		room_broadcast(r, ev);
-	}
+	room_clock_event(r, 0);
 	room_after_move(r);
 }
 
@@ -668,7 +985,7 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
 	room_save(r);
 	room_save_progress(r);
 	archive_game(r);
-	ev = room_event(r, "ended");
+	ev = room_event(r, PROTO_EV_ENDED);
 	{
 		cJSON *it;
 
@@ -678,6 +995,8 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
 	}
 	room_broadcast(r, ev);
 	log_info("room %s ended: %s (%s)", r->id, result, reason);
+	r->ended_mono_ms = clock_mono_ms();
+	room_check_retire(r);
 }
 
 /* The clocks after seat's move, charged for its thinking time and given
@@ -697,7 +1016,8 @@ room_clock_charge(const struct room *r, int seat, int64_t now, int64_t clk[2])
 	return 0;
 }
 
-static void
+/* Append a move to the room's history (play and recovery). */
+void
 room_hist_push(struct room *r, const struct room_move *mv)
 {
 	if (r->nhist == r->histcap) {
@@ -717,7 +1037,6 @@ room_play(
 {
 	struct room_move mv;
 	int64_t clk[2], now;
-	void *next;
 	cJSON *ev;
 
 	memset(&mv, 0, sizeof mv);
@@ -744,16 +1063,12 @@ room_play(
 		r->clock_ms[1] = clk[1];
 		r->turn_start_ms = now;
 	}
-	next = xmalloc(r->g->state_size);
-	memcpy(next, r->st, r->g->state_size);
-	r->g->apply(next, m);
-	memcpy(r->st, next, r->g->state_size);
-	free(next);
+	r->g->apply(r->st, m);
 	room_hist_push(r, &mv);
 	r->draw_offer = -1;
 	r->updated_ms = clock_now_ms();
 
-	ev = room_event(r, "moved");
+	ev = room_event(r, PROTO_EV_MOVED);
 	if (seat >= 0) {
 		const struct player *p = r->seats[seat].player;
 
@@ -878,7 +1193,7 @@ room_player_gone(struct room *r, struct player *p)
 		log_info("room %s adjourned", r->id);
 		return;
 	}
-	ev = room_event(r, "opponent_gone");
+	ev = room_event(r, PROTO_EV_OPPONENT_GONE);
 	cJSON_AddStringToObject(ev, "name", p->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
 	cJSON_AddNumberToObject(ev, "grace", r->srv->cfg.grace_sec);
@@ -909,15 +1224,11 @@ room_player_back(struct room *r, struct player *p)
 		r->turn_start_ms = clock_mono_ms();
 		room_save(r);
 	}
-	ev = room_event(r, "opponent_back");
+	ev = room_event(r, PROTO_EV_OPPONENT_BACK);
 	cJSON_AddStringToObject(ev, "name", p->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
 	room_broadcast(r, ev);
-	if (r->clock_initial_ms > 0) {
-		ev = room_event(r, "clock");
-		cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 1));
-		room_broadcast(r, ev);
-	}
+	room_clock_event(r, 1);
 	room_clock_arm(r);
 	room_schedule_bot(r);
 }

@@ -7,6 +7,7 @@
 #define TABLERO_SERVER_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/queue.h>
 
@@ -61,6 +62,10 @@ struct worker;
 /* Moves in one game: past this the game is drawn ("move limit"), so a game
  * that cycles (Ataxx jumps) cannot grow without bound. */
 #define SERVER_GAME_MOVES_MAX 5000
+/* Milliseconds a bot waits before it moves, so people can follow. */
+#define SERVER_BOT_DELAY_MS 500
+/* The data file's name when only a directory (or nothing) is given. */
+#define SERVER_DB_NAME "tablero.db"
 /* Days an adjourned room is kept before it is pruned at start. */
 #define SERVER_ADJOURN_DAYS 30
 /* Nodes a hint may search: a quarter of a second per million, so at most
@@ -74,6 +79,13 @@ struct worker;
 #define SERVER_LISTEN_MAX 8
 /* Player-name hash buckets. */
 #define SERVER_PLAYER_BUCKETS 4096
+/* Room-id hash buckets at first; the index doubles as rooms are added, so
+ * a lookup stays one short chain however many rooms there are. */
+#define SERVER_ROOM_BUCKETS 1024
+/* Seconds a finished room stays in memory at most (for a rematch, a last
+ * look, chat): without this, finished rooms would add up without bound. It
+ * leaves sooner once nobody is in it; the store keeps it. */
+#define SERVER_ENDED_KEEP_SEC 600
 
 #define SERVER_NAME_MAX 16 /* a player's name, without its NUL */
 #define SERVER_ROOM_ID_MAX 24
@@ -102,8 +114,9 @@ struct config {
 	int burst;
 	int bot_delay_ms;
 	int adjourn_days;
-	int workers;     /* search threads */
-	long hint_nodes; /* a hint's search bound */
+	int ended_keep_sec; /* a finished room's time in memory at most */
+	int workers;        /* search threads */
+	long hint_nodes;    /* a hint's search bound */
 };
 
 enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };
@@ -135,17 +148,31 @@ struct conn {
 };
 TAILQ_HEAD(conn_list, conn);
 
+/*
+ * A player: one identity in memory. Lifetime: made by player_get() at
+ * hello (or when recovery seats a name), and kept while anything points at
+ * it: its connection (conn) or a room it sits in, watches or created (each
+ * such room is in p->rooms, and the room's seats, watchers and creator are
+ * the only other pointers to a player). player_release() frees a player
+ * once both are gone (offline, in no room); the rest are freed at
+ * shutdown. So a struct player * in a seat or a watcher list is always
+ * valid while the room holds it.
+ */
 struct player {
 	struct player *next; /* hash chain */
 	char name[SERVER_NAME_MAX + 1];
-	struct conn *conn; /* NULL while offline */
+	struct conn *conn;    /* NULL while offline */
+	struct room **rooms;  /* rooms that hold this player (any order) */
+	int nrooms, roomscap; /* at most the rooms per player plus those
+	                         watched */
 };
 
+/* The protocol's words for them (proto_room_status_name). */
 enum room_status {
-	ROOM_WAITING,
-	ROOM_PLAYING,
-	ROOM_ENDED,
-	ROOM_ADJOURNED,
+	ROOM_WAITING = PROTO_ROOM_WAITING,
+	ROOM_PLAYING = PROTO_ROOM_PLAYING,
+	ROOM_ENDED = PROTO_ROOM_ENDED,
+	ROOM_ADJOURNED = PROTO_ROOM_ADJOURNED,
 };
 
 struct room_seat {
@@ -164,8 +191,14 @@ struct room_move {
 	int64_t clock_ms[2];
 };
 
+/*
+ * A room in memory: unfinished rooms, and finished ones until their last
+ * member leaves or SERVER_ENDED_KEEP_SEC pass (room_forget() then frees it;
+ * the store keeps it). Found by id through the server's index.
+ */
 struct room {
-	TAILQ_ENTRY(room) entry;
+	TAILQ_ENTRY(room) entry; /* all rooms, oldest first (rooms, shutdown) */
+	struct room *hnext;      /* id hash chain */
 	struct server *srv;
 	char id[SERVER_ROOM_ID_MAX];
 	long number;
@@ -195,7 +228,8 @@ struct room {
 	int bot_pending;
 	int draw_offer; /* seat that offered a draw, or -1 */
 	int64_t created_ms, updated_ms;
-	int broken; /* its replay failed: set aside */
+	int64_t ended_mono_ms;      /* when the game ended (monotonic) */
+	struct event *retire_timer; /* finished: when to leave memory */
 };
 TAILQ_HEAD(room_list, room);
 
@@ -213,7 +247,9 @@ struct server {
 	int nconns;
 	uint64_t next_conn_id;
 	struct player *players[SERVER_PLAYER_BUCKETS];
-	struct room_list rooms;
+	struct room_list rooms;   /* every room in memory, oldest first */
+	struct room **room_index; /* by id: chains of hnext */
+	size_t room_buckets, nrooms;
 	long next_room;
 	struct worker *worker;
 	int shutting_down;
@@ -233,14 +269,24 @@ void log_msg(int level, const char *fmt, ...)
 void fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 const char *log_sanitize(const char *in, size_t len, char *out, size_t outlen);
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
 #define log_error(...) log_msg(LOG_LEVEL_ERROR, __VA_ARGS__)
 #define log_warn(...) log_msg(LOG_LEVEL_WARN, __VA_ARGS__)
 #define log_info(...) log_msg(LOG_LEVEL_INFO, __VA_ARGS__)
 #define log_debug(...) log_msg(LOG_LEVEL_DEBUG, __VA_ARGS__)
+
+/* flags.c: the flags' table; parsing, defaults and --help come from it */
+void flags_defaults(struct config *cfg);
+void flags_parse(struct config *cfg, int argc, char **argv);
+int flags_set(struct config *cfg, const char *name, const char *arg, char *err,
+    size_t errlen);
+void flags_usage(FILE *out);
+
+/* xmalloc.c */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+void xmalloc_install(void);
 
 /* daemon.c */
 int daemon_detach(int *ready_fd, const char *log_file);
@@ -278,36 +324,42 @@ void session_error(struct conn *c, const struct proto_request *req,
     __attribute__((format(printf, 4, 5)));
 
 /* player.c */
+/* Random bytes in a token: 128 bits cannot be guessed. */
+#define PLAYER_TOKEN_BYTES 16
 struct player *player_find(struct server *srv, const char *name);
 struct player *player_get(struct server *srv, const char *name);
 int player_name_valid(const char *name);
 void player_free_all(struct server *srv);
-void player_hello(struct conn *c, const struct proto_request *req);
-void player_who(struct conn *c, const struct proto_request *req);
-void player_lobby_chat(struct conn *c, const struct proto_request *req);
-
-/* lobby.c */
-void lobby_games(struct conn *c, const struct proto_request *req);
-void lobby_rooms(struct conn *c, const struct proto_request *req);
-void lobby_help(struct conn *c, const struct proto_request *req);
-cJSON *lobby_room_summary(const struct room *r);
-cJSON *lobby_clock(long long initial_ms, long long inc_ms);
-const char *lobby_status_name(enum room_status s);
+void player_release(struct server *srv, struct player *p);
+void player_room_add(struct player *p, struct room *r);
+void player_room_del(struct player *p, struct room *r);
+int player_authenticate(struct conn *c, const struct proto_request *req,
+    char *token_out, size_t toklen, int *is_new);
+void player_replace(struct player *p);
 
 /* room.c */
+const char *room_status_name(enum room_status s);
+cJSON *room_summary(const struct room *r);
+cJSON *room_clock_summary(long long initial_ms, long long inc_ms);
 struct room *room_find(struct server *srv, const char *id);
 struct room *room_new(struct server *srv, const struct rules_game *g,
     cJSON *options, int game_no, char *err, size_t errlen);
+void room_add(struct room *r);
+void room_forget(struct room *r);
 void room_free(struct room *r);
 int room_reset_options(struct room *r, cJSON *o, char *err, size_t errlen);
 long room_level_after(const struct room *r);
 void room_free_all(struct server *srv);
+void room_sync_member(struct room *r, struct player *p);
+int room_add_watcher(struct room *r, struct player *p);
+void room_check_retire(struct room *r);
 int room_seat_of(const struct room *r, const struct player *p);
 int room_is_watcher(const struct room *r, const struct player *p);
-int room_count_for(struct server *srv, const struct player *p);
+int room_count_for(const struct player *p);
+struct room **room_sorted(const struct player *p, int *n);
 cJSON *room_state(const struct room *r);
 int room_picture(const struct room *r, char *buf, size_t len);
-cJSON *room_event(struct room *r, const char *name);
+cJSON *room_event(struct room *r, enum proto_event_kind e);
 void room_broadcast(struct room *r, cJSON *ev);
 void room_save(struct room *r);
 void room_start(struct room *r);
@@ -320,35 +372,31 @@ void room_player_gone(struct room *r, struct player *p);
 void room_player_back(struct room *r, struct player *p);
 void room_remove_watcher(struct room *r, struct player *p);
 void room_replay(struct room *r, int nmoves);
+void room_hist_push(struct room *r, const struct room_move *mv);
 void room_schedule_bot(struct room *r);
 void room_clock_arm(struct room *r);
 void room_recovered(struct room *r);
 
-/* cmd_room.c: the verbs that act on rooms */
-void cmd_create(struct conn *c, const struct proto_request *req);
-void cmd_join(struct conn *c, const struct proto_request *req);
-void cmd_watch(struct conn *c, const struct proto_request *req);
-void cmd_leave(struct conn *c, const struct proto_request *req);
-void cmd_state(struct conn *c, const struct proto_request *req);
-void cmd_moves(struct conn *c, const struct proto_request *req);
-void cmd_say(struct conn *c, const struct proto_request *req);
-void cmd_export(struct conn *c, const struct proto_request *req);
+/*
+ * cmd_*.c: the verbs, one handler cmd_<name> per verb of PROTO_VERBS
+ * (cmd_session.c: hello, ping, quit, mode; cmd_lobby.c: games, rooms, help,
+ * who, chat; cmd_room.c: entering, leaving and looking at rooms;
+ * cmd_play.c: the verbs of play). session.c finds them by the same list.
+ */
+typedef void cmd_fn(struct conn *c, const struct proto_request *req);
+#define SERVER_CMD_DECLARE(upper, lower) cmd_fn cmd_##lower;
+PROTO_VERBS(SERVER_CMD_DECLARE)
+#undef SERVER_CMD_DECLARE
+
+/* cmd_room.c */
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
 void cmd_export_room(struct conn *c, const struct proto_request *req,
     const struct room *r, const cJSON *seats);
+int cmd_chat_fits(struct conn *c, const struct proto_request *req);
 int cmd_seat_index(const struct rules_game *g, const char *s);
 
-/* cmd_play.c: the verbs of play */
-void cmd_move(struct conn *c, const struct proto_request *req);
-void cmd_resign(struct conn *c, const struct proto_request *req);
-void cmd_draw(struct conn *c, const struct proto_request *req);
-void cmd_undo(struct conn *c, const struct proto_request *req);
-void cmd_restart(struct conn *c, const struct proto_request *req);
-void cmd_next(struct conn *c, const struct proto_request *req);
+/* cmd_play.c */
 void cmd_auto_next(struct room *r);
-void cmd_hint(struct conn *c, const struct proto_request *req);
-void cmd_rematch(struct conn *c, const struct proto_request *req);
-void cmd_claim(struct conn *c, const struct proto_request *req);
 void cmd_hint_done(struct conn *c, const struct proto_request *req,
     const char *room, int verdict, const char *move);
 

@@ -6,6 +6,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <event2/buffer.h>
@@ -13,45 +14,15 @@
 
 #include "server/server.h"
 
-typedef void (*session_fn)(struct conn *, const struct proto_request *);
-
-static void session_ping(struct conn *c, const struct proto_request *req);
-static void session_quit(struct conn *c, const struct proto_request *req);
-static void session_mode(struct conn *c, const struct proto_request *req);
-
-/* Every verb's handler, and whether it needs hello first. */
-static const struct {
-	enum proto_verb verb;
-	session_fn fn;
-	int login;
-} session_table[] = {
-    {PROTO_HELLO, player_hello, 0},
-    {PROTO_GAMES, lobby_games, 0},
-    {PROTO_ROOMS, lobby_rooms, 1},
-    {PROTO_CREATE, cmd_create, 1},
-    {PROTO_JOIN, cmd_join, 1},
-    {PROTO_WATCH, cmd_watch, 1},
-    {PROTO_LEAVE, cmd_leave, 1},
-    {PROTO_STATE, cmd_state, 1},
-    {PROTO_MOVES, cmd_moves, 1},
-    {PROTO_MOVE, cmd_move, 1},
-    {PROTO_RESIGN, cmd_resign, 1},
-    {PROTO_DRAW, cmd_draw, 1},
-    {PROTO_UNDO, cmd_undo, 1},
-    {PROTO_RESTART, cmd_restart, 1},
-    {PROTO_NEXT, cmd_next, 1},
-    {PROTO_HINT, cmd_hint, 1},
-    {PROTO_REMATCH, cmd_rematch, 1},
-    {PROTO_CLAIM, cmd_claim, 1},
-    {PROTO_EXPORT, cmd_export, 1},
-    {PROTO_CHAT, player_lobby_chat, 1},
-    {PROTO_SAY, cmd_say, 1},
-    {PROTO_WHO, player_who, 1},
-    {PROTO_PING, session_ping, 0},
-    {PROTO_QUIT, session_quit, 0},
-    {PROTO_MODE, session_mode, 0},
-    {PROTO_HELP, lobby_help, 0},
+/* Every verb's handler, by the protocol's list of verbs: a verb without
+ * its cmd_<name> does not link. */
+static cmd_fn *const session_cmds[] = {
+#define SESSION_CMD(upper, lower) [PROTO_##upper] = cmd_##lower,
+    PROTO_VERBS(SESSION_CMD)
+#undef SESSION_CMD
 };
+_Static_assert(sizeof session_cmds / sizeof session_cmds[0] == PROTO_VERB_COUNT,
+    "one handler per verb");
 
 static void
 session_idle(evutil_socket_t fd, short what, void *arg)
@@ -137,20 +108,6 @@ session_rate_ok(struct conn *c)
 	return 1;
 }
 
-static session_fn
-session_lookup(enum proto_verb verb, int *login)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof session_table / sizeof session_table[0]; i++) {
-		if (session_table[i].verb == verb) {
-			*login = session_table[i].login;
-			return session_table[i].fn;
-		}
-	}
-	return NULL;
-}
-
 /* A message over the rate: refused (not run), and a flood is cut off. */
 static void
 session_refuse(struct conn *c, const struct proto_request *req)
@@ -183,8 +140,6 @@ session_line(struct conn *c, const char *line, size_t len)
 	struct proto_request req;
 	char err[256];
 	enum proto_error e;
-	session_fn fn;
-	int login = 0;
 
 	if (c->srv->cfg.log_level >= LOG_LEVEL_DEBUG)
 		session_log_line(c, line, len);
@@ -210,15 +165,12 @@ session_line(struct conn *c, const char *line, size_t len)
 		proto_request_free(&req);
 		return;
 	}
-	fn = session_lookup(req.verb, &login);
-	if (fn == NULL) {
-		session_error(c, &req, PROTO_E_UNKNOWN_CMD, "unknown command");
-	} else if (login && c->player == NULL) {
+	if (proto_verb_login(req.verb) && c->player == NULL) {
 		session_error(c, &req, PROTO_E_NOT_LOGGED_IN,
 		    "say hello first: hello YOURNAME");
 	} else {
 		c->deferring = 1;
-		fn(c, &req);
+		session_cmds[req.verb](c, &req);
 		c->deferring = 0;
 		if (c->state != CONN_DEAD)
 			evbuffer_add_buffer(
@@ -227,12 +179,14 @@ session_line(struct conn *c, const char *line, size_t len)
 	proto_request_free(&req);
 }
 
-/* The connection is going: the player's seats are held for them. */
+/* The connection is going: the player's seats are held for them, and a
+ * player nothing holds any more leaves memory. */
 void
 session_closed(struct conn *c)
 {
 	struct player *p = c->player;
-	struct room *r;
+	struct room **held;
+	int i, n;
 
 	if (c->idle != NULL)
 		evtimer_del(c->idle);
@@ -241,45 +195,19 @@ session_closed(struct conn *c)
 	if (p == NULL)
 		return;
 	c->player = NULL;
+	c->current = NULL;
 	p->conn = NULL;
 	log_info("%s left (conn %llu)", p->name, (unsigned long long)c->id);
 	if (c->srv->shutting_down)
 		return;
-	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
-		room_remove_watcher(r, p);
-		if (room_seat_of(r, p) >= 0)
-			room_player_gone(r, p);
+	/* a copy: leaving a room as watcher takes it off p->rooms */
+	held = room_sorted(p, &n);
+	for (i = 0; i < n; i++) {
+		room_remove_watcher(held[i], p);
+		if (room_seat_of(held[i], p) >= 0)
+			room_player_gone(held[i], p);
+		room_check_retire(held[i]);
 	}
-}
-
-static void
-session_ping(struct conn *c, const struct proto_request *req)
-{
-	cJSON *rep = proto_reply(req);
-
-	cJSON_AddBoolToObject(rep, "pong", 1);
-	cJSON_AddNumberToObject(rep, "time", (double)clock_now_ms());
-	session_reply(c, rep);
-}
-
-static void
-session_quit(struct conn *c, const struct proto_request *req)
-{
-	cJSON *rep = proto_reply(req);
-
-	cJSON_AddStringToObject(rep, "message", "bye");
-	session_reply(c, rep);
-	net_close(c, 1);
-}
-
-/* Switch output mode; the reply already speaks the new one. */
-static void
-session_mode(struct conn *c, const struct proto_request *req)
-{
-	cJSON *rep = proto_reply(req);
-
-	c->mode =
-	    strcmp(req->mode, "text") == 0 ? CONN_MODE_TEXT : CONN_MODE_JSON;
-	cJSON_AddStringToObject(rep, "mode", req->mode);
-	session_reply(c, rep);
+	free(held);
+	player_release(c->srv, p);
 }

@@ -46,7 +46,7 @@ fuzz_echo(const struct proto_request *req)
 	cJSON *ev;
 	int i;
 
-	ev = proto_event("chat", req->room, 1);
+	ev = proto_event(PROTO_EV_CHAT, req->room, 1);
 	if (ev == NULL)
 		abort();
 	if (req->name != NULL)

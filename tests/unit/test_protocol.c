@@ -370,7 +370,7 @@ test_encode_escape(void)
 	cJSON *ev;
 	char *s;
 
-	ev = proto_event("chat", "r1", 3);
+	ev = proto_event(PROTO_EV_CHAT, "r1", 3);
 	cJSON_AddStringToObject(ev, "from", "ana");
 	cJSON_AddStringToObject(
 	    ev, "text", "say \"hi\"\\ \n\t\x01 \xc3\xa9 </script>");
@@ -382,7 +382,7 @@ test_encode_escape(void)
 	free(s);
 	cJSON_Delete(ev);
 	/* no room, no seq */
-	ev = proto_event("replaced", NULL, 0);
+	ev = proto_event(PROTO_EV_REPLACED, NULL, 0);
 	s = proto_json_line(ev);
 	CHECK_STR(s, "{\"event\":\"replaced\"}\n");
 	free(s);
@@ -398,7 +398,7 @@ test_encode_escape(void)
 	cJSON_Delete(ev);
 	/* a large seq prints as an integer (cJSON prints integers exactly up
 	 * to 15 digits) */
-	ev = proto_event("moved", "r2", 123456789012345LL);
+	ev = proto_event(PROTO_EV_MOVED, "r2", 123456789012345LL);
 	s = proto_json_line(ev);
 	CHECK_STR(s,
 	    "{\"event\":\"moved\",\"room\":\"r2\",\"seq\":"
@@ -430,7 +430,7 @@ test_encode_hidden(void)
 	cJSON *ev, *st;
 	char *s;
 
-	ev = proto_event("moved", "r1", 2);
+	ev = proto_event(PROTO_EV_MOVED, "r1", 2);
 	cJSON_AddStringToObject(ev, "_picture", "  a b\n1 x .\n");
 	cJSON_AddStringToObject(ev, "move", "b6");
 	st = cJSON_AddObjectToObject(ev, "state");
@@ -571,9 +571,62 @@ test_text(void)
 	free(s);
 }
 
+/* Every verb has a complete row: name, usage, summary, text rendering;
+ * the names round-trip and the login rule is the documented one. */
+static void
+test_verbs_table(void)
+{
+	int v;
+
+	CHECK_INT(proto_verbs_check(), PROTO_VERB_COUNT);
+	for (v = 0; v < PROTO_VERB_COUNT; v++) {
+		CHECK(proto_verb_name(v) != NULL);
+		CHECK_INT(proto_verb_from_name(proto_verb_name(v)), v);
+		CHECK(proto_verb_shorthand(v) != NULL);
+		CHECK(proto_verb_summary(v) != NULL);
+	}
+	CHECK_INT(proto_verb_login(PROTO_HELLO), 0);
+	CHECK_INT(proto_verb_login(PROTO_GAMES), 0);
+	CHECK_INT(proto_verb_login(PROTO_PING), 0);
+	CHECK_INT(proto_verb_login(PROTO_QUIT), 0);
+	CHECK_INT(proto_verb_login(PROTO_MODE), 0);
+	CHECK_INT(proto_verb_login(PROTO_HELP), 0);
+	CHECK_INT(proto_verb_login(PROTO_ROOMS), 1);
+	CHECK_INT(proto_verb_login(PROTO_MOVE), 1);
+	CHECK_INT(proto_verb_login(PROTO_CHAT), 1);
+}
+
+/* Every event has a complete row; names round-trip; the room's events are
+ * told from the connection's. */
+static void
+test_events_table(void)
+{
+	int e;
+	cJSON *ev;
+
+	CHECK_INT(proto_events_check(), PROTO_EV_COUNT);
+	for (e = 0; e < PROTO_EV_COUNT; e++) {
+		CHECK(proto_event_name(e) != NULL);
+		CHECK_INT(proto_event_from_name(proto_event_name(e)), e);
+	}
+	CHECK_INT(proto_event_from_name("nonesuch"), PROTO_EV_COUNT);
+	CHECK(proto_event_name(PROTO_EV_COUNT) == NULL);
+	CHECK(proto_event(PROTO_EV_COUNT, NULL, 0) == NULL);
+	CHECK_INT(proto_event_in_room(PROTO_EV_MOVED), 1);
+	CHECK_INT(proto_event_in_room(PROTO_EV_CHAT), 1);
+	CHECK_INT(proto_event_in_room(PROTO_EV_WELCOME), 0);
+	CHECK_INT(proto_event_in_room(PROTO_EV_SHUTDOWN), 0);
+	ev = proto_event(PROTO_EV_DRAW_OFFERED, "r4", 7);
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(ev, "event")),
+	    "draw_offered");
+	cJSON_Delete(ev);
+}
+
 int
 main(void)
 {
+	test_verbs_table();
+	test_events_table();
 	test_framer_lines();
 	test_framer_consumed();
 	test_framer_blank();

@@ -1,24 +1,23 @@
 /*
- * lobby.c: the verbs that look at the server as a whole: games (what can be
- * played, from the rules registry), rooms (what is going on) and help.
+ * cmd_lobby.c: the verbs that look at the server as a whole: games (what
+ * can be played, from the rules registry), rooms (what is going on), help,
+ * who (the players online) and lobby chat.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "server/server.h"
 
-static const char *const lobby_status_names[] = {
-    "waiting", "playing", "ended", "adjourned"};
-
-static const char *const lobby_opt_types[] = {"int", "choice", "text"};
+static const char *const cmd_lobby_opt_types[] = {"int", "choice", "text"};
 
 /* An option's description as the games verb lists it. */
 static cJSON *
-lobby_option(const struct rules_optdesc *d)
+cmd_lobby_option(const struct rules_optdesc *d)
 {
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(o, "name", d->name);
-	cJSON_AddStringToObject(o, "type", lobby_opt_types[d->type]);
+	cJSON_AddStringToObject(o, "type", cmd_lobby_opt_types[d->type]);
 	if (d->type == RULES_OPT_INT) {
 		cJSON_AddNumberToObject(o, "min", (double)d->min);
 		cJSON_AddNumberToObject(o, "max", (double)d->max);
@@ -52,24 +51,25 @@ lobby_option(const struct rules_optdesc *d)
 /* The options the server gives every game that can take them (a board
  * file, a position string), unless the game declares its own. */
 static void
-lobby_generic_options(const struct rules_game *g, cJSON *arr)
+cmd_lobby_generic_options(const struct rules_game *g, cJSON *arr)
 {
-	const struct rules_optdesc file = {"file", RULES_OPT_TEXT, 0,
+	const struct rules_optdesc file = {RULES_OPT_FILE, RULES_OPT_TEXT, 0,
 	    PROTO_OPTION_VALUE_MAX, NULL, NULL,
 	    "a board in the game's file format (file_format) to start from"};
-	const struct rules_optdesc position = {"position", RULES_OPT_TEXT, 0,
-	    PROTO_OPTION_VALUE_MAX, NULL, NULL,
+	const struct rules_optdesc position = {RULES_OPT_POSITION,
+	    RULES_OPT_TEXT, 0, PROTO_OPTION_VALUE_MAX, NULL, NULL,
 	    "a position in the game's one-line notation to start from"};
 
-	if (g->import_file != NULL && rules_optdesc_find(g, "file") == NULL)
-		cJSON_AddItemToArray(arr, lobby_option(&file));
+	if (g->import_file != NULL &&
+	    rules_optdesc_find(g, RULES_OPT_FILE) == NULL)
+		cJSON_AddItemToArray(arr, cmd_lobby_option(&file));
 	if (g->from_position != NULL &&
-	    rules_optdesc_find(g, "position") == NULL)
-		cJSON_AddItemToArray(arr, lobby_option(&position));
+	    rules_optdesc_find(g, RULES_OPT_POSITION) == NULL)
+		cJSON_AddItemToArray(arr, cmd_lobby_option(&position));
 }
 
 void
-lobby_games(struct conn *c, const struct proto_request *req)
+cmd_games(struct conn *c, const struct proto_request *req)
 {
 	cJSON *rep = proto_reply(req), *list;
 	int i, s;
@@ -89,8 +89,8 @@ lobby_games(struct conn *c, const struct proto_request *req)
 			    arr, cJSON_CreateString(g->seat_names[s]));
 		arr = cJSON_AddArrayToObject(one, "options");
 		for (d = g->options; d != NULL && d->name != NULL; d++)
-			cJSON_AddItemToArray(arr, lobby_option(d));
-		lobby_generic_options(g, arr);
+			cJSON_AddItemToArray(arr, cmd_lobby_option(d));
+		cmd_lobby_generic_options(g, arr);
 		cJSON_AddStringToObject(one, "notation", g->notation);
 		if (g->file_format != NULL)
 			cJSON_AddStringToObject(
@@ -102,63 +102,8 @@ lobby_games(struct conn *c, const struct proto_request *req)
 	session_reply(c, rep);
 }
 
-/* What the rooms verb lists of a room. */
-cJSON *
-lobby_room_summary(const struct room *r)
-{
-	cJSON *o = cJSON_CreateObject(), *seats;
-	int i;
-
-	cJSON_AddStringToObject(o, "room", r->id);
-	cJSON_AddStringToObject(o, "game", r->g->name);
-	cJSON_AddStringToObject(o, "status", lobby_status_names[r->status]);
-	seats = cJSON_AddArrayToObject(o, "seats");
-	for (i = 0; i < r->g->seats; i++) {
-		const struct room_seat *s = &r->seats[i];
-		cJSON *one = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(one, "seat", r->g->seat_names[i]);
-		if (s->player != NULL)
-			cJSON_AddStringToObject(one, "name", s->player->name);
-		else
-			cJSON_AddNullToObject(one, "name");
-		if (s->bot > 0)
-			cJSON_AddNumberToObject(one, "bot", s->bot);
-		else
-			cJSON_AddNullToObject(one, "bot");
-		cJSON_AddBoolToObject(one, "connected",
-		    s->bot > 0 || (s->player != NULL && !s->gone));
-		cJSON_AddItemToArray(seats, one);
-	}
-	cJSON_AddNumberToObject(o, "watchers", r->nwatchers);
-	cJSON_AddItemToObject(
-	    o, "clock", lobby_clock(r->clock_initial_ms, r->clock_inc_ms));
-	return o;
-}
-
-/* A time control as summaries show it: {"initial": s, "increment": s},
- * or null untimed. */
-cJSON *
-lobby_clock(long long initial_ms, long long inc_ms)
-{
-	cJSON *clk;
-
-	if (initial_ms <= 0)
-		return cJSON_CreateNull();
-	clk = cJSON_CreateObject();
-	cJSON_AddNumberToObject(clk, "initial", (double)(initial_ms / 1000));
-	cJSON_AddNumberToObject(clk, "increment", (double)(inc_ms / 1000));
-	return clk;
-}
-
-const char *
-lobby_status_name(enum room_status s)
-{
-	return lobby_status_names[s];
-}
-
 void
-lobby_rooms(struct conn *c, const struct proto_request *req)
+cmd_rooms(struct conn *c, const struct proto_request *req)
 {
 	cJSON *rep, *list;
 	struct room *r;
@@ -182,22 +127,22 @@ lobby_rooms(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
-		if (r->is_private || r->broken)
+		if (r->is_private)
 			continue;
 		if (req->status == NULL && r->status == ROOM_ENDED)
 			continue;
 		if (req->game != NULL && strcmp(req->game, r->g->name) != 0)
 			continue;
 		if (req->status != NULL &&
-		    strcmp(req->status, lobby_status_names[r->status]) != 0)
+		    strcmp(req->status, room_status_name(r->status)) != 0)
 			continue;
-		cJSON_AddItemToArray(list, lobby_room_summary(r));
+		cJSON_AddItemToArray(list, room_summary(r));
 	}
 	session_reply(c, rep);
 }
 
 void
-lobby_help(struct conn *c, const struct proto_request *req)
+cmd_help(struct conn *c, const struct proto_request *req)
 {
 	cJSON *rep = proto_reply(req), *list;
 	int v;
@@ -213,4 +158,59 @@ lobby_help(struct conn *c, const struct proto_request *req)
 		cJSON_AddItemToArray(list, one);
 	}
 	session_reply(c, rep);
+}
+
+void
+cmd_who(struct conn *c, const struct proto_request *req)
+{
+	cJSON *rep = proto_reply(req), *list, *one, *ids;
+	struct room *r, **held;
+	struct conn *o;
+	int i, n;
+
+	list = cJSON_AddArrayToObject(rep, "players");
+	TAILQ_FOREACH(o, &c->srv->conns, entry) {
+		if (o->player == NULL || o->state != CONN_OPEN)
+			continue;
+		one = cJSON_CreateObject();
+		cJSON_AddStringToObject(one, "name", o->player->name);
+		ids = cJSON_AddArrayToObject(one, "rooms");
+		held = room_sorted(o->player, &n);
+		for (i = 0; i < n; i++) {
+			r = held[i];
+			if (!r->is_private && r->status != ROOM_ENDED &&
+			    (room_seat_of(r, o->player) >= 0 ||
+			        room_is_watcher(r, o->player)))
+				cJSON_AddItemToArray(
+				    ids, cJSON_CreateString(r->id));
+		}
+		free(held);
+		cJSON_AddItemToArray(list, one);
+	}
+	session_reply(c, rep);
+}
+
+/* Chat to everybody logged in. */
+void
+cmd_chat(struct conn *c, const struct proto_request *req)
+{
+	struct net_cache cache = {NULL, NULL};
+	struct conn *o;
+	cJSON *ev;
+
+	if (req->room != NULL) {
+		cmd_say(c, req);
+		return;
+	}
+	if (!cmd_chat_fits(c, req))
+		return;
+	session_reply(c, proto_reply(req));
+	ev = proto_event(PROTO_EV_CHAT, NULL, 0);
+	cJSON_AddStringToObject(ev, "from", c->player->name);
+	cJSON_AddStringToObject(ev, "text", req->text);
+	TAILQ_FOREACH(o, &c->srv->conns, entry)
+		if (o->player != NULL && o->state == CONN_OPEN)
+			net_send_cached(o, ev, &cache);
+	net_cache_clear(&cache);
+	cJSON_Delete(ev);
 }

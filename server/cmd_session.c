@@ -1,0 +1,93 @@
+/*
+ * cmd_session.c: the verbs of a connection's own conversation: hello
+ * (logging in and resuming seats), ping, quit and mode.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/server.h"
+
+void
+cmd_hello(struct conn *c, const struct proto_request *req)
+{
+	char token[PLAYER_TOKEN_BYTES * 2 + 1] = "";
+	struct player *p;
+	struct room *r, *latest = NULL, **held;
+	cJSON *rep, *rooms;
+	int is_new, i, n;
+
+	if (c->player != NULL) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "already logged in as %s", c->player->name);
+		return;
+	}
+	if (!player_name_valid(req->name)) {
+		session_error(c, req, PROTO_E_BAD_NAME,
+		    "a name is 1 to 16 letters, digits, '_' or '-'");
+		return;
+	}
+	if (player_authenticate(c, req, token, sizeof token, &is_new) != 0)
+		return;
+	p = player_get(c->srv, req->name);
+	player_replace(p);
+	p->conn = c;
+	c->player = p;
+	evtimer_del(c->idle);
+	log_info("%s logged in from %s (conn %llu)", p->name, c->addr,
+	    (unsigned long long)c->id);
+
+	rep = proto_reply(req);
+	cJSON_AddStringToObject(rep, "name", p->name);
+	cJSON_AddStringToObject(rep, "token", is_new ? token : req->token);
+	cJSON_AddBoolToObject(rep, "new", is_new);
+	held = room_sorted(p, &n);
+	/* Back in every seat first, so the rooms listed show it (the
+	 * events this sends wait until the reply is out). */
+	for (i = 0; i < n; i++)
+		if (room_seat_of(held[i], p) >= 0)
+			room_player_back(held[i], p);
+	rooms = cJSON_AddArrayToObject(rep, "rooms");
+	for (i = 0; i < n; i++) {
+		r = held[i];
+		if (room_seat_of(r, p) < 0 || r->status == ROOM_ENDED)
+			continue;
+		cJSON_AddItemToArray(rooms, room_state(r));
+		if (latest == NULL || r->updated_ms >= latest->updated_ms)
+			latest = r;
+	}
+	session_reply(c, rep);
+	c->current = latest;
+	free(held);
+}
+
+void
+cmd_ping(struct conn *c, const struct proto_request *req)
+{
+	cJSON *rep = proto_reply(req);
+
+	cJSON_AddBoolToObject(rep, "pong", 1);
+	cJSON_AddNumberToObject(rep, "time", (double)clock_now_ms());
+	session_reply(c, rep);
+}
+
+void
+cmd_quit(struct conn *c, const struct proto_request *req)
+{
+	cJSON *rep = proto_reply(req);
+
+	cJSON_AddStringToObject(rep, "message", "bye");
+	session_reply(c, rep);
+	net_close(c, 1);
+}
+
+/* Switch output mode; the reply already speaks the new one. */
+void
+cmd_mode(struct conn *c, const struct proto_request *req)
+{
+	cJSON *rep = proto_reply(req);
+
+	c->mode =
+	    strcmp(req->mode, "text") == 0 ? CONN_MODE_TEXT : CONN_MODE_JSON;
+	cJSON_AddStringToObject(rep, "mode", req->mode);
+	session_reply(c, rep);
+}

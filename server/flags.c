@@ -1,0 +1,555 @@
+/*
+ * flags.c: tablerod's command-line flags in one table, in the manner of
+ * Redis's config table: each row gives a flag's long and short name, its
+ * type, the config field it sets, its range, its default and its help.
+ * Parsing, the defaults and --help all come from the table, so a new flag
+ * is one row (and its field in struct config).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "server/server.h"
+
+/* A macro's value as a string literal. */
+#define FLAGS_STR2(x) #x
+#define FLAGS_STR(x) FLAGS_STR2(x)
+
+/* Column where --help starts each flag's text, and its last column. */
+#define FLAGS_HELP_COL 27
+#define FLAGS_HELP_WIDTH 79
+
+enum flags_type {
+	FLAGS_INT,    /* int within [min, max] */
+	FLAGS_LONG,   /* long within [min, max] */
+	FLAGS_SIZE,   /* size_t within [min, max] */
+	FLAGS_STRING, /* const char *, the argument itself */
+	FLAGS_LIST,   /* const char *[max], count in the int at count_off */
+	FLAGS_CHOICE, /* int: the index of the argument in choices */
+	FLAGS_BOOL,   /* int set to 1; no argument */
+	FLAGS_HELP,   /* print --help and exit */
+	FLAGS_VERSION /* print the version and exit */
+};
+
+struct flags_entry {
+	const char *name; /* long name, without "--" */
+	char shortname;   /* 0: none */
+	enum flags_type type;
+	size_t off; /* the field in struct config */
+	size_t count_off;
+	long min, max;
+	long def;            /* numbers and choices (an index) */
+	const char *choices; /* "normal|full" */
+	const char *arg;     /* the argument's name in --help */
+	const char *help;
+	const char *def_text; /* the default in words, when not a number */
+};
+
+#define CFG(field) offsetof(struct config, field)
+
+static const struct flags_entry flags_table[] = {
+    {.name = "listen",
+        .shortname = 'l',
+        .type = FLAGS_LIST,
+        .off = CFG(listen),
+        .count_off = CFG(nlisten),
+        .max = SERVER_LISTEN_MAX,
+        .arg = "ADDR",
+        .help = "address to listen on, IPv4 or IPv6; repeat for several",
+        .def_text = "every address, 0.0.0.0 and ::"},
+    {.name = "port",
+        .shortname = 'p',
+        .type = FLAGS_INT,
+        .off = CFG(port),
+        .min = 0,
+        .max = 65535,
+        .def = TABLEROD_PORT,
+        .arg = "N",
+        .help = "TCP port (0 picks a free one)"},
+    {.name = "db",
+        .type = FLAGS_STRING,
+        .off = CFG(db),
+        .arg = "PATH",
+        .help = "SQLite data file, or :memory:",
+        .def_text = SERVER_DB_NAME " in --data-dir"},
+    {.name = "data-dir",
+        .type = FLAGS_STRING,
+        .off = CFG(data_dir),
+        .arg = "DIR",
+        .help = "where the data file lives",
+        .def_text = "the working directory"},
+    {.name = "sync",
+        .type = FLAGS_CHOICE,
+        .off = CFG(sync_full),
+        .choices = "normal|full",
+        .def = 0,
+        .arg = "normal|full",
+        .help = "SQLite synchronous mode"},
+    {.name = "log-level",
+        .type = FLAGS_CHOICE,
+        .off = CFG(log_level),
+        .choices = "error|warn|info|debug",
+        .def = LOG_LEVEL_INFO,
+        .arg = "LEVEL",
+        .help = "error, warn, info or debug"},
+    {.name = "log-file",
+        .type = FLAGS_STRING,
+        .off = CFG(log_file),
+        .arg = "PATH",
+        .help = "log to a file (reopened on SIGHUP), or 'syslog'",
+        .def_text = "stderr; syslog with -d"},
+    {.name = "daemon",
+        .shortname = 'd',
+        .type = FLAGS_BOOL,
+        .off = CFG(daemon),
+        .help = "detach and run in the background"},
+    {.name = "pidfile",
+        .type = FLAGS_STRING,
+        .off = CFG(pidfile),
+        .arg = "PATH",
+        .help = "write the pid there",
+        .def_text = "none"},
+    {.name = "max-line",
+        .type = FLAGS_SIZE,
+        .off = CFG(max_line),
+        .min = 64,
+        .max = 1 << 20,
+        .def = SERVER_LINE_MAX,
+        .arg = "N",
+        .help = "longest request line in bytes"},
+    {.name = "max-clients",
+        .type = FLAGS_INT,
+        .off = CFG(max_clients),
+        .min = 1,
+        .max = 1000000,
+        .def = SERVER_CLIENTS_MAX,
+        .arg = "N",
+        .help = "connections at once"},
+    {.name = "max-rooms-per-player",
+        .type = FLAGS_INT,
+        .off = CFG(max_rooms_per_player),
+        .min = 1,
+        .max = 1000,
+        .def = SERVER_ROOMS_PER_PLAYER,
+        .arg = "N",
+        .help = "unfinished rooms per player"},
+    {.name = "max-watchers",
+        .type = FLAGS_INT,
+        .off = CFG(max_watchers),
+        .min = 0,
+        .max = 100000,
+        .def = SERVER_WATCHERS_MAX,
+        .arg = "N",
+        .help = "spectators per room"},
+    {.name = "grace",
+        .type = FLAGS_INT,
+        .off = CFG(grace_sec),
+        .min = 0,
+        .max = 86400,
+        .def = SERVER_GRACE_SEC,
+        .arg = "SECONDS",
+        .help = "a gone player's seat is held this long before the "
+                "opponent may claim"},
+    {.name = "idle",
+        .type = FLAGS_INT,
+        .off = CFG(idle_sec),
+        .min = 1,
+        .max = 86400,
+        .def = SERVER_HELLO_IDLE_SEC,
+        .arg = "SECONDS",
+        .help = "time allowed before hello"},
+    {.name = "max-output",
+        .type = FLAGS_SIZE,
+        .off = CFG(output_max),
+        .min = 4096,
+        .max = 1L << 30,
+        .def = SERVER_OUTPUT_MAX,
+        .arg = "BYTES",
+        .help = "unread output before a client is dropped"},
+    {.name = "rate",
+        .type = FLAGS_INT,
+        .off = CFG(rate),
+        .min = 1,
+        .max = 100000,
+        .def = SERVER_RATE_PER_SEC,
+        .arg = "N",
+        .help = "messages per second per connection"},
+    {.name = "burst",
+        .type = FLAGS_INT,
+        .off = CFG(burst),
+        .min = 1,
+        .max = 100000,
+        .def = SERVER_RATE_BURST,
+        .arg = "N",
+        .help = "messages in a burst"},
+    {.name = "bot-delay",
+        .type = FLAGS_INT,
+        .off = CFG(bot_delay_ms),
+        .min = 0,
+        .max = 60000,
+        .def = SERVER_BOT_DELAY_MS,
+        .arg = "MS",
+        .help = "pause before a bot moves"},
+    {.name = "keep-ended",
+        .type = FLAGS_INT,
+        .off = CFG(ended_keep_sec),
+        .min = 0,
+        .max = 86400,
+        .def = SERVER_ENDED_KEEP_SEC,
+        .arg = "SECONDS",
+        .help = "a finished room leaves memory this long after its end at "
+                "most (sooner once nobody is in it)"},
+    {.name = "adjourn-days",
+        .type = FLAGS_INT,
+        .off = CFG(adjourn_days),
+        .min = 1,
+        .max = 36500,
+        .def = SERVER_ADJOURN_DAYS,
+        .arg = "N",
+        .help = "adjourned games are kept this long"},
+    {.name = "workers",
+        .type = FLAGS_INT,
+        .off = CFG(workers),
+        .min = 1,
+        .max = SERVER_WORKERS_MAX,
+        .def = 0,
+        .arg = "N",
+        .help = "threads for bot moves and hints",
+        .def_text =
+            "one per processor, at most " FLAGS_STR(SERVER_WORKERS_MAX)},
+    {.name = "hint-nodes",
+        .type = FLAGS_LONG,
+        .off = CFG(hint_nodes),
+        .min = 1000,
+        .max = 1000000000,
+        .def = SERVER_HINT_NODES,
+        .arg = "N",
+        .help = "positions a hint may search before it answers \"unknown\" "
+                "(the default takes up to about 10 s)"},
+    {.name = "help", .shortname = 'h', .type = FLAGS_HELP, .help = "this help"},
+    {.name = "version",
+        .shortname = 'V',
+        .type = FLAGS_VERSION,
+        .help = "the version"},
+};
+
+#define FLAGS_COUNT ((int)(sizeof flags_table / sizeof flags_table[0]))
+
+/* The field a row sets. */
+static void *
+flags_field(struct config *cfg, size_t off)
+{
+	return (char *)cfg + off;
+}
+
+/* The index of word in choices ("a|b|c"), or -1. */
+static long
+flags_choice(const char *choices, const char *word)
+{
+	const char *p = choices;
+	size_t n = strlen(word);
+	long i;
+
+	for (i = 0; p != NULL; i++) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar != NULL ? (size_t)(bar - p) : strlen(p);
+
+		if (len == n && strncmp(p, word, n) == 0)
+			return i;
+		p = bar != NULL ? bar + 1 : NULL;
+	}
+	return -1;
+}
+
+/* A row's default, as --help shows it; "" when it has none. */
+static const char *
+flags_default_text(const struct flags_entry *f, char *buf, size_t len)
+{
+	const char *p;
+	long i;
+
+	if (f->def_text != NULL)
+		return f->def_text;
+	switch (f->type) {
+	case FLAGS_INT:
+	case FLAGS_LONG:
+	case FLAGS_SIZE:
+		snprintf(buf, len, "%ld", f->def);
+		return buf;
+	case FLAGS_CHOICE:
+		for (p = f->choices, i = 0; i < f->def && p != NULL; i++)
+			p = strchr(p, '|') != NULL ? strchr(p, '|') + 1 : NULL;
+		snprintf(buf, len, "%.*s", p != NULL ? (int)strcspn(p, "|") : 0,
+		    p != NULL ? p : "");
+		return buf;
+	default:
+		return "";
+	}
+}
+
+/* Processors online, within 1..SERVER_WORKERS_MAX: the default pool. */
+static int
+flags_processors(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	return n > SERVER_WORKERS_MAX ? SERVER_WORKERS_MAX : (int)n;
+}
+
+void
+flags_defaults(struct config *cfg)
+{
+	int i;
+
+	memset(cfg, 0, sizeof *cfg);
+	for (i = 0; i < FLAGS_COUNT; i++) {
+		const struct flags_entry *f = &flags_table[i];
+
+		if (f->type == FLAGS_INT || f->type == FLAGS_CHOICE)
+			*(int *)flags_field(cfg, f->off) = (int)f->def;
+		else if (f->type == FLAGS_LONG)
+			*(long *)flags_field(cfg, f->off) = f->def;
+		else if (f->type == FLAGS_SIZE)
+			*(size_t *)flags_field(cfg, f->off) = (size_t)f->def;
+	}
+	cfg->workers = flags_processors();
+}
+
+/* A whole number within the row's range: 0, or -1 with the reason. */
+static int
+flags_number(const struct flags_entry *f, const char *s, long *out, char *err,
+    size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	if (errno != 0 || *s == '\0' || *end != '\0' || *out < f->min ||
+	    *out > f->max) {
+		snprintf(err, errlen,
+		    "--%s must be a whole number from %ld to %ld", f->name,
+		    f->min, f->max);
+		return -1;
+	}
+	return 0;
+}
+
+/* Set one row's field from its argument: 0, or -1 with the reason. */
+static int
+flags_apply(struct config *cfg, const struct flags_entry *f, const char *arg,
+    char *err, size_t errlen)
+{
+	void *field = flags_field(cfg, f->off);
+	int *count;
+	long v;
+
+	switch (f->type) {
+	case FLAGS_INT:
+	case FLAGS_LONG:
+	case FLAGS_SIZE:
+		if (flags_number(f, arg, &v, err, errlen) != 0)
+			return -1;
+		if (f->type == FLAGS_INT)
+			*(int *)field = (int)v;
+		else if (f->type == FLAGS_LONG)
+			*(long *)field = v;
+		else
+			*(size_t *)field = (size_t)v;
+		return 0;
+	case FLAGS_STRING:
+		*(const char **)field = arg;
+		return 0;
+	case FLAGS_LIST:
+		count = flags_field(cfg, f->count_off);
+		if (*count >= f->max) {
+			snprintf(
+			    err, errlen, "at most %ld --%s", f->max, f->name);
+			return -1;
+		}
+		((const char **)field)[(*count)++] = arg;
+		return 0;
+	case FLAGS_CHOICE:
+		v = flags_choice(f->choices, arg);
+		if (v < 0) {
+			snprintf(err, errlen, "--%s is one of %s", f->name,
+			    f->choices);
+			return -1;
+		}
+		*(int *)field = (int)v;
+		return 0;
+	case FLAGS_BOOL:
+		*(int *)field = 1;
+		return 0;
+	default:
+		snprintf(err, errlen, "--%s sets nothing", f->name);
+		return -1;
+	}
+}
+
+int
+flags_set(struct config *cfg, const char *name, const char *arg, char *err,
+    size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < FLAGS_COUNT; i++)
+		if (strcmp(flags_table[i].name, name) == 0)
+			return flags_apply(
+			    cfg, &flags_table[i], arg, err, errlen);
+	snprintf(err, errlen, "no flag --%s", name);
+	return -1;
+}
+
+/* Append words to the help, wrapped at FLAGS_HELP_WIDTH and indented to
+ * FLAGS_HELP_COL; *col is the current column, *fresh 1 when no word is on
+ * the line yet. */
+static void
+flags_wrap(FILE *out, const char *text, int *col, int *fresh)
+{
+	int n;
+
+	for (;;) {
+		while (*text == ' ')
+			text++;
+		if (*text == '\0')
+			return;
+		n = (int)strcspn(text, " ");
+		if (!*fresh && *col + 1 + n > FLAGS_HELP_WIDTH) {
+			fprintf(out, "\n%*s", FLAGS_HELP_COL, "");
+			*col = FLAGS_HELP_COL;
+			*fresh = 1;
+		}
+		if (!*fresh) {
+			fputc(' ', out);
+			(*col)++;
+		}
+		fprintf(out, "%.*s", n, text);
+		*col += n;
+		*fresh = 0;
+		text += n;
+	}
+}
+
+void
+flags_usage(FILE *out)
+{
+	char buf[64], def[128];
+	int i, col, fresh;
+
+	fprintf(out,
+	    "usage: tablerod [options]\n"
+	    "tablero's game server: five board games over one line "
+	    "of JSON (or plain\ntext, for telnet) per message.\n\n");
+	for (i = 0; i < FLAGS_COUNT; i++) {
+		const struct flags_entry *f = &flags_table[i];
+		const char *d = flags_default_text(f, buf, sizeof buf);
+
+		if (f->shortname != 0)
+			col =
+			    fprintf(out, "  -%c, --%s", f->shortname, f->name);
+		else
+			col = fprintf(out, "      --%s", f->name);
+		if (f->arg != NULL)
+			col += fprintf(out, " %s", f->arg);
+		if (col < FLAGS_HELP_COL) {
+			fprintf(out, "%*s", FLAGS_HELP_COL - col, "");
+			col = FLAGS_HELP_COL;
+		} else {
+			fputc(' ', out);
+			col++;
+		}
+		fresh = 1;
+		flags_wrap(out, f->help, &col, &fresh);
+		if (*d != '\0') {
+			snprintf(def, sizeof def, "(default %s)", d);
+			flags_wrap(out, def, &col, &fresh);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out,
+	    "\nSignals: TERM and INT shut down cleanly (games are "
+	    "saved), HUP reopens\nthe log file.\n");
+}
+
+/* The row of a getopt_long value: short names are themselves, long-only
+ * rows are 256 + their index. */
+static const struct flags_entry *
+flags_by_value(int val)
+{
+	int i;
+
+	if (val >= 256 && val - 256 < FLAGS_COUNT)
+		return &flags_table[val - 256];
+	for (i = 0; i < FLAGS_COUNT; i++)
+		if (flags_table[i].shortname != 0 &&
+		    flags_table[i].shortname == val)
+			return &flags_table[i];
+	return NULL;
+}
+
+/* getopt_long's tables, made from ours. */
+static void
+flags_getopt(struct option *longopts, char *shortopts)
+{
+	int i;
+
+	for (i = 0; i < FLAGS_COUNT; i++) {
+		const struct flags_entry *f = &flags_table[i];
+		int has_arg = f->type != FLAGS_BOOL && f->type != FLAGS_HELP &&
+		    f->type != FLAGS_VERSION;
+
+		longopts[i].name = f->name;
+		longopts[i].has_arg = has_arg ? required_argument : no_argument;
+		longopts[i].flag = NULL;
+		longopts[i].val = f->shortname != 0 ? f->shortname : 256 + i;
+		if (f->shortname != 0) {
+			*shortopts++ = f->shortname;
+			if (has_arg)
+				*shortopts++ = ':';
+		}
+	}
+	memset(&longopts[FLAGS_COUNT], 0, sizeof longopts[FLAGS_COUNT]);
+	*shortopts = '\0';
+}
+
+void
+flags_parse(struct config *cfg, int argc, char **argv)
+{
+	struct option longopts[FLAGS_COUNT + 1];
+	char shortopts[FLAGS_COUNT * 2 + 1], err[256];
+	const struct flags_entry *f;
+	int c;
+
+	flags_getopt(longopts, shortopts);
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		f = flags_by_value(c);
+		if (f == NULL) {
+			flags_usage(stderr);
+			exit(2);
+		}
+		if (f->type == FLAGS_HELP) {
+			flags_usage(stdout);
+			exit(0);
+		}
+		if (f->type == FLAGS_VERSION) {
+			printf("tablerod %s (protocol %d)\n", TABLEROD_VERSION,
+			    PROTO_VERSION);
+			exit(0);
+		}
+		if (flags_apply(cfg, f, optarg, err, sizeof err) != 0) {
+			fprintf(stderr, "tablerod: %s\n", err);
+			exit(2);
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "tablerod: unexpected argument '%s'\n",
+		    argv[optind]);
+		exit(2);
+	}
+}
