@@ -178,6 +178,7 @@ size_t proto_framer_pending(const struct proto_framer *f);
 	X(REMATCH, rematch)                                                    \
 	X(CLAIM, claim)                                                        \
 	X(EXPORT, export)                                                      \
+	X(HISTORY, history)                                                    \
 	X(CHAT, chat)                                                          \
 	X(SAY, say)                                                            \
 	X(WHO, who)                                                            \
@@ -469,7 +470,7 @@ const char *proto_verb_said(enum proto_verb v); /* in verbs.c */
 text_fn text_reply_hello, text_reply_games, text_reply_rooms, text_reply_seated,
     text_reply_watch, text_reply_leave, text_reply_state, text_reply_moves,
     text_reply_move, text_reply_hint, text_reply_export, text_reply_who,
-    text_reply_help, text_reply_said, text_reply_ok;
+    text_reply_help, text_reply_said, text_reply_ok, text_reply_history;
 
 /* text.c: the event renderers that events.c's rows name */
 text_fn *proto_event_text(enum proto_event_kind e); /* in events.c */

@@ -501,12 +501,54 @@ text_games(struct text_buf *b, const cJSON *msg)
 		text_add(b, "No games.\n");
 }
 
+/* A finished game on one line: "r1 #2 ataxx ended - white: ana, black:
+ * bot level 3 - black wins (resignation), 23 moves". */
+static void
+text_finished(struct text_buf *b, const cJSON *r)
+{
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(r, "result"), *s;
+	const char *result = text_str(res, "result"),
+	           *winner = text_str(res, "winner"),
+	           *reason = text_str(res, "reason");
+	long long n;
+
+	text_addf(b, "%s", text_str(r, "room") ? text_str(r, "room") : "?");
+	if (text_num(r, "game_no", &n))
+		text_addf(b, " #%lld", n);
+	text_addf(b, " %s ended -",
+	    text_str(r, "game") ? text_str(r, "game") : "?");
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(r, "seats")) {
+		text_addf(b, " %s: ",
+		    text_str(s, "seat") ? text_str(s, "seat") : "?");
+		if (text_num(s, "bot", &n))
+			text_addf(b, "bot level %lld", n);
+		else
+			text_add(b,
+			    text_str(s, "name") ? text_str(s, "name") : "-");
+		text_add(b, s->next != NULL ? "," : "");
+	}
+	if (result != NULL && strcmp(result, "win") == 0 && winner != NULL)
+		text_addf(b, " - %s wins", winner);
+	else
+		text_addf(b, " - %s", result != NULL ? result : "over");
+	if (reason != NULL)
+		text_addf(b, " (%s)", reason);
+	if (text_num(r, "moves", &n))
+		text_addf(b, ", %lld move%s", n, n == 1 ? "" : "s");
+	text_add(b, "\n");
+}
+
 /* One room summary on one line. */
 static void
 text_summary(struct text_buf *b, const cJSON *r)
 {
 	const cJSON *clock = cJSON_GetObjectItemCaseSensitive(r, "clock");
 	long long n, ini, inc;
+
+	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r, "result"))) {
+		text_finished(b, r);
+		return;
+	}
 
 	text_addf(b, "%s %s %s",
 	    text_str(r, "room") ? text_str(r, "room") : "?",
@@ -736,6 +778,31 @@ text_reply_export(struct text_buf *b, const cJSON *msg)
 	if ((s = text_str(msg, "text")) != NULL) {
 		text_add(b, s);
 		text_eol(b);
+	}
+	if ((s = text_str(msg, "record")) != NULL) {
+		text_add(b, "Record:\n");
+		text_add(b, s);
+		text_eol(b);
+	}
+}
+
+/* history's reply: a player's finished games, newest first. */
+void
+text_reply_history(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *g, *games = cJSON_GetObjectItemCaseSensitive(msg, "games");
+	const char *name = text_str(msg, "name");
+
+	if (name == NULL)
+		name = "?";
+	if (!cJSON_IsArray(games) || games->child == NULL) {
+		text_addf(b, "%s has no finished games yet.\n", name);
+		return;
+	}
+	text_addf(b, "Finished games of %s, newest first:\n", name);
+	cJSON_ArrayForEach(g, games) {
+		text_add(b, "  ");
+		text_finished(b, g);
 	}
 }
 

@@ -189,7 +189,7 @@ archive_recent(struct server *srv, const char *game, cJSON *list)
 /* The verb history [NAME]: the latest finished games a player played,
  * newest first; one's own private games too. */
 void
-archive_history(struct conn *c, const struct proto_request *req)
+cmd_history(struct conn *c, const struct proto_request *req)
 {
 	const char *name = req->name != NULL ? req->name : c->player->name;
 	struct archive_list l = {NULL, NULL};

@@ -411,7 +411,6 @@ void worker_hint(struct worker *w, struct room *r, struct conn *c,
 /* archive.c: finished games kept in the store */
 void archive_game(struct room *r);
 int archive_recent(struct server *srv, const char *game, cJSON *list);
-void archive_history(struct conn *c, const struct proto_request *req);
 void archive_show(struct conn *c, const struct proto_request *req);
 char *archive_record(const struct room *r, const cJSON *seats);
 int archive_just_advanced(const struct room *r);

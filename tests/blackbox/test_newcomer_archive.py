@@ -4,7 +4,7 @@ waiting, playing and adjourned rooms, and finished games only when asked
 (newest first, bounded); every game of a room is kept (a rematch too);
 state and export work on a finished game after the server restarts, and
 export gives the whole move list as a game record and the final
-position."""
+position; history [NAME] lists a player's finished games."""
 
 import json
 import os
@@ -129,6 +129,57 @@ def test_bound(chk, port):
         c.close()
 
 
+def test_history(chk, port):
+    """history [NAME]: a player's finished games, newest first, bounded;
+    private games only in one's own history; text mode lists them."""
+    a, b = login(port, "hi_a"), login(port, "hi_b")
+    first = ataxx_game(a, b)
+    r = a.call("create", game="ataxx", private=True)
+    second = r["room"]
+    b.call("join", room=second)
+    a.call("resign", room=second)
+    third = a.call("create", game="solitaire")["room"]
+    a.call("resign", room=third)
+    a.drain()
+    r = a.call("history")
+    if is_ok(chk, r, "history"):
+        chk.eq(r.get("name"), "hi_a", "history: whose")
+        chk.eq([g["room"] for g in r.get("games", [])],
+               [third, second, first], "history: newest first, private too")
+        g = (r.get("games") or [{}])[-1]
+        chk.eq((g.get("result") or {}).get("winner_name"), "hi_b",
+               "history: the result")
+    r = b.call("history", name="hi_a")
+    chk.eq([g["room"] for g in (r or {}).get("games", [])], [third, first],
+           "someone else's history: no private game")
+    r = b.call("history", name="nobody_here")
+    chk.eq((r or {}).get("games"), [], "no games: an empty list")
+    is_error(chk, b.call("history", name="bad name!"), "bad_name",
+             "history of a name that cannot be")
+    # bounded
+    for i in range(LIST_MAX + 1):
+        room = b.call("create", game="solitaire")["room"]
+        b.call("resign", room=room)
+    r = b.call("history")
+    chk.eq(len(r.get("games", [])), LIST_MAX,
+           "history lists %d at most" % LIST_MAX)
+    # text mode
+    a.raw("mode text\nhistory\nping\n")
+    out = []
+    for _ in range(20):
+        line = a.line()
+        if line is None or line == "pong":
+            break
+        out.append(line)
+    text = "\n".join(out)
+    chk.ok("Finished games of hi_a, newest first:" in text and
+           "%s #1 ataxx ended - white: hi_a, black: hi_b - black wins "
+           "(resignation), 2 moves" % first in text,
+           "history in text: %r" % text)
+    a.close()
+    b.close()
+
+
 def test_live_record(chk, port):
     """export of a live game: the record holds every move so far."""
     a, b = login(port, "lr_a"), login(port, "lr_b")
@@ -153,9 +204,12 @@ def main():
     tmp = tempfile.mkdtemp(prefix="tablerod-archive-")
     db = os.path.join(tmp, "t.db")
     try:
-        with Server(a.build, db=db) as s:
+        # many games in a row: no rate limit in the way
+        fast = ["--rate", "1000", "--burst", "1000"]
+        with Server(a.build, db=db, extra=fast) as s:
             room = first_server(chk, s.port)
             test_live_record(chk, s.port)
+            test_history(chk, s.port)
         with Server(a.build, db=db) as s:
             second_server(chk, s.port, room)
             test_bound(chk, s.port)
