@@ -181,7 +181,7 @@ cmd_resume_same(
 	saved = cJSON_Parse(buf);
 	opts = cJSON_GetObjectItem(saved, "options");
 	result = cJSON_GetStringValue(cJSON_GetObjectItem(saved, "result"));
-	it = cJSON_GetObjectItem(opts, "level");
+	it = cJSON_GetObjectItem(opts, RULES_OPT_LEVEL);
 	if (result != NULL && strcmp(result, "solved") != 0 &&
 	    cJSON_IsString(it) && strtol(it->valuestring, NULL, 10) == level)
 		cJSON_ArrayForEach(it, opts)

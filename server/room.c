@@ -223,8 +223,10 @@ room_init_state(struct room *r, char *err, size_t errlen)
 static int
 room_loaded(const cJSON *options)
 {
-	return cJSON_GetObjectItemCaseSensitive(options, "file") != NULL ||
-	    cJSON_GetObjectItemCaseSensitive(options, "position") != NULL;
+	return cJSON_GetObjectItemCaseSensitive(options, RULES_OPT_FILE) !=
+	    NULL ||
+	    cJSON_GetObjectItemCaseSensitive(options, RULES_OPT_POSITION) !=
+	    NULL;
 }
 
 /* A new room for game g with options (an object of strings, taken over).
@@ -889,12 +891,12 @@ room_level_after(const struct room *r)
 {
 	struct rules_status st;
 
-	if (rules_optdesc_find(r->g, "level") == NULL)
+	if (rules_optdesc_find(r->g, RULES_OPT_LEVEL) == NULL)
 		return 0;
 	rules_status(r->g, r->st, &st);
-	return (st.level > 0
-	               ? st.level
-	               : rules_opt_long(r->g, r->opts, r->nopts, "level")) +
+	return (st.level > 0 ? st.level
+	                     : rules_opt_long(
+	                           r->g, r->opts, r->nopts, RULES_OPT_LEVEL)) +
 	    1;
 }
 
@@ -912,7 +914,7 @@ room_solo_message(struct room *r, const char *result, const char *reason,
 	int left = st->nscores > 0 ? st->score[0] : 0;
 	long next = room_level_after(r);
 
-	if (next > 0 && next > rules_optdesc_find(r->g, "level")->max)
+	if (next > 0 && next > rules_optdesc_find(r->g, RULES_OPT_LEVEL)->max)
 		next = 0; /* that was the last level */
 	snprintf(why, sizeof why, "%s", reason);
 	if (why[0] >= 'a' && why[0] <= 'z')
