@@ -6,7 +6,7 @@
 #   make asan       build and run the tests with address and UB sanitizers
 #   make fuzz       build the libFuzzer targets (clang)
 #   make bench      perft and server benchmarks
-#   make install    install the binaries and data under $(PREFIX)
+#   make install    install the binaries, data and man pages under $(PREFIX)
 #   make format     format the C sources with .clang-format
 
 CC ?= cc
@@ -27,6 +27,10 @@ PKGS = libevent libevent_pthreads libcjson sqlite3 libsodium
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
 	echo -levent_pthreads -levent -lcjson -lsqlite3 -lsodium)
+# The client alone reads the keyboard with libedit.
+CLIENT_PKGS = libedit
+CLIENT_LIBS = $(shell pkg-config --libs $(CLIENT_PKGS) 2>/dev/null || \
+	echo -ledit)
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wpointer-arith -Wno-unused-parameter
@@ -54,13 +58,14 @@ LIBRULES = $(BUILD)/librules.a
 LIBAI = $(BUILD)/libai.a
 LIBPROTO = $(BUILD)/libprotocol.a
 LIBSERVER = $(BUILD)/libserver.a
+LIBCLIENT = $(BUILD)/libclient.a
 LIBS_ALL = $(LIBSERVER) $(LIBAI) $(LIBPROTO) $(LIBRULES)
 
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 SERVER_BIN = $(if $(wildcard server/main.c),$(BUILD)/tablerod)
 CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
-BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store
+BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen
 
 .PHONY: all deps run test asan asan-test fuzz fuzz-run bench install clean \
 	format check-format
@@ -95,26 +100,36 @@ $(LIBPROTO): $(PROTO_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 $(LIBSERVER): $(SERVER_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
+$(LIBCLIENT): $(CLIENT_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILD)/tablerod: $(BUILD)/obj/server/main.o $(LIBS_ALL)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 $(BUILD)/tablero: $(BUILD)/obj/client-cli/main.o $(CLIENT_OBJ) $(LIBPROTO) $(LIBRULES)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) $(CLIENT_LIBS) -lm
 $(BUILD)/perft: $(BUILD)/obj/bench/perft.o $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 $(BUILD)/bench_store: $(BUILD)/obj/bench/bench_store.o $(LIBSERVER)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+$(BUILD)/echod: $(BUILD)/obj/bench/echod.o
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+$(BUILD)/loadgen: $(BUILD)/obj/bench/loadgen.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/obj/tests/unit/check.o $(LIBS_ALL)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+# The client's unit tests link the client's objects too.
+$(BUILD)/tests/test_client_%: $(BUILD)/obj/tests/unit/test_client_%.o $(BUILD)/obj/tests/unit/check.o $(LIBCLIENT) $(LIBPROTO) $(LIBRULES)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) $(CLIENT_LIBS) -lm
 
 # libFuzzer targets: every library source again, built by clang with the
 # fuzzer and sanitizers, into its own folder.
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
 	-I. $(PKG_CFLAGS) -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
-FUZZ_LIB_SRC = $(RULES_SRC) $(AI_SRC) $(PROTO_SRC)
+FUZZ_LIB_SRC = $(RULES_SRC) $(AI_SRC) $(PROTO_SRC) $(CLIENT_SRC)
 FUZZ_LIB_OBJ = $(FUZZ_LIB_SRC:%.c=$(BUILD)/fz/%.o) $(BUILD)/fz/gen/data.o
 
 $(BUILD)/fz/%.o: %.c | deps
@@ -125,7 +140,7 @@ $(BUILD)/fz/gen/data.o: $(GEN_DATA) | deps
 	$(FUZZCC) $(FUZZ_CFLAGS) -Irules -c $< -o $@
 $(BUILD)/fuzz/%: $(BUILD)/fz/tests/fuzz/%.o $(FUZZ_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ $^ $(PKG_LIBS) $(CLIENT_LIBS) -lm
 
 fuzz: $(FUZZ_BIN)
 
@@ -160,6 +175,10 @@ install: all
 	install -m 755 $(SERVER_BIN) $(CLIENT_BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/tablero
 	cp -R data/. $(DESTDIR)$(PREFIX)/share/tablero/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 644 docs/tablero.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 docs/tablerod.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 
 format:
 	clang-format -i $(wildcard */*.c */*.h tests/*/*.c tests/*/*.h)

@@ -1,81 +1,293 @@
 #!/bin/sh
-# run.sh: tablero's benchmarks, run by `make bench`. Prints the perft speed
-# (leaves per second, the median of 3 runs) of Ataxx depth 7 and Amazons
-# depth 2 from their start positions, and checks each leaf count against the
-# published one. Exits non-zero when a count is wrong.
+# run.sh: tablero's benchmarks, run by `make bench`. Prints one table: each
+# scenario's figure for tablerod, for its baseline measured in the same run
+# (the echo server bench/echod for the network scenarios, the generic perft
+# for perft), their ratio, the server's CPU microseconds per message (from
+# /proc/PID/stat) and the latencies. Every figure is the median of RUNS runs,
+# each against a fresh server; the server and the load generator are pinned
+# to separate cores where there are two. Exits non-zero when a perft count
+# is wrong or a run failed (errors, dropped connections, a stalled reply).
+#
+# Scenarios: ping on 1 connection; ping on 50 connections with 16 pipelined
+# each; Ataxx 7x7 moves in 10, 100 and 1000 rooms (two clients each, random
+# legal moves as fast as the server answers) with each store (data file with
+# synchronous normal, --sync full, --db :memory:), whose baseline is echod
+# with one request in flight per room, and once more with the room named in
+# each move (the server finds it by id); idle connections (RSS per
+# connection); a bystander's ping while bots think; perft; the store alone.
+#
 # Usage: sh bench/run.sh BUILD_DIR
+# BENCH_QUICK=1: one run of 1 s, 10 and 100 rooms, two stores, 1000 idle
+# connections (about a minute).
 BUILD=${1:-build}
-RUNS=3
+HERE=$(dirname "$0")
 status=0
+if [ -n "${BENCH_QUICK:-}" ] && [ "${BENCH_QUICK:-0}" != 0 ]; then
+	RUNS=1
+	SECS=1
+	ROOMS="10 100"
+	STORES="normal memory"
+	IDLE=1000
+	BOT_ROOMS=2
+	NAMED_ROOMS=100
+else
+	RUNS=3
+	SECS=3
+	ROOMS="10 100 1000"
+	STORES="normal full memory"
+	IDLE=10000
+	BOT_ROOMS=4
+	NAMED_ROOMS=1000
+fi
+# The bots' level in the "bots thinking" scenario (5 is the strongest).
+BOT_LEVEL=3
+# Open files for the idle scenario: the connections and some to spare.
+FILES=$((IDLE + 256))
+
+for b in tablerod echod loadgen perft; do
+	if [ ! -x "$BUILD/$b" ]; then
+		echo "run.sh: no $BUILD/$b; run make first" >&2
+		exit 1
+	fi
+done
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tablero-bench.XXXXXX")
+SRV_PID=
+trap 'stop_server; rm -rf "$TMP"' EXIT INT TERM
+
+# Each process on a core of its own when there are two.
+SRV_PIN=
+LG_PIN=
+if command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
+	SRV_PIN="taskset -c 0"
+	LG_PIN="taskset -c 1"
+fi
+# The idle scenario needs one descriptor per connection in both processes.
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $FILES ]; then
+	ulimit -n $FILES 2>/dev/null || ulimit -n "$(ulimit -H -n)"
+fi
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $FILES ]; then
+	IDLE=$(($(ulimit -n) - 256))
+	echo "run.sh: open files limited to $(ulimit -n): $IDLE idle" \
+	    "connections" >&2
+fi
 
 # median: the middle one of the numbers on standard input.
 median() {
-	sort -n | sed -n "$(((RUNS + 1) / 2))p"
+	sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
 }
 
-# perft_speed GAME DEPTH WANT [-g]: run `perft -t` RUNS times and print the leaf
-# count and the median leaves per second.
-perft_speed() {
-	game=$1
-	depth=$2
-	want=$3
-	flag=${4:-}
-	if ! "$BUILD/perft" "$game" 1 >/dev/null 2>&1; then
-		echo "$game perft $depth: not available ($game is not built yet)"
-		return
+# start_server KIND [STORE]: start tablerod (with STORE normal, full or
+# memory) or echod, pinned; sets SRV_PID and SRV_PORT.
+start_server() {
+	log="$TMP/server.log"
+	rm -f "$TMP"/t.db* "$log"
+	: >"$log"
+	if [ "$1" = echod ]; then
+		$SRV_PIN "$BUILD/echod" >>"$log" 2>&1 &
+	else
+		case $2 in
+		full) dbflags="--db $TMP/t.db --sync full" ;;
+		memory) dbflags="--db :memory:" ;;
+		*) dbflags="--db $TMP/t.db" ;;
+		esac
+		# shellcheck disable=SC2086
+		$SRV_PIN "$BUILD/tablerod" --listen 127.0.0.1 --port 0 $dbflags \
+		    --rate 100000 --burst 100000 --max-clients $((IDLE + 100)) \
+		    --bot-delay 0 --log-level info >>"$log" 2>&1 &
 	fi
-	speeds=
+	SRV_PID=$!
+	SRV_PORT=
 	i=0
-	while [ $i -lt $RUNS ]; do
-		out=$("$BUILD/perft" $flag -t "$game" "$depth" 2>&1)
-		leaves=$(printf '%s\n' "$out" | grep -E '^[0-9]+$' | tail -n 1)
-		speed=$(printf '%s\n' "$out" |
-		    sed -n 's/.*, \([0-9]*\) leaves\/s$/\1/p')
-		speeds="$speeds $speed"
+	while [ $i -lt 200 ] && [ -z "$SRV_PORT" ]; do
+		SRV_PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' \
+		    "$log" | head -n 1)
+		[ -n "$SRV_PORT" ] || sleep 0.05
 		i=$((i + 1))
 	done
-	median=$(for s in $speeds; do echo "$s"; done | median)
-	echo "$game perft $depth${flag:+ (generic $flag)}: $leaves leaves," \
-	    "median $median leaves/s (runs:$speeds)"
-	last_median=$median
-	if [ "$leaves" != "$want" ]; then
-		echo "$game perft $depth: WRONG COUNT, published $want"
+	if [ -z "$SRV_PORT" ]; then
+		echo "run.sh: $1 did not start:" >&2
+		tail -n 5 "$log" >&2
+		exit 1
+	fi
+}
+
+stop_server() {
+	if [ -n "$SRV_PID" ]; then
+		kill "$SRV_PID" 2>/dev/null
+		wait "$SRV_PID" 2>/dev/null
+	fi
+	SRV_PID=
+}
+
+# measure KIND STORE LOADGEN-ARGS...: RUNS runs, each against a fresh
+# server; leaves every run's key=value line in $TMP/runs.
+measure() {
+	kind=$1
+	store=$2
+	shift 2
+	: >"$TMP/runs"
+	r=0
+	while [ $r -lt $RUNS ]; do
+		start_server "$kind" "$store"
+		out=$($LG_PIN "$BUILD/loadgen" -p "$SRV_PORT" -P "$SRV_PID" \
+		    -s "$SECS" -x $r "$@" 2>"$TMP/lg.err")
+		rc=$?
+		stop_server
+		if [ $rc -ne 0 ] || ! printf '%s\n' "$out" |
+		    grep -q ' errors=0 dropped=0' ||
+		    printf '%s\n' "$out" | grep -q 'stalled=[1-9]'; then
+			echo "run.sh: $kind $store $*: FAILED: $out" \
+			    "$(head -c 300 "$TMP/lg.err")" >&2
+			status=1
+		fi
+		printf '%s\n' "$out" >>"$TMP/runs"
+		r=$((r + 1))
+	done
+}
+
+# get KEY: the median of KEY over the runs in $TMP/runs ("-" if none).
+get() {
+	v=$(tr ' ' '\n' <"$TMP/runs" | sed -n "s/^$1=//p" | median)
+	echo "${v:--}"
+}
+
+# ratio A B: A / B with two decimals ("-" when either is missing).
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		if (a == "-" || b == "-" || b + 0 == 0) print "-";
+		else printf "%.2f\n", a / b }'
+}
+
+TABLE="$TMP/table"
+: >"$TABLE"
+# row SCENARIO UNIT TABLEROD BASELINE CPU_T CPU_B LAT BYSTANDER LG_CPU
+row() {
+	printf '%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" \
+	    "$(ratio "$3" "$4")" "$5" "$6" "$7" "$8" "$9" >>"$TABLE"
+}
+
+# rate_row SCENARIO UNIT: from $TMP/t (tablerod runs) and $TMP/e (echod).
+rate_row() {
+	cp "$TMP/t" "$TMP/runs"
+	t=$(get rate) tc=$(get cpu_us) lat="$(get p50_ms) / $(get p99_ms)"
+	by=$(get by_p99_ms) lc=$(get loadgen_cpu)
+	cp "$TMP/e" "$TMP/runs"
+	e=$(get rate) ec=$(get cpu_us)
+	row "$1" "$2" "$t" "$e" "$tc" "$ec" "$lat" "$by / $(get by_p99_ms)" "$lc"
+}
+
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+stat0=$(head -n 1 /proc/stat)
+
+measure tablerod normal -m ping -c 1
+cp "$TMP/runs" "$TMP/t"
+measure echod - -m ping -c 1
+cp "$TMP/runs" "$TMP/e"
+rate_row "ping, 1 connection" "pings/s"
+
+measure tablerod normal -m ping -c 50 -d 16
+cp "$TMP/runs" "$TMP/t"
+measure echod - -m ping -c 50 -d 16
+cp "$TMP/runs" "$TMP/e"
+rate_row "ping, 50 conns x 16 pipelined" "pings/s"
+
+for rooms in $ROOMS; do
+	measure echod - -m ping -c "$rooms"
+	cp "$TMP/runs" "$TMP/e"
+	for store in $STORES; do
+		measure tablerod "$store" -m moves -r "$rooms"
+		cp "$TMP/runs" "$TMP/t"
+		rate_row "ataxx moves, $rooms rooms, $store" "moves/s"
+	done
+done
+# The same with the room named in every move, so the server looks it up
+# among all its rooms (in memory, so the store does not hide it).
+measure tablerod memory -m moves -r "$NAMED_ROOMS" -R
+cp "$TMP/runs" "$TMP/t"
+rate_row "ataxx moves, $NAMED_ROOMS rooms, memory, room named" "moves/s"
+
+measure tablerod normal -m idle -c "$IDLE"
+t=$(get per_conn_kib)
+measure echod - -m idle -c "$IDLE"
+row "$IDLE idle connections, RSS each" "KiB" "$t" "$(get per_conn_kib)" \
+    - - - - -
+
+measure tablerod normal -m bots -r "$BOT_ROOMS" -l "$BOT_LEVEL"
+t=$(get by_p99_ms) tm="$(get rate) bot moves/s" tc=$(get server_cpu)
+measure echod - -m ping -c 0
+row "bystander ping p99, $BOT_ROOMS bot rooms (level $BOT_LEVEL)" "ms" \
+    "$t" "$(get by_p99_ms)" - - "$tm; server ${tc} cores" - -
+
+# perft_speed GAME DEPTH WANT [-g]: RUNS runs of `perft -t`; sets
+# last_median (leaves/s) and checks the leaf count against the published one.
+perft_speed() {
+	: >"$TMP/runs"
+	i=0
+	while [ $i -lt $RUNS ]; do
+		out=$("$BUILD/perft" ${4:-} -t "$1" "$2" 2>&1)
+		leaves=$(printf '%s\n' "$out" | grep -E '^[0-9]+$' | tail -n 1)
+		printf '%s\n' "$out" |
+		    sed -n 's/.*, \([0-9]*\) leaves\/s$/rate=\1/p' >>"$TMP/runs"
+		i=$((i + 1))
+	done
+	last_median=$(get rate)
+	if [ "$leaves" != "$3" ]; then
+		echo "$1 perft $2${4:+ $4}: WRONG COUNT $leaves, published $3"
 		status=1
 	fi
 }
 
-if [ ! -x "$BUILD/perft" ]; then
-	echo "run.sh: no $BUILD/perft; run make first" >&2
-	exit 1
-fi
-perft_speed ataxx 7 5023479496
-perft_speed amazons 2 4307152
-
-# The baseline, measured in this same run: the generic perft over the rules
-# interface (copy-make, no bulk counting) against the game's own perft.
+# Own perft against the generic perft over the rules interface.
 for spec in "ataxx 5 4752668" "amazons 2 4307152"; do
 	set -- $spec
+	if ! "$BUILD/perft" "$1" 1 >/dev/null 2>&1; then
+		continue
+	fi
 	perft_speed "$1" "$2" "$3"
 	fast=$last_median
 	perft_speed "$1" "$2" "$3" -g
-	slow=$last_median
-	if [ -n "$fast" ] && [ -n "$slow" ] && [ "$slow" -gt 0 ]; then
-		echo "$1 perft $2: own perft is $(awk "BEGIN { printf \"%.1f\", $fast / $slow }")x the generic one"
-	fi
+	row "perft $1 $2 (baseline: generic perft)" "leaves/s" "$fast" \
+	    "$last_median" - - - - -
 done
+if [ -z "${BENCH_QUICK:-}" ] || [ "${BENCH_QUICK:-0}" = 0 ]; then
+	perft_speed ataxx 7 5023479496
+	row "perft ataxx 7" "leaves/s" "$last_median" - - - - - -
+fi
 
-# The store: moves appended per second with synchronous NORMAL and FULL.
+# The store alone (bench_store): appends per second, its median lines.
 if [ -x "$BUILD/bench_store" ]; then
-	"$BUILD/bench_store" || status=1
+	"$BUILD/bench_store" "$TMP" >"$TMP/store" 2>&1 || status=1
+	for s in NORMAL FULL; do
+		v=$(sed -n "s/^store append synchronous=$s *median: *\([0-9]*\) moves.*/\1/p" \
+		    "$TMP/store")
+		row "store alone, appends, synchronous $s" "moves/s" "${v:--}" \
+		    - - - - - -
+	done
 fi
 
-# Under load: the real tablerod with 500 connections playing Ataxx in 250
-# rooms, against its own ping baseline in the same run, with synchronous
-# NORMAL and FULL (bench/load.py; about a minute).
-if command -v python3 >/dev/null 2>&1; then
-	python3 "$(dirname "$0")/load.py" --build "$BUILD" --pairs 250 \
-	    --seconds 3 --runs 3 || status=1
-else
-	echo "load: not run (no python3)"
-fi
+stat1=$(head -n 1 /proc/stat)
+busy=$(printf '%s\n%s\n' "$stat0" "$stat1" | awk '
+	{ t = 0; for (i = 2; i <= NF; i++) t += $i; tot[NR] = t;
+	  idle[NR] = $5 + $6 }
+	END { d = tot[2] - tot[1]; if (d > 0)
+	      printf "%.0f", 100 * (d - idle[2] + idle[1]) / d; else print 0 }')
+
+echo "tablero bench: median of $RUNS runs of ${SECS} s; server on" \
+    "${SRV_PIN:-any core}, load generator on ${LG_PIN:-any core};" \
+    "$(nproc) cores"
+echo "machine: load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg)" \
+    "after; all cores ${busy}% busy over the bench (other processes" \
+    "included)"
+{
+	echo "scenario|unit|tablerod|baseline|ratio|srv us/msg|base us/msg|p50 / p99 ms|bystander p99 ms (t / base)|loadgen cores"
+	cat "$TABLE"
+} | awk -F'|' '
+	{ for (i = 1; i <= NF; i++) { cell[NR, i] = $i;
+	    if (length($i) > w[i]) w[i] = length($i) } n = NR; nf = NF }
+	END { for (r = 1; r <= n; r++) { line = "";
+	    for (i = 1; i <= nf; i++)
+	        line = line sprintf(i == 1 ? "%-*s" : "  %*s", w[i], cell[r, i]);
+	    print line } }'
+echo "baseline: echod (bench/echod.c) for the network rows, with one" \
+    "ping in flight per room for the move rows; the generic perft for perft"
 exit $status

@@ -25,6 +25,10 @@ want_pc libcjson libcjson-dev
 want_pc sqlite3 libsqlite3-dev
 # Random tokens and their hashes (never hand-written crypto).
 want_pc libsodium libsodium-dev
+# The client's line editing and history (readline-compatible callbacks).
+want_pc libedit libedit-dev
+# The client's black-box tests drive it in a terminal.
+want_cmd tmux tmux
 if [ "${TABLERO_FUZZ:-1}" = 1 ]; then
 	want_cmd clang clang
 	# libFuzzer and the sanitizer runtimes for clang.

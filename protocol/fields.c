@@ -78,6 +78,7 @@ static const struct fields_entry fields_table[PROTO_F_COUNT] = {
         NULL},
     [PROTO_F_BOTS] = {"bots", FIELDS_BOTS, 0, FIELDS_PLAIN, 0, 0, NULL},
     [PROTO_F_BOT] = {"bot", FIELDS_BOT, 0, FIELDS_PLAIN, 0, 0, NULL},
+    [PROTO_F_SINCE] = {"since", FIELDS_SEQ, 0, FIELDS_PLAIN, 0, 0, NULL},
 };
 
 /* Longest word of an enumeration. */
@@ -115,39 +116,12 @@ proto_errf(char *err, size_t errlen, const char *fmt, ...)
 int
 proto_utf8_valid(const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, n, k;
-	unsigned long cp;
+	size_t i = 0, n;
+	uint32_t cp;
 
-	while (i < len) {
-		if (p[i] < 0x80) {
-			i++;
-			continue;
-		}
-		if (p[i] >= 0xc2 && p[i] <= 0xdf) {
-			n = 1;
-			cp = p[i] & 0x1f;
-		} else if (p[i] >= 0xe0 && p[i] <= 0xef) {
-			n = 2;
-			cp = p[i] & 0x0f;
-		} else if (p[i] >= 0xf0 && p[i] <= 0xf4) {
-			n = 3;
-			cp = p[i] & 0x07;
-		} else
+	for (; i < len; i += n)
+		if ((n = proto_utf8_next(s + i, len - i, &cp)) == 0)
 			return 0;
-		if (len - i - 1 < n)
-			return 0;
-		for (k = 1; k <= n; k++) {
-			if ((p[i + k] & 0xc0) != 0x80)
-				return 0;
-			cp = (cp << 6) | (p[i + k] & 0x3f);
-		}
-		/* overlong forms, surrogates, beyond U+10FFFF */
-		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-			return 0;
-		i += n + 1;
-	}
 	return 1;
 }
 
@@ -220,6 +194,7 @@ fields_check(const char *label, const char *s, size_t len, size_t max,
 {
 	size_t i;
 	unsigned char c;
+	uint32_t cp;
 
 	if (len > max) {
 		proto_errf(err, errlen, "field '%s' is longer than %zu bytes",
@@ -246,8 +221,31 @@ fields_check(const char *label, const char *s, size_t len, size_t max,
 		    "field '%s' contains a control character", label);
 		return PROTO_E_BAD_REQUEST;
 	}
+	if (proto_text_hiding(s, len, &cp) < len) {
+		proto_errf(err, errlen,
+		    "field '%s' contains U+%04lX, a character that reorders "
+		    "or hides text",
+		    label, (unsigned long)cp);
+		return PROTO_E_BAD_REQUEST;
+	}
 	return PROTO_OK;
 }
+
+/* Store v in a counting field (seq, since); its "present" flag, for the
+ * caller to set. */
+static int *
+fields_count(struct proto_request *req, enum proto_field field, long long *v)
+{
+	if (field == PROTO_F_SINCE) {
+		req->since = *v;
+		return &req->has_since;
+	}
+	req->seq = *v;
+	return &req->has_seq;
+}
+
+static int fields_present(
+    const struct proto_request *req, enum proto_field field);
 
 /* The slot of a string field. */
 static char **
@@ -635,13 +633,12 @@ proto_field_json(struct proto_request *req, enum proto_field field,
 	case FIELDS_SEQ:
 		if (!fields_json_int(item, 0, PROTO_INT_MAX, &v)) {
 			proto_errf(err, errlen,
-			    "field 'seq' must be an "
+			    "field '%s' must be an "
 			    "integer from 0 to %lld",
-			    PROTO_INT_MAX);
+			    fe->name, PROTO_INT_MAX);
 			return PROTO_E_BAD_REQUEST;
 		}
-		req->has_seq = 1;
-		req->seq = v;
+		*fields_count(req, field, &v) = 1;
 		return PROTO_OK;
 	case FIELDS_PROTO:
 		if (!fields_json_int(item, -PROTO_INT_MAX, PROTO_INT_MAX, &v)) {
@@ -757,19 +754,19 @@ proto_field_text(struct proto_request *req, enum proto_field field,
 	case FIELDS_SEAT:
 		return fields_store(req, field, value, len, err, errlen);
 	case FIELDS_SEQ:
-		if (req->has_seq) {
-			proto_errf(err, errlen, "field 'seq' is given twice");
+		if (fields_present(req, field)) {
+			proto_errf(
+			    err, errlen, "field '%s' is given twice", fe->name);
 			return PROTO_E_BAD_REQUEST;
 		}
 		if (!proto_parse_int(value, len, 0, PROTO_INT_MAX, &v)) {
 			proto_errf(err, errlen,
-			    "field 'seq' must be an "
+			    "field '%s' must be an "
 			    "integer from 0 to %lld",
-			    PROTO_INT_MAX);
+			    fe->name, PROTO_INT_MAX);
 			return PROTO_E_BAD_REQUEST;
 		}
-		req->has_seq = 1;
-		req->seq = v;
+		*fields_count(req, field, &v) = 1;
 		return PROTO_OK;
 	case FIELDS_PROTO:
 		if (!proto_parse_int(
@@ -819,7 +816,7 @@ fields_present(const struct proto_request *req, enum proto_field field)
 	case FIELDS_SEAT:
 		return *fields_slot((struct proto_request *)req, field) != NULL;
 	case FIELDS_SEQ:
-		return req->has_seq;
+		return field == PROTO_F_SINCE ? req->has_since : req->has_seq;
 	case FIELDS_PROTO:
 		return req->has_proto;
 	case FIELDS_PRIVATE:

@@ -3,6 +3,8 @@
  * sequences are removed first (their state survives chunk boundaries), then
  * "\n" or "\r\n" ends a line, blank lines are skipped and a line longer than
  * the limit is reported once and dropped without ever being held whole.
+ * The line buffer grows only as a line needs it, so an idle connection
+ * holds none and a short-line one a small one.
  */
 #include <stdlib.h>
 
@@ -16,6 +18,12 @@
 #define FRAMER_WILL 251
 #define FRAMER_SB 250
 #define FRAMER_SE 240
+
+/* Bytes of the first line buffer: most requests (a move, a ping) fit. */
+#define FRAMER_BUF_MIN 128
+/* A buffer grown past this for one long line (a board file) is given back
+ * once that line is handled, so it is not held for the connection's life. */
+#define FRAMER_BUF_KEEP 1024
 
 /* Where the telnet decoder is. */
 enum framer_telnet {
@@ -33,7 +41,8 @@ struct proto_framer {
 	int cr;                   /* a "\r" is held back, not yet in buf */
 	int ready;                /* buf holds a line handed out last call */
 	int skipping;             /* dropping an over-long line up to "\n" */
-	char *buf;                /* limit + 1 bytes (room for a NUL) */
+	char *buf;                /* cap bytes, NULL while cap is 0 */
+	size_t cap;               /* always > len when buf is set (for a NUL) */
 };
 
 struct proto_framer *
@@ -46,11 +55,6 @@ proto_framer_new(size_t limit)
 	f = calloc(1, sizeof *f);
 	if (f == NULL)
 		return NULL;
-	f->buf = malloc(limit + 1);
-	if (f->buf == NULL) {
-		free(f);
-		return NULL;
-	}
 	f->limit = limit;
 	f->state = FRAMER_DATA;
 	return f;
@@ -69,6 +73,58 @@ size_t
 proto_framer_pending(const struct proto_framer *f)
 {
 	return f->ready ? 0 : f->len;
+}
+
+size_t
+proto_framer_held(const struct proto_framer *f)
+{
+	return f->cap;
+}
+
+/* Make room for one more byte and the NUL after it: 0, or -1 when out of
+ * memory. Doubles, from FRAMER_BUF_MIN up to limit + 1. */
+static int
+framer_grow(struct proto_framer *f)
+{
+	size_t cap;
+	char *buf;
+
+	if (f->len + 1 < f->cap)
+		return 0;
+	cap = f->cap == 0 ? FRAMER_BUF_MIN : f->cap * 2;
+	if (cap > f->limit + 1)
+		cap = f->limit + 1;
+	buf = realloc(f->buf, cap);
+	if (buf == NULL)
+		return -1;
+	f->buf = buf;
+	f->cap = cap;
+	return 0;
+}
+
+void
+proto_framer_trim(struct proto_framer *f)
+{
+	if (f->ready) {
+		f->ready = 0;
+		f->len = 0;
+	}
+	if (f->len > 0)
+		return;
+	free(f->buf);
+	f->buf = NULL;
+	f->cap = 0;
+}
+
+/* Give back a buffer that one long line grew past FRAMER_BUF_KEEP. */
+static void
+framer_shrink(struct proto_framer *f)
+{
+	if (f->cap <= FRAMER_BUF_KEEP)
+		return;
+	free(f->buf);
+	f->buf = NULL;
+	f->cap = 0;
 }
 
 /* Run one byte through the telnet decoder: 1 and *out set when it is data. */
@@ -122,7 +178,8 @@ framer_blank(const struct proto_framer *f)
 	return 1;
 }
 
-/* Append one byte to the line: 0, or -1 when that would pass the limit. */
+/* Append one byte to the line: 0, -1 when that would pass the limit, or
+ * -2 when out of memory. */
 static int
 framer_add(struct proto_framer *f, unsigned char c)
 {
@@ -131,14 +188,17 @@ framer_add(struct proto_framer *f, unsigned char c)
 	if (f->len == f->limit) {
 		f->skipping = 1;
 		f->len = 0;
+		framer_shrink(f);
 		return -1;
 	}
+	if (framer_grow(f) != 0)
+		return -2;
 	f->buf[f->len++] = (char)c;
 	return 0;
 }
 
 /* Handle one data byte: 1 when a line is complete, -1 when the line went
- * over the limit, else 0. */
+ * over the limit, -2 when out of memory, else 0. */
 static int
 framer_byte(struct proto_framer *f, unsigned char c)
 {
@@ -147,8 +207,10 @@ framer_byte(struct proto_framer *f, unsigned char c)
 		if (c == '\n')
 			return framer_byte(f, c);
 		/* telnet's "\r\0" is a bare CR: keep the CR, drop the NUL */
-		if (framer_add(f, '\r') == -1)
-			return -1;
+		int r = framer_add(f, '\r');
+
+		if (r < 0)
+			return r;
 		if (c == '\0')
 			return 0;
 	}
@@ -184,13 +246,14 @@ proto_framer_push(struct proto_framer *f, const char *buf, size_t len,
 	if (f->ready) {
 		f->ready = 0;
 		f->len = 0;
+		framer_shrink(f);
 	}
 	for (i = 0; i < len; i++) {
 		if (!framer_telnet(f, (unsigned char)buf[i], &c))
 			continue;
 		r = framer_byte(f, c);
-		if (r == -1) {
-			*toolong = 1;
+		if (r < 0) {
+			*toolong = r == -1 ? 1 : -1;
 			return i + 1;
 		}
 		if (r == 1) {

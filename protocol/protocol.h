@@ -17,6 +17,7 @@
 #define TABLERO_PROTOCOL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -142,13 +143,23 @@ void proto_framer_free(struct proto_framer *f);
  *
  * *toolong: set to 1 (once per offending line) when the current line went
  * over the limit; the framer then drops the rest of that line up to its
- * "\n". The server answers line_too_long and closes. Else 0.
+ * "\n". The server answers line_too_long and closes. -1 when no memory
+ * could be had for the line (the caller treats it as out of memory). Else 0.
  */
 size_t proto_framer_push(struct proto_framer *f, const char *buf, size_t len,
     const char **line, size_t *linelen, int *toolong);
 
 /* Bytes of the current incomplete line held (always <= the limit). */
 size_t proto_framer_pending(const struct proto_framer *f);
+
+/* Bytes of line buffer allocated: none before the first line, small for
+ * short lines, grown only as a long line needs (at most limit + 1). */
+size_t proto_framer_held(const struct proto_framer *f);
+
+/* Give back the line buffer when no partial line is held (the last line
+ * handed out is then invalid): for a connection with nothing left to read,
+ * so an idle one holds no buffer. */
+void proto_framer_trim(struct proto_framer *f);
 
 /* ----------------------------------------------------------------- verbs.c */
 
@@ -309,6 +320,8 @@ struct proto_request {
 	                         "adjourned" */
 	int has_seq;          /* move */
 	long long seq;
+	int has_since; /* state: history from the move after this */
+	long long since;
 	int has_proto; /* hello (always PROTO_VERSION when set) */
 	long proto;
 	int has_private; /* create */
@@ -421,6 +434,7 @@ enum proto_field {
 	PROTO_F_OPTIONS,
 	PROTO_F_BOTS,
 	PROTO_F_BOT,
+	PROTO_F_SINCE,
 	PROTO_F_COUNT
 };
 
@@ -441,6 +455,19 @@ enum proto_shorthand_args proto_verb_args(enum proto_verb v, int positional[2]);
 void proto_errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int proto_utf8_valid(const char *s, size_t len);
+
+/* unicode.c: characters that reorder or hide text. */
+/* Decode the UTF-8 character at s: its length (1 to 4) with *cp set, or 0
+ * when the bytes are not valid UTF-8. */
+size_t proto_utf8_next(const char *s, size_t len, uint32_t *cp);
+/* 1 when cp reorders or hides text (bidi controls, invisible format
+ * characters, C1 controls, U+2028 and U+2029). */
+int proto_char_hides(uint32_t cp);
+/* 1 when cp ends a line on some reader (LF, CR, NEL, U+2028, U+2029). */
+int proto_char_breaks(uint32_t cp);
+/* The offset of the first character of s that hides text (or of the
+ * first invalid byte), with *cp set; len when there is none. */
+size_t proto_text_hiding(const char *s, size_t len, uint32_t *cp);
 enum proto_error proto_unknown_cmd(
     const struct proto_request *req, char *err, size_t errlen);
 char *proto_strndup(const char *s, size_t len);

@@ -81,6 +81,62 @@ text_addf(struct text_buf *b, const char *fmt, ...)
 	free(big);
 }
 
+/*
+ * Append text a client wrote, so that it cannot pass for anything else:
+ * each line break (LF, CR, CRLF, NEL, U+2028, U+2029) starts a new line
+ * that begins with prefix again (shown as <U+000A> and so on when prefix
+ * is NULL); every other control character and every character that
+ * reorders or hides text is shown as <U+XXXX>, an invalid byte as <0xXX>.
+ */
+static void
+text_add_untrusted(struct text_buf *b, const char *s, const char *prefix)
+{
+	size_t len = strlen(s), i = 0, n;
+	uint32_t cp;
+
+	while (i < len) {
+		n = proto_utf8_next(s + i, len - i, &cp);
+		if (n == 0) {
+			text_addf(b, "<0x%02X>", (unsigned)(unsigned char)s[i]);
+			i++;
+			continue;
+		}
+		if (prefix != NULL && proto_char_breaks(cp)) {
+			if (cp == '\r' && i + 1 < len && s[i + 1] == '\n')
+				n = 2;
+			text_add(b, "\n");
+			text_add(b, prefix);
+		} else if ((cp < 0x20 && cp != '\t') || cp == 0x7f ||
+		    proto_char_hides(cp)) {
+			text_addf(b, "<U+%04lX>", (unsigned long)cp);
+		} else {
+			text_addn(b, s + i, n);
+		}
+		i += n;
+	}
+}
+
+/* A chat line: "[lobby] ana: text" or "[r1] ana: text", and every further
+ * line of a multi-line text with the same prefix. */
+static void
+text_chat(
+    struct text_buf *b, const char *room, const char *from, const char *text)
+{
+	struct text_buf prefix = {NULL, 0, 0, 0};
+
+	text_addf(&prefix, "[%s] ", room != NULL ? room : "lobby");
+	text_add_untrusted(&prefix, from != NULL ? from : "?", NULL);
+	text_add(&prefix, ": ");
+	if (prefix.oom) {
+		b->oom = 1;
+		return;
+	}
+	text_add(b, prefix.p);
+	text_add_untrusted(b, text != NULL ? text : "", prefix.p);
+	text_add(b, "\n");
+	free(prefix.p);
+}
+
 /* End the current line unless it is already ended (or nothing is there). */
 static void
 text_eol(struct text_buf *b)
@@ -128,7 +184,7 @@ text_value(struct text_buf *b, const cJSON *v)
 	const cJSON *c;
 
 	if (cJSON_IsString(v))
-		text_add(b, v->valuestring);
+		text_add_untrusted(b, v->valuestring, NULL);
 	else if (cJSON_IsNumber(v)) {
 		if (v->valuedouble == (double)text_int(v->valuedouble))
 			text_addf(b, "%lld", text_int(v->valuedouble));
@@ -879,12 +935,8 @@ text_event_shutdown(struct text_buf *b, const cJSON *msg)
 void
 text_event_chat(struct text_buf *b, const cJSON *msg)
 {
-	if (text_str(msg, "room") == NULL)
-		text_add(b, "[lobby] ");
-	text_room(b, msg);
-	text_addf(b, "%s: %s\n",
-	    text_str(msg, "from") ? text_str(msg, "from") : "?",
-	    text_str(msg, "text") ? text_str(msg, "text") : "");
+	text_chat(b, text_str(msg, "room"), text_str(msg, "from"),
+	    text_str(msg, "text"));
 }
 
 void
@@ -1049,12 +1101,15 @@ proto_text(const cJSON *msg)
 
 	if (ev != NULL)
 		text_event(&b, msg, ev);
-	else if (cJSON_IsFalse(ok))
-		text_addf(&b, "error (%s): %s\n",
+	else if (cJSON_IsFalse(ok)) {
+		text_addf(&b, "error (%s): ",
 		    text_str(msg, "error") ? text_str(msg, "error")
-		                           : "internal",
-		    text_str(msg, "message") ? text_str(msg, "message") : "");
-	else if (cJSON_IsTrue(ok))
+		                           : "internal");
+		text_add_untrusted(&b,
+		    text_str(msg, "message") ? text_str(msg, "message") : "",
+		    NULL);
+		text_add(&b, "\n");
+	} else if (cJSON_IsTrue(ok))
 		text_reply(&b, msg);
 	else
 		text_rest(&b, msg);

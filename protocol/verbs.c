@@ -114,12 +114,12 @@ static const struct verbs_entry verbs_leave = {
 static const struct verbs_entry verbs_state = {
     .name = "state",
     .login = 1,
-    .fields = 0,
+    .fields = F(SINCE),
     .required = 0,
     .args = PROTO_ARGS_FIELDS,
     .positional = {PROTO_F_ROOM, -1},
-    .usage = "state [ROOM]",
-    .summary = "the full state of a room's game",
+    .usage = "state [ROOM] [since=N]",
+    .summary = "the full state of a room's game (history after move N)",
     .text = text_reply_state,
 };
 

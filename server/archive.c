@@ -72,9 +72,9 @@ archive_position(const struct room *r, const void *st)
 	return buf;
 }
 
-/* Keep the game that just ended in r; a store failure is logged (the
- * room goes on, only its history misses the game). */
-void
+/* Keep the game that just ended in r (room_commit calls it inside its
+ * transaction); 0, or -1 when the store failed. */
+int
 archive_game(struct room *r)
 {
 	struct store_game g;
@@ -85,7 +85,7 @@ archive_game(struct room *r)
 	char *result = cJSON_PrintUnformatted(r->result);
 	char *start = archive_position(r, r->start);
 	char *end = archive_position(r, r->st);
-	int i;
+	int i, rc;
 
 	if (options == NULL || seatstr == NULL || movestr == NULL ||
 	    result == NULL)
@@ -110,9 +110,7 @@ archive_game(struct room *r)
 	g.moves = movestr;
 	g.start = start;
 	g.position = end;
-	if (store_game_put(r->srv->store, &g) != 0)
-		log_error("store: room %s game %d: %s", r->id, r->game_no,
-		    store_errmsg(r->srv->store));
+	rc = store_game_put(r->srv->store, &g);
 	free(options);
 	free(seatstr);
 	free(movestr);
@@ -121,6 +119,7 @@ archive_game(struct room *r)
 	free(end);
 	cJSON_Delete(seats);
 	cJSON_Delete(moves);
+	return rc;
 }
 
 /* Parse a stored JSON column, or null when it does not parse. */

@@ -48,6 +48,14 @@ cmd_need_playing(
 	return -1;
 }
 
+/* The store refused the verb's change: nothing changed. */
+void
+cmd_unstored(struct conn *c, const struct proto_request *req)
+{
+	session_error(c, req, PROTO_E_INTERNAL,
+	    "the store failed; nothing changed (try again later)");
+}
+
 static int
 cmd_need_solo(struct conn *c, const struct proto_request *req, struct room *r)
 {
@@ -121,11 +129,14 @@ cmd_resign(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_playing(c, req, r) != 0)
 		return;
+	if ((r->g->seats == 1
+	            ? room_end(r, "blocked", -1, "resignation")
+	            : room_end(r, "win", 1 - seat, "resignation")) != 0) {
+		cmd_unstored(c, req);
+		return;
+	}
+	/* The reply still goes out ahead of the ended event. */
 	session_reply(c, proto_reply(req));
-	if (r->g->seats == 1)
-		room_end(r, "blocked", -1, "resignation");
-	else
-		room_end(r, "win", 1 - seat, "resignation");
 }
 
 static void
@@ -167,6 +178,11 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	if (strcmp(req->action, "offer") == 0) {
+		if (room_commit(r, r->seats[1 - seat].bot > 0 ? 2 : 1, 0) !=
+		    0) {
+			cmd_unstored(c, req);
+			return;
+		}
 		session_reply(c, proto_reply(req));
 		r->draw_offer = seat;
 		cmd_answer_here(r, 1 - seat);
@@ -183,12 +199,17 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 		    "your opponent has not offered a draw");
 		return;
 	}
+	if (strcmp(req->action, "accept") == 0
+	        ? room_end(r, "draw", -1, "draw by agreement")
+	        : room_commit(r, 1, 0)) {
+		cmd_unstored(c, req);
+		return;
+	}
 	session_reply(c, proto_reply(req));
-	r->draw_offer = -1;
-	if (strcmp(req->action, "accept") == 0)
-		room_end(r, "draw", -1, "draw by agreement");
-	else
+	if (r->status != ROOM_ENDED) {
+		r->draw_offer = -1;
 		cmd_draw_event(r, PROTO_EV_DRAW_DECLINED, seat);
+	}
 }
 
 /* A position the rules say is over (a blocked start) is announced as
@@ -228,25 +249,29 @@ cmd_position_event(struct room *r, enum proto_event_kind e)
 	room_broadcast(r, ev);
 }
 
-/* Go back to the first n moves of the current game, in the store too; the
- * game is under way again until the rules say otherwise (the caller's
- * room_after_move ends it when that position is already over). 0, or -1
- * when the store failed. */
+static void cmd_level_start(struct room *r);
+
+/* Go back to the first n moves of the current game (with level_start, to
+ * the start of its level: cmd_level_start), in the store too (in one
+ * transaction, with the seq of the event to come). The game is under way
+ * again until the rules say otherwise: the caller's room_after_move ends
+ * it when that position is already over. 0, or -1 when the store failed
+ * and nothing changed. */
 static int
-cmd_rewind(struct room *r, int n)
+cmd_rewind(struct room *r, int n, int level_start)
 {
-	if (store_move_truncate(r->srv->store, r->id, r->game_no, n + 1) != 0) {
-		log_error("store: %s", store_errmsg(r->srv->store));
-		return -1;
-	}
+	struct room_snap snap;
+
+	room_snap_take(r, &snap);
 	room_replay(r, n);
+	if (level_start)
+		cmd_level_start(r);
 	if (r->status == ROOM_ENDED) {
 		r->status = ROOM_PLAYING;
 		cJSON_Delete(r->result);
 		r->result = NULL;
 	}
-	room_save(r);
-	return 0;
+	return room_commit_snap(r, &snap, 1, n + 1);
 }
 
 /* The start of the level the room's game was made from, as options for a
@@ -282,7 +307,8 @@ cmd_level_start_options(const struct room *r)
 
 /* restart in a game made from a level file saved mid-level goes back to
  * the level's start, not to the board it was loaded with: the room's
- * options then give that start as its position (stored with the room). */
+ * options then give that start as its position (stored with the room by
+ * the caller's commit). */
 static void
 cmd_level_start(struct room *r)
 {
@@ -296,7 +322,6 @@ cmd_level_start(struct room *r)
 	if (room_reset_options(r, o, err, sizeof err) != 0)
 		log_error(
 		    "room %s: restart at the level's start: %s", r->id, err);
-	room_save(r);
 }
 
 void
@@ -312,7 +337,7 @@ cmd_undo(struct conn *c, const struct proto_request *req)
 		session_error(c, req, PROTO_E_NOT_ALLOWED, "nothing to undo");
 		return;
 	}
-	if (cmd_rewind(r, r->nhist - 1) != 0) {
+	if (cmd_rewind(r, r->nhist - 1, 0) != 0) {
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
@@ -330,18 +355,18 @@ cmd_restart(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_solo(c, req, r) != 0)
 		return;
-	if (cmd_rewind(r, 0) != 0) {
+	if (cmd_rewind(r, 0, 1) != 0) {
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
-	cmd_level_start(r);
 	session_reply(c, proto_reply(req));
 	cmd_position_event(r, PROTO_EV_RESTARTED);
 	room_after_move(r);
 }
 
-/* Start a new game in the room with new options (taken over): a rematch
- * or the next level. 0, or -1 with the reason. */
+/* Set up a new game in the room with new options (taken over): a rematch
+ * or the next level; nothing stored or sent yet. 0, or -1 with the
+ * reason. */
 static int
 cmd_new_game(struct room *r, cJSON *options, char *err, size_t errlen)
 {
@@ -362,7 +387,22 @@ cmd_new_game(struct room *r, cJSON *options, char *err, size_t errlen)
 	r->nhist = 0;
 	cJSON_Delete(r->result);
 	r->result = NULL;
-	room_start(r);
+	room_start_prepare(r);
+	return 0;
+}
+
+/* Start the new game cmd_new_game set up: stored, then announced. 0, or
+ * -1 with r as the snapshot kept it (after replying the error). */
+static int
+cmd_new_game_commit(struct conn *c, const struct proto_request *req,
+    struct room *r, struct room_snap *snap)
+{
+	if (room_commit_snap(r, snap, room_start_nevents(r), 0) != 0) {
+		cmd_unstored(c, req);
+		return -1;
+	}
+	session_reply(c, proto_reply(req));
+	room_start_announce(r);
 	return 0;
 }
 
@@ -387,7 +427,8 @@ cmd_solved(const struct room *r)
 	    strcmp(res, "solved") == 0;
 }
 
-/* Start the next level with a new seed; 0, or -1 with the reason. */
+/* Set up the next level with a new seed (nothing stored or sent yet); 0,
+ * or -1 with the reason. */
 static int
 cmd_next_level(struct room *r, long level, char *err, size_t errlen)
 {
@@ -402,14 +443,16 @@ cmd_next_level(struct room *r, long level, char *err, size_t errlen)
 	return cmd_new_game(r, o, err, errlen);
 }
 
-/* After a won level the next one starts by itself (as in the seed);
- * nothing when the game has no levels or that was the last. */
+/* After a won level the next one starts by itself (as in the seed),
+ * stored, then announced; nothing when the game has no levels, that was
+ * the last, or the store refused (the player may still type next). */
 void
 cmd_auto_next(struct room *r)
 {
 	const struct rules_optdesc *d =
 	    rules_optdesc_find(r->g, RULES_OPT_LEVEL);
 	char err[RULES_ERR_MAX];
+	struct room_snap snap;
 	long level;
 
 	if (r->g->seats != 1 || d == NULL || !cmd_solved(r))
@@ -417,8 +460,15 @@ cmd_auto_next(struct room *r)
 	level = room_level_after(r);
 	if (level > d->max)
 		return;
-	if (cmd_next_level(r, level, err, sizeof err) != 0)
+	room_snap_take(r, &snap);
+	if (cmd_next_level(r, level, err, sizeof err) != 0) {
+		room_snap_drop(&snap);
 		log_error("room %s: next level: %s", r->id, err);
+		return;
+	}
+	if (room_commit_snap(r, &snap, room_start_nevents(r), 0) != 0)
+		return;
+	room_start_announce(r);
 }
 
 void
@@ -426,6 +476,7 @@ cmd_next(struct conn *c, const struct proto_request *req)
 {
 	const struct rules_optdesc *d;
 	char err[RULES_ERR_MAX];
+	struct room_snap snap;
 	struct room *r;
 	cJSON *rep;
 	long level;
@@ -460,9 +511,14 @@ cmd_next(struct conn *c, const struct proto_request *req)
 		    c, req, PROTO_E_NOT_ALLOWED, "that was the last level");
 		return;
 	}
-	session_reply(c, proto_reply(req));
-	if (cmd_next_level(r, level, err, sizeof err) != 0)
+	room_snap_take(r, &snap);
+	if (cmd_next_level(r, level, err, sizeof err) != 0) {
+		room_snap_drop(&snap);
 		log_error("room %s: next level: %s", r->id, err);
+		session_error(c, req, PROTO_E_INTERNAL, "%s", err);
+		return;
+	}
+	cmd_new_game_commit(c, req, r, &snap);
 }
 
 /* The solver runs on the worker thread; the reply comes when it is done,
@@ -525,6 +581,7 @@ void
 cmd_rematch(struct conn *c, const struct proto_request *req)
 {
 	char err[RULES_ERR_MAX];
+	struct room_snap snap;
 	struct room *r;
 	int seat, s, ready = 1;
 	cJSON *ev;
@@ -536,12 +593,17 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 		    "the game in %s is not over", r->id);
 		return;
 	}
-	session_reply(c, proto_reply(req));
+	room_snap_take(r, &snap);
 	r->seats[seat].rematch = 1;
 	for (s = 0; s < r->g->seats; s++)
 		if (r->seats[s].bot == 0 && !r->seats[s].rematch)
 			ready = 0;
 	if (!ready) {
+		if (room_commit_snap(r, &snap, 1, 0) != 0) {
+			cmd_unstored(c, req);
+			return;
+		}
+		session_reply(c, proto_reply(req));
 		for (s = 0; s < r->g->seats; s++)
 			if (s != seat)
 				cmd_answer_here(r, s);
@@ -553,8 +615,13 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 	}
 	if (r->g->seats == 2)
 		cmd_swap_seats(r);
-	if (cmd_new_game(r, cmd_rematch_options(r), err, sizeof err) != 0)
+	if (cmd_new_game(r, cmd_rematch_options(r), err, sizeof err) != 0) {
+		room_snap_restore(r, &snap);
 		log_error("room %s: rematch: %s", r->id, err);
+		session_error(c, req, PROTO_E_INTERNAL, "%s", err);
+		return;
+	}
+	cmd_new_game_commit(c, req, r, &snap);
 }
 
 void
@@ -580,6 +647,9 @@ cmd_claim(struct conn *c, const struct proto_request *req)
 		        1000));
 		return;
 	}
+	if (room_end(r, "win", seat, "abandonment") != 0) {
+		cmd_unstored(c, req);
+		return;
+	}
 	session_reply(c, proto_reply(req));
-	room_end(r, "win", seat, "abandonment");
 }

@@ -2,13 +2,20 @@
  * cmd_room.c: the verbs that make, enter, leave and look at rooms: create,
  * join, watch, leave, state, moves, say (room chat) and export.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include <sodium.h>
+
 #include "server/server.h"
 #include "server/store.h"
+
+/* Letters of a private room's id after its 'p': twelve base32 letters are
+ * 60 random bits, so counting or guessing ids never finds one. */
+#define CMD_PRIVATE_ID_CHARS 12
 
 /* The one room where the opponent offered this player a draw, or NULL
  * when there is none or more than one. */
@@ -306,6 +313,11 @@ cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 		return -1;
 	}
 	room_add_watcher(r, c->player);
+	if (room_commit(r, 1, 0) != 0) {
+		room_remove_watcher(r, c->player);
+		cmd_unstored(c, req);
+		return -1;
+	}
 	cmd_member_event(r, PROTO_EV_JOINED, c->player, -1);
 	return 0;
 }
@@ -321,6 +333,27 @@ cmd_room_limit(struct conn *c, const struct proto_request *req)
 	    "you are in %d unfinished rooms already",
 	    c->srv->cfg.max_rooms_per_player);
 	return -1;
+}
+
+/* A fresh private room id: 'p' and CMD_PRIVATE_ID_CHARS random letters
+ * of lowercase base32 (a-z, 2-7), unlike every room in memory. */
+static void
+cmd_private_id(struct server *srv, char *id, size_t len)
+{
+	static const char b32[] = "abcdefghijklmnopqrstuvwxyz234567";
+	unsigned char b[CMD_PRIVATE_ID_CHARS];
+	int i;
+
+	_Static_assert(CMD_PRIVATE_ID_CHARS + 2 <= SERVER_ROOM_ID_MAX,
+	    "a private id fits a room id");
+	do {
+		randombytes_buf(b, sizeof b);
+		id[0] = 'p';
+		for (i = 0; i < CMD_PRIVATE_ID_CHARS && (size_t)i + 2 < len;
+		     i++)
+			id[i + 1] = b32[b[i] & 31];
+		id[i + 1] = '\0';
+	} while (room_find(srv, id) != NULL);
 }
 
 /* Reply {room, seat, state}; started: the game started with this request,
@@ -377,7 +410,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	char err[RULES_ERR_MAX];
 	struct room *r;
 	long resumed;
-	int seat, started;
+	int seat, full;
 
 	if (g == NULL) {
 		session_error(c, req, PROTO_E_NO_SUCH_GAME,
@@ -401,10 +434,16 @@ cmd_create(struct conn *c, const struct proto_request *req)
 		room_free(r);
 		return;
 	}
-	r->number = ++c->srv->next_room;
-	snprintf(r->id, sizeof r->id, "r%ld", r->number);
-	snprintf(r->creator, sizeof r->creator, "%s", c->player->name);
 	r->is_private = req->has_private && req->is_private;
+	/* A private room takes no number: its id is random, and public
+	 * ids show no gap where one was made. */
+	if (r->is_private) {
+		cmd_private_id(c->srv, r->id, sizeof r->id);
+	} else {
+		r->number = ++c->srv->next_room;
+		snprintf(r->id, sizeof r->id, "r%ld", r->number);
+	}
+	snprintf(r->creator, sizeof r->creator, "%s", c->player->name);
 	if (req->has_clock) {
 		r->clock_initial_ms = (int64_t)req->clock_initial * 1000;
 		r->clock_inc_ms = (int64_t)req->clock_increment * 1000;
@@ -412,37 +451,42 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	}
 	if (seat >= 0)
 		r->seats[seat].player = c->player;
-	room_add(r);
-	room_save(r);
-	c->current = r;
-	log_info("%s created room %s (%s)", c->player->name, r->id, g->name);
-	if (seat < 0) {
-		/* Bots in every seat: the creator watches. */
-		if (cmd_add_watcher(c, req, r) != 0)
-			return;
-		cmd_reply_room(c, req, r, -1, 0, 0);
-		room_start(r);
+	full = cmd_room_full(r);
+	if (full)
+		room_start_prepare(r);
+	if (room_commit(r, 1 + (full ? room_start_nevents(r) : 0), 0) != 0) {
+		room_free(r);
+		session_error(c, req, PROTO_E_INTERNAL,
+		    "the room could not be stored; nothing was made");
 		return;
 	}
+	room_add(r);
+	c->current = r;
+	log_info("%s created room %s (%s)", c->player->name, r->id, g->name);
+	if (seat < 0) /* bots in every seat: the creator watches */
+		room_add_watcher(r, c->player);
 	cmd_member_event(r, PROTO_EV_JOINED, c->player, seat);
-	started = cmd_room_full(r);
-	if (started)
-		room_start(r);
-	cmd_reply_room(c, req, r, seat, resumed, started);
+	if (full)
+		room_start_announce(r);
+	cmd_reply_room(c, req, r, seat, resumed, full);
 }
 
 void
 cmd_join(struct conn *c, const struct proto_request *req)
 {
 	struct room *r = cmd_room_arg(c, req);
-	int seat, s, started;
+	struct room_snap snap;
+	int seat, s, start;
 
 	if (r == NULL)
 		return;
 	seat = room_seat_of(r, c->player);
 	if (seat >= 0) {
+		if (room_player_back(r, c->player) != 0) {
+			cmd_unstored(c, req);
+			return;
+		}
 		c->current = r;
-		room_player_back(r, c->player);
 		cmd_reply_room(c, req, r, seat, 0, 0);
 		return;
 	}
@@ -473,17 +517,24 @@ cmd_join(struct conn *c, const struct proto_request *req)
 	}
 	if (cmd_room_limit(c, req) != 0)
 		return;
+	room_snap_take(r, &snap);
 	room_remove_watcher(r, c->player);
 	r->seats[seat].player = c->player;
 	r->seats[seat].gone = 0;
+	start = r->status == ROOM_WAITING && cmd_room_full(r);
+	if (start)
+		room_start_prepare(r);
+	if (room_commit_snap(
+	        r, &snap, 1 + (start ? room_start_nevents(r) : 0), 0) != 0) {
+		cmd_unstored(c, req);
+		return;
+	}
 	room_sync_member(r, c->player);
 	c->current = r;
-	room_save(r);
 	cmd_member_event(r, PROTO_EV_JOINED, c->player, seat);
-	started = r->status == ROOM_WAITING && cmd_room_full(r);
-	if (started)
-		room_start(r);
-	cmd_reply_room(c, req, r, seat, 0, started);
+	if (start)
+		room_start_announce(r);
+	cmd_reply_room(c, req, r, seat, 0, start);
 }
 
 void
@@ -512,17 +563,35 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 static void
 cmd_room_close(struct room *r)
 {
-	if (store_room_delete(r->srv->store, r->id) != 0)
-		log_error("store: %s", store_errmsg(r->srv->store));
 	log_info("room %s closed", r->id);
 	room_forget(r);
+}
+
+/* Store what leave changed: the room deleted when it closes, else its
+ * row with the nevents events to come; r put back as snap kept it when
+ * the store fails. 0, or -1 logged. */
+static int
+cmd_leave_commit(
+    struct room *r, struct room_snap *snap, int closing, int nevents)
+{
+	if (!closing)
+		return room_commit_snap(r, snap, nevents, 0);
+	if (store_room_delete(r->srv->store, r->id) != 0) {
+		log_error("store: room %s: %s; refused", r->id,
+		    store_errmsg(r->srv->store));
+		room_snap_restore(r, snap);
+		return -1;
+	}
+	room_snap_drop(snap);
+	return 0;
 }
 
 void
 cmd_leave(struct conn *c, const struct proto_request *req)
 {
 	struct room *r = cmd_room_arg(c, req);
-	int seat, s, people = 0;
+	int seat, s, people = 0, ended = 0, closing;
+	struct room_snap snap;
 
 	if (r == NULL)
 		return;
@@ -532,6 +601,27 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
 		return;
 	}
+	room_snap_take(r, &snap);
+	if (seat < 0) {
+		room_remove_watcher(r, c->player);
+	} else if (r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED) {
+		ended = 1;
+		if (r->g->seats == 1)
+			room_end_prepare(r, "blocked", -1, "resignation");
+		else
+			room_end_prepare(r, "win", 1 - seat, "resignation");
+	} else if (r->status == ROOM_WAITING) {
+		r->seats[seat].player = NULL;
+	}
+	for (s = 0; s < r->g->seats; s++)
+		if (r->seats[s].player != NULL)
+			people++;
+	closing = r->status == ROOM_WAITING && people == 0;
+	if (cmd_leave_commit(r, &snap, closing, 1 + ended) != 0) {
+		cmd_unstored(c, req);
+		return;
+	}
+	room_sync_member(r, c->player);
 	session_reply(c, proto_reply(req));
 	if (c->current == r) {
 		int n;
@@ -539,31 +629,15 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		/* Another room the player sits in stays current. */
 		c->current = cmd_seated_room(c, r, &n);
 	}
-	if (seat < 0) {
-		room_remove_watcher(r, c->player);
-	} else if (r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED) {
-		if (r->g->seats == 1)
-			room_end(r, "blocked", -1, "resignation");
-		else
-			room_end(r, "win", 1 - seat, "resignation");
-	} else if (r->status == ROOM_WAITING) {
-		r->seats[seat].player = NULL;
-		room_sync_member(r, c->player);
-	}
+	if (ended)
+		room_end_announce(r);
 	if (seat >= 0 && r->status == ROOM_ENDED)
 		r->seats[seat].gone = 1; /* left: the room may retire */
 	cmd_member_event(r, PROTO_EV_LEFT, c->player, seat);
-	if (r->status != ROOM_WAITING) {
-		room_check_retire(r);
-		return;
-	}
-	for (s = 0; s < r->g->seats; s++)
-		if (r->seats[s].player != NULL)
-			people++;
-	if (people == 0)
+	if (closing)
 		cmd_room_close(r);
-	else
-		room_save(r);
+	else if (r->status != ROOM_WAITING)
+		room_check_retire(r);
 }
 
 void
@@ -579,7 +653,11 @@ cmd_state(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_room_arg(c, req)) == NULL)
 		return;
 	rep = proto_reply(req);
-	cJSON_AddItemToObject(rep, "state", room_state(r));
+	cJSON_AddItemToObject(rep, "state",
+	    room_state_since(r,
+	        !req->has_since            ? 0
+	            : req->since < INT_MAX ? (int)req->since
+	                                   : INT_MAX));
 	session_reply(c, rep);
 }
 
@@ -670,6 +748,10 @@ cmd_say(struct conn *c, const struct proto_request *req)
 	}
 	if (!cmd_chat_fits(c, req))
 		return;
+	if (room_commit(r, 1, 0) != 0) {
+		cmd_unstored(c, req);
+		return;
+	}
 	session_reply(c, proto_reply(req));
 	ev = room_event(r, PROTO_EV_CHAT);
 	cJSON_AddStringToObject(ev, "from", c->player->name);

@@ -7,6 +7,22 @@
 
 #include "server/server.h"
 
+/* A room as hello lists it: the rooms verb's summary, with its seq,
+ * privacy and whose turn it is. */
+static cJSON *
+cmd_hello_summary(const struct room *r)
+{
+	cJSON *o = room_summary(r);
+
+	cJSON_AddItemToObject(o, "turn",
+	    r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED
+	        ? cJSON_CreateString(r->g->seat_names[r->g->turn(r->st)])
+	        : cJSON_CreateNull());
+	cJSON_AddNumberToObject(o, "seq", (double)r->seq);
+	cJSON_AddBoolToObject(o, "private", r->is_private);
+	return o;
+}
+
 void
 cmd_hello(struct conn *c, const struct proto_request *req)
 {
@@ -51,7 +67,9 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		r = held[i];
 		if (room_seat_of(r, p) < 0 || r->status == ROOM_ENDED)
 			continue;
-		cJSON_AddItemToArray(rooms, room_state(r));
+		/* A summary, not the state: a reply that never grows with
+		 * the games (the client asks state per room). */
+		cJSON_AddItemToArray(rooms, cmd_hello_summary(r));
 		if (latest == NULL || r->updated_ms >= latest->updated_ms)
 			latest = r;
 	}

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "server/server.h"
@@ -22,6 +23,8 @@
 /* Column where --help starts each flag's text, and its last column. */
 #define FLAGS_HELP_COL 27
 #define FLAGS_HELP_WIDTH 79
+/* Where Linux says the largest listen backlog it allows. */
+#define FLAGS_SOMAXCONN "/proc/sys/net/core/somaxconn"
 
 enum flags_type {
 	FLAGS_INT,    /* int within [min, max] */
@@ -230,6 +233,15 @@ static const struct flags_entry flags_table[] = {
         .arg = "N",
         .help = "positions a hint may search before it answers \"unknown\" "
                 "(the default takes up to about 10 s)"},
+    {.name = "backlog",
+        .type = FLAGS_INT,
+        .off = CFG(backlog),
+        .min = 1,
+        .max = SERVER_BACKLOG_MAX,
+        .def = 0,
+        .arg = "N",
+        .help = "connections the kernel queues before they are accepted",
+        .def_text = "the system's most, net.core.somaxconn"},
     {.name = "help", .shortname = 'h', .type = FLAGS_HELP, .help = "this help"},
     {.name = "version",
         .shortname = 'V',
@@ -302,6 +314,25 @@ flags_processors(void)
 	return n > SERVER_WORKERS_MAX ? SERVER_WORKERS_MAX : (int)n;
 }
 
+/* The system's largest listen backlog (Linux caps listen() at
+ * net.core.somaxconn), so a burst of connects waits instead of being lost;
+ * SOMAXCONN where that cannot be read. */
+static int
+flags_backlog(void)
+{
+	FILE *f = fopen(FLAGS_SOMAXCONN, "r");
+	int n = 0;
+
+	if (f != NULL) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	if (n < 1)
+		return SOMAXCONN;
+	return n > SERVER_BACKLOG_MAX ? SERVER_BACKLOG_MAX : n;
+}
+
 void
 flags_defaults(struct config *cfg)
 {
@@ -319,6 +350,7 @@ flags_defaults(struct config *cfg)
 			*(size_t *)flags_field(cfg, f->off) = (size_t)f->def;
 	}
 	cfg->workers = flags_processors();
+	cfg->backlog = flags_backlog();
 }
 
 /* A whole number within the row's range: 0, or -1 with the reason. */

@@ -21,8 +21,6 @@
 
 #include "server/server.h"
 
-/* Pending connections the kernel may queue for us. */
-#define NET_BACKLOG 128
 /* Seconds to stop accepting after accept() ran out of descriptors. */
 #define NET_ACCEPT_RETRY_SEC 1
 /* TCP keepalive: probe after 60 s idle, every 10 s, give up after 5, so a
@@ -46,7 +44,8 @@ net_conn_free(struct server *srv, struct conn *c)
 	srv->nconns--;
 	bufferevent_free(c->bev);
 	proto_framer_free(c->framer);
-	evbuffer_free(c->deferred);
+	if (c->deferred != NULL)
+		evbuffer_free(c->deferred);
 	if (c->idle != NULL)
 		event_free(c->idle);
 	free(c);
@@ -99,8 +98,11 @@ net_close(struct conn *c, int flush)
 	bufferevent_set_timeouts(c->bev, NULL, &tv);
 }
 
-/* Queue bytes for a client; one that lets SERVER_OUTPUT_MAX pile up is not
- * reading and is dropped, so it never slows anyone else. */
+/* Queue bytes for a client. One that already has --max-output bytes
+ * queued and unread is not reading and is dropped, so it never slows
+ * anyone else; the cap counts what is queued, not the message at hand
+ * (every reply is bounded, see SERVER_STATE_HISTORY_MAX), so a reader
+ * always gets its reply. */
 void
 net_send(struct conn *c, const char *data, size_t len)
 {
@@ -110,16 +112,25 @@ net_send(struct conn *c, const char *data, size_t len)
 	if (c->state == CONN_DEAD)
 		return;
 	out = bufferevent_get_output(c->bev);
-	queued = evbuffer_get_length(out) + evbuffer_get_length(c->deferred);
-	if (queued + len > c->srv->cfg.output_max) {
-		log_warn("conn %llu %s: %zu bytes unread, dropping it",
-		    (unsigned long long)c->id, c->addr, queued);
+	queued = evbuffer_get_length(out) +
+	    (c->deferred != NULL ? evbuffer_get_length(c->deferred) : 0);
+	if (queued >= c->srv->cfg.output_max) {
+		log_warn("conn %llu %s%s%s: not reading, dropping it: %zu "
+		         "bytes queued unread (--max-output %zu), a %zu-byte "
+		         "message not sent",
+		    (unsigned long long)c->id, c->addr,
+		    c->player != NULL ? " " : "",
+		    c->player != NULL ? c->player->name : "", queued,
+		    c->srv->cfg.output_max, len);
 		net_close(c, 0);
 		return;
 	}
-	if (c->deferring)
+	if (c->deferring) {
+		if (c->deferred == NULL &&
+		    (c->deferred = evbuffer_new()) == NULL)
+			fatal("out of memory");
 		evbuffer_add(c->deferred, data, len);
-	else
+	} else
 		evbuffer_add(out, data, len);
 }
 
@@ -180,6 +191,8 @@ net_read_cb(struct bufferevent *bev, void *arg)
 			break;
 		used = proto_framer_push(c->framer, v.iov_base, v.iov_len,
 		    &line, &linelen, &toolong);
+		if (toolong < 0)
+			fatal("out of memory reading a line");
 		if (toolong) {
 			evbuffer_drain(in, evbuffer_get_length(in));
 			session_error(c, NULL, PROTO_E_LINE_TOO_LONG,
@@ -194,6 +207,8 @@ net_read_cb(struct bufferevent *bev, void *arg)
 		if (used == 0 && line == NULL)
 			break;
 	}
+	if (c->state == CONN_OPEN && evbuffer_get_length(in) == 0)
+		proto_framer_trim(c->framer);
 }
 
 /* Go on with the lines a connection sent while it waited for a reply. */
@@ -331,8 +346,7 @@ net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	c->bev = bufferevent_socket_new(
 	    srv->base, fd, BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
 	c->framer = proto_framer_new(srv->cfg.max_line);
-	c->deferred = evbuffer_new();
-	if (c->bev == NULL || c->framer == NULL || c->deferred == NULL)
+	if (c->bev == NULL || c->framer == NULL)
 		fatal("out of memory accepting a connection");
 	bufferevent_setcb(c->bev, net_read_cb, net_write_cb, net_event_cb, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
@@ -415,7 +429,8 @@ net_bind(struct server *srv, const char *host)
 			continue;
 		}
 		l = evconnlistener_new(srv->base, net_accept_cb, srv,
-		    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, NET_BACKLOG, fd);
+		    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, srv->cfg.backlog,
+		    fd);
 		if (l == NULL) {
 			log_error("listen %s: %s", host, strerror(errno));
 			evutil_closesocket(fd);

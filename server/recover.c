@@ -31,8 +31,8 @@ recover_seats_json(const struct room *r)
 	return a;
 }
 
-/* Write the room's row; failures are logged, the room goes on. */
-void
+/* Write the room's row; 0, or -1 (store_errmsg says why). */
+int
 recover_persist_room(struct room *r)
 {
 	struct store_room sr;
@@ -41,6 +41,7 @@ recover_persist_room(struct room *r)
 	char *seatstr = cJSON_PrintUnformatted(seats);
 	char *result =
 	    r->result != NULL ? cJSON_PrintUnformatted(r->result) : NULL;
+	int rc;
 
 	if (options == NULL || seatstr == NULL)
 		fatal("out of memory");
@@ -59,13 +60,12 @@ recover_persist_room(struct room *r)
 	sr.created_ms = r->created_ms;
 	sr.updated_ms = r->updated_ms;
 	sr.seq = r->seq;
-	if (store_room_save(r->srv->store, &sr) != 0)
-		log_error(
-		    "store: room %s: %s", r->id, store_errmsg(r->srv->store));
+	rc = store_room_save(r->srv->store, &sr);
 	free(options);
 	free(seatstr);
 	free(result);
 	cJSON_Delete(seats);
+	return rc;
 }
 
 /* Append a move before anyone hears of it; 0, or -1 (logged). */
@@ -199,7 +199,8 @@ recover_one(void *arg, const struct store_room *sr,
 		return 0;
 	}
 	snprintf(r->id, sizeof r->id, "%s", sr->id);
-	r->number = strtol(sr->id + 1, NULL, 10);
+	/* Private rooms ("p...") have no number. */
+	r->number = sr->id[0] == 'r' ? strtol(sr->id + 1, NULL, 10) : 0;
 	snprintf(r->creator, sizeof r->creator, "%s", sr->creator);
 	r->is_private = sr->is_private;
 	r->clock_initial_ms = sr->clock_initial_ms;
@@ -208,6 +209,7 @@ recover_one(void *arg, const struct store_room *sr,
 	r->updated_ms = sr->updated_ms;
 	r->status = recover_status(sr->status);
 	r->seq = sr->seq;
+	r->seq_stored = sr->seq;
 	if (nmoves > 0 && moves[nmoves - 1].seq > r->seq)
 		r->seq = moves[nmoves - 1].seq;
 	recover_seats(r, sr->seats);

@@ -16,6 +16,8 @@
 /* Passes the server may play in a row after one move: each side at most
  * once, since two passes in a row mean neither side can move. */
 #define ROOM_PASSES_MAX 2
+/* Seconds before a timer's change the store refused is tried again. */
+#define ROOM_RETRY_SEC 1
 
 /* FNV-1a of a room id. */
 static size_t
@@ -666,12 +668,51 @@ room_summary_part(const struct room *r, const char *key)
 	return part;
 }
 
-/* The full state, as the state verb and hello give it. */
+/* The full state, its history from the first move (one page). */
 cJSON *
 room_state(const struct room *r)
 {
-	cJSON *o = cJSON_CreateObject(), *h;
+	return room_state_since(r, 0);
+}
+
+/* The moves after move `since`, as many as one page holds (at most
+ * SERVER_STATE_HISTORY_MAX, within its share of --max-output, at least
+ * one), into the array h. */
+static void
+room_history_page(const struct room *r, int since, cJSON *h)
+{
+	size_t budget = r->srv->cfg.output_max / SERVER_STATE_SHARE, used = 0;
 	int i;
+
+	for (i = since; i < r->nhist && i - since < SERVER_STATE_HISTORY_MAX;
+	     i++) {
+		/* A move's entry: its two texts and about 48 bytes more. */
+		size_t cost = strlen(r->hist[i].notation) +
+		    strlen(r->hist[i].sentence) + 48;
+		cJSON *m;
+
+		if (i > since && used + cost > budget)
+			break;
+		used += cost;
+		m = cJSON_CreateObject();
+		cJSON_AddNumberToObject(m, "n", i + 1);
+		if (r->hist[i].seat >= 0)
+			cJSON_AddStringToObject(
+			    m, "seat", r->g->seat_names[r->hist[i].seat]);
+		else
+			cJSON_AddNullToObject(m, "seat");
+		cJSON_AddStringToObject(m, "move", r->hist[i].notation);
+		cJSON_AddStringToObject(m, "text", r->hist[i].sentence);
+		cJSON_AddItemToArray(h, m);
+	}
+}
+
+/* The full state, as the state verb gives it, with one page of history:
+ * the moves after move `since` (history_since), and history_total. */
+cJSON *
+room_state_since(const struct room *r, int since)
+{
+	cJSON *o = cJSON_CreateObject(), *h;
 
 	cJSON_AddStringToObject(o, "room", r->id);
 	cJSON_AddStringToObject(o, "game", r->g->name);
@@ -687,19 +728,10 @@ room_state(const struct room *r)
 		cJSON_AddNullToObject(o, "result");
 	room_add_position(r, o, "picture");
 	h = cJSON_AddArrayToObject(o, "history");
-	for (i = 0; i < r->nhist; i++) {
-		cJSON *m = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(m, "n", i + 1);
-		if (r->hist[i].seat >= 0)
-			cJSON_AddStringToObject(
-			    m, "seat", r->g->seat_names[r->hist[i].seat]);
-		else
-			cJSON_AddNullToObject(m, "seat");
-		cJSON_AddStringToObject(m, "move", r->hist[i].notation);
-		cJSON_AddStringToObject(m, "text", r->hist[i].sentence);
-		cJSON_AddItemToArray(h, m);
-	}
+	since = since < 0 ? 0 : since > r->nhist ? r->nhist : since;
+	room_history_page(r, since, h);
+	cJSON_AddNumberToObject(o, "history_since", since);
+	cJSON_AddNumberToObject(o, "history_total", r->nhist);
 	cJSON_AddItemToObject(o, "clocks", room_clocks(r, 1));
 	cJSON_AddItemToObject(o, "clock", room_summary_part(r, "clock"));
 	cJSON_AddNumberToObject(o, "seq", (double)r->seq);
@@ -721,7 +753,7 @@ room_event(struct room *r, enum proto_event_kind e)
 	if (!proto_event_in_room(e))
 		fatal("room_event: %s is not a room's event",
 		    proto_event_name(e));
-	if (e != PROTO_EV_MOVED)
+	if (e != PROTO_EV_MOVED && r->seq + 1 > r->seq_stored)
 		r->seq_dirty = 1;
 	ev = proto_event(e, r->id, ++r->seq);
 	if (ev == NULL)
@@ -754,16 +786,201 @@ room_broadcast(struct room *r, cJSON *ev)
 	}
 }
 
-/* Write the room's row; a failure is logged (the room goes on in memory,
- * and the next save tries again). */
-void
+/* Write the room's row; 0, or -1 logged (the room goes on in memory,
+ * and the next save tries again). Verbs use room_commit instead. */
+int
 room_save(struct room *r)
 {
 	r->updated_ms = clock_now_ms();
-	recover_persist_room(r);
+	if (recover_persist_room(r) != 0) {
+		log_error(
+		    "store: room %s: %s", r->id, store_errmsg(r->srv->store));
+		return -1;
+	}
+	r->seq_stored = r->seq;
+	return 0;
+}
+
+/* A finished one-player game's options, kept for the player's next create
+ * (the seeds save the last level and board); 0 or -1. */
+static int
+room_save_progress(struct room *r)
+{
+	struct player *p = r->seats[0].player;
+	cJSON *o;
+	char *json;
+	int rc;
+
+	if (r->g->seats != 1 || p == NULL || r->status != ROOM_ENDED)
+		return 0;
+	o = cJSON_CreateObject();
+	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(r->options, 1));
+	cJSON_AddStringToObject(o, "result",
+	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "result")));
+	json = cJSON_PrintUnformatted(o);
+	if (json == NULL)
+		fatal("out of memory");
+	rc = store_progress_put(r->srv->store, p->name, r->g->name, json);
+	free(json);
+	cJSON_Delete(o);
+	return rc;
+}
+
+/*
+ * Store what a verb changed before anyone hears of it, in one transaction:
+ * the room's row with the seq of the nevents events about to be sent, the
+ * moves from ply truncate_from on removed (0: none), and a finished
+ * one-player game's progress. 0, or -1 logged with nothing stored.
+ */
+int
+room_commit(struct room *r, int nevents, int truncate_from)
+{
+	struct store *s = r->srv->store;
+	int rc;
+
+	r->seq += nevents;
+	r->updated_ms = clock_now_ms();
+	rc = store_begin(s);
+	if (rc == 0 && truncate_from > 0)
+		rc = store_move_truncate(s, r->id, r->game_no, truncate_from);
+	if (rc == 0)
+		rc = recover_persist_room(r);
+	if (rc == 0)
+		rc = room_save_progress(r);
+	/* A game that has just ended is kept for good, in the same
+	 * transaction as its end. */
+	if (rc == 0 && r->archive_due && r->status == ROOM_ENDED)
+		rc = archive_game(r);
+	if (rc == 0)
+		rc = store_commit(s);
+	else
+		store_rollback(s);
+	r->seq -= nevents;
+	if (rc != 0) {
+		log_error(
+		    "store: room %s: %s; refused", r->id, store_errmsg(s));
+		return -1;
+	}
+	r->seq_stored = r->seq + nevents;
+	if (r->status == ROOM_ENDED)
+		r->archive_due = 0;
+	return 0;
+}
+
+/* Copy the plain fields a snapshot keeps from r into s, or (back) from s
+ * into r. */
+static void
+room_snap_plain(struct room *r, struct room_snap *s, int back)
+{
+#define ROOM_SNAP_COPY(f)                                                      \
+	do {                                                                   \
+		if (back)                                                      \
+			memcpy(&r->f, &s->f, sizeof r->f);                     \
+		else                                                           \
+			memcpy(&s->f, &r->f, sizeof s->f);                     \
+	} while (0)
+	ROOM_SNAP_COPY(seats);
+	ROOM_SNAP_COPY(status);
+	ROOM_SNAP_COPY(nwatchers);
+	ROOM_SNAP_COPY(nhist);
+	ROOM_SNAP_COPY(game_no);
+	ROOM_SNAP_COPY(draw_offer);
+	ROOM_SNAP_COPY(seq);
+	ROOM_SNAP_COPY(seq_stored);
+	ROOM_SNAP_COPY(clock_ms);
+	ROOM_SNAP_COPY(turn_start_ms);
+	ROOM_SNAP_COPY(updated_ms);
+#undef ROOM_SNAP_COPY
+}
+
+/* Keep what a verb may change in r, to put back if its commit fails. */
+void
+room_snap_take(struct room *r, struct room_snap *s)
+{
+	size_t nw = (size_t)r->nwatchers * sizeof *r->watchers;
+
+	s->options = cJSON_Duplicate(r->options, 1);
+	s->result = r->result != NULL ? cJSON_Duplicate(r->result, 1) : NULL;
+	s->st = xmalloc(r->g->state_size);
+	memcpy(s->st, r->st, r->g->state_size);
+	s->start = xmalloc(r->g->state_size);
+	memcpy(s->start, r->start, r->g->state_size);
+	s->watchers = xmalloc(nw > 0 ? nw : 1);
+	if (nw > 0) /* r->watchers is NULL while nobody ever watched */
+		memcpy(s->watchers, r->watchers, nw);
+	room_snap_plain(r, s, 0);
+	if (s->options == NULL)
+		fatal("out of memory");
+}
+
+/* Put r back as room_snap_take kept it; s is used up. Only moves the
+ * snapshot's history already had are kept, so nhist is enough. */
+void
+room_snap_restore(struct room *r, struct room_snap *s)
+{
+	struct player **who;
+	int n = 0, i;
+
+	/* Everyone in the room now or then: their lists of rooms follow. */
+	who = xmalloc((size_t)(r->nwatchers + s->nwatchers + 4) * sizeof *who);
+	for (i = 0; i < 2; i++) {
+		if (r->seats[i].player != NULL)
+			who[n++] = r->seats[i].player;
+		if (s->seats[i].player != NULL)
+			who[n++] = s->seats[i].player;
+	}
+	for (i = 0; i < r->nwatchers; i++)
+		who[n++] = r->watchers[i];
+	for (i = 0; i < s->nwatchers; i++)
+		who[n++] = s->watchers[i];
+	cJSON_Delete(r->options);
+	r->options = s->options;
+	room_opts_from_json(r);
+	cJSON_Delete(r->result);
+	r->result = s->result;
+	memcpy(r->st, s->st, r->g->state_size);
+	memcpy(r->start, s->start, r->g->state_size);
+	free(r->watchers);
+	r->watchers = s->watchers;
+	room_snap_plain(r, s, 1);
+	s->options = s->result = NULL;
+	s->watchers = NULL;
+	room_snap_drop(s);
+	room_clock_arm(r);
+	for (i = 0; i < n; i++)
+		room_sync_member(r, who[i]);
+	free(who);
+}
+
+/* room_commit, and r put back as snap kept it when that fails; snap is
+ * used up either way. 0, or -1. */
+int
+room_commit_snap(
+    struct room *r, struct room_snap *snap, int nevents, int truncate_from)
+{
+	if (room_commit(r, nevents, truncate_from) != 0) {
+		room_snap_restore(r, snap);
+		return -1;
+	}
+	room_snap_drop(snap);
+	return 0;
+}
+
+/* Forget a snapshot (the commit went through). */
+void
+room_snap_drop(struct room_snap *s)
+{
+	cJSON_Delete(s->options);
+	cJSON_Delete(s->result);
+	free(s->st);
+	free(s->start);
+	free(s->watchers);
+	memset(s, 0, sizeof *s);
 }
 
 static void room_flag_fell(evutil_socket_t fd, short what, void *arg);
+static int room_after_move_due(struct room *r);
+static void room_after_move_later(struct room *r);
 
 /* Arm (or stop) the flag timer for the side to move. */
 void
@@ -777,6 +994,11 @@ room_clock_arm(struct room *r)
 	        NULL)
 		fatal("out of memory");
 	evtimer_del(r->flag_timer);
+	if (r->status == ROOM_PLAYING && room_after_move_due(r)) {
+		/* What the store refused after the last move comes first. */
+		room_after_move_later(r);
+		return;
+	}
 	if (r->clock_initial_ms == 0 || r->status != ROOM_PLAYING ||
 	    r->g->seats < 2)
 		return;
@@ -794,13 +1016,25 @@ room_flag_fell(evutil_socket_t fd, short what, void *arg)
 
 	if (r->status != ROOM_PLAYING)
 		return;
+	if (room_after_move_due(r)) {
+		/* The store refused it after the last move: once more. */
+		room_after_move(r);
+		return;
+	}
+	if (r->clock_initial_ms == 0)
+		return;
 	seat = r->g->turn(r->st);
 	if (room_clock_left(r, seat) > 0) {
 		room_clock_arm(r);
 		return;
 	}
-	r->clock_ms[seat] = 0;
-	room_end(r, "win", 1 - seat, "timeout");
+	if (room_end(r, "win", 1 - seat, "timeout") != 0) {
+		/* Not stored: the game goes on until the store takes it. */
+		struct timeval tv = {ROOM_RETRY_SEC, 0};
+
+		evtimer_add(r->flag_timer, &tv);
+		return;
+	}
 }
 
 /* Tell the room the clocks (a game with a clock only); running: as they
@@ -817,11 +1051,11 @@ room_clock_event(struct room *r, int running)
 	room_broadcast(r, ev);
 }
 
-/* The game begins (or begins again): clocks set, everyone told. */
+/* The game begins (or begins again): clocks set; nothing stored or sent
+ * yet (room_commit, then room_start_announce). */
 void
-room_start(struct room *r)
+room_start_prepare(struct room *r)
 {
-	cJSON *ev;
 	int i;
 
 	r->status = ROOM_PLAYING;
@@ -831,7 +1065,21 @@ room_start(struct room *r)
 		r->seats[i].rematch = 0;
 	}
 	r->turn_start_ms = clock_mono_ms();
-	room_save(r);
+}
+
+/* The events room_start_announce sends. */
+int
+room_start_nevents(const struct room *r)
+{
+	return r->clock_initial_ms > 0 ? 2 : 1;
+}
+
+/* Tell everyone the (stored) game has begun, and let it run. */
+void
+room_start_announce(struct room *r)
+{
+	cJSON *ev;
+
 	ev = room_event(r, PROTO_EV_STARTED);
 	cJSON_AddItemToObject(ev, "seats", room_summary_part(r, "seats"));
 	cJSON_AddItemToObject(ev, "turn", room_turn(r));
@@ -859,29 +1107,6 @@ room_scores(const struct room *r, const struct rules_status *st)
 		cJSON_AddNumberToObject(o, key, st->score[i]);
 	}
 	return o;
-}
-
-/* Remember a finished one-player game's options for the player's next
- * create (the seeds save the last level and board). */
-static void
-room_save_progress(struct room *r)
-{
-	struct player *p = r->seats[0].player;
-	cJSON *o;
-	char *json;
-
-	if (r->g->seats != 1 || p == NULL)
-		return;
-	o = cJSON_CreateObject();
-	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(r->options, 1));
-	cJSON_AddStringToObject(o, "result",
-	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "result")));
-	json = cJSON_PrintUnformatted(o);
-	if (json != NULL &&
-	    store_progress_put(r->srv->store, p->name, r->g->name, json) != 0)
-		log_error("store: %s", store_errmsg(r->srv->store));
-	free(json);
-	cJSON_Delete(o);
 }
 
 /* The level after the one played in r (a level file may have set it), or
@@ -944,15 +1169,13 @@ room_solo_message(struct room *r, const char *result, const char *reason,
 	cJSON_AddStringToObject(r->result, "message", msg);
 }
 
-/* The game is over: one ended event with result, reason and scores. */
+/* The game is over (in memory: room_commit, then room_end_announce). */
 void
-room_end(struct room *r, const char *result, int winner, const char *reason)
+room_end_prepare(
+    struct room *r, const char *result, int winner, const char *reason)
 {
 	struct rules_status st;
-	cJSON *ev;
 
-	if (r->status == ROOM_ENDED)
-		return;
 	rules_status(r->g, r->st, &st);
 	if (r->clock_initial_ms > 0 && r->status == ROOM_PLAYING) {
 		int seat = r->g->turn(r->st);
@@ -982,21 +1205,40 @@ room_end(struct room *r, const char *result, int winner, const char *reason)
 	cJSON_AddItemToObject(r->result, "scores", room_scores(r, &st));
 	if (r->g->seats == 1)
 		room_solo_message(r, result, reason, &st);
+	r->archive_due = 1;
 	if (r->flag_timer != NULL)
 		evtimer_del(r->flag_timer);
-	room_save(r);
-	room_save_progress(r);
-	archive_game(r);
-	ev = room_event(r, PROTO_EV_ENDED);
-	{
-		cJSON *it;
+}
 
-		cJSON_ArrayForEach(it, r->result)
-			cJSON_AddItemToObject(
-			    ev, it->string, cJSON_Duplicate(it, 1));
-	}
+/* The game is over, stored: one ended event with result, reason and
+ * scores. 0, or -1 with the room unchanged when the store failed. */
+int
+room_end(struct room *r, const char *result, int winner, const char *reason)
+{
+	struct room_snap snap;
+
+	if (r->status == ROOM_ENDED)
+		return 0;
+	room_snap_take(r, &snap);
+	room_end_prepare(r, result, winner, reason);
+	if (room_commit_snap(r, &snap, 1, 0) != 0)
+		return -1;
+	room_end_announce(r);
+	return 0;
+}
+
+/* Tell everyone how the (stored) game ended. */
+void
+room_end_announce(struct room *r)
+{
+	cJSON *ev = room_event(r, PROTO_EV_ENDED), *it;
+
+	cJSON_ArrayForEach(it, r->result)
+		cJSON_AddItemToObject(ev, it->string, cJSON_Duplicate(it, 1));
 	room_broadcast(r, ev);
-	log_info("room %s ended: %s (%s)", r->id, result, reason);
+	log_info("room %s ended: %s (%s)", r->id,
+	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "result")),
+	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "reason")));
 	r->ended_mono_ms = clock_mono_ms();
 	room_check_retire(r);
 }
@@ -1133,8 +1375,37 @@ room_result_name(enum rules_result res)
 	}
 }
 
+/* What the store refused after a move (the end the rules or the move
+ * limit call for, a forced pass): tried again in ROOM_RETRY_SEC by
+ * room_flag_fell. */
+static void
+room_after_move_later(struct room *r)
+{
+	struct timeval tv = {ROOM_RETRY_SEC, 0};
+
+	if (r->flag_timer == NULL &&
+	    (r->flag_timer = evtimer_new(r->srv->base, room_flag_fell, r)) ==
+	        NULL)
+		fatal("out of memory");
+	evtimer_add(r->flag_timer, &tv);
+}
+
+/* 1 when room_after_move has something to do: the game is over by the
+ * rules or the move limit, or the side to move can only pass. */
+static int
+room_after_move_due(struct room *r)
+{
+	struct rules_status st;
+	struct rules_move pass;
+
+	rules_status(r->g, r->st, &st);
+	return st.result != RULES_PLAYING ||
+	    r->nhist >= SERVER_GAME_MOVES_MAX || room_forced_pass(r, &pass);
+}
+
 /* After any move: end the game if the rules say so, play forced passes,
- * then run the clock and wake a bot whose turn it is. */
+ * then run the clock and wake a bot whose turn it is; what the store
+ * refuses is tried again a little later. */
 void
 room_after_move(struct room *r)
 {
@@ -1148,18 +1419,23 @@ room_after_move(struct room *r)
 			return;
 		rules_status(r->g, r->st, &st);
 		if (st.result != RULES_PLAYING) {
-			room_end(r, room_result_name(st.result), st.winner,
-			    st.reason);
+			if (room_end(r, room_result_name(st.result), st.winner,
+			        st.reason) != 0)
+				room_after_move_later(r);
 			return;
 		}
 		if (r->nhist >= SERVER_GAME_MOVES_MAX) {
-			room_end(r, "draw", -1, "move limit");
+			if (room_end(r, "draw", -1, "move limit") != 0)
+				room_after_move_later(r);
 			return;
 		}
 		if (passes == ROOM_PASSES_MAX || !room_forced_pass(r, &pass))
 			break;
-		if (room_play(r, -1, pass, err, sizeof err) != 0)
+		if (room_play(r, -1, pass, err, sizeof err) != 0) {
+			if (r->status == ROOM_PLAYING)
+				room_after_move_later(r);
 			return;
+		}
 		passes++;
 	}
 	room_clock_arm(r);
@@ -1195,6 +1471,10 @@ room_player_gone(struct room *r, struct player *p)
 		log_info("room %s adjourned", r->id);
 		return;
 	}
+	/* Its seq stored first; if the store fails nobody is told (the
+	 * seat is held as gone all the same, so claim works). */
+	if (room_commit(r, 1, 0) != 0)
+		return;
 	ev = room_event(r, PROTO_EV_OPPONENT_GONE);
 	cJSON_AddStringToObject(ev, "name", p->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
@@ -1202,18 +1482,23 @@ room_player_gone(struct room *r, struct player *p)
 	room_broadcast(r, ev);
 }
 
-/* A seated player is back (hello with the token, or join). */
-void
+/* A seated player is back (hello with the token, or join): 0, or -1 when
+ * the store failed (the room unchanged, the seat still gone). */
+int
 room_player_back(struct room *r, struct player *p)
 {
 	int seat = room_seat_of(r, p);
+	struct room_snap snap;
 	cJSON *ev;
 
 	if (seat < 0 || !r->seats[seat].gone)
-		return;
+		return 0;
+	if (r->status == ROOM_ENDED || r->status == ROOM_WAITING) {
+		r->seats[seat].gone = 0;
+		return 0;
+	}
+	room_snap_take(r, &snap);
 	r->seats[seat].gone = 0;
-	if (r->status == ROOM_ENDED || r->status == ROOM_WAITING)
-		return;
 	if (r->status == ROOM_ADJOURNED) {
 		int i;
 
@@ -1224,8 +1509,9 @@ room_player_back(struct room *r, struct player *p)
 				r->seats[i].gone_ms = clock_mono_ms();
 		r->status = ROOM_PLAYING;
 		r->turn_start_ms = clock_mono_ms();
-		room_save(r);
 	}
+	if (room_commit_snap(r, &snap, r->clock_initial_ms > 0 ? 2 : 1, 0) != 0)
+		return -1;
 	ev = room_event(r, PROTO_EV_OPPONENT_BACK);
 	cJSON_AddStringToObject(ev, "name", p->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
@@ -1233,6 +1519,7 @@ room_player_back(struct room *r, struct player *p)
 	room_clock_event(r, 1);
 	room_clock_arm(r);
 	room_schedule_bot(r);
+	return 0;
 }
 
 /* Rebuild the position from the start and the first n moves (undo). */
@@ -1281,6 +1568,19 @@ room_schedule_bot(struct room *r)
 	r->bot_pending = 1;
 	tv.tv_sec = r->srv->cfg.bot_delay_ms / 1000;
 	tv.tv_usec = (r->srv->cfg.bot_delay_ms % 1000) * 1000;
+	evtimer_add(r->bot_timer, &tv);
+}
+
+/* The bot's move could not be stored: ask for it again in
+ * ROOM_RETRY_SEC (room_bot_fire lets it be if the game is over). */
+void
+room_bot_retry(struct room *r)
+{
+	struct timeval tv = {ROOM_RETRY_SEC, 0};
+
+	if (r->bot_timer == NULL)
+		return;
+	r->bot_pending = 1;
 	evtimer_add(r->bot_timer, &tv);
 }
 

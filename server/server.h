@@ -53,6 +53,12 @@ struct worker;
 /* Output bytes queued for one connection before it counts as not reading
  * and is dropped, so a stuck client never slows the others. */
 #define SERVER_OUTPUT_MAX (1024 * 1024)
+/* Moves of history in one state (create, join, watch, state): a long game
+ * is paged with state's since, so that no reply grows with a game. Each
+ * page also stays within a quarter of --max-output (SERVER_STATE_SHARE),
+ * and holds at least one move. */
+#define SERVER_STATE_HISTORY_MAX 500
+#define SERVER_STATE_SHARE 4
 /* Seconds a connection may stay without hello. */
 #define SERVER_HELLO_IDLE_SEC 60
 /* Seconds a gone player's seat is held before the opponent may claim. */
@@ -77,6 +83,8 @@ struct worker;
 #define SERVER_WORKERS_MAX 64
 /* Listen addresses. */
 #define SERVER_LISTEN_MAX 8
+/* Largest --backlog: the kernel caps it at net.core.somaxconn anyway. */
+#define SERVER_BACKLOG_MAX 65535
 /* Player-name hash buckets. */
 #define SERVER_PLAYER_BUCKETS 4096
 /* Room-id hash buckets at first; the index doubles as rooms are added, so
@@ -117,6 +125,7 @@ struct config {
 	int ended_keep_sec; /* a finished room's time in memory at most */
 	int workers;        /* search threads */
 	long hint_nodes;    /* a hint's search bound */
+	int backlog;        /* listen() backlog */
 };
 
 enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };
@@ -132,7 +141,8 @@ struct conn {
 	struct server *srv;
 	struct bufferevent *bev;
 	struct proto_framer *framer;
-	struct evbuffer *deferred; /* events held until the reply is sent */
+	struct evbuffer *deferred; /* events held until the reply is sent
+	                            * (made at the first such event) */
 	int deferring;
 	uint64_t id;
 	char addr[64];
@@ -216,7 +226,8 @@ struct room {
 	struct room_move *hist;
 	int nhist, histcap;
 	long long seq;
-	int seq_dirty; /* an event's seq is not stored yet */
+	int seq_dirty;        /* an event's seq is not stored yet */
+	long long seq_stored; /* the seq the store holds (or has reserved) */
 	int game_no;
 	int is_private;
 	char creator[SERVER_NAME_MAX + 1];
@@ -230,8 +241,22 @@ struct room {
 	int64_t created_ms, updated_ms;
 	int64_t ended_mono_ms;      /* when the game ended (monotonic) */
 	struct event *retire_timer; /* finished: when to leave memory */
+	int archive_due;            /* ended, not yet kept in the games table */
 };
 TAILQ_HEAD(room_list, room);
+
+/* What a verb may change in a room, kept so that a verb whose commit
+ * fails leaves the room as it was (room_snap_take / _restore). */
+struct room_snap {
+	struct room_seat seats[2];
+	enum room_status status;
+	cJSON *options, *result;
+	void *st, *start;
+	struct player **watchers;
+	int nwatchers, nhist, game_no, draw_offer;
+	long long seq, seq_stored;
+	int64_t clock_ms[2], turn_start_ms, updated_ms;
+};
 
 struct server {
 	struct event_base *base;
@@ -358,22 +383,35 @@ int room_is_watcher(const struct room *r, const struct player *p);
 int room_count_for(const struct player *p);
 struct room **room_sorted(const struct player *p, int *n);
 cJSON *room_state(const struct room *r);
+cJSON *room_state_since(const struct room *r, int since);
 int room_picture(const struct room *r, char *buf, size_t len);
 cJSON *room_event(struct room *r, enum proto_event_kind e);
 void room_broadcast(struct room *r, cJSON *ev);
-void room_save(struct room *r);
-void room_start(struct room *r);
-void room_end(
+int room_save(struct room *r);
+int room_commit(struct room *r, int nevents, int truncate_from);
+void room_snap_take(struct room *r, struct room_snap *s);
+void room_snap_restore(struct room *r, struct room_snap *s);
+void room_snap_drop(struct room_snap *s);
+int room_commit_snap(
+    struct room *r, struct room_snap *snap, int nevents, int truncate_from);
+void room_start_prepare(struct room *r);
+int room_start_nevents(const struct room *r);
+void room_start_announce(struct room *r);
+void room_end_prepare(
+    struct room *r, const char *result, int winner, const char *reason);
+void room_end_announce(struct room *r);
+int room_end(
     struct room *r, const char *result, int winner, const char *reason);
 int room_play(
     struct room *r, int seat, struct rules_move m, char *err, size_t errlen);
 void room_after_move(struct room *r);
 void room_player_gone(struct room *r, struct player *p);
-void room_player_back(struct room *r, struct player *p);
+int room_player_back(struct room *r, struct player *p);
 void room_remove_watcher(struct room *r, struct player *p);
 void room_replay(struct room *r, int nmoves);
 void room_hist_push(struct room *r, const struct room_move *mv);
 void room_schedule_bot(struct room *r);
+void room_bot_retry(struct room *r);
 void room_clock_arm(struct room *r);
 void room_recovered(struct room *r);
 
@@ -394,6 +432,7 @@ void cmd_export_room(struct conn *c, const struct proto_request *req,
     const struct room *r, const cJSON *seats);
 int cmd_chat_fits(struct conn *c, const struct proto_request *req);
 int cmd_seat_index(const struct rules_game *g, const char *s);
+void cmd_unstored(struct conn *c, const struct proto_request *req);
 
 /* cmd_play.c */
 void cmd_auto_next(struct room *r);
@@ -409,7 +448,7 @@ void worker_hint(struct worker *w, struct room *r, struct conn *c,
     const struct proto_request *req);
 
 /* archive.c: finished games kept in the store */
-void archive_game(struct room *r);
+int archive_game(struct room *r);
 int archive_recent(struct server *srv, const char *game, cJSON *list);
 void archive_show(struct conn *c, const struct proto_request *req);
 char *archive_record(const struct room *r, const cJSON *seats);
@@ -417,7 +456,7 @@ int archive_just_advanced(const struct room *r);
 
 /* recover.c */
 int recover_rooms(struct server *srv);
-void recover_persist_room(struct room *r);
+int recover_persist_room(struct room *r);
 int recover_store_move(struct room *r, const struct room_move *mv, int ply);
 
 #endif

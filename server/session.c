@@ -172,7 +172,7 @@ session_line(struct conn *c, const char *line, size_t len)
 		c->deferring = 1;
 		session_cmds[req.verb](c, &req);
 		c->deferring = 0;
-		if (c->state != CONN_DEAD)
+		if (c->state != CONN_DEAD && c->deferred != NULL)
 			evbuffer_add_buffer(
 			    bufferevent_get_output(c->bev), c->deferred);
 	}

@@ -30,6 +30,14 @@
 #define STORE_APP_ID 0x74626c72
 /* Digits of a room number "r<digits>" that still fit a long long. */
 #define STORE_ROOM_DIGITS 18
+/* Test-only: when this environment variable names a file, every write
+ * fails while that file holds STORE_FAULT_WORD, as it would on a full
+ * disk, and "pass N" lets the next N writes through first (a fault in the
+ * middle of a request); docs/PROTOCOL.md, "Storage faults". */
+#define STORE_FAULT_ENV "TABLERO_TEST_STORE_FAULTS"
+#define STORE_FAULT_WORD "fail"
+/* Bytes of the control file read. */
+#define STORE_FAULT_READ 32
 
 /*
  * The migrations, applied in order; the schema version of a file is the
@@ -218,6 +226,10 @@ struct store {
 	sqlite3 *db;
 	sqlite3_stmt *st[ST_COUNT];
 	char err[STORE_ERRLEN];
+	char *fault_file; /* test-only fault control file, or NULL */
+	char fault_seen[STORE_FAULT_READ]; /* its "pass N" last read */
+	long fault_left;                   /* writes it still lets through */
+	int in_txn; /* inside store_begin .. store_commit */
 };
 
 /* A room of store_load with its strings copied out of the statement. */
@@ -242,6 +254,45 @@ static int
 store_fail(struct store *s, const char *op)
 {
 	snprintf(s->err, sizeof s->err, "%s: %s", op, sqlite3_errmsg(s->db));
+	return -1;
+}
+
+/* Test-only fault injection: 1 when the control file says every write
+ * must fail now (STORE_FAULT_ENV); never without that variable. */
+static int
+store_fault(struct store *s)
+{
+	char buf[STORE_FAULT_READ];
+	size_t n;
+	FILE *f;
+
+	if (s->fault_file == NULL || (f = fopen(s->fault_file, "r")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (strncmp(buf, "pass ", 5) == 0) {
+		if (strcmp(buf, s->fault_seen) != 0) {
+			memcpy(s->fault_seen, buf, sizeof buf);
+			s->fault_left = strtol(buf + 5, NULL, 10);
+		}
+		if (s->fault_left > 0) {
+			s->fault_left--;
+			return 0;
+		}
+		return 1;
+	}
+	s->fault_seen[0] = '\0';
+	return strcmp(buf, STORE_FAULT_WORD) == 0;
+}
+
+/* The injected failure of op, as SQLite would report a full disk; -1. */
+static int
+store_fail_injected(struct store *s, const char *op)
+{
+	snprintf(s->err, sizeof s->err,
+	    "%s: database or disk is full (injected by %s)", op,
+	    STORE_FAULT_ENV);
 	return -1;
 }
 
@@ -280,6 +331,10 @@ store_exec(struct store *s, enum store_stmt which, int bind_rc, const char *op)
 	sqlite3_stmt *st = s->st[which];
 	int rc = bind_rc;
 
+	if (store_fault(s)) {
+		store_reset(st);
+		return store_fail_injected(s, op);
+	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE) {
@@ -659,6 +714,8 @@ store_open(const char *path, int sync_full, char *err, size_t errlen)
 		store_open_err(s->db, path, "cannot open", err, errlen);
 		goto fail;
 	}
+	if (getenv(STORE_FAULT_ENV) != NULL && *getenv(STORE_FAULT_ENV) != '\0')
+		s->fault_file = strdup(getenv(STORE_FAULT_ENV));
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
 	if (store_check_file(s->db, path, err, errlen) != 0 ||
@@ -683,6 +740,7 @@ store_close(struct store *s)
 		sqlite3_finalize(s->st[i]);
 	/* With every statement finalized the close cannot be refused. */
 	sqlite3_close(s->db);
+	free(s->fault_file);
 	free(s);
 }
 
@@ -692,6 +750,52 @@ store_errmsg(struct store *s)
 	if (s == NULL)
 		return "no store";
 	return s->err[0] != '\0' ? s->err : "no error";
+}
+
+int
+store_begin(struct store *s)
+{
+	if (s->in_txn) {
+		snprintf(s->err, sizeof s->err,
+		    "begin: a transaction is open already");
+		return -1;
+	}
+	if (store_fault(s))
+		return store_fail_injected(s, "begin");
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return store_fail(s, "begin");
+	s->in_txn = 1;
+	return 0;
+}
+
+int
+store_commit(struct store *s)
+{
+	if (!s->in_txn)
+		return 0;
+	if (store_fault(s)) {
+		store_rollback(s);
+		return store_fail_injected(s, "commit");
+	}
+	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		store_fail(s, "commit");
+		store_rollback(s);
+		return -1;
+	}
+	s->in_txn = 0;
+	return 0;
+}
+
+void
+store_rollback(struct store *s)
+{
+	if (!s->in_txn)
+		return;
+	/* SQLite may have rolled back already (a full disk): harmless. */
+	if (sqlite3_get_autocommit(s->db) == 0)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->in_txn = 0;
 }
 
 int
@@ -769,6 +873,10 @@ store_move_append(
 	store_bind_int(st, 7, m->clock_ms[1], &rc);
 	store_bind_int(st, 8, m->at_ms, &rc);
 	store_bind_int(st, 9, m->seq, &rc);
+	if (rc == SQLITE_OK && store_fault(s)) {
+		store_reset(st);
+		return store_fail_injected(s, "append move");
+	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE) {

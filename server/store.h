@@ -57,6 +57,13 @@ const char *store_errmsg(struct store *s);
 
 /* All of the following return 0 on success, -1 on a store error. */
 
+/* Group the writes that follow into one transaction, committed (all or
+ * nothing) by store_commit; a failed commit rolls back. Not nested. */
+int store_begin(struct store *s);
+int store_commit(struct store *s);
+/* Undo every write since store_begin (after one failed). */
+void store_rollback(struct store *s);
+
 /* Identities: a name and the hex hash of its token (never the token). */
 int store_identity_get(
     struct store *s, const char *name, char *hash, size_t hashlen, int *found);

@@ -213,6 +213,8 @@ worker_ready(evutil_socket_t fd, short what, void *arg)
 			else if (room_play(
 			             r, j->seat, j->move, err, sizeof err) == 0)
 				room_after_move(r);
+			else
+				room_bot_retry(r);
 		} else if (r != NULL) {
 			r->bot_pending = 0;
 			room_schedule_bot(r);

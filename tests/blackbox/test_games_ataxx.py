@@ -159,7 +159,16 @@ def move_limit(ck, port):
     ck.eq((st["status"], res.get("result"), res.get("reason"),
            res.get("winner")), ("ended", "draw", "move limit", None),
           "%s: a draw by the move limit" % tag)
-    n = len(st["history"])
+    # The history comes in pages (state since=N).
+    hist = list(st["history"])
+    while len(hist) < st.get("history_total", 0):
+        page = req(a, "state", room=room, since=len(hist))["state"]
+        if not page["history"]:
+            break
+        hist += page["history"]
+    ck.eq([h["n"] for h in hist], list(range(1, len(hist) + 1)),
+          "%s: the pages join up" % tag)
+    n = len(hist)
     ck.eq(n, len(ta.acks) + len(tb.acks), "%s: every acknowledged move is "
           "in the history" % tag)
     ck.ok(1000 <= n < 2 * LIMIT_PLAN, "%s: the limit is a few thousand "

@@ -2,7 +2,8 @@
  * fuzz_proto_framer.c: the line framer under random bytes and random
  * chunking. Every line handed out fits the limit and holds no "\n"; the
  * framer never holds more than the limit; and the lines do not depend on
- * how the bytes were split into chunks.
+ * how the bytes were split into chunks, nor on the buffer being given back
+ * (proto_framer_trim) between chunks.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -75,6 +76,13 @@ fuzz_run(const uint8_t *data, size_t size, size_t limit, uint32_t seed,
 			    line[linelen] != '\0')
 				abort();
 			fuzz_keep(o, line, linelen);
+		}
+		/* as the server does once a connection's input is read:
+		 * giving the buffer back changes no line */
+		if (seed != 0) {
+			proto_framer_trim(f);
+			if (proto_framer_held(f) > limit + 1)
+				abort();
 		}
 	}
 	proto_framer_free(f);

@@ -271,6 +271,60 @@ test_framer_limit(void)
 	free(big);
 }
 
+/* The line buffer: none until a line comes, small for short lines, grown
+ * for a long one and given back once that line is handled. */
+static void
+test_framer_held(void)
+{
+	struct proto_framer *f = proto_framer_new(0);
+	char *big = malloc(PROTO_LINE_MAX_DEFAULT + 1);
+	const char *line;
+	size_t linelen, used;
+	int toolong;
+
+	CHECK(f != NULL && big != NULL);
+	if (f == NULL || big == NULL)
+		return;
+	CHECK_INT(proto_framer_held(f), 0);
+	used = proto_framer_push(
+	    f, "{\"cmd\":\"ping\"}\n", 15, &line, &linelen, &toolong);
+	CHECK_INT(used, 15);
+	CHECK(line != NULL && linelen == 14);
+	CHECK(proto_framer_held(f) > 14);
+	CHECK(proto_framer_held(f) <= 256);
+	memset(big, 'z', PROTO_LINE_MAX_DEFAULT);
+	big[PROTO_LINE_MAX_DEFAULT] = '\n';
+	used = proto_framer_push(
+	    f, big, PROTO_LINE_MAX_DEFAULT + 1, &line, &linelen, &toolong);
+	CHECK_INT(used, PROTO_LINE_MAX_DEFAULT + 1);
+	CHECK_INT(linelen, PROTO_LINE_MAX_DEFAULT);
+	CHECK_INT(proto_framer_held(f), PROTO_LINE_MAX_DEFAULT + 1);
+	used = proto_framer_push(f, "ab", 2, &line, &linelen, &toolong);
+	CHECK_INT(used, 2);
+	CHECK(line == NULL && toolong == 0);
+	CHECK(proto_framer_held(f) <= 256);
+	used = proto_framer_push(f, "\n", 1, &line, &linelen, &toolong);
+	CHECK(line != NULL && linelen == 2 && memcmp(line, "ab", 2) == 0);
+	/* an over-long line gives its buffer back too */
+	memset(big, 'z', PROTO_LINE_MAX_DEFAULT + 1);
+	used = proto_framer_push(
+	    f, big, PROTO_LINE_MAX_DEFAULT + 1, &line, &linelen, &toolong);
+	CHECK_INT(toolong, 1);
+	CHECK_INT(proto_framer_held(f), 0);
+	/* trim: a partial line stays, a handed-out one's buffer goes */
+	used = proto_framer_push(f, "\nabc", 4, &line, &linelen, &toolong);
+	proto_framer_trim(f);
+	CHECK_INT(proto_framer_pending(f), 3);
+	used = proto_framer_push(f, "\n", 1, &line, &linelen, &toolong);
+	CHECK(line != NULL && linelen == 3 && memcmp(line, "abc", 3) == 0);
+	CHECK(proto_framer_held(f) > 0);
+	proto_framer_trim(f);
+	CHECK_INT(proto_framer_held(f), 0);
+	CHECK_INT(proto_framer_pending(f), 0);
+	proto_framer_free(f);
+	free(big);
+}
+
 static void
 test_errors(void)
 {
@@ -571,6 +625,47 @@ test_text(void)
 	free(s);
 }
 
+/* Text a client wrote cannot pass for anything else in text mode: each
+ * line of a chat carries its prefix, the rest is escaped visibly. */
+static void
+test_text_untrusted(void)
+{
+	char *s;
+	uint32_t cp = 0;
+
+	s = text_of("{\"event\":\"chat\",\"from\":\"eve\",\"text\":"
+	            "\"hi\\nerror (bad_token): x\\r\\nA\\rB\\u0085C\\u2028D"
+	            "\\u2029\"}");
+	CHECK_STR(s,
+	    "[lobby] eve: hi\n[lobby] eve: error (bad_token): x\n"
+	    "[lobby] eve: A\n[lobby] eve: B\n[lobby] eve: C\n"
+	    "[lobby] eve: D\n[lobby] eve: \n");
+	free(s);
+	s = text_of("{\"event\":\"chat\",\"room\":\"r2\",\"seq\":3,"
+	            "\"from\":\"eve\",\"text\":\"a\\u202eb\\u2066c\\u200bd"
+	            "\\u001b[2Je\\tf\\u00ad\\u0090\\ufeff\"}");
+	CHECK_STR(s,
+	    "[r2] eve: a<U+202E>b<U+2066>c<U+200B>d<U+001B>[2Je\tf"
+	    "<U+00AD><U+0090><U+FEFF>\n");
+	free(s);
+	/* an option value (a board file may hold CR) and an error message */
+	s = text_of("{\"re\":\"state\",\"ok\":true,\"state\":{\"room\":"
+	            "\"r4\",\"game\":\"x\",\"options\":{\"file\":"
+	            "\"a\\r\\nWelcome\"}}}");
+	CHECK(strstr(s, "Options: file=a<U+000D><U+000A>Welcome.\n") != NULL);
+	free(s);
+	s = text_of("{\"ok\":false,\"error\":\"bad_request\",\"message\":"
+	            "\"no room 'a\\nb\\u202e'\"}");
+	CHECK_STR(s, "error (bad_request): no room 'a<U+000A>b<U+202E>'\n");
+	free(s);
+	/* what the decoder refuses in every string field */
+	CHECK_INT(proto_text_hiding("ok \xe2\x80\xae", 6, &cp), 3);
+	CHECK_INT(cp, 0x202e);
+	CHECK_INT(proto_text_hiding("\xc2\x85", 2, &cp), 0);
+	CHECK_INT(proto_text_hiding("\xe2\x9d\xa4\xef\xb8\x8f", 6, &cp), 6);
+	CHECK_INT(proto_text_hiding("\xe2\x80\x8d", 3, &cp), 3);
+}
+
 /* Every verb has a complete row: name, usage, summary, text rendering;
  * the names round-trip and the login rule is the documented one. */
 static void
@@ -633,10 +728,12 @@ main(void)
 	test_framer_iac();
 	test_framer_nul();
 	test_framer_limit();
+	test_framer_held();
 	test_errors();
 	test_encode_ids();
 	test_encode_escape();
 	test_encode_hidden();
 	test_text();
+	test_text_untrusted();
 	return check_done();
 }

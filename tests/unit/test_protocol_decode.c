@@ -390,7 +390,11 @@ test_room_verbs(void)
 	FAILS("resign r4 now", PROTO_E_BAD_REQUEST,
 	    "unexpected argument 'now' (usage: resign [ROOM])");
 	FAILS("state seq=3", PROTO_E_BAD_REQUEST,
-	    "unknown key 'seq' (usage: state [ROOM])");
+	    "unknown key 'seq' (usage: state [ROOM] [since=N])");
+	FAILS("state r4 since=-1", PROTO_E_BAD_REQUEST,
+	    "field 'since' must be an integer from 0 to 9007199254740991");
+	FAILS("state since=1 since=2", PROTO_E_BAD_REQUEST,
+	    "field 'since' is given twice");
 	/* room is a string of at most PROTO_FIELD_MAX bytes */
 	FAILS("state "
 	      "r1234567890123456789012345678901234567890123456789012345678901"
@@ -428,6 +432,15 @@ test_moves_move(void)
 	CHECK_INT(dec("move b6"), PROTO_OK);
 	CHECK_STR(req.move, "b6");
 	CHECK_INT(req.has_seq, 0);
+	CHECK_INT(
+	    dec("{\"cmd\":\"state\",\"room\":\"r1\",\"since\":500}"), PROTO_OK);
+	CHECK_INT(req.has_since, 1);
+	CHECK_INT(req.since, 500);
+	CHECK_INT(req.has_seq, 0);
+	CHECK_INT(dec("state r2 since=0"), PROTO_OK);
+	CHECK_STR(req.room, "r2");
+	CHECK_INT(req.has_since, 1);
+	CHECK_INT(req.since, 0);
 	CHECK_INT(dec("move 3,4   up"), PROTO_OK);
 	CHECK_STR(req.move, "3,4 up");
 	CHECK_INT(dec("move d1-i6/e10 seq=40"), PROTO_OK);

@@ -1,0 +1,1045 @@
+/*
+ * loadgen.c: the benchmarks' load generator, on libevent. It drives
+ * tablerod or the echo server (bench/echod.c) over loopback and prints one
+ * line of key=value figures for bench/run.sh. Scenarios (-m):
+ *   ping   -c CONNS -d DEPTH: every connection keeps DEPTH pings in flight;
+ *          any line that is not an event counts as the reply (echod sends
+ *          the request back); -c 0: only the bystander;
+ *   moves  -r ROOMS [-R]: two clients per private Ataxx room, the side to
+ *          move sends a random legal move (picked from the board of the
+ *          last event) as soon as it knows the position; both ask for a
+ *          rematch when a game ends; -R names the room in every move (so
+ *          the server looks it up) instead of acting on the current one;
+ *   idle   -c CONNS: connections that say hello and then nothing; the
+ *          server's resident memory per connection;
+ *   bots   -r ROOMS -l LEVEL: rooms where two bots play each other.
+ * In ping, moves and bots a bystander thread (its own socket, no room)
+ * pings every 10 ms, so its times show how long the load makes others
+ * wait. With -P PID the server's CPU time (from /proc/PID/stat) and memory
+ * are measured over the same window.
+ * Usage: loadgen -m MODE -p PORT [-P PID] [-s SECONDS] [-c N] [-d N]
+ *        [-r N] [-R] [-l N] [-x SEED]
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+/* Requests one connection may keep in flight (-d). */
+#define LG_DEPTH_MAX 64
+/* Connections at once (-c, 2 per room with -r). */
+#define LG_CONNS_MAX 20000
+/* Connects started but not yet welcomed, so a burst of thousands does not
+ * overrun the listen queue of a server that is slower to accept. */
+#define LG_CONNECTING_MAX 500
+/* Seconds allowed to connect, log in and seat everyone. */
+#define LG_SETUP_SEC 120
+/* Seconds of load before the measured window starts. */
+#define LG_WARMUP_SEC 0.5
+/* Seconds to collect the replies outstanding after the window. */
+#define LG_DRAIN_SEC 10
+/* Seconds between the bystander's pings. */
+#define LG_BYSTANDER_PAUSE_MS 10
+/* Seconds the bystander waits for one reply before it gives up. */
+#define LG_BYSTANDER_WAIT_SEC 10
+/* Board side of the Ataxx rooms, and its largest. */
+#define LG_ATAXX_SIZE 7
+#define LG_BOARD_MAX 9
+/* Random tries at a move before listing every move of the position. */
+#define LG_PICK_TRIES 24
+
+enum lg_mode { LG_PING, LG_MOVES, LG_IDLE, LG_BOTS };
+
+struct lg;
+
+struct lg_conn {
+	struct lg *lg;
+	struct bufferevent *bev;
+	struct lg_conn *partner; /* the other player of the room */
+	int index;
+	int creator;  /* creates the room (and in bots mode, watches it) */
+	int heard;    /* a first line came: no longer connecting */
+	int welcomed; /* ping and idle modes: the welcome came */
+	int helloed;  /* moves mode: logged in */
+	int ready, dead;
+	/* requests in flight: their send times, oldest first */
+	double sent[LG_DEPTH_MAX];
+	int head, inflight;
+	const char *verb; /* moves mode: the request in flight */
+	char name[24];
+	char room[32]; /* the room's id, once known */
+	int joined;    /* the join request went out */
+	/* moves mode: the game as the last event showed it */
+	char seat[16];     /* this side's seat name ("white") */
+	char turnmark[32]; /* "turn":"white" when white is this seat */
+	char mine;         /* 'x' or 'o' */
+	int myturn, playing, rematch, resync;
+	int n;
+	char board[LG_BOARD_MAX][LG_BOARD_MAX];
+};
+
+struct lg_lat {
+	double *v;
+	size_t n, cap;
+};
+
+struct lg {
+	struct event_base *base;
+	enum lg_mode mode;
+	int port, pid, conns, depth, rooms, level;
+	int named; /* -R: every move names its room */
+	double seconds;
+	unsigned long long rng;
+	struct lg_conn *c;
+	int next_connect, connecting, nready;
+	int running, counting;
+	long n_ok, errors, games, nomove, dropped;
+	struct lg_lat lat;
+	double t0;
+	double t_setup, t_load, t_end; /* when each phase began, 0: not yet */
+	long long cpu0;
+	struct rusage ru0;
+	long long busy0, total0;
+	long rss0; /* the server's memory before the connections, KiB */
+	const char *failed; /* why the run failed, or NULL */
+	struct lg_by *by;
+};
+
+/* The bystander: a thread with a blocking socket of its own. */
+struct lg_by {
+	pthread_t thread;
+	int port;
+	atomic_int counting, stop;
+	struct lg_lat lat;
+	int failed;
+};
+
+static double
+lg_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+lg_die(const char *what)
+{
+	fprintf(stderr, "loadgen: %s\n", what);
+	exit(1);
+}
+
+static void
+lg_lat_add(struct lg_lat *l, double v)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 4096;
+		l->v = realloc(l->v, l->cap * sizeof *l->v);
+		if (l->v == NULL)
+			lg_die("out of memory");
+	}
+	l->v[l->n++] = v;
+}
+
+static int
+lg_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The p-th percentile (0..100) in milliseconds; sorts the samples. */
+static double
+lg_pct(struct lg_lat *l, double p)
+{
+	size_t i;
+
+	if (l->n == 0)
+		return 0;
+	qsort(l->v, l->n, sizeof *l->v, lg_cmp_double);
+	i = (size_t)(l->n * p / 100.0);
+	if (i >= l->n)
+		i = l->n - 1;
+	return l->v[i] * 1e3;
+}
+
+static unsigned
+lg_rand(struct lg *lg, unsigned n)
+{
+	lg->rng ^= lg->rng << 13;
+	lg->rng ^= lg->rng >> 7;
+	lg->rng ^= lg->rng << 17;
+	return (unsigned)(lg->rng % n);
+}
+
+/* User + system CPU ticks of process pid (every thread), -1 if unknown. */
+static long long
+lg_proc_cpu(int pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (p == NULL ||
+	    sscanf(p + 2,
+	        "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+	        "%*u %llu %llu",
+	        &ut, &st) != 2)
+		return -1;
+	return (long long)(ut + st);
+}
+
+/* Resident memory of process pid in KiB, -1 if unknown. */
+static long
+lg_proc_rss(int pid)
+{
+	char path[64], line[256];
+	long kib = -1;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/* Busy and total jiffies of the whole machine, from /proc/stat. */
+static void
+lg_machine(long long *busy, long long *total)
+{
+	long long v[10] = {0};
+	FILE *f = fopen("/proc/stat", "r");
+	int i;
+
+	*busy = *total = 0;
+	if (f == NULL)
+		return;
+	if (fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", &v[0],
+	        &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		for (i = 0; i < 8; i++)
+			*total += v[i];
+		*busy = *total - v[3] - v[4];
+	}
+	fclose(f);
+}
+
+/* --------------------------------------------------------------- bystander */
+
+/* Read one line into buf (NUL-terminated); 0, or -1 on close or timeout. */
+static int
+lg_by_line(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	while (n + 1 < len) {
+		ssize_t r = recv(fd, buf + n, 1, 0);
+
+		if (r <= 0)
+			return -1;
+		if (buf[n] == '\n')
+			break;
+		n++;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Skip events; the next line that is a reply (or an echo). */
+static int
+lg_by_reply(int fd, char *buf, size_t len)
+{
+	do {
+		if (lg_by_line(fd, buf, len) != 0)
+			return -1;
+	} while (strncmp(buf, "{\"event\"", 8) == 0);
+	return 0;
+}
+
+static void *
+lg_by_main(void *arg)
+{
+	struct lg_by *by = arg;
+	struct sockaddr_in sin;
+	struct timeval tv = {LG_BYSTANDER_WAIT_SEC, 0};
+	struct timespec pause = {0, LG_BYSTANDER_PAUSE_MS * 1000000L};
+	static const char ping[] = "{\"cmd\":\"ping\"}\n";
+	char buf[4096];
+	int fd, one = 1;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((unsigned short)by->port);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
+	    lg_by_line(fd, buf, sizeof buf) != 0) {
+		by->failed = 1;
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	while (!atomic_load(&by->stop)) {
+		double t = lg_now();
+		/* a ping sent in the window counts, however late its reply */
+		int counted = atomic_load(&by->counting);
+
+		if (send(fd, ping, sizeof ping - 1, MSG_NOSIGNAL) < 0 ||
+		    lg_by_reply(fd, buf, sizeof buf) != 0) {
+			by->failed = 1;
+			break;
+		}
+		if (counted)
+			lg_lat_add(&by->lat, lg_now() - t);
+		nanosleep(&pause, NULL);
+	}
+	close(fd);
+	return NULL;
+}
+
+static struct lg_by *
+lg_by_start(int port)
+{
+	struct lg_by *by = calloc(1, sizeof *by);
+
+	if (by == NULL)
+		lg_die("out of memory");
+	by->port = port;
+	if (pthread_create(&by->thread, NULL, lg_by_main, by) != 0)
+		lg_die("no bystander thread");
+	return by;
+}
+
+/* ---------------------------------------------------------------- requests */
+
+static void
+lg_send(struct lg_conn *c, const char *line, const char *verb)
+{
+	if (c->dead)
+		return;
+	bufferevent_write(c->bev, line, strlen(line));
+	c->sent[(c->head + c->inflight) % LG_DEPTH_MAX] = lg_now();
+	c->inflight++;
+	c->verb = verb;
+}
+
+/* c is set up: logged in and seated (or its bots' room made). */
+static void
+lg_ready(struct lg_conn *c)
+{
+	if (c->ready)
+		return;
+	c->ready = 1;
+	c->lg->nready++;
+}
+
+/* Log in as c's name. */
+static void
+lg_hello(struct lg_conn *c)
+{
+	char line[64];
+
+	snprintf(line, sizeof line, "{\"cmd\":\"hello\",\"name\":\"%s\"}\n",
+	    c->name);
+	lg_send(c, line, "hello");
+}
+
+/* The oldest request in flight got its reply; counted if measuring. */
+static void
+lg_replied(struct lg_conn *c, int ok)
+{
+	struct lg *lg = c->lg;
+	double t;
+
+	if (c->inflight == 0)
+		return;
+	t = c->sent[c->head];
+	c->head = (c->head + 1) % LG_DEPTH_MAX;
+	c->inflight--;
+	if (!ok) {
+		lg->errors++;
+		return;
+	}
+	if (lg->counting) {
+		lg->n_ok++;
+		lg_lat_add(&lg->lat, lg_now() - t);
+	}
+}
+
+static void
+lg_square(char *out, int n, int r, int col)
+{
+	out[0] = (char)('a' + col);
+	snprintf(out + 1, 4, "%d", n - r);
+}
+
+/* A random legal Ataxx move for c's side into buf ("b6" or "a7c5"); 0, or
+ * -1 when the side has none on c's board. */
+static int
+lg_pick(struct lg_conn *c, char *buf)
+{
+	int own[LG_BOARD_MAX * LG_BOARD_MAX], nown = 0, i, n = c->n;
+	int from[LG_BOARD_MAX * LG_BOARD_MAX * 24],
+	    to[LG_BOARD_MAX * LG_BOARD_MAX * 24];
+	int nmoves = 0, tr, tc, dr, dc, tries, k;
+
+	for (i = 0; i < n * n; i++)
+		if (c->board[i / n][i % n] == c->mine)
+			own[nown++] = i;
+	for (tries = 0; nown > 0 && tries < LG_PICK_TRIES; tries++) {
+		i = own[lg_rand(c->lg, (unsigned)nown)];
+		dr = (int)lg_rand(c->lg, 5) - 2;
+		dc = (int)lg_rand(c->lg, 5) - 2;
+		tr = i / n + dr;
+		tc = i % n + dc;
+		if ((dr || dc) && tr >= 0 && tr < n && tc >= 0 && tc < n &&
+		    c->board[tr][tc] == '.') {
+			from[0] = i;
+			to[0] = tr * n + tc;
+			nmoves = 1;
+			break;
+		}
+	}
+	for (k = 0; nmoves == 0 && k < nown; k++)
+		for (dr = -2; dr <= 2; dr++)
+			for (dc = -2; dc <= 2; dc++) {
+				tr = own[k] / n + dr;
+				tc = own[k] % n + dc;
+				if ((!dr && !dc) || tr < 0 || tr >= n ||
+				    tc < 0 || tc >= n ||
+				    c->board[tr][tc] != '.')
+					continue;
+				from[nmoves] = own[k];
+				to[nmoves++] = tr * n + tc;
+			}
+	if (nmoves == 0)
+		return -1;
+	k = nmoves == 1 ? 0 : (int)lg_rand(c->lg, (unsigned)nmoves);
+	tr = to[k] / n;
+	tc = to[k] % n;
+	if (abs(tr - from[k] / n) <= 1 && abs(tc - from[k] % n) <= 1) {
+		lg_square(buf, n, tr, tc);
+		return 0;
+	}
+	lg_square(buf, n, from[k] / n, from[k] % n);
+	lg_square(buf + strlen(buf), n, tr, tc);
+	return 0;
+}
+
+/* c's next request in moves mode, if it has none in flight. */
+static void
+lg_act(struct lg_conn *c)
+{
+	char line[128], mv[16];
+
+	if (c->inflight > 0 || c->dead || !c->lg->running || !c->ready)
+		return;
+	if (c->resync) {
+		c->resync = 0;
+		lg_send(c, "{\"cmd\":\"state\"}\n", "state");
+	} else if (c->rematch) {
+		c->rematch = 0;
+		lg_send(c, "{\"cmd\":\"rematch\"}\n", "rematch");
+	} else if (c->playing && c->myturn) {
+		c->myturn = 0;
+		if (lg_pick(c, mv) != 0) {
+			/* the server passes for a side without a move, so
+			 * this board is not the room's: ask for it */
+			c->lg->nomove++;
+			lg_send(c, "{\"cmd\":\"state\"}\n", "state");
+			return;
+		}
+		if (c->lg->named)
+			snprintf(line, sizeof line,
+			    "{\"cmd\":\"move\",\"room\":\"%s\",\"move\":"
+			    "\"%s\"}\n",
+			    c->room, mv);
+		else
+			snprintf(line, sizeof line,
+			    "{\"cmd\":\"move\",\"move\":\"%s\"}\n", mv);
+		lg_send(c, line, "move");
+	}
+}
+
+/* Ask to join the room c's partner made, once c is logged in. */
+static void
+lg_join(struct lg_conn *c)
+{
+	char line[128];
+
+	if (!c->helloed || c->room[0] == '\0' || c->joined)
+		return;
+	snprintf(
+	    line, sizeof line, "{\"cmd\":\"join\",\"room\":\"%s\"}\n", c->room);
+	c->joined = 1;
+	lg_send(c, line, "join");
+}
+
+/* Take the board, turn and status of an event or state object. */
+static void
+lg_take_position(struct lg_conn *c, const cJSON *o)
+{
+	const cJSON *board = cJSON_GetObjectItem(o, "board");
+	const cJSON *turn = cJSON_GetObjectItem(o, "turn");
+	const cJSON *status = cJSON_GetObjectItem(o, "status");
+	const cJSON *row;
+	int r = 0;
+
+	cJSON_ArrayForEach(row, board) {
+		if (!cJSON_IsString(row) || r == LG_BOARD_MAX ||
+		    strlen(row->valuestring) > LG_BOARD_MAX)
+			break;
+		memcpy(
+		    c->board[r++], row->valuestring, strlen(row->valuestring));
+	}
+	c->n = r;
+	if (cJSON_IsString(status))
+		c->playing = strcmp(status->valuestring, "playing") == 0;
+	c->myturn =
+	    cJSON_IsString(turn) && strcmp(turn->valuestring, c->seat) == 0;
+}
+
+/* A started event: c's seat, its pieces and the position. */
+static void
+lg_started(struct lg_conn *c, const cJSON *m)
+{
+	const cJSON *seats = cJSON_GetObjectItem(m, "seats"), *s;
+	int i = 0;
+
+	cJSON_ArrayForEach(s, seats) {
+		const cJSON *name = cJSON_GetObjectItem(s, "name");
+		const cJSON *seat = cJSON_GetObjectItem(s, "seat");
+
+		if (cJSON_IsString(name) && cJSON_IsString(seat) &&
+		    strcmp(name->valuestring, c->name) == 0) {
+			snprintf(
+			    c->seat, sizeof c->seat, "%s", seat->valuestring);
+			snprintf(c->turnmark, sizeof c->turnmark,
+			    "\"turn\":\"%s\"", c->seat);
+			c->mine = i == 0 ? 'x' : 'o';
+		}
+		i++;
+	}
+	c->playing = 1;
+	lg_take_position(c, m);
+	lg_ready(c);
+}
+
+/* A reply in moves or bots mode that is not an ok move. */
+static void
+lg_reply(struct lg_conn *c, const cJSON *m)
+{
+	struct lg *lg = c->lg;
+	const char *verb = c->verb;
+	const cJSON *ok = cJSON_GetObjectItem(m, "ok");
+	char line[256];
+
+	lg_replied(c, cJSON_IsTrue(ok));
+	if (!cJSON_IsTrue(ok)) {
+		if (lg->errors <= 3)
+			fprintf(
+			    stderr, "loadgen: %s: %s refused\n", c->name, verb);
+		c->resync = 1;
+		return;
+	}
+	if (strcmp(verb, "hello") == 0 && !c->creator) {
+		c->helloed = 1;
+		lg_join(c);
+	} else if (strcmp(verb, "hello") == 0) {
+		if (lg->mode == LG_BOTS)
+			snprintf(line, sizeof line,
+			    "{\"cmd\":\"create\",\"game\":\"ataxx\","
+			    "\"options\":{\"size\":\"%d\"},\"bots\":{\"white\":"
+			    "%d,\"black\":%d},\"private\":true}\n",
+			    LG_ATAXX_SIZE, lg->level, lg->level);
+		else
+			snprintf(line, sizeof line,
+			    "{\"cmd\":\"create\",\"game\":\"ataxx\","
+			    "\"options\":{\"size\":\"%d\"},\"private\":true}"
+			    "\n",
+			    LG_ATAXX_SIZE);
+		lg_send(c, line, "create");
+	} else if (strcmp(verb, "create") == 0 && lg->mode == LG_BOTS) {
+		lg_ready(c);
+	} else if (strcmp(verb, "create") == 0) {
+		const cJSON *room = cJSON_GetObjectItem(m, "room");
+
+		if (!cJSON_IsString(room))
+			lg_die("create: no room in the reply");
+		snprintf(c->room, sizeof c->room, "%s", room->valuestring);
+		snprintf(c->partner->room, sizeof c->partner->room, "%s",
+		    room->valuestring);
+		lg_join(c->partner);
+	} else if (strcmp(verb, "state") == 0) {
+		lg_take_position(c, cJSON_GetObjectItem(m, "state"));
+		c->rematch = !c->playing;
+	}
+}
+
+/* One line from the server in moves or bots mode. */
+static void
+lg_game_line(struct lg_conn *c, const char *line, size_t len)
+{
+	cJSON *m;
+	const cJSON *ev;
+
+	if (strncmp(line, "{\"re\":\"move\",\"ok\":true", 22) == 0) {
+		lg_replied(c, 1);
+		return;
+	}
+	if (strncmp(line, "{\"event\":\"moved\"", 16) == 0) {
+		if (c->lg->mode == LG_BOTS && c->lg->counting)
+			c->lg->n_ok++;
+		if (c->turnmark[0] == '\0' ||
+		    strstr(line, c->turnmark) == NULL) {
+			c->myturn = 0;
+			return;
+		}
+	}
+	m = cJSON_ParseWithLength(line, len);
+	if (m == NULL)
+		lg_die("a line that is not JSON");
+	ev = cJSON_GetObjectItem(m, "event");
+	if (cJSON_GetObjectItem(m, "re") != NULL)
+		lg_reply(c, m);
+	else if (!cJSON_IsString(ev))
+		;
+	else if (strcmp(ev->valuestring, "welcome") == 0)
+		lg_hello(c);
+	else if (strcmp(ev->valuestring, "moved") == 0)
+		lg_take_position(c, m);
+	else if (strcmp(ev->valuestring, "started") == 0)
+		lg_started(c, m);
+	else if (strcmp(ev->valuestring, "ended") == 0) {
+		c->playing = 0;
+		c->rematch = 1;
+		if (c->creator && c->lg->counting)
+			c->lg->games++;
+	}
+	cJSON_Delete(m);
+}
+
+/* One line in ping or idle mode: the welcome, events, or a reply. */
+static void
+lg_plain_line(struct lg_conn *c, const char *line, size_t len)
+{
+	struct lg *lg = c->lg;
+
+	if (strncmp(line, "{\"event\":\"welcome\"", 18) == 0 && !c->welcomed) {
+		c->welcomed = 1;
+		if (lg->mode == LG_PING)
+			lg_ready(c);
+		else
+			lg_hello(c);
+		return;
+	}
+	if (strncmp(line, "{\"event\"", 8) == 0)
+		return;
+	lg_replied(c, strstr(line, "\"ok\":false") == NULL);
+	if (lg->mode == LG_IDLE)
+		lg_ready(c);
+	else if (lg->mode == LG_PING && lg->running)
+		lg_send(c, "{\"cmd\":\"ping\"}\n", "ping");
+}
+
+static void lg_connect_more(struct lg *lg);
+
+static void
+lg_read_cb(struct bufferevent *bev, void *arg)
+{
+	struct lg_conn *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	size_t len;
+	char *line;
+
+	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
+		if (c->lg->mode == LG_PING || c->lg->mode == LG_IDLE)
+			lg_plain_line(c, line, len);
+		else
+			lg_game_line(c, line, len);
+		free(line);
+	}
+	if (c->lg->mode == LG_MOVES)
+		lg_act(c);
+	if (!c->heard) {
+		c->heard = 1;
+		c->lg->connecting--;
+		lg_connect_more(c->lg);
+	}
+}
+
+static void
+lg_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct lg_conn *c = arg;
+
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+		if (!c->dead)
+			c->lg->dropped++;
+		c->dead = 1;
+		c->lg->errors += c->inflight;
+		c->inflight = 0;
+		bufferevent_disable(bev, EV_READ | EV_WRITE);
+	}
+}
+
+/* Start connects until LG_CONNECTING_MAX are under way. */
+static void
+lg_connect_more(struct lg *lg)
+{
+	struct sockaddr_in sin;
+
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((unsigned short)lg->port);
+	while (lg->next_connect < lg->conns &&
+	    lg->connecting < LG_CONNECTING_MAX) {
+		struct lg_conn *c = &lg->c[lg->next_connect++];
+		int one = 1;
+
+		c->bev =
+		    bufferevent_socket_new(lg->base, -1, BEV_OPT_CLOSE_ON_FREE);
+		if (c->bev == NULL)
+			lg_die("out of memory");
+		bufferevent_setcb(c->bev, lg_read_cb, NULL, lg_event_cb, c);
+		bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+		if (bufferevent_socket_connect(
+		        c->bev, (struct sockaddr *)&sin, sizeof sin) != 0)
+			lg_die("connect failed (open files?)");
+		setsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_NODELAY,
+		    &one, sizeof one);
+		lg->connecting++;
+	}
+}
+
+/* ------------------------------------------------------------------ phases */
+
+static void lg_tick(evutil_socket_t fd, short what, void *arg);
+
+/* Begin the load: every connection sends its first requests. */
+static void
+lg_start_load(struct lg *lg)
+{
+	int i, k;
+
+	lg->running = 1;
+	for (i = 0; i < lg->conns; i++) {
+		struct lg_conn *c = &lg->c[i];
+
+		if (lg->mode == LG_PING)
+			for (k = 0; k < lg->depth; k++)
+				lg_send(c, "{\"cmd\":\"ping\"}\n", "ping");
+		else if (lg->mode == LG_MOVES)
+			lg_act(c);
+	}
+}
+
+static void
+lg_window_open(struct lg *lg)
+{
+	lg->counting = 1;
+	if (lg->by != NULL)
+		atomic_store(&lg->by->counting, 1);
+	lg->t0 = lg_now();
+	lg->cpu0 = lg->pid ? lg_proc_cpu(lg->pid) : -1;
+	getrusage(RUSAGE_SELF, &lg->ru0);
+	lg_machine(&lg->busy0, &lg->total0);
+}
+
+static double
+lg_tv(struct timeval tv)
+{
+	return (double)tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+/* Close the window and print the figures. */
+static void
+lg_window_close(struct lg *lg)
+{
+	double wall = lg_now() - lg->t0, self;
+	long long cpu = lg->pid ? lg_proc_cpu(lg->pid) : -1, busy, total;
+	long tick = sysconf(_SC_CLK_TCK);
+	struct rusage ru;
+
+	lg->counting = 0;
+	if (lg->by != NULL)
+		atomic_store(&lg->by->counting, 0);
+	getrusage(RUSAGE_SELF, &ru);
+	lg_machine(&busy, &total);
+	self = lg_tv(ru.ru_utime) + lg_tv(ru.ru_stime) -
+	    lg_tv(lg->ru0.ru_utime) - lg_tv(lg->ru0.ru_stime);
+	printf("rate=%.0f n=%ld p50_ms=%.3f p99_ms=%.3f", lg->n_ok / wall,
+	    lg->n_ok, lg_pct(&lg->lat, 50), lg_pct(&lg->lat, 99));
+	if (cpu >= 0 && lg->cpu0 >= 0)
+		printf(" server_cpu=%.3f cpu_us=%.1f",
+		    (double)(cpu - lg->cpu0) / tick / wall,
+		    lg->n_ok ? (double)(cpu - lg->cpu0) / tick * 1e6 / lg->n_ok
+		             : 0.0);
+	if (lg->pid && lg->rss0 >= 0)
+		printf(" rss0_kib=%ld rss_kib=%ld", lg->rss0,
+		    lg_proc_rss(lg->pid));
+	printf(" loadgen_cpu=%.3f machine_busy=%.2f games=%ld", self / wall,
+	    total > lg->total0
+	        ? (double)(busy - lg->busy0) / (double)(total - lg->total0)
+	        : 0.0,
+	    lg->games);
+}
+
+/* The bystander's figures, once it has stopped. */
+static void
+lg_by_report(struct lg_by *by)
+{
+	atomic_store(&by->stop, 1);
+	pthread_join(by->thread, NULL);
+	printf(" by_n=%zu by_failed=%d", by->lat.n, by->failed);
+	if (by->lat.n > 0)
+		printf(" by_p50_ms=%.3f by_p99_ms=%.3f", lg_pct(&by->lat, 50),
+		    lg_pct(&by->lat, 99));
+}
+
+/* The clock of a run: setup, warm-up, window, drain. */
+static void
+lg_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct lg *lg = arg;
+	static const struct timeval again = {0, 20000};
+	double now = lg_now();
+	int i, left = 0;
+
+	if (lg->t_setup == 0)
+		lg->t_setup = now;
+	if (lg->t_load == 0) {
+		if (lg->nready == lg->conns) {
+			lg->t_load = now;
+			if (lg->mode == LG_IDLE) {
+				/* let the last replies settle */
+				lg->running = 1;
+				event_base_once(lg->base, -1, EV_TIMEOUT,
+				    lg_tick, lg, &(struct timeval){1, 0});
+				return;
+			}
+			lg_start_load(lg);
+		} else if (now - lg->t_setup > LG_SETUP_SEC ||
+		    lg->dropped > 0) {
+			lg->failed = lg->dropped > 0
+			    ? "the server closed connections during setup"
+			    : "setup did not finish";
+			event_base_loopexit(lg->base, NULL);
+			return;
+		}
+	} else if (lg->mode == LG_IDLE) {
+		long rss = lg->pid ? lg_proc_rss(lg->pid) : -1;
+
+		printf("conns=%d", lg->conns);
+		if (rss >= 0 && lg->rss0 >= 0)
+			printf(" rss0_kib=%ld rss_kib=%ld per_conn_kib=%.2f",
+			    lg->rss0, rss,
+			    (double)(rss - lg->rss0) / lg->conns);
+		event_base_loopexit(lg->base, NULL);
+		return;
+	} else if (!lg->counting && lg->t_end == 0 &&
+	    now - lg->t_load >= LG_WARMUP_SEC) {
+		lg_window_open(lg);
+		lg->t_end = now + lg->seconds;
+	} else if (lg->counting && now >= lg->t_end) {
+		lg_window_close(lg);
+		lg->running = 0;
+	} else if (!lg->running && lg->t_end != 0) {
+		for (i = 0; i < lg->conns; i++)
+			left += lg->c[i].inflight;
+		if (lg->mode == LG_BOTS || left == 0 ||
+		    now - lg->t_end > LG_DRAIN_SEC) {
+			printf(" stalled=%d", lg->mode == LG_BOTS ? 0 : left);
+			event_base_loopexit(lg->base, NULL);
+			return;
+		}
+	}
+	event_base_once(lg->base, -1, EV_TIMEOUT, lg_tick, lg, &again);
+}
+
+static void
+lg_usage(void)
+{
+	fprintf(stderr,
+	    "usage: loadgen -m ping|moves|idle|bots -p PORT [-P PID] "
+	    "[-s SECONDS]\n"
+	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-l LEVEL] "
+	    "[-x SEED]\n");
+	exit(2);
+}
+
+static enum lg_mode
+lg_mode(const char *name)
+{
+	static const char *names[] = {"ping", "moves", "idle", "bots"};
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(name, names[i]) == 0)
+			return (enum lg_mode)i;
+	lg_usage();
+	return LG_PING;
+}
+
+static void
+lg_options(struct lg *lg, int argc, char **argv)
+{
+	int o;
+
+	lg->conns = 1;
+	lg->depth = 1;
+	lg->rooms = 10;
+	lg->level = 2;
+	lg->seconds = 3;
+	lg->rng = 88172645463325252ULL;
+	while ((o = getopt(argc, argv, "m:p:P:s:c:d:r:l:x:R")) != -1) {
+		switch (o) {
+		case 'm':
+			lg->mode = lg_mode(optarg);
+			break;
+		case 'p':
+			lg->port = atoi(optarg);
+			break;
+		case 'P':
+			lg->pid = atoi(optarg);
+			break;
+		case 's':
+			lg->seconds = atof(optarg);
+			break;
+		case 'c':
+			lg->conns = atoi(optarg);
+			break;
+		case 'd':
+			lg->depth = atoi(optarg);
+			break;
+		case 'r':
+			lg->rooms = atoi(optarg);
+			break;
+		case 'l':
+			lg->level = atoi(optarg);
+			break;
+		case 'R':
+			lg->named = 1;
+			break;
+		case 'x':
+			lg->rng ^= strtoull(optarg, NULL, 10) * 2654435761ULL;
+			break;
+		default:
+			lg_usage();
+		}
+	}
+	if (lg->mode == LG_MOVES)
+		lg->conns = 2 * lg->rooms;
+	else if (lg->mode == LG_BOTS)
+		lg->conns = lg->rooms;
+	if (lg->port <= 0 || lg->conns < (lg->mode == LG_PING ? 0 : 1) ||
+	    lg->conns > LG_CONNS_MAX || lg->depth < 1 ||
+	    lg->depth > LG_DEPTH_MAX || lg->seconds <= 0 || lg->seconds > 50)
+		lg_usage();
+}
+
+/* Open files for every connection: raise the soft limit to the hard one. */
+static void
+lg_raise_files(int need)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < (rlim_t)need)
+		lg_die("the open-files hard limit is too low for -c");
+}
+
+/* Close every connection and free what the run held. */
+static void
+lg_free(struct lg *lg)
+{
+	int i;
+
+	for (i = 0; i < lg->conns; i++)
+		if (lg->c[i].bev != NULL)
+			bufferevent_free(lg->c[i].bev);
+	free(lg->c);
+	free(lg->lat.v);
+	if (lg->by != NULL) {
+		free(lg->by->lat.v);
+		free(lg->by);
+	}
+	event_base_free(lg->base);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct lg lg;
+	int i;
+
+	memset(&lg, 0, sizeof lg);
+	lg_options(&lg, argc, argv);
+	signal(SIGPIPE, SIG_IGN);
+	lg_raise_files(lg.conns + 64);
+	lg.base = event_base_new();
+	lg.c = calloc((size_t)lg.conns + 1, sizeof *lg.c);
+	if (lg.base == NULL || lg.c == NULL)
+		lg_die("out of memory");
+	for (i = 0; i < lg.conns; i++) {
+		struct lg_conn *c = &lg.c[i];
+
+		c->lg = &lg;
+		c->index = i;
+		c->creator = lg.mode == LG_BOTS || i % 2 == 0;
+		if (lg.mode == LG_MOVES)
+			c->partner = &lg.c[i ^ 1];
+		snprintf(c->name, sizeof c->name, "g%d_%d",
+		    (int)getpid() % 1000000, i);
+	}
+	lg.rss0 = lg.pid ? lg_proc_rss(lg.pid) : -1;
+	if (lg.mode != LG_IDLE)
+		lg.by = lg_by_start(lg.port);
+	lg_connect_more(&lg);
+	lg_tick(-1, 0, &lg);
+	event_base_dispatch(lg.base);
+	if (lg.by != NULL)
+		lg_by_report(lg.by);
+	printf(" errors=%ld dropped=%ld nomove=%ld\n", lg.errors, lg.dropped,
+	    lg.nomove);
+	if (lg.failed != NULL)
+		fprintf(stderr, "loadgen: %s (%d of %d ready)\n", lg.failed,
+		    lg.nready, lg.conns);
+	lg_free(&lg);
+	return lg.failed != NULL || lg.dropped > 0;
+}

@@ -1,0 +1,510 @@
+/*
+ * session.c: every line the server sends, as the client understands it:
+ * the welcome (log in with the kept token), replies (matched in order to
+ * the requests that asked them) and events (boards, moves, the end, chat).
+ * Nothing the server sends can crash it: a line that is not a JSON object,
+ * or has unknown or wrongly typed members, is ignored or reported. In
+ * batch mode every line goes out as it came, for the script.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "client-cli/client.h"
+
+/* The string member key of o, or NULL. */
+static const char *
+session_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* Print a message for people the way the protocol's text mode says it. */
+static void
+session_text(struct client *c, const cJSON *msg)
+{
+	char *text = proto_text(msg);
+
+	if (text != NULL)
+		view_text(c, text);
+	free(text);
+}
+
+/* Log in: the name (asked once when not given) and its kept token. */
+void
+session_hello(struct client *c)
+{
+	cJSON *req;
+
+	if (c->opts.name[0] == '\0') {
+		if (!c->interactive) {
+			view_print(c, "A name is needed: use --name NAME.\n");
+			c->exit_code = CLIENT_EXIT_USAGE;
+			event_base_loopexit(c->base, NULL);
+			return;
+		}
+		c->asking_name = 1;
+		term_prompt(c);
+		return;
+	}
+	if (c->token[0] == '\0')
+		token_load(&c->opts, c->token, sizeof c->token);
+	req = cJSON_CreateObject();
+	if (req == NULL)
+		return;
+	cJSON_AddStringToObject(req, "cmd", "hello");
+	cJSON_AddStringToObject(req, "name", c->opts.name);
+	if (c->token[0] != '\0')
+		cJSON_AddStringToObject(req, "token", c->token);
+	cJSON_AddNumberToObject(req, "proto", PROTO_VERSION);
+	conn_send(c, req, CLIENT_P_HELLO, NULL);
+}
+
+/* The TCP connection is up: wait for the welcome. */
+void
+session_connected(struct client *c)
+{
+	c->backoff_ms = 0;
+}
+
+/* Ask quietly for a room's state (verb join, watch or state): its board
+ * is drawn when it comes; one such request at a time, so that a resume
+ * and a gap in seq do not draw it twice. */
+static void
+session_resync(struct client *c, const char *verb, const char *room)
+{
+	cJSON *req;
+
+	if (c->resyncing)
+		return;
+	req = cJSON_CreateObject();
+	if (req == NULL)
+		return;
+	cJSON_AddStringToObject(req, "cmd", verb);
+	cJSON_AddStringToObject(req, "room", room);
+	if (conn_send(c, req, CLIENT_P_QUIET, NULL) == 0)
+		c->resyncing = 1;
+}
+
+/* Go back to the room we were in after a reconnect. */
+static void
+session_resume(struct client *c, const cJSON *rooms)
+{
+	struct client_room *r = &c->room;
+	const cJSON *st;
+
+	if (r->active) {
+		session_resync(c, r->myseat >= 0 ? "join" : "watch", r->id);
+		return;
+	}
+	if (cJSON_GetArraySize(rooms) == 1) {
+		/* one game going on: back into it at once */
+		const char *id =
+		    session_str(cJSON_GetArrayItem(rooms, 0), "room");
+		if (id == NULL)
+			return;
+		view_print(c, "Back to your game in room %s.\n", id);
+		session_resync(c, "join", id);
+		return;
+	}
+	cJSON_ArrayForEach(st, rooms) {
+		const char *id = session_str(st, "room");
+		const char *game = session_str(st, "game");
+		if (id != NULL && game != NULL)
+			view_print(c,
+			    "You have a seat in room %s (%s): join %s to go "
+			    "back.\n",
+			    id, game, id);
+	}
+}
+
+/* Our hello's reply: keep the token, say hello, resume. */
+static void
+session_hello_reply(struct client *c, const cJSON *rep)
+{
+	const char *token = session_str(rep, "token");
+	const cJSON *isnew = cJSON_GetObjectItemCaseSensitive(rep, "new");
+
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rep, "ok"))) {
+		const char *code = session_str(rep, "error");
+		view_error(c, rep);
+		if (code != NULL && strcmp(code, "name_taken") == 0)
+			view_print(c,
+			    "That name is someone else's here (or "
+			    "its token is not in this client's "
+			    "store): choose another with --name.\n");
+		c->exit_code = CLIENT_EXIT_LOGIN;
+		c->quitting = 1;
+		event_base_loopexit(c->base, NULL);
+		return;
+	}
+	if (token != NULL && strlen(token) < sizeof c->token) {
+		snprintf(c->token, sizeof c->token, "%s", token);
+		if (token_save(&c->opts, token) != 0)
+			view_print(c,
+			    "Your token could not be kept in the "
+			    "config folder: next time you will need "
+			    "another name.\n");
+	}
+	c->logged_in = 1;
+	if (!c->ever_logged_in && !c->opts.batch)
+		view_print(c,
+		    "%s, %s. Type help for the commands, games for the games, "
+		    "rooms for the rooms.\n",
+		    cJSON_IsTrue(isnew) ? "Welcome" : "Welcome back",
+		    c->opts.name);
+	else if (c->ever_logged_in && !c->opts.batch)
+		view_print(c, "Connected again as %s.\n", c->opts.name);
+	c->ever_logged_in = 1;
+	if (!c->opts.batch)
+		session_resume(
+		    c, cJSON_GetObjectItemCaseSensitive(rep, "rooms"));
+}
+
+/* A room state arrived (create, join, watch, state): show it. */
+static void
+session_state(struct client *c, const cJSON *rep, const char *re, int quiet)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "state");
+	const char *seat = session_str(rep, "seat");
+	struct client_room *r = &c->room;
+
+	int asked = strcmp(re, "state") == 0; /* the player asked for it */
+
+	if (room_from_state(c, st) != 0)
+		return;
+	if (!quiet && !asked && seat != NULL)
+		view_print(c, "You are in room %s (%s), seat %s.\n", r->id,
+		    r->rg != NULL ? r->rg->title : "?", seat);
+	else if (!quiet && !asked)
+		view_print(c, "You are watching room %s (%s).\n", r->id,
+		    r->rg != NULL ? r->rg->title : "?");
+	if (r->rg == NULL) {
+		view_print(c, "This client does not know that game.\n");
+		return;
+	}
+	if (strcmp(r->status, "waiting") == 0) {
+		if (asked)
+			view_board(c);
+		view_print(
+		    c, "Waiting for an opponent: they type join %s.\n", r->id);
+		return;
+	}
+	/* a game that starts with this reply draws its board with the
+	 * started event that follows */
+	if (!quiet && strcmp(r->status, "playing") == 0 &&
+	    cJSON_GetArraySize(
+	        cJSON_GetObjectItemCaseSensitive(st, "history")) == 0 &&
+	    !asked && strcmp(re, "watch") != 0)
+		return;
+	view_board(c);
+	if (strcmp(r->status, "ended") == 0)
+		view_print(c, "This game is over.\n");
+}
+
+/* An error reply to a move: the game's words, and its prompt again. */
+static void
+session_move_error(struct client *c, const cJSON *rep)
+{
+	struct client_room *r = &c->room;
+	const char *code = session_str(rep, "error");
+	const char *msg = session_str(rep, "message");
+	char buf[512];
+
+	if (code != NULL && strcmp(code, "illegal_move") == 0 && msg != NULL &&
+	    r->cg != NULL && r->cg->reason != NULL) {
+		r->cg->reason(r, msg, buf, sizeof buf);
+		view_print(c, "%s\n", buf);
+		r->step = 0;
+		return;
+	}
+	if (code != NULL && strcmp(code, "not_allowed") == 0 && msg != NULL &&
+	    strncmp(msg, "stale", 5) == 0) {
+		view_print(c, "The board changed meanwhile; here it is.\n");
+		session_resync(c, "state", r->id);
+		return;
+	}
+	view_error(c, rep);
+}
+
+/* 1 when a successful reply to this verb is followed by the event that
+ * says what happened, so the reply itself says nothing. */
+static int
+session_event_follows(const char *re)
+{
+	static const char *const verbs[] = {"move", "chat", "say", "rematch",
+	    "next", "restart", "undo", "resign", "draw", "claim", NULL};
+	int i;
+
+	for (i = 0; verbs[i] != NULL; i++)
+		if (strcmp(re, verbs[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The room ids of a rooms reply, for tab completion. */
+static void
+session_remember_rooms(const cJSON *rep)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(rep, "rooms")) {
+		const char *id = session_str(r, "room");
+		if (id != NULL)
+			term_add_room(id);
+	}
+}
+
+/* A successful reply, by its verb. */
+static void
+session_ok(struct client *c, const cJSON *rep, const char *re,
+    struct client_pending *p)
+{
+	if (p->purpose == CLIENT_P_SAVE) {
+		files_saved(c, rep, p->path);
+		return;
+	}
+	if (strcmp(re, "create") == 0 || strcmp(re, "join") == 0 ||
+	    strcmp(re, "watch") == 0 || strcmp(re, "state") == 0) {
+		session_state(c, rep, re, p->purpose == CLIENT_P_QUIET);
+		return;
+	}
+	if (session_event_follows(re) || p->purpose == CLIENT_P_QUIET)
+		return;
+	if (strcmp(re, "leave") == 0) {
+		if (c->room.active)
+			view_print(c, "You left room %s.\n", c->room.id);
+		else
+			view_print(c, "You left the room.\n");
+		room_clear(&c->room);
+		return;
+	}
+	if (strcmp(re, "quit") == 0) {
+		c->quitting = 1;
+		return;
+	}
+	if (strcmp(re, "rooms") == 0)
+		session_remember_rooms(rep);
+	session_text(c, rep);
+}
+
+/* Take the oldest pending request (what this reply answers). */
+static struct client_pending
+session_pop(struct client *c)
+{
+	struct client_pending p = {CLIENT_P_PRINT, NULL};
+
+	if (c->npending > 0) {
+		p = c->pending[c->pending_head];
+		c->pending[c->pending_head].path = NULL;
+		c->pending_head = (c->pending_head + 1) % CLIENT_PENDING_MAX;
+		c->npending--;
+	}
+	return p;
+}
+
+/* A reply from the server. */
+static void
+session_reply(struct client *c, const cJSON *rep)
+{
+	struct client_pending p = session_pop(c);
+	const char *re = session_str(rep, "re");
+	const cJSON *ok = cJSON_GetObjectItemCaseSensitive(rep, "ok");
+
+	if (p.purpose == CLIENT_P_QUIET)
+		c->resyncing = 0;
+	if (p.purpose == CLIENT_P_HELLO)
+		session_hello_reply(c, rep);
+	else if (!cJSON_IsTrue(ok) && p.purpose == CLIENT_P_MOVE)
+		session_move_error(c, rep);
+	else if (!cJSON_IsTrue(ok) && p.purpose == CLIENT_P_SAVE)
+		files_saved(c, rep, p.path);
+	else if (!cJSON_IsTrue(ok))
+		view_error(c, rep);
+	else if (re != NULL)
+		session_ok(c, rep, re, &p);
+	free(p.path);
+}
+
+/* The game in the current room ended. */
+static void
+session_ended(struct client *c, const cJSON *ev)
+{
+	struct client_room *r = &c->room;
+	const char *res = session_str(ev, "result");
+	char buf[512] = "";
+
+	snprintf(r->result, sizeof r->result, "%s", res != NULL ? res : "");
+	if (r->cg != NULL && r->cg->ended != NULL)
+		r->cg->ended(r, ev, buf, sizeof buf);
+	if (buf[0] != '\0')
+		view_print(c, "%s\n", buf);
+	else
+		session_text(c, ev);
+	if (r->myseat >= 0 && r->cg != NULL && r->cg->again != NULL)
+		r->ask_again = 1;
+}
+
+/* A move was played in the current room. */
+static void
+session_moved(struct client *c, const cJSON *ev)
+{
+	struct client_room *r = &c->room;
+	const char *text = session_str(ev, "text");
+	const char *who = session_str(ev, "name");
+	char buf[512] = "";
+
+	if (r->cg != NULL && r->cg->moved != NULL && r->have_state)
+		r->cg->moved(r, ev, buf, sizeof buf);
+	if (buf[0] == '\0' && text != NULL)
+		snprintf(buf, sizeof buf, "%s%s%s.", who != NULL ? who : "",
+		    who != NULL ? ": " : "", text);
+	room_from_event(c, ev, "moved");
+	view_board(c);
+	if (buf[0] != '\0')
+		view_print(c, "%s\n", buf);
+}
+
+/* An event of the room we are in. */
+static void
+session_room_event(struct client *c, const cJSON *ev, const char *name)
+{
+	struct client_room *r = &c->room;
+	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(ev, "seq");
+
+	if (cJSON_IsNumber(seq) && r->seq > 0 &&
+	    seq->valuedouble > (double)r->seq + 1 && r->rg != NULL)
+		session_resync(c, "state", r->id);
+	if (strcmp(name, "moved") == 0) {
+		session_moved(c, ev);
+		return;
+	}
+	if (strcmp(name, "started") == 0 || strcmp(name, "undone") == 0 ||
+	    strcmp(name, "restarted") == 0) {
+		char buf[256] = "";
+		room_from_event(c, ev, name);
+		if (strcmp(name, "started") == 0)
+			session_text(c, ev);
+		view_board(c);
+		if (strcmp(name, "started") == 0 && r->cg != NULL &&
+		    r->cg->started != NULL && r->have_state) {
+			r->cg->started(r, buf, sizeof buf);
+			view_print(c, "%s\n", buf);
+		}
+		return;
+	}
+	if (strcmp(name, "ended") == 0) {
+		room_from_event(c, ev, name);
+		session_ended(c, ev);
+		return;
+	}
+	room_from_event(c, ev, name);
+	if (strcmp(name, "clock") != 0)
+		session_text(c, ev);
+}
+
+/* An event from the server. */
+static void
+session_event(struct client *c, const cJSON *ev, const char *name)
+{
+	const char *room = session_str(ev, "room");
+
+	if (strcmp(name, "welcome") == 0) {
+		session_hello(c);
+		return;
+	}
+	if (strcmp(name, "replaced") == 0) {
+		view_print(c,
+		    "You logged in from somewhere else; this client "
+		    "stops.\n");
+		c->quitting = 1;
+		return;
+	}
+	if (strcmp(name, "shutdown") == 0) {
+		const char *msg = session_str(ev, "message");
+		view_print(c, "The server is stopping%s%s.\n",
+		    msg != NULL ? ": " : "", msg != NULL ? msg : "");
+		return;
+	}
+	if (room != NULL && c->room.active && strcmp(room, c->room.id) == 0) {
+		session_room_event(c, ev, name);
+		return;
+	}
+	session_text(c, ev);
+}
+
+/* In batch mode: our own hello's token is kept; every line goes out. */
+static void
+session_batch(struct client *c, const char *line, size_t len, const cJSON *msg)
+{
+	const char *ev = session_str(msg, "event");
+
+	if (cJSON_GetObjectItemCaseSensitive(msg, "re") != NULL) {
+		struct client_pending p = session_pop(c);
+		if (p.purpose == CLIENT_P_HELLO)
+			session_hello_reply(c, msg);
+		else if (p.purpose == CLIENT_P_SAVE)
+			files_saved(c, msg, p.path);
+		free(p.path);
+		if ((p.purpose != CLIENT_P_SAVE &&
+		        p.purpose != CLIENT_P_QUIET) ||
+		    !cJSON_IsTrue(
+		        cJSON_GetObjectItemCaseSensitive(msg, "ok"))) {
+			fwrite(line, 1, len, c->out);
+			fputc('\n', c->out);
+		}
+		fflush(c->out);
+		batch_reply_seen(c);
+		return;
+	}
+	fwrite(line, 1, len, c->out);
+	fputc('\n', c->out);
+	fflush(c->out);
+	if (ev != NULL && strcmp(ev, "welcome") == 0 && c->opts.name[0] != '\0')
+		session_hello(c);
+	else if (ev != NULL && strcmp(ev, "welcome") == 0)
+		batch_reply_seen(c);
+}
+
+/* One line from the server. */
+void
+session_line(struct client *c, const char *line, size_t len)
+{
+	cJSON *msg = cJSON_ParseWithLength(line, len);
+	const char *ev;
+
+	if (!cJSON_IsObject(msg)) {
+		if (!c->opts.batch)
+			view_print(c,
+			    "(The server sent something this client "
+			    "does not understand; it is ignored.)\n");
+		cJSON_Delete(msg);
+		return;
+	}
+	if (c->opts.batch) {
+		session_batch(c, line, len, msg);
+		cJSON_Delete(msg);
+		return;
+	}
+	ev = session_str(msg, "event");
+	if (cJSON_GetObjectItemCaseSensitive(msg, "re") != NULL)
+		session_reply(c, msg);
+	else if (ev != NULL)
+		session_event(c, msg, ev);
+	cJSON_Delete(msg);
+	if (c->quitting && c->npending == 0)
+		event_base_loopexit(c->base, NULL);
+	else
+		term_prompt(c);
+	batch_reply_seen(c); /* piped input waits for the replies */
+}
+
+/* Free what the session holds. */
+void
+session_free(struct client *c)
+{
+	room_clear(&c->room);
+}

@@ -1,0 +1,141 @@
+"""client_lib.py: what the black-box tests of the tablero client share.
+
+Each Term is one `tablero` running in its own tmux server (`tmux -L` with a
+socket name unique to this process and terminal), driven with send-keys and
+read with capture-pane. Every wait is bounded; stop() kills the tmux server.
+Standard library only.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+# Every wait for the screen is bounded by this many seconds.
+WAIT = 10.0
+
+# How often the screen is read while waiting.
+POLL = 0.05
+
+
+def tablero(build):
+    """The client binary under test."""
+    return os.path.join(build, "tablero")
+
+
+class Term:
+    """One tablero (or any command) in a private tmux server."""
+
+    made = 0
+
+    def __init__(self, command, name="t", env=None, width=100, height=50):
+        Term.made += 1
+        self.sock = "tablero-test-%d-%d-%s" % (os.getpid(), Term.made, name)
+        self.home = tempfile.mkdtemp(prefix="tablero-client-")
+        self.conf = os.path.join(self.home, "tmux.conf")
+        with open(self.conf, "w") as f:
+            f.write("set -g history-limit 50000\n")
+        envs = {"XDG_CONFIG_HOME": os.path.join(self.home, "config"),
+                "NO_COLOR": "1"}
+        envs.update(env or {})
+        pre = " ".join("%s=%s" % (k, shlex_quote(v)) for k, v in envs.items())
+        # the pane stays after the client exits, so its last screen and exit
+        # code can be read
+        self.tmux("new-session", "-d", "-s", "main", "-x", str(width),
+                  "-y", str(height),
+                  "env %s %s; echo \"[exit $?]\"; sleep 600" % (pre, command))
+
+    def tmux(self, *args):
+        return subprocess.run(["tmux", "-L", self.sock, "-f", self.conf]
+                              + list(args), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=WAIT,
+                              check=False).stdout.decode("utf-8", "replace")
+
+    def keys(self, text):
+        """Type text literally (no Enter)."""
+        self.tmux("send-keys", "-t", "main", "-l", "--", text)
+
+    def line(self, text):
+        """Type a line and Enter."""
+        self.keys(text)
+        self.tmux("send-keys", "-t", "main", "Enter")
+
+    def screen(self):
+        """Everything the pane shows and scrolled past, wrapped lines
+        joined, without the blank lines below the cursor."""
+        return self.tmux("capture-pane", "-p", "-J", "-S", "-50000",
+                         "-t", "main").rstrip("\n") + "\n"
+
+    def count(self, pattern):
+        """How many times the regular expression matches the screen."""
+        return len(re.findall(pattern, self.screen(), re.M))
+
+    def wait(self, pattern, n=1, timeout=WAIT):
+        """Wait until the regular expression matches the screen n times;
+        True, or False after timeout."""
+        deadline = time.time() + timeout
+        while True:
+            if self.count(pattern) >= n:
+                return True
+            if time.time() > deadline:
+                return False
+            time.sleep(POLL)
+
+    def prompt(self, pattern, timeout=WAIT):
+        """Wait until the last line on the screen (the prompt) matches
+        the regular expression; True, or False after timeout."""
+        deadline = time.time() + timeout
+        while True:
+            lines = self.screen().rstrip("\n").split("\n")
+            if re.search(pattern, lines[-1]):
+                return True
+            if time.time() > deadline:
+                return False
+            time.sleep(POLL)
+
+    def say(self, text, pattern, timeout=WAIT):
+        """Type a line and wait until pattern matches once more than
+        before; True, or False after timeout."""
+        n = self.count(pattern)
+        self.line(text)
+        return self.wait(pattern, n + 1, timeout)
+
+    def stop(self):
+        """Kill the tmux server (and with it the client) and remove its
+        socket and the client's config folder."""
+        self.tmux("kill-server")
+        sock = os.path.join(os.environ.get("TMUX_TMPDIR", "/tmp"),
+                            "tmux-%d" % os.getuid(), self.sock)
+        try:
+            os.unlink(sock)
+        except OSError:
+            pass
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def shlex_quote(s):
+    """Quote for sh."""
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+def client(build, port, name, **kw):
+    """A Term running tablero against 127.0.0.1:port as name."""
+    return Term("%s 127.0.0.1:%d --name %s" % (tablero(build), port, name),
+                name=name, **kw)
+
+
+def batch(build, port, lines, name=None, env=None, timeout=WAIT):
+    """Run tablero --batch with these input lines; (exit code, stdout
+    lines, stderr)."""
+    args = [tablero(build), "127.0.0.1:%d" % port, "--batch"]
+    if name:
+        args += ["--name", name]
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run(args, input="".join(l + "\n" for l in lines).encode(),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=e, timeout=timeout, check=False)
+    out = p.stdout.decode("utf-8", "replace").splitlines()
+    return p.returncode, out, p.stderr.decode("utf-8", "replace")

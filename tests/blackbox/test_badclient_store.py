@@ -1,0 +1,374 @@
+"""test_badclient_store.py: acknowledged means stored, for every verb that
+changes a room, when the store fails.
+
+tablerod runs with the test-only hook TABLERO_TEST_STORE_FAULTS naming a
+control file: while it holds "fail" every write fails as on a full disk.
+Rooms of every kind are set up; then, with the store failing, each
+state-changing verb (create, join that starts a game, watch, say, draw
+offer, draw accept, draw decline, resign, claim, leave while playing and
+from a waiting room, rematch, move, undo, restart, next) is refused with
+`internal`, nobody hears an event, and every room's state is as before.
+After a kill -9 the stored rooms are exactly those states. With the fault
+cleared every verb works again; after a SIGTERM restart the stored rooms
+are exactly what was acknowledged (ended games stay ended, a started game
+stays started, seq never goes back).
+"""
+
+import os
+import signal
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from games_lib import (Solo, log_says, login, main_in_tmp,  # noqa: E402
+                       req, server, settle, shut, until)
+from harness import is_error, is_ok  # noqa: E402
+
+# Refused tries of a timer's change in the 1.5 s the test waits: it is
+# tried again every second, so a handful; a loop would make thousands.
+RETRIES_MAX = 20
+# Seconds a gone player's seat is held: 0, so claim is allowed at once.
+FLAGS = ["--grace", "0"]
+
+
+class Faults:
+    """The control file of the store fault hook."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def on(self):
+        with open(self.path, "w") as f:
+            f.write("fail")
+
+    def off(self):
+        if os.path.exists(self.path):
+            os.unlink(self.path)
+
+
+def norm(st):
+    """What must survive a restart of a room's state: not who is
+    connected, not the watchers, and adjourned is playing."""
+    st = dict(st)
+    for k in ("watchers", "clocks", "picture"):
+        st.pop(k, None)
+    st["seats"] = [{k: v for k, v in s.items() if k != "connected"}
+                   for s in st.get("seats", [])]
+    if st.get("status") == "adjourned":
+        st["status"] = "playing"
+    return st
+
+
+def state(c, room):
+    r = req(c, "state", room=room)
+    return (r or {}).get("state")
+
+
+def quiet(ck, clients, what):
+    """No client hears any event (read until the line is quiet)."""
+    for c in clients:
+        c.log = []
+        settle(c, 0.3)
+        ck.eq([e.get("event") for e in c.log], [], "%s: %s hears nothing"
+              % (what, c.name))
+
+
+class World:
+    """The rooms of the test and the players in them."""
+
+    def __init__(self, ck, port):
+        self.ck = ck
+        self.port = port
+        self.c = {}
+        for n in ("ana", "bob", "cy", "dee", "eve", "obs"):
+            self.c[n] = login(port, n)
+        self.rooms = {}
+
+    def make(self, tag, who, game, **fields):
+        r = req(self.c[who], "create", game=game, **fields)
+        self.ck.ok(r and r.get("ok"), "%s: create: %r" % (tag, r))
+        self.rooms[tag] = (r or {}).get("room")
+        return self.rooms[tag]
+
+    def states(self):
+        return {tag: state(self.c["obs"], room)
+                for tag, room in self.rooms.items()}
+
+
+def setup(ck, w):
+    """Rooms in the states the refused verbs start from."""
+    ana, bob, cy = w.c["ana"], w.c["bob"], w.c["cy"]
+    # waiting: bob's join would start it; ana's leave would close it.
+    w.make("waiting", "ana", "ataxx", options={"size": 5})
+    # playing: ana and bob, a move made, bob's draw offer pending.
+    room = w.make("play", "ana", "ataxx", options={"size": 5},
+                  seat="white")
+    is_ok(ck, req(bob, "join", room=room), "play: bob joins")
+    mv = req(ana, "moves", room=room)["moves"][0]
+    is_ok(ck, req(ana, "move", room=room, move=mv), "play: a move")
+    # draw: bob offered a draw to ana (accept and decline refused).
+    room = w.make("draw", "cy", "ataxx", options={"size": 5},
+                  seat="white")
+    is_ok(ck, req(bob, "join", room=room), "draw: bob joins")
+    is_ok(ck, req(bob, "draw", room=room, action="offer"), "draw: offer")
+    # ended: resigned, so a rematch may be asked.
+    room = w.make("ended", "ana", "stones", options={"first": "1"})
+    is_ok(ck, req(cy, "join", room=room), "ended: cy joins")
+    is_ok(ck, req(cy, "resign", room=room), "ended: cy resigns")
+    # res: ana and eve playing; ana will resign.
+    room = w.make("res", "ana", "ataxx", options={"size": 5})
+    is_ok(ck, req(w.c["eve"], "join", room=room), "res: eve joins")
+    # gone: dee left the line, eve may claim (grace 0).
+    room = w.make("gone", "eve", "ataxx", options={"size": 5})
+    is_ok(ck, req(w.c["dee"], "join", room=room), "gone: dee joins")
+    w.c["dee"].close()
+    until(w.c["eve"], lambda e: e.get("event") == "opponent_gone")
+
+
+def solo_setup(ck, port):
+    """A shifter level half played (undo, restart) and one won (next)."""
+    half = Solo(ck, port, "half", "shifter", {"level": 2, "seed": 5})
+    h = half.call("hint") or {}
+    is_ok(ck, half.call("move", move=h.get("move", "a1")),
+          "half: a hinted move")
+    won = Solo(ck, port, "won", "shifter", {"level": 1, "seed": 5})
+    won.follow_hints(10)
+    ck.eq(won.state()["status"], "ended", "won: level 1 solved")
+    return half, won
+
+
+def refused(ck, w, c, cmd, what, **fields):
+    r = req(c, cmd, **fields)
+    is_error(ck, r, "internal", "%s refused" % what)
+
+
+def every_verb_refused(ck, w, half, won):
+    """With the store failing each verb is refused, unheard, harmless."""
+    ana, bob, cy, eve = w.c["ana"], w.c["bob"], w.c["cy"], w.c["eve"]
+    rm = w.rooms
+    everyone = list(w.c.values()) + half.clients + won.clients
+    everyone = [c for c in everyone if c.name != "dee"]
+    before = w.states()
+    solo_before = (half.state(), won.state())
+    for c in everyone:
+        settle(c, 0.1)
+    r = req(cy, "create", game="ataxx", options={"size": 5})
+    is_error(ck, r, "internal", "create refused")
+    r = req(cy, "rooms")
+    ck.eq(len([x for x in (r or {}).get("rooms", [])
+               if x["seats"][0].get("name") == "cy" and
+               x["status"] == "waiting"]), 0, "create: no room made")
+    refused(ck, w, bob, "join", "join (starts the game)", room=rm["waiting"])
+    refused(ck, w, cy, "watch", "watch", room=rm["play"])
+    refused(ck, w, ana, "say", "say", room=rm["play"], text="hello")
+    refused(ck, w, ana, "draw", "draw offer", room=rm["play"],
+            action="offer")
+    refused(ck, w, cy, "draw", "draw accept", room=rm["draw"],
+            action="accept")
+    refused(ck, w, cy, "draw", "draw decline", room=rm["draw"],
+            action="decline")
+    refused(ck, w, ana, "resign", "resign", room=rm["res"])
+    refused(ck, w, eve, "claim", "claim", room=rm["gone"])
+    refused(ck, w, bob, "leave", "leave while playing", room=rm["play"])
+    refused(ck, w, ana, "leave", "leave a waiting room", room=rm["waiting"])
+    refused(ck, w, ana, "rematch", "rematch", room=rm["ended"])
+    mv = ((req(bob, "moves", room=rm["play"]) or {}).get("moves") or
+          ["a1"])[0]
+    refused(ck, w, bob, "move", "move", room=rm["play"], move=mv)
+    refused(ck, w, half.p, "undo", "undo", room=half.room)
+    refused(ck, w, half.p, "restart", "restart", room=half.room)
+    refused(ck, w, won.p, "next", "next", room=won.room)
+    quiet(ck, everyone, "refused verbs")
+    after = w.states()
+    for tag in before:
+        ck.eq(after[tag], before[tag], "%s: state unchanged in memory" % tag)
+    ck.eq((half.state(), won.state()), solo_before,
+          "solo rooms unchanged in memory")
+
+
+def restarted(ck, s, tmp, sig, w, expect, solo, solo_expect):
+    """Stop the server with sig, start it on the same file, and compare
+    each room's stored state with what was expected (None: gone)."""
+    shut(s, sig)
+    s = server(ck.build, db=os.path.join(tmp, "t.db"), extra=FLAGS)
+    obs = login(s.port, "obs", w.c["obs"].token)
+    got = {}
+    for tag, room in list(w.rooms.items()) + list(zip(solo, solo)):
+        st = state(obs, room)
+        want = expect[tag] if tag in expect else solo_expect[tag]
+        ck.eq(norm(st) if st else None, norm(want) if want else None,
+              "%s: after %s, stored as acknowledged" % (tag, sig.name))
+        got[tag] = st
+    obs.close()
+    return s, got
+
+
+def every_verb_works(ck, w, half, won):
+    """With the fault cleared the same verbs are acknowledged; the states
+    they left, for the restart (None: ended rooms are not kept)."""
+    ana, bob, cy, eve = w.c["ana"], w.c["bob"], w.c["cy"], w.c["eve"]
+    rm = w.rooms
+    r = req(cy, "create", game="ataxx", options={"size": 5})
+    is_ok(ck, r, "create works again")
+    rm["created"] = (r or {}).get("room")
+    is_ok(ck, req(cy, "moves", room=rm["created"]),
+          "the created room takes requests")
+    is_ok(ck, req(bob, "join", room=rm["waiting"]), "join works again")
+    is_ok(ck, req(ana, "say", room=rm["play"], text="hi"), "say works")
+    is_ok(ck, req(cy, "watch", room=rm["play"]), "watch works")
+    is_ok(ck, req(cy, "draw", room=rm["draw"], action="accept"),
+          "draw accept works")
+    is_ok(ck, req(eve, "claim", room=rm["gone"]), "claim works")
+    is_ok(ck, req(ana, "rematch", room=rm["ended"]), "rematch works")
+    is_ok(ck, req(cy, "rematch", room=rm["ended"]), "rematch starts")
+    is_ok(ck, req(ana, "resign", room=rm["res"]), "resign works")
+    h = half.call("hint") or {}
+    is_ok(ck, half.call("move", move=h.get("move", "a1")),
+          "half: move works")
+    is_ok(ck, half.call("undo"), "undo works")
+    is_ok(ck, won.call("next"), "next works")
+    expect = w.states()
+    # Ended games are not reloaded: after a restart they are gone, never
+    # adjourned and playable.
+    for tag in ("draw", "gone", "res"):
+        ck.eq(expect[tag]["status"], "ended", "%s: ended" % tag)
+        expect[tag] = None
+    return expect, {half.room: half.state(), won.room: won.state()}
+
+
+def bot_waits(ck, a, tmp, faults):
+    """A bot whose move the store refuses tries again, and moves once the
+    store is back: the game never stalls."""
+    s = server(a.build, db=os.path.join(tmp, "bot.db"),
+               extra=["--bot-delay", "300"])
+    p = login(s.port, "botfan")
+    r = req(p, "create", game="ataxx", options={"size": 5}, bot=1)
+    room = (r or {}).get("room")
+    faults.on()
+    r = req(p, "move", room=room, move="b4")
+    is_error(ck, r, "internal", "bot game: the move refused")
+    faults.off()
+    is_ok(ck, req(p, "move", room=room, move="b4"), "bot game: the move")
+    faults.on()
+    ck.ok(log_says(s, "store: room %s move 2: append move" % room),
+          "the bot's move was refused by the store")
+    seq = state(p, room)["seq"]
+    p.log = []
+    settle(p, 1.5)
+    ck.eq([e.get("event") for e in p.log], [], "nothing while it fails")
+    faults.off()
+    ev = until(p, lambda e: e.get("event") == "moved" and
+               e.get("seat") == "black")
+    ck.ok(ev is not None and ev["seq"] == seq + 1, "the bot moves once "
+          "the store is back: %r" % ev)
+    shut(s)
+
+
+def end_waits(ck, a, tmp, faults):
+    """A move that ends the game by the rules is stored, but the store
+    fails before the end: the game is not shown over until the end is
+    stored, then ends by itself; after a restart it is over, never
+    playable."""
+    db = os.path.join(tmp, "end.db")
+    s = server(a.build, db=db)
+    w, b = login(s.port, "endw"), login(s.port, "endb")
+    r = req(w, "create", game="ataxx", seat="white",
+            options={"size": 5, "position": "xo3/5/5/5/5 x 0 1"})
+    room = (r or {}).get("room")
+    is_ok(ck, req(b, "join", room=room), "end: black joins")
+    settle(b, 0.2)
+    b.log = []
+    with open(faults.path, "w") as f:
+        f.write("pass 1")  # the move is stored, its game's end is not
+    r = req(w, "move", room=room, move="a4")
+    is_ok(ck, r, "end: the last move is stored and acknowledged")
+    ck.ok(log_says(s, "store: room %s: " % room), "end: the end was "
+          "refused by the store")
+    settle(b, 1.5)
+    ck.eq([e.get("event") for e in b.log], ["moved"], "end: the move "
+          "is heard, no end while the store fails")
+    faults.off()
+    ev = until(b, lambda e: e.get("event") == "ended")
+    ck.ok(ev is not None and ev.get("reason") == "no pieces left",
+          "end: the game ends by itself once the store is back: %r" % ev)
+    shut(s, signal.SIGKILL)
+    s = server(a.build, db=db)
+    w = login(s.port, "endw", w.token)
+    ck.eq(w.hello.get("rooms"), [], "end: after a restart it is over")
+    shut(s)
+
+
+def flag_waits(ck, a, tmp, faults):
+    """A flag falls while the store fails: nobody is told the game is
+    over until it is stored, then it ends on time by itself."""
+    s = server(a.build, db=os.path.join(tmp, "flag.db"))
+    w, b = login(s.port, "flagw"), login(s.port, "flagb")
+    r = req(w, "create", game="ataxx", seat="white", options={"size": 5},
+            clock={"initial": 1, "increment": 0})
+    room = (r or {}).get("room")
+    faults.on()
+    r = req(b, "join", room=room)
+    is_error(ck, r, "internal", "flag: the join that starts it refused")
+    faults.off()
+    is_ok(ck, req(b, "join", room=room), "flag: the game starts")
+    settle(b, 0.2)
+    b.log = []
+    faults.on()
+    ck.ok(log_says(s, "store: room %s: " % room), "flag: the fall was "
+          "refused by the store")
+    settle(b, 1.5)
+    ck.eq([e.get("event") for e in b.log], [], "flag: no end while the "
+          "store fails")
+    tries = s.logtext().count("store: room %s: " % room)
+    ck.ok(tries < RETRIES_MAX, "flag: tried again now and then, not in a "
+          "loop (%d tries)" % tries)
+    faults.off()
+    ev = until(b, lambda e: e.get("event") == "ended")
+    ck.ok(ev is not None and ev.get("reason") == "timeout" and
+          ev.get("winner") == "black", "flag: white's flag falls once the "
+          "store is back: %r" % ev)
+    shut(s)
+
+
+def run(ck, a, tmp):
+    ck.build = a.build
+    faults = Faults(os.path.join(tmp, "faults"))
+    os.environ["TABLERO_TEST_STORE_FAULTS"] = faults.path
+    s = server(a.build, db=os.path.join(tmp, "t.db"), extra=FLAGS)
+    w = World(ck, s.port)
+    setup(ck, w)
+    half, won = solo_setup(ck, s.port)
+    faults.on()
+    every_verb_refused(ck, w, half, won)
+    faults.off()
+    expect, solo_expect = every_verb_works(ck, w, half, won)
+    solo = (half.room, won.room)
+    s, got = restarted(ck, s, tmp, signal.SIGKILL, w, expect, solo,
+                       solo_expect)
+    # Back after the crash while the store fails: hello works, but taking
+    # one's adjourned seat back (a stored change) is refused, as is chat.
+    faults.on()
+    for n, c in w.c.items():
+        c.close()
+        w.c[n] = login(s.port, n, c.token)
+        ck.ok(w.c[n].hello.get("ok"), "%s: hello while the store fails" % n)
+    r = req(w.c["ana"], "join", room=w.rooms["play"])
+    is_error(ck, r, "internal", "join of one's own adjourned seat refused")
+    r = req(w.c["bob"], "say", room=w.rooms["play"], text="x")
+    is_error(ck, r, "internal", "say after the restart refused")
+    faults.off()
+    solo_got = {room: got.pop(room) for room in solo}
+    s, _ = restarted(ck, s, tmp, signal.SIGTERM, w, got, solo, solo_got)
+    # And with the store back, the players take their seats again.
+    ana = login(s.port, "ana", w.c["ana"].token)
+    is_ok(ck, req(ana, "join", room=w.rooms["play"]), "ana back in play")
+    r = req(ana, "say", room=w.rooms["play"], text="back")
+    is_ok(ck, r, "say works after the restarts")
+    shut(s)
+    bot_waits(ck, a, tmp, faults)
+    end_waits(ck, a, tmp, faults)
+    flag_waits(ck, a, tmp, faults)
+    os.environ.pop("TABLERO_TEST_STORE_FAULTS", None)
+
+
+if __name__ == "__main__":
+    main_in_tmp("tablero-badstore-", run)
