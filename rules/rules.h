@@ -188,6 +188,9 @@ extern const struct rules_game *const rules_games[]; /* NULL-terminated */
 const struct rules_game *rules_find(const char *name);
 
 /* rules.c */
+/* The game's option of that name, or NULL when it declares none. */
+const struct rules_optdesc *rules_optdesc_find(
+    const struct rules_game *g, const char *key);
 int rules_opts_check(const struct rules_game *g, const struct rules_opt *opts,
     int nopts, char *err, size_t errlen);
 const char *rules_opt_get(const struct rules_game *g,

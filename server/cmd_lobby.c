@@ -49,6 +49,26 @@ cmd_lobby_option(const struct rules_optdesc *d)
 	return o;
 }
 
+/* The options the server gives every game that can take them (a board
+ * file, a position string), unless the game declares its own. */
+static void
+cmd_lobby_generic_options(const struct rules_game *g, cJSON *arr)
+{
+	const struct rules_optdesc file = {RULES_OPT_FILE, RULES_OPT_TEXT, 0,
+	    PROTO_OPTION_VALUE_MAX, NULL, NULL,
+	    "a board in the game's file format (file_format) to start from"};
+	const struct rules_optdesc position = {RULES_OPT_POSITION,
+	    RULES_OPT_TEXT, 0, PROTO_OPTION_VALUE_MAX, NULL, NULL,
+	    "a position in the game's one-line notation to start from"};
+
+	if (g->import_file != NULL &&
+	    rules_optdesc_find(g, RULES_OPT_FILE) == NULL)
+		cJSON_AddItemToArray(arr, cmd_lobby_option(&file));
+	if (g->from_position != NULL &&
+	    rules_optdesc_find(g, RULES_OPT_POSITION) == NULL)
+		cJSON_AddItemToArray(arr, cmd_lobby_option(&position));
+}
+
 void
 cmd_games(struct conn *c, const struct proto_request *req)
 {
@@ -71,6 +91,7 @@ cmd_games(struct conn *c, const struct proto_request *req)
 		arr = cJSON_AddArrayToObject(one, "options");
 		for (d = g->options; d != NULL && d->name != NULL; d++)
 			cJSON_AddItemToArray(arr, cmd_lobby_option(d));
+		cmd_lobby_generic_options(g, arr);
 		cJSON_AddStringToObject(one, "notation", g->notation);
 		if (g->file_format != NULL)
 			cJSON_AddStringToObject(
@@ -90,8 +111,9 @@ cmd_rooms_listed(const struct room *r, const struct proto_request *req)
 		return 0;
 	if (req->game != NULL && strcmp(req->game, r->g->name) != 0)
 		return 0;
-	return req->status == NULL ||
-	    strcmp(req->status, room_status_name(r->status)) == 0;
+	if (req->status == NULL) /* finished games: only when asked */
+		return r->status != ROOM_ENDED;
+	return strcmp(req->status, room_status_name(r->status)) == 0;
 }
 
 /* The room number a `from` cursor names ("r12" or "12"); 0 when bad. */
@@ -131,6 +153,20 @@ cmd_rooms(struct conn *c, const struct proto_request *req)
 	}
 	rep = proto_reply(req);
 	list = cJSON_AddArrayToObject(rep, "rooms");
+	if (req->status != NULL && strcmp(req->status, "ended") == 0) {
+		/* Finished games come from the store, newest first, the
+		 * latest ARCHIVE_LIST_MAX of them: one page, no cursor. */
+		if (archive_recent(c->srv, req->game, list) != 0) {
+			cJSON_Delete(rep);
+			session_error(
+			    c, req, PROTO_E_INTERNAL, "the store failed");
+			return;
+		}
+		cJSON_AddBoolToObject(rep, "more", 0);
+		cJSON_AddNullToObject(rep, "next");
+		session_reply(c, rep);
+		return;
+	}
 	TAILQ_FOREACH_REVERSE(r, &c->srv->rooms, room_list, entry)
 	{
 		if (r->number >= before || !cmd_rooms_listed(r, req))

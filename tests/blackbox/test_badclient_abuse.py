@@ -257,8 +257,8 @@ def test_idle_lobby(chk, build):
         w.close()
 
 
-def downgrade_to_v2(path):
-    """Turn a data file into schema version 2 (before names were folded),
+def downgrade_to_v3(path):
+    """Turn a data file into schema version 3 (before names were folded),
     as an older server left it."""
     db = sqlite3.connect(path)
     db.executescript(
@@ -266,7 +266,7 @@ def downgrade_to_v2(path):
         "ALTER TABLE identities DROP COLUMN folded;"
         "ALTER TABLE identities DROP COLUMN played;"
         "ALTER TABLE identities DROP COLUMN seen_ms;"
-        "PRAGMA user_version = 2;")
+        "PRAGMA user_version = 3;")
     db.commit()
     db.close()
 
@@ -299,7 +299,7 @@ def test_names_case(chk, build):
     with running(build, db=path, extra=FAST) as srv:
         x, r = hello(srv.port, "someone")
         x.close()
-    downgrade_to_v2(path)
+    downgrade_to_v3(path)
     db = sqlite3.connect(path)
     db.executemany(
         "INSERT INTO identities (name, token_hash, created_ms)"
