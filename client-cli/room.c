@@ -231,6 +231,9 @@ room_from_event(struct client *c, const cJSON *ev, const char *name)
 		r->have_last = 0;
 		r->step = 0;
 	}
+	if (strcmp(name, "moved") == 0 || strcmp(name, "started") == 0 ||
+	    strcmp(name, "undone") == 0 || strcmp(name, "restarted") == 0)
+		r->replaying = 0; /* the history being replayed is old */
 	room_common(c, ev);
 	if (strcmp(name, "ended") == 0)
 		r->clocks_running = 0;
