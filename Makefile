@@ -65,7 +65,8 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 SERVER_BIN = $(if $(wildcard server/main.c),$(BUILD)/tablerod)
 CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
-BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen
+BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
+	$(BUILD)/bots
 
 .PHONY: all deps run test asan asan-test fuzz fuzz-run bench install clean \
 	format check-format
@@ -108,6 +109,8 @@ $(BUILD)/tablerod: $(BUILD)/obj/server/main.o $(LIBS_ALL)
 $(BUILD)/tablero: $(BUILD)/obj/client-cli/main.o $(CLIENT_OBJ) $(LIBPROTO) $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) $(CLIENT_LIBS) -lm
 $(BUILD)/perft: $(BUILD)/obj/bench/perft.o $(LIBRULES)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
+$(BUILD)/bots: $(BUILD)/obj/bench/bots.o $(LIBAI) $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 $(BUILD)/bench_store: $(BUILD)/obj/bench/bench_store.o $(LIBSERVER)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)

@@ -32,13 +32,76 @@ enum ai_verdict ai_solve(const struct rules_game *g, const void *st,
 /* Whether *cancel (NULL: never) was set. */
 int ai_cancelled(const atomic_int *cancel);
 
-/* bot.c */
+/* The bots' levels: 1 (gentle) to 5 (strongest). */
+#define AI_LEVEL_MIN 1
+#define AI_LEVEL_MAX 5
 
-/* A computer player's move for the side to move of a two-player game, at
- * level 1 (weak, instant) to 5 (strong, about a second); seed varies its
- * choice among equal moves. 0, or -1 when there is no move. */
-int ai_bot_move(const struct rules_game *g, const void *st, int level,
-    uint64_t seed, struct rules_move *out);
+/* What a bot may spend on one move. */
+struct ai_limits {
+	int level;     /* AI_LEVEL_MIN..AI_LEVEL_MAX: strength and weakening */
+	int depth;     /* > 0: search at most this many plies, not weakened */
+	long ms;       /* the deadline, from the call, in milliseconds */
+	uint64_t seed; /* varies the choice among near-equal moves */
+	int plain;     /* the bench's yardstick: the evaluation's first term
+	                  alone (Amazons: queen territory), to measure the
+	                  others */
+	const atomic_int
+	    *cancel; /* set by another thread: stop (NULL: never) */
+};
+
+/* What a bot's search did, for the bench and the log. */
+struct ai_report {
+	int depth;  /* the deepest iteration completed */
+	long nodes; /* positions searched */
+	long ms;    /* time spent */
+	int score;  /* the engine's score of its move, for the side to move */
+};
+
+/* The time per move of a level, in milliseconds (docs/PROTOCOL.md). */
+long ai_level_ms(int level);
+
+/* Fill lim for a level (depth 0) with its time and the given seed. */
+void ai_limits_level(struct ai_limits *lim, int level, uint64_t seed);
+
+/* A computer player's move for the side to move of a two-player game,
+ * within lim: the game's own engine, else the generic search of bot.c.
+ * 0, or -1 when there is no move (rep may be NULL). */
+int ai_bot_move(const struct rules_game *g, const void *st,
+    const struct ai_limits *lim, struct rules_move *out, struct ai_report *rep);
+
+/* Milliseconds on a monotonic clock. */
+uint64_t ai_clock_ms(void);
+
+/* The clock reading at which a search that started at `start` with `ms`
+ * to think stops: a thirty-second short, the time it takes to unwind the
+ * search and free its tables. */
+uint64_t ai_deadline(uint64_t start, long ms);
+
+/* Whether the search must stop: past deadline (ms on ai_clock_ms) or
+ * cancelled. */
+int ai_out_of_time(uint64_t deadline, const atomic_int *cancel);
+
+/* bot.c: the generic search over the rules interface (the previous bot,
+ * kept for games without an engine and as the bench's yardstick). */
+int ai_generic_move(const struct rules_game *g, const void *st,
+    const struct ai_limits *lim, struct rules_move *out, struct ai_report *rep);
+
+/* ataxx_engine.c */
+int ai_ataxx_move(const void *st, const struct ai_limits *lim,
+    struct rules_move *out, struct ai_report *rep);
+
+/* amazons_engine.c */
+int ai_amazons_move(const void *st, const struct ai_limits *lim,
+    struct rules_move *out, struct ai_report *rep);
+
+/* stones_solver.c: perfect play from a table solved from the position. */
+int ai_stones_move(const void *st, const struct ai_limits *lim,
+    struct rules_move *out, struct ai_report *rep);
+
+/* The value of a Stones position with perfect play, for the side to move:
+ * 1 won, 0 drawn, -1 lost; *plies (may be NULL) the plies to the end of a
+ * won or lost game. -2 when out of memory. */
+int ai_stones_value(const void *st, int *plies);
 
 /* solitaire_solver.c */
 enum ai_verdict ai_solitaire_solve(const void *st, long node_limit,

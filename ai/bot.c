@@ -1,8 +1,9 @@
 /*
  * bot.c: a computer player for any two-player game, on the rules interface
  * alone: iterative-deepening negamax with alpha-beta, judged by the score
- * difference (pieces in Ataxx) and the mobility of the side to move, within
- * a node budget that grows with the level.
+ * difference (pieces in Ataxx) and the mobility of the side to move, until
+ * its deadline (the previous bot; the games now have their own engines, and
+ * the bench measures them against this one at equal time).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,26 +15,19 @@
 /* The deepest iteration tried, whatever the budget. */
 #define BOT_DEPTH_MAX 12
 
+/* The clock is read once in this many nodes (a power of two). */
+#define BOT_CLOCK_EVERY 256
+
 struct bot {
 	const struct rules_game *g;
-	long nodes, budget;
+	long nodes;
+	uint64_t deadline;
+	const atomic_int *cancel;
 	int out_of_time;
 	unsigned char *states;    /* one state per ply */
 	struct rules_move *moves; /* RULES_MAX_MOVES per ply */
 	struct rules_rng rng;
 };
-
-/* Nodes a level may search: level 1 looks one move ahead, level 5 about
- * five million nodes. */
-static long
-bot_budget(int level)
-{
-	long b = 20000;
-
-	while (--level > 0)
-		b *= 4;
-	return b;
-}
 
 /* The position as seen by the side to move: terminal results first, then
  * 16 per piece of score difference, plus mobility. */
@@ -62,10 +56,11 @@ bot_search(
 	void *next = b->states + (size_t)ply * b->g->state_size;
 	int n, i, best = -BOT_WIN - 1;
 
-	if (++b->nodes > b->budget) {
+	if ((++b->nodes & (BOT_CLOCK_EVERY - 1)) == 0 &&
+	    ai_out_of_time(b->deadline, b->cancel))
 		b->out_of_time = 1;
+	if (b->out_of_time)
 		return 0;
-	}
 	n = b->g->legal_moves(st, mv, RULES_MAX_MOVES);
 	if (n == 0 || depth == 0)
 		return bot_eval(b, st, ply, n);
@@ -118,19 +113,22 @@ bot_root(struct bot *b, const void *st, struct rules_move *root, int n,
 }
 
 /* The bot's move for the side to move; 0, or -1 when it has none. The
- * root moves are shuffled with seed so equal moves vary between games. */
+ * root moves are shuffled with the seed so equal moves vary between games;
+ * it looks level + 1 plies ahead, or lim->depth. */
 int
-ai_bot_move(const struct rules_game *g, const void *st, int level,
-    uint64_t seed, struct rules_move *out)
+ai_generic_move(const struct rules_game *g, const void *st,
+    const struct ai_limits *lim, struct rules_move *out, struct ai_report *rep)
 {
 	struct bot b;
 	struct rules_move *root, best;
-	int n, i, depth;
+	int n, i, depth, cap = lim->depth > 0 ? lim->depth : lim->level + 1;
+	uint64_t start = ai_clock_ms();
 
 	memset(&b, 0, sizeof b);
 	b.g = g;
-	b.budget = bot_budget(level);
-	rules_rng_seed(&b.rng, seed);
+	b.deadline = ai_deadline(start, lim->ms);
+	b.cancel = lim->cancel;
+	rules_rng_seed(&b.rng, lim->seed);
 	b.states = malloc((size_t)(BOT_DEPTH_MAX + 2) * g->state_size);
 	b.moves = malloc(
 	    (size_t)(BOT_DEPTH_MAX + 2) * RULES_MAX_MOVES * sizeof *b.moves);
@@ -151,14 +149,17 @@ ai_bot_move(const struct rules_game *g, const void *st, int level,
 	}
 	if (n > 0)
 		best = root[0];
-	for (depth = 1; n > 1 && depth <= BOT_DEPTH_MAX && depth <= level + 1;
+	for (depth = 1; n > 1 && depth <= BOT_DEPTH_MAX && depth <= cap;
 	     depth++) {
 		struct rules_move found = best;
 
 		if (bot_root(&b, st, root, n, depth, &found) != 0)
 			break;
 		best = found;
+		rep->depth = depth;
 	}
+	rep->nodes = b.nodes;
+	rep->ms = (long)(ai_clock_ms() - start);
 	free(b.states);
 	free(b.moves);
 	free(root);

@@ -290,4 +290,28 @@ echo "machine: load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg)" \
 	    print line } }'
 echo "baseline: echod (bench/echod.c) for the network rows, with one" \
     "ping in flight per room for the move rows; the generic perft for perft"
+# The bots: time per move, depth and nodes per second of each level from the
+# start and a middle game; Stones' value; short ladders (time x SCALE).
+# The full ladder (hours on two cores; times x0.1, 100 Ataxx and 20 Amazons
+# games a pair):
+#   for p in "1 random" "2 1" "3 2" "4 3" "5 4"; do
+#     build/bots ladder ataxx $p 100 0.1; build/bots ladder amazons $p 20 0.1
+#   done; build/bots ladder ataxx 5 old 100 1
+if [ -x "$BUILD/bots" ]; then
+	echo "bots:"
+	"$BUILD/bots" speed ataxx
+	"$BUILD/bots" speed amazons
+	"$BUILD/bots" stones | tail -n 1
+	if [ -z "${BENCH_QUICK:-}" ] || [ "${BENCH_QUICK:-0}" = 0 ]; then
+		"$BUILD/bots" ladder ataxx 1 random 20 1 2>/dev/null
+		"$BUILD/bots" ladder ataxx 2 1 20 0.1 2>/dev/null
+		"$BUILD/bots" ladder ataxx 5 old 10 0.05 2>/dev/null
+		"$BUILD/bots" ladder amazons 2 1 4 0.1 2>/dev/null
+	fi
+fi
+# Another client's ping while two level-5 bot rooms think (target p99 under
+# 0.5 ms: the search threads run at SCHED_IDLE).
+if command -v python3 >/dev/null 2>&1; then
+	python3 "$HERE/bots_ping.py" --build "$BUILD" || status=1
+fi
 exit $status

@@ -25,6 +25,7 @@ enum fields_kind {
 	FIELDS_OPTIONS, /* {key: string or integer} */
 	FIELDS_BOTS,    /* {seat: level} */
 	FIELDS_BOT,     /* a level, for every free seat */
+	FIELDS_DEPTH,   /* the bots' search depth, in plies */
 };
 
 /* Which control characters a string may hold. */
@@ -79,6 +80,7 @@ static const struct fields_entry fields_table[PROTO_F_COUNT] = {
     [PROTO_F_BOTS] = {"bots", FIELDS_BOTS, 0, FIELDS_PLAIN, 0, 0, NULL},
     [PROTO_F_BOT] = {"bot", FIELDS_BOT, 0, FIELDS_PLAIN, 0, 0, NULL},
     [PROTO_F_SINCE] = {"since", FIELDS_SEQ, 0, FIELDS_PLAIN, 0, 0, NULL},
+    [PROTO_F_DEPTH] = {"depth", FIELDS_DEPTH, 0, FIELDS_PLAIN, 0, 0, NULL},
 };
 
 /* Longest word of an enumeration. */
@@ -593,6 +595,15 @@ fields_proto(struct proto_request *req, long long v, char *err, size_t errlen)
 	return PROTO_OK;
 }
 
+/* The reason a depth is refused. */
+static enum proto_error
+fields_depth_error(char *err, size_t errlen)
+{
+	proto_errf(err, errlen, "field 'depth' must be an integer from 1 to %d",
+	    PROTO_BOT_DEPTH_MAX);
+	return PROTO_E_BAD_REQUEST;
+}
+
 enum proto_error
 proto_field_json(struct proto_request *req, enum proto_field field,
     const cJSON *item, char *err, size_t errlen)
@@ -674,6 +685,11 @@ proto_field_json(struct proto_request *req, enum proto_field field,
 			return PROTO_E_BAD_REQUEST;
 		}
 		return fields_add_bot(req, NULL, 0, v, err, errlen);
+	case FIELDS_DEPTH:
+		if (!fields_json_int(item, 1, PROTO_BOT_DEPTH_MAX, &v))
+			return fields_depth_error(err, errlen);
+		req->bot_depth = (int)v;
+		return PROTO_OK;
 	}
 	proto_errf(err, errlen, "field '%s' is not known", fe->name);
 	return PROTO_E_INTERNAL;
@@ -791,6 +807,11 @@ proto_field_text(struct proto_request *req, enum proto_field field,
 			return PROTO_E_BAD_REQUEST;
 		}
 		return fields_add_bot(req, NULL, 0, v, err, errlen);
+	case FIELDS_DEPTH:
+		if (!proto_parse_int(value, len, 1, PROTO_BOT_DEPTH_MAX, &v))
+			return fields_depth_error(err, errlen);
+		req->bot_depth = (int)v;
+		return PROTO_OK;
 	case FIELDS_CLOCK:
 		proto_errf(err, errlen,
 		    "in shorthand the clock is "
@@ -828,6 +849,8 @@ fields_present(const struct proto_request *req, enum proto_field field)
 	case FIELDS_BOTS:
 	case FIELDS_BOT:
 		return req->nbots > 0;
+	case FIELDS_DEPTH:
+		return req->bot_depth > 0;
 	}
 	return 0;
 }

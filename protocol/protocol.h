@@ -64,6 +64,9 @@
 /* Bot levels. */
 #define PROTO_BOT_LEVEL_MIN 1
 #define PROTO_BOT_LEVEL_MAX 5
+/* The deepest search a create may ask of its bots (field depth, in
+ * plies): deeper than any engine completes within its time. */
+#define PROTO_BOT_DEPTH_MAX 64
 
 /* Clock ranges in seconds: a day per game at most, an hour of increment. */
 #define PROTO_CLOCK_INITIAL_MIN 1
@@ -331,6 +334,7 @@ struct proto_request {
 	int noptions;
 	struct proto_bot bots[PROTO_MAX_BOTS]; /* create */
 	int nbots;
+	int bot_depth; /* create: the bots' search depth, 0 for their level's */
 };
 
 /*
@@ -434,6 +438,7 @@ enum proto_field {
 	PROTO_F_BOTS,
 	PROTO_F_BOT,
 	PROTO_F_SINCE,
+	PROTO_F_DEPTH,
 	PROTO_F_COUNT
 };
 

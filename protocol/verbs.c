@@ -65,12 +65,13 @@ static const struct verbs_entry verbs_create = {
     .name = "create",
     .login = 1,
     .fields = F(GAME) | F(OPTIONS) | F(SEAT) | F(BOTS) | F(BOT) | F(PRIVATE) |
-        F(CLOCK),
+        F(CLOCK) | F(DEPTH),
     .required = F(GAME),
     .args = PROTO_ARGS_FIELDS,
     .positional = {PROTO_F_GAME, -1},
     .usage = "create GAME [OPTION=VALUE ...] [seat=SEAT] [bot=LEVEL] "
-             "[bots=SEAT:LEVEL,...] [private=yes] [time=SECONDS] [inc=SECONDS]",
+             "[bots=SEAT:LEVEL,...] [depth=PLIES] [private=yes] "
+             "[time=SECONDS] [inc=SECONDS]",
     .summary = "open a new room and take a seat in it",
     .text = text_reply_seated,
 };

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "amazons.h"
 #include "games.h"
 
 /* Files and ranks of the board, and its squares. */
@@ -47,15 +48,6 @@ __extension__ typedef unsigned __int128 amazons_bb;
 #define AMAZONS_FILE_J AMAZONS_HALVES(0x802008020ULL, 0x802008020080200ULL)
 #define AMAZONS_NOT_A (AMAZONS_FULL & ~AMAZONS_FILE_A)
 #define AMAZONS_NOT_J (AMAZONS_FULL & ~AMAZONS_FILE_J)
-
-/* The position: amazons per seat (0 white, 1 black), arrows, the side to
- * move. Bitboards as {low 64 squares, high 36 squares}. */
-struct amazons_state {
-	uint64_t amz[2][2];
-	uint64_t arrows[2];
-	uint32_t turn;
-	uint32_t reserved; /* always 0, so equal positions are equal bytes */
-};
 
 /* The seed's opening: white a4 d1 g1 j4, black a7 d10 g10 j7. */
 static const int8_t amazons_start[2][AMAZONS_PER_SIDE] = {

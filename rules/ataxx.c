@@ -13,13 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ataxx.h"
 #include "games.h"
 
-typedef unsigned __int128 ataxx_bb;
-
-/* Width of the bit grid: the largest board. */
-#define ATAXX_STRIDE 9
-#define ATAXX_CELLS (ATAXX_STRIDE * ATAXX_STRIDE)
 #define ATAXX_MIN_SIZE 5
 #define ATAXX_MAX_SIZE 9
 
@@ -42,15 +38,6 @@ typedef unsigned __int128 ataxx_bb;
 /* White (seat 0) is 'x' in the FEN, black (seat 1) is 'o'. */
 #define ATAXX_WHITE 0
 #define ATAXX_BLACK 1
-
-struct ataxx_state {
-	uint64_t piece[2][2]; /* per seat, the bitboard as low and high word */
-	uint64_t gap[2];      /* squares blocked by the FEN's '-' */
-	uint32_t halfmove;    /* plies since the last clone (libataxx) */
-	uint32_t fullmove;    /* starts at 1, counts up after black moves */
-	uint8_t size;         /* 5 to 9 */
-	uint8_t turn;         /* seat to move */
-};
 
 /* One bit of the grid, or 0 off the 9x9 grid. */
 #define ATAXX_BIT(r, c)                                                        \
@@ -88,8 +75,8 @@ struct ataxx_state {
 	}
 
 /* Neighbour and jump masks of every square, built by the compiler. */
-static const ataxx_bb ataxx_adj[ATAXX_CELLS] = ATAXX_TABLE(ATAXX_ADJ);
-static const ataxx_bb ataxx_jump[ATAXX_CELLS] = ATAXX_TABLE(ATAXX_JUMP);
+const ataxx_bb ataxx_adj[ATAXX_CELLS] = ATAXX_TABLE(ATAXX_ADJ);
+const ataxx_bb ataxx_jump[ATAXX_CELLS] = ATAXX_TABLE(ATAXX_JUMP);
 
 static const struct rules_optdesc ataxx_options[] = {
     {"size", RULES_OPT_INT, ATAXX_MIN_SIZE, ATAXX_MAX_SIZE, NULL, "7",
@@ -99,47 +86,11 @@ static const struct rules_optdesc ataxx_options[] = {
     {NULL, RULES_OPT_INT, 0, 0, NULL, NULL, NULL},
 };
 
-static inline int
-ataxx_pop(ataxx_bb b)
-{
-	return __builtin_popcountll((uint64_t)b) +
-	    __builtin_popcountll((uint64_t)(b >> 64));
-}
-
-/* Index of the lowest set bit of a non-empty bitboard. */
-static inline int
-ataxx_lsb(ataxx_bb b)
-{
-	uint64_t lo = (uint64_t)b;
-
-	if (lo != 0)
-		return __builtin_ctzll(lo);
-	return 64 + __builtin_ctzll((uint64_t)(b >> 64));
-}
-
-static inline ataxx_bb
-ataxx_get(const uint64_t w[2])
-{
-	return (ataxx_bb)w[0] | (ataxx_bb)w[1] << 64;
-}
-
 static inline void
 ataxx_put(uint64_t w[2], ataxx_bb b)
 {
 	w[0] = (uint64_t)b;
 	w[1] = (uint64_t)(b >> 64);
-}
-
-/* Every square of a board of side n. */
-static ataxx_bb
-ataxx_board(int n)
-{
-	ataxx_bb row = ((ataxx_bb)1 << n) - 1, all = 0;
-	int r;
-
-	for (r = 0; r < n; r++)
-		all |= row << (r * ATAXX_STRIDE);
-	return all;
 }
 
 static ataxx_bb
@@ -148,19 +99,6 @@ ataxx_empty(const struct ataxx_state *s)
 	return ataxx_board(s->size) &
 	    ~(ataxx_get(s->piece[0]) | ataxx_get(s->piece[1]) |
 	        ataxx_get(s->gap));
-}
-
-/* Can a side with these pieces move into one of these empty squares? */
-static int
-ataxx_mobile(ataxx_bb side, ataxx_bb empty)
-{
-	for (; side != 0; side &= side - 1) {
-		int sq = ataxx_lsb(side);
-
-		if ((ataxx_adj[sq] | ataxx_jump[sq]) & empty)
-			return 1;
-	}
-	return 0;
 }
 
 /* Why the game is over (static text), or NULL while it goes on. */

@@ -144,12 +144,19 @@ cmd_create_bots(struct conn *c, const struct proto_request *req, struct room *r,
 		    "%s is a one-player game: no bots", r->g->name);
 		return -1;
 	}
+	if (req->bot_depth > 0 && req->nbots == 0) {
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "field 'depth' is the bots' search depth: ask for a bot");
+		return -1;
+	}
 	for (i = 0; i < req->nbots; i++) {
 		if (req->bots[i].seat == NULL) {
 			for (s = 0; s < r->g->seats; s++)
 				if (s != creator_seat && r->seats[s].bot == 0 &&
-				    (creator_seat >= 0 || s > 0))
+				    (creator_seat >= 0 || s > 0)) {
 					r->seats[s].bot = req->bots[i].level;
+					r->seats[s].depth = req->bot_depth;
+				}
 			continue;
 		}
 		s = cmd_seat_index(r->g, req->bots[i].seat);
@@ -164,6 +171,7 @@ cmd_create_bots(struct conn *c, const struct proto_request *req, struct room *r,
 			return -1;
 		}
 		r->seats[s].bot = req->bots[i].level;
+		r->seats[s].depth = req->bot_depth;
 	}
 	return 0;
 }

@@ -26,6 +26,8 @@ recover_seats_json(const struct room *r)
 		else
 			cJSON_AddNullToObject(s, "name");
 		cJSON_AddNumberToObject(s, "bot", r->seats[i].bot);
+		if (r->seats[i].depth > 0)
+			cJSON_AddNumberToObject(s, "depth", r->seats[i].depth);
 		cJSON_AddItemToArray(a, s);
 	}
 	return a;
@@ -110,6 +112,7 @@ recover_seats(struct room *r, const char *json)
 		const char *name =
 		    cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
 		cJSON *bot = cJSON_GetObjectItem(it, "bot");
+		cJSON *depth = cJSON_GetObjectItem(it, "depth");
 
 		if (i == r->g->seats)
 			break;
@@ -120,6 +123,9 @@ recover_seats(struct room *r, const char *json)
 		}
 		if (cJSON_IsNumber(bot))
 			r->seats[i].bot = bot->valueint;
+		if (cJSON_IsNumber(depth) && depth->valueint > 0 &&
+		    depth->valueint <= PROTO_BOT_DEPTH_MAX)
+			r->seats[i].depth = depth->valueint;
 		i++;
 	}
 	cJSON_Delete(a);

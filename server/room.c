@@ -583,6 +583,8 @@ room_summary(const struct room *r)
 			cJSON_AddNumberToObject(one, "bot", s->bot);
 		else
 			cJSON_AddNullToObject(one, "bot");
+		if (s->bot > 0 && s->depth > 0)
+			cJSON_AddNumberToObject(one, "depth", s->depth);
 		cJSON_AddBoolToObject(one, "connected",
 		    s->bot > 0 || (s->player != NULL && !s->gone));
 		cJSON_AddItemToArray(seats, one);
@@ -1421,16 +1423,17 @@ room_bot_fire(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	seat = r->g->turn(r->st);
-	worker_bot(r->srv->worker, r, r->seats[seat].bot);
+	worker_bot(r->srv->worker, r, seat);
 }
 
 /* The side to move is a bot: ask the worker for its move after a short
- * pause (so people can follow a bot game). */
+ * pause (so people can follow a bot game; at least --bot-pace when only
+ * bots play). */
 void
 room_schedule_bot(struct room *r)
 {
 	struct timeval tv;
-	int seat;
+	int seat, ms = r->srv->cfg.bot_delay_ms;
 
 	if (r->status != ROOM_PLAYING || r->bot_pending)
 		return;
@@ -1442,8 +1445,10 @@ room_schedule_bot(struct room *r)
 	        NULL)
 		fatal("out of memory");
 	r->bot_pending = 1;
-	tv.tv_sec = r->srv->cfg.bot_delay_ms / 1000;
-	tv.tv_usec = (r->srv->cfg.bot_delay_ms % 1000) * 1000;
+	if (r->seats[1 - seat].bot > 0 && ms < r->srv->cfg.bot_pace_ms)
+		ms = r->srv->cfg.bot_pace_ms;
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
 	evtimer_add(r->bot_timer, &tv);
 }
 

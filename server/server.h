@@ -78,6 +78,15 @@ struct worker;
  * about ten seconds of a search thread; shipped boards take milliseconds,
  * large generated ones may end "unknown". */
 #define SERVER_HINT_NODES 30000000L
+/* The longest a hint searches (--hint-time), whatever its node bound: the
+ * slice one player's hint may hold a search thread. */
+#define SERVER_HINT_MS 10000
+/* The longest any bot thinks (--bot-max-time): above level 5's 2 s, and
+ * the slice a bot-versus-bot room may hold a search thread. */
+#define SERVER_BOT_MAX_MS 3000
+/* The least pause between moves when only bots play (--bot-pace), so
+ * people can watch. */
+#define SERVER_BOT_PACE_MS 1000
 /* Search threads (bots and hints); each holds a position and a search
  * stack, and more than the processors only adds switching. */
 #define SERVER_WORKERS_MAX 64
@@ -126,6 +135,9 @@ struct config {
 	int workers;        /* search threads */
 	long hint_nodes;    /* a hint's search bound */
 	int backlog;        /* listen() backlog */
+	int hint_ms;        /* a hint's time bound */
+	int bot_max_ms;     /* the longest a bot thinks */
+	int bot_pace_ms;    /* the least pause between bot-versus-bot moves */
 };
 
 enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };
@@ -188,6 +200,7 @@ enum room_status {
 struct room_seat {
 	struct player *player; /* NULL: free, or a bot */
 	int bot;               /* bot level, 0 for a person */
+	int depth;             /* the bot's search depth, 0: its level's */
 	int gone;              /* the player's connection dropped */
 	int64_t gone_ms;
 	int rematch; /* asked for a rematch */
@@ -435,7 +448,7 @@ void cmd_hint_done(struct conn *c, const struct proto_request *req,
 /* worker.c: bot searches off the event loop */
 struct worker *worker_new(struct server *srv);
 void worker_free(struct worker *w);
-void worker_bot(struct worker *w, struct room *r, int level);
+void worker_bot(struct worker *w, struct room *r, int seat);
 void worker_cancel_conn(struct worker *w, uint64_t conn);
 void worker_hint(struct worker *w, struct room *r, struct conn *c,
     const struct proto_request *req);

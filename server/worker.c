@@ -1,17 +1,29 @@
 /*
  * worker.c: searches off the event loop: bot moves and puzzle hints. A
- * few threads take jobs (a copy of the position) from two queues and hand
- * each answer back to the loop through an event made active from a thread;
- * the loop plays a bot's move only if the room is still at the same move,
- * and answers a hint only if its connection is still there.  Bot moves go
- * first, and hints (up to seconds each) never hold every thread, so a
- * crowd asking for hints does not stop the bots.  A hint whose connection
- * closes, and every hint at shutdown, is cancelled.
+ * few threads, at the lowest CPU priority, take jobs (a copy of the
+ * position) from three queues and hand each answer back to the loop through
+ * an event made active from a thread; the loop plays a bot's move only if
+ * the room is still at the same move, and answers a hint only if its
+ * connection is still there.
+ *
+ * Fairness: a room has at most one job (its bot_pending), a connection at
+ * most one hint (it reads nothing more until the answer), and each queue is
+ * served in order, so rooms and players take turns. Bots facing a person go
+ * first; hints and bot-versus-bot rooms each hold at most all threads but
+ * one, so a person's bot waits at most one other job's slice: a bot thinks
+ * at most --bot-max-time, a hint searches at most --hint-time (a watch
+ * timer cancels it). A hint whose connection closes is cancelled, and at
+ * shutdown every running search is.
  */
+#define _GNU_SOURCE /* SCHED_IDLE */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <event2/thread.h>
 
@@ -21,11 +33,15 @@
 struct worker_job {
 	struct worker_job *next;
 	char room[SERVER_ROOM_ID_MAX];
-	int game_no, ply, seat, level;
+	int game_no, ply, seat, level, depth;
+	int human;     /* a bot facing a person: served first */
+	long ms;       /* a bot's time to think */
+	int64_t start; /* when a thread took it (ms), under the lock */
 	const struct rules_game *g;
 	void *st;
 	int ok;
 	struct rules_move move;
+	struct ai_report report;
 	/* A hint: the connection and request to answer, and the answer. */
 	int hint;
 	long nodes;        /* the search's bound */
@@ -54,12 +70,18 @@ struct worker {
 	int nthreads;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	struct worker_queue bots, hints, done;
-	int hinting;   /* threads now solving a hint */
-	int max_hints; /* hints at once: all threads but one, at least one */
+	struct worker_queue human, hints, bvb, done;
+	int hinting;  /* threads now solving a hint */
+	int bvbing;   /* threads now moving for a bot-versus-bot room */
+	int max_side; /* hints, and bot-versus-bot moves, at once: all
+	                 threads but one, at least one */
 	struct event *ready;
+	struct event *watch; /* cancels hints past --hint-time */
 	int stop;
 };
+
+/* How often the watch looks at the running hints. */
+#define WORKER_WATCH_MS 100
 
 static void
 worker_queue_init(struct worker_queue *q)
@@ -89,17 +111,37 @@ worker_push(struct worker_queue *q, struct worker_job *j)
 	q->tail = &j->next;
 }
 
-/* The next job this thread may take, under the lock: a bot's move first,
- * else a hint if fewer than max_hints are running; NULL for none. */
+/* The next job this thread may take, under the lock: a bot facing a
+ * person first, else a hint, else a bot-versus-bot move, each of the last
+ * two only while fewer than max_side run; NULL for none. */
 static struct worker_job *
 worker_take(struct worker *w)
 {
-	struct worker_job *j = worker_pop(&w->bots);
+	struct worker_job *j = worker_pop(&w->human);
 
-	if (j == NULL && w->hinting < w->max_hints &&
+	if (j == NULL && w->hinting < w->max_side &&
 	    (j = worker_pop(&w->hints)) != NULL)
 		w->hinting++;
+	if (j == NULL && w->bvbing < w->max_side &&
+	    (j = worker_pop(&w->bvb)) != NULL)
+		w->bvbing++;
 	return j;
+}
+
+/* This thread yields the processor to everything else: SCHED_IDLE where
+ * Linux has it, else nice 19 (for this thread alone). */
+static void
+worker_lower_priority(void)
+{
+#ifdef SCHED_IDLE
+	struct sched_param p;
+
+	memset(&p, 0, sizeof p);
+	if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &p) == 0)
+		return;
+#endif
+	if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19) != 0)
+		return; /* best effort: the search still runs */
 }
 
 /* A hint, on the worker thread: the verdict and the move as text. */
@@ -116,8 +158,13 @@ static int
 worker_bot_search(struct worker_job *j)
 {
 	uint64_t seed = (uint64_t)j->game_no * 1000003u + (uint64_t)j->ply;
+	struct ai_limits lim;
 
-	return ai_bot_move(j->g, j->st, j->level, seed, &j->move) == 0;
+	ai_limits_level(&lim, j->level, seed);
+	lim.depth = j->depth;
+	lim.ms = j->ms;
+	lim.cancel = &j->cancel;
+	return ai_bot_move(j->g, j->st, &lim, &j->move, &j->report) == 0;
 }
 
 static void *
@@ -127,6 +174,7 @@ worker_main(void *arg)
 	struct worker *w = t->w;
 	struct worker_job *j = NULL;
 
+	worker_lower_priority();
 	for (;;) {
 		pthread_mutex_lock(&w->lock);
 		while (!w->stop && (j = worker_take(w)) == NULL)
@@ -136,6 +184,7 @@ worker_main(void *arg)
 			return NULL;
 		}
 		t->job = j;
+		j->start = clock_mono_ms();
 		pthread_mutex_unlock(&w->lock);
 
 		if (j->hint)
@@ -145,9 +194,12 @@ worker_main(void *arg)
 
 		pthread_mutex_lock(&w->lock);
 		t->job = NULL;
-		if (j->hint) {
-			w->hinting--;
-			/* a hint waiting for a free slot may go now */
+		if (j->hint || !j->human) {
+			if (j->hint)
+				w->hinting--;
+			else
+				w->bvbing--;
+			/* a job waiting for a free slot may go now */
 			pthread_cond_broadcast(&w->wake);
 		}
 		worker_push(&w->done, j);
@@ -208,6 +260,10 @@ worker_ready(evutil_socket_t fd, short what, void *arg)
 		    r->nhist == j->ply && r->status == ROOM_PLAYING &&
 		    r->g->turn(r->st) == j->seat) {
 			r->bot_pending = 0;
+			log_debug("room %s: bot level %d, depth %d, %ld nodes "
+			          "in %ld ms",
+			    r->id, j->level, j->report.depth, j->report.nodes,
+			    j->report.ms);
 			if (!j->ok)
 				log_error("room %s: bot found no move", r->id);
 			else if (room_play(
@@ -223,24 +279,50 @@ worker_ready(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+/* On the loop, now and then: cancel the hints past --hint-time (their
+ * answer is "unknown"). */
+static void
+worker_watch(evutil_socket_t fd, short what, void *arg)
+{
+	struct worker *w = arg;
+	int64_t now = clock_mono_ms();
+	int i;
+
+	pthread_mutex_lock(&w->lock);
+	for (i = 0; i < w->nthreads; i++) {
+		struct worker_job *j = w->threads[i].job;
+
+		if (j != NULL && j->hint &&
+		    now - j->start > w->srv->cfg.hint_ms)
+			atomic_store(&j->cancel, 1);
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
 /* The pool: --workers threads (at least one). */
 struct worker *
 worker_new(struct server *srv)
 {
 	struct worker *w = xcalloc(1, sizeof *w);
+	struct timeval tv;
 	int i;
 
 	w->srv = srv;
 	w->nthreads = srv->cfg.workers > 0 ? srv->cfg.workers : 1;
-	w->max_hints = w->nthreads > 1 ? w->nthreads - 1 : 1;
-	worker_queue_init(&w->bots);
+	w->max_side = w->nthreads > 1 ? w->nthreads - 1 : 1;
+	worker_queue_init(&w->human);
 	worker_queue_init(&w->hints);
+	worker_queue_init(&w->bvb);
 	worker_queue_init(&w->done);
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->wake, NULL);
 	w->ready = event_new(srv->base, -1, 0, worker_ready, w);
-	if (w->ready == NULL)
+	w->watch = event_new(srv->base, -1, EV_PERSIST, worker_watch, w);
+	if (w->ready == NULL || w->watch == NULL)
 		fatal("out of memory");
+	tv.tv_sec = 0;
+	tv.tv_usec = WORKER_WATCH_MS * 1000;
+	event_add(w->watch, &tv);
 	w->threads = xcalloc((size_t)w->nthreads, sizeof *w->threads);
 	for (i = 0; i < w->nthreads; i++) {
 		w->threads[i].w = w;
@@ -251,8 +333,8 @@ worker_new(struct server *srv)
 	return w;
 }
 
-/* Stop the threads (hints are cancelled, a bot finishes its search) and
- * drop what is still queued. */
+/* Stop the threads (every running search is cancelled and answers at
+ * once) and drop what is still queued. */
 void
 worker_free(struct worker *w)
 {
@@ -269,13 +351,16 @@ worker_free(struct worker *w)
 	for (i = 0; i < w->nthreads; i++)
 		pthread_join(w->threads[i].tid, NULL);
 	free(w->threads);
-	while ((j = worker_pop(&w->bots)) != NULL)
+	while ((j = worker_pop(&w->human)) != NULL)
 		worker_job_free(j);
 	while ((j = worker_pop(&w->hints)) != NULL)
+		worker_job_free(j);
+	while ((j = worker_pop(&w->bvb)) != NULL)
 		worker_job_free(j);
 	while ((j = worker_pop(&w->done)) != NULL)
 		worker_job_free(j);
 	event_free(w->ready);
+	event_free(w->watch);
 	pthread_mutex_destroy(&w->lock);
 	pthread_cond_destroy(&w->wake);
 	free(w);
@@ -303,18 +388,29 @@ static void
 worker_submit(struct worker *w, struct worker_job *j)
 {
 	pthread_mutex_lock(&w->lock);
-	worker_push(j->hint ? &w->hints : &w->bots, j);
+	worker_push(j->hint ? &w->hints : j->human ? &w->human : &w->bvb, j);
 	pthread_cond_broadcast(&w->wake);
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* Ask for the move of the bot to move in room r. */
+/* Ask for the move of the bot in seat `seat` of room r (its turn): its
+ * level's time, never more than --bot-max-time. */
 void
-worker_bot(struct worker *w, struct room *r, int level)
+worker_bot(struct worker *w, struct room *r, int seat)
 {
 	struct worker_job *j = worker_job_new(r);
+	int s;
 
-	j->level = level;
+	j->level = r->seats[seat].bot;
+	j->depth = r->seats[seat].depth;
+	j->ms = ai_level_ms(j->level);
+	if (j->ms > w->srv->cfg.bot_max_ms)
+		j->ms = w->srv->cfg.bot_max_ms;
+	if (j->depth > 0)
+		j->ms = w->srv->cfg.bot_max_ms;
+	for (s = 0; s < r->g->seats; s++)
+		if (r->seats[s].bot == 0)
+			j->human = 1;
 	worker_submit(w, j);
 }
 

@@ -90,6 +90,7 @@ class Server:
     def start(self):
         cmd = [os.path.join(self.build, "tablerod"), "--listen", "127.0.0.1",
                "--port", str(self.port), "--db", self.db, "--bot-delay", "0",
+               "--bot-pace", "0",
                "--log-level", "debug"] + self.extra
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
                                      stderr=self.log,

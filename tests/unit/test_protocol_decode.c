@@ -321,8 +321,12 @@ test_create_shorthand(void)
 	    "field 'options.size' is given twice");
 	FAILS("create x y", PROTO_E_BAD_REQUEST,
 	    "unexpected argument 'y' (usage: create GAME [OPTION=VALUE ...] "
-	    "[seat=SEAT] [bot=LEVEL] [bots=SEAT:LEVEL,...] [private=yes] "
-	    "[time=SECONDS] [inc=SECONDS])");
+	    "[seat=SEAT] [bot=LEVEL] [bots=SEAT:LEVEL,...] [depth=PLIES] "
+	    "[private=yes] [time=SECONDS] [inc=SECONDS])");
+	FAILS("create x bot=3 depth=0", PROTO_E_BAD_REQUEST,
+	    "field 'depth' must be an integer from 1 to 64");
+	FAILS("create x bot=3 depth=65", PROTO_E_BAD_REQUEST,
+	    "field 'depth' must be an integer from 1 to 64");
 	FAILS("create x clock=5", PROTO_E_BAD_REQUEST,
 	    "in shorthand the clock is time=SECONDS inc=SECONDS");
 	FAILS("create x options=5", PROTO_E_BAD_REQUEST,

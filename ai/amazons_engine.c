@@ -1,0 +1,428 @@
+/*
+ * amazons_engine.c: the Amazons computer player. It judges a position by
+ * territory (which side reaches each empty square first by queen moves,
+ * and by king moves) and the mobility of each amazon, all on 100-bit
+ * bitboards. Its search is selective: at each node it ranks the queen moves
+ * alone, keeps the best few, ranks every arrow of those by the evaluation,
+ * and searches only the best few complete moves, with alpha-beta and
+ * iterative deepening until its deadline. The root ranks every complete
+ * move. Low levels are weakened by a depth cap and noise.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ai/ai.h"
+#include "rules/amazons.h"
+
+__extension__ typedef unsigned __int128 am_bb;
+
+#define AM_HALVES(hi, lo) ((((am_bb)(hi)) << 64) | (am_bb)(lo))
+#define AM_FULL ((((am_bb)1) << 100) - 1)
+#define AM_FILE_A AM_HALVES(0x4010040ULL, 0x1004010040100401ULL)
+#define AM_FILE_J AM_HALVES(0x802008020ULL, 0x802008020080200ULL)
+#define AM_NOT_A (AM_FULL & ~AM_FILE_A)
+#define AM_NOT_J (AM_FULL & ~AM_FILE_J)
+
+/* A won game, beyond any evaluation (minus the plies to it). */
+#define AM_WIN 1000000
+#define AM_INF (AM_WIN + 1000)
+/* Evaluation weights, per square: queen territory, king territory, a tie
+ * (both sides equally close; the side to move gets there first), and
+ * mobility (each amazon's queen moves, up to AM_MOB_CAP). */
+#define AM_W_QUEEN 10
+#define AM_W_KING 4
+#define AM_W_TIE 2
+#define AM_W_MOB 3
+#define AM_MOB_CAP 12
+
+/* The most complete moves of a position (the rules' bound) and of queen
+ * moves alone (4 amazons, at most 36 squares each). */
+#define AM_MOVES_MAX 5000
+#define AM_QMOVES_MAX 160
+/* Queen moves kept at an inner node, and complete moves searched there. */
+#define AM_QKEEP 8
+#define AM_WIDTH 10
+/* Complete moves searched at the root after the first iteration. */
+#define AM_ROOT_WIDTH 40
+/* The deepest search. */
+#define AM_PLY_MAX 32
+
+struct am_move {
+	int8_t from, to, arrow;
+	int score; /* the mover's evaluation of the position after it */
+};
+
+struct am {
+	long nodes; /* positions evaluated */
+	uint64_t deadline;
+	const atomic_int *cancel;
+	int stop;
+	int noise;
+	int plain; /* queen territory alone (the bench's yardstick) */
+	uint64_t seed;
+};
+
+static int
+am_pop(am_bb b)
+{
+	return __builtin_popcountll((uint64_t)b) +
+	    __builtin_popcountll((uint64_t)(b >> 64));
+}
+
+static int
+am_lsb(am_bb b)
+{
+	uint64_t lo = (uint64_t)b;
+
+	if (lo != 0)
+		return __builtin_ctzll(lo);
+	return 64 + __builtin_ctzll((uint64_t)(b >> 64));
+}
+
+static am_bb
+am_get(const uint64_t h[2])
+{
+	return AM_HALVES(h[1], h[0]);
+}
+
+/* A set moved one step in direction d (0..7), edges masked. */
+static am_bb
+am_step(am_bb b, int d)
+{
+	switch (d) {
+	case 0:
+		return (b << 10) & AM_FULL;
+	case 1:
+		return b >> 10;
+	case 2:
+		return (b << 1) & AM_NOT_A;
+	case 3:
+		return (b >> 1) & AM_NOT_J;
+	case 4:
+		return (b << 11) & AM_NOT_A;
+	case 5:
+		return (b << 9) & AM_NOT_J;
+	case 6:
+		return (b >> 9) & AM_NOT_A;
+	default:
+		return (b >> 11) & AM_NOT_J;
+	}
+}
+
+/* Every empty square a queen on any square of `set` reaches. */
+static am_bb
+am_queen(am_bb set, am_bb empty)
+{
+	am_bb r = 0;
+	int d;
+
+	for (d = 0; d < 8; d++) {
+		am_bb x = am_step(set, d) & empty;
+
+		while (x != 0) {
+			r |= x;
+			x = am_step(x, d) & empty;
+		}
+	}
+	return r;
+}
+
+/* Every empty square next to a square of `set`. */
+static am_bb
+am_king(am_bb set, am_bb empty)
+{
+	am_bb r = 0;
+	int d;
+
+	for (d = 0; d < 8; d++)
+		r |= am_step(set, d);
+	return r & empty;
+}
+
+/* Squares closer to side a than to b (in moves of `reach`), minus the
+ * opposite, and ties in *ties. */
+static int
+am_territory(
+    am_bb a, am_bb b, am_bb empty, am_bb (*reach)(am_bb, am_bb), int *ties)
+{
+	am_bb seen_a = 0, seen_b = 0, fa = a, fb = b;
+	int t = 0;
+
+	*ties = 0;
+	while (fa != 0 || fb != 0) {
+		am_bb na = fa != 0 ? reach(fa, empty) & ~seen_a : 0;
+		am_bb nb = fb != 0 ? reach(fb, empty) & ~seen_b : 0;
+
+		t += am_pop(na & ~seen_b & ~nb) - am_pop(nb & ~seen_a & ~na);
+		*ties += am_pop(na & nb);
+		seen_a |= na;
+		seen_b |= nb;
+		fa = na;
+		fb = nb;
+	}
+	return t;
+}
+
+/* The amazons' mobility: queen moves of each, capped. */
+static int
+am_mobility(am_bb set, am_bb empty)
+{
+	int m = 0;
+
+	for (; set != 0; set &= set - 1) {
+		int n = am_pop(am_queen(set & -set, empty));
+
+		m += n < AM_MOB_CAP ? n : AM_MOB_CAP;
+	}
+	return m;
+}
+
+/* The position for the side to move, with amazons `me` against `opp`. */
+static int
+am_eval(struct am *a, am_bb me, am_bb opp, am_bb arrows)
+{
+	am_bb empty = AM_FULL & ~(me | opp | arrows);
+	int tq, tk, ties, kties, v;
+
+	a->nodes++;
+	tq = am_territory(me, opp, empty, am_queen, &ties);
+	if (a->plain)
+		return AM_W_QUEEN * tq;
+	tk = am_territory(me, opp, empty, am_king, &kties);
+	v = AM_W_QUEEN * tq + AM_W_KING * tk + AM_W_TIE * ties +
+	    AM_W_MOB * (am_mobility(me, empty) - am_mobility(opp, empty));
+	if (a->noise > 0) {
+		uint64_t h = rules_mix64((uint64_t)me ^
+		    (uint64_t)(me >> 64) * 3 ^ (uint64_t)opp * 5 ^
+		    (uint64_t)(opp >> 64) * 7 ^ (uint64_t)arrows ^
+		    (uint64_t)(arrows >> 64) * 11 ^ a->seed);
+
+		v += (int)(h % (uint64_t)(2 * a->noise + 1)) - a->noise;
+	}
+	return v;
+}
+
+static int
+am_cmp(const void *x, const void *y)
+{
+	const struct am_move *p = x, *q = y;
+
+	return (q->score > p->score) - (q->score < p->score);
+}
+
+/* The queen moves of the side with `me`, each scored by the position
+ * after it without an arrow; the best `keep` of them, best first. */
+static int
+am_queen_moves(struct am *a, am_bb me, am_bb opp, am_bb arrows,
+    struct am_move *q, int keep)
+{
+	am_bb empty = AM_FULL & ~(me | opp | arrows), set, t;
+	int n = 0;
+
+	for (set = me; set != 0; set &= set - 1) {
+		int from = am_lsb(set);
+		am_bb fb = set & -set;
+
+		for (t = am_queen(fb, empty); t != 0; t &= t - 1) {
+			am_bb to = t & -t;
+
+			q[n].from = (int8_t)from;
+			q[n].to = (int8_t)am_lsb(t);
+			q[n].arrow = -1;
+			q[n].score = keep > 0
+			    ? -am_eval(a, opp, (me ^ fb) | to, arrows)
+			    : 0;
+			n++;
+		}
+	}
+	if (keep > 0 && n > keep) {
+		qsort(q, (size_t)n, sizeof *q, am_cmp);
+		n = keep;
+	}
+	return n;
+}
+
+/* Complete moves: every arrow of the given queen moves, each scored by
+ * the evaluation; the count, sorted best first. */
+static int
+am_complete(struct am *a, am_bb me, am_bb opp, am_bb arrows,
+    const struct am_move *q, int nq, struct am_move *out, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nq; i++) {
+		am_bb fb = (am_bb)1 << q[i].from, tb = (am_bb)1 << q[i].to;
+		am_bb moved = (me ^ fb) | tb;
+		am_bb t = am_queen(tb, AM_FULL & ~(moved | opp | arrows));
+
+		for (; t != 0 && n < max; t &= t - 1) {
+			out[n] = q[i];
+			out[n].arrow = (int8_t)am_lsb(t);
+			out[n].score =
+			    -am_eval(a, opp, moved, arrows | (t & -t));
+			n++;
+		}
+	}
+	qsort(out, (size_t)n, sizeof *out, am_cmp);
+	return n;
+}
+
+static int
+am_stopped(struct am *a)
+{
+	if (!a->stop && ai_out_of_time(a->deadline, a->cancel))
+		a->stop = 1;
+	return a->stop;
+}
+
+/* Alpha-beta over the selected moves; at depth 1 the best static score
+ * of the candidates is the value. */
+static int
+am_search(struct am *a, am_bb me, am_bb opp, am_bb arrows, int depth, int ply,
+    int alpha, int beta)
+{
+	/* AM_QKEEP queen moves, at most 36 arrows each */
+	struct am_move q[AM_QMOVES_MAX], mv[AM_QKEEP * 40];
+	int nq, n, i, best = -AM_INF;
+
+	if (am_stopped(a))
+		return 0;
+	if (depth <= 0)
+		return am_eval(a, me, opp, arrows);
+	nq = am_queen_moves(a, me, opp, arrows, q, AM_QKEEP);
+	if (nq == 0)
+		return -AM_WIN + ply;
+	n = am_complete(a, me, opp, arrows, q, nq, mv, AM_QKEEP * 40);
+	if (depth == 1 || ply >= AM_PLY_MAX - 1)
+		return mv[0].score;
+	if (n > AM_WIDTH)
+		n = AM_WIDTH;
+	for (i = 0; i < n; i++) {
+		am_bb fb = (am_bb)1 << mv[i].from, tb = (am_bb)1 << mv[i].to;
+		int v = -am_search(a, opp, (me ^ fb) | tb,
+		    arrows | (am_bb)1 << mv[i].arrow, depth - 1, ply + 1, -beta,
+		    -alpha);
+
+		if (a->stop)
+			return 0;
+		if (v > best)
+			best = v;
+		if (v > alpha)
+			alpha = v;
+		if (alpha >= beta)
+			break;
+	}
+	return best;
+}
+
+/* One iteration at the root over mv[0..n); the best index, or -1 when
+ * stopped before the first move was searched. Scores are written back so
+ * the next iteration searches the best first. */
+static int
+am_root(struct am *a, am_bb me, am_bb opp, am_bb arrows, struct am_move *mv,
+    int n, int depth, int *score)
+{
+	int i, alpha = -AM_INF, bi = -1;
+
+	for (i = 0; i < n; i++) {
+		am_bb fb = (am_bb)1 << mv[i].from, tb = (am_bb)1 << mv[i].to;
+		int v = -am_search(a, opp, (me ^ fb) | tb,
+		    arrows | (am_bb)1 << mv[i].arrow, depth - 1, 1, -AM_INF,
+		    -alpha);
+
+		if (a->stop)
+			break;
+		mv[i].score = v;
+		if (v > alpha) {
+			alpha = v;
+			bi = i;
+		}
+	}
+	*score = alpha;
+	return bi;
+}
+
+/* The depth cap and noise of a level (weakening the first three). */
+static int
+am_level(struct am *a, const struct ai_limits *lim)
+{
+	static const int caps[AI_LEVEL_MAX] = {1, 1, 2, AM_PLY_MAX, AM_PLY_MAX};
+	static const int noise[AI_LEVEL_MAX] = {60, 20, 5, 0, 0};
+	int l = lim->level < AI_LEVEL_MIN ? AI_LEVEL_MIN
+	    : lim->level > AI_LEVEL_MAX   ? AI_LEVEL_MAX
+	                                  : lim->level;
+
+	a->noise = noise[l - 1];
+	if (lim->depth > 0) {
+		a->noise = 0;
+		return lim->depth < AM_PLY_MAX ? lim->depth : AM_PLY_MAX;
+	}
+	return caps[l - 1];
+}
+
+/* Iterative deepening over the ranked root moves; the best move's index. */
+static int
+am_deepen(struct am *a, am_bb me, am_bb opp, am_bb arrows, struct am_move *mv,
+    int n, int cap, uint64_t start, long ms, struct ai_report *rep)
+{
+	int depth, best = 0, width = n < AM_ROOT_WIDTH ? n : AM_ROOT_WIDTH;
+
+	rep->depth = 1;
+	rep->score = mv[0].score;
+	for (depth = 2; depth <= cap; depth++) {
+		int score, bi;
+
+		if ((long)(ai_clock_ms() - start) * 2 > ms)
+			break;
+		bi = am_root(a, me, opp, arrows, mv, width, depth, &score);
+		if (bi >= 0 && (!a->stop || mv[bi].score > mv[0].score))
+			best = bi;
+		if (a->stop)
+			break;
+		rep->depth = depth;
+		rep->score = score;
+		/* the best first for the next iteration */
+		if (best != 0) {
+			struct am_move t = mv[best];
+
+			memmove(mv + 1, mv, (size_t)best * sizeof *mv);
+			mv[0] = t;
+			best = 0;
+		}
+		if (score > AM_WIN - AM_PLY_MAX || score < -AM_WIN + AM_PLY_MAX)
+			break;
+	}
+	return best;
+}
+
+int
+ai_amazons_move(const void *st, const struct ai_limits *lim,
+    struct rules_move *out, struct ai_report *rep)
+{
+	const struct amazons_state *s = st;
+	uint64_t start = ai_clock_ms();
+	am_bb me = am_get(s->amz[s->turn]), opp = am_get(s->amz[!s->turn]);
+	am_bb arrows = am_get(s->arrows);
+	struct am_move q[AM_QMOVES_MAX], *mv;
+	struct am a;
+	int nq, n, best, cap;
+
+	memset(&a, 0, sizeof a);
+	a.deadline = ai_deadline(start, lim->ms);
+	a.cancel = lim->cancel;
+	a.seed = rules_mix64(lim->seed + 1);
+	a.plain = lim->plain;
+	cap = am_level(&a, lim);
+	nq = am_queen_moves(&a, me, opp, arrows, q, 0);
+	if (nq == 0 || (mv = malloc(AM_MOVES_MAX * sizeof *mv)) == NULL)
+		return -1;
+	n = am_complete(&a, me, opp, arrows, q, nq, mv, AM_MOVES_MAX);
+	best = am_deepen(&a, me, opp, arrows, mv, n, cap, start, lim->ms, rep);
+	out->from = mv[best].from;
+	out->to = mv[best].to;
+	out->arg = mv[best].arrow;
+	free(mv);
+	rep->nodes = a.nodes;
+	rep->ms = (long)(ai_clock_ms() - start);
+	return 0;
+}

@@ -1,0 +1,528 @@
+/*
+ * ataxx_engine.c: the Ataxx computer player, on the bitboards of
+ * rules/ataxx.h: iterative deepening principal-variation search with
+ * alpha-beta, a transposition table keyed by a Zobrist hash, move ordering
+ * (table move, pieces infected, killers, history), judged by material (a
+ * term for pieces that cannot be infected back lost to material alone in
+ * the bench, see docs/RULES.md). It stops at its deadline
+ * (or when cancelled) and plays the best move of the deepest iteration;
+ * low levels are weakened by a depth cap and noise in the evaluation.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ai/ai.h"
+#include "rules/ataxx.h"
+
+/* Scores: a won game, beyond any evaluation (minus the plies to it). */
+#define AX_WIN 100000
+#define AX_INF (AX_WIN + 1000)
+/* One piece of material. */
+#define AX_PIECE 100
+
+/* The deepest search (plies) and the most moves of one position: at most
+ * 81 clones and 16 jumps into each of 81 squares. */
+#define AX_PLY_MAX 64
+#define AX_MOVES_MAX (ATAXX_CELLS + 16 * ATAXX_CELLS)
+
+/* Moves packed in 16 bits: (from + 1) << 7 | to, from -1 for a clone. */
+#define AX_NOMOVE 0xfffe
+#define AX_PASS 0xffff
+#define AX_MOVE(from, to) ((uint16_t)(((from) + 1) << 7 | (to)))
+#define AX_FROM(m) ((int)((m) >> 7) - 1)
+#define AX_TO(m) ((int)((m)&0x7f))
+
+/* The clock is read once in this many nodes (a power of two). */
+#define AX_CLOCK_EVERY 1024
+
+/* Transposition table entries (a power of two): 16 bytes each, 8 MiB. */
+#define AX_TT_SIZE (1u << 19)
+
+enum ax_bound { AX_EXACT, AX_LOWER, AX_UPPER };
+
+struct ax_tt {
+	uint64_t key;
+	int32_t score;
+	uint16_t move;
+	int8_t depth;
+	uint8_t bound;
+};
+
+/* One search: its tables, limits and counters. */
+struct ax {
+	uint64_t zob[2][ATAXX_CELLS]; /* per seat and square */
+	uint64_t zturn;               /* xored in when black is to move */
+	struct ax_tt *tt;
+	uint16_t *moves;                /* AX_MOVES_MAX per ply */
+	int32_t *order;                 /* the ordering score of each */
+	uint16_t killer[AX_PLY_MAX][2]; /* quiet moves that cut off */
+	int32_t history[ATAXX_CELLS + 1][ATAXX_CELLS];
+	long nodes;
+	uint64_t deadline;
+	const atomic_int *cancel;
+	int stop;
+	uint16_t root_best; /* the best root move fully searched */
+	int noise;          /* evaluation noise, +-, in hundredths of a piece */
+	uint64_t seed;
+};
+
+/* The squares next to a set. */
+static ataxx_bb
+ax_around(ataxx_bb set)
+{
+	ataxx_bb r = 0;
+
+	for (; set != 0; set &= set - 1)
+		r |= ataxx_adj[ataxx_lsb(set)];
+	return r;
+}
+
+/* The Zobrist key of a position. */
+static uint64_t
+ax_key(const struct ax *a, ataxx_bb w, ataxx_bb b, int turn)
+{
+	uint64_t k = turn ? a->zturn : 0;
+
+	for (; w != 0; w &= w - 1)
+		k ^= a->zob[0][ataxx_lsb(w)];
+	for (; b != 0; b &= b - 1)
+		k ^= a->zob[1][ataxx_lsb(b)];
+	return k;
+}
+
+/* The final score of a finished game for the side with `own`. */
+static int
+ax_final(int own, int opp, int ply)
+{
+	if (own > opp)
+		return AX_WIN - ply;
+	if (own < opp)
+		return -AX_WIN + ply;
+	return 0;
+}
+
+/* The side to move's view: material and the level's noise (the same for
+ * the same position, so the table stays consistent). */
+static int
+ax_eval(const struct ax *a, ataxx_bb own, ataxx_bb opp, uint64_t key)
+{
+	int v = AX_PIECE * (ataxx_pop(own) - ataxx_pop(opp));
+
+	if (a->noise > 0)
+		v += (int)(rules_mix64(key ^ a->seed) %
+		         (uint64_t)(2 * a->noise + 1)) -
+		    a->noise;
+	return v;
+}
+
+/* Every move of the side with `own` (clones first); the count. */
+static int
+ax_gen(ataxx_bb own, ataxx_bb empty, uint16_t *mv)
+{
+	ataxx_bb b, t;
+	int n = 0;
+
+	for (b = ax_around(own) & empty; b != 0; b &= b - 1)
+		mv[n++] = AX_MOVE(-1, ataxx_lsb(b));
+	for (b = own; b != 0; b &= b - 1) {
+		int from = ataxx_lsb(b);
+
+		for (t = ataxx_jump[from] & empty; t != 0; t &= t - 1)
+			mv[n++] = AX_MOVE(from, ataxx_lsb(t));
+	}
+	return n;
+}
+
+/* Ordering scores: the table move, then pieces infected (a clone counts
+ * one more), killers, history. */
+static void
+ax_score(const struct ax *a, const uint16_t *mv, int32_t *sc, int n,
+    ataxx_bb opp, uint16_t ttmove, int ply)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int from = AX_FROM(mv[i]), to = AX_TO(mv[i]);
+		int32_t s = 1000 *
+		    (ataxx_pop(ataxx_adj[to] & opp) + (from < 0 ? 1 : 0));
+
+		if (mv[i] == ttmove)
+			s = 1 << 30;
+		else if (mv[i] == a->killer[ply][0])
+			s += 600;
+		else if (mv[i] == a->killer[ply][1])
+			s += 500;
+		s += a->history[from + 1][to] >> 4 < 400
+		    ? a->history[from + 1][to] >> 4
+		    : 400;
+		sc[i] = s;
+	}
+}
+
+/* Bring the best-scored move at or after i to i. */
+static void
+ax_pick(uint16_t *mv, int32_t *sc, int i, int n)
+{
+	int b = i, j;
+
+	for (j = i + 1; j < n; j++)
+		if (sc[j] > sc[b])
+			b = j;
+	if (b != i) {
+		uint16_t m = mv[i];
+		int32_t s = sc[i];
+
+		mv[i] = mv[b];
+		sc[i] = sc[b];
+		mv[b] = m;
+		sc[b] = s;
+	}
+}
+
+/* A position and its key, from the side to move's view. */
+struct ax_pos {
+	ataxx_bb own, opp, empty;
+	uint64_t key;
+	int side; /* seat of own */
+};
+
+/* The position after move m (not a pass), for the other side. */
+static void
+ax_play(
+    const struct ax *a, const struct ax_pos *p, uint16_t m, struct ax_pos *q)
+{
+	int from = AX_FROM(m), to = AX_TO(m);
+	ataxx_bb cap = ataxx_adj[to] & p->opp, bit = (ataxx_bb)1 << to;
+	ataxx_bb own = p->own | bit | cap, empty = p->empty & ~bit;
+	uint64_t k = p->key ^ a->zturn ^ a->zob[p->side][to], c;
+
+	if (from >= 0) {
+		own &= ~((ataxx_bb)1 << from);
+		empty |= (ataxx_bb)1 << from;
+		k ^= a->zob[p->side][from];
+	}
+	for (c = 0; cap != 0; cap &= cap - 1) {
+		int sq = ataxx_lsb(cap);
+
+		c ^= a->zob[0][sq] ^ a->zob[1][sq];
+	}
+	q->own = p->opp & ~(ataxx_adj[to] & p->opp);
+	q->opp = own;
+	q->empty = empty;
+	q->key = k ^ c;
+	q->side = !p->side;
+}
+
+/* Store a result; win scores are kept relative to this node. */
+static void
+ax_store(struct ax *a, uint64_t key, int depth, int score, int bound,
+    uint16_t move, int ply)
+{
+	struct ax_tt *e = &a->tt[key & (AX_TT_SIZE - 1)];
+
+	if (score > AX_WIN - AX_PLY_MAX * 2)
+		score += ply;
+	else if (score < -AX_WIN + AX_PLY_MAX * 2)
+		score -= ply;
+	if (e->key == key && e->depth > depth && bound != AX_EXACT)
+		return;
+	e->key = key;
+	e->score = score;
+	e->move = move;
+	e->depth = (int8_t)depth;
+	e->bound = (uint8_t)bound;
+}
+
+/* Whether time is up or the search was cancelled, checked now and then. */
+static int
+ax_stopped(struct ax *a)
+{
+	if ((a->nodes & (AX_CLOCK_EVERY - 1)) == 1 && !a->stop &&
+	    ai_out_of_time(a->deadline, a->cancel))
+		a->stop = 1;
+	return a->stop;
+}
+
+static int ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply,
+    int alpha, int beta);
+
+/* A side with no move passes; the game ends when neither can move. */
+static int
+ax_pass(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
+    int beta)
+{
+	struct ax_pos q;
+
+	if (!ataxx_mobile(p->opp, p->empty))
+		return ax_final(ataxx_pop(p->own), ataxx_pop(p->opp), ply);
+	q.own = p->opp;
+	q.opp = p->own;
+	q.empty = p->empty;
+	q.key = p->key ^ a->zturn;
+	q.side = !p->side;
+	return -ax_search(a, &q, depth - 1, ply + 1, -beta, -alpha);
+}
+
+/* Remember a move that cut off: killer (quiet ones) and history. */
+static void
+ax_good(struct ax *a, const struct ax_pos *p, uint16_t m, int depth, int ply)
+{
+	int from = AX_FROM(m), to = AX_TO(m);
+
+	if ((ataxx_adj[to] & p->opp) == 0 && a->killer[ply][0] != m) {
+		a->killer[ply][1] = a->killer[ply][0];
+		a->killer[ply][0] = m;
+	}
+	if (a->history[from + 1][to] < (1 << 24))
+		a->history[from + 1][to] += depth * depth;
+}
+
+/* One ply before the leaves, without noise, the value is the best
+ * material after one move, found from the destination squares alone (a
+ * clone gains a piece, each piece infected counts twice): 1 and the value
+ * in *v, or 0 when the position needs the full search (a pass, the last
+ * empty square, or a move that takes every opposing piece). */
+static int
+ax_frontier(const struct ax_pos *p, int *v)
+{
+	ataxx_bb clones = ax_around(p->own) & p->empty, jumps = 0, b;
+	int best = -1, nopp = ataxx_pop(p->opp);
+
+	for (b = p->own; b != 0; b &= b - 1)
+		jumps |= ataxx_jump[ataxx_lsb(b)];
+	jumps &= p->empty & ~clones; /* a clone there does better */
+	if ((clones | jumps) == 0 || ataxx_pop(p->empty) <= 1)
+		return 0;
+	for (b = clones | jumps; b != 0; b &= b - 1) {
+		int to = ataxx_lsb(b);
+		int c = ataxx_pop(ataxx_adj[to] & p->opp);
+		int gain = 2 * c + ((clones >> to) & 1 ? 1 : 0);
+
+		if (c == nopp)
+			return 0;
+		if (gain > best)
+			best = gain;
+	}
+	*v = AX_PIECE * (ataxx_pop(p->own) - nopp + best);
+	return 1;
+}
+
+/* Principal-variation search of position p to depth plies. */
+static int
+ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
+    int beta)
+{
+	uint16_t *mv = a->moves + (size_t)ply * AX_MOVES_MAX,
+	         ttmove = AX_NOMOVE;
+	int32_t *sc = a->order + (size_t)ply * AX_MOVES_MAX;
+	struct ax_tt *e = &a->tt[p->key & (AX_TT_SIZE - 1)];
+	int n, i, best = -AX_INF, alpha0 = alpha;
+	uint16_t bestmove = AX_NOMOVE;
+
+	a->nodes++;
+	if (ax_stopped(a))
+		return 0;
+	if (p->opp == 0 || p->own == 0)
+		return ax_final(ataxx_pop(p->own), ataxx_pop(p->opp), ply);
+	if (p->empty == 0)
+		return ax_final(ataxx_pop(p->own), ataxx_pop(p->opp), ply);
+	if (e->key == p->key) {
+		int s = e->score;
+
+		if (s > AX_WIN - AX_PLY_MAX * 2)
+			s -= ply;
+		else if (s < -AX_WIN + AX_PLY_MAX * 2)
+			s += ply;
+		ttmove = e->move;
+		if (e->depth >= depth && ply > 0 &&
+		    (e->bound == AX_EXACT ||
+		        (e->bound == AX_LOWER && s >= beta) ||
+		        (e->bound == AX_UPPER && s <= alpha)))
+			return s;
+	}
+	if (depth <= 0 || ply >= AX_PLY_MAX - 1)
+		return ax_eval(a, p->own, p->opp, p->key);
+	if (depth == 1 && a->noise == 0 && ax_frontier(p, &n))
+		return n;
+	n = ax_gen(p->own, p->empty, mv);
+	if (n == 0)
+		return ax_pass(a, p, depth, ply, alpha, beta);
+	ax_score(a, mv, sc, n, p->opp, ttmove, ply);
+	for (i = 0; i < n; i++) {
+		struct ax_pos q;
+		int v;
+
+		ax_pick(mv, sc, i, n);
+		ax_play(a, p, mv[i], &q);
+		if (i == 0) {
+			v = -ax_search(
+			    a, &q, depth - 1, ply + 1, -beta, -alpha);
+		} else {
+			v = -ax_search(
+			    a, &q, depth - 1, ply + 1, -alpha - 1, -alpha);
+			if (v > alpha && v < beta && !a->stop)
+				v = -ax_search(
+				    a, &q, depth - 1, ply + 1, -beta, -alpha);
+		}
+		if (a->stop)
+			return 0;
+		if (v > best) {
+			best = v;
+			bestmove = mv[i];
+			if (ply == 0)
+				a->root_best = mv[i];
+		}
+		if (v > alpha)
+			alpha = v;
+		if (alpha >= beta) {
+			ax_good(a, p, mv[i], depth, ply);
+			break;
+		}
+	}
+	ax_store(a, p->key, depth, best,
+	    best >= beta        ? AX_LOWER
+	        : best > alpha0 ? AX_EXACT
+	                        : AX_UPPER,
+	    bestmove, ply);
+	return best;
+}
+
+/* The depth cap and noise of a level: levels 1 to 3 with noise; level 4
+ * capped at 5 plies, as uncapped it scored only 43% against level 5 (its
+ * time halved is one ply less; see docs/RULES.md). */
+static void
+ax_level(struct ax *a, const struct ai_limits *lim, int *cap)
+{
+	static const int caps[AI_LEVEL_MAX] = {1, 2, 3, 5, AX_PLY_MAX - 2};
+	static const int noise[AI_LEVEL_MAX] = {150, 60, 20, 0, 0};
+	int l = lim->level < AI_LEVEL_MIN ? AI_LEVEL_MIN
+	    : lim->level > AI_LEVEL_MAX   ? AI_LEVEL_MAX
+	                                  : lim->level;
+
+	*cap = caps[l - 1];
+	a->noise = noise[l - 1];
+	if (lim->depth > 0) {
+		*cap =
+		    lim->depth < AX_PLY_MAX - 2 ? lim->depth : AX_PLY_MAX - 2;
+		a->noise = 0;
+	}
+}
+
+/* A fresh search, or NULL when out of memory. */
+static struct ax *
+ax_new(const struct ai_limits *lim, uint64_t start)
+{
+	struct ax *a = calloc(1, sizeof *a);
+	struct rules_rng rng;
+	int s, i;
+
+	if (a == NULL)
+		return NULL;
+	a->tt = calloc(AX_TT_SIZE, sizeof *a->tt);
+	a->moves = malloc((size_t)AX_PLY_MAX * AX_MOVES_MAX * sizeof *a->moves);
+	a->order = malloc((size_t)AX_PLY_MAX * AX_MOVES_MAX * sizeof *a->order);
+	if (a->tt == NULL || a->moves == NULL || a->order == NULL) {
+		free(a->tt);
+		free(a->moves);
+		free(a->order);
+		free(a);
+		return NULL;
+	}
+	rules_rng_seed(&rng, 0x41544158u); /* fixed: keys are per search */
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < ATAXX_CELLS; i++)
+			a->zob[s][i] = rules_rng_next(&rng);
+	a->zturn = rules_rng_next(&rng);
+	a->deadline = ai_deadline(start, lim->ms);
+	a->cancel = lim->cancel;
+	a->seed = rules_mix64(lim->seed + 1);
+	return a;
+}
+
+static void
+ax_free(struct ax *a)
+{
+	free(a->tt);
+	free(a->moves);
+	free(a->order);
+	free(a);
+}
+
+/* The interface's square number of a grid bit. */
+static int
+ax_square(const struct ataxx_state *s, int bit)
+{
+	return bit / ATAXX_STRIDE * s->size + bit % ATAXX_STRIDE;
+}
+
+/* Iterative deepening from the root; the best move (AX_PASS if none). */
+static uint16_t
+ax_root(struct ax *a, const struct ax_pos *p, int cap, uint64_t start, long ms,
+    struct ai_report *rep)
+{
+	uint16_t best = AX_NOMOVE;
+	int depth;
+
+	for (depth = 1; depth <= cap; depth++) {
+		int v;
+
+		a->root_best = AX_NOMOVE;
+		v = ax_search(a, p, depth, 0, -AX_INF, AX_INF);
+		/* A stopped iteration searched the previous best first (the
+		 * table's move): a move it found better is better. */
+		if (a->root_best != AX_NOMOVE)
+			best = a->root_best;
+		if (a->stop)
+			break;
+		rep->depth = depth;
+		rep->score = v;
+		if (v > AX_WIN - AX_PLY_MAX * 2 || v < -AX_WIN + AX_PLY_MAX * 2)
+			break;
+		/* The next iteration takes a few times as long: past half
+		 * the time it would mostly be cut off (a cut iteration still
+		 * helps: it searches the best move first). */
+		if ((long)(ai_clock_ms() - start) * 2 > ms)
+			break;
+	}
+	return best;
+}
+
+int
+ai_ataxx_move(const void *st, const struct ai_limits *lim,
+    struct rules_move *out, struct ai_report *rep)
+{
+	const struct ataxx_state *s = st;
+	uint64_t start = ai_clock_ms();
+	ataxx_bb w = ataxx_get(s->piece[0]), b = ataxx_get(s->piece[1]);
+	struct ax_pos p;
+	struct ax *a;
+	uint16_t mv[AX_MOVES_MAX], best;
+	int cap;
+
+	p.side = s->turn;
+	p.own = s->turn ? b : w;
+	p.opp = s->turn ? w : b;
+	p.empty = ataxx_board(s->size) & ~(w | b | ataxx_get(s->gap));
+	if (p.own == 0 || p.opp == 0 || p.empty == 0 ||
+	    (!ataxx_mobile(p.own, p.empty) && !ataxx_mobile(p.opp, p.empty)))
+		return -1;
+	if (ax_gen(p.own, p.empty, mv) == 0) {
+		out->from = out->to = out->arg = RULES_NONE;
+		return 0;
+	}
+	if ((a = ax_new(lim, start)) == NULL)
+		return -1;
+	ax_level(a, lim, &cap);
+	p.key = ax_key(a, w, b, s->turn);
+	best = ax_root(a, &p, cap, start, lim->ms, rep);
+	if (best == AX_NOMOVE || best == AX_PASS)
+		best = mv[0];
+	rep->nodes = a->nodes;
+	rep->ms = (long)(ai_clock_ms() - start);
+	ax_free(a);
+	out->from = (int16_t)(AX_FROM(best) < 0 ? RULES_NONE
+	                                        : ax_square(s, AX_FROM(best)));
+	out->to = (int16_t)ax_square(s, AX_TO(best));
+	out->arg = RULES_NONE;
+	return 0;
+}

@@ -1,0 +1,301 @@
+/*
+ * bots.c: the bots' benchmark. `bots speed GAME` prints, for each level,
+ * the time per move, the depth reached and the positions searched per
+ * second from the start and from a middle game; `bots ladder GAME A B N
+ * SCALE` plays N games between two players (levels 1-5, `random`, or `old`
+ * for the previous generic bot at level 5's time) from varied openings,
+ * each opening with both colours, every level's time multiplied by SCALE.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ai/ai.h"
+#include "rules/games.h"
+
+/* Plies played at random before the bots take over, for varied openings. */
+#define BOTS_OPENING_PLIES 4
+/* A game this long is judged by its score (Ataxx can shuffle forever). */
+#define BOTS_PLIES_MAX 400
+
+struct bots_state {
+	_Alignas(16) unsigned char b[RULES_STATE_MAX];
+};
+
+/* A player: a level 1..5, 0 random, -1 the old generic bot; a level
+ * followed by "p" (e.g. 4p) adds BOTS_PLAIN: the engine with its
+ * evaluation's first term alone, to measure what the others add. */
+#define BOTS_PLAIN 100
+static int
+bots_player(const char *s)
+{
+	if (strcmp(s, "random") == 0)
+		return 0;
+	if (strcmp(s, "old") == 0)
+		return -1;
+	return atoi(s) + (strchr(s, 'p') != NULL ? BOTS_PLAIN : 0);
+}
+
+/* The Ataxx board side the bench plays on (`bots speed ataxx 9`). */
+static const char *bots_size = "7";
+
+static void
+bots_new(const struct rules_game *g, struct bots_state *st)
+{
+	struct rules_opt opt[2] = {{"size", bots_size}, {"first", "1"}};
+	char err[RULES_ERR_MAX];
+	int nopt = strcmp(g->name, "ataxx") == 0 ? 1 : 0;
+
+	if (strcmp(g->name, "stones") == 0) {
+		opt[0] = opt[1];
+		nopt = 1;
+	}
+	if (g->init(st->b, opt, nopt, err, sizeof err) != 0) {
+		fprintf(stderr, "bots: %s\n", err);
+		exit(1);
+	}
+}
+
+static int
+bots_random(const struct rules_game *g, const void *st, struct rules_rng *rng,
+    struct rules_move *m)
+{
+	static struct rules_move mv[RULES_MAX_MOVES];
+	int n = g->legal_moves(st, mv, RULES_MAX_MOVES);
+
+	if (n == 0)
+		return -1;
+	*m = mv[rules_rng_below(rng, (unsigned)n)];
+	return 0;
+}
+
+/* One move of player p (scale multiplies the level's time). */
+static int
+bots_move(const struct rules_game *g, const void *st, int p, double scale,
+    uint64_t seed, struct rules_rng *rng, struct rules_move *m,
+    struct ai_report *rep)
+{
+	struct ai_limits lim;
+
+	memset(rep, 0, sizeof *rep);
+	if (p == 0)
+		return bots_random(g, st, rng, m);
+	ai_limits_level(&lim, p > 0 ? p % BOTS_PLAIN : AI_LEVEL_MAX, seed);
+	lim.plain = p > BOTS_PLAIN;
+	lim.ms = (long)(lim.ms * scale);
+	if (lim.ms < 1)
+		lim.ms = 1;
+	if (p < 0) {
+		lim.depth = 64;
+		return ai_generic_move(g, st, &lim, m, rep);
+	}
+	return ai_bot_move(g, st, &lim, m, rep);
+}
+
+/* One game, player a as seat 0; 1, 0.5 or 0 for a. maxms[seat] keeps
+ * the longest move of each seat's player. */
+static double
+bots_game(const struct rules_game *g, int a, int b, double scale,
+    uint64_t opening, long maxms[2])
+{
+	struct bots_state st;
+	struct rules_status s;
+	struct rules_rng rng;
+	int ply;
+
+	rules_rng_seed(&rng, opening);
+	bots_new(g, &st);
+	for (ply = 0; ply < BOTS_PLIES_MAX; ply++) {
+		struct rules_move m;
+		struct ai_report rep;
+		int seat = g->turn(st.b), p = seat == 0 ? a : b;
+
+		rules_status(g, st.b, &s);
+		if (s.result != RULES_PLAYING)
+			break;
+		if (ply < BOTS_OPENING_PLIES && strcmp(g->name, "stones") != 0)
+			p = 0;
+		if (bots_move(g, st.b, p, scale, opening * 977 + (uint64_t)ply,
+		        &rng, &m, &rep) != 0)
+			break;
+		if (rep.ms > maxms[seat])
+			maxms[seat] = rep.ms;
+		g->apply(st.b, m);
+	}
+	rules_status(g, st.b, &s);
+	if (s.result == RULES_WIN)
+		return s.winner == 0 ? 1.0 : 0.0;
+	if (s.result == RULES_PLAYING && s.nscores == 2 &&
+	    s.score[0] != s.score[1])
+		return s.score[0] > s.score[1] ? 1.0 : 0.0;
+	return 0.5;
+}
+
+static int
+bots_ladder(const struct rules_game *g, const char *pa, const char *pb,
+    int games, double scale)
+{
+	int a = bots_player(pa), b = bots_player(pb), i;
+	double score = 0;
+	long ms_a[2] = {0, 0}, ms_b[2] = {0, 0};
+
+	for (i = 0; i < games; i++) {
+		uint64_t opening = (uint64_t)(i / 2) + 1;
+
+		if (i % 2 == 0)
+			score += bots_game(g, a, b, scale, opening, ms_a);
+		else
+			score += 1.0 - bots_game(g, b, a, scale, opening, ms_b);
+		fprintf(stderr, "\r%s %s vs %s: %d/%d games", g->name, pa, pb,
+		    i + 1, games);
+	}
+	fprintf(stderr, "\n");
+	printf("%s ladder %s vs %s (time x%.2f): %.1f / %d = %.1f%% "
+	       "(longest move: %s %ld ms, %s %ld ms)\n",
+	    g->name, pa, pb, scale, score, games, 100.0 * score / games, pa,
+	    ms_a[0] > ms_b[1] ? ms_a[0] : ms_b[1], pb,
+	    ms_a[1] > ms_b[0] ? ms_a[1] : ms_b[0]);
+	return 0;
+}
+
+/* A middle game: BOTS_MID plies of level-1 play from the start. */
+#define BOTS_MID 20
+
+static void
+bots_speed_at(const struct rules_game *g, const void *st, const char *where)
+{
+	int level;
+
+	for (level = AI_LEVEL_MIN; level <= AI_LEVEL_MAX; level++) {
+		struct ai_limits lim;
+		struct ai_report rep;
+		struct rules_move m;
+
+		ai_limits_level(&lim, level, 7);
+		if (ai_bot_move(g, st, &lim, &m, &rep) != 0)
+			return;
+		printf("%s level %d %s: %ld ms (limit %ld), depth %d, %ld "
+		       "nodes, %.0f nodes/s\n",
+		    g->name, level, where, rep.ms, lim.ms, rep.depth, rep.nodes,
+		    rep.ms > 0 ? rep.nodes * 1000.0 / rep.ms : 0.0);
+	}
+}
+
+static int
+bots_speed(const struct rules_game *g)
+{
+	struct bots_state st;
+	struct rules_rng rng;
+	int i;
+
+	bots_new(g, &st);
+	bots_speed_at(g, st.b, "start");
+	rules_rng_seed(&rng, 1);
+	for (i = 0; i < BOTS_MID; i++) {
+		struct rules_move m;
+		struct ai_report rep;
+
+		if (bots_move(g, st.b, 1, 1.0, (uint64_t)i, &rng, &m, &rep) !=
+		    0)
+			return 0;
+		g->apply(st.b, m);
+	}
+	bots_speed_at(g, st.b, "middle");
+	return 0;
+}
+
+/* Every set of three first pegs: the value for the first player, counted,
+ * and the losing and winning sets named. */
+static void
+bots_stones_triples(const struct bots_state *start)
+{
+	int a, b, c, count[3] = {0, 0, 0};
+
+	for (a = 0; a < 9; a++)
+		for (b = a + 1; b < 9; b++)
+			for (c = b + 1; c < 9; c++) {
+				struct bots_state st = *start;
+				struct rules_move m = {
+				    RULES_NONE, 0, RULES_NONE};
+				struct rules_move mv[16];
+				int sq[3] = {a, b, c}, k, n, v;
+
+				for (k = 0; k < 3; k++) {
+					m.to = (int16_t)sq[k];
+					n = rules_stones.legal_moves(
+					    st.b, mv, 16);
+					if (!rules_move_listed(mv, n, m))
+						break;
+					rules_stones.apply(st.b, m);
+				}
+				if (k < 3)
+					continue;
+				/* the second player is to move: turn it round
+				 */
+				v = -ai_stones_value(st.b, NULL);
+				count[v + 1]++;
+				if (v >= 0)
+					printf("stones: first pegs %c%d %c%d "
+					       "%c%d: "
+					       "the first player %s\n",
+					    'A' + a / 3, a % 3 + 1, 'A' + b / 3,
+					    b % 3 + 1, 'A' + c / 3, c % 3 + 1,
+					    v > 0 ? "wins" : "draws");
+			}
+	printf("stones: of the %d legal sets of first pegs, %d lose, %d draw, "
+	       "%d win for the first player\n",
+	    count[0] + count[1] + count[2], count[0], count[1], count[2]);
+}
+
+/* Stones under perfect play: the value from the start and after each
+ * first placement, for the player who places first. */
+static int
+bots_stones(void)
+{
+	static const char *const word[] = {"loses", "draws", "wins"};
+	struct bots_state st, next;
+	struct rules_move mv[16];
+	int n, i, plies, v;
+
+	bots_new(&rules_stones, &st);
+	v = ai_stones_value(st.b, &plies);
+	printf("stones: the first player %s (%d plies)\n", word[v + 1], plies);
+	n = rules_stones.legal_moves(st.b, mv, 16);
+	for (i = 0; i < n; i++) {
+		char text[16];
+
+		next = st;
+		rules_stones.format_move(st.b, mv[i], text, sizeof text);
+		rules_stones.apply(next.b, mv[i]);
+		v = ai_stones_value(next.b, &plies);
+		printf("stones: first peg on %s: the first player %s (%d "
+		       "plies)\n",
+		    text, word[v + 1], plies);
+	}
+	bots_stones_triples(&st);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct rules_game *g = argc > 2 ? rules_find(argv[2]) : NULL;
+
+	if (argc == 2 && strcmp(argv[1], "stones") == 0)
+		return bots_stones();
+	if (g != NULL && argc == 4 && strcmp(argv[1], "speed") == 0) {
+		bots_size = argv[3];
+		return bots_speed(g);
+	}
+	if (g != NULL && argc == 3 && strcmp(argv[1], "speed") == 0)
+		return bots_speed(g);
+	if (g != NULL && argc == 7 && strcmp(argv[1], "ladder") == 0)
+		return bots_ladder(
+		    g, argv[3], argv[4], atoi(argv[5]), atof(argv[6]));
+	fprintf(stderr,
+	    "usage: bots speed GAME [ATAXX_SIZE]\n"
+	    "       bots stones\n"
+	    "       bots ladder GAME A B GAMES SCALE   (A, B: 1-5, random, "
+	    "old, 1p-5p)\n");
+	return 2;
+}

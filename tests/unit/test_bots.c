@@ -1,0 +1,401 @@
+/*
+ * test_bots.c: the computer players. Stones: the solver agrees with a plain
+ * minimax on every position it can see the end of, and the bot never loses
+ * to a random player. Ataxx and Amazons: the engines play legal moves at
+ * every level, on every Ataxx size and with blocked squares, take a win in
+ * one, keep to an explicit depth, and stop when cancelled. No timings: the
+ * speed is shown by `make bench`.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ai/ai.h"
+#include "check.h"
+#include "rules/games.h"
+
+struct state {
+	_Alignas(16) unsigned char b[RULES_STATE_MAX];
+};
+
+static void
+new_game(const struct rules_game *g, struct state *st, const char *key,
+    const char *val)
+{
+	struct rules_opt opt = {key, val};
+	char err[RULES_ERR_MAX] = "";
+
+	CHECK_INT(
+	    g->init(st->b, &opt, key != NULL ? 1 : 0, err, sizeof err), 0);
+}
+
+static void
+load(const struct rules_game *g, struct state *st, const char *pos)
+{
+	char err[RULES_ERR_MAX] = "";
+
+	CHECK_INT(g->from_position(st->b, pos, err, sizeof err), 0);
+	CHECK_STR(err, "");
+}
+
+/* Is m among the legal moves of st? */
+static int
+legal(const struct rules_game *g, const void *st, struct rules_move m)
+{
+	static struct rules_move mv[RULES_MAX_MOVES];
+	int n = g->legal_moves(st, mv, RULES_MAX_MOVES);
+
+	return rules_move_listed(mv, n, m);
+}
+
+/* Plain minimax on the rules interface: +1 won, -1 lost, 0 unknown within
+ * depth plies, for the side to move. */
+static int
+minimax(const struct rules_game *g, const void *st, int depth)
+{
+	struct rules_move mv[32];
+	struct rules_status s;
+	int n, i, me = g->turn(st), all_lost = 1;
+
+	rules_status(g, st, &s);
+	if (s.result == RULES_WIN)
+		return s.winner == me ? 1 : -1;
+	if (s.result != RULES_PLAYING || depth == 0)
+		return 0;
+	n = g->legal_moves(st, mv, 32);
+	for (i = 0; i < n; i++) {
+		struct state next;
+		int v;
+
+		memcpy(next.b, st, g->state_size);
+		g->apply(next.b, mv[i]);
+		v = minimax(g, next.b, depth - 1);
+		if (g->turn(next.b) != me)
+			v = -v;
+		if (v == 1)
+			return 1;
+		if (v != -1)
+			all_lost = 0;
+	}
+	return all_lost ? -1 : 0;
+}
+
+/* Random slide-phase positions: where a 7-ply minimax sees a forced end,
+ * the solver agrees and within as many plies; where the solver says an end
+ * comes within 7 plies, minimax sees it. */
+static void
+test_stones_solver(void)
+{
+	struct rules_rng rng;
+	int k, decided = 0;
+
+	rules_rng_seed(&rng, 5);
+	for (k = 0; k < 300; k++) {
+		struct state st;
+		struct rules_move mv[32], m;
+		int ply, n, plies = 0, v, mm;
+
+		new_game(&rules_stones, &st, "first", k % 2 ? "1" : "2");
+		for (ply = 0; ply < 6 + (int)rules_rng_below(&rng, 8); ply++) {
+			struct rules_status s;
+
+			rules_status(&rules_stones, st.b, &s);
+			if (s.result != RULES_PLAYING)
+				break;
+			n = rules_stones.legal_moves(st.b, mv, 32);
+			m = mv[rules_rng_below(&rng, (unsigned)n)];
+			rules_stones.apply(st.b, m);
+		}
+		v = ai_stones_value(st.b, &plies);
+		mm = minimax(&rules_stones, st.b, 7);
+		if (mm != 0) {
+			decided++;
+			CHECK_INT(v, mm);
+			CHECK(plies <= 7);
+		}
+		if (v != 0 && plies <= 7)
+			CHECK_INT(mm, v);
+	}
+	CHECK(decided > 10);
+}
+
+/* The Stones bot, either seat, against a random player: never loses. */
+static void
+test_stones_never_loses(void)
+{
+	struct rules_rng rng;
+	int k, wins = 0;
+
+	rules_rng_seed(&rng, 9);
+	for (k = 0; k < 40; k++) {
+		struct state st;
+		struct rules_status s;
+		int ply, bot = k % 2;
+
+		new_game(&rules_stones, &st, "first", k % 4 < 2 ? "1" : "2");
+		for (ply = 0; ply < 200; ply++) {
+			struct rules_move mv[32], m;
+			struct ai_limits lim;
+
+			rules_status(&rules_stones, st.b, &s);
+			if (s.result != RULES_PLAYING)
+				break;
+			if (rules_stones.turn(st.b) == bot) {
+				ai_limits_level(&lim, 1, (uint64_t)k);
+				CHECK_INT(ai_bot_move(&rules_stones, st.b, &lim,
+				              &m, NULL),
+				    0);
+			} else {
+				int n = rules_stones.legal_moves(st.b, mv, 32);
+
+				m = mv[rules_rng_below(&rng, (unsigned)n)];
+			}
+			CHECK(legal(&rules_stones, st.b, m));
+			rules_stones.apply(st.b, m);
+		}
+		rules_status(&rules_stones, st.b, &s);
+		CHECK(!(s.result == RULES_WIN && s.winner != bot));
+		wins += s.result == RULES_WIN && s.winner == bot;
+	}
+	CHECK(wins > 20);
+}
+
+/* A few plies of every level on every Ataxx size: all legal. */
+static void
+test_ataxx_levels(void)
+{
+	int size, level;
+
+	for (size = 5; size <= 9; size++) {
+		for (level = AI_LEVEL_MIN; level <= AI_LEVEL_MAX; level++) {
+			struct state st;
+			char val[16];
+			int ply;
+
+			snprintf(val, sizeof val, "%d", size);
+			new_game(&rules_ataxx, &st, "size", val);
+			for (ply = 0; ply < 3; ply++) {
+				struct ai_limits lim;
+				struct rules_move m;
+
+				ai_limits_level(&lim, level, (uint64_t)ply);
+				lim.ms = 20;
+				CHECK_INT(ai_bot_move(&rules_ataxx, st.b, &lim,
+				              &m, NULL),
+				    0);
+				CHECK(legal(&rules_ataxx, st.b, m));
+				rules_ataxx.apply(st.b, m);
+			}
+		}
+	}
+}
+
+/* The bot's move from a position, with an explicit depth. */
+static struct rules_move
+bot_depth(const struct rules_game *g, const void *st, int depth,
+    struct ai_report *rep)
+{
+	struct ai_limits lim;
+	struct rules_move m = {RULES_NONE, RULES_NONE, RULES_NONE};
+
+	ai_limits_level(&lim, AI_LEVEL_MAX, 1);
+	lim.depth = depth;
+	lim.ms = 60000;
+	CHECK_INT(ai_bot_move(g, st, &lim, &m, rep), 0);
+	CHECK(legal(g, st, m));
+	return m;
+}
+
+/* Blocked squares, a win in one (take the last black piece), a pass, and
+ * the depth option. */
+static void
+test_ataxx_positions(void)
+{
+	struct state st;
+	struct ai_report rep;
+	struct rules_move m;
+	struct rules_status s;
+
+	new_game(&rules_ataxx, &st, "size", "7");
+	load(&rules_ataxx, &st, "x-1-1-o/7/2-1-2/7/2-1-2/7/o-1-1-x x 0 1");
+	m = bot_depth(&rules_ataxx, st.b, 3, &rep);
+	CHECK(rep.depth <= 3);
+	/* white takes the only black piece next to its clone square */
+	load(&rules_ataxx, &st, "xx5/1o5/7/7/7/7/7 x 0 1");
+	m = bot_depth(&rules_ataxx, st.b, 4, &rep);
+	rules_ataxx.apply(st.b, m);
+	rules_status(&rules_ataxx, st.b, &s);
+	CHECK_INT(s.result, RULES_WIN);
+	CHECK_INT(s.winner, 0);
+	/* black cannot move: its only move is the pass */
+	load(&rules_ataxx, &st, "oxxxxxx/xxxxxxx/xxxxxxx/7/7/7/7 o 0 1");
+	m = bot_depth(&rules_ataxx, st.b, 4, &rep);
+	CHECK_INT(m.to, RULES_NONE);
+	/* explicit depth: never deeper than asked */
+	new_game(&rules_ataxx, &st, "size", "7");
+	bot_depth(&rules_ataxx, st.b, 2, &rep);
+	CHECK_INT(rep.depth, 2);
+	bot_depth(&rules_ataxx, st.b, 5, &rep);
+	CHECK_INT(rep.depth, 5);
+}
+
+/* Plain negamax over the rules interface with the engine's scoring:
+ * material x100, a finished game +-(100000 - ply); at depth 0 a game ended
+ * by "neither side can move" still counts as material, as the engine only
+ * finds that out when it looks for moves. */
+static int
+ataxx_negamax(const void *st, int depth, int ply)
+{
+	struct rules_move mv[RULES_MAX_MOVES / 8];
+	struct rules_status s;
+	int me = rules_ataxx.turn(st), n, i, best = -1000000;
+
+	rules_status(&rules_ataxx, st, &s);
+	if (s.result != RULES_PLAYING &&
+	    (depth > 0 || strcmp(s.reason, "neither side can move") != 0)) {
+		if (s.result == RULES_DRAW)
+			return 0;
+		return s.winner == me ? 100000 - ply : -100000 + ply;
+	}
+	if (depth == 0)
+		return 100 * (s.score[me] - s.score[1 - me]);
+	n = rules_ataxx.legal_moves(st, mv, RULES_MAX_MOVES / 8);
+	for (i = 0; i < n; i++) {
+		struct state next;
+		int v;
+
+		memcpy(next.b, st, rules_ataxx.state_size);
+		rules_ataxx.apply(next.b, mv[i]);
+		v = -ataxx_negamax(next.b, depth - 1, ply + 1);
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+/* The engine's exact-depth score equals plain negamax's, from random
+ * positions of every size (its shortcut one ply before the leaves, its
+ * table and its pruning change nothing). */
+static void
+test_ataxx_scores(void)
+{
+	struct rules_rng rng;
+	int k;
+
+	rules_rng_seed(&rng, 11);
+	for (k = 0; k < 60; k++) {
+		struct state st;
+		struct ai_report rep;
+		struct rules_move mv[RULES_MAX_MOVES / 8];
+		char val[16];
+		int ply, n, depth = 1 + k % 3;
+
+		snprintf(val, sizeof val, "%d", 5 + k % 5);
+		new_game(&rules_ataxx, &st, "size", val);
+		for (ply = 0; ply < (int)rules_rng_below(&rng, 60); ply++) {
+			n = rules_ataxx.legal_moves(
+			    st.b, mv, RULES_MAX_MOVES / 8);
+			if (n == 0)
+				break;
+			rules_ataxx.apply(
+			    st.b, mv[rules_rng_below(&rng, (unsigned)n)]);
+		}
+		if (rules_ataxx.legal_moves(st.b, mv, 1) == 0)
+			continue;
+		bot_depth(&rules_ataxx, st.b, depth, &rep);
+		CHECK_INT(rep.score, ataxx_negamax(st.b, depth, 0));
+	}
+}
+
+/* A search cancelled before it starts still answers at once, legally. */
+static void
+test_cancel(void)
+{
+	const struct rules_game *games[] = {&rules_ataxx, &rules_amazons};
+	atomic_int cancel;
+	size_t i;
+
+	atomic_init(&cancel, 1);
+	for (i = 0; i < 2; i++) {
+		struct state st;
+		struct ai_limits lim;
+		struct ai_report rep;
+		struct rules_move m;
+
+		new_game(games[i], &st, NULL, NULL);
+		ai_limits_level(&lim, AI_LEVEL_MAX, 3);
+		lim.ms = 600000;
+		lim.cancel = &cancel;
+		CHECK_INT(ai_bot_move(games[i], st.b, &lim, &m, &rep), 0);
+		CHECK(legal(games[i], st.b, m));
+		CHECK(rep.depth <= 2);
+	}
+}
+
+/* Amazons: legal moves at every level; a side that can trap the last
+ * free amazon of the opponent does. */
+static void
+test_amazons(void)
+{
+	struct state st;
+	struct ai_report rep;
+	struct rules_move m;
+	struct rules_status s;
+	int level;
+
+	new_game(&rules_amazons, &st, NULL, NULL);
+	for (level = AI_LEVEL_MIN; level <= AI_LEVEL_MAX; level++) {
+		struct ai_limits lim;
+
+		ai_limits_level(&lim, level, (uint64_t)level);
+		lim.ms = 30;
+		CHECK_INT(ai_bot_move(&rules_amazons, st.b, &lim, &m, NULL), 0);
+		CHECK(legal(&rules_amazons, st.b, m));
+		rules_amazons.apply(st.b, m);
+	}
+	/* random positions, deep into the game: a legal move each time */
+	for (level = 0; level < 20; level++) {
+		struct rules_rng rng;
+		struct rules_move mv[RULES_MAX_MOVES / 2];
+		struct ai_limits lim;
+		int ply, n;
+
+		rules_rng_seed(&rng, (uint64_t)level + 40);
+		new_game(&rules_amazons, &st, NULL, NULL);
+		for (ply = 0; ply < 10 + 3 * level; ply++) {
+			n = rules_amazons.legal_moves(
+			    st.b, mv, RULES_MAX_MOVES / 2);
+			if (n == 0)
+				break;
+			rules_amazons.apply(
+			    st.b, mv[rules_rng_below(&rng, (unsigned)n)]);
+		}
+		if (rules_amazons.legal_moves(st.b, mv, 1) == 0)
+			continue;
+		ai_limits_level(&lim, 1 + level % AI_LEVEL_MAX, 1);
+		lim.ms = 20;
+		CHECK_INT(ai_bot_move(&rules_amazons, st.b, &lim, &m, NULL), 0);
+		CHECK(legal(&rules_amazons, st.b, m));
+	}
+	/* three black amazons are walled in; the one on a10 has b10 as its
+	 * only way out: white wins by shooting there (or standing there) */
+	load(&rules_amazons, &st,
+	    "B1x7/xx8/10/10/4WW4/4WW4/10/8xx/xx6xB/Bx6xB w");
+	m = bot_depth(&rules_amazons, st.b, 2, &rep);
+	rules_amazons.apply(st.b, m);
+	rules_status(&rules_amazons, st.b, &s);
+	CHECK_INT(s.result, RULES_WIN);
+	CHECK_INT(s.winner, 0);
+}
+
+int
+main(void)
+{
+	test_stones_solver();
+	test_stones_never_loses();
+	test_ataxx_levels();
+	test_ataxx_positions();
+	test_ataxx_scores();
+	test_cancel();
+	test_amazons();
+	return check_done();
+}
