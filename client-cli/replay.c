@@ -24,57 +24,23 @@ replay_int(const cJSON *o, const char *key)
 	return (long long)v->valuedouble;
 }
 
-/* 1 when game g declares the option name itself. */
-static int
-replay_game_has(const struct rules_game *g, const char *name)
-{
-	const struct rules_optdesc *d;
-
-	for (d = g->options; d != NULL && d->name != NULL; d++)
-		if (strcmp(d->name, name) == 0)
-			return 1;
-	return 0;
-}
-
-/* The game's start from the room's options, as the server sets it up: its
- * own options to init, then a file and a position loaded after it. */
+/* The game's start from the room's options, as the server sets it up. */
 static int
 replay_init(struct client_room *r)
 {
-	struct rules_opt own[PROTO_MAX_OPTIONS];
-	const char *file = NULL, *position = NULL;
+	struct rules_opt opts[PROTO_MAX_OPTIONS + 1];
 	char err[RULES_ERR_MAX];
 	const cJSON *o;
 	int n = 0;
 
 	cJSON_ArrayForEach(o, r->options) {
-		if (!cJSON_IsString(o))
+		if (!cJSON_IsString(o) || n >= PROTO_MAX_OPTIONS + 1)
 			return -1;
-		if (strcmp(o->string, RULES_OPT_FILE) == 0 &&
-		    r->rg->import_file != NULL &&
-		    !replay_game_has(r->rg, RULES_OPT_FILE))
-			file = o->valuestring;
-		else if (strcmp(o->string, RULES_OPT_POSITION) == 0 &&
-		    !replay_game_has(r->rg, RULES_OPT_POSITION))
-			position = o->valuestring;
-		else if (n < PROTO_MAX_OPTIONS)
-			own[n++] =
-			    (struct rules_opt){o->string, o->valuestring};
-		else
-			return -1;
+		opts[n++] = (struct rules_opt){
+		    .key = o->string, .value = o->valuestring};
 	}
 	memset(r->replay, 0, sizeof r->replay);
-	if (rules_opts_check(r->rg, own, n, err, sizeof err) != 0 ||
-	    r->rg->init(r->replay, own, n, err, sizeof err) != 0)
-		return -1;
-	if (file != NULL &&
-	    r->rg->import_file(
-	        r->replay, file, strlen(file), err, sizeof err) != 0)
-		return -1;
-	if (position != NULL &&
-	    r->rg->from_position(r->replay, position, err, sizeof err) != 0)
-		return -1;
-	return 0;
+	return rules_start(r->rg, r->replay, opts, n, err, sizeof err);
 }
 
 /* Start replaying the room from a state just taken (room_from_state):
