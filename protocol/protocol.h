@@ -192,6 +192,7 @@ void proto_framer_trim(struct proto_framer *f);
 	X(REMATCH, rematch)                                                    \
 	X(CLAIM, claim)                                                        \
 	X(EXPORT, export)                                                      \
+	X(HISTORY, history)                                                    \
 	X(CHAT, chat)                                                          \
 	X(SAY, say)                                                            \
 	X(WHO, who)                                                            \
@@ -501,7 +502,7 @@ const char *proto_verb_said(enum proto_verb v); /* in verbs.c */
 text_fn text_reply_hello, text_reply_games, text_reply_rooms, text_reply_seated,
     text_reply_watch, text_reply_leave, text_reply_state, text_reply_moves,
     text_reply_move, text_reply_hint, text_reply_export, text_reply_who,
-    text_reply_help, text_reply_said, text_reply_ok;
+    text_reply_help, text_reply_said, text_reply_ok, text_reply_history;
 
 /* text.c: the event renderers that events.c's rows name */
 text_fn *proto_event_text(enum proto_event_kind e); /* in events.c */
@@ -512,5 +513,9 @@ PROTO_EVENTS(PROTO_TEXT_EVENT_DECLARE)
 /* shorthand.c */
 enum proto_error proto_decode_shorthand(const char *line, size_t len,
     struct proto_request *req, char *err, size_t errlen);
+/* Rewrite a decoding error of a shorthand line for people: "field 'game'
+ * is required" becomes the verb's usage line, another "field ..." message
+ * gets it appended; other messages stay. */
+void proto_shorthand_usage(enum proto_verb verb, char *err, size_t errlen);
 
 #endif

@@ -5,6 +5,7 @@
  * the rest of the line verbatim; in create every key that is not a request
  * field becomes a game option.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -308,6 +309,32 @@ shorthand_args(const char *line, size_t len, size_t pos, char *scratch,
 		req->clock_increment = inc >= 0 ? (long)inc : 0;
 	}
 	return PROTO_OK;
+}
+
+/*
+ * For people typing a shorthand line: the verb's usage line instead of
+ * the JSON field names: "field 'game' is required" becomes "usage: create GAME
+ * ...", "field 'action' must be one of ..." becomes "'action' must be one
+ * of ... (usage: draw offer|accept|decline)". Other messages stay.
+ */
+void
+proto_shorthand_usage(enum proto_verb verb, char *err, size_t errlen)
+{
+	static const char prefix[] = "field ";
+	static const char required[] = " is required";
+	const char *usage = proto_verb_shorthand(verb);
+	char why[256];
+	size_t n = strlen(err);
+
+	if (usage == NULL || strncmp(err, prefix, sizeof prefix - 1) != 0)
+		return;
+	if (n > sizeof required - 1 &&
+	    strcmp(err + n - (sizeof required - 1), required) == 0) {
+		proto_errf(err, errlen, "usage: %s", usage);
+		return;
+	}
+	snprintf(why, sizeof why, "%s", err + sizeof prefix - 1);
+	proto_errf(err, errlen, "%s (usage: %s)", why, usage);
 }
 
 enum proto_error

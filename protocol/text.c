@@ -327,6 +327,11 @@ text_result(struct text_buf *b, const cJSON *r)
 	const cJSON *scores = cJSON_GetObjectItemCaseSensitive(r, "scores");
 	const cJSON *c;
 
+	/* A one-player ending comes in words, with what to type next. */
+	if (text_str(r, "message") != NULL) {
+		text_addf(b, "%s\n", text_str(r, "message"));
+		return;
+	}
 	if (result == NULL)
 		result = "over";
 	if (strcmp(result, "win") == 0 && winner != NULL) {
@@ -356,7 +361,9 @@ text_result(struct text_buf *b, const cJSON *r)
 	}
 }
 
-/* Whether the message's picture already says "SEAT to move". */
+/* Whether the message's picture already says whose turn it is: "SEAT to "
+ * at the start of a line or after "; " ("white to move", "...; player 1
+ * to place peg no. 1"). */
 static int
 text_picture_says(const cJSON *o, const char *turn)
 {
@@ -366,8 +373,9 @@ text_picture_says(const cJSON *o, const char *turn)
 	if (pic == NULL)
 		pic = text_str(o, "picture");
 	for (p = pic; p != NULL && (p = strstr(p, turn)) != NULL; p += n) {
-		if ((p == pic || p[-1] == '\n') &&
-		    strncmp(p + n, " to move", 8) == 0)
+		if ((p == pic || p[-1] == '\n' ||
+		        (p - pic >= 2 && p[-2] == ';' && p[-1] == ' ')) &&
+		    strncmp(p + n, " to ", 4) == 0)
 			return 1;
 	}
 	return 0;
@@ -385,6 +393,34 @@ text_turn(struct text_buf *b, const cJSON *o)
 			text_addf(b, "%s to move.\n", turn);
 	} else if (status != NULL && strcmp(status, "playing") != 0)
 		text_addf(b, "The game is %s.\n", status);
+}
+
+/* "Options: size=7, file=(a board, 5 lines)." A value of several lines
+ * (a board file) is not printed raw in the header: export shows it. */
+static void
+text_options(struct text_buf *b, const cJSON *opts)
+{
+	const cJSON *o;
+	const char *p;
+	int lines;
+
+	if (!cJSON_IsObject(opts) || opts->child == NULL)
+		return;
+	text_add(b, "Options: ");
+	cJSON_ArrayForEach(o, opts) {
+		text_addf(b, "%s=", o->string);
+		if (cJSON_IsString(o) && strchr(o->valuestring, '\n') != NULL) {
+			lines = 0;
+			for (p = o->valuestring; *p != '\0'; p++)
+				lines += *p == '\n' || p[1] == '\0';
+			text_addf(b, "(%d lines; export shows them)", lines);
+		} else {
+			text_value(b, o);
+		}
+		if (o->next != NULL)
+			text_add(b, ", ");
+	}
+	text_add(b, ".\n");
 }
 
 /* A full game state (state reply, create, join, watch). */
@@ -407,18 +443,17 @@ text_state(struct text_buf *b, const cJSON *st)
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "private")))
 		text_add(b, ", private");
 	text_add(b, ".\n");
-	v = cJSON_GetObjectItemCaseSensitive(st, "options");
-	if (cJSON_IsObject(v) && v->child != NULL) {
-		text_add(b, "Options: ");
-		text_value(b, v);
-		text_add(b, ".\n");
-	}
+	text_options(b, cJSON_GetObjectItemCaseSensitive(st, "options"));
 	v = cJSON_GetObjectItemCaseSensitive(st, "seats");
 	if (cJSON_IsArray(v) && v->child != NULL) {
 		text_add(b, "Seats: ");
 		text_seats(b, v);
 		text_add(b, ".\n");
 	}
+	/* A game that starts with this reply: its started event follows
+	 * with the board and the turn, so they are not printed twice. */
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "_started")))
+		return;
 	text_picture(b, st);
 	v = cJSON_GetObjectItemCaseSensitive(st, "result");
 	if (cJSON_IsObject(v))
@@ -522,12 +557,54 @@ text_games(struct text_buf *b, const cJSON *msg)
 		text_add(b, "No games.\n");
 }
 
+/* A finished game on one line: "r1 #2 ataxx ended - white: ana, black:
+ * bot level 3 - black wins (resignation), 23 moves". */
+static void
+text_finished(struct text_buf *b, const cJSON *r)
+{
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(r, "result"), *s;
+	const char *result = text_str(res, "result"),
+	           *winner = text_str(res, "winner"),
+	           *reason = text_str(res, "reason");
+	long long n;
+
+	text_addf(b, "%s", text_str(r, "room") ? text_str(r, "room") : "?");
+	if (text_num(r, "game_no", &n))
+		text_addf(b, " #%lld", n);
+	text_addf(b, " %s ended -",
+	    text_str(r, "game") ? text_str(r, "game") : "?");
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(r, "seats")) {
+		text_addf(b, " %s: ",
+		    text_str(s, "seat") ? text_str(s, "seat") : "?");
+		if (text_num(s, "bot", &n))
+			text_addf(b, "bot level %lld", n);
+		else
+			text_add(b,
+			    text_str(s, "name") ? text_str(s, "name") : "-");
+		text_add(b, s->next != NULL ? "," : "");
+	}
+	if (result != NULL && strcmp(result, "win") == 0 && winner != NULL)
+		text_addf(b, " - %s wins", winner);
+	else
+		text_addf(b, " - %s", result != NULL ? result : "over");
+	if (reason != NULL)
+		text_addf(b, " (%s)", reason);
+	if (text_num(r, "moves", &n))
+		text_addf(b, ", %lld move%s", n, n == 1 ? "" : "s");
+	text_add(b, "\n");
+}
+
 /* One room summary on one line. */
 static void
 text_summary(struct text_buf *b, const cJSON *r)
 {
 	const cJSON *clock = cJSON_GetObjectItemCaseSensitive(r, "clock");
 	long long n, ini, inc;
+
+	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r, "result"))) {
+		text_finished(b, r);
+		return;
+	}
 
 	text_addf(b, "%s %s %s",
 	    text_str(r, "room") ? text_str(r, "room") : "?",
@@ -734,7 +811,9 @@ text_reply_moves(struct text_buf *b, const cJSON *msg)
 		text_add(b, "Moves: ");
 		text_value(b, moves);
 		text_add(b, "\n");
-	} else
+	} else if (text_str(msg, "reason") != NULL)
+		text_addf(b, "No legal moves: %s.\n", text_str(msg, "reason"));
+	else
 		text_add(b, "No legal moves.\n");
 }
 
@@ -755,6 +834,31 @@ text_reply_export(struct text_buf *b, const cJSON *msg)
 	if ((s = text_str(msg, "text")) != NULL) {
 		text_add(b, s);
 		text_eol(b);
+	}
+	if ((s = text_str(msg, "record")) != NULL) {
+		text_add(b, "Record:\n");
+		text_add(b, s);
+		text_eol(b);
+	}
+}
+
+/* history's reply: a player's finished games, newest first. */
+void
+text_reply_history(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *g, *games = cJSON_GetObjectItemCaseSensitive(msg, "games");
+	const char *name = text_str(msg, "name");
+
+	if (name == NULL)
+		name = "?";
+	if (!cJSON_IsArray(games) || games->child == NULL) {
+		text_addf(b, "%s has no finished games yet.\n", name);
+		return;
+	}
+	text_addf(b, "Finished games of %s, newest first:\n", name);
+	cJSON_ArrayForEach(g, games) {
+		text_add(b, "  ");
+		text_finished(b, g);
 	}
 }
 
@@ -930,10 +1034,11 @@ text_event_opponent_gone(struct text_buf *b, const cJSON *msg)
 
 	text_room(b, msg);
 	text_who(b, msg);
+	/* Watchers read it too: only the opponent may claim. */
 	if (text_num(msg, "grace", &n))
 		text_addf(b,
-		    " is gone; if not back within %lld s, you may claim the "
-		    "game.\n",
+		    " is gone; the seat is held for %lld s, then the opponent "
+		    "may claim the game.\n",
 		    n);
 	else
 		text_add(b, " is gone.\n");

@@ -283,6 +283,19 @@ static const struct verbs_entry verbs_say = {
     .said = "Sent.",
 };
 
+static const struct verbs_entry verbs_history = {
+    .name = "history",
+    .login = 1,
+    .fields = F(NAME),
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, -1},
+    .usage = "history [NAME]",
+    .summary = "a player's finished games, newest first (yours without "
+               "NAME)",
+    .text = text_reply_history,
+};
+
 static const struct verbs_entry verbs_who = {
     .name = "who",
     .login = 1,

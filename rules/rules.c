@@ -110,7 +110,7 @@ rules_move_listed(const struct rules_move *list, int n, struct rules_move m)
 	return 0;
 }
 
-static const struct rules_optdesc *
+const struct rules_optdesc *
 rules_optdesc_find(const struct rules_game *g, const char *key)
 {
 	const struct rules_optdesc *d;

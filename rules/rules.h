@@ -192,6 +192,9 @@ extern const struct rules_game *const rules_games[]; /* NULL-terminated */
 const struct rules_game *rules_find(const char *name);
 
 /* rules.c */
+/* The game's option of that name, or NULL when it declares none. */
+const struct rules_optdesc *rules_optdesc_find(
+    const struct rules_game *g, const char *key);
 int rules_opts_check(const struct rules_game *g, const struct rules_opt *opts,
     int nopts, char *err, size_t errlen);
 int rules_has_option(const struct rules_game *g, const char *name);

@@ -48,6 +48,26 @@ cmd_lobby_option(const struct rules_optdesc *d)
 	return o;
 }
 
+/* The options the server gives every game that can take them (a board
+ * file, a position string), unless the game declares its own. */
+static void
+cmd_lobby_generic_options(const struct rules_game *g, cJSON *arr)
+{
+	const struct rules_optdesc file = {RULES_OPT_FILE, RULES_OPT_TEXT, 0,
+	    PROTO_OPTION_VALUE_MAX, NULL, NULL,
+	    "a board in the game's file format (file_format) to start from"};
+	const struct rules_optdesc position = {RULES_OPT_POSITION,
+	    RULES_OPT_TEXT, 0, PROTO_OPTION_VALUE_MAX, NULL, NULL,
+	    "a position in the game's one-line notation to start from"};
+
+	if (g->import_file != NULL &&
+	    rules_optdesc_find(g, RULES_OPT_FILE) == NULL)
+		cJSON_AddItemToArray(arr, cmd_lobby_option(&file));
+	if (g->from_position != NULL &&
+	    rules_optdesc_find(g, RULES_OPT_POSITION) == NULL)
+		cJSON_AddItemToArray(arr, cmd_lobby_option(&position));
+}
+
 void
 cmd_games(struct conn *c, const struct proto_request *req)
 {
@@ -70,6 +90,7 @@ cmd_games(struct conn *c, const struct proto_request *req)
 		arr = cJSON_AddArrayToObject(one, "options");
 		for (d = g->options; d != NULL && d->name != NULL; d++)
 			cJSON_AddItemToArray(arr, cmd_lobby_option(d));
+		cmd_lobby_generic_options(g, arr);
 		cJSON_AddStringToObject(one, "notation", g->notation);
 		if (g->file_format != NULL)
 			cJSON_AddStringToObject(
@@ -94,8 +115,21 @@ cmd_rooms(struct conn *c, const struct proto_request *req)
 	}
 	rep = proto_reply(req);
 	list = cJSON_AddArrayToObject(rep, "rooms");
+	if (req->status != NULL && strcmp(req->status, "ended") == 0) {
+		/* Finished games come from the store, newest first. */
+		if (archive_recent(c->srv, req->game, list) != 0) {
+			cJSON_Delete(rep);
+			session_error(
+			    c, req, PROTO_E_INTERNAL, "the store failed");
+			return;
+		}
+		session_reply(c, rep);
+		return;
+	}
 	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
 		if (r->is_private)
+			continue;
+		if (req->status == NULL && r->status == ROOM_ENDED)
 			continue;
 		if (req->game != NULL && strcmp(req->game, r->g->name) != 0)
 			continue;

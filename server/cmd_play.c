@@ -117,6 +117,7 @@ cmd_move(struct conn *c, const struct proto_request *req)
 	cJSON_AddNumberToObject(rep, "seq", (double)seq);
 	session_reply(c, rep);
 	room_after_move(r);
+	cmd_auto_next(r);
 }
 
 void
@@ -149,6 +150,17 @@ cmd_draw_event(struct room *r, enum proto_event_kind e, int seat)
 	room_broadcast(r, ev);
 }
 
+/* An event that asks seat for an answer makes the room current for that
+ * player, so the answer works as the prompt says, without a room. */
+static void
+cmd_answer_here(struct room *r, int seat)
+{
+	struct player *p = r->seats[seat].player;
+
+	if (p != NULL && p->conn != NULL)
+		p->conn->current = r;
+}
+
 void
 cmd_draw(struct conn *c, const struct proto_request *req)
 {
@@ -158,6 +170,13 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_duo(c, req, r) != 0 || cmd_need_playing(c, req, r) != 0)
 		return;
+	if (strcmp(req->action, "offer") == 0 && r->g->no_draw_offers) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s has no draws: the game always has a winner (resign "
+		    "to give up)",
+		    r->g->title);
+		return;
+	}
 	if (strcmp(req->action, "offer") == 0) {
 		if (room_commit(r, r->seats[1 - seat].bot > 0 ? 2 : 1, 0) !=
 		    0) {
@@ -166,6 +185,7 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 		}
 		session_reply(c, proto_reply(req));
 		r->draw_offer = seat;
+		cmd_answer_here(r, 1 - seat);
 		cmd_draw_event(r, PROTO_EV_DRAW_OFFERED, seat);
 		if (r->seats[1 - seat].bot > 0) {
 			/* Bots play on: they decline at once. */
@@ -192,6 +212,20 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 	}
 }
 
+/* A position the rules say is over (a blocked start) is announced as
+ * ended, with no turn, as a moved event would; the ended event follows. */
+static void
+cmd_status_from_rules(const struct room *r, cJSON *ev)
+{
+	struct rules_status st;
+
+	rules_status(r->g, r->st, &st);
+	if (st.result == RULES_PLAYING)
+		return;
+	cJSON_ReplaceItemInObject(ev, "status", cJSON_CreateString("ended"));
+	cJSON_ReplaceItemInObject(ev, "turn", cJSON_CreateNull());
+}
+
 /* Tell the room the position changed without a move (undo, restart). */
 static void
 cmd_position_event(struct room *r, enum proto_event_kind e)
@@ -209,27 +243,85 @@ cmd_position_event(struct room *r, enum proto_event_kind e)
 			    ev, it->string, cJSON_Duplicate(it, 1));
 	}
 	cJSON_Delete(st);
+	cmd_status_from_rules(r, ev);
 	if (room_picture(r, buf, sizeof buf) >= 0)
 		cJSON_AddStringToObject(ev, "_picture", buf);
 	room_broadcast(r, ev);
 }
 
-/* Go back to the first n moves of the current game, in the store too (in
- * one transaction, with the seq of the event to come). 0, or -1 when the
- * store failed and nothing changed. */
+static void cmd_level_start(struct room *r);
+
+/* Go back to the first n moves of the current game (with level_start, to
+ * the start of its level: cmd_level_start), in the store too (in one
+ * transaction, with the seq of the event to come). The game is under way
+ * again until the rules say otherwise: the caller's room_after_move ends
+ * it when that position is already over. 0, or -1 when the store failed
+ * and nothing changed. */
 static int
-cmd_rewind(struct room *r, int n)
+cmd_rewind(struct room *r, int n, int level_start)
 {
 	struct room_snap snap;
 
 	room_snap_take(r, &snap);
 	room_replay(r, n);
+	if (level_start)
+		cmd_level_start(r);
 	if (r->status == ROOM_ENDED) {
 		r->status = ROOM_PLAYING;
 		cJSON_Delete(r->result);
 		r->result = NULL;
 	}
 	return room_commit_snap(r, &snap, 1, n + 1);
+}
+
+/* The start of the level the room's game was made from, as options for a
+ * game that begins there: a level file saved mid-level has an earlier
+ * start than its board (rules' restart). The options as they are when the
+ * game's start is its level's start (or the game has no levels). */
+static cJSON *
+cmd_level_start_options(const struct room *r)
+{
+	char *buf;
+	void *st;
+	cJSON *o = cJSON_Duplicate(r->options, 1);
+
+	if (r->g->restart == NULL)
+		return o;
+	st = xmalloc(r->g->state_size);
+	memcpy(st, r->start, r->g->state_size);
+	r->g->restart(st);
+	if (memcmp(st, r->start, r->g->state_size) != 0) {
+		buf = xmalloc(RULES_TEXT_MAX);
+		if (r->g->to_position(st, buf, RULES_TEXT_MAX) >= 0) {
+			/* The level's start as a position: it replays the
+			 * very same level, also after a server restart. */
+			cJSON_DeleteItemFromObject(o, RULES_OPT_FILE);
+			cJSON_DeleteItemFromObject(o, RULES_OPT_POSITION);
+			cJSON_AddStringToObject(o, RULES_OPT_POSITION, buf);
+		}
+		free(buf);
+	}
+	free(st);
+	return o;
+}
+
+/* restart in a game made from a level file saved mid-level goes back to
+ * the level's start, not to the board it was loaded with: the room's
+ * options then give that start as its position (stored with the room by
+ * the caller's commit). */
+static void
+cmd_level_start(struct room *r)
+{
+	char err[RULES_ERR_MAX];
+	cJSON *o = cmd_level_start_options(r);
+
+	if (cJSON_Compare(o, r->options, 1)) {
+		cJSON_Delete(o);
+		return;
+	}
+	if (room_reset_options(r, o, err, sizeof err) != 0)
+		log_error(
+		    "room %s: restart at the level's start: %s", r->id, err);
 }
 
 void
@@ -245,12 +337,13 @@ cmd_undo(struct conn *c, const struct proto_request *req)
 		session_error(c, req, PROTO_E_NOT_ALLOWED, "nothing to undo");
 		return;
 	}
-	if (cmd_rewind(r, r->nhist - 1) != 0) {
+	if (cmd_rewind(r, r->nhist - 1, 0) != 0) {
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
 	session_reply(c, proto_reply(req));
 	cmd_position_event(r, PROTO_EV_UNDONE);
+	room_after_move(r);
 }
 
 void
@@ -262,12 +355,13 @@ cmd_restart(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_solo(c, req, r) != 0)
 		return;
-	if (cmd_rewind(r, 0) != 0) {
+	if (cmd_rewind(r, 0, 1) != 0) {
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
 	session_reply(c, proto_reply(req));
 	cmd_position_event(r, PROTO_EV_RESTARTED);
+	room_after_move(r);
 }
 
 /* Set up a new game in the room with new options (taken over): a rematch
@@ -322,57 +416,103 @@ cmd_options_reseeded(const struct room *r)
 	return o;
 }
 
+/* Is the room's game over and won? */
+static int
+cmd_solved(const struct room *r)
+{
+	const char *res =
+	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "result"));
+
+	return r->status == ROOM_ENDED && res != NULL &&
+	    strcmp(res, "solved") == 0;
+}
+
+/* Set up the next level with a new seed (nothing stored or sent yet); 0,
+ * or -1 with the reason. */
+static int
+cmd_next_level(struct room *r, long level, char *err, size_t errlen)
+{
+	char buf[24];
+	cJSON *o = cmd_options_reseeded(r);
+
+	cJSON_DeleteItemFromObject(o, RULES_OPT_FILE);
+	cJSON_DeleteItemFromObject(o, RULES_OPT_POSITION);
+	cJSON_DeleteItemFromObject(o, RULES_OPT_LEVEL);
+	snprintf(buf, sizeof buf, "%ld", level);
+	cJSON_AddStringToObject(o, RULES_OPT_LEVEL, buf);
+	return cmd_new_game(r, o, err, errlen);
+}
+
+/* After a won level the next one starts by itself (as in the seed),
+ * stored, then announced; nothing when the game has no levels, that was
+ * the last, or the store refused (the player may still type next). */
+void
+cmd_auto_next(struct room *r)
+{
+	const struct rules_optdesc *d =
+	    rules_optdesc_find(r->g, RULES_OPT_LEVEL);
+	char err[RULES_ERR_MAX];
+	struct room_snap snap;
+	long level;
+
+	if (r->g->seats != 1 || d == NULL || !cmd_solved(r))
+		return;
+	level = room_level_after(r);
+	if (level > d->max)
+		return;
+	room_snap_take(r, &snap);
+	if (cmd_next_level(r, level, err, sizeof err) != 0) {
+		room_snap_drop(&snap);
+		log_error("room %s: next level: %s", r->id, err);
+		return;
+	}
+	if (room_commit_snap(r, &snap, room_start_nevents(r), 0) != 0)
+		return;
+	room_start_announce(r);
+}
+
 void
 cmd_next(struct conn *c, const struct proto_request *req)
 {
 	const struct rules_optdesc *d;
-	char err[RULES_ERR_MAX], buf[24];
-	struct rules_status st;
+	char err[RULES_ERR_MAX];
 	struct room_snap snap;
 	struct room *r;
-	cJSON *o;
+	cJSON *rep;
 	long level;
 	int seat;
 
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_solo(c, req, r) != 0)
 		return;
-	for (d = r->g->options; d != NULL && d->name != NULL; d++)
-		if (strcmp(d->name, RULES_OPT_LEVEL) == 0)
-			break;
-	if (d == NULL || d->name == NULL) {
+	if ((d = rules_optdesc_find(r->g, RULES_OPT_LEVEL)) == NULL) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s has no levels (restart or rematch instead)",
 		    r->g->name);
 		return;
 	}
-	if (r->status != ROOM_ENDED ||
-	    strcmp(
-	        cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "result")),
-	        "solved") != 0) {
+	if (archive_just_advanced(r)) {
+		/* The server went on to this level by itself after the win:
+		 * next says so and changes nothing. */
+		rep = proto_reply(req);
+		cJSON_AddNumberToObject(
+		    rep, "level", (double)(room_level_after(r) - 1));
+		session_reply(c, rep);
+		return;
+	}
+	if (!cmd_solved(r)) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "win this level first (or restart it)");
 		return;
 	}
-	/* The level played, which a level file may have set. */
-	rules_status(r->g, r->st, &st);
-	level = (st.level > 0 ? st.level
-	                      : rules_opt_long(
-	                            r->g, r->opts, r->nopts, RULES_OPT_LEVEL)) +
-	    1;
+	level = room_level_after(r);
 	if (level > d->max) {
 		session_error(
 		    c, req, PROTO_E_NOT_ALLOWED, "that was the last level");
 		return;
 	}
-	o = cmd_options_reseeded(r);
-	cJSON_DeleteItemFromObject(o, RULES_OPT_FILE);
-	cJSON_DeleteItemFromObject(o, RULES_OPT_POSITION);
-	cJSON_DeleteItemFromObject(o, RULES_OPT_LEVEL);
-	snprintf(buf, sizeof buf, "%ld", level);
-	cJSON_AddStringToObject(o, RULES_OPT_LEVEL, buf);
 	room_snap_take(r, &snap);
-	if (cmd_new_game(r, o, err, sizeof err) != 0) {
+	if (cmd_next_level(r, level, err, sizeof err) != 0) {
 		room_snap_drop(&snap);
 		log_error("room %s: next level: %s", r->id, err);
 		session_error(c, req, PROTO_E_INTERNAL, "%s", err);
@@ -426,6 +566,17 @@ cmd_swap_seats(struct room *r)
 	r->seats[1] = t;
 }
 
+/* A rematch's options: a new seed, and a game made from a level file
+ * begins at its level's start. */
+static cJSON *
+cmd_rematch_options(const struct room *r)
+{
+	cJSON *o = cmd_level_start_options(r);
+
+	cJSON_DeleteItemFromObject(o, RULES_OPT_SEED);
+	return o;
+}
+
 void
 cmd_rematch(struct conn *c, const struct proto_request *req)
 {
@@ -453,6 +604,9 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 			return;
 		}
 		session_reply(c, proto_reply(req));
+		for (s = 0; s < r->g->seats; s++)
+			if (s != seat)
+				cmd_answer_here(r, s);
 		ev = room_event(r, PROTO_EV_REMATCH_OFFERED);
 		cJSON_AddStringToObject(ev, "name", c->player->name);
 		cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
@@ -461,7 +615,7 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 	}
 	if (r->g->seats == 2)
 		cmd_swap_seats(r);
-	if (cmd_new_game(r, cmd_options_reseeded(r), err, sizeof err) != 0) {
+	if (cmd_new_game(r, cmd_rematch_options(r), err, sizeof err) != 0) {
 		room_snap_restore(r, &snap);
 		log_error("room %s: rematch: %s", r->id, err);
 		session_error(c, req, PROTO_E_INTERNAL, "%s", err);

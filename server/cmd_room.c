@@ -17,6 +17,82 @@
  * 60 random bits, so counting or guessing ids never finds one. */
 #define CMD_PRIVATE_ID_CHARS 12
 
+/* The one room where the opponent offered this player a draw, or NULL
+ * when there is none or more than one. */
+static struct room *
+cmd_offer_room(struct conn *c)
+{
+	struct room *r, *found = NULL;
+	int seat, i;
+
+	for (i = 0; i < c->player->nrooms; i++) {
+		r = c->player->rooms[i];
+		seat = room_seat_of(r, c->player);
+		if (seat < 0 || r->g->seats != 2 || r->draw_offer != 1 - seat)
+			continue;
+		if (found != NULL)
+			return NULL;
+		found = r;
+	}
+	return found;
+}
+
+/* The unfinished room other than `except` this player sits in, the last
+ * one that changed, and how many there are into *n (the room verbs fall
+ * back to it when the connection has no current room). */
+static struct room *
+cmd_seated_room(struct conn *c, const struct room *except, int *n)
+{
+	struct room *r, *latest = NULL;
+	int i;
+
+	*n = 0;
+	for (i = 0; i < c->player->nrooms; i++) {
+		r = c->player->rooms[i];
+		if (r == except || r->status == ROOM_ENDED ||
+		    room_seat_of(r, c->player) < 0)
+			continue;
+		(*n)++;
+		if (latest == NULL || r->updated_ms >= latest->updated_ms)
+			latest = r;
+	}
+	return latest;
+}
+
+/* No room given: the one the request must mean, or NULL after replying
+ * the error. An answer to a draw offer goes to the room with the offer;
+ * else the current room; else the one room the player sits in. */
+static struct room *
+cmd_room_implied(struct conn *c, const struct proto_request *req)
+{
+	struct room *r = NULL;
+	int n;
+
+	if (req->verb == PROTO_DRAW && req->action != NULL &&
+	    strcmp(req->action, "offer") != 0 &&
+	    (c->current == NULL || c->current->draw_offer < 0))
+		r = cmd_offer_room(c);
+	if (r == NULL)
+		r = c->current;
+	if (r == NULL && (r = cmd_seated_room(c, NULL, &n)) != NULL && n > 1) {
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "which room? you play in %d rooms: add the room "
+		    "(room=ID), or join ROOM to make it current",
+		    n);
+		return NULL;
+	}
+	if (r == NULL && c->mode == CONN_MODE_TEXT)
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "you are in no room: usage: %s",
+		    proto_verb_shorthand(req->verb));
+	else if (r == NULL)
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "field 'room' is required (you are in no room)");
+	else
+		c->current = r;
+	return r;
+}
+
 /* The room a request names, or the connection's current room; NULL after
  * replying the error. */
 struct room *
@@ -24,12 +100,8 @@ cmd_room_arg(struct conn *c, const struct proto_request *req)
 {
 	struct room *r;
 
-	if (req->room == NULL) {
-		if (c->current == NULL)
-			session_error(c, req, PROTO_E_BAD_REQUEST,
-			    "field 'room' is required (you are in no room)");
-		return c->current;
-	}
+	if (req->room == NULL)
+		return cmd_room_implied(c, req);
 	r = room_find(c->srv, req->room);
 	if (r == NULL) {
 		session_error(
@@ -97,6 +169,36 @@ cmd_saved_level(struct conn *c, const struct rules_game *g)
 	return level;
 }
 
+/* Resuming the level last played, not won: the very same level, so the
+ * saved game's other options (its seed, its moves table) come back too,
+ * unless the create gives them. */
+static void
+cmd_resume_same(
+    struct conn *c, const struct rules_game *g, cJSON *o, long level)
+{
+	char buf[4096];
+	const char *result;
+	cJSON *saved, *opts, *it;
+	int found = 0;
+
+	if (store_progress_get(c->srv->store, c->player->name, g->name, buf,
+	        sizeof buf, &found) != 0 ||
+	    !found)
+		return;
+	saved = cJSON_Parse(buf);
+	opts = cJSON_GetObjectItem(saved, "options");
+	result = cJSON_GetStringValue(cJSON_GetObjectItem(saved, "result"));
+	it = cJSON_GetObjectItem(opts, RULES_OPT_LEVEL);
+	if (result != NULL && strcmp(result, "solved") != 0 &&
+	    cJSON_IsString(it) && strtol(it->valuestring, NULL, 10) == level)
+		cJSON_ArrayForEach(it, opts)
+			if (cJSON_IsString(it) &&
+			    cJSON_GetObjectItem(o, it->string) == NULL)
+				cJSON_AddStringToObject(
+				    o, it->string, it->valuestring);
+	cJSON_Delete(saved);
+}
+
 /* The options of a create as an object of strings; a one-player game with
  * levels resumes at the player's saved level unless one is given. */
 static cJSON *
@@ -127,6 +229,7 @@ cmd_create_options(struct conn *c, const struct proto_request *req,
 		snprintf(buf, sizeof buf, "%ld", level);
 		cJSON_AddStringToObject(o, RULES_OPT_LEVEL, buf);
 		*resumed = level;
+		cmd_resume_same(c, g, o, level);
 		break;
 	}
 	return o;
@@ -261,12 +364,13 @@ cmd_private_id(struct server *srv, char *id, size_t len)
 	} while (room_find(srv, id) != NULL);
 }
 
-/* Reply {room, seat, state}. */
+/* Reply {room, seat, state}; started: the game started with this request,
+ * so its started event (with the board) follows the reply. */
 static void
 cmd_reply_room(struct conn *c, const struct proto_request *req, struct room *r,
-    int seat, long resumed_level)
+    int seat, long resumed_level, int started)
 {
-	cJSON *rep = proto_reply(req);
+	cJSON *rep = proto_reply(req), *st = room_state(r);
 
 	cJSON_AddStringToObject(rep, "room", r->id);
 	if (seat >= 0)
@@ -276,7 +380,10 @@ cmd_reply_room(struct conn *c, const struct proto_request *req, struct room *r,
 	if (resumed_level > 0)
 		cJSON_AddNumberToObject(
 		    rep, "resumed_level", (double)resumed_level);
-	cJSON_AddItemToObject(rep, "state", room_state(r));
+	/* Text mode then leaves the board to the started event. */
+	if (started)
+		cJSON_AddBoolToObject(st, "_started", 1);
+	cJSON_AddItemToObject(rep, "state", st);
 	session_reply(c, rep);
 }
 
@@ -369,7 +476,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	cmd_member_event(r, PROTO_EV_JOINED, c->player, seat);
 	if (full)
 		room_start_announce(r);
-	cmd_reply_room(c, req, r, seat, resumed);
+	cmd_reply_room(c, req, r, seat, resumed, full);
 }
 
 void
@@ -388,7 +495,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 			return;
 		}
 		c->current = r;
-		cmd_reply_room(c, req, r, seat, 0);
+		cmd_reply_room(c, req, r, seat, 0, 0);
 		return;
 	}
 	if (r->status == ROOM_ENDED) {
@@ -435,7 +542,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 	cmd_member_event(r, PROTO_EV_JOINED, c->player, seat);
 	if (start)
 		room_start_announce(r);
-	cmd_reply_room(c, req, r, seat, 0);
+	cmd_reply_room(c, req, r, seat, 0, start);
 }
 
 void
@@ -524,8 +631,12 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 	}
 	room_sync_member(r, c->player);
 	session_reply(c, proto_reply(req));
-	if (c->current == r)
-		c->current = NULL;
+	if (c->current == r) {
+		int n;
+
+		/* Another room the player sits in stays current. */
+		c->current = cmd_seated_room(c, r, &n);
+	}
 	if (ended)
 		room_end_announce(r);
 	if (seat >= 0 && r->status == ROOM_ENDED)
@@ -540,10 +651,14 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 void
 cmd_state(struct conn *c, const struct proto_request *req)
 {
-	struct room *r = cmd_room_arg(c, req);
+	struct room *r;
 	cJSON *rep;
 
-	if (r == NULL)
+	if (req->room != NULL && room_find(c->srv, req->room) == NULL) {
+		archive_show(c, req);
+		return;
+	}
+	if ((r = cmd_room_arg(c, req)) == NULL)
 		return;
 	rep = proto_reply(req);
 	cJSON_AddItemToObject(rep, "state",
@@ -552,6 +667,31 @@ cmd_state(struct conn *c, const struct proto_request *req)
 	            : req->since < INT_MAX ? (int)req->since
 	                                   : INT_MAX));
 	session_reply(c, rep);
+}
+
+/* Why a moves list is empty, in words, as the reply's reason: the game
+ * is not under way, or the side to move has no move (from that square). */
+static void
+cmd_moves_why(const struct room *r, const char *from, cJSON *rep)
+{
+	char why[SERVER_SENTENCE_MAX];
+	struct rules_move one[1];
+	const char *seat = r->g->seat_names[r->g->turn(r->st)];
+
+	if (r->status == ROOM_ENDED)
+		snprintf(why, sizeof why, "the game is over");
+	else if (r->status == ROOM_WAITING)
+		snprintf(why, sizeof why,
+		    "the game has not started: waiting for a player");
+	else if (from != NULL && r->g->legal_moves(r->st, one, 1) > 0)
+		snprintf(why, sizeof why,
+		    "it is %s's turn, and no move of %s starts from %s (not "
+		    "a %s piece, or it cannot move)",
+		    seat, seat, from, seat);
+	else
+		snprintf(
+		    why, sizeof why, "%s, to move, has no legal move", seat);
+	cJSON_AddStringToObject(rep, "reason", why);
 }
 
 void
@@ -583,6 +723,8 @@ cmd_moves(struct conn *c, const struct proto_request *req)
 		cJSON_AddItemToArray(list, cJSON_CreateString(buf));
 	}
 	free(moves);
+	if (n == 0)
+		cmd_moves_why(r, req->from, rep);
 	session_reply(c, rep);
 }
 
@@ -625,17 +767,31 @@ cmd_say(struct conn *c, const struct proto_request *req)
 	room_broadcast(r, ev);
 }
 
-/* The position in the seed's file format, or the position string. */
+/* The position in the seed's file format, or the position string, and
+ * the game record; a finished room no longer in memory from the store. */
 void
 cmd_export(struct conn *c, const struct proto_request *req)
 {
-	struct room *r = cmd_room_arg(c, req);
-	char *buf;
+	struct room *r;
+
+	if (req->room != NULL && room_find(c->srv, req->room) == NULL) {
+		archive_show(c, req);
+		return;
+	}
+	if ((r = cmd_room_arg(c, req)) != NULL)
+		cmd_export_room(c, req, r, NULL);
+}
+
+/* export's reply for r: text (the file format or the position string),
+ * position, and record (archive_record, with these seats or r's own). */
+void
+cmd_export_room(struct conn *c, const struct proto_request *req,
+    const struct room *r, const cJSON *seats)
+{
+	char *buf, *record;
 	cJSON *rep;
 	int n;
 
-	if (r == NULL)
-		return;
 	buf = xmalloc(RULES_TEXT_MAX);
 	if (r->g->export_file != NULL)
 		n = r->g->export_file(r->st, buf, RULES_TEXT_MAX);
@@ -652,6 +808,11 @@ cmd_export(struct conn *c, const struct proto_request *req)
 	cJSON_AddStringToObject(rep, "format",
 	    r->g->export_file != NULL ? r->g->file_format : "position");
 	cJSON_AddStringToObject(rep, "text", buf);
+	if (r->g->to_position(r->st, buf, RULES_TEXT_MAX) >= 0)
+		cJSON_AddStringToObject(rep, "position", buf);
 	free(buf);
+	record = archive_record(r, seats);
+	cJSON_AddStringToObject(rep, "record", record);
+	free(record);
 	session_reply(c, rep);
 }

@@ -56,8 +56,13 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	cJSON_AddStringToObject(rep, "name", p->name);
 	cJSON_AddStringToObject(rep, "token", is_new ? token : req->token);
 	cJSON_AddBoolToObject(rep, "new", is_new);
-	rooms = cJSON_AddArrayToObject(rep, "rooms");
 	held = room_sorted(p, &n);
+	/* Back in every seat first, so the rooms listed show it (the
+	 * events this sends wait until the reply is out). */
+	for (i = 0; i < n; i++)
+		if (room_seat_of(held[i], p) >= 0)
+			room_player_back(held[i], p);
+	rooms = cJSON_AddArrayToObject(rep, "rooms");
 	for (i = 0; i < n; i++) {
 		r = held[i];
 		if (room_seat_of(r, p) < 0 || r->status == ROOM_ENDED)
@@ -70,9 +75,6 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	}
 	session_reply(c, rep);
 	c->current = latest;
-	for (i = 0; i < n; i++)
-		if (room_seat_of(held[i], p) >= 0)
-			room_player_back(held[i], p);
 	free(held);
 }
 

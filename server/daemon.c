@@ -11,14 +11,30 @@
 
 #include "server/server.h"
 
+/* Tell the launcher the daemon failed, and where its log says why: the
+ * log file (an absolute path by now), or syslog. */
+static void
+daemon_failed(const char *log_file)
+{
+	if (log_file != NULL && strcmp(log_file, "syslog") != 0)
+		fprintf(stderr,
+		    "tablerod: the daemon did not start; see its log %s\n",
+		    log_file);
+	else
+		fprintf(stderr,
+		    "tablerod: the daemon did not start; see its log in "
+		    "syslog (journalctl -t tablerod)\n");
+}
+
 /*
  * Fork into the background.  The parent waits until the daemon says it
  * is serving (daemon_ready) and exits 0, or 1 if the daemon failed to
- * start, so a launcher or an init script learns of a failure.  In the
- * child: 0 with *ready_fd set, or -1 when a step failed (errno set).
+ * start (naming where the log is: log_file, NULL for syslog), so a
+ * launcher or an init script learns of a failure.  In the child: 0 with
+ * *ready_fd set, or -1 when a step failed (errno set).
  */
 int
-daemon_detach(int *ready_fd)
+daemon_detach(int *ready_fd, const char *log_file)
 {
 	int fd, pipefd[2];
 	char c = 0;
@@ -35,9 +51,7 @@ daemon_detach(int *ready_fd)
 		while (read(pipefd[0], &c, 1) == -1 && errno == EINTR)
 			;
 		if (c != 'R')
-			fprintf(stderr,
-			    "tablerod: the daemon did not start; "
-			    "see its log\n");
+			daemon_failed(log_file);
 		_exit(c == 'R' ? 0 : 1);
 	}
 	close(pipefd[0]);

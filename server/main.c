@@ -227,7 +227,7 @@ main(int argc, char **argv)
 		    main_absolute(".", srv.cfg.log_file);
 	if (main_log(&srv.cfg) != 0)
 		return 1;
-	if (srv.cfg.daemon && daemon_detach(&ready) != 0) {
+	if (srv.cfg.daemon && daemon_detach(&ready, srv.cfg.log_file) != 0) {
 		log_error("cannot become a daemon: %s", strerror(errno));
 		return 1;
 	}

@@ -500,8 +500,12 @@ net_shutdown(struct server *srv)
 		if (c->state != CONN_OPEN)
 			continue;
 		ev = proto_event(PROTO_EV_SHUTDOWN, NULL, 0);
+		/* The event says it shuts down; the message adds what
+		 * people want to know (text mode: "The server is shutting
+		 * down: your games are saved..."). */
 		cJSON_AddStringToObject(ev, "message",
-		    "the server is shutting down; your games are saved");
+		    "your games are saved; come back with hello NAME TOKEN "
+		    "when it is up again");
 		net_send_msg(c, ev);
 		cJSON_Delete(ev);
 		net_close(c, 1);

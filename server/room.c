@@ -177,9 +177,22 @@ room_init_state(struct room *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* Is the game loaded from a board file or a position (so that nothing in
+ * it is random)? */
+static int
+room_loaded(const cJSON *options)
+{
+	return cJSON_GetObjectItemCaseSensitive(options, RULES_OPT_FILE) !=
+	    NULL ||
+	    cJSON_GetObjectItemCaseSensitive(options, RULES_OPT_POSITION) !=
+	    NULL;
+}
+
 /* A new room for game g with options (an object of strings, taken over).
- * A game with a `seed` option gets a random one when none is given, so the
- * stored options replay the same game. NULL with the reason in err. */
+ * A game with a `seed` option gets a random one when none is given (and
+ * the game is not loaded from a file or a position, which leave nothing
+ * to chance), so the stored options replay the same game. NULL with the
+ * reason in err. */
 struct room *
 room_new(struct server *srv, const struct rules_game *g, cJSON *options,
     int game_no, char *err, size_t errlen)
@@ -190,7 +203,8 @@ room_new(struct server *srv, const struct rules_game *g, cJSON *options,
 	r->g = g;
 	r->options = options;
 	if (rules_has_option(g, RULES_OPT_SEED) &&
-	    cJSON_GetObjectItemCaseSensitive(options, RULES_OPT_SEED) == NULL) {
+	    cJSON_GetObjectItemCaseSensitive(options, RULES_OPT_SEED) == NULL &&
+	    !room_loaded(options)) {
 		char seed[16];
 
 		snprintf(
@@ -208,6 +222,32 @@ room_new(struct server *srv, const struct rules_game *g, cJSON *options,
 		return NULL;
 	}
 	return r;
+}
+
+/* Give the room's game new options (taken over) and set it up from them
+ * at its start, with no move played; for restart at a level's start. 0,
+ * or -1 with the reason (then nothing changed and o is freed). */
+int
+room_reset_options(struct room *r, cJSON *o, char *err, size_t errlen)
+{
+	cJSON *old = r->options;
+	void *st = xmalloc(r->g->state_size);
+
+	memcpy(st, r->st, r->g->state_size);
+	r->options = o;
+	room_opts_from_json(r);
+	if (room_init_state(r, err, errlen) != 0) {
+		r->options = old;
+		room_opts_from_json(r);
+		memcpy(r->st, st, r->g->state_size);
+		cJSON_Delete(o);
+		free(st);
+		return -1;
+	}
+	cJSON_Delete(old);
+	free(st);
+	r->nhist = 0;
+	return 0;
 }
 
 /* Free a room's memory; it must not be in the server (room_forget() takes
@@ -520,7 +560,7 @@ room_status_name(enum room_status s)
 cJSON *
 room_summary(const struct room *r)
 {
-	cJSON *o = cJSON_CreateObject(), *seats, *clk;
+	cJSON *o = cJSON_CreateObject(), *seats;
 	int i;
 
 	cJSON_AddStringToObject(o, "room", r->id);
@@ -547,16 +587,24 @@ room_summary(const struct room *r)
 		cJSON_AddItemToArray(seats, one);
 	}
 	cJSON_AddNumberToObject(o, "watchers", r->nwatchers);
-	if (r->clock_initial_ms > 0) {
-		clk = cJSON_AddObjectToObject(o, "clock");
-		cJSON_AddNumberToObject(
-		    clk, "initial", (double)(r->clock_initial_ms / 1000));
-		cJSON_AddNumberToObject(
-		    clk, "increment", (double)(r->clock_inc_ms / 1000));
-	} else {
-		cJSON_AddNullToObject(o, "clock");
-	}
+	cJSON_AddItemToObject(o, "clock",
+	    room_clock_summary(r->clock_initial_ms, r->clock_inc_ms));
 	return o;
+}
+
+/* A time control as summaries show it: {"initial": s, "increment": s},
+ * or null untimed. */
+cJSON *
+room_clock_summary(long long initial_ms, long long inc_ms)
+{
+	cJSON *clk;
+
+	if (initial_ms <= 0)
+		return cJSON_CreateNull();
+	clk = cJSON_CreateObject();
+	cJSON_AddNumberToObject(clk, "initial", (double)(initial_ms / 1000));
+	cJSON_AddNumberToObject(clk, "increment", (double)(inc_ms / 1000));
+	return clk;
 }
 
 static cJSON *
@@ -758,6 +806,10 @@ room_commit(struct room *r, int nevents, int truncate_from)
 		rc = recover_persist_room(r);
 	if (rc == 0)
 		rc = room_save_progress(r);
+	/* A game that has just ended is kept for good, in the same
+	 * transaction as its end. */
+	if (rc == 0 && r->archive_due && r->status == ROOM_ENDED)
+		rc = archive_game(r);
 	if (rc == 0)
 		rc = store_commit(s);
 	else
@@ -769,6 +821,8 @@ room_commit(struct room *r, int nevents, int truncate_from)
 		return -1;
 	}
 	r->seq_stored = r->seq + nevents;
+	if (r->status == ROOM_ENDED)
+		r->archive_due = 0;
 	return 0;
 }
 
@@ -1014,6 +1068,66 @@ room_scores(const struct room *r, const struct rules_status *st)
 	return o;
 }
 
+/* The level after the one played in r (a level file may have set it), or
+ * 0 when the game has no levels. */
+long
+room_level_after(const struct room *r)
+{
+	struct rules_status st;
+
+	if (rules_optdesc_find(r->g, RULES_OPT_LEVEL) == NULL)
+		return 0;
+	rules_status(r->g, r->st, &st);
+	return (st.level > 0 ? st.level
+	                     : rules_opt_long(
+	                           r->g, r->opts, r->nopts, RULES_OPT_LEVEL)) +
+	    1;
+}
+
+/*
+ * A one-player ending in words, with what to type next (the seeds ask
+ * "play again?"): "Solved! One peg left on the goal. ...", "No move left:
+ * 3 pieces remain. ...". A won level goes on to the next by itself
+ * (cmd_auto_next), and says so.
+ */
+static void
+room_solo_message(struct room *r, const char *result, const char *reason,
+    const struct rules_status *st)
+{
+	char why[SERVER_SENTENCE_MAX], msg[2 * SERVER_SENTENCE_MAX];
+	int left = st->nscores > 0 ? st->score[0] : 0;
+	long next = room_level_after(r);
+
+	if (next > 0 && next > rules_optdesc_find(r->g, RULES_OPT_LEVEL)->max)
+		next = 0; /* that was the last level */
+	snprintf(why, sizeof why, "%s", reason);
+	if (why[0] >= 'a' && why[0] <= 'z')
+		why[0] = (char)(why[0] - 'a' + 'A');
+	if (strcmp(reason, "resignation") == 0)
+		snprintf(msg, sizeof msg,
+		    "You gave up. Play again? Type restart to try again, or "
+		    "rematch for a new game.");
+	else if (strcmp(result, "solved") == 0 && next > 0)
+		snprintf(
+		    msg, sizeof msg, "Solved! %s. On to level %ld.", why, next);
+	else if (strcmp(result, "solved") == 0)
+		snprintf(msg, sizeof msg,
+		    "Solved! %s. Play again? Type restart to play it again, "
+		    "or rematch for a new game.",
+		    why);
+	else if (left > 1)
+		snprintf(msg, sizeof msg,
+		    "%s: %d pieces remain. Play again? Type undo to take back "
+		    "a move, restart to try again, or rematch for a new game.",
+		    why, left);
+	else
+		snprintf(msg, sizeof msg,
+		    "%s. Play again? Type undo to take back a move, restart "
+		    "to try again, or rematch for a new game.",
+		    why);
+	cJSON_AddStringToObject(r->result, "message", msg);
+}
+
 /* The game is over (in memory: room_commit, then room_end_announce). */
 void
 room_end_prepare(
@@ -1048,6 +1162,9 @@ room_end_prepare(
 	}
 	cJSON_AddStringToObject(r->result, "reason", reason);
 	cJSON_AddItemToObject(r->result, "scores", room_scores(r, &st));
+	if (r->g->seats == 1)
+		room_solo_message(r, result, reason, &st);
+	r->archive_due = 1;
 	if (r->flag_timer != NULL)
 		evtimer_del(r->flag_timer);
 }
@@ -1342,6 +1459,13 @@ room_player_back(struct room *r, struct player *p)
 	room_snap_take(r, &snap);
 	r->seats[seat].gone = 0;
 	if (r->status == ROOM_ADJOURNED) {
+		int i;
+
+		/* The adjournment held every seat: a player still away gets
+		 * the whole grace period from now on. */
+		for (i = 0; i < r->g->seats; i++)
+			if (r->seats[i].gone)
+				r->seats[i].gone_ms = clock_mono_ms();
 		r->status = ROOM_PLAYING;
 		r->turn_start_ms = clock_mono_ms();
 	}

@@ -254,6 +254,7 @@ struct room {
 	int64_t created_ms, updated_ms;
 	int64_t ended_mono_ms;      /* when the game ended (monotonic) */
 	struct event *retire_timer; /* finished: when to leave memory */
+	int archive_due;            /* ended, not yet kept in the games table */
 };
 TAILQ_HEAD(room_list, room);
 
@@ -326,7 +327,7 @@ char *xstrdup(const char *s);
 void xmalloc_install(void);
 
 /* daemon.c */
-int daemon_detach(int *ready_fd);
+int daemon_detach(int *ready_fd, const char *log_file);
 void daemon_ready(int fd);
 int daemon_write_pidfile(const char *path);
 
@@ -377,12 +378,15 @@ void player_replace(struct player *p);
 /* room.c */
 const char *room_status_name(enum room_status s);
 cJSON *room_summary(const struct room *r);
+cJSON *room_clock_summary(long long initial_ms, long long inc_ms);
 struct room *room_find(struct server *srv, const char *id);
 struct room *room_new(struct server *srv, const struct rules_game *g,
     cJSON *options, int game_no, char *err, size_t errlen);
 void room_add(struct room *r);
 void room_forget(struct room *r);
 void room_free(struct room *r);
+int room_reset_options(struct room *r, cJSON *o, char *err, size_t errlen);
+long room_level_after(const struct room *r);
 void room_free_all(struct server *srv);
 void room_sync_member(struct room *r, struct player *p);
 int room_add_watcher(struct room *r, struct player *p);
@@ -437,11 +441,14 @@ PROTO_VERBS(SERVER_CMD_DECLARE)
 
 /* cmd_room.c */
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
+void cmd_export_room(struct conn *c, const struct proto_request *req,
+    const struct room *r, const cJSON *seats);
 int cmd_chat_fits(struct conn *c, const struct proto_request *req);
 int cmd_seat_index(const struct rules_game *g, const char *s);
 void cmd_unstored(struct conn *c, const struct proto_request *req);
 
 /* cmd_play.c */
+void cmd_auto_next(struct room *r);
 void cmd_hint_done(struct conn *c, const struct proto_request *req,
     const char *room, int verdict, const char *move);
 
@@ -452,6 +459,13 @@ void worker_bot(struct worker *w, struct room *r, int seat);
 void worker_cancel_conn(struct worker *w, uint64_t conn);
 void worker_hint(struct worker *w, struct room *r, struct conn *c,
     const struct proto_request *req);
+
+/* archive.c: finished games kept in the store */
+int archive_game(struct room *r);
+int archive_recent(struct server *srv, const char *game, cJSON *list);
+void archive_show(struct conn *c, const struct proto_request *req);
+char *archive_record(const struct room *r, const cJSON *seats);
+int archive_just_advanced(const struct room *r);
 
 /* recover.c */
 int recover_rooms(struct server *srv);

@@ -32,11 +32,23 @@ session_idle(evutil_socket_t fd, short what, void *arg)
 	if (c->player != NULL || c->state != CONN_OPEN)
 		return;
 	session_error(c, NULL, PROTO_E_NOT_LOGGED_IN,
-	    "no hello within %d seconds; closing", c->srv->cfg.idle_sec);
+	    "%d seconds without a request and no hello; closing",
+	    c->srv->cfg.idle_sec);
 	net_close(c, 1);
 }
 
-/* A new connection: greet it and give it idle_sec to say hello. */
+/* Before hello, any request starts the idle time again. */
+static void
+session_idle_reset(struct conn *c)
+{
+	struct timeval tv = {c->srv->cfg.idle_sec, 0};
+
+	if (c->idle != NULL)
+		evtimer_add(c->idle, &tv);
+}
+
+/* A new connection: greet it and close it after idle_sec without a
+ * request, until it says hello. */
 void
 session_open(struct conn *c)
 {
@@ -131,6 +143,8 @@ session_line(struct conn *c, const char *line, size_t len)
 
 	if (c->srv->cfg.log_level >= LOG_LEVEL_DEBUG)
 		session_log_line(c, line, len);
+	if (c->player == NULL)
+		session_idle_reset(c);
 	if (c->mode == CONN_MODE_UNSET)
 		c->mode = proto_line_is_json(line, len) ? CONN_MODE_JSON
 		                                        : CONN_MODE_TEXT;
@@ -145,6 +159,8 @@ session_line(struct conn *c, const char *line, size_t len)
 	}
 	c->refused = 0;
 	if (e != PROTO_OK) {
+		if (req.shorthand && e == PROTO_E_BAD_REQUEST)
+			proto_shorthand_usage(req.verb, err, sizeof err);
 		session_error(c, &req, e, "%s", err);
 		proto_request_free(&req);
 		return;

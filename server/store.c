@@ -96,9 +96,42 @@ static const char *const store_migrations[] = {
      * seq of each move's moved event. */
     "ALTER TABLE rooms ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE moves ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;",
+    /* 3: every finished game is kept, whole: its players (name0 and
+     * name1, NULL for a bot or a free seat, for a player's history),
+     * result, times, moves (JSON) and start and final positions; a
+     * rematch or a restart of the room never touches it. */
+    "CREATE TABLE games ("
+    " id INTEGER PRIMARY KEY,"
+    " room TEXT NOT NULL,"
+    " game_no INTEGER NOT NULL,"
+    " game TEXT NOT NULL,"
+    " options TEXT NOT NULL,"
+    " seats TEXT NOT NULL,"
+    " name0 TEXT,"
+    " name1 TEXT,"
+    " result TEXT NOT NULL,"
+    " private INTEGER NOT NULL,"
+    " clock_initial_ms INTEGER NOT NULL,"
+    " clock_increment_ms INTEGER NOT NULL,"
+    " started_ms INTEGER NOT NULL,"
+    " ended_ms INTEGER NOT NULL,"
+    " nmoves INTEGER NOT NULL,"
+    " moves TEXT NOT NULL,"
+    " start TEXT NOT NULL,"
+    " position TEXT NOT NULL);"
+    "CREATE INDEX games_ended ON games (ended_ms);"
+    "CREATE INDEX games_room ON games (room);"
+    "CREATE INDEX games_name0 ON games (name0, ended_ms);"
+    "CREATE INDEX games_name1 ON games (name1, ended_ms);",
 };
 #define STORE_SCHEMA_VERSION                                                   \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
+
+/* The columns of a finished game, in the order store_game_row reads. */
+#define STORE_GAME_COLS                                                        \
+	"id, room, game_no, game, options, seats, result, private,"            \
+	" clock_initial_ms, clock_increment_ms, started_ms, ended_ms,"         \
+	" nmoves, moves, start, position"
 
 /* The prepared statements, one per operation. */
 enum store_stmt {
@@ -114,6 +147,10 @@ enum store_stmt {
 	ST_PRUNE,
 	ST_PROGRESS_PUT,
 	ST_PROGRESS_GET,
+	ST_GAME_PUT,
+	ST_GAMES_RECENT,
+	ST_GAMES_OF,
+	ST_GAME_LAST,
 	ST_COUNT
 };
 
@@ -165,6 +202,24 @@ static const char *const store_sql[ST_COUNT] = {
                         " updated_ms = excluded.updated_ms",
     [ST_PROGRESS_GET] = "SELECT json FROM progress"
                         " WHERE name = ?1 AND game = ?2",
+    /* started_ms: the first move's time, else ?13 (the caller's guess). */
+    [ST_GAME_PUT] =
+        "INSERT INTO games (room, game_no, game, options, seats, name0,"
+        " name1, result, private, clock_initial_ms, clock_increment_ms,"
+        " started_ms, ended_ms, nmoves, moves, start, position)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+        " coalesce((SELECT min(at_ms) FROM moves WHERE room = ?1"
+        " AND game_no = ?2), ?12), ?13, ?14, ?15, ?16, ?17)",
+    [ST_GAMES_RECENT] = "SELECT " STORE_GAME_COLS " FROM games"
+                        " WHERE private = 0 AND (?2 IS NULL OR game = ?2)"
+                        " ORDER BY ended_ms DESC, id DESC LIMIT ?1",
+    /* ?2: 1 to include private games (a player's own history). */
+    [ST_GAMES_OF] = "SELECT " STORE_GAME_COLS " FROM games"
+                    " WHERE (name0 = ?1 OR name1 = ?1)"
+                    " AND (private = 0 OR ?2)"
+                    " ORDER BY ended_ms DESC, id DESC LIMIT ?3",
+    [ST_GAME_LAST] = "SELECT " STORE_GAME_COLS " FROM games"
+                     " WHERE room = ?1 ORDER BY id DESC LIMIT 1",
 };
 
 struct store {
@@ -1149,4 +1204,116 @@ store_progress_get(struct store *s, const char *name, const char *game,
 	store_bind_text(st, 2, game, &rc);
 	return store_get_text(
 	    s, ST_PROGRESS_GET, rc, "get progress", buf, len, found);
+}
+
+int
+store_game_put(struct store *s, const struct store_game *g)
+{
+	sqlite3_stmt *st = s->st[ST_GAME_PUT];
+	int rc = SQLITE_OK;
+
+	store_bind_text(st, 1, g->room, &rc);
+	store_bind_int(st, 2, g->game_no, &rc);
+	store_bind_text(st, 3, g->game, &rc);
+	store_bind_text(st, 4, g->options, &rc);
+	store_bind_text(st, 5, g->seats, &rc);
+	store_bind_text(st, 6, g->names[0], &rc);
+	store_bind_text(st, 7, g->names[1], &rc);
+	store_bind_text(st, 8, g->result, &rc);
+	store_bind_int(st, 9, g->is_private != 0, &rc);
+	store_bind_int(st, 10, g->clock_initial_ms, &rc);
+	store_bind_int(st, 11, g->clock_increment_ms, &rc);
+	store_bind_int(st, 12, g->started_ms, &rc);
+	store_bind_int(st, 13, g->ended_ms, &rc);
+	store_bind_int(st, 14, g->nmoves, &rc);
+	store_bind_text(st, 15, g->moves, &rc);
+	store_bind_text(st, 16, g->start, &rc);
+	store_bind_text(st, 17, g->position, &rc);
+	return store_exec(s, ST_GAME_PUT, rc, "put finished game");
+}
+
+/* The current row of a games query (STORE_GAME_COLS) into g; its strings
+ * live until the statement steps again. */
+static void
+store_game_row(sqlite3_stmt *st, struct store_game *g)
+{
+	memset(g, 0, sizeof *g);
+	g->id = sqlite3_column_int64(st, 0);
+	g->room = store_col(st, 1);
+	g->game_no = sqlite3_column_int(st, 2);
+	g->game = store_col(st, 3);
+	g->options = store_col(st, 4);
+	g->seats = store_col(st, 5);
+	g->result = store_col(st, 6);
+	g->is_private = sqlite3_column_int(st, 7);
+	g->clock_initial_ms = sqlite3_column_int64(st, 8);
+	g->clock_increment_ms = sqlite3_column_int64(st, 9);
+	g->started_ms = sqlite3_column_int64(st, 10);
+	g->ended_ms = sqlite3_column_int64(st, 11);
+	g->nmoves = sqlite3_column_int(st, 12);
+	g->moves = store_col(st, 13);
+	g->start = store_col(st, 14);
+	g->position = store_col(st, 15);
+}
+
+/* Step a bound games query, calling cb on each row; the count into *n. */
+static int
+store_games_run(struct store *s, enum store_stmt which, int bind_rc,
+    const char *op, store_game_cb cb, void *arg, int *n)
+{
+	sqlite3_stmt *st = s->st[which];
+	struct store_game g;
+	int rc = bind_rc;
+
+	*n = 0;
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		store_game_row(st, &g);
+		(*n)++;
+		cb(arg, &g);
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(s, op);
+		store_reset(st);
+		return -1;
+	}
+	store_reset(st);
+	return 0;
+}
+
+int
+store_games_recent(
+    struct store *s, const char *game, int limit, store_game_cb cb, void *arg)
+{
+	int rc = SQLITE_OK, n;
+
+	store_bind_int(s->st[ST_GAMES_RECENT], 1, limit, &rc);
+	store_bind_text(s->st[ST_GAMES_RECENT], 2, game, &rc);
+	return store_games_run(
+	    s, ST_GAMES_RECENT, rc, "list finished games", cb, arg, &n);
+}
+
+int
+store_games_of(struct store *s, const char *name, int with_private, int limit,
+    store_game_cb cb, void *arg)
+{
+	sqlite3_stmt *st = s->st[ST_GAMES_OF];
+	int rc = SQLITE_OK, n;
+
+	store_bind_text(st, 1, name, &rc);
+	store_bind_int(st, 2, with_private != 0, &rc);
+	store_bind_int(st, 3, limit, &rc);
+	return store_games_run(
+	    s, ST_GAMES_OF, rc, "a player's games", cb, arg, &n);
+}
+
+int
+store_game_last(
+    struct store *s, const char *room, store_game_cb cb, void *arg, int *found)
+{
+	int rc = SQLITE_OK;
+
+	store_bind_text(s->st[ST_GAME_LAST], 1, room, &rc);
+	return store_games_run(
+	    s, ST_GAME_LAST, rc, "a room's last game", cb, arg, found);
 }

@@ -88,6 +88,44 @@ int store_room_max_number(struct store *s, long *n);
 int store_prune(
     struct store *s, const char *status, long long before_ms, int *count);
 
+/* A finished game as kept for good. Strings are NUL-terminated. */
+struct store_game {
+	long long id;         /* its number in the store, 1, 2, ... */
+	const char *room;     /* "r12" */
+	int game_no;          /* which game of the room */
+	const char *game;     /* wire name */
+	const char *options;  /* JSON object, as the room's */
+	const char *seats;    /* JSON array: [{"seat":..,"name":..,"bot":..}] */
+	const char *names[2]; /* the seated people's names, NULL: none */
+	const char *result;   /* JSON object: the ended event's fields */
+	int is_private;
+	long long clock_initial_ms, clock_increment_ms; /* 0: no clock */
+	long long started_ms; /* put: when there is no move, else ignored */
+	long long ended_ms;
+	int nmoves;
+	const char *moves; /* JSON array: [{"seat":..,"move":..,"text":..}] */
+	const char *start; /* position strings at the start and the end */
+	const char *position;
+};
+
+/* Called for each finished game a query finds; it must not use the store
+ * (the query is still running) and its strings live until it returns. */
+typedef void (*store_game_cb)(void *arg, const struct store_game *g);
+
+/* Keep a finished game. */
+int store_game_put(struct store *s, const struct store_game *g);
+/* The last `limit` finished games that are not private (of one game when
+ * game is not NULL), newest first. */
+int store_games_recent(
+    struct store *s, const char *game, int limit, store_game_cb cb, void *arg);
+/* The last `limit` finished games name played (private ones too when
+ * with_private), newest first. */
+int store_games_of(struct store *s, const char *name, int with_private,
+    int limit, store_game_cb cb, void *arg);
+/* The last finished game of a room; *found is 0 when it has none. */
+int store_game_last(
+    struct store *s, const char *room, store_game_cb cb, void *arg, int *found);
+
 /* A player's one-player progress per game (e.g. {"level":7}), JSON text. */
 int store_progress_put(
     struct store *s, const char *name, const char *game, const char *json);

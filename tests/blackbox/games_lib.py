@@ -431,11 +431,15 @@ class Solo:
         return req(self.p, cmd, room=self.room, **fields)
 
     def follow_hints(self, limit):
-        """Play hinted moves until the game ends; the moves played."""
+        """Play hinted moves until the game ends (or a won level gives
+        way to the next by itself); the moves played."""
         played = []
+        game_no = None
         for _ in range(limit):
             st = self.state()
-            if st["status"] != "playing":
+            if game_no is None:
+                game_no = st.get("game_no")
+            if st["status"] != "playing" or st.get("game_no") != game_no:
                 return played
             h = self.call("hint")
             if not h or h.get("verdict") != "winnable" or "move" not in h:

@@ -65,9 +65,12 @@ def rehearse(ck, port, tag, game, options, seats):
     plan = []
     pick = seeded(len(tag) * 31 + 7)
     one = clients[seats[0]]
+    game_no = None
     while len(plan) < (PLAN_TWO if len(seats) == 2 else 200):
         st = req(one, "state", room=room)["state"]
-        if st["status"] != "playing":
+        game_no = st.get("game_no") if game_no is None else game_no
+        # a won level goes on to the next by itself: that ends it too
+        if st["status"] != "playing" or st.get("game_no") != game_no:
             break
         mover = clients[st["turn"]]
         if len(seats) == 2:
@@ -80,7 +83,7 @@ def rehearse(ck, port, tag, game, options, seats):
             break
         plan.append((st["turn"], r["move"]))
     st = req(one, "state", room=room)["state"]
-    if st["status"] == "ended":
+    if st["status"] == "ended" or st.get("game_no") != game_no:
         plan.pop()
     for c in clients.values():
         c.close()
@@ -255,9 +258,13 @@ class Table:
             c = self.clients[self.seats[0]]
         else:
             c = self.clients["player"]
+            game_no = None
             for _ in range(FINISH_MAX):
                 st = req(c, "state", room=self.room)["state"]
-                if st["status"] != "playing":
+                if game_no is None:
+                    game_no = st.get("game_no")
+                if st["status"] != "playing" or \
+                        st.get("game_no") != game_no:
                     break
                 h = req(c, "hint", room=self.room)
                 r = req(c, "move", room=self.room, move=h.get("move"))

@@ -148,7 +148,9 @@ def run(ck, a, tmp):
     ck.ok(r and r.get("ok"), "clock game: white moves: %r" % r)
     g = Solo(ck, s.port, "tshl", "shifter", {"level": 1, "seed": 5})
     g.follow_hints(10)
-    ck.eq(g.state()["status"], "ended", "shifter level 1 won")
+    st = g.state()
+    ck.eq((st["status"], st["options"].get("level"), st.get("game_no")),
+          ("playing", "2", 2), "shifter level 1 won: level 2 goes on")
     tokens = [(c.name, c.token) for c in [w, g.p] + clk]
     for t in tables:
         t.close()

@@ -14,10 +14,11 @@ PATIENCE = 20.0
 
 
 def gone(c, room):
-    """Poll state ROOM until no_such_room (bounded); True when it came."""
+    """Poll moves ROOM until no_such_room (bounded); True when it came.
+    (state of a finished room that left memory comes from the store.)"""
     deadline = time.time() + PATIENCE
     while time.time() < deadline:
-        r = c.call("state", room=room)
+        r = c.call("moves", room=room)
         if r is not None and r.get("error") == "no_such_room":
             return True
         time.sleep(0.1)

@@ -128,9 +128,9 @@ def test_session(chk, srv):
     lines = ana.until(r"The game starts")
     found(chk, lines, r"^\[%s\] bob joined as player 2\." % room,
           "ana sees bob join")
-    lines += ana.until(r"to move")
+    lines += ana.until(r" to (move|place)")
     chk.ok(picture(lines), "started: the board for ana")
-    found(chk, lines, r"player 1 to move", "started: whose turn")
+    found(chk, lines, r"player 1 to (move|place)", "started: whose turn")
 
     # a JSON program watches the same game: the same events, in JSON
     jw = Client(srv.port)
@@ -167,15 +167,16 @@ def test_session(chk, srv):
         lines = ana.until(r"You played")
         found(chk, lines, r"^You played %s\.$" % mv.upper(),
               "ana plays %s" % mv)
-        lines = ana.until(r"to move")
+        lines = ana.until(r" to (move|place)")
         found(chk, lines, r"^\[%s\] ana plays %s: player 1 places a peg "
               r"on %s\." % (room, mv.upper(), mv.upper()),
               "the moved sentence for %s" % mv)
         chk.ok(picture(lines), "the board after %s" % mv)
     lines = bob.until(r"places a peg on B3")
-    lines += bob.until(r"to move")
+    lines += bob.until(r"player 2 to (move|place)")
     chk.ok(picture(lines), "bob sees the board")
-    found(chk, lines, r"player 2 to move", "bob is told it is his turn")
+    found(chk, lines, r"player 2 to (move|place)",
+          "bob is told it is his turn")
     chk.ok(re.search(r"^A x---x---", "\n".join(lines), re.M) is not None,
            "bob's board shows A1 and A2: %r" % lines)
     for mv in ["C1", "C2", "B1"]:

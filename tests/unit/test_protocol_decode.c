@@ -938,10 +938,33 @@ test_doc_table(void)
 	}
 }
 
+/* Shorthand mistakes for people: the usage line, not field names. */
+static void
+test_shorthand_usage(void)
+{
+	char msg[256];
+
+	CHECK_INT(dec("create"), PROTO_E_BAD_REQUEST);
+	proto_shorthand_usage(req.verb, err, sizeof err);
+	snprintf(
+	    msg, sizeof msg, "usage: %s", proto_verb_shorthand(PROTO_CREATE));
+	CHECK_STR(err, msg);
+	CHECK(strncmp(err, "usage: create GAME [OPTION=VALUE ...]", 37) == 0);
+	CHECK_INT(dec("draw maybe"), PROTO_E_BAD_REQUEST);
+	proto_shorthand_usage(req.verb, err, sizeof err);
+	CHECK_STR(err,
+	    "'action' must be one of offer, accept, decline "
+	    "(usage: draw offer|accept|decline)");
+	snprintf(msg, sizeof msg, "unexpected argument 'x' (usage: ping)");
+	proto_shorthand_usage(PROTO_PING, msg, sizeof msg);
+	CHECK_STR(msg, "unexpected argument 'x' (usage: ping)");
+}
+
 int
 main(void)
 {
 	memset(&req, 0, sizeof req);
+	test_shorthand_usage();
 	test_hello();
 	test_rooms();
 	test_create_json();

@@ -449,7 +449,7 @@ test_store_file(int sync_full)
 	    1);
 	store_close(s);
 
-	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 2);
+	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 3);
 	CHECK_INT(test_store_pragma(path, "PRAGMA application_id"), 0x74626c72);
 	s = store_open(path, sync_full, err, sizeof err);
 	CHECK(s != NULL);
@@ -489,7 +489,7 @@ test_store_newer(void)
 	s = store_open(path, 0, err, sizeof err);
 	CHECK(s == NULL);
 	store_close(s);
-	CHECK_HAS(err, "schema version 7 is newer than this server (2)");
+	CHECK_HAS(err, "schema version 7 is newer than this server (3)");
 	CHECK_HAS(err, path);
 	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 7);
 	test_store_rm(path);
@@ -657,9 +657,88 @@ test_store_broken(void)
 	test_store_rm(path);
 }
 
+/* What a games query gave: the rooms and game numbers, in order. */
+struct test_store_games {
+	char rooms[8][8];
+	int game_no[8];
+	int n;
+};
+
+static void
+test_store_game_seen(void *arg, const struct store_game *g)
+{
+	struct test_store_games *seen = arg;
+
+	if (seen->n == 8)
+		return;
+	snprintf(seen->rooms[seen->n], sizeof seen->rooms[0], "%s", g->room);
+	seen->game_no[seen->n++] = g->game_no;
+}
+
+/* Finished games: kept whole, listed newest first and bounded, by player
+ * (private ones only for their own history), and a room's last one. */
+static void
+test_store_games(void)
+{
+	char err[256] = "";
+	struct store *s = store_open(":memory:", 0, err, sizeof err);
+	struct store_game g;
+	struct test_store_games seen;
+	int i, found = 0;
+
+	CHECK(s != NULL);
+	if (s == NULL)
+		return;
+	memset(&g, 0, sizeof g);
+	g.game = "ataxx";
+	g.options = "{}";
+	g.seats = "[]";
+	g.result = "{\"result\":\"draw\"}";
+	g.moves = "[]";
+	g.start = g.position = "x5o/7/7/7/7/7/o5x x 0 1";
+	for (i = 0; i < 4; i++) {
+		g.room = i < 2 ? "r1" : i == 2 ? "r2" : "r3";
+		g.game_no = i < 2 ? i + 1 : 1;
+		g.names[0] = "ana";
+		g.names[1] = i == 1 ? NULL : "bob";
+		g.is_private = i == 3;
+		g.ended_ms = 1000 + i;
+		CHECK_INT(store_game_put(s, &g), 0);
+	}
+	memset(&seen, 0, sizeof seen);
+	CHECK_INT(
+	    store_games_recent(s, NULL, 2, test_store_game_seen, &seen), 0);
+	CHECK_INT(seen.n, 2);
+	CHECK_STR(seen.rooms[0], "r2"); /* r3 is private */
+	CHECK_STR(seen.rooms[1], "r1");
+	CHECK_INT(seen.game_no[1], 2);
+	memset(&seen, 0, sizeof seen);
+	CHECK_INT(
+	    store_games_of(s, "bob", 0, 10, test_store_game_seen, &seen), 0);
+	CHECK_INT(seen.n, 2);
+	CHECK_STR(seen.rooms[0], "r2");
+	CHECK_STR(seen.rooms[1], "r1");
+	CHECK_INT(seen.game_no[1], 1);
+	memset(&seen, 0, sizeof seen);
+	CHECK_INT(
+	    store_games_of(s, "bob", 1, 10, test_store_game_seen, &seen), 0);
+	CHECK_INT(seen.n, 3);
+	CHECK_STR(seen.rooms[0], "r3");
+	memset(&seen, 0, sizeof seen);
+	CHECK_INT(
+	    store_game_last(s, "r1", test_store_game_seen, &seen, &found), 0);
+	CHECK_INT(found, 1);
+	CHECK_INT(seen.game_no[0], 2);
+	CHECK_INT(
+	    store_game_last(s, "r9", test_store_game_seen, &seen, &found), 0);
+	CHECK_INT(found, 0);
+	store_close(s);
+}
+
 int
 main(void)
 {
+	test_store_games();
 	test_store_memory();
 	test_store_file(0);
 	test_store_file(1);
