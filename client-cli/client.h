@@ -63,6 +63,7 @@ enum client_purpose {
 	CLIENT_P_SAVE,  /* an export to write to a local file */
 	CLIENT_P_QUIET, /* a resume join/state: show the state only */
 	CLIENT_P_MOVE,  /* a move: an error re-asks the game's prompt */
+	CLIENT_P_PAGE,  /* a state's next page of history, for replay.c */
 };
 
 struct client_pending {
@@ -100,6 +101,12 @@ struct client_room {
 	char choices[CLIENT_CHOICES_MAX][CLIENT_FIELD];
 	int ask_again;   /* the game ended: waiting for the play-again answer */
 	char result[16]; /* the last game's result: win, draw, solved... */
+	/* replay.c: the game played again from its options through the
+	 * state's pages of history, to find the last move. */
+	int replaying;
+	long long replay_n, replay_total; /* moves replayed, to replay */
+	struct rules_move replay_last;
+	_Alignas(16) unsigned char replay[RULES_STATE_MAX];
 };
 
 /* What the user asked on the command line. */
@@ -164,6 +171,10 @@ int room_from_state(struct client *c, const cJSON *st);
 void room_from_event(struct client *c, const cJSON *ev, const char *name);
 int room_my_turn(const struct client_room *r);
 const char *room_seat_label(const struct client_room *r, int seat);
+
+/* replay.c: the last move of a room joined, found by replaying it. */
+int replay_start(struct client_room *r, const cJSON *st);
+long long replay_page(struct client_room *r, const cJSON *st);
 
 /* view.c: boards, sentences, colours. */
 void view_print(struct client *c, const char *fmt, ...)

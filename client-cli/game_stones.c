@@ -102,6 +102,15 @@ stones_input(struct client_room *r, const char *line, char *move, size_t mlen,
 	return CG_SEND;
 }
 
+/* The player number ending a seat name ("player 1"), '?' when empty. */
+static char
+stones_player_no(const char *seat)
+{
+	size_t n = strlen(seat);
+
+	return n > 0 ? seat[n - 1] : '?';
+}
+
 /* "Player 1 wins!" */
 static void
 stones_ended(
@@ -113,10 +122,10 @@ stones_ended(
 
 	if (cJSON_IsString(w) && strcmp(why, "three in a row") == 0)
 		snprintf(buf, len, "Player %c wins!",
-		    w->valuestring[strlen(w->valuestring) - 1]);
+		    stones_player_no(w->valuestring));
 	else if (cJSON_IsString(w))
 		snprintf(buf, len, "Player %c wins! (%s)",
-		    w->valuestring[strlen(w->valuestring) - 1], why);
+		    stones_player_no(w->valuestring), why);
 	else
 		snprintf(buf, len, "Nobody wins: %s.", why);
 }

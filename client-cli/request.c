@@ -94,6 +94,8 @@ request_json(const struct proto_request *req)
 	request_str(o, "status", req->status);
 	if (req->has_seq)
 		cJSON_AddNumberToObject(o, "seq", (double)req->seq);
+	if (req->has_since)
+		cJSON_AddNumberToObject(o, "since", (double)req->since);
 	if (req->has_proto)
 		cJSON_AddNumberToObject(o, "proto", (double)req->proto);
 	request_create(o, req);

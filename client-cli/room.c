@@ -153,7 +153,10 @@ room_common(struct client *c, const cJSON *o)
 		for (i = 0; i < 2 && r->rg != NULL && i < r->rg->seats; i++) {
 			const cJSON *ms = cJSON_GetObjectItemCaseSensitive(
 			    clocks, r->rg->seat_names[i]);
-			if (cJSON_IsNumber(ms))
+			/* a cast out of range is undefined: a hostile
+			 * server's clock is taken only in the protocol's */
+			if (cJSON_IsNumber(ms) && ms->valuedouble >= 0 &&
+			    ms->valuedouble <= (double)PROTO_INT_MAX)
 				r->clocks[i] = (long long)ms->valuedouble;
 		}
 		r->clocks_at = view_now_ms();
@@ -176,7 +179,10 @@ room_from_state(struct client *c, const cJSON *st)
 
 	if (!cJSON_IsObject(st) || !cJSON_IsString(game) || !cJSON_IsString(id))
 		return -1;
-	keep_step = r->active && strcmp(r->id, id->valuestring) == 0;
+	/* the same room goes on; another game (a server that says so) starts
+	 * afresh, so no state of one game is ever read as another's */
+	keep_step = r->active && strcmp(r->id, id->valuestring) == 0 &&
+	    r->rg == rules_find(game->valuestring);
 	if (!keep_step)
 		room_clear(r);
 	r->active = 1;
@@ -231,6 +237,9 @@ room_from_event(struct client *c, const cJSON *ev, const char *name)
 		r->have_last = 0;
 		r->step = 0;
 	}
+	if (strcmp(name, "moved") == 0 || strcmp(name, "started") == 0 ||
+	    strcmp(name, "undone") == 0 || strcmp(name, "restarted") == 0)
+		r->replaying = 0; /* the history being replayed is old */
 	room_common(c, ev);
 	if (strcmp(name, "ended") == 0)
 		r->clocks_running = 0;

@@ -164,6 +164,48 @@ session_hello_reply(struct client *c, const cJSON *rep)
 		    c, cJSON_GetObjectItemCaseSensitive(rep, "rooms"));
 }
 
+/* Replay the room's history from a state (or its next page) to mark the
+ * last move; the next page is asked quietly while one is due. 1 when the
+ * replay has just found the last move. */
+static int
+session_replay(struct client *c, const cJSON *st, int first)
+{
+	struct client_room *r = &c->room;
+	long long next;
+	cJSON *req;
+
+	if (first && replay_start(r, st) != 0)
+		return 0;
+	next = replay_page(r, st);
+	if (next <= 0)
+		return next == 0 && r->have_last;
+	req = cJSON_CreateObject();
+	if (req == NULL)
+		return 0;
+	cJSON_AddStringToObject(req, "cmd", "state");
+	cJSON_AddStringToObject(req, "room", r->id);
+	cJSON_AddNumberToObject(req, "since", (double)next);
+	if (conn_send(c, req, CLIENT_P_PAGE, NULL) != 0)
+		r->replaying = 0;
+	return 0;
+}
+
+/* A further page of a room's history came: replay it; once the last move
+ * is found, the board is drawn again with it marked (only colour shows
+ * the mark). */
+static void
+session_page(struct client *c, const cJSON *rep)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "state");
+	const char *id = session_str(st, "room");
+	struct client_room *r = &c->room;
+
+	if (!r->replaying || id == NULL || strcmp(id, r->id) != 0)
+		return;
+	if (session_replay(c, st, 0) && c->opts.color)
+		view_board(c);
+}
+
 /* A room state arrived (create, join, watch, state): show it. */
 static void
 session_state(struct client *c, const cJSON *rep, const char *re, int quiet)
@@ -176,6 +218,7 @@ session_state(struct client *c, const cJSON *rep, const char *re, int quiet)
 
 	if (room_from_state(c, st) != 0)
 		return;
+	session_replay(c, st, 1);
 	if (!quiet && !asked && seat != NULL)
 		view_print(c, "You are in room %s (%s), seat %s.\n", r->id,
 		    r->rg != NULL ? r->rg->title : "?", seat);
@@ -267,6 +310,10 @@ session_ok(struct client *c, const cJSON *rep, const char *re,
 		files_saved(c, rep, p->path);
 		return;
 	}
+	if (p->purpose == CLIENT_P_PAGE) {
+		session_page(c, rep);
+		return;
+	}
 	if (strcmp(re, "create") == 0 || strcmp(re, "join") == 0 ||
 	    strcmp(re, "watch") == 0 || strcmp(re, "state") == 0) {
 		session_state(c, rep, re, p->purpose == CLIENT_P_QUIET);
@@ -322,6 +369,8 @@ session_reply(struct client *c, const cJSON *rep)
 		session_move_error(c, rep);
 	else if (!cJSON_IsTrue(ok) && p.purpose == CLIENT_P_SAVE)
 		files_saved(c, rep, p.path);
+	else if (!cJSON_IsTrue(ok) && p.purpose == CLIENT_P_PAGE)
+		c->room.replaying = 0; /* no mark: nothing to say */
 	else if (!cJSON_IsTrue(ok))
 		view_error(c, rep);
 	else if (re != NULL)

@@ -41,6 +41,9 @@ static struct event *term_signals[TERM_NSIGNALS];
 static char term_rooms[TERM_ROOMS_MAX][CLIENT_FIELD];
 static int term_nrooms;
 
+/* 1 while the word being completed is the line's first (a verb). */
+static int term_first_word;
+
 /* Remember a room id for tab completion. */
 void
 term_add_room(const char *id)
@@ -75,30 +78,32 @@ term_games(void)
 	return n;
 }
 
-/* Completion candidates: verbs and local commands, game names and room
- * ids, those starting with text, one per call (state 0: the first). */
+/* Completion candidates, those starting with text, one per call (state
+ * 0: the first): verbs and local commands for the line's first word,
+ * game names and room ids after it. */
 static char *
 term_complete_one(const char *text, int state)
 {
 	static int i;
 	size_t n = strlen(text);
+	int words = term_first_word ? term_words() : 0;
 	const char *w;
 
 	if (state == 0)
 		i = 0;
 	for (;; i++) {
-		int k = i;
-		if ((w = command_word(k)) == NULL) {
-			const struct client_game *g;
-			k = i - term_words();
-			g = games_at(k);
-			if (g != NULL)
-				w = g->name;
-			else if (k - term_games() < term_nrooms)
-				w = term_rooms[k - term_games()];
-			else
-				return NULL;
-		}
+		int k = i - words;
+		const struct client_game *g;
+		if (i < words)
+			w = command_word(i);
+		else if (term_first_word)
+			return NULL;
+		else if ((g = games_at(k)) != NULL)
+			w = g->name;
+		else if (k - term_games() < term_nrooms)
+			w = term_rooms[k - term_games()];
+		else
+			return NULL;
 		if (strncmp(w, text, n) == 0) {
 			i++;
 			return strdup(w);
@@ -106,14 +111,20 @@ term_complete_one(const char *text, int state)
 	}
 }
 
-/* libedit's completion hook. */
+/* libedit's completion hook: the word at start is the first when only
+ * blanks come before it. */
 static char **
 term_complete(const char *text, int start, int end)
 {
 	struct client_room *r = &term_client->room;
+	int i;
 
 	if (r->active)
 		term_add_room(r->id);
+	term_first_word = 1;
+	for (i = 0; i < start && rl_line_buffer[i] != '\0'; i++)
+		if (rl_line_buffer[i] != ' ' && rl_line_buffer[i] != '\t')
+			term_first_word = 0;
 	rl_attempted_completion_over = 1;
 	return rl_completion_matches(text, term_complete_one);
 }

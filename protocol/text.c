@@ -571,16 +571,16 @@ text_finished(struct text_buf *b, const cJSON *r)
 	text_addf(b, "%s", text_str(r, "room") ? text_str(r, "room") : "?");
 	if (text_num(r, "game_no", &n))
 		text_addf(b, " #%lld", n);
-	text_addf(b, " %s ended -",
-	    text_str(r, "game") ? text_str(r, "game") : "?");
+	text_addf(
+	    b, " %s ended -", text_str(r, "game") ? text_str(r, "game") : "?");
 	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(r, "seats")) {
-		text_addf(b, " %s: ",
-		    text_str(s, "seat") ? text_str(s, "seat") : "?");
+		text_addf(b,
+		    " %s: ", text_str(s, "seat") ? text_str(s, "seat") : "?");
 		if (text_num(s, "bot", &n))
 			text_addf(b, "bot level %lld", n);
 		else
-			text_add(b,
-			    text_str(s, "name") ? text_str(s, "name") : "-");
+			text_add(
+			    b, text_str(s, "name") ? text_str(s, "name") : "-");
 		text_add(b, s->next != NULL ? "," : "");
 	}
 	if (result != NULL && strcmp(result, "win") == 0 && winner != NULL)

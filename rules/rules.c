@@ -213,6 +213,65 @@ rules_opts_check(const struct rules_game *g, const struct rules_opt *opts,
 	return 0;
 }
 
+/* 1 when game g declares the option name in its table. */
+int
+rules_has_option(const struct rules_game *g, const char *name)
+{
+	const struct rules_optdesc *d;
+
+	for (d = g->options; d != NULL && d->name != NULL; d++)
+		if (strcmp(d->name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Set up st for a new game from a room's options, as every room starts
+ * (the server, and the client replaying a room): the game's own options,
+ * checked, go to init; a `file` (for a game with import_file that does not
+ * declare it) and a `position` are loaded after it. 0, or -1 with the
+ * reason in err. */
+int
+rules_start(const struct rules_game *g, void *st, const struct rules_opt *opts,
+    int nopts, char *err, size_t errlen)
+{
+	struct rules_opt own[RULES_START_OPTS_MAX];
+	const char *file = NULL, *position = NULL;
+	int i, n = 0;
+
+	for (i = 0; i < nopts; i++) {
+		const char *k = opts[i].key;
+
+		if (strcmp(k, RULES_OPT_FILE) == 0 && g->import_file != NULL &&
+		    !rules_has_option(g, RULES_OPT_FILE))
+			file = opts[i].value;
+		else if (strcmp(k, RULES_OPT_POSITION) == 0 &&
+		    !rules_has_option(g, RULES_OPT_POSITION))
+			position = opts[i].value;
+		else if (n < RULES_START_OPTS_MAX)
+			own[n++] = opts[i];
+		else {
+			rules_seterr(err, errlen, "too many options");
+			return -1;
+		}
+	}
+	memset(st, 0, g->state_size);
+	if (rules_opts_check(g, own, n, err, errlen) != 0 ||
+	    g->init(st, own, n, err, errlen) != 0)
+		return -1;
+	if (file != NULL &&
+	    g->import_file(st, file, strlen(file), err, errlen) != 0)
+		return -1;
+	if (position != NULL &&
+	    g->from_position(st, position, err, errlen) != 0) {
+		char why[RULES_ERR_MAX];
+
+		snprintf(why, sizeof why, "%s", err);
+		rules_seterr(err, errlen, "option 'position': %s", why);
+		return -1;
+	}
+	return 0;
+}
+
 /* The value given for key, else its default (NULL when it has none). */
 const char *
 rules_opt_get(const struct rules_game *g, const struct rules_opt *opts,

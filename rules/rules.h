@@ -91,6 +91,10 @@ struct rules_optdesc {
 #define RULES_OPT_FILE "file"
 #define RULES_OPT_POSITION "position"
 
+/* Most options rules_start takes: a room's (the protocol's 16, and the
+ * seed the server may add) with room to spare. */
+#define RULES_START_OPTS_MAX 32
+
 enum rules_result {
 	RULES_PLAYING,
 	RULES_WIN,     /* two players: `winner` won */
@@ -193,6 +197,9 @@ const struct rules_optdesc *rules_optdesc_find(
     const struct rules_game *g, const char *key);
 int rules_opts_check(const struct rules_game *g, const struct rules_opt *opts,
     int nopts, char *err, size_t errlen);
+int rules_has_option(const struct rules_game *g, const char *name);
+int rules_start(const struct rules_game *g, void *st,
+    const struct rules_opt *opts, int nopts, char *err, size_t errlen);
 const char *rules_opt_get(const struct rules_game *g,
     const struct rules_opt *opts, int nopts, const char *key);
 long rules_opt_long(const struct rules_game *g, const struct rules_opt *opts,

@@ -166,56 +166,13 @@ room_opts_from_json(struct room *r)
 	}
 }
 
-/* Does the game declare this option? */
-static int
-room_game_has_option(const struct rules_game *g, const char *name)
-{
-	const struct rules_optdesc *d;
-
-	for (d = g->options; d != NULL && d->name != NULL; d++)
-		if (strcmp(d->name, name) == 0)
-			return 1;
-	return 0;
-}
-
-/* Set up r->st from the options: the game's own options go to init; a
- * `file` (for a game with a file format but no such option) and a
- * `position` are loaded after it. 0 or -1 with the reason. */
+/* Set up r->st from the options (rules_start) and keep it as the game's
+ * start. 0 or -1 with the reason. */
 static int
 room_init_state(struct room *r, char *err, size_t errlen)
 {
-	struct rules_opt own[PROTO_MAX_OPTIONS];
-	const char *file = NULL, *position = NULL;
-	int i, n = 0;
-
-	for (i = 0; i < r->nopts; i++) {
-		const char *k = r->opts[i].key;
-
-		if (strcmp(k, RULES_OPT_FILE) == 0 &&
-		    r->g->import_file != NULL &&
-		    !room_game_has_option(r->g, RULES_OPT_FILE))
-			file = r->opts[i].value;
-		else if (strcmp(k, RULES_OPT_POSITION) == 0 &&
-		    !room_game_has_option(r->g, RULES_OPT_POSITION))
-			position = r->opts[i].value;
-		else
-			own[n++] = r->opts[i];
-	}
-	memset(r->st, 0, r->g->state_size);
-	if (rules_opts_check(r->g, own, n, err, errlen) != 0 ||
-	    r->g->init(r->st, own, n, err, errlen) != 0)
+	if (rules_start(r->g, r->st, r->opts, r->nopts, err, errlen) != 0)
 		return -1;
-	if (file != NULL &&
-	    r->g->import_file(r->st, file, strlen(file), err, errlen) != 0)
-		return -1;
-	if (position != NULL &&
-	    r->g->from_position(r->st, position, err, errlen) != 0) {
-		char why[RULES_ERR_MAX];
-
-		snprintf(why, sizeof why, "%s", err);
-		snprintf(err, errlen, "option 'position': %s", why);
-		return -1;
-	}
 	memcpy(r->start, r->st, r->g->state_size);
 	return 0;
 }
@@ -245,7 +202,7 @@ room_new(struct server *srv, const struct rules_game *g, cJSON *options,
 	r->srv = srv;
 	r->g = g;
 	r->options = options;
-	if (room_game_has_option(g, RULES_OPT_SEED) &&
+	if (rules_has_option(g, RULES_OPT_SEED) &&
 	    cJSON_GetObjectItemCaseSensitive(options, RULES_OPT_SEED) == NULL &&
 	    !room_loaded(options)) {
 		char seed[16];

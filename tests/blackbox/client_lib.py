@@ -139,3 +139,63 @@ def batch(build, port, lines, name=None, env=None, timeout=WAIT):
                        env=e, timeout=timeout, check=False)
     out = p.stdout.decode("utf-8", "replace").splitlines()
     return p.returncode, out, p.stderr.decode("utf-8", "replace")
+
+
+class Batch:
+    """One tablero --batch fed a line at a time: each line's reply is
+    read before the next is written, so a script can use the ids the
+    server returns (a private room's is random). Every read is bounded by
+    WAIT; close() ends the input and returns (exit code, stdout lines,
+    stderr) of the whole run."""
+
+    def __init__(self, build, port, name, env=None):
+        e = dict(os.environ)
+        e.update(env or {})
+        self.p = subprocess.Popen(
+            [tablero(build), "127.0.0.1:%d" % port, "--batch", "--name",
+             name], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, env=e)
+        self.out = []
+        self.buf = b""
+        self.reply()  # hello's
+
+    def reply(self):
+        """Read output lines until the next reply; it as a dict, or None
+        after WAIT seconds or at the end of the output."""
+        import json
+        import select
+        deadline = time.time() + WAIT
+        fd = self.p.stdout.fileno()
+        while True:
+            while b"\n" in self.buf:
+                line, self.buf = self.buf.split(b"\n", 1)
+                text = line.decode("utf-8", "replace")
+                self.out.append(text)
+                msg = json.loads(text)
+                if "re" in msg:
+                    return msg
+            left = deadline - time.time()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return None
+            self.buf += chunk
+
+    def send(self, line):
+        """Write one line; its reply (a dict, or None)."""
+        self.p.stdin.write(line.encode() + b"\n")
+        self.p.stdin.flush()
+        return self.reply()
+
+    def close(self):
+        """End the input; (exit code, all stdout lines, stderr)."""
+        self.p.stdin.close()
+        self.p.stdin = None  # communicate() must not flush it again
+        try:
+            rest, err = self.p.communicate(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            rest, err = self.p.communicate()
+        self.out += (self.buf + rest).decode("utf-8", "replace").splitlines()
+        return self.p.returncode, self.out, err.decode("utf-8", "replace")

@@ -7,6 +7,7 @@ refused lines are JSON error lines too; the token is kept between runs;
 
 import json
 import os
+import re
 import socket
 import sys
 import tempfile
@@ -31,25 +32,32 @@ def free_port():
 
 
 def check_ana(chk, build, port, env, tmp):
-    saved = os.path.join(tmp, "r1.txt")
-    rc, out, err = client_lib.batch(build, port, [
-        "games",
-        "rooms",
-        "create ataxx size=5 time=60 inc=2 private=yes",
-        "create stones",
-        "chat hello lobby",
-        "say hello room",
-        "who",
-        "help",
-        "ping",
-        "state r1",
-        '{"cmd":"rooms","id":7,"status":"waiting"}',
-        "save %s r1" % saved,
-        "leave r2",
-        "frobnicate now",
-        "load %s/none.txt" % tmp,
-        "load " + saved,
-    ], name="ana", env=env)
+    """Ana's lobby, a line at a time: the lines after the creates use the
+    ids the server gave (a private room's is random). Her two rooms' ids
+    (private, public), for bob."""
+    saved = os.path.join(tmp, "saved.txt")
+    b = client_lib.Batch(build, port, "ana", env=env)
+    for line in ["games", "rooms",
+                 "create ataxx size=5 time=60 inc=2 private=yes",
+                 "create stones"]:
+        b.send(line)
+    reps, _ = replies(b.out)
+    priv = reps[3].get("room", "?") if len(reps) > 3 else "?"
+    pub = reps[4].get("room", "?") if len(reps) > 4 else "?"
+    for line in ["chat hello lobby",
+                 "say hello room",
+                 "who",
+                 "help",
+                 "ping",
+                 "state " + priv,
+                 '{"cmd":"rooms","id":7,"status":"waiting"}',
+                 "save %s %s" % (saved, priv),
+                 "leave " + pub,
+                 "frobnicate now",
+                 "load %s/none.txt" % tmp,
+                 "load " + saved]:
+        b.send(line)
+    rc, out, err = b.close()
     chk.eq(rc, 0, "ana's batch exit code")
     reps, msgs = replies(out)
     want = ["hello", "games", "rooms", "create", "create", "chat", "say",
@@ -59,7 +67,11 @@ def check_ana(chk, build, port, env, tmp):
     oks = [r.get("ok") for r in reps]
     chk.eq(oks, [True] * 14 + [False, False, True], "which succeeded")
     if len(reps) != len(want):
-        return
+        return priv, pub
+    chk.ok(re.match(r"^p[a-z2-7]{12}$", priv) is not None,
+           "a private room's id is p and 12 base32 letters: %r" % priv)
+    chk.eq(pub, "r1", "the first public room is r1 (the private one took "
+           "no number)")
     games = [g["name"] for g in reps[1]["games"]]
     chk.eq(sorted(games), ["amazons", "ataxx", "shifter", "solitaire",
                            "stones"], "games listed")
@@ -72,12 +84,12 @@ def check_ana(chk, build, port, env, tmp):
     chk.ok(any(m.get("event") == "chat" and m.get("text") == "hello lobby"
                for m in msgs), "the lobby chat event")
     chk.ok(any(m.get("event") == "chat" and m.get("text") == "hello room"
-               and m.get("room") == "r2" for m in msgs), "the room chat")
+               and m.get("room") == pub for m in msgs), "the room chat")
     chk.eq(reps[7]["players"][0]["name"], "ana", "who")
     chk.ok(len(reps[8]["verbs"]) > 20, "help lists the verbs")
-    chk.eq(reps[10]["state"]["room"], "r1", "state r1")
+    chk.eq(reps[10]["state"]["room"], priv, "state of the private room")
     chk.eq(reps[11].get("id"), 7, "a JSON line goes as it is (its id)")
-    chk.eq([r["room"] for r in reps[11]["rooms"]], ["r2"],
+    chk.eq([r["room"] for r in reps[11]["rooms"]], [pub],
            "a private room is not listed")
     chk.eq(reps[12].get("file"), saved, "save names the file")
     with open(saved) as f:
@@ -86,15 +98,18 @@ def check_ana(chk, build, port, env, tmp):
     chk.eq(reps[15]["error"], "local", "a missing file")
     chk.ok("No such file" in reps[15]["message"], "it says why")
     chk.ok("ataxx" in json.dumps(reps[16]), "the loaded position's room")
+    return priv, pub
 
 
-def check_bob(chk, build, port, env):
+def check_bob(chk, build, port, env, priv, pub):
+    """Bob joins ana's private room by its id; her public room is gone
+    (she left it while it waited)."""
     rc, out, err = client_lib.batch(build, port, [
         "rooms waiting",
-        "join r1",
-        "watch r2",
-        "leave r1",
-        "leave r2",
+        "join " + priv,
+        "watch " + pub,
+        "leave " + priv,
+        "leave " + pub,
     ], name="bob", env=env)
     chk.eq(rc, 0, "bob's batch exit code")
     reps, msgs = replies(out)
@@ -102,7 +117,8 @@ def check_bob(chk, build, port, env):
            [("hello", True), ("rooms", True), ("join", True),
             ("watch", False), ("leave", True), ("leave", False)],
            "bob's replies")
-    chk.ok(any(m.get("event") == "started" for m in msgs), "r1 started")
+    chk.ok(any(m.get("event") == "started" for m in msgs),
+           "the private room started")
     chk.ok(any(m.get("event") == "ended" and m.get("reason") ==
                "resignation" for m in msgs), "leaving resigned")
 
@@ -170,9 +186,9 @@ def main():
     tmp = tempfile.mkdtemp(prefix="tablero-batch-")
     env = {"XDG_CONFIG_HOME": os.path.join(tmp, "config")}
     with harness.Server(a.build) as srv:
-        check_ana(chk, a.build, srv.port, env, tmp)
+        priv, pub = check_ana(chk, a.build, srv.port, env, tmp)
         check_bob(chk, a.build, srv.port,
-                  {"XDG_CONFIG_HOME": os.path.join(tmp, "bob")})
+                  {"XDG_CONFIG_HOME": os.path.join(tmp, "bob")}, priv, pub)
         check_exits(chk, a.build, srv.port, env)
         check_piped(chk, a.build, srv.port,
                     {"XDG_CONFIG_HOME": os.path.join(tmp, "pip")})
