@@ -634,6 +634,10 @@ text_rooms(struct text_buf *b, const cJSON *msg)
 	}
 	cJSON_ArrayForEach(r, rooms)
 		text_summary(b, r);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")) &&
+	    text_str(msg, "next") != NULL)
+		text_addf(
+		    b, "More rooms: rooms from=%s\n", text_str(msg, "next"));
 }
 
 /* who's reply. */
@@ -655,6 +659,10 @@ text_reply_who(struct text_buf *b, const cJSON *msg)
 		}
 		text_add(b, p->next != NULL ? "," : "");
 	}
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")))
+		text_addf(b, " (of %d online)",
+		    (int)cJSON_GetNumberValue(
+		        cJSON_GetObjectItemCaseSensitive(msg, "online")));
 	text_add(b, ".\n");
 }
 

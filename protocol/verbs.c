@@ -52,12 +52,12 @@ static const struct verbs_entry verbs_games = {
 static const struct verbs_entry verbs_rooms = {
     .name = "rooms",
     .login = 1,
-    .fields = F(GAME) | F(STATUS),
+    .fields = F(GAME) | F(STATUS) | F(FROM),
     .required = 0,
     .args = PROTO_ARGS_ROOMS,
     .positional = {-1, -1},
-    .usage = "rooms [GAME] [waiting|playing|ended|adjourned]",
-    .summary = "the public rooms, of one game or status if you say",
+    .usage = "rooms [GAME] [waiting|playing|ended|adjourned] [from=ROOM]",
+    .summary = "the public rooms, newest first, a page at a time",
     .text = text_reply_rooms,
 };
 

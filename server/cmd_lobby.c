@@ -3,6 +3,7 @@
  * can be played, from the rules registry), rooms (what is going on), help,
  * who (the players online) and lobby chat.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,42 +103,87 @@ cmd_games(struct conn *c, const struct proto_request *req)
 	session_reply(c, rep);
 }
 
+/* Does the rooms request list this room? */
+static int
+cmd_rooms_listed(const struct room *r, const struct proto_request *req)
+{
+	if (r->is_private)
+		return 0;
+	if (req->game != NULL && strcmp(req->game, r->g->name) != 0)
+		return 0;
+	if (req->status == NULL) /* finished games: only when asked */
+		return r->status != ROOM_ENDED;
+	return strcmp(req->status, room_status_name(r->status)) == 0;
+}
+
+/* The room number a `from` cursor names ("r12" or "12"); 0 when bad. */
+static long
+cmd_rooms_cursor(const char *from)
+{
+	char *end;
+	long n;
+
+	if (from[0] == 'r')
+		from++;
+	n = strtol(from, &end, 10);
+	return *from != '\0' && *end == '\0' && n > 0 ? n : 0;
+}
+
+/* The public rooms, newest first, at most rooms_page of them: "more" says
+ * whether older ones remain, "next" is the cursor to ask for them with
+ * (`from`: rooms older than that one). A page is a few hundred bytes a
+ * room, so the reply stays far below the output cap. */
 void
 cmd_rooms(struct conn *c, const struct proto_request *req)
 {
 	cJSON *rep, *list;
-	struct room *r;
+	struct room *r, *last = NULL;
+	long before = LONG_MAX;
+	int n = 0, more = 0;
 
 	if (req->game != NULL && rules_find(req->game) == NULL) {
 		session_error(
 		    c, req, PROTO_E_NO_SUCH_GAME, "no game '%s'", req->game);
 		return;
 	}
+	if (req->from != NULL && (before = cmd_rooms_cursor(req->from)) == 0) {
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "from is the room a page ended with, like r12");
+		return;
+	}
 	rep = proto_reply(req);
 	list = cJSON_AddArrayToObject(rep, "rooms");
 	if (req->status != NULL && strcmp(req->status, "ended") == 0) {
-		/* Finished games come from the store, newest first. */
+		/* Finished games come from the store, newest first, the
+		 * latest ARCHIVE_LIST_MAX of them: one page, no cursor. */
 		if (archive_recent(c->srv, req->game, list) != 0) {
 			cJSON_Delete(rep);
 			session_error(
 			    c, req, PROTO_E_INTERNAL, "the store failed");
 			return;
 		}
+		cJSON_AddBoolToObject(rep, "more", 0);
+		cJSON_AddNullToObject(rep, "next");
 		session_reply(c, rep);
 		return;
 	}
-	TAILQ_FOREACH(r, &c->srv->rooms, entry) {
-		if (r->is_private)
+	TAILQ_FOREACH_REVERSE(r, &c->srv->rooms, room_list, entry)
+	{
+		if (r->number >= before || !cmd_rooms_listed(r, req))
 			continue;
-		if (req->status == NULL && r->status == ROOM_ENDED)
-			continue;
-		if (req->game != NULL && strcmp(req->game, r->g->name) != 0)
-			continue;
-		if (req->status != NULL &&
-		    strcmp(req->status, room_status_name(r->status)) != 0)
-			continue;
+		if (n == c->srv->cfg.rooms_page) {
+			more = 1;
+			break;
+		}
 		cJSON_AddItemToArray(list, room_summary(r));
+		last = r;
+		n++;
 	}
+	cJSON_AddBoolToObject(rep, "more", more);
+	if (more)
+		cJSON_AddStringToObject(rep, "next", last->id);
+	else
+		cJSON_AddNullToObject(rep, "next");
 	session_reply(c, rep);
 }
 
@@ -160,17 +206,21 @@ cmd_help(struct conn *c, const struct proto_request *req)
 	session_reply(c, rep);
 }
 
+/* Who is online: at most SERVER_WHO_MAX of them, so the reply stays far
+ * below the output cap however many are; "online" counts them all. */
 void
 cmd_who(struct conn *c, const struct proto_request *req)
 {
 	cJSON *rep = proto_reply(req), *list, *one, *ids;
 	struct room *r, **held;
 	struct conn *o;
-	int i, n;
+	int i, n, online = 0;
 
 	list = cJSON_AddArrayToObject(rep, "players");
 	TAILQ_FOREACH(o, &c->srv->conns, entry) {
 		if (o->player == NULL || o->state != CONN_OPEN)
+			continue;
+		if (online++ >= SERVER_WHO_MAX)
 			continue;
 		one = cJSON_CreateObject();
 		cJSON_AddStringToObject(one, "name", o->player->name);
@@ -187,6 +237,8 @@ cmd_who(struct conn *c, const struct proto_request *req)
 		free(held);
 		cJSON_AddItemToArray(list, one);
 	}
+	cJSON_AddNumberToObject(rep, "online", online);
+	cJSON_AddBoolToObject(rep, "more", online > SERVER_WHO_MAX);
 	session_reply(c, rep);
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "server/server.h"
+#include "server/store.h"
 
 /* A room as hello lists it: the rooms verb's summary, with its seq,
  * privacy and whose turn it is. */
@@ -29,6 +30,7 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	char token[PLAYER_TOKEN_BYTES * 2 + 1] = "";
 	struct player *p;
 	struct room *r, *latest = NULL, **held;
+	struct store_identity id;
 	cJSON *rep, *rooms;
 	int is_new, i, n;
 
@@ -42,13 +44,20 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		    "a name is 1 to 16 letters, digits, '_' or '-'");
 		return;
 	}
-	if (player_authenticate(c, req, token, sizeof token, &is_new) != 0)
+	if (player_authenticate(c, req, token, sizeof token, &id, &is_new) != 0)
 		return;
-	p = player_get(c->srv, req->name);
+	p = player_get(c->srv, id.name);
+	p->played = p->played || id.played;
+	if (!p->played && !is_new &&
+	    store_identity_seen(c->srv->store, p->name) != 0)
+		log_error("store: %s", store_errmsg(c->srv->store));
 	player_replace(p);
 	p->conn = c;
 	c->player = p;
-	evtimer_del(c->idle);
+	c->lim_name = limit_name(c->srv, p->name);
+	if (c->lim_name != NULL)
+		c->lim_name->refs++;
+	session_logged_in(c);
 	log_info("%s logged in from %s (conn %llu)", p->name, c->addr,
 	    (unsigned long long)c->id);
 

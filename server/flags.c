@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,6 +267,94 @@ static const struct flags_entry flags_table[] = {
         .def = SERVER_BOT_PACE_MS,
         .arg = "MS",
         .help = "the least pause between moves when only bots play"},
+    {.name = "addr-rate",
+        .type = FLAGS_INT,
+        .off = CFG(addr_rate),
+        .min = 1,
+        .max = 10000000,
+        .def = 0,
+        .arg = "N",
+        .help = "messages per second from one address, over all its "
+                "connections",
+        .def_text = FLAGS_STR(SERVER_ADDR_RATE_FACTOR) " x --rate"},
+    {.name = "addr-burst",
+        .type = FLAGS_INT,
+        .off = CFG(addr_burst),
+        .min = 1,
+        .max = 10000000,
+        .def = 0,
+        .arg = "N",
+        .help = "messages in a burst from one address",
+        .def_text = FLAGS_STR(SERVER_ADDR_RATE_FACTOR) " x --burst"},
+    {.name = "login-fails",
+        .type = FLAGS_INT,
+        .off = CFG(login_fails),
+        .min = 1,
+        .max = 100000,
+        .def = SERVER_LOGIN_FAILS,
+        .arg = "N",
+        .help = "failed logins per minute from one address; a name may "
+                "have 5 x N"},
+    {.name = "max-per-address",
+        .type = FLAGS_INT,
+        .off = CFG(max_per_addr),
+        .min = 1,
+        .max = 1000000,
+        .def = SERVER_CONNS_PER_ADDR,
+        .arg = "N",
+        .help = "connections from one address (an IPv6 /64)"},
+    {.name = "idle-lobby",
+        .type = FLAGS_INT,
+        .off = CFG(lobby_idle_sec),
+        .min = 1,
+        .max = 604800,
+        .def = SERVER_LOBBY_IDLE_SEC,
+        .arg = "SECONDS",
+        .help = "a logged-in client in no game and watching nothing is "
+                "closed after this silence"},
+    {.name = "new-names",
+        .type = FLAGS_INT,
+        .off = CFG(new_names),
+        .min = 1,
+        .max = 1000000,
+        .def = SERVER_NEW_NAMES,
+        .arg = "N",
+        .help = "new identities one address may make per hour"},
+    {.name = "unplayed-days",
+        .type = FLAGS_INT,
+        .off = CFG(unplayed_days),
+        .min = 1,
+        .max = 36500,
+        .def = SERVER_UNPLAYED_DAYS,
+        .arg = "N",
+        .help = "identities that never played are deleted this many days "
+                "after their last hello"},
+    {.name = "rooms-page",
+        .type = FLAGS_INT,
+        .off = CFG(rooms_page),
+        .min = 1,
+        .max = 1000,
+        .def = SERVER_ROOMS_PAGE,
+        .arg = "N",
+        .help = "rooms in one rooms reply"},
+    {.name = "waiting-expire",
+        .type = FLAGS_INT,
+        .off = CFG(waiting_expire_sec),
+        .min = 1,
+        .max = 31536000,
+        .def = SERVER_WAITING_EXPIRE_SEC,
+        .arg = "SECONDS",
+        .help = "a waiting room whose creator is gone is closed after this "
+                "long"},
+    {.name = "max-output-total",
+        .type = FLAGS_SIZE,
+        .off = CFG(output_total_max),
+        .min = 65536,
+        .max = LONG_MAX,
+        .def = SERVER_OUTPUT_TOTAL_MAX,
+        .arg = "BYTES",
+        .help = "unread output of all clients together; past it those "
+                "furthest behind are dropped first"},
     {.name = "help", .shortname = 'h', .type = FLAGS_HELP, .help = "this help"},
     {.name = "version",
         .shortname = 'V',
@@ -574,6 +663,16 @@ flags_getopt(struct option *longopts, char *shortopts)
 	*shortopts = '\0';
 }
 
+/* Limits that default to a multiple of others, once those are known. */
+static void
+flags_derived(struct config *cfg)
+{
+	if (cfg->addr_rate == 0)
+		cfg->addr_rate = cfg->rate * SERVER_ADDR_RATE_FACTOR;
+	if (cfg->addr_burst == 0)
+		cfg->addr_burst = cfg->burst * SERVER_ADDR_RATE_FACTOR;
+}
+
 void
 flags_parse(struct config *cfg, int argc, char **argv)
 {
@@ -608,4 +707,5 @@ flags_parse(struct config *cfg, int argc, char **argv)
 		    argv[optind]);
 		exit(2);
 	}
+	flags_derived(cfg);
 }

@@ -101,9 +101,11 @@ main_cleanup(struct server *srv)
 {
 	if (srv->worker != NULL)
 		worker_free(srv->worker);
+	sweep_stop(srv);
 	net_free_all(srv);
 	room_free_all(srv);
 	player_free_all(srv);
+	limit_free_all(srv);
 	if (srv->store != NULL)
 		store_close(srv->store);
 	if (srv->sig_term != NULL) {
@@ -197,6 +199,7 @@ main_start(struct server *srv)
 	srv->worker = worker_new(srv);
 	if (recover_rooms(srv) != 0)
 		return -1;
+	sweep_start(srv);
 	return 0;
 }
 

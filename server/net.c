@@ -31,10 +31,23 @@
 /* Seconds the server waits for clients to take their last bytes at
  * shutdown. */
 #define NET_SHUTDOWN_SEC 2
+/* Lingering close: after the last reply the server shuts down its
+ * writing and reads (and drops) what the client still sends for at most
+ * this long and this many bytes, so that the close sends no reset that
+ * could destroy the reply on its way (as HTTP servers do). */
+#define NET_LINGER_SEC 2
+#define NET_LINGER_BYTES (256 * 1024)
+/* Shedding for the global output cap stops once the total is down to
+ * this many eighths of it, so the next scan is some way off. */
+#define NET_SHED_EIGHTHS 7
 
 static void net_read_cb(struct bufferevent *bev, void *arg);
 static void net_write_cb(struct bufferevent *bev, void *arg);
 static void net_event_cb(struct bufferevent *bev, short what, void *arg);
+static void net_linger(struct conn *c);
+static void net_shed(struct server *srv);
+static size_t net_queued(struct conn *c);
+static void net_refuse(evutil_socket_t fd, const char *why);
 
 /* Take a connection out of the server and free it with its socket. */
 static void
@@ -89,11 +102,17 @@ net_close(struct conn *c, int flush)
 
 	if (c->state == CONN_DEAD)
 		return;
-	if (!flush || evbuffer_get_length(out) == 0) {
+	if (!flush) {
 		net_set_dead(c);
 		return;
 	}
+	if (c->lingering)
+		return;
 	c->state = CONN_FLUSHING;
+	if (evbuffer_get_length(out) == 0) {
+		net_linger(c);
+		return;
+	}
 	bufferevent_disable(c->bev, EV_READ);
 	bufferevent_set_timeouts(c->bev, NULL, &tv);
 }
@@ -112,8 +131,7 @@ net_send(struct conn *c, const char *data, size_t len)
 	if (c->state == CONN_DEAD)
 		return;
 	out = bufferevent_get_output(c->bev);
-	queued = evbuffer_get_length(out) +
-	    (c->deferred != NULL ? evbuffer_get_length(c->deferred) : 0);
+	queued = net_queued(c);
 	if (queued >= c->srv->cfg.output_max) {
 		log_warn("conn %llu %s%s%s: not reading, dropping it: %zu "
 		         "bytes queued unread (--max-output %zu), a %zu-byte "
@@ -132,6 +150,9 @@ net_send(struct conn *c, const char *data, size_t len)
 		evbuffer_add(c->deferred, data, len);
 	} else
 		evbuffer_add(out, data, len);
+	c->srv->queued += len;
+	if (c->srv->queued > c->srv->cfg.output_total_max)
+		net_shed(c->srv);
 }
 
 /* Send a reply or event in the connection's output mode. */
@@ -172,6 +193,98 @@ net_cache_clear(struct net_cache *cache)
 	cache->json = cache->text = NULL;
 }
 
+/*
+ * Everything is sent: shut down writing and read for NET_LINGER_SEC what
+ * the client still sends, dropping it, so that the close does not reset
+ * the connection (a reset can destroy the last reply before the client
+ * reads it). Closed at the client's end of file, the timeout, or past
+ * NET_LINGER_BYTES.
+ */
+static void
+net_linger(struct conn *c)
+{
+	struct timeval tv = {NET_LINGER_SEC, 0};
+
+	if (c->srv->shutting_down ||
+	    shutdown(bufferevent_getfd(c->bev), SHUT_WR) != 0) {
+		net_set_dead(c);
+		return;
+	}
+	c->lingering = 1;
+	bufferevent_disable(c->bev, EV_WRITE);
+	bufferevent_setwatermark(c->bev, EV_READ, 0, 0);
+	bufferevent_set_timeouts(c->bev, &tv, NULL);
+	bufferevent_enable(c->bev, EV_READ);
+	evbuffer_drain(bufferevent_get_input(c->bev),
+	    evbuffer_get_length(bufferevent_get_input(c->bev)));
+}
+
+/* A lingering connection's input: dropped; too much of it ends the wait. */
+static void
+net_linger_read(struct conn *c)
+{
+	struct evbuffer *in = bufferevent_get_input(c->bev);
+
+	c->discarded += evbuffer_get_length(in);
+	evbuffer_drain(in, evbuffer_get_length(in));
+	if (c->discarded > NET_LINGER_BYTES)
+		net_set_dead(c);
+}
+
+/* Output queued for a connection and not yet taken by the kernel. */
+static size_t
+net_queued(struct conn *c)
+{
+	return evbuffer_get_length(bufferevent_get_output(c->bev)) +
+	    (c->deferred != NULL ? evbuffer_get_length(c->deferred) : 0);
+}
+
+/*
+ * The output queued for every connection went past output_total_max:
+ * count it exactly, and drop the connections furthest behind until it is
+ * down to NET_SHED_EIGHTHS of the cap. srv->queued is an upper bound kept
+ * cheaply between two counts (sends add, nothing subtracts).
+ */
+static void
+net_shed(struct server *srv)
+{
+	size_t low = srv->cfg.output_total_max / 8 * NET_SHED_EIGHTHS;
+	struct conn *c, *worst;
+	size_t total = 0, most;
+
+	TAILQ_FOREACH(c, &srv->conns, entry)
+		if (c->state != CONN_DEAD && !c->lingering)
+			total += net_queued(c);
+	srv->queued = total;
+	if (total <= srv->cfg.output_total_max)
+		return;
+	while (total > low) {
+		worst = NULL;
+		most = 0;
+		TAILQ_FOREACH(c, &srv->conns, entry) {
+			size_t q;
+
+			if (c->state == CONN_DEAD || c->lingering)
+				continue;
+			q = net_queued(c);
+			if (q > most) {
+				most = q;
+				worst = c;
+			}
+		}
+		if (worst == NULL)
+			break;
+		limit_log(srv,
+		    "conn %llu %s: %zu bytes unread while all clients "
+		    "hold %zu (cap %zu): dropping it first",
+		    (unsigned long long)worst->id, worst->addr, most, total,
+		    srv->cfg.output_total_max);
+		net_close(worst, 0);
+		total -= most;
+	}
+	srv->queued = total;
+}
+
 /* Hand complete lines to the session, one at a time, until the input is
  * used up or the connection stops reading. */
 static void
@@ -180,6 +293,10 @@ net_read_cb(struct bufferevent *bev, void *arg)
 	struct conn *c = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
 
+	if (c->lingering) {
+		net_linger_read(c);
+		return;
+	}
 	while (c->state == CONN_OPEN && !c->waiting &&
 	    evbuffer_get_length(in) > 0) {
 		struct evbuffer_iovec v;
@@ -251,9 +368,9 @@ net_write_cb(struct bufferevent *bev, void *arg)
 {
 	struct conn *c = arg;
 
-	if (c->state == CONN_FLUSHING &&
+	if (c->state == CONN_FLUSHING && !c->lingering &&
 	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
-		net_set_dead(c);
+		net_linger(c);
 }
 
 static void
@@ -289,8 +406,14 @@ net_tune_socket(evutil_socket_t fd)
 static void
 net_refuse_full(evutil_socket_t fd)
 {
-	cJSON *e = proto_error_reply(
-	    NULL, PROTO_E_SERVER_FULL, "the server is full; try again later");
+	net_refuse(fd, "the server is full; try again later");
+}
+
+/* Refuse a connection with one server_full line saying why. */
+static void
+net_refuse(evutil_socket_t fd, const char *why)
+{
+	cJSON *e = proto_error_reply(NULL, PROTO_E_SERVER_FULL, why);
 	char *s = proto_json_line(e);
 
 	if (s != NULL &&
@@ -321,11 +444,38 @@ net_addr_text(const struct sockaddr *sa, char *buf, size_t len)
 	snprintf(buf, len, "%s:%d", host, port);
 }
 
+/* The limits of a new connection's address, or NULL after refusing it
+ * (too many connections from there, or no room to count them). */
+static struct limit_entry *
+net_address_limit(
+    struct server *srv, evutil_socket_t fd, const struct sockaddr *sa)
+{
+	char key[SERVER_LIMIT_KEY], where[64];
+	struct limit_entry *lim;
+
+	limit_addr_key(sa, key, sizeof key);
+	lim = limit_get(srv, key);
+	if (lim == NULL) {
+		limit_log(
+		    srv, "too many addresses to track: refusing %s", key + 2);
+		net_refuse_full(fd);
+		return NULL;
+	}
+	if (lim->refs < srv->cfg.max_per_addr)
+		return lim;
+	net_addr_text(sa, where, sizeof where);
+	limit_log(srv, "%s: %d connections from that address already: refusing",
+	    where, lim->refs);
+	net_refuse(fd, "too many connections from your address");
+	return NULL;
+}
+
 static void
 net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
     int socklen, void *arg)
 {
 	struct server *srv = arg;
+	struct limit_entry *lim;
 	struct conn *c;
 
 	if (srv->shutting_down) {
@@ -338,9 +488,13 @@ net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 		net_refuse_full(fd);
 		return;
 	}
+	if ((lim = net_address_limit(srv, fd, sa)) == NULL)
+		return;
 	net_tune_socket(fd);
 	c = xcalloc(1, sizeof *c);
 	c->srv = srv;
+	c->lim_addr = lim;
+	lim->refs++;
 	c->id = ++srv->next_conn_id;
 	net_addr_text(sa, c->addr, sizeof c->addr);
 	c->bev = bufferevent_socket_new(

@@ -20,8 +20,9 @@ player_bucket(const char *name)
 {
 	unsigned h = 5381;
 
+	/* case-folded, so that every spelling of a name shares a chain */
 	for (; *name != '\0'; name++)
-		h = h * 33 + (unsigned char)*name;
+		h = h * 33 + (unsigned char)tolower((unsigned char)*name);
 	return h % SERVER_PLAYER_BUCKETS;
 }
 
@@ -51,6 +52,50 @@ player_get(struct server *srv, const char *name)
 	p->next = srv->players[b];
 	srv->players[b] = p;
 	return p;
+}
+
+/* The player sat in a game that started: record it once, so the identity
+ * is never pruned as unused. */
+void
+player_played(struct server *srv, struct player *p)
+{
+	if (p == NULL || p->played)
+		return;
+	if (store_identity_played(srv->store, p->name) != 0) {
+		log_error("store: %s", store_errmsg(srv->store));
+		return;
+	}
+	p->played = 1;
+}
+
+/* A game started in r: each player seated there has played. */
+void
+player_played_in(struct room *r)
+{
+	int i;
+
+	for (i = 0; i < r->g->seats; i++)
+		player_played(r->srv, r->seats[i].player);
+}
+
+/* Delete identities that never played and were last seen (hello) more
+ * than unplayed_days ago: at start and then hourly. */
+void
+player_prune(struct server *srv)
+{
+	int64_t before =
+	    clock_now_ms() - (int64_t)srv->cfg.unplayed_days * 86400 * 1000;
+	int n = 0;
+
+	srv->pruned_ms = clock_mono_ms();
+	if (store_identity_prune(srv->store, before, &n) != 0) {
+		log_error("store: %s", store_errmsg(srv->store));
+		return;
+	}
+	if (n > 0)
+		log_info("pruned %d identities that never played, unseen for "
+		         "%d days",
+		    n, srv->cfg.unplayed_days);
 }
 
 void
@@ -158,42 +203,71 @@ player_token_new(char *token, size_t len)
 	sodium_bin2hex(token, len, b, sizeof b);
 }
 
-/* Check name and token against the store; make a new identity for a new
- * name (*token_out gets its token). 0, or -1 after replying an error. */
-int
-player_authenticate(struct conn *c, const struct proto_request *req,
-    char *token_out, size_t toklen, int *is_new)
+/* Refuse a hello from an address, or for a name, with too many failed
+ * logins lately: 0, or -1 after replying. */
+static int
+player_throttled(
+    struct conn *c, const struct proto_request *req, struct limit_entry *name)
 {
-	char stored[PLAYER_HASH_HEX], given[PLAYER_HASH_HEX];
-	int found = 0;
+	int64_t wait = 0;
 
-	*is_new = 0;
-	if (store_identity_get(
-	        c->srv->store, req->name, stored, sizeof stored, &found) != 0) {
-		log_error("store: %s", store_errmsg(c->srv->store));
-		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+	if (!limit_fails_ok(c->srv, c->lim_addr, &wait)) {
+		limit_log(c->srv,
+		    "conn %llu %s: hello as %s refused: too many "
+		    "failed logins from there",
+		    (unsigned long long)c->id, c->addr, req->name);
+		session_error(c, req, PROTO_E_RATE_LIMITED,
+		    "too many failed logins from your address; try again in "
+		    "%lld s",
+		    (long long)(wait + 999) / 1000);
 		return -1;
 	}
-	if (!found && req->token != NULL) {
-		session_error(c, req, PROTO_E_BAD_TOKEN,
-		    "no identity %s: say hello without a token to make it",
-		    req->name);
+	if (!limit_fails_ok(c->srv, name, &wait)) {
+		limit_log(c->srv,
+		    "conn %llu %s: hello as %s refused: too many "
+		    "failed logins for that name",
+		    (unsigned long long)c->id, c->addr, req->name);
+		session_error(c, req, PROTO_E_RATE_LIMITED,
+		    "too many failed logins for %s; try again in %lld s",
+		    req->name, (long long)(wait + 999) / 1000);
 		return -1;
 	}
-	if (found && req->token == NULL) {
-		session_error(c, req, PROTO_E_NAME_TAKEN,
-		    "name %s is registered: hello %s TOKEN", req->name,
-		    req->name);
+	return 0;
+}
+
+/* A wrong token: counted against the address (and the name when it
+ * exists), logged, refused. */
+static void
+player_failed(struct conn *c, const struct proto_request *req,
+    struct limit_entry *name, const char *why)
+{
+	limit_fails_take(c->srv, c->lim_addr);
+	limit_fails_take(c->srv, name);
+	limit_log(c->srv, "conn %llu %s: failed login as %s: %s",
+	    (unsigned long long)c->id, c->addr, req->name, why);
+	session_error(c, req, PROTO_E_BAD_TOKEN, "%s", why);
+}
+
+/* Make a new identity for a new name, within the address's hourly
+ * allowance; 0, or -1 after replying an error. */
+static int
+player_register(struct conn *c, const struct proto_request *req,
+    char *token_out, size_t toklen)
+{
+	char given[PLAYER_HASH_HEX];
+	int64_t wait = 0;
+
+	if (!limit_names_take(c->srv, c->lim_addr, &wait)) {
+		limit_log(c->srv,
+		    "conn %llu %s: new identity %s refused (%d "
+		    "an hour per address)",
+		    (unsigned long long)c->id, c->addr, req->name,
+		    c->srv->cfg.new_names);
+		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		    "your address made %d new names this hour; try again in "
+		    "%lld min, or log in to an existing one",
+		    c->srv->cfg.new_names, (long long)(wait + 59999) / 60000);
 		return -1;
-	}
-	if (found) {
-		player_token_hash(req->token, given);
-		if (sodium_memcmp(given, stored, sizeof given) != 0) {
-			session_error(c, req, PROTO_E_BAD_TOKEN,
-			    "wrong token for %s", req->name);
-			return -1;
-		}
-		return 0;
 	}
 	player_token_new(token_out, toklen);
 	player_token_hash(token_out, given);
@@ -202,6 +276,56 @@ player_authenticate(struct conn *c, const struct proto_request *req,
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return -1;
 	}
+	return 0;
+}
+
+/* Check name and token against the store (names match whatever their
+ * case; *id gets the name as registered); make a new identity for a new
+ * name (*token_out gets its token). 0, or -1 after replying an error. */
+int
+player_authenticate(struct conn *c, const struct proto_request *req,
+    char *token_out, size_t toklen, struct store_identity *id, int *is_new)
+{
+	char given[PLAYER_HASH_HEX];
+	struct limit_entry *name = NULL;
+	int found = 0;
+
+	*is_new = 0;
+	if (store_identity_find(c->srv->store, req->name, id, &found) != 0) {
+		log_error("store: %s", store_errmsg(c->srv->store));
+		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		return -1;
+	}
+	if (found && req->token != NULL)
+		name = limit_name(c->srv, id->name);
+	if (req->token != NULL && player_throttled(c, req, name) != 0)
+		return -1;
+	if (!found && req->token != NULL) {
+		player_failed(c, req, NULL,
+		    "no identity of that name: say hello without a token to "
+		    "make it");
+		return -1;
+	}
+	if (found && req->token == NULL) {
+		session_error(c, req, PROTO_E_NAME_TAKEN,
+		    "name %s is registered: hello %s TOKEN", id->name,
+		    id->name);
+		return -1;
+	}
+	if (found) {
+		player_token_hash(req->token, given);
+		if (strlen(id->hash) + 1 != sizeof given ||
+		    sodium_memcmp(given, id->hash, sizeof given) != 0) {
+			player_failed(
+			    c, req, name, "wrong token for that name");
+			return -1;
+		}
+		return 0;
+	}
+	if (player_register(c, req, token_out, toklen) != 0)
+		return -1;
+	snprintf(id->name, sizeof id->name, "%s", req->name);
+	id->played = 0;
 	*is_new = 1;
 	return 0;
 }

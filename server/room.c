@@ -1047,6 +1047,7 @@ room_start_announce(struct room *r)
 	room_broadcast(r, ev);
 	room_clock_event(r, 0);
 	room_after_move(r);
+	player_played_in(r);
 }
 
 /* The scores by seat name, or null. */

@@ -96,6 +96,41 @@ struct worker;
 #define SERVER_BACKLOG_MAX 65535
 /* Player-name hash buckets. */
 #define SERVER_PLAYER_BUCKETS 4096
+/* Messages one source address may send per second, and in a burst, as a
+ * multiple of one connection's (--rate, --burst): a household or a club
+ * behind one NAT, but not a botnet of reconnections. */
+#define SERVER_ADDR_RATE_FACTOR 10
+/* Connections from one source address (an IPv6 /64) at once: a club
+ * behind one NAT fits, one host cannot take every slot. */
+#define SERVER_CONNS_PER_ADDR 256
+/* Failed logins (wrong token) per minute from one address; a name may
+ * have five times as many, so no single address can lock its owner out. */
+#define SERVER_LOGIN_FAILS 10
+/* New identities one address may make per hour: a family or a classroom,
+ * not a script. */
+#define SERVER_NEW_NAMES 250
+/* Seconds a logged-in connection that sits in no unfinished game and
+ * watches nothing may stay silent before it is closed. */
+#define SERVER_LOBBY_IDLE_SEC 1800
+/* Days an identity that never played a game is kept after its last hello
+ * before it is pruned. */
+#define SERVER_UNPLAYED_DAYS 7
+/* Rooms in one rooms reply; the client pages on with `from`. Each summary
+ * is a few hundred bytes, so a page stays far below any output cap. */
+#define SERVER_ROOMS_PAGE 100
+/* Players one who reply lists: each is at most about 170 bytes (a name
+ * and 16 room ids), so the reply stays below 100 kB. */
+#define SERVER_WHO_MAX 500
+/* Seconds a waiting room whose creator has gone is kept. */
+#define SERVER_WAITING_EXPIRE_SEC 600
+/* Output bytes queued for all connections together: past it the
+ * connections furthest behind are dropped first. */
+#define SERVER_OUTPUT_TOTAL_MAX (256L * 1024 * 1024)
+/* Abuse accounting: hash buckets, most entries (addresses and names with
+ * recent activity; about 150 bytes each), and the longest key. */
+#define SERVER_LIMIT_BUCKETS 4096
+#define SERVER_LIMIT_ENTRIES 200000
+#define SERVER_LIMIT_KEY 56
 /* Room-id hash buckets at first; the index doubles as rooms are added, so
  * a lookup stays one short chain however many rooms there are. */
 #define SERVER_ROOM_BUCKETS 1024
@@ -138,6 +173,34 @@ struct config {
 	int hint_ms;        /* a hint's time bound */
 	int bot_max_ms;     /* the longest a bot thinks */
 	int bot_pace_ms;    /* the least pause between bot-versus-bot moves */
+	int addr_rate;      /* messages per second per address; 0: default */
+	int addr_burst;
+	int login_fails; /* failed logins per minute per address */
+	int max_per_addr;
+	int lobby_idle_sec;
+	int new_names; /* identities per address per hour */
+	int unplayed_days;
+	int rooms_page;
+	int waiting_expire_sec;
+	size_t output_total_max;
+};
+
+/* A token bucket (limit.c). */
+struct limit_bucket {
+	double tokens;
+	int64_t at; /* last refill, monotonic ms */
+	int used;   /* 0: never used (counts as full) */
+};
+
+/* What one address ("a:...") or one case-folded name ("n:...") did
+ * lately, across its connections. */
+struct limit_entry {
+	struct limit_entry *next; /* hash chain */
+	char key[SERVER_LIMIT_KEY];
+	int refs;                  /* connections holding it */
+	struct limit_bucket msgs;  /* messages */
+	struct limit_bucket fails; /* failed logins */
+	struct limit_bucket names; /* new identities (addresses) */
 };
 
 enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };
@@ -167,6 +230,11 @@ struct conn {
 	int64_t refill_ms;
 	int refused; /* refused messages in a row */
 	struct event *idle;
+	struct limit_entry *lim_addr; /* the source address's limits */
+	struct limit_entry *lim_name; /* the identity's, once logged in */
+	int64_t last_ms;              /* last message, monotonic */
+	int lingering;    /* closing: reading and dropping what comes */
+	size_t discarded; /* bytes dropped while lingering */
 };
 TAILQ_HEAD(conn_list, conn);
 
@@ -187,6 +255,7 @@ struct player {
 	struct room **rooms;  /* rooms that hold this player (any order) */
 	int nrooms, roomscap; /* at most the rooms per player plus those
 	                         watched */
+	int played;           /* has started a game (never pruned) */
 };
 
 /* The protocol's words for them (proto_room_status_name). */
@@ -291,6 +360,13 @@ struct server {
 	long next_room;
 	struct worker *worker;
 	int shutting_down;
+	struct limit_entry *limits[SERVER_LIMIT_BUCKETS];
+	int nlimits;
+	struct limit_bucket log_bucket; /* limit_log's */
+	long log_suppressed;
+	struct event *sweep; /* housekeeping, every second */
+	int64_t pruned_ms;   /* last prune of unplayed identities */
+	size_t queued;       /* output queued for everyone, or more */
 };
 
 /* log.c */
@@ -352,10 +428,28 @@ void net_pause(struct conn *c);
 struct conn *net_find(struct server *srv, uint64_t id);
 void net_free_all(struct server *srv);
 
+/* limit.c */
+struct sockaddr;
+int limit_has(struct limit_bucket *b, double per_ms, double cap, int64_t now);
+int64_t limit_wait_ms(const struct limit_bucket *b, double per_ms);
+struct limit_entry *limit_get(struct server *srv, const char *key);
+struct limit_entry *limit_name(struct server *srv, const char *name);
+void limit_addr_key(const struct sockaddr *sa, char *key, size_t len);
+void limit_sweep(struct server *srv);
+void limit_free_all(struct server *srv);
+double limit_fails_cap(const struct server *srv, const struct limit_entry *e);
+int limit_fails_ok(struct server *srv, struct limit_entry *e, int64_t *wait_ms);
+void limit_fails_take(struct server *srv, struct limit_entry *e);
+int limit_names_take(
+    struct server *srv, struct limit_entry *e, int64_t *wait_ms);
+void limit_log(struct server *srv, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* session.c */
 void session_open(struct conn *c);
 void session_line(struct conn *c, const char *line, size_t len);
 void session_closed(struct conn *c);
+void session_logged_in(struct conn *c);
 void session_reply(struct conn *c, cJSON *reply);
 void session_error(struct conn *c, const struct proto_request *req,
     enum proto_error e, const char *fmt, ...)
@@ -369,10 +463,14 @@ struct player *player_get(struct server *srv, const char *name);
 int player_name_valid(const char *name);
 void player_free_all(struct server *srv);
 void player_release(struct server *srv, struct player *p);
+void player_played(struct server *srv, struct player *p);
+void player_played_in(struct room *r);
+void player_prune(struct server *srv);
 void player_room_add(struct player *p, struct room *r);
 void player_room_del(struct player *p, struct room *r);
+struct store_identity;
 int player_authenticate(struct conn *c, const struct proto_request *req,
-    char *token_out, size_t toklen, int *is_new);
+    char *token_out, size_t toklen, struct store_identity *id, int *is_new);
 void player_replace(struct player *p);
 
 /* room.c */
@@ -466,6 +564,10 @@ int archive_recent(struct server *srv, const char *game, cJSON *list);
 void archive_show(struct conn *c, const struct proto_request *req);
 char *archive_record(const struct room *r, const cJSON *seats);
 int archive_just_advanced(const struct room *r);
+
+/* sweep.c: housekeeping every second */
+void sweep_start(struct server *srv);
+void sweep_stop(struct server *srv);
 
 /* recover.c */
 int recover_rooms(struct server *srv);

@@ -24,17 +24,80 @@ static cmd_fn *const session_cmds[] = {
 _Static_assert(sizeof session_cmds / sizeof session_cmds[0] == PROTO_VERB_COUNT,
     "one handler per verb");
 
+/* Is the player in an unfinished game or watching one? Such a
+ * connection may stay silent as long as it likes. */
+static int
+session_busy(struct conn *c)
+{
+	const struct player *p = c->player;
+	int i;
+
+	for (i = 0; i < p->nrooms; i++)
+		if ((p->rooms[i]->status != ROOM_ENDED &&
+		        room_seat_of(p->rooms[i], p) >= 0) ||
+		    room_is_watcher(p->rooms[i], p))
+			return 1;
+	return 0;
+}
+
+/* Check again in `sec` seconds. */
+static void
+session_idle_in(struct conn *c, int64_t ms)
+{
+	struct timeval tv;
+
+	tv.tv_sec = (time_t)(ms / 1000);
+	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+	evtimer_add(c->idle, &tv);
+}
+
+/* The idle timer of a logged-in connection: one with no game and nothing
+ * to watch that was silent for lobby_idle_sec is closed. */
+static void
+session_lobby_idle(struct conn *c)
+{
+	int64_t limit = (int64_t)c->srv->cfg.lobby_idle_sec * 1000;
+	int64_t quiet = clock_mono_ms() - c->last_ms;
+
+	if (quiet < limit) {
+		session_idle_in(c, limit - quiet);
+		return;
+	}
+	if (session_busy(c)) {
+		session_idle_in(c, limit);
+		return;
+	}
+	log_info("conn %llu %s: %s idle %d s in no game; closing",
+	    (unsigned long long)c->id, c->addr, c->player->name,
+	    c->srv->cfg.lobby_idle_sec);
+	session_error(c, NULL, PROTO_E_NOT_ALLOWED,
+	    "idle for %d seconds in no game; closing",
+	    c->srv->cfg.lobby_idle_sec);
+	net_close(c, 1);
+}
+
 static void
 session_idle(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn *c = arg;
 
-	if (c->player != NULL || c->state != CONN_OPEN)
+	if (c->state != CONN_OPEN)
 		return;
+	if (c->player != NULL) {
+		session_lobby_idle(c);
+		return;
+	}
 	session_error(c, NULL, PROTO_E_NOT_LOGGED_IN,
 	    "%d seconds without a request and no hello; closing",
 	    c->srv->cfg.idle_sec);
 	net_close(c, 1);
+}
+
+/* Logged in: from now on the idle timer watches for a silent lobby. */
+void
+session_logged_in(struct conn *c)
+{
+	session_idle_in(c, (int64_t)c->srv->cfg.lobby_idle_sec * 1000);
 }
 
 /* Before hello, any request starts the idle time again. */
@@ -56,7 +119,7 @@ session_open(struct conn *c)
 	cJSON *w = proto_welcome(TABLEROD_VERSION);
 
 	c->tokens = c->srv->cfg.burst;
-	c->refill_ms = clock_mono_ms();
+	c->refill_ms = c->last_ms = clock_mono_ms();
 	net_send_msg(c, w);
 	cJSON_Delete(w);
 	c->idle = evtimer_new(c->srv->base, session_idle, c);
@@ -91,35 +154,71 @@ session_error(struct conn *c, const struct proto_request *req,
 	    c, proto_error_reply(req, e, msg[0] != '\0' ? msg : NULL));
 }
 
-/* Take one token from the bucket; 0 when the client is over its rate. */
-static int
+/* Which bucket refused a message. */
+enum session_over {
+	SESSION_RATE_OK,
+	SESSION_OVER_CONN,
+	SESSION_OVER_ADDR,
+	SESSION_OVER_NAME,
+};
+
+/* Take one token from the connection's bucket, its address's and its
+ * identity's (so reconnecting gives no fresh burst), or none when any is
+ * empty: which one refused. */
+static enum session_over
 session_rate_ok(struct conn *c)
 {
+	const struct config *cfg = &c->srv->cfg;
 	int64_t now = clock_mono_ms();
-	double cap = c->srv->cfg.burst;
+	double cap = cfg->burst;
+	struct limit_entry *a = c->lim_addr, *n = c->lim_name;
 
-	c->tokens += (double)(now - c->refill_ms) * c->srv->cfg.rate / 1000.0;
+	c->tokens += (double)(now - c->refill_ms) * cfg->rate / 1000.0;
 	if (c->tokens > cap)
 		c->tokens = cap;
 	c->refill_ms = now;
 	if (c->tokens < 1.0)
-		return 0;
+		return SESSION_OVER_CONN;
+	if (a != NULL &&
+	    !limit_has(&a->msgs, cfg->addr_rate / 1000.0, cfg->addr_burst, now))
+		return SESSION_OVER_ADDR;
+	if (n != NULL &&
+	    !limit_has(&n->msgs, cfg->rate / 1000.0, cfg->burst, now))
+		return SESSION_OVER_NAME;
 	c->tokens -= 1.0;
-	return 1;
+	if (a != NULL)
+		a->msgs.tokens -= 1.0;
+	if (n != NULL)
+		n->msgs.tokens -= 1.0;
+	return SESSION_RATE_OK;
 }
 
-/* A message over the rate: refused (not run), and a flood is cut off. */
+/* A message over the rate: refused (not run), and a flood is cut off;
+ * the start of each refusal run is logged. */
 static void
-session_refuse(struct conn *c, const struct proto_request *req)
+session_refuse(
+    struct conn *c, const struct proto_request *req, enum session_over why)
 {
-	if (++c->refused >= SERVER_FLOOD_MAX) {
+	static const char *const whose[] = {
+	    "", "", " from your address", " as this player"};
+	static const char *const what[] = {
+	    "", "connection", "address", "identity"};
+	int rate =
+	    why == SESSION_OVER_ADDR ? c->srv->cfg.addr_rate : c->srv->cfg.rate;
+
+	if (c->refused++ == 0)
+		limit_log(c->srv, "conn %llu %s%s%s: rate limited (%s)",
+		    (unsigned long long)c->id, c->addr,
+		    c->player != NULL ? " as " : "",
+		    c->player != NULL ? c->player->name : "", what[why]);
+	if (c->refused >= SERVER_FLOOD_MAX) {
 		session_error(
 		    c, req, PROTO_E_RATE_LIMITED, "flooding; closing");
 		net_close(c, 1);
 		return;
 	}
 	session_error(c, req, PROTO_E_RATE_LIMITED,
-	    "more than %d messages a second; slow down", c->srv->cfg.rate);
+	    "more than %d messages a second%s; slow down", rate, whose[why]);
 }
 
 /* Log what a client sent, made safe and short. */
@@ -140,6 +239,7 @@ session_line(struct conn *c, const char *line, size_t len)
 	struct proto_request req;
 	char err[256];
 	enum proto_error e;
+	enum session_over over;
 
 	if (c->srv->cfg.log_level >= LOG_LEVEL_DEBUG)
 		session_log_line(c, line, len);
@@ -152,8 +252,10 @@ session_line(struct conn *c, const char *line, size_t len)
 	err[0] = '\0';
 	/* Decoded even when refused, so that every reply echoes its id. */
 	e = proto_decode(line, len, &req, err, sizeof err);
-	if (!session_rate_ok(c)) {
-		session_refuse(c, &req);
+	c->last_ms = clock_mono_ms();
+	over = session_rate_ok(c);
+	if (over != SESSION_RATE_OK) {
+		session_refuse(c, &req, over);
 		proto_request_free(&req);
 		return;
 	}
@@ -179,6 +281,17 @@ session_line(struct conn *c, const char *line, size_t len)
 	proto_request_free(&req);
 }
 
+/* Let go of the address's and identity's limits (kept while at rest). */
+static void
+session_unref_limits(struct conn *c)
+{
+	if (c->lim_addr != NULL)
+		c->lim_addr->refs--;
+	if (c->lim_name != NULL)
+		c->lim_name->refs--;
+	c->lim_addr = c->lim_name = NULL;
+}
+
 /* The connection is going: the player's seats are held for them, and a
  * player nothing holds any more leaves memory. */
 void
@@ -192,6 +305,7 @@ session_closed(struct conn *c)
 		evtimer_del(c->idle);
 	if (c->waiting && c->srv->worker != NULL)
 		worker_cancel_conn(c->srv->worker, c->id);
+	session_unref_limits(c);
 	if (p == NULL)
 		return;
 	c->player = NULL;

@@ -123,6 +123,24 @@ static const char *const store_migrations[] = {
     "CREATE INDEX games_room ON games (room);"
     "CREATE INDEX games_name0 ON games (name0, ended_ms);"
     "CREATE INDEX games_name1 ON games (name1, ended_ms);",
+    /* 4: names are unique whatever their case: `folded` is the name in
+     * lower case, unique. Where names clashed already, the first
+     * registered (oldest, then smallest in byte order) gets the folded
+     * key; the others keep working under their exact spelling only.
+     * `played`: set once the identity sat in a game that started;
+     * identities that never did are pruned --unplayed-days after they
+     * were last seen (`seen_ms`, the last hello). Those made before this
+     * version count as played (nothing says otherwise). */
+    "ALTER TABLE identities ADD COLUMN folded TEXT;"
+    "ALTER TABLE identities ADD COLUMN played INTEGER NOT NULL DEFAULT 1;"
+    "ALTER TABLE identities ADD COLUMN seen_ms INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE identities SET folded = lower(name) WHERE NOT EXISTS"
+    " (SELECT 1 FROM identities o WHERE lower(o.name) ="
+    " lower(identities.name) AND (o.created_ms < identities.created_ms"
+    " OR (o.created_ms = identities.created_ms AND o.name <"
+    " identities.name)));"
+    "CREATE UNIQUE INDEX identities_folded ON identities (folded);"
+    "CREATE INDEX identities_unplayed ON identities (played, seen_ms);",
 };
 #define STORE_SCHEMA_VERSION                                                   \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -151,13 +169,19 @@ enum store_stmt {
 	ST_GAMES_RECENT,
 	ST_GAMES_OF,
 	ST_GAME_LAST,
+	ST_IDENT_FIND,
+	ST_IDENT_PLAYED,
+	ST_IDENT_SEEN,
+	ST_IDENT_PRUNE,
 	ST_COUNT
 };
 
 static const char *const store_sql[ST_COUNT] = {
     [ST_IDENT_GET] = "SELECT token_hash FROM identities WHERE name = ?1",
-    [ST_IDENT_PUT] = "INSERT INTO identities (name, token_hash, created_ms)"
-                     " VALUES (?1, ?2, ?3) ON CONFLICT (name)"
+    [ST_IDENT_PUT] = "INSERT INTO identities (name, token_hash, created_ms,"
+                     " folded, played, seen_ms)"
+                     " VALUES (?1, ?2, ?3, lower(?1), 0, ?3)"
+                     " ON CONFLICT (name)"
                      " DO UPDATE SET token_hash = excluded.token_hash",
     /* An upsert, not INSERT OR REPLACE: a replace deletes the row first
      * and the cascade would take the room's moves with it. */
@@ -220,6 +244,18 @@ static const char *const store_sql[ST_COUNT] = {
                     " ORDER BY ended_ms DESC, id DESC LIMIT ?3",
     [ST_GAME_LAST] = "SELECT " STORE_GAME_COLS " FROM games"
                      " WHERE room = ?1 ORDER BY id DESC LIMIT 1",
+    /* The exact spelling first (a name that clashed before version 4),
+     * else whatever case. */
+    [ST_IDENT_FIND] = "SELECT name, token_hash, played FROM identities"
+                      " WHERE folded = lower(?1) OR name = ?1"
+                      " ORDER BY name = ?1 DESC LIMIT 1",
+    [ST_IDENT_PLAYED] = "UPDATE identities SET played = 1 WHERE name = ?1",
+    [ST_IDENT_SEEN] = "UPDATE identities SET seen_ms = ?2 WHERE name = ?1",
+    /* Not the creator of an unfinished room (it may still start). */
+    [ST_IDENT_PRUNE] = "DELETE FROM identities WHERE played = 0"
+                       " AND seen_ms < ?1 AND NOT EXISTS (SELECT 1"
+                       " FROM rooms WHERE rooms.creator = identities.name"
+                       " AND rooms.status <> 'ended')",
 };
 
 struct store {
@@ -346,6 +382,23 @@ store_exec(struct store *s, enum store_stmt which, int bind_rc, const char *op)
 	return 0;
 }
 
+/* Step a bound query to its first row: 1 with a row (the statement still
+ * open), 0 without one or -1 on an error (both reset). */
+static int
+store_step_row(struct store *s, sqlite3_stmt *st, int bind_rc, const char *op)
+{
+	int rc = bind_rc;
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc != SQLITE_DONE)
+		store_fail(s, op);
+	store_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 /*
  * Run a bound query expected to give at most one row whose first column is
  * text, and copy it into buf; *found says whether there was a row.
@@ -356,22 +409,13 @@ store_get_text(struct store *s, enum store_stmt which, int bind_rc,
 {
 	sqlite3_stmt *st = s->st[which];
 	const unsigned char *v;
-	int rc = bind_rc, n;
+	int row, n;
 
 	*found = 0;
 	if (len > 0)
 		buf[0] = '\0';
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		store_reset(st);
-		return 0;
-	}
-	if (rc != SQLITE_ROW) {
-		store_fail(s, op);
-		store_reset(st);
-		return -1;
-	}
+	if ((row = store_step_row(s, st, bind_rc, op)) <= 0)
+		return row;
 	v = sqlite3_column_text(st, 0);
 	n = sqlite3_column_bytes(st, 0);
 	if (v == NULL || (size_t)n >= len) {
@@ -822,6 +866,79 @@ store_identity_put(struct store *s, const char *name, const char *hash)
 }
 
 int
+store_identity_find(
+    struct store *s, const char *name, struct store_identity *out, int *found)
+{
+	sqlite3_stmt *st = s->st[ST_IDENT_FIND];
+	const unsigned char *n, *h;
+	int rc = SQLITE_OK, row;
+
+	*found = 0;
+	store_bind_text(st, 1, name, &rc);
+	if ((row = store_step_row(s, st, rc, "find identity")) <= 0)
+		return row;
+	n = sqlite3_column_text(st, 0);
+	h = sqlite3_column_text(st, 1);
+	if (n == NULL || h == NULL ||
+	    (size_t)sqlite3_column_bytes(st, 0) >= sizeof out->name ||
+	    (size_t)sqlite3_column_bytes(st, 1) >= sizeof out->hash) {
+		snprintf(s->err, sizeof s->err, "find identity: bad row for %s",
+		    name);
+		store_reset(st);
+		return -1;
+	}
+	snprintf(out->name, sizeof out->name, "%s", (const char *)n);
+	snprintf(out->hash, sizeof out->hash, "%s", (const char *)h);
+	out->played = sqlite3_column_int(st, 2);
+	*found = 1;
+	store_reset(st);
+	return 0;
+}
+
+int
+store_identity_played(struct store *s, const char *name)
+{
+	int rc = SQLITE_OK;
+
+	store_bind_text(s->st[ST_IDENT_PLAYED], 1, name, &rc);
+	return store_exec(s, ST_IDENT_PLAYED, rc, "mark identity played");
+}
+
+/* store_exec for a DELETE, with the count of rows it deleted. */
+static int
+store_exec_count(struct store *s, enum store_stmt which, int bind_rc,
+    const char *op, int *count)
+{
+	*count = 0;
+	if (store_exec(s, which, bind_rc, op) != 0)
+		return -1;
+	/* Rows a cascade removed (a room's moves) are not counted. */
+	*count = sqlite3_changes(s->db);
+	return 0;
+}
+
+int
+store_identity_seen(struct store *s, const char *name)
+{
+	sqlite3_stmt *st = s->st[ST_IDENT_SEEN];
+	int rc = SQLITE_OK;
+
+	store_bind_text(st, 1, name, &rc);
+	store_bind_int(st, 2, store_now_ms(), &rc);
+	return store_exec(s, ST_IDENT_SEEN, rc, "mark identity seen");
+}
+
+int
+store_identity_prune(struct store *s, long long before_ms, int *count)
+{
+	int rc = SQLITE_OK;
+
+	store_bind_int(s->st[ST_IDENT_PRUNE], 1, before_ms, &rc);
+	return store_exec_count(
+	    s, ST_IDENT_PRUNE, rc, "prune identities", count);
+}
+
+int
 store_room_save(struct store *s, const struct store_room *r)
 {
 	sqlite3_stmt *st = s->st[ST_ROOM_SAVE];
@@ -1169,14 +1286,9 @@ store_prune(
 	sqlite3_stmt *st = s->st[ST_PRUNE];
 	int rc = SQLITE_OK;
 
-	*count = 0;
 	store_bind_text(st, 1, status, &rc);
 	store_bind_int(st, 2, before_ms, &rc);
-	if (store_exec(s, ST_PRUNE, rc, "prune rooms") != 0)
-		return -1;
-	/* Rows the cascade removed (moves) are not counted, only rooms. */
-	*count = sqlite3_changes(s->db);
-	return 0;
+	return store_exec_count(s, ST_PRUNE, rc, "prune rooms", count);
 }
 
 int

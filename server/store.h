@@ -68,6 +68,22 @@ void store_rollback(struct store *s);
 int store_identity_get(
     struct store *s, const char *name, char *hash, size_t hashlen, int *found);
 int store_identity_put(struct store *s, const char *name, const char *hash);
+/* An identity found by name whatever its case (the exact spelling first):
+ * its name as registered, its token hash, whether it ever played. */
+struct store_identity {
+	char name[64];
+	char hash[128];
+	int played;
+};
+int store_identity_find(
+    struct store *s, const char *name, struct store_identity *out, int *found);
+/* The identity sat in a game that started: never pruned. */
+int store_identity_played(struct store *s, const char *name);
+/* The identity logged in now (the prune counts from its last hello). */
+int store_identity_seen(struct store *s, const char *name);
+/* Delete identities that never played, last seen before before_ms and
+ * creating no unfinished room; the count. */
+int store_identity_prune(struct store *s, long long before_ms, int *count);
 
 /* Insert or replace a room's row (not its moves). */
 int store_room_save(struct store *s, const struct store_room *r);

@@ -119,9 +119,12 @@ test_rooms(void)
 	CHECK_INT(dec("rooms status=ended game=stones"), PROTO_OK);
 	CHECK_STR(req.game, "stones");
 	CHECK_STR(req.status, "ended");
+	CHECK_INT(dec("rooms waiting from=r12"), PROTO_OK);
+	CHECK_STR(req.status, "waiting");
+	CHECK_STR(req.from, "r12");
 	FAILS("rooms a b", PROTO_E_BAD_REQUEST,
 	    "unexpected argument 'b' (usage: rooms [GAME] "
-	    "[waiting|playing|ended|adjourned])");
+	    "[waiting|playing|ended|adjourned] [from=ROOM])");
 }
 
 static void

@@ -190,6 +190,37 @@ test_store_load(struct store *s, struct test_store_seen *seen)
 	return store_load(s, test_store_seen_cb, seen);
 }
 
+/* Names are unique whatever their case; found as registered; pruned
+ * only when they never played. */
+static void
+test_store_identities_folded(struct store *s)
+{
+	struct store_identity id;
+	int found = -1, n = -1;
+
+	CHECK_INT(store_identity_find(s, "ANA", &id, &found), 0);
+	CHECK_INT(found, 1);
+	CHECK_STR(id.name, "ana");
+	CHECK_STR(id.hash, "def456");
+	CHECK_INT(id.played, 0);
+	/* Another spelling of a registered name cannot be registered. */
+	CHECK_INT(store_identity_put(s, "Ana", "x"), -1);
+	CHECK_HAS(store_errmsg(s), "UNIQUE constraint failed");
+	CHECK_INT(store_identity_find(s, "nobody", &id, &found), 0);
+	CHECK_INT(found, 0);
+	CHECK_INT(store_identity_put(s, "Cy", "h"), 0);
+	CHECK_INT(store_identity_played(s, "ana"), 0);
+	CHECK_INT(store_identity_find(s, "aNa", &id, &found), 0);
+	CHECK_INT(id.played, 1);
+	/* Seen before 2100: Cy never played and goes, ana stays. */
+	CHECK_INT(store_identity_prune(s, 4102444800000LL, &n), 0);
+	CHECK_INT(n, 1);
+	CHECK_INT(store_identity_find(s, "cy", &id, &found), 0);
+	CHECK_INT(found, 0);
+	CHECK_INT(store_identity_find(s, "ana", &id, &found), 0);
+	CHECK_INT(found, 1);
+}
+
 static void
 test_store_identities(struct store *s)
 {
@@ -217,6 +248,7 @@ test_store_identities(struct store *s)
 	/* A missing hash is refused. */
 	CHECK_INT(store_identity_put(s, "bo", NULL), -1);
 	CHECK_HAS(store_errmsg(s), "put identity: NOT NULL constraint failed");
+	test_store_identities_folded(s);
 }
 
 static void
@@ -449,7 +481,7 @@ test_store_file(int sync_full)
 	    1);
 	store_close(s);
 
-	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 3);
+	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 4);
 	CHECK_INT(test_store_pragma(path, "PRAGMA application_id"), 0x74626c72);
 	s = store_open(path, sync_full, err, sizeof err);
 	CHECK(s != NULL);
@@ -489,7 +521,7 @@ test_store_newer(void)
 	s = store_open(path, 0, err, sizeof err);
 	CHECK(s == NULL);
 	store_close(s);
-	CHECK_HAS(err, "schema version 7 is newer than this server (3)");
+	CHECK_HAS(err, "schema version 7 is newer than this server (4)");
 	CHECK_HAS(err, path);
 	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 7);
 	test_store_rm(path);

@@ -1,0 +1,290 @@
+/*
+ * limit.c: what one source address or one identity may do across all of
+ * its connections: token buckets for messages, failed logins and new
+ * identities, the count of an address's open connections, a table of
+ * these keyed by address (IPv6 by its /64) or by case-folded name, swept
+ * when idle, and a rate-limited log for what abusers do.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <event2/util.h>
+
+#include "server/server.h"
+
+/* Abuse log lines per second, and in a burst: enough to see an attack
+ * begin, too few for an attacker to fill the disk. */
+#define LIMIT_LOG_PER_SEC 5
+#define LIMIT_LOG_BURST 20
+/* A name gets this many times an address's failed logins: one address
+ * alone can never lock a name's owner out. */
+#define LIMIT_NAME_FAILS_FACTOR 5
+
+static unsigned
+limit_hash(const char *key)
+{
+	unsigned h = 5381;
+
+	for (; *key != '\0'; key++)
+		h = h * 33 + (unsigned char)*key;
+	return h % SERVER_LIMIT_BUCKETS;
+}
+
+/* Refill a bucket that gains `per_ms` tokens a millisecond up to `cap`. */
+static void
+limit_refill(struct limit_bucket *b, double per_ms, double cap, int64_t now)
+{
+	if (!b->used) {
+		b->tokens = cap;
+		b->at = now;
+		b->used = 1;
+		return;
+	}
+	if (now > b->at)
+		b->tokens += (double)(now - b->at) * per_ms;
+	if (b->tokens > cap)
+		b->tokens = cap;
+	b->at = now;
+}
+
+/* 1 when the bucket holds a whole token (after refilling); takes none. */
+int
+limit_has(struct limit_bucket *b, double per_ms, double cap, int64_t now)
+{
+	limit_refill(b, per_ms, cap, now);
+	return b->tokens >= 1.0;
+}
+
+/* Milliseconds until the bucket holds a whole token again. */
+int64_t
+limit_wait_ms(const struct limit_bucket *b, double per_ms)
+{
+	if (b->tokens >= 1.0 || per_ms <= 0)
+		return 0;
+	return (int64_t)((1.0 - b->tokens) / per_ms) + 1;
+}
+
+/* The entry for key, made (full buckets) when missing; NULL when the
+ * table is full. */
+struct limit_entry *
+limit_get(struct server *srv, const char *key)
+{
+	unsigned h = limit_hash(key);
+	struct limit_entry *e;
+
+	for (e = srv->limits[h]; e != NULL; e = e->next)
+		if (strcmp(e->key, key) == 0)
+			return e;
+	if (srv->nlimits >= SERVER_LIMIT_ENTRIES)
+		return NULL;
+	e = xcalloc(1, sizeof *e);
+	snprintf(e->key, sizeof e->key, "%s", key);
+	e->next = srv->limits[h];
+	srv->limits[h] = e;
+	srv->nlimits++;
+	return e;
+}
+
+/* The entry of a case-folded name ("n:" and the name in lower case). */
+struct limit_entry *
+limit_name(struct server *srv, const char *name)
+{
+	char key[SERVER_LIMIT_KEY];
+	size_t i;
+
+	snprintf(key, sizeof key, "n:%s", name);
+	for (i = 2; key[i] != '\0'; i++)
+		key[i] = (char)tolower((unsigned char)key[i]);
+	return limit_get(srv, key);
+}
+
+/* An address's key: "a:" and the IPv4 address, or an IPv6 address's /64
+ * (one subscriber usually holds a whole /64); "" for other families. */
+void
+limit_addr_key(const struct sockaddr *sa, char *key, size_t len)
+{
+	char host[64] = "";
+
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const void *)sa;
+
+		evutil_inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const void *)sa;
+		struct in6_addr a = in6->sin6_addr;
+
+		if (IN6_IS_ADDR_V4MAPPED(&a)) {
+			evutil_inet_ntop(
+			    AF_INET, &a.s6_addr[12], host, sizeof host);
+		} else {
+			memset(&a.s6_addr[8], 0, 8);
+			evutil_inet_ntop(AF_INET6, &a, host, sizeof host);
+		}
+	}
+	snprintf(key, len, "a:%s", host);
+}
+
+/* Is the entry at rest: nobody holds it and every bucket is full? */
+static int
+limit_idle(struct server *srv, struct limit_entry *e, int64_t now)
+{
+	const struct config *cfg = &srv->cfg;
+
+	if (e->refs > 0)
+		return 0;
+	if (e->msgs.used) {
+		int addr = e->key[0] == 'a';
+		double cap = addr ? cfg->addr_burst : cfg->burst;
+
+		limit_refill(&e->msgs,
+		    (addr ? cfg->addr_rate : cfg->rate) / 1000.0, cap, now);
+		if (e->msgs.tokens < cap)
+			return 0;
+	}
+	if (e->fails.used) {
+		double cap = limit_fails_cap(srv, e);
+
+		limit_refill(&e->fails, cap / 60000.0, cap, now);
+		if (e->fails.tokens < cap)
+			return 0;
+	}
+	if (e->names.used) {
+		double cap = cfg->new_names;
+
+		limit_refill(&e->names, cap / 3600000.0, cap, now);
+		if (e->names.tokens < cap)
+			return 0;
+	}
+	return 1;
+}
+
+/* Forget the entries at rest (they would be made again just as they
+ * were): called every second or so. */
+void
+limit_sweep(struct server *srv)
+{
+	int64_t now = clock_mono_ms();
+	int i;
+
+	for (i = 0; i < SERVER_LIMIT_BUCKETS; i++) {
+		struct limit_entry **pe = &srv->limits[i], *e;
+
+		while ((e = *pe) != NULL) {
+			if (!limit_idle(srv, e, now)) {
+				pe = &e->next;
+				continue;
+			}
+			*pe = e->next;
+			srv->nlimits--;
+			free(e);
+		}
+	}
+}
+
+void
+limit_free_all(struct server *srv)
+{
+	int i;
+
+	for (i = 0; i < SERVER_LIMIT_BUCKETS; i++) {
+		while (srv->limits[i] != NULL) {
+			struct limit_entry *e = srv->limits[i];
+
+			srv->limits[i] = e->next;
+			free(e);
+		}
+	}
+	srv->nlimits = 0;
+}
+
+/* Failed logins an entry may have in a minute (a name more than an
+ * address). */
+double
+limit_fails_cap(const struct server *srv, const struct limit_entry *e)
+{
+	double n = srv->cfg.login_fails;
+
+	return e->key[0] == 'n' ? n * LIMIT_NAME_FAILS_FACTOR : n;
+}
+
+/* May this entry fail one more login now? Without taking. */
+int
+limit_fails_ok(struct server *srv, struct limit_entry *e, int64_t *wait_ms)
+{
+	double cap;
+
+	if (e == NULL)
+		return 1;
+	cap = limit_fails_cap(srv, e);
+	if (limit_has(&e->fails, cap / 60000.0, cap, clock_mono_ms()))
+		return 1;
+	*wait_ms = limit_wait_ms(&e->fails, cap / 60000.0);
+	return 0;
+}
+
+/* One failed login counted against the entry. */
+void
+limit_fails_take(struct server *srv, struct limit_entry *e)
+{
+	double cap;
+
+	if (e == NULL)
+		return;
+	cap = limit_fails_cap(srv, e);
+	limit_has(&e->fails, cap / 60000.0, cap, clock_mono_ms());
+	if (e->fails.tokens >= 1.0)
+		e->fails.tokens -= 1.0;
+	else
+		e->fails.tokens = 0;
+}
+
+/* May this address make one more identity this hour? Takes one if so. */
+int
+limit_names_take(struct server *srv, struct limit_entry *e, int64_t *wait_ms)
+{
+	double cap = srv->cfg.new_names, per_ms = cap / 3600000.0;
+
+	if (e == NULL)
+		return 1;
+	if (!limit_has(&e->names, per_ms, cap, clock_mono_ms())) {
+		*wait_ms = limit_wait_ms(&e->names, per_ms);
+		return 0;
+	}
+	e->names.tokens -= 1.0;
+	return 1;
+}
+
+/*
+ * A warning about what a client did, at most LIMIT_LOG_PER_SEC a second:
+ * the rest are counted, and the count is logged with the next line let
+ * through.  Client bytes must be sanitised by the caller.
+ */
+void
+limit_log(struct server *srv, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	if (!limit_has(&srv->log_bucket, LIMIT_LOG_PER_SEC / 1000.0,
+	        LIMIT_LOG_BURST, clock_mono_ms())) {
+		srv->log_suppressed++;
+		return;
+	}
+	srv->log_bucket.tokens -= 1.0;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (srv->log_suppressed > 0) {
+		log_warn("%s (and %ld more such lines not logged)", line,
+		    srv->log_suppressed);
+		srv->log_suppressed = 0;
+		return;
+	}
+	log_warn("%s", line);
+}

@@ -1,0 +1,94 @@
+/*
+ * sweep.c: tablerod's housekeeping, once a second on the event loop:
+ * forgets abuse accounting at rest, expires waiting rooms whose creator
+ * is gone, and hourly prunes identities that never played.
+ */
+#include <string.h>
+
+#include "server/server.h"
+#include "server/store.h"
+
+/* Seconds between two sweeps: the finest expiry the flags can ask for. */
+#define SWEEP_SEC 1
+/* Seconds between two prunes of identities that never played. */
+#define SWEEP_PRUNE_SEC 3600
+
+/* Is the room waiting for players while its creator has been gone longer
+ * than waiting_expire_sec? */
+static int
+sweep_expired(const struct room *r, int64_t now)
+{
+	int64_t limit = (int64_t)r->srv->cfg.waiting_expire_sec * 1000;
+	int i;
+
+	if (r->status != ROOM_WAITING)
+		return 0;
+	for (i = 0; i < r->g->seats; i++) {
+		const struct room_seat *s = &r->seats[i];
+
+		if (s->player == NULL || strcmp(s->player->name, r->creator))
+			continue;
+		return s->gone && now - s->gone_ms >= limit;
+	}
+	return 0;
+}
+
+/* Close the waiting rooms whose creator is gone (see sweep_expired):
+ * deleted from the store first (a failure keeps the room for the next
+ * sweep), then from memory; room_forget lets go of the players nothing
+ * else holds. */
+static void
+sweep_rooms(struct server *srv)
+{
+	int64_t now = clock_mono_ms();
+	struct room *r, *next;
+
+	for (r = TAILQ_FIRST(&srv->rooms); r != NULL; r = next) {
+		next = TAILQ_NEXT(r, entry);
+		if (!sweep_expired(r, now))
+			continue;
+		if (store_room_delete(srv->store, r->id) != 0) {
+			log_error("store: room %s: %s; kept", r->id,
+			    store_errmsg(srv->store));
+			continue;
+		}
+		log_info("room %s: waiting with its creator %s gone for %d s; "
+		         "expired",
+		    r->id, r->creator, srv->cfg.waiting_expire_sec);
+		room_forget(r);
+	}
+}
+
+static void
+sweep_run(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+
+	if (srv->shutting_down)
+		return;
+	limit_sweep(srv);
+	sweep_rooms(srv);
+	if (clock_mono_ms() - srv->pruned_ms >= SWEEP_PRUNE_SEC * 1000)
+		player_prune(srv);
+}
+
+/* Sweep every SWEEP_SEC from now on (prune first at once). */
+void
+sweep_start(struct server *srv)
+{
+	struct timeval tv = {SWEEP_SEC, 0};
+
+	srv->sweep = event_new(srv->base, -1, EV_PERSIST, sweep_run, srv);
+	if (srv->sweep == NULL)
+		fatal("out of memory");
+	evtimer_add(srv->sweep, &tv);
+	player_prune(srv);
+}
+
+void
+sweep_stop(struct server *srv)
+{
+	if (srv->sweep != NULL)
+		event_free(srv->sweep);
+	srv->sweep = NULL;
+}

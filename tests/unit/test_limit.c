@@ -1,0 +1,142 @@
+/*
+ * test_limit.c: the server's abuse accounting and player lifetime without
+ * sockets: token buckets, address keys (IPv6 by its /64), entries swept
+ * only at rest, and players forgotten once offline and in no room (the
+ * 10,000 identities a flood makes do not stay in memory).
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "server/server.h"
+#include "tests/unit/check.h"
+
+static void
+test_limit_bucket(void)
+{
+	struct limit_bucket b;
+
+	memset(&b, 0, sizeof b);
+	/* A fresh bucket is full: 3 tokens, then none. */
+	CHECK(limit_has(&b, 0.001, 3, 1000));
+	b.tokens -= 3;
+	CHECK(!limit_has(&b, 0.001, 3, 1000));
+	CHECK_INT(limit_wait_ms(&b, 0.001), 1001);
+	/* One token a second comes back, never more than the cap. */
+	CHECK(limit_has(&b, 0.001, 3, 2000));
+	CHECK(limit_has(&b, 0.001, 3, 100000));
+	CHECK(b.tokens <= 3.0);
+}
+
+static void
+test_limit_addr_key(void)
+{
+	struct sockaddr_in in4;
+	struct sockaddr_in6 a, b;
+	char ka[SERVER_LIMIT_KEY], kb[SERVER_LIMIT_KEY];
+
+	memset(&in4, 0, sizeof in4);
+	in4.sin_family = AF_INET;
+	inet_pton(AF_INET, "192.0.2.7", &in4.sin_addr);
+	limit_addr_key((struct sockaddr *)&in4, ka, sizeof ka);
+	CHECK_STR(ka, "a:192.0.2.7");
+	memset(&a, 0, sizeof a);
+	a.sin6_family = AF_INET6;
+	b = a;
+	inet_pton(AF_INET6, "2001:db8:1:2:aaaa::1", &a.sin6_addr);
+	inet_pton(AF_INET6, "2001:db8:1:2:bbbb::9", &b.sin6_addr);
+	limit_addr_key((struct sockaddr *)&a, ka, sizeof ka);
+	limit_addr_key((struct sockaddr *)&b, kb, sizeof kb);
+	CHECK_STR(ka, "a:2001:db8:1:2::");
+	CHECK_STR(kb, ka); /* one /64, one address */
+	inet_pton(AF_INET6, "::ffff:192.0.2.7", &a.sin6_addr);
+	limit_addr_key((struct sockaddr *)&a, ka, sizeof ka);
+	CHECK_STR(ka, "a:192.0.2.7");
+}
+
+static void
+test_limit_sweep(struct server *srv)
+{
+	struct limit_entry *e = limit_get(srv, "a:192.0.2.1");
+	struct limit_entry *n = limit_name(srv, "AnA");
+
+	CHECK(e != NULL && n != NULL);
+	CHECK_STR(n->key, "n:ana");
+	CHECK(limit_name(srv, "ana") == n);
+	CHECK_INT(srv->nlimits, 2);
+	e->refs = 1;
+	limit_fails_take(srv, n);
+	limit_sweep(srv);
+	/* held, and not at rest: both stay */
+	CHECK_INT(srv->nlimits, 2);
+	e->refs = 0;
+	limit_sweep(srv);
+	CHECK_INT(srv->nlimits, 1);
+	limit_free_all(srv);
+	CHECK_INT(srv->nlimits, 0);
+}
+
+/* Players stay in memory only while online or in a room. */
+static void
+test_player_release(struct server *srv)
+{
+	const struct rules_game *g = rules_find("stones");
+	struct player *p, *q;
+	struct room *r;
+	char err[256];
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		char name[16];
+
+		snprintf(name, sizeof name, "id%05d", i);
+		player_release(srv, player_get(srv, name));
+	}
+	for (i = 0; i < SERVER_PLAYER_BUCKETS; i++)
+		CHECK(srv->players[i] == NULL);
+	p = player_get(srv, "Seated");
+	q = player_get(srv, "watcher");
+	CHECK(player_find(srv, "Seated") == p);
+	CHECK(g != NULL);
+	r = room_new(srv, g, cJSON_CreateObject(), 1, err, sizeof err);
+	CHECK(r != NULL);
+	if (r == NULL)
+		return;
+	snprintf(r->id, sizeof r->id, "r1");
+	r->seats[0].player = p;
+	room_add(r);
+	room_add_watcher(r, q);
+	player_release(srv, p);
+	player_release(srv, q);
+	CHECK(player_find(srv, "Seated") == p);
+	CHECK(player_find(srv, "watcher") == q);
+	room_remove_watcher(r, q);
+	player_release(srv, q);
+	CHECK(player_find(srv, "watcher") == NULL);
+	room_forget(r);
+	CHECK(player_find(srv, "Seated") == NULL);
+	player_free_all(srv);
+	room_free_all(srv);
+}
+
+int
+main(void)
+{
+	static struct server srv;
+
+	srv.cfg.rate = 20;
+	srv.cfg.burst = 40;
+	srv.cfg.addr_rate = 200;
+	srv.cfg.addr_burst = 400;
+	srv.cfg.login_fails = 10;
+	srv.cfg.new_names = 250;
+	TAILQ_INIT(&srv.conns);
+	TAILQ_INIT(&srv.rooms);
+	test_limit_bucket();
+	test_limit_addr_key();
+	test_limit_sweep(&srv);
+	test_player_release(&srv);
+	return check_done();
+}
