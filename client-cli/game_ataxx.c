@@ -25,7 +25,7 @@ ataxx_prompt(const struct client_room *r, char *buf, size_t len)
 
 	ataxx_player(r, r->turn, who, sizeof who);
 	snprintf(buf, len,
-	    "%s (%c), a square to clone to (b6) or a jump (a7c5): ", who,
+	    "%s (%c), a square to clone to (b2) or a jump (a1c3): ", who,
 	    r->turn == 0 ? 'x' : 'o');
 }
 

@@ -13,8 +13,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import client_lib  # noqa: E402
 import harness  # noqa: E402
 
-PROMPT = r"White player \(x\), a square to clone to \(b6\) or a jump " \
-    r"\(a7c5\): "
+PROMPT = r"White player \(x\), a square to clone to \(b2\) or a jump " \
+    r"\(a1c3\): "
 END = r"^Game over \("
 
 # A 5x5 game has at most a few dozen turns (each clone fills a square).

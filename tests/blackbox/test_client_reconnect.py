@@ -14,10 +14,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import client_lib  # noqa: E402
 import harness  # noqa: E402
 
-PROMPT_W = r"White player \(x\), a square to clone to \(b6\) or a jump " \
-    r"\(a7c5\): "
-PROMPT_B = r"Black player \(o\), a square to clone to \(b6\) or a jump " \
-    r"\(a7c5\): "
+PROMPT_W = r"White player \(x\), a square to clone to \(b2\) or a jump " \
+    r"\(a1c3\): "
+PROMPT_B = r"Black player \(o\), a square to clone to \(b2\) or a jump " \
+    r"\(a1c3\): "
 
 
 def main():
