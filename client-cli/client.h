@@ -130,6 +130,8 @@ struct client {
 	int resyncing; /* a quiet join/watch/state is on its way */
 	int ever_logged_in;
 	int backoff_ms;
+	int dozing; /* closed by the server for idling: connect again only
+	             * when the user asks for something */
 	const char *lost_why; /* why the connection ended (static text) */
 	char token[CLIENT_FIELD];
 	struct client_pending pending[CLIENT_PENDING_MAX];

@@ -518,6 +518,19 @@ session_batch(struct client *c, const char *line, size_t len, const cJSON *msg)
 		batch_reply_seen(c);
 }
 
+/* An error that answers no request ("re": null): the server says why it
+ * closes the connection. After an idle close the client waits for its
+ * user instead of reconnecting. */
+static void
+session_notice(struct client *c, const cJSON *msg)
+{
+	const char *code = session_str(msg, "error");
+
+	view_error(c, msg);
+	if (code != NULL && strcmp(code, "idle") == 0)
+		c->dozing = 1;
+}
+
 /* One line from the server. */
 void
 session_line(struct client *c, const char *line, size_t len)
@@ -539,7 +552,9 @@ session_line(struct client *c, const char *line, size_t len)
 		return;
 	}
 	ev = session_str(msg, "event");
-	if (cJSON_GetObjectItemCaseSensitive(msg, "re") != NULL)
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(msg, "re")))
+		session_notice(c, msg);
+	else if (cJSON_GetObjectItemCaseSensitive(msg, "re") != NULL)
 		session_reply(c, msg);
 	else if (ev != NULL)
 		session_event(c, msg, ev);
