@@ -260,6 +260,9 @@ struct client_game {
 	/* The verb a "yes" to the play-again question sends (NULL:
 	 * rematch). */
 	const char *(*again_verb)(const struct client_room *r);
+	/* 1 when the server starts the next game by itself after this end
+	 * (no play-again question); NULL: it never does. */
+	int (*goes_on)(const struct client_room *r, const cJSON *ev);
 };
 
 extern const struct client_game game_amazons, game_ataxx, game_stones,

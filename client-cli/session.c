@@ -393,7 +393,8 @@ session_ended(struct client *c, const cJSON *ev)
 		view_print(c, "%s\n", buf);
 	else
 		session_text(c, ev);
-	if (r->myseat >= 0 && r->cg != NULL && r->cg->again != NULL)
+	if (r->myseat >= 0 && r->cg != NULL && r->cg->again != NULL &&
+	    (r->cg->goes_on == NULL || !r->cg->goes_on(r, ev)))
 		r->ask_again = 1;
 }
 
