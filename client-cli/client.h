@@ -104,6 +104,7 @@ struct client_room {
 	/* replay.c: the game played again from its options through the
 	 * state's pages of history, to find the last move. */
 	int replaying;
+	int board_due; /* the board waits for the replay's last page */
 	long long replay_n, replay_total; /* moves replayed, to replay */
 	struct rules_move replay_last;
 	_Alignas(16) unsigned char replay[RULES_STATE_MAX];
