@@ -17,8 +17,10 @@
  * pings every 10 ms, so its times show how long the load makes others
  * wait. With -P PID the server's CPU time (from /proc/PID/stat) and memory
  * are measured over the same window.
- * Usage: loadgen -m MODE -p PORT [-P PID] [-s SECONDS] [-c N] [-d N]
- *        [-r N] [-R] [-l N] [-x SEED]
+ * -w: seconds of load before the measured window (0.5), e.g. to measure
+ * 10,000 rooms once their games have reached their usual length.
+ * Usage: loadgen -m MODE -p PORT [-P PID] [-s SECONDS] [-w SECONDS] [-c N]
+ *        [-d N] [-r N] [-R] [-l N] [-x SEED]
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -48,8 +50,10 @@
 #define LG_CONNECTING_MAX 500
 /* Seconds allowed to connect, log in and seat everyone. */
 #define LG_SETUP_SEC 120
-/* Seconds of load before the measured window starts. */
+/* Seconds of load before the measured window starts (-w). */
 #define LG_WARMUP_SEC 0.5
+/* The longest -s and -w. */
+#define LG_SECONDS_MAX 300
 /* Seconds to collect the replies outstanding after the window. */
 #define LG_DRAIN_SEC 10
 /* Seconds between the bystander's pings. */
@@ -102,7 +106,7 @@ struct lg {
 	enum lg_mode mode;
 	int port, pid, conns, depth, rooms, level;
 	int named; /* -R: every move names its room */
-	double seconds;
+	double seconds, warmup;
 	unsigned long long rng;
 	struct lg_conn *c;
 	int next_connect, connecting, nready;
@@ -902,7 +906,7 @@ lg_tick(evutil_socket_t fd, short what, void *arg)
 		event_base_loopexit(lg->base, NULL);
 		return;
 	} else if (!lg->counting && lg->t_end == 0 &&
-	    now - lg->t_load >= LG_WARMUP_SEC) {
+	    now - lg->t_load >= lg->warmup) {
 		lg_window_open(lg);
 		lg->t_end = now + lg->seconds;
 	} else if (lg->counting && now >= lg->t_end) {
@@ -926,7 +930,7 @@ lg_usage(void)
 {
 	fprintf(stderr,
 	    "usage: loadgen -m ping|moves|idle|bots -p PORT [-P PID] "
-	    "[-s SECONDS]\n"
+	    "[-s SECONDS] [-w WARMUP]\n"
 	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-l LEVEL] "
 	    "[-x SEED]\n");
 	exit(2);
@@ -955,8 +959,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 	lg->rooms = 10;
 	lg->level = 2;
 	lg->seconds = 3;
+	lg->warmup = LG_WARMUP_SEC;
 	lg->rng = 88172645463325252ULL;
-	while ((o = getopt(argc, argv, "m:p:P:s:c:d:r:l:x:R")) != -1) {
+	while ((o = getopt(argc, argv, "m:p:P:s:w:c:d:r:l:x:R")) != -1) {
 		switch (o) {
 		case 'm':
 			lg->mode = lg_mode(optarg);
@@ -969,6 +974,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 			break;
 		case 's':
 			lg->seconds = atof(optarg);
+			break;
+		case 'w':
+			lg->warmup = atof(optarg);
 			break;
 		case 'c':
 			lg->conns = atoi(optarg);
@@ -998,7 +1006,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 		lg->conns = lg->rooms;
 	if (lg->port <= 0 || lg->conns < (lg->mode == LG_PING ? 0 : 1) ||
 	    lg->conns > LG_CONNS_MAX || lg->depth < 1 ||
-	    lg->depth > LG_DEPTH_MAX || lg->seconds <= 0 || lg->seconds > 50)
+	    lg->depth > LG_DEPTH_MAX || lg->seconds <= 0 ||
+	    lg->seconds > LG_SECONDS_MAX || lg->warmup < 0 ||
+	    lg->warmup > LG_SECONDS_MAX)
 		lg_usage();
 }
 

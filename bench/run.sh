@@ -246,25 +246,30 @@ measure echod - -m ping -c 50 -d 16
 cp "$TMP/runs" "$TMP/e"
 rate_row "ping, 50 conns x 16 pipelined" "pings/s" pipelined
 
-for rooms in $ROOMS; do
+# move_rows ROOMS KEY STORES...: echod with one ping in flight per room,
+# then moves in ROOMS rooms with each store, one row each (kept as
+# moves.KEY.STORE); echod's runs stay in $TMP/e.ROOMS.
+move_rows() {
+	rooms=$1
+	key=$2
+	shift 2
 	measure echod - -m ping -c "$rooms"
-	cp "$TMP/runs" "$TMP/e"
 	cp "$TMP/runs" "$TMP/e.$rooms"
-	for store in $STORES; do
+	for store in "$@"; do
 		measure tablerod "$store" -m moves -r "$rooms"
 		cp "$TMP/runs" "$TMP/t"
+		cp "$TMP/e.$rooms" "$TMP/e"
 		rate_row "ataxx moves, $rooms rooms, $store" "moves/s" \
-		    "moves.$rooms.$store"
+		    "moves.$key.$store"
 	done
+}
+
+for rooms in $ROOMS; do
+	# shellcheck disable=SC2086
+	move_rows "$rooms" "$rooms" $STORES
 done
-measure echod - -m ping -c "$BIG_ROOMS"
-cp "$TMP/runs" "$TMP/e"
-for store in $BIG_STORES; do
-	measure tablerod "$store" -m moves -r "$BIG_ROOMS"
-	cp "$TMP/runs" "$TMP/t"
-	rate_row "ataxx moves, $BIG_ROOMS rooms, $store" "moves/s" \
-	    "moves.big.$store"
-done
+# shellcheck disable=SC2086
+move_rows "$BIG_ROOMS" big $BIG_STORES
 # The same with the room named in every move, so the server looks it up
 # among all its rooms (in memory, so the store does not hide it).
 measure tablerod memory -m moves -r "$NAMED_ROOMS" -R
