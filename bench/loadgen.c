@@ -15,8 +15,8 @@
  *   bots   -r ROOMS -l LEVEL: rooms where two bots play each other.
  * In ping, moves and bots a bystander thread (its own socket, no room)
  * pings every 10 ms, so its times show how long the load makes others
- * wait. With -P PID the server's CPU time (from /proc/PID/stat) and memory
- * are measured over the same window.
+ * wait. With -P PID the server's CPU time and minor page faults (from
+ * /proc/PID/stat) and memory are measured over the same window.
  * -w: seconds of load before the measured window (0.5), e.g. to measure
  * 10,000 rooms once their games have reached their usual length.
  * Usage: loadgen -m MODE -p PORT [-P PID] [-s SECONDS] [-w SECONDS] [-c N]
@@ -48,8 +48,9 @@
 /* Connects started but not yet welcomed, so a burst of thousands does not
  * overrun the listen queue of a server that is slower to accept. */
 #define LG_CONNECTING_MAX 500
-/* Seconds allowed to connect, log in and seat everyone. */
-#define LG_SETUP_SEC 120
+/* Seconds allowed to connect, log in and seat everyone (20,000
+ * connections to a server under valgrind take minutes). */
+#define LG_SETUP_SEC 600
 /* Seconds of load before the measured window starts (-w). */
 #define LG_WARMUP_SEC 0.5
 /* The longest -s and -w. */
@@ -115,7 +116,7 @@ struct lg {
 	struct lg_lat lat;
 	double t0;
 	double t_setup, t_load, t_end; /* when each phase began, 0: not yet */
-	long long cpu0;
+	long long cpu0, flt0;
 	struct rusage ru0;
 	long long busy0, total0;
 	long rss0; /* the server's memory before the connections, KiB */
@@ -192,12 +193,13 @@ lg_rand(struct lg *lg, unsigned n)
 	return (unsigned)(lg->rng % n);
 }
 
-/* User + system CPU ticks of process pid (every thread), -1 if unknown. */
+/* User + system CPU ticks of process pid (every thread), -1 if unknown;
+ * its minor page faults so far into *minflt. */
 static long long
-lg_proc_cpu(int pid)
+lg_proc_cpu(int pid, long long *minflt)
 {
 	char path[64], buf[1024], *p;
-	unsigned long long ut, st;
+	unsigned long long ut, st, mf;
 	FILE *f;
 	size_t n;
 
@@ -211,10 +213,11 @@ lg_proc_cpu(int pid)
 	p = strrchr(buf, ')');
 	if (p == NULL ||
 	    sscanf(p + 2,
-	        "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+	        "%*c %*d %*d %*d %*d %*d %*u %llu %*u %*u "
 	        "%*u %llu %llu",
-	        &ut, &st) != 2)
+	        &mf, &ut, &st) != 3)
 		return -1;
+	*minflt = (long long)mf;
 	return (long long)(ut + st);
 }
 
@@ -809,7 +812,7 @@ lg_window_open(struct lg *lg)
 	if (lg->by != NULL)
 		atomic_store(&lg->by->counting, 1);
 	lg->t0 = lg_now();
-	lg->cpu0 = lg->pid ? lg_proc_cpu(lg->pid) : -1;
+	lg->cpu0 = lg->pid ? lg_proc_cpu(lg->pid, &lg->flt0) : -1;
 	getrusage(RUSAGE_SELF, &lg->ru0);
 	lg_machine(&lg->busy0, &lg->total0);
 }
@@ -825,7 +828,8 @@ static void
 lg_window_close(struct lg *lg)
 {
 	double wall = lg_now() - lg->t0, self;
-	long long cpu = lg->pid ? lg_proc_cpu(lg->pid) : -1, busy, total;
+	long long flt = 0, busy, total;
+	long long cpu = lg->pid ? lg_proc_cpu(lg->pid, &flt) : -1;
 	long tick = sysconf(_SC_CLK_TCK);
 	struct rusage ru;
 
@@ -843,6 +847,9 @@ lg_window_close(struct lg *lg)
 		    (double)(cpu - lg->cpu0) / tick / wall,
 		    lg->n_ok ? (double)(cpu - lg->cpu0) / tick * 1e6 / lg->n_ok
 		             : 0.0);
+	if (cpu >= 0 && lg->cpu0 >= 0 && lg->n_ok > 0)
+		printf(" faults_per_msg=%.3f",
+		    (double)(flt - lg->flt0) / (double)lg->n_ok);
 	if (lg->pid && lg->rss0 >= 0)
 		printf(" rss0_kib=%ld rss_kib=%ld", lg->rss0,
 		    lg_proc_rss(lg->pid));
