@@ -154,10 +154,47 @@ static const struct render_case render_cases[] = {
         0x1c5bd8f601c6eb75ULL},
 };
 
+/* The writer itself: numbers as printf would write them, and a text that
+ * does not fit leaves an empty buffer and -1. */
+static void
+render_writer(void)
+{
+	char buf[64], small[6];
+	struct rules_out o;
+
+	rules_out_init(&o, buf, sizeof buf);
+	rules_out_int(&o, -42, 5);
+	rules_out_char(&o, '|');
+	rules_out_int(&o, 7, 0);
+	rules_out_int(&o, 123, 2);
+	rules_out_mem(&o, "|ab", 2);
+	rules_out_int(&o, -9223372036854775807LL - 1, 0);
+	rules_out_str(&o, "|");
+	rules_out_int(&o, 0, 3);
+	CHECK_INT(rules_out_done(&o), 36);
+	CHECK_STR(buf, "  -42|7123|a-9223372036854775808|  0");
+
+	rules_out_init(&o, small, sizeof small);
+	rules_out_str(&o, "abcde");
+	CHECK_INT(rules_out_done(&o), 5);
+	CHECK_STR(small, "abcde");
+	rules_out_init(&o, small, sizeof small);
+	rules_out_str(&o, "abc");
+	rules_out_int(&o, 12, 3);
+	rules_out_char(&o, 'z');
+	CHECK_INT(rules_out_done(&o), -1);
+	CHECK_STR(small, "");
+	rules_out_init(&o, small, 0);
+	rules_out_char(&o, 'z');
+	CHECK_INT(rules_out_done(&o), -1);
+}
+
 int
 main(void)
 {
 	size_t i;
+
+	render_writer();
 
 	for (i = 0; i < sizeof render_cases / sizeof render_cases[0]; i++) {
 		const struct render_case *rc = &render_cases[i];
