@@ -504,6 +504,7 @@ struct room **room_sorted(const struct player *p, int *n);
 cJSON *room_state(const struct room *r);
 cJSON *room_state_since(const struct room *r, int since);
 int room_picture(const struct room *r, char *buf, size_t len);
+void room_add_picture(const struct room *r, cJSON *ev);
 cJSON *room_event(struct room *r, enum proto_event_kind e);
 void room_broadcast(struct room *r, cJSON *ev);
 int room_save(struct room *r);
