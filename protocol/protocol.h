@@ -475,6 +475,10 @@ enum proto_shorthand_args {
 /* verbs.c */
 int proto_verb_has_field(enum proto_verb v, enum proto_field field);
 int proto_verb_requires(enum proto_verb v, enum proto_field field);
+/* The verb's fields (room included) and its required ones, as bit masks
+ * by enum proto_field. */
+unsigned proto_verb_fields(enum proto_verb v);
+unsigned proto_verb_required(enum proto_verb v);
 enum proto_shorthand_args proto_verb_args(enum proto_verb v, int positional[2]);
 
 /* fields.c */
