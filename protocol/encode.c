@@ -15,6 +15,20 @@
 	"Type: hello YOURNAME   (JSON programs: "                              \
 	"{\"cmd\":\"hello\",\"name\":\"ana\"}); help lists the commands"
 
+/* Add item as member `key`, a string constant that is not copied (one
+ * allocation less per member); 0, or -1 (item freed) out of memory. */
+static int
+encode_add(cJSON *o, const char *key, cJSON *item)
+{
+	if (item == NULL)
+		return -1;
+	if (!cJSON_AddItemToObjectCS(o, key, item)) {
+		cJSON_Delete(item);
+		return -1;
+	}
+	return 0;
+}
+
 /* Start a reply: {"re":cmd,"id":raw,"ok":ok}. */
 static cJSON *
 encode_start(const struct proto_request *req, int ok)
@@ -24,20 +38,16 @@ encode_start(const struct proto_request *req, int ok)
 	o = cJSON_CreateObject();
 	if (o == NULL)
 		return NULL;
-	if (req != NULL && req->cmd != NULL) {
-		if (cJSON_AddStringToObject(o, "re", req->cmd) == NULL)
-			goto fail;
-	} else if (cJSON_AddNullToObject(o, "re") == NULL)
-		goto fail;
-	if (req != NULL && req->id != NULL &&
-	    cJSON_AddRawToObject(o, "id", req->id) == NULL)
-		goto fail;
-	if (cJSON_AddBoolToObject(o, "ok", ok) == NULL)
-		goto fail;
+	if (encode_add(o, "re",
+	        req != NULL && req->cmd != NULL ? cJSON_CreateString(req->cmd)
+	                                        : cJSON_CreateNull()) != 0 ||
+	    (req != NULL && req->id != NULL &&
+	        encode_add(o, "id", cJSON_CreateRaw(req->id)) != 0) ||
+	    encode_add(o, "ok", cJSON_CreateBool(ok)) != 0) {
+		cJSON_Delete(o);
+		return NULL;
+	}
 	return o;
-fail:
-	cJSON_Delete(o);
-	return NULL;
 }
 
 cJSON *
@@ -59,8 +69,9 @@ proto_error_reply(
 		return NULL;
 	if (message == NULL || message[0] == '\0')
 		message = proto_error_message(e);
-	if (cJSON_AddStringToObject(o, "error", proto_error_code(e)) == NULL ||
-	    cJSON_AddStringToObject(o, "message", message) == NULL) {
+	if (encode_add(o, "error",
+	        cJSON_CreateStringReference(proto_error_code(e))) != 0 ||
+	    encode_add(o, "message", cJSON_CreateString(message)) != 0) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -78,11 +89,11 @@ proto_event(enum proto_event_kind e, const char *room, long long seq)
 	o = cJSON_CreateObject();
 	if (o == NULL)
 		return NULL;
-	if (cJSON_AddStringToObject(o, "event", name) == NULL ||
+	if (encode_add(o, "event", cJSON_CreateStringReference(name)) != 0 ||
 	    (room != NULL &&
-	        cJSON_AddStringToObject(o, "room", room) == NULL) ||
+	        encode_add(o, "room", cJSON_CreateString(room)) != 0) ||
 	    (seq > 0 &&
-	        cJSON_AddNumberToObject(o, "seq", (double)seq) == NULL)) {
+	        encode_add(o, "seq", cJSON_CreateNumber((double)seq)) != 0)) {
 		cJSON_Delete(o);
 		return NULL;
 	}
