@@ -138,16 +138,13 @@ proto_welcome(const char *version)
 /* Room for any number cJSON prints ("%1.17g" and a sign). */
 #define ENCODE_NUMBER_MAX 64
 
-/* Room in o for n more bytes and the NUL; 0, or -1 out of memory. */
+/* Grow o to hold n more bytes and the NUL; 0, or -1 out of memory. */
 static int
-encode_reserve(struct proto_out *o, size_t n)
+encode_grow(struct proto_out *o, size_t n)
 {
-	size_t cap;
+	size_t cap = o->cap < ENCODE_OUT_MIN ? ENCODE_OUT_MIN : o->cap;
 	char *p;
 
-	if (o->cap > o->len && n < o->cap - o->len)
-		return 0;
-	cap = o->cap < ENCODE_OUT_MIN ? ENCODE_OUT_MIN : o->cap;
 	while (cap - o->len <= n) {
 		if (cap > (size_t)-1 / 2)
 			return -1;
@@ -161,10 +158,11 @@ encode_reserve(struct proto_out *o, size_t n)
 	return 0;
 }
 
-static int
+/* Append n bytes (short and frequent: kept inline, growing aside). */
+static inline int
 encode_put(struct proto_out *o, const char *s, size_t n)
 {
-	if (encode_reserve(o, n) != 0)
+	if (n >= o->cap - o->len && encode_grow(o, n) != 0)
 		return -1;
 	memcpy(o->p + o->len, s, n);
 	o->len += n;

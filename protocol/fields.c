@@ -882,8 +882,14 @@ proto_request_free(struct proto_request *req)
 	free(req->cmd);
 	free(req->id);
 	for (f = 0; f < PROTO_F_COUNT; f++) {
-		if (fields_table[f].offset != 0)
-			free(*fields_slot(req, (enum proto_field)f));
+		char *p;
+
+		if (fields_table[f].offset == 0)
+			continue;
+		/* most are absent: no call for them */
+		p = *fields_slot(req, (enum proto_field)f);
+		if (p != NULL)
+			free(p);
 	}
 	for (i = 0; i < req->noptions; i++) {
 		free(req->options[i].key);
