@@ -12,37 +12,12 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Checks, Client, Server, args, login  # noqa: E402
+from harness import Checks, Server, args, login  # noqa: E402
+from test_telnet import Telnet  # noqa: E402
 
 FAST = ["--rate", "100000", "--burst", "100000"]
 # The Ataxx picture's legend line (docs/RULES.md).
 LEGEND = r"^x white \d+, o black \d+ \(\. empty\)$"
-
-
-def text_lines(c, pattern):
-    """Lines up to one matching pattern (regex), at most 200."""
-    out = []
-    for _ in range(200):
-        line = c.line()
-        if line is None:
-            break
-        out.append(line)
-        if re.search(pattern, line):
-            break
-    return out
-
-
-def quiet_lines(c, q=0.3):
-    """Lines until nothing comes for q seconds."""
-    out = []
-    while True:
-        try:
-            line = c.line(q)
-        except TimeoutError:
-            return out
-        if line is None:
-            return out
-        out.append(line)
 
 
 def no_picture(chk, msgs, what):
@@ -60,7 +35,9 @@ def play(chk, mover, move):
 
 def test_audience(chk, srv):
     ana = login(srv.port, "ana")
-    bob = login(srv.port, "bob")
+    bob = Telnet(srv.port)  # JSON first, text mode later
+    bob.welcome = bob.json()
+    bob.call("hello", name="bob")
     rep = ana.call("create", game="ataxx", seat="white",
                    options={"size": 5})
     room = rep.get("room") if rep else None
@@ -79,15 +56,15 @@ def test_audience(chk, srv):
     no_picture(chk, ana.drain() + bob.drain() + [moved], "moved, JSON only")
 
     # a person on telnet watches: the next move comes with the board
-    cleo = Client(srv.port, welcome=False)
-    text_lines(cleo, r"welcome")
-    cleo.raw(b"hello cleo\r\n")
-    text_lines(cleo, r"Keep it")
-    cleo.raw(("watch %s\r\n" % room).encode())
-    text_lines(cleo, r"You are watching")
-    quiet_lines(cleo)
+    cleo = Telnet(srv.port)
+    cleo.until(r"welcome")
+    cleo.type("hello cleo")
+    cleo.until(r"Keep it")
+    cleo.type("watch " + room)
+    cleo.until(r"You are watching")
+    cleo.quiet(0.3)
     play(chk, bob, "d4")
-    lines = text_lines(cleo, r"to move$")
+    lines = cleo.until(r"to move$")
     text = "\n".join(lines)
     chk.ok(re.search(r"^\[%s\] bob plays d4" % room, text, re.M),
            "the watcher reads the move: %r" % lines)
@@ -99,10 +76,10 @@ def test_audience(chk, srv):
 
     # bob switches to text mode: the board from the next move on
     bob.raw(b'{"cmd":"mode","mode":"text"}\n')
-    quiet_lines(bob)
+    bob.quiet(0.3)
     bob.pending = []
     play(chk, ana, "b3")
-    lines = text_lines(bob, r"to move$")
+    lines = bob.until(r"to move$")
     text = "\n".join(lines)
     chk.ok(re.search(r"^\[%s\] ana plays b3" % room, text, re.M) and
            re.search(LEGEND, text, re.M) and
@@ -110,8 +87,8 @@ def test_audience(chk, srv):
            "bob in text mode sees the board: %r" % lines)
 
     # and back to JSON: no picture again, the watcher still has it
-    bob.raw(b"mode json\n")
-    text_lines(bob, r"^\{")
+    bob.type("mode json")
+    bob.until(r"^\{")
     ana.drain()
     bob.raw(b'{"cmd":"move","move":"d3","id":"m"}\n')
     msgs = []
@@ -130,9 +107,9 @@ def test_audience(chk, srv):
            "ana sees it: %r" % moved)
     no_picture(chk, msgs + ana.drain() + bob.drain() + [moved],
                "back in JSON")
-    text_lines(cleo, r"ana plays b3")
-    text_lines(cleo, r"to move$")
-    lines = text_lines(cleo, r"to move$")
+    cleo.until(r"ana plays b3")
+    cleo.until(r"to move$")
+    lines = cleo.until(r"to move$")
     chk.ok(re.search(r"^ 3 \. x \. o \.$", "\n".join(lines), re.M),
            "the watcher still gets the board: %r" % lines)
     for c in (ana, bob, cleo):
@@ -143,7 +120,12 @@ def main():
     a = args()
     chk = Checks()
     with Server(a.build, extra=FAST) as srv:
-        test_audience(chk, srv)
+        try:
+            test_audience(chk, srv)
+        except Exception as e:  # a crash is one failure
+            chk.ok(False, "test_audience raised %r" % (e,))
+        chk.ok(srv.proc.poll() is None, "server still running")
+        chk.eq(srv.stop(), 0, "server exits 0 on SIGTERM")
     return chk.done()
 
 
