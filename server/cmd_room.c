@@ -11,6 +11,7 @@
 #include <sodium.h>
 
 #include "server/server.h"
+#include "server/storeq.h"
 #include "server/store.h"
 
 /* Letters of a private room's id after its 'p': twelve base32 letters are
@@ -153,7 +154,8 @@ cmd_saved_level(struct conn *c, const struct rules_game *g)
 	long level = 0;
 	int found = 0;
 
-	if (store_progress_get(c->srv->store, c->player->name, g->name, buf,
+	if (store_progress_get(storeq_barrier(c->srv->storeq), c->player->name,
+	        g->name, buf,
 	        sizeof buf, &found) != 0 ||
 	    !found)
 		return 0;
@@ -181,7 +183,8 @@ cmd_resume_same(
 	cJSON *saved, *opts, *it;
 	int found = 0;
 
-	if (store_progress_get(c->srv->store, c->player->name, g->name, buf,
+	if (store_progress_get(storeq_barrier(c->srv->storeq), c->player->name,
+	        g->name, buf,
 	        sizeof buf, &found) != 0 ||
 	    !found)
 		return;
@@ -584,7 +587,7 @@ cmd_leave_commit(
 {
 	if (!closing)
 		return room_commit_snap(r, snap, nevents, 0);
-	if (store_room_delete(r->srv->store, r->id) != 0) {
+	if (store_room_delete(storeq_barrier(r->srv->storeq), r->id) != 0) {
 		log_error("store: room %s: %s; refused", r->id,
 		    store_errmsg(r->srv->store));
 		room_snap_restore(r, snap);

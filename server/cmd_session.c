@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "server/server.h"
+#include "server/storeq.h"
 #include "server/store.h"
 
 /* A room as hello lists it: the rooms verb's summary, with its seq,
@@ -48,9 +49,8 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		return;
 	p = player_get(c->srv, id.name);
 	p->played = p->played || id.played;
-	if (!p->played && !is_new &&
-	    store_identity_seen(c->srv->store, p->name) != 0)
-		log_error("store: %s", store_errmsg(c->srv->store));
+	if (!p->played && !is_new)
+		storeq_identity_seen(c->srv->storeq, p->name);
 	player_replace(p);
 	p->conn = c;
 	c->player = p;
