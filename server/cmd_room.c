@@ -316,6 +316,8 @@ cmd_member_event(
 static int
 cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 {
+	struct room_snap snap;
+
 	if (room_is_watcher(r, c->player))
 		return 0;
 	if (r->nwatchers >= c->srv->cfg.max_watchers) {
@@ -323,9 +325,9 @@ cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 		    "%s has %d watchers already", r->id, r->nwatchers);
 		return -1;
 	}
+	room_snap_take(r, &snap); /* put back if the commit fails later */
 	room_add_watcher(r, c->player);
-	if (room_commit(r, 1, 0) != 0) {
-		room_remove_watcher(r, c->player);
+	if (room_commit_snap(r, &snap, 1, 0) != 0) {
 		cmd_unstored(c, req);
 		return -1;
 	}

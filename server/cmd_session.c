@@ -49,8 +49,11 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		return;
 	p = player_get(c->srv, id.name);
 	p->played = p->played || id.played;
-	if (!p->played && !is_new)
-		storeq_identity_seen(c->srv->storeq, p->name);
+	/* hello waits for its writes (session_dispatch): this one too. */
+	if (!p->played && !is_new &&
+	    store_identity_seen(storeq_barrier(c->srv->storeq), p->name) !=
+	        0)
+		log_error("store: %s", store_errmsg(c->srv->store));
 	player_replace(p);
 	p->conn = c;
 	c->player = p;

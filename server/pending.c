@@ -159,6 +159,7 @@ pending_put_back(struct room *r)
 	free(p->hist);
 	p->hist = NULL;
 	room_snap_restore(r, &p->snap);
+	room_schedule_bot(r); /* a bot whose move went asks again */
 }
 
 /* A change failed (all committed ones were dropped already): every room

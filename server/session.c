@@ -283,7 +283,12 @@ static void
 session_dispatch(struct conn *c, const struct proto_request *req,
     const char *line, size_t len)
 {
-	uint64_t before = storeq_changes(c->srv->storeq);
+	struct storeq *q = c->srv->storeq;
+	uint64_t before = storeq_changes(q);
+	/* hello cannot be run again (it logs in): what it changes (taking
+	 * back an adjourned seat) waits for its commit, so its reply shows
+	 * nothing uncommitted of its own and is not held. */
+	int waits = req->verb == PROTO_HELLO;
 
 	if (proto_verb_login(req->verb) && c->player == NULL) {
 		session_error(c, req, PROTO_E_NOT_LOGGED_IN,
@@ -293,9 +298,13 @@ session_dispatch(struct conn *c, const struct proto_request *req,
 	c->reply_tag = 0;
 	/* A ping shows nothing anyone changed: never held behind a commit
 	 * (only behind what this connection has held already). */
-	c->srv->out_free = req->verb == PROTO_PING;
+	c->srv->out_free = req->verb == PROTO_PING || waits;
 	c->deferring = 1;
+	if (waits)
+		storeq_wait_mode(q, 1);
 	session_cmds[req->verb](c, req);
+	if (waits)
+		storeq_wait_mode(q, 0);
 	c->deferring = 0;
 	c->srv->out_free = 0;
 	held_end_deferring(c);
@@ -304,7 +313,7 @@ session_dispatch(struct conn *c, const struct proto_request *req,
 		memcpy(c->req_line, line, len);
 		c->req_line[len] = '\0';
 		c->req_len = len;
-		c->req_changed = storeq_changes(c->srv->storeq) != before;
+		c->req_changed = storeq_changes(q) != before;
 	}
 }
 

@@ -32,7 +32,6 @@ enum storeq_kind {
 	STOREQ_PROGRESS_PUT,
 	STOREQ_GAME_PUT,
 	STOREQ_IDENT_PLAYED,
-	STOREQ_IDENT_SEEN,
 };
 
 /* One write, its values copied (s[] owns every string the union points
@@ -78,6 +77,7 @@ struct storeq {
 	uint64_t known;   /* newest change the loop knows settled (committed,
 	                     or dropped after a failure) */
 	int degraded, refusing, flush_armed;
+	int waits; /* storeq_wait_mode: changes wait for their commit */
 	struct event *flush_ev, *done_ev;
 	storeq_done_fn done;
 	void *arg;
@@ -282,12 +282,6 @@ storeq_identity_played(struct storeq *q, const char *name)
 	storeq_str(storeq_op(q, STOREQ_IDENT_PLAYED), name);
 }
 
-void
-storeq_identity_seen(struct storeq *q, const char *name)
-{
-	storeq_str(storeq_op(q, STOREQ_IDENT_SEEN), name);
-}
-
 /* Run one op on the thread's connection; 0, or -1 logged as the server
  * logged a refused write before the thread. */
 static int
@@ -318,9 +312,6 @@ storeq_apply_op(struct store *s, const struct storeq_op *op)
 		break;
 	case STOREQ_IDENT_PLAYED:
 		rc = store_identity_played(s, op->s[0]);
-		break;
-	case STOREQ_IDENT_SEEN:
-		rc = store_identity_seen(s, op->s[0]);
 		break;
 	}
 	if (rc != 0)
@@ -496,9 +487,12 @@ storeq_free(struct storeq *q)
 	free(q);
 }
 
-/* Degraded: wait for the change just made to be committed; 0, or -1
- * with it (and all handed over) dropped. The loop may hold the store
- * (storeq_barrier): the thread may write meanwhile, as the loop waits. */
+/* Degraded (or waiting by request): wait for the change just made to be
+ * committed; 0, or -1 when it failed. A failure stays reported for the
+ * done event (which puts back what other changes made and drops what the
+ * thread holds); until then every change waiting here fails at once. The
+ * loop may hold the store (storeq_barrier): the thread may write
+ * meanwhile, as the loop waits. */
 static int
 storeq_wait(struct storeq *q)
 {
@@ -513,16 +507,14 @@ storeq_wait(struct storeq *q)
 	while ((q->committed < change && q->failed == 0) || q->busy)
 		pthread_cond_wait(&q->idle, &q->mu);
 	ok = q->committed >= change;
-	if (!ok) {
-		q->discard = q->change - 1;
-		q->failed = 0;
-		q->known = q->discard;
-	}
 	q->loop_holds = holds;
 	pthread_cond_signal(&q->wake);
 	pthread_mutex_unlock(&q->mu);
-	if (!ok)
+	if (!ok) {
+		q->degraded = 1;
+		event_active(q->done_ev, 0, 0);
 		return -1;
+	}
 	q->degraded = 0;
 	q->known = change;
 	return 0;
@@ -538,7 +530,7 @@ storeq_commit(struct storeq *q)
 	}
 	if (q->ops == 0)
 		return 0;
-	if (q->degraded)
+	if (q->degraded || q->waits > 0)
 		return storeq_wait(q);
 	q->change++;
 	q->ops = 0;
@@ -548,7 +540,13 @@ storeq_commit(struct storeq *q)
 int
 storeq_sync(const struct storeq *q)
 {
-	return q->degraded || q->refusing;
+	return q->degraded || q->refusing || q->waits > 0;
+}
+
+void
+storeq_wait_mode(struct storeq *q, int on)
+{
+	q->waits += on ? 1 : -1;
 }
 
 void

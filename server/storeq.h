@@ -41,7 +41,6 @@ void storeq_progress_put(
     struct storeq *q, const char *name, const char *game, const char *json);
 void storeq_game_put(struct storeq *q, const struct store_game *g);
 void storeq_identity_played(struct storeq *q, const char *name);
-void storeq_identity_seen(struct storeq *q, const char *name);
 
 /*
  * The change being made is whole: 0 when it will be committed later (held
@@ -53,6 +52,9 @@ void storeq_identity_seen(struct storeq *q, const char *name);
 int storeq_commit(struct storeq *q);
 /* The queue commits later (0) or a change waits for its commit (1). */
 int storeq_sync(const struct storeq *q);
+/* While on, each change waits for its own commit (a rare verb that
+ * cannot be run again, such as hello); nests. */
+void storeq_wait_mode(struct storeq *q, int on);
 /* Refuse every change (1) or not (0): for requests whose change a failed
  * change dropped, run again to get the error they get without the thread. */
 void storeq_refuse(struct storeq *q, int on);
