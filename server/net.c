@@ -367,7 +367,7 @@ net_write_cb(struct bufferevent *bev, void *arg)
 {
 	struct conn *c = arg;
 
-	if (c->state == CONN_FLUSHING && !c->lingering &&
+	if (c->state == CONN_FLUSHING && !c->lingering && c->held == NULL &&
 	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
 		net_linger(c);
 }
