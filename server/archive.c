@@ -178,8 +178,7 @@ archive_recent(struct server *srv, const char *game, cJSON *list)
 	struct archive_list l = {list, game};
 
 	if (store_games_recent(storeq_barrier(srv->storeq), game,
-	        ARCHIVE_LIST_MAX,
-	        archive_list_add, &l) != 0) {
+	        ARCHIVE_LIST_MAX, archive_list_add, &l) != 0) {
 		log_error("store: %s", store_errmsg(srv->store));
 		return -1;
 	}
@@ -338,9 +337,8 @@ archive_find(struct conn *c, const struct proto_request *req, cJSON **row)
 	int found = 0;
 
 	*row = NULL;
-	if (store_game_last(
-	        storeq_barrier(c->srv->storeq), req->room, archive_keep, row,
-	        &found) != 0) {
+	if (store_game_last(storeq_barrier(c->srv->storeq), req->room,
+	        archive_keep, row, &found) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->store));
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return NULL;
@@ -576,9 +574,8 @@ archive_just_advanced(const struct room *r)
 
 	if (r->status != ROOM_PLAYING || r->nhist > 0 || r->game_no < 2)
 		return 0;
-	if (store_game_last(
-	        storeq_barrier(r->srv->storeq), r->id, archive_result_of,
-	        &res, &found) != 0) {
+	if (store_game_last(storeq_barrier(r->srv->storeq), r->id,
+	        archive_result_of, &res, &found) != 0) {
 		log_error("store: %s", store_errmsg(r->srv->store));
 		return 0;
 	}

@@ -155,8 +155,7 @@ cmd_saved_level(struct conn *c, const struct rules_game *g)
 	int found = 0;
 
 	if (store_progress_get(storeq_barrier(c->srv->storeq), c->player->name,
-	        g->name, buf,
-	        sizeof buf, &found) != 0 ||
+	        g->name, buf, sizeof buf, &found) != 0 ||
 	    !found)
 		return 0;
 	o = cJSON_Parse(buf);
@@ -184,8 +183,7 @@ cmd_resume_same(
 	int found = 0;
 
 	if (store_progress_get(storeq_barrier(c->srv->storeq), c->player->name,
-	        g->name, buf,
-	        sizeof buf, &found) != 0 ||
+	        g->name, buf, sizeof buf, &found) != 0 ||
 	    !found)
 		return;
 	saved = cJSON_Parse(buf);

@@ -51,8 +51,7 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	p->played = p->played || id.played;
 	/* hello waits for its writes (session_dispatch): this one too. */
 	if (!p->played && !is_new &&
-	    store_identity_seen(storeq_barrier(c->srv->storeq), p->name) !=
-	        0)
+	    store_identity_seen(storeq_barrier(c->srv->storeq), p->name) != 0)
 		log_error("store: %s", store_errmsg(c->srv->store));
 	player_replace(p);
 	p->conn = c;

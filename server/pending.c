@@ -13,8 +13,8 @@
 /* One uncommitted change of a room. */
 struct room_pending {
 	uint64_t change;
-	struct room_snap snap; /* the room before the change */
-	int created;           /* the change made the room */
+	struct room_snap snap;  /* the room before the change */
+	int created;            /* the change made the room */
 	struct room_move *hist; /* the snapshot's history, once the room's
 	                         * own is about to be overwritten */
 };
@@ -70,7 +70,8 @@ pending_keep(
 
 	if (r->npend == r->pendcap) {
 		r->pendcap = r->pendcap == 0 ? 4 : r->pendcap * 2;
-		r->pend = xrealloc(r->pend, (size_t)r->pendcap * sizeof *r->pend);
+		r->pend =
+		    xrealloc(r->pend, (size_t)r->pendcap * sizeof *r->pend);
 	}
 	p = &r->pend[r->npend++];
 	p->change = change;
@@ -155,7 +156,8 @@ pending_put_back(struct room *r)
 		return;
 	}
 	if (p->hist != NULL)
-		memcpy(r->hist, p->hist, (size_t)p->snap.nhist * sizeof *r->hist);
+		memcpy(
+		    r->hist, p->hist, (size_t)p->snap.nhist * sizeof *r->hist);
 	free(p->hist);
 	p->hist = NULL;
 	room_snap_restore(r, &p->snap);

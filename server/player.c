@@ -270,8 +270,8 @@ player_register(struct conn *c, const struct proto_request *req,
 	}
 	player_token_new(token_out, toklen);
 	player_token_hash(token_out, given);
-	if (store_identity_put(storeq_barrier(c->srv->storeq), req->name,
-	        given) != 0) {
+	if (store_identity_put(
+	        storeq_barrier(c->srv->storeq), req->name, given) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->store));
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return -1;
@@ -291,8 +291,8 @@ player_authenticate(struct conn *c, const struct proto_request *req,
 	int found = 0;
 
 	*is_new = 0;
-	if (store_identity_find(storeq_barrier(c->srv->storeq), req->name, id,
-	        &found) != 0) {
+	if (store_identity_find(
+	        storeq_barrier(c->srv->storeq), req->name, id, &found) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->store));
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return -1;

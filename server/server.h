@@ -382,10 +382,10 @@ struct server {
 	int nlimits;
 	struct limit_bucket log_bucket; /* limit_log's */
 	long log_suppressed;
-	struct event *sweep; /* housekeeping, every second */
-	int64_t pruned_ms;   /* last prune of unplayed identities */
-	size_t queued;       /* output queued for everyone, or more */
-	struct storeq *storeq; /* the store thread: every write goes there */
+	struct event *sweep;      /* housekeeping, every second */
+	int64_t pruned_ms;        /* last prune of unplayed identities */
+	size_t queued;            /* output queued for everyone, or more */
+	struct storeq *storeq;    /* the store thread: every write goes there */
 	struct room **pend_rooms; /* rooms with uncommitted changes */
 	int npend_rooms, pend_rooms_cap;
 	struct conn **held_conns; /* connections with held output */

@@ -233,8 +233,8 @@ session_log_line(struct conn *c, const char *line, size_t len)
 	    log_sanitize(line, len, safe, sizeof safe));
 }
 
-static void session_dispatch(struct conn *c,
-    const struct proto_request *req, const char *line, size_t len);
+static void session_dispatch(struct conn *c, const struct proto_request *req,
+    const char *line, size_t len);
 
 /* One complete line from the client: check the rate, decode, dispatch, and
  * send the events the request caused after its reply. */

@@ -265,7 +265,7 @@ struct store {
 	char *fault_file; /* test-only fault control file, or NULL */
 	char fault_seen[STORE_FAULT_READ]; /* its "pass N" last read */
 	long fault_left;                   /* writes it still lets through */
-	int in_txn; /* inside store_begin .. store_commit */
+	int in_txn;    /* inside store_begin .. store_commit */
 	int wal_pages; /* pages in the WAL after the last commit (manual) */
 };
 

@@ -225,8 +225,8 @@ storeq_room_save(struct storeq *q, const struct store_room *r)
 }
 
 void
-storeq_move_append(struct storeq *q, const char *room, int game_no,
-    const struct store_move *m)
+storeq_move_append(
+    struct storeq *q, const char *room, int game_no, const struct store_move *m)
 {
 	struct storeq_op *op = storeq_op(q, STOREQ_MOVE_APPEND);
 
@@ -389,8 +389,8 @@ storeq_main(void *arg)
 
 	pthread_mutex_lock(&q->mu);
 	for (;;) {
-		while (!q->stop && (q->handed.head == NULL || q->failed != 0 ||
-		                       q->loop_holds))
+		while (!q->stop &&
+		    (q->handed.head == NULL || q->failed != 0 || q->loop_holds))
 			pthread_cond_wait(&q->wake, &q->mu);
 		if (q->handed.head == NULL || q->failed != 0)
 			break; /* stopping, with nothing more it may write */
@@ -412,8 +412,8 @@ storeq_main(void *arg)
 		pthread_cond_broadcast(&q->idle);
 		pthread_mutex_unlock(&q->mu);
 		event_active(q->done_ev, 0, 0);
-		if (store_checkpoint(q->db, STOREQ_CHECKPOINT_PAGES,
-		        &checkpointed) != 0)
+		if (store_checkpoint(
+		        q->db, STOREQ_CHECKPOINT_PAGES, &checkpointed) != 0)
 			log_error("store: %s", store_errmsg(q->db));
 		pthread_mutex_lock(&q->mu);
 		q->busy = 0;

@@ -48,7 +48,8 @@ sweep_rooms(struct server *srv)
 		next = TAILQ_NEXT(r, entry);
 		if (!sweep_expired(r, now))
 			continue;
-		if (store_room_delete(storeq_barrier(srv->storeq), r->id) != 0) {
+		if (store_room_delete(storeq_barrier(srv->storeq), r->id) !=
+		    0) {
 			log_error("store: room %s: %s; kept", r->id,
 			    store_errmsg(srv->store));
 			continue;

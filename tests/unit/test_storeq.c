@@ -41,8 +41,8 @@ test_storeq_done(void *arg, uint64_t committed, uint64_t failed)
 /* Run the loop until the news says change `upto` committed or a change
  * failed. */
 static void
-test_storeq_wait(struct event_base *base, struct test_storeq_news *n,
-    uint64_t upto)
+test_storeq_wait(
+    struct event_base *base, struct test_storeq_news *n, uint64_t upto)
 {
 	struct timeval tick = {0, 10000};
 	int i;
