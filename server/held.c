@@ -76,12 +76,8 @@ held_list(struct conn *c)
 
 	if (c->held_slot >= 0)
 		return;
-	if (srv->nheld_conns == srv->held_conns_cap) {
-		srv->held_conns_cap =
-		    srv->held_conns_cap == 0 ? 64 : srv->held_conns_cap * 2;
-		srv->held_conns = xrealloc(srv->held_conns,
-		    (size_t)srv->held_conns_cap * sizeof *srv->held_conns);
-	}
+	srv->held_conns = xgrow(srv->held_conns, srv->nheld_conns,
+	    &srv->held_conns_cap, 64, sizeof *srv->held_conns);
 	c->held_slot = srv->nheld_conns;
 	srv->held_conns[srv->nheld_conns++] = c;
 	bufferevent_setwatermark(c->bev, EV_READ, 0, srv->cfg.max_line);

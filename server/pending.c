@@ -27,12 +27,8 @@ pending_list(struct room *r)
 
 	if (r->pend_slot >= 0)
 		return;
-	if (srv->npend_rooms == srv->pend_rooms_cap) {
-		srv->pend_rooms_cap =
-		    srv->pend_rooms_cap == 0 ? 64 : srv->pend_rooms_cap * 2;
-		srv->pend_rooms = xrealloc(srv->pend_rooms,
-		    (size_t)srv->pend_rooms_cap * sizeof *srv->pend_rooms);
-	}
+	srv->pend_rooms = xgrow(srv->pend_rooms, srv->npend_rooms,
+	    &srv->pend_rooms_cap, 64, sizeof *srv->pend_rooms);
 	r->pend_slot = srv->npend_rooms;
 	srv->pend_rooms[srv->npend_rooms++] = r;
 }
@@ -68,11 +64,7 @@ pending_keep(
 {
 	struct room_pending *p;
 
-	if (r->npend == r->pendcap) {
-		r->pendcap = r->pendcap == 0 ? 4 : r->pendcap * 2;
-		r->pend =
-		    xrealloc(r->pend, (size_t)r->pendcap * sizeof *r->pend);
-	}
+	r->pend = xgrow(r->pend, r->npend, &r->pendcap, 4, sizeof *r->pend);
 	p = &r->pend[r->npend++];
 	p->change = change;
 	p->snap = *snap;

@@ -423,6 +423,7 @@ void flags_usage(FILE *out);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+void *xgrow(void *p, int n, int *cap, int first, size_t size);
 char *xstrdup(const char *s);
 void xmalloc_install(void);
 
