@@ -104,6 +104,7 @@ struct client_room {
 	/* replay.c: the game played again from its options through the
 	 * state's pages of history, to find the last move. */
 	int replaying;
+	int board_due; /* the board waits for the replay's last page */
 	long long replay_n, replay_total; /* moves replayed, to replay */
 	struct rules_move replay_last;
 	_Alignas(16) unsigned char replay[RULES_STATE_MAX];
@@ -130,6 +131,8 @@ struct client {
 	int resyncing; /* a quiet join/watch/state is on its way */
 	int ever_logged_in;
 	int backoff_ms;
+	int dozing; /* closed by the server for idling: connect again only
+	             * when the user asks for something */
 	const char *lost_why; /* why the connection ended (static text) */
 	char token[CLIENT_FIELD];
 	struct client_pending pending[CLIENT_PENDING_MAX];
@@ -258,6 +261,9 @@ struct client_game {
 	/* The verb a "yes" to the play-again question sends (NULL:
 	 * rematch). */
 	const char *(*again_verb)(const struct client_room *r);
+	/* 1 when the server starts the next game by itself after this end
+	 * (no play-again question); NULL: it never does. */
+	int (*goes_on)(const struct client_room *r, const cJSON *ev);
 };
 
 extern const struct client_game game_amazons, game_ataxx, game_stones,

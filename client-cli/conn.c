@@ -122,6 +122,12 @@ conn_lost(struct client *c, const char *why)
 		event_base_loopexit(c->base, NULL);
 		return;
 	}
+	if (c->dozing) {
+		view_print(c,
+		    "The server closed the connection after a long silence "
+		    "in the lobby; type any command to connect again.\n");
+		return;
+	}
 	if (c->backoff_ms == 0)
 		c->backoff_ms = CLIENT_BACKOFF_FIRST_MS;
 	if (was_connected)
@@ -224,6 +230,20 @@ conn_pending_push(
 	return 0;
 }
 
+/* The user acts after an idle close: connect again now. */
+static void
+conn_wake(struct client *c)
+{
+	c->dozing = 0;
+	c->backoff_ms = 0;
+	view_print(c,
+	    "Connecting again to %s:%s; type the command once more when "
+	    "connected.\n",
+	    c->opts.host, c->opts.port);
+	if (conn_start(c) != 0)
+		conn_lost(c, "cannot connect");
+}
+
 /* Send one request (consumed) and remember what its reply is for. */
 int
 conn_send(
@@ -235,10 +255,14 @@ conn_send(
 	if (req == NULL)
 		return -1;
 	if (c->bev == NULL || !c->connected) {
+		cJSON_Delete(req);
+		if (c->dozing) {
+			conn_wake(c);
+			return -1;
+		}
 		view_print(c,
 		    "Not connected to the server: try again in a "
 		    "moment.\n");
-		cJSON_Delete(req);
 		return -1;
 	}
 	line = proto_json_line(req);

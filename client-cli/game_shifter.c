@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "client-cli/client.h"
+#include "rules/shifter.h"
 
 /* The level being played, from the rules' status. */
 static int
@@ -70,6 +71,16 @@ shifter_again_verb(const struct client_room *r)
 	return strcmp(r->result, "solved") == 0 ? "next" : "restart";
 }
 
+/* A won level below the last: the server begins the next one itself. */
+static int
+shifter_goes_on(const struct client_room *r, const cJSON *ev)
+{
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(ev, "result");
+
+	return cJSON_IsString(res) && strcmp(res->valuestring, "solved") == 0 &&
+	    shifter_level(r) < SHIFTER_MAX_LEVEL;
+}
+
 /* The start question's answer: 1 the last saved level (the file kept by
  * the last save on this machine, else the server's saved progress), 2
  * level 1. */
@@ -119,4 +130,5 @@ const struct client_game game_shifter = {
                       "(2)?",
     .start = shifter_start,
     .again_verb = shifter_again_verb,
+    .goes_on = shifter_goes_on,
 };

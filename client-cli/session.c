@@ -190,6 +190,20 @@ session_replay(struct client *c, const cJSON *st, int first)
 	return 0;
 }
 
+/* The board a state held back while its history was replayed: drawn
+ * once, with the last move marked when the replay found it. */
+static void
+session_board_late(struct client *c)
+{
+	struct client_room *r = &c->room;
+
+	if (!r->board_due)
+		return;
+	view_board(c);
+	if (strcmp(r->status, "ended") == 0)
+		view_print(c, "This game is over.\n");
+}
+
 /* A further page of a room's history came: replay it; once the last move
  * is found, the board is drawn again with it marked (only colour shows
  * the mark). */
@@ -202,8 +216,10 @@ session_page(struct client *c, const cJSON *rep)
 
 	if (!r->replaying || id == NULL || strcmp(id, r->id) != 0)
 		return;
-	if (session_replay(c, st, 0) && c->opts.color)
+	if (session_replay(c, st, 0) && c->opts.color && !r->board_due)
 		view_board(c);
+	if (!r->replaying)
+		session_board_late(c);
 }
 
 /* A room state arrived (create, join, watch, state): show it. */
@@ -243,6 +259,11 @@ session_state(struct client *c, const cJSON *rep, const char *re, int quiet)
 	        cJSON_GetObjectItemCaseSensitive(st, "history")) == 0 &&
 	    !asked && strcmp(re, "watch") != 0)
 		return;
+	if (r->replaying) {
+		/* drawn once the last page has come (session_board_late) */
+		r->board_due = 1;
+		return;
+	}
 	view_board(c);
 	if (strcmp(r->status, "ended") == 0)
 		view_print(c, "This game is over.\n");
@@ -369,9 +390,10 @@ session_reply(struct client *c, const cJSON *rep)
 		session_move_error(c, rep);
 	else if (!cJSON_IsTrue(ok) && p.purpose == CLIENT_P_SAVE)
 		files_saved(c, rep, p.path);
-	else if (!cJSON_IsTrue(ok) && p.purpose == CLIENT_P_PAGE)
+	else if (!cJSON_IsTrue(ok) && p.purpose == CLIENT_P_PAGE) {
 		c->room.replaying = 0; /* no mark: nothing to say */
-	else if (!cJSON_IsTrue(ok))
+		session_board_late(c);
+	} else if (!cJSON_IsTrue(ok))
 		view_error(c, rep);
 	else if (re != NULL)
 		session_ok(c, rep, re, &p);
@@ -393,7 +415,8 @@ session_ended(struct client *c, const cJSON *ev)
 		view_print(c, "%s\n", buf);
 	else
 		session_text(c, ev);
-	if (r->myseat >= 0 && r->cg != NULL && r->cg->again != NULL)
+	if (r->myseat >= 0 && r->cg != NULL && r->cg->again != NULL &&
+	    (r->cg->goes_on == NULL || !r->cg->goes_on(r, ev)))
 		r->ask_again = 1;
 }
 
@@ -518,6 +541,19 @@ session_batch(struct client *c, const char *line, size_t len, const cJSON *msg)
 		batch_reply_seen(c);
 }
 
+/* An error that answers no request ("re": null): the server says why it
+ * closes the connection. After an idle close the client waits for its
+ * user instead of reconnecting. */
+static void
+session_notice(struct client *c, const cJSON *msg)
+{
+	const char *code = session_str(msg, "error");
+
+	view_error(c, msg);
+	if (code != NULL && strcmp(code, "idle") == 0)
+		c->dozing = 1;
+}
+
 /* One line from the server. */
 void
 session_line(struct client *c, const char *line, size_t len)
@@ -539,7 +575,9 @@ session_line(struct client *c, const char *line, size_t len)
 		return;
 	}
 	ev = session_str(msg, "event");
-	if (cJSON_GetObjectItemCaseSensitive(msg, "re") != NULL)
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(msg, "re")))
+		session_notice(c, msg);
+	else if (cJSON_GetObjectItemCaseSensitive(msg, "re") != NULL)
 		session_reply(c, msg);
 	else if (ev != NULL)
 		session_event(c, msg, ev);

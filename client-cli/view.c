@@ -188,6 +188,7 @@ view_board(struct client *c)
 
 	if (!r->active || !r->have_state)
 		return;
+	r->board_due = 0;
 	if (r->rg->render(r->st, now, sizeof now) < 0)
 		return;
 	if (c->opts.color && r->have_last &&

@@ -42,6 +42,7 @@ static const struct errors_entry errors_table[PROTO_E_COUNT] = {
     [PROTO_E_LIMIT_REACHED] = {"limit_reached", "a limit was reached"},
     [PROTO_E_SERVER_FULL] = {"server_full",
         "the server is full: try again later"},
+    [PROTO_E_IDLE] = {"idle", "closed for being idle"},
     [PROTO_E_INTERNAL] = {"internal", "internal server error"},
 };
 

@@ -71,7 +71,7 @@ session_lobby_idle(struct conn *c)
 	log_info("conn %llu %s: %s idle %d s in no game; closing",
 	    (unsigned long long)c->id, c->addr, c->player->name,
 	    c->srv->cfg.lobby_idle_sec);
-	session_error(c, NULL, PROTO_E_NOT_ALLOWED,
+	session_error(c, NULL, PROTO_E_IDLE,
 	    "idle for %d seconds in no game; closing",
 	    c->srv->cfg.lobby_idle_sec);
 	net_close(c, 1);

@@ -27,6 +27,10 @@ POLL_S = 0.1
 GAMES = ["size=7 bots=white:2,black:1", "size=7 bots=white:1,black:2",
          "size=7 bots=white:3,black:2", "size=7 bots=white:2,black:3"]
 
+# The first line of a 7x7 Ataxx board as view.c draws it (its file
+# letters).
+BOARD_TOP = r"^ +a +b +c +d +e +f +g *$"
+
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -110,6 +114,11 @@ def main():
                    "the last move (%s) is marked: %s" % (last, sorted(cells)))
             chk.ok(0 < len(cells) <= 10,
                    "only the cells it changed are marked (a jump: at most 10)")
+            time.sleep(POLL_S * 5)
+            chk.eq(t.count(BOARD_TOP), 1,
+                   "the board is drawn once, when the replay is done")
+            if os.environ.get("TABLERO_SHOW_SCREENS"):
+                print(t.screen())
         finally:
             t.stop()
             b.close()

@@ -57,6 +57,8 @@ def main():
             chk.ok(solve(chk, t, 1), "level 1 solved with hints")
             # the server goes on to the next level by itself (issue 13)
             chk.ok(t.wait(r"Level 2: the square"), "level 2 begins")
+            chk.eq(t.count(r"Go on\? \(y/n\)"), 0,
+                   "a won level asks nothing: the next one just begins")
             n = t.count(r"^Shape Shifter Chess, level 2: 4 pieces left$")
             hint = t.count(r"^Hint: ")
             t.line("hint")
