@@ -858,10 +858,11 @@ fields_present(const struct proto_request *req, enum proto_field field)
 enum proto_error
 proto_request_check(struct proto_request *req, char *err, size_t errlen)
 {
+	unsigned required = proto_verb_required(req->verb);
 	int f;
 
-	for (f = 0; f < PROTO_F_COUNT; f++) {
-		if (proto_verb_requires(req->verb, (enum proto_field)f) &&
+	for (f = 0; required != 0 && f < PROTO_F_COUNT; f++) {
+		if ((required & 1u << f) &&
 		    !fields_present(req, (enum proto_field)f)) {
 			proto_errf(err, errlen, "field '%s' is required",
 			    fields_table[f].name);
@@ -881,8 +882,14 @@ proto_request_free(struct proto_request *req)
 	free(req->cmd);
 	free(req->id);
 	for (f = 0; f < PROTO_F_COUNT; f++) {
-		if (fields_table[f].offset != 0)
-			free(*fields_slot(req, (enum proto_field)f));
+		char *p;
+
+		if (fields_table[f].offset == 0)
+			continue;
+		/* most are absent: no call for them */
+		p = *fields_slot(req, (enum proto_field)f);
+		if (p != NULL)
+			free(p);
 	}
 	for (i = 0; i < req->noptions; i++) {
 		free(req->options[i].key);

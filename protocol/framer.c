@@ -7,6 +7,7 @@
  * holds none and a short-line one a small one.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "protocol/protocol.h"
 
@@ -81,17 +82,20 @@ proto_framer_held(const struct proto_framer *f)
 	return f->cap;
 }
 
-/* Make room for one more byte and the NUL after it: 0, or -1 when out of
- * memory. Doubles, from FRAMER_BUF_MIN up to limit + 1. */
+/* Make room for n more bytes and the NUL after them (the line stays within
+ * the limit): 0, or -1 when out of memory. Doubles, from FRAMER_BUF_MIN up
+ * to limit + 1. */
 static int
-framer_grow(struct proto_framer *f)
+framer_grow(struct proto_framer *f, size_t n)
 {
 	size_t cap;
 	char *buf;
 
-	if (f->len + 1 < f->cap)
+	if (f->len + n < f->cap)
 		return 0;
 	cap = f->cap == 0 ? FRAMER_BUF_MIN : f->cap * 2;
+	while (cap < f->len + n + 1 && cap <= f->limit)
+		cap *= 2;
 	if (cap > f->limit + 1)
 		cap = f->limit + 1;
 	buf = realloc(f->buf, cap);
@@ -191,7 +195,7 @@ framer_add(struct proto_framer *f, unsigned char c)
 		framer_shrink(f);
 		return -1;
 	}
-	if (framer_grow(f) != 0)
+	if (framer_grow(f, 1) != 0)
 		return -2;
 	f->buf[f->len++] = (char)c;
 	return 0;
@@ -232,6 +236,47 @@ framer_byte(struct proto_framer *f, unsigned char c)
 	return 1;
 }
 
+/*
+ * The common case at the start of a line: a whole line in buf, within the
+ * limit, not blank, with no telnet byte and no CR but its CRLF's, is
+ * copied in one go (what the byte-at-a-time way below would make of it).
+ * The bytes consumed, or 0 to take that way (also when out of memory:
+ * it then says so).
+ */
+static size_t
+framer_whole(struct proto_framer *f, const char *buf, size_t len,
+    const char **line, size_t *linelen)
+{
+	size_t scan = len < f->limit + 2 ? len : f->limit + 2, n, i;
+	const char *nl = memchr(buf, '\n', scan);
+	int blank = 1;
+
+	if (nl == NULL)
+		return 0;
+	n = (size_t)(nl - buf);
+	if (n > 0 && buf[n - 1] == '\r')
+		n--;
+	if (n == 0 || n > f->limit)
+		return 0;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c == FRAMER_IAC || c == '\r')
+			return 0;
+		if (c != ' ' && c != '\t')
+			blank = 0;
+	}
+	if (blank || framer_grow(f, n) != 0)
+		return 0;
+	memcpy(f->buf, buf, n);
+	f->buf[n] = '\0';
+	f->len = n;
+	f->ready = 1;
+	*line = f->buf;
+	*linelen = n;
+	return (size_t)(nl - buf) + 1;
+}
+
 size_t
 proto_framer_push(struct proto_framer *f, const char *buf, size_t len,
     const char **line, size_t *linelen, int *toolong)
@@ -248,6 +293,9 @@ proto_framer_push(struct proto_framer *f, const char *buf, size_t len,
 		f->len = 0;
 		framer_shrink(f);
 	}
+	if (f->len == 0 && !f->cr && !f->skipping && f->state == FRAMER_DATA &&
+	    (i = framer_whole(f, buf, len, line, linelen)) > 0)
+		return i;
 	for (i = 0; i < len; i++) {
 		if (!framer_telnet(f, (unsigned char)buf[i], &c))
 			continue;

@@ -398,8 +398,25 @@ cJSON *proto_event(enum proto_event_kind e, const char *room, long long seq);
  * version,"proto":PROTO_VERSION,"hint":"Type: hello YOURNAME ..."}. */
 cJSON *proto_welcome(const char *version);
 
-/* One JSON line ending in "\n", members whose name starts with '_' dropped
- * at every depth (msg itself is not changed). malloc'd; NULL when out of
+/* A growing buffer that messages are encoded into, reused from one message
+ * to the next so that encoding allocates nothing once it is big enough.
+ * Zero it to start; proto_out_free() gives its memory back. */
+struct proto_out {
+	char *p;    /* the encoded message, NUL-terminated; NULL before any */
+	size_t len; /* its length, without the NUL */
+	size_t cap; /* bytes allocated */
+};
+
+/* Replace o's content with msg as one JSON line ending in "\n", members
+ * whose name starts with '_' left out at every depth, byte for byte what
+ * cJSON_PrintUnformatted() prints (msg is neither changed nor copied). 0,
+ * or -1 when out of memory or msg cannot be printed (o is then empty). */
+int proto_json_encode(struct proto_out *o, const cJSON *msg);
+
+/* Free o's memory and zero it. */
+void proto_out_free(struct proto_out *o);
+
+/* proto_json_encode() into a new string: malloc'd; NULL when out of
  * memory. */
 char *proto_json_line(const cJSON *msg);
 
@@ -410,6 +427,10 @@ char *proto_json_line(const cJSON *msg);
  * "error (illegal_move): arrow path blocked at h4". One or more lines, each
  * ending in "\n". malloc'd; NULL when out of memory. */
 char *proto_text(const cJSON *msg);
+
+/* The same rendering into o, replacing its content; 0, or -1 when out of
+ * memory (o is then empty). */
+int proto_text_encode(struct proto_out *o, const cJSON *msg);
 
 /* ------------------------------------- internal to protocol/ (not an API) */
 
@@ -455,6 +476,10 @@ enum proto_shorthand_args {
 /* verbs.c */
 int proto_verb_has_field(enum proto_verb v, enum proto_field field);
 int proto_verb_requires(enum proto_verb v, enum proto_field field);
+/* The verb's fields (room included) and its required ones, as bit masks
+ * by enum proto_field. */
+unsigned proto_verb_fields(enum proto_verb v);
+unsigned proto_verb_required(enum proto_verb v);
 enum proto_shorthand_args proto_verb_args(enum proto_verb v, int positional[2]);
 
 /* fields.c */

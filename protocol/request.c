@@ -274,6 +274,7 @@ request_json(const char *line, size_t len, struct proto_request *req, char *err,
 	const char *end = NULL;
 	enum proto_error e, eid;
 	size_t rest;
+	unsigned fields;
 	int f;
 
 	if (memchr(line, '\0', len) != NULL) {
@@ -315,8 +316,9 @@ request_json(const char *line, size_t len, struct proto_request *req, char *err,
 	    line, len, root, req, e == PROTO_OK ? err : NULL, errlen);
 	if (e == PROTO_OK)
 		e = eid;
+	fields = proto_verb_fields(req->verb);
 	for (f = 0; e == PROTO_OK && f < PROTO_F_COUNT; f++) {
-		if (!proto_verb_has_field(req->verb, (enum proto_field)f))
+		if (!(fields & 1u << f))
 			continue;
 		e = proto_field_json(req, (enum proto_field)f,
 		    cJSON_GetObjectItemCaseSensitive(

@@ -1100,33 +1100,56 @@ text_event(struct text_buf *b, const cJSON *msg, const char *ev)
 	text_rest(b, msg);
 }
 
-char *
-proto_text(const cJSON *msg)
+/* Render msg into b (empty at the start). */
+static void
+text_render(struct text_buf *b, const cJSON *msg)
 {
-	struct text_buf b = {NULL, 0, 0, 0};
 	const char *ev = text_str(msg, "event");
 	const cJSON *ok = cJSON_GetObjectItemCaseSensitive(msg, "ok");
 
 	if (ev != NULL)
-		text_event(&b, msg, ev);
+		text_event(b, msg, ev);
 	else if (cJSON_IsFalse(ok)) {
-		text_addf(&b, "error (%s): ",
+		text_addf(b, "error (%s): ",
 		    text_str(msg, "error") ? text_str(msg, "error")
 		                           : "internal");
-		text_add_untrusted(&b,
+		text_add_untrusted(b,
 		    text_str(msg, "message") ? text_str(msg, "message") : "",
 		    NULL);
-		text_add(&b, "\n");
+		text_add(b, "\n");
 	} else if (cJSON_IsTrue(ok))
-		text_reply(&b, msg);
+		text_reply(b, msg);
 	else
-		text_rest(&b, msg);
-	if (b.len == 0)
-		text_add(&b, "OK.\n");
-	text_eol(&b);
-	if (b.oom) {
-		free(b.p);
+		text_rest(b, msg);
+	if (b->len == 0)
+		text_add(b, "OK.\n");
+	text_eol(b);
+}
+
+int
+proto_text_encode(struct proto_out *o, const cJSON *msg)
+{
+	struct text_buf b = {o->p, 0, o->cap, 0};
+
+	if (b.p != NULL)
+		b.p[0] = '\0';
+	text_render(&b, msg);
+	o->p = b.p;
+	o->cap = b.cap;
+	o->len = b.oom ? 0 : b.len;
+	if (o->p != NULL)
+		o->p[o->len] = '\0';
+	return b.oom ? -1 : 0;
+}
+
+char *
+proto_text(const cJSON *msg)
+{
+	struct proto_out o = {NULL, 0, 0};
+
+	if (proto_text_encode(&o, msg) != 0) {
+		proto_out_free(&o);
 		return NULL;
 	}
-	return b.p;
+	return o.p;
 }

@@ -384,8 +384,10 @@ proto_verb_from_name(const char *name)
 
 	if (name == NULL)
 		return PROTO_VERB_COUNT;
+	/* the first letter weeds out most rows before a strcmp */
 	for (v = 0; v < PROTO_VERB_COUNT; v++) {
-		if (strcmp(verbs_table[v]->name, name) == 0)
+		if (verbs_table[v]->name[0] == name[0] &&
+		    strcmp(verbs_table[v]->name, name) == 0)
 			return (enum proto_verb)v;
 	}
 	return PROTO_VERB_COUNT;
@@ -415,6 +417,22 @@ proto_verb_has_field(enum proto_verb v, enum proto_field field)
 	if (field == PROTO_F_ROOM)
 		return 1;
 	return (verbs_table[v]->fields & (1u << field)) != 0;
+}
+
+unsigned
+proto_verb_fields(enum proto_verb v)
+{
+	if ((int)v < 0 || v >= PROTO_VERB_COUNT)
+		return 0;
+	return verbs_table[v]->fields | 1u << PROTO_F_ROOM;
+}
+
+unsigned
+proto_verb_required(enum proto_verb v)
+{
+	if ((int)v < 0 || v >= PROTO_VERB_COUNT)
+		return 0;
+	return verbs_table[v]->required;
 }
 
 int

@@ -630,7 +630,6 @@ amazons_to_position(const void *st, char *buf, size_t len)
 	static const char pieces[] = {'W', 'B', 'x'};
 	const struct amazons_state *s = st;
 	struct rules_out o;
-	char num[12];
 	int rank, file, run;
 
 	rules_out_init(&o, buf, len);
@@ -644,17 +643,14 @@ amazons_to_position(const void *st, char *buf, size_t len)
 				continue;
 			}
 			if (run > 0) {
-				snprintf(num, sizeof num, "%d", run);
-				rules_out_str(&o, num);
+				rules_out_int(&o, run, 0);
 				run = 0;
 			}
 			rules_out_char(
 			    &o, c == '*' ? pieces[2] : pieces[c == 'B']);
 		}
-		if (run > 0) {
-			snprintf(num, sizeof num, "%d", run);
-			rules_out_str(&o, num);
-		}
+		if (run > 0)
+			rules_out_int(&o, run, 0);
 		if (rank > 0)
 			rules_out_char(&o, '/');
 	}
@@ -1038,34 +1034,36 @@ amazons_render(const void *st, char *buf, size_t len)
 	const struct amazons_state *s = st;
 	const char *const *names = rules_amazons.seat_names;
 	struct rules_out o;
-	char line[64];
 	int rank, file, side = (int)s->turn;
 
 	rules_out_init(&o, buf, len);
 	rules_out_str(&o, "  | a | b | c | d | e | f | g | h | i | j |\n");
 	rules_out_str(&o, grid);
 	for (rank = AMAZONS_SIDE - 1; rank >= 0; rank--) {
-		snprintf(line, sizeof line, "%2d|", rank + 1);
-		rules_out_str(&o, line);
+		rules_out_int(&o, rank + 1, 2);
+		rules_out_char(&o, '|');
 		for (file = 0; file < AMAZONS_SIDE; file++) {
 			char c = amazons_cell(s, rank * AMAZONS_SIDE + file);
+			char cell[4] = {' ', amazons_picture(c), ' ', '|'};
 
-			snprintf(
-			    line, sizeof line, " %c |", amazons_picture(c));
-			rules_out_str(&o, line);
+			rules_out_mem(&o, cell, sizeof cell);
 		}
 		rules_out_char(&o, '\n');
 		rules_out_str(&o, grid);
 	}
 	rules_out_str(
 	    &o, "0 white (player 1) - X black (player 2) - * arrow\n");
-	if (amazons_can_move(s))
-		snprintf(line, sizeof line, "%s (player %d) to move\n",
-		    names[side], side + 1);
-	else
-		snprintf(line, sizeof line, "%s wins: %s has no move\n",
-		    names[1 - side], names[side]);
-	rules_out_str(&o, line);
+	if (amazons_can_move(s)) {
+		rules_out_str(&o, names[side]);
+		rules_out_str(&o,
+		    side == 0 ? " (player 1) to move\n"
+		              : " (player 2) to move\n");
+	} else {
+		rules_out_str(&o, names[1 - side]);
+		rules_out_str(&o, " wins: ");
+		rules_out_str(&o, names[side]);
+		rules_out_str(&o, " has no move\n");
+	}
 	return rules_out_done(&o);
 }
 

@@ -616,17 +616,19 @@ ataxx_to_position(const void *st, char *buf, size_t len)
 				continue;
 			}
 			if (run > 0)
-				rules_out_add(&o, "%d", run);
+				rules_out_int(&o, run, 0);
 			run = 0;
-			rules_out_add(&o, "%c", ch);
+			rules_out_char(&o, ch);
 		}
 		if (run > 0)
-			rules_out_add(&o, "%d", run);
+			rules_out_int(&o, run, 0);
 		if (r + 1 < s->size)
-			rules_out_add(&o, "/");
+			rules_out_char(&o, '/');
 	}
-	rules_out_add(&o, " %c %u %u", s->turn == ATAXX_WHITE ? 'x' : 'o',
-	    s->halfmove, s->fullmove);
+	rules_out_str(&o, s->turn == ATAXX_WHITE ? " x " : " o ");
+	rules_out_int(&o, s->halfmove, 0);
+	rules_out_char(&o, ' ');
+	rules_out_int(&o, s->fullmove, 0);
 	return rules_out_done(&o);
 }
 
@@ -806,6 +808,27 @@ ataxx_from_position(void *st, const char *text, char *err, size_t errlen)
 	return 0;
 }
 
+/* The picture's last line: whose turn it is, or how the game ended. */
+static void
+ataxx_render_end(struct rules_out *o, const struct rules_status *stat, int turn)
+{
+	if (stat->result == RULES_PLAYING) {
+		rules_out_str(o, rules_ataxx.seat_names[turn]);
+		rules_out_str(o, " to move\n");
+		return;
+	}
+	rules_out_str(o, "game over (");
+	rules_out_str(o, stat->reason);
+	rules_out_str(o, "): ");
+	if (stat->result == RULES_DRAW)
+		rules_out_str(o, "draw");
+	else {
+		rules_out_str(o, rules_ataxx.seat_names[stat->winner]);
+		rules_out_str(o, " wins");
+	}
+	rules_out_char(o, '\n');
+}
+
 static int
 ataxx_render(const void *st, char *buf, size_t len)
 {
@@ -815,27 +838,28 @@ ataxx_render(const void *st, char *buf, size_t len)
 	int r, c;
 
 	ataxx_status(s, &stat);
-	rules_out_add(&o, "  ");
-	for (c = 0; c < s->size; c++)
-		rules_out_add(&o, " %c", 'a' + c);
-	rules_out_add(&o, "\n");
-	for (r = 0; r < s->size; r++) {
-		rules_out_add(&o, "%2d", s->size - r);
-		for (c = 0; c < s->size; c++)
-			rules_out_add(&o, " %c",
-			    ataxx_cell(s, r * ATAXX_STRIDE + c, '.'));
-		rules_out_add(&o, "\n");
+	rules_out_str(&o, "  ");
+	for (c = 0; c < s->size; c++) {
+		rules_out_char(&o, ' ');
+		rules_out_char(&o, (char)('a' + c));
 	}
-	rules_out_add(&o, "x white %d, o black %d (. empty%s)\n", stat.score[0],
-	    stat.score[1], ataxx_get(s->gap) != 0 ? ", - gap" : "");
-	if (stat.result == RULES_PLAYING)
-		rules_out_add(
-		    &o, "%s to move\n", rules_ataxx.seat_names[s->turn]);
-	else if (stat.result == RULES_DRAW)
-		rules_out_add(&o, "game over (%s): draw\n", stat.reason);
-	else
-		rules_out_add(&o, "game over (%s): %s wins\n", stat.reason,
-		    rules_ataxx.seat_names[stat.winner]);
+	rules_out_char(&o, '\n');
+	for (r = 0; r < s->size; r++) {
+		rules_out_int(&o, s->size - r, 2);
+		for (c = 0; c < s->size; c++) {
+			rules_out_char(&o, ' ');
+			rules_out_char(
+			    &o, ataxx_cell(s, r * ATAXX_STRIDE + c, '.'));
+		}
+		rules_out_char(&o, '\n');
+	}
+	rules_out_str(&o, "x white ");
+	rules_out_int(&o, stat.score[0], 0);
+	rules_out_str(&o, ", o black ");
+	rules_out_int(&o, stat.score[1], 0);
+	rules_out_str(&o,
+	    ataxx_get(s->gap) != 0 ? " (. empty, - gap)\n" : " (. empty)\n");
+	ataxx_render_end(&o, &stat, s->turn);
 	return rules_out_done(&o);
 }
 
@@ -848,9 +872,9 @@ ataxx_board_rows(const void *st, char *buf, size_t len)
 
 	for (r = 0; r < s->size; r++) {
 		for (c = 0; c < s->size; c++)
-			rules_out_add(
-			    &o, "%c", ataxx_cell(s, r * ATAXX_STRIDE + c, '.'));
-		rules_out_add(&o, "\n");
+			rules_out_char(
+			    &o, ataxx_cell(s, r * ATAXX_STRIDE + c, '.'));
+		rules_out_char(&o, '\n');
 	}
 	return rules_out_done(&o);
 }

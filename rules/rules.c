@@ -34,7 +34,20 @@ rules_out_init(struct rules_out *o, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-/* Append formatted text; out of room marks the writer full. */
+/* Is there room for n more bytes and the NUL? If not, the writer is full
+ * from now on. */
+static int
+rules_out_room(struct rules_out *o, size_t n)
+{
+	if (o->full || o->used >= o->len || n >= o->len - o->used) {
+		o->full = 1;
+		return 0;
+	}
+	return 1;
+}
+
+/* Append formatted text; out of room marks the writer full. For whole
+ * sentences: characters and numbers have their own writers below. */
 void
 rules_out_add(struct rules_out *o, const char *fmt, ...)
 {
@@ -54,24 +67,50 @@ rules_out_add(struct rules_out *o, const char *fmt, ...)
 }
 
 void
+rules_out_mem(struct rules_out *o, const char *s, size_t n)
+{
+	if (!rules_out_room(o, n))
+		return;
+	memcpy(o->buf + o->used, s, n);
+	o->used += n;
+	o->buf[o->used] = '\0';
+}
+
+void
 rules_out_str(struct rules_out *o, const char *str)
 {
-	size_t n = strlen(str);
-
-	if (o->full || o->used + n >= o->len) {
-		o->full = 1;
-		return;
-	}
-	memcpy(o->buf + o->used, str, n + 1);
-	o->used += n;
+	rules_out_mem(o, str, strlen(str));
 }
 
 void
 rules_out_char(struct rules_out *o, char c)
 {
-	char one[2] = {c, '\0'};
+	if (!rules_out_room(o, 1))
+		return;
+	o->buf[o->used++] = c;
+	o->buf[o->used] = '\0';
+}
 
-	rules_out_str(o, one);
+/* A decimal number right-aligned in width characters, as "%*lld". */
+void
+rules_out_int(struct rules_out *o, long long v, int width)
+{
+	/* 20 digits and a sign hold any long long. */
+	char digits[24], *p = digits + sizeof digits;
+	unsigned long long u =
+	    v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	int n;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (v < 0)
+		*--p = '-';
+	n = (int)(digits + sizeof digits - p);
+	for (; width > n; width--)
+		rules_out_char(o, ' ');
+	rules_out_mem(o, p, (size_t)n);
 }
 
 /* The text's length, or -1 (and an empty buffer) when it did not fit. */

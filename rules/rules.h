@@ -218,7 +218,10 @@ int rules_move_listed(
 uint64_t rules_mix64(uint64_t x);
 
 /* A bounded text writer over a caller's buffer, for positions, pictures and
- * files: once out of room it writes no more, and rules_out_done() says -1. */
+ * files: once out of room it writes no more, and rules_out_done() says -1.
+ * The text is NUL-terminated after every write. Characters, strings and
+ * numbers are written directly (a picture is hundreds of them: no printf
+ * per character); rules_out_add() is for the odd formatted sentence. */
 struct rules_out {
 	char *buf;
 	size_t len, used;
@@ -228,7 +231,9 @@ void rules_out_init(struct rules_out *o, char *buf, size_t len);
 void rules_out_add(struct rules_out *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void rules_out_str(struct rules_out *o, const char *str);
+void rules_out_mem(struct rules_out *o, const char *s, size_t n);
 void rules_out_char(struct rules_out *o, char c);
+void rules_out_int(struct rules_out *o, long long v, int width);
 int rules_out_done(struct rules_out *o);
 
 /* A small deterministic random generator for the games' generators. */

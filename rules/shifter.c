@@ -1070,9 +1070,9 @@ shifter_out_rows(struct rules_out *o, const struct shifter_state *s,
 		    ? '.'
 		    : s->kind[(int)board[sq]].letter;
 
-		rules_out_add(o, "%c", sq == active ? shifter_to_lower(c) : c);
+		rules_out_char(o, sq == active ? shifter_to_lower(c) : c);
 		if (sq % SHIFTER_SIDE == SHIFTER_SIDE - 1)
-			rules_out_add(o, "\n");
+			rules_out_char(o, '\n');
 	}
 }
 
@@ -1086,13 +1086,13 @@ shifter_export(const void *st, char *buf, size_t len)
 	int k, sq, used;
 
 	rules_out_add(&o, "shifter level %d\n", s->level);
-	rules_out_add(&o,
+	rules_out_str(&o,
 	    "# rows 8 to 1, columns a to h; . is empty, "
 	    "the active piece is in lower case\n");
 	shifter_out_rows(&o, s, s->board, s->active);
 	if (memcmp(s->board, s->start, sizeof s->board) != 0 ||
 	    s->active != s->start_active) {
-		rules_out_add(&o, "start\n");
+		rules_out_str(&o, "start\n");
 		shifter_out_rows(&o, s, s->start, s->start_active);
 	}
 	for (k = 0; k < s->nkinds; k++) {
@@ -1100,9 +1100,12 @@ shifter_export(const void *st, char *buf, size_t len)
 		for (sq = 0; sq < SHIFTER_SQUARES; sq++)
 			if (s->board[sq] == k || s->start[sq] == k)
 				used = 1;
-		if (used)
-			rules_out_add(
-			    &o, "%c %s\n", s->kind[k].letter, s->kind[k].name);
+		if (used) {
+			rules_out_char(&o, s->kind[k].letter);
+			rules_out_char(&o, ' ');
+			rules_out_str(&o, s->kind[k].name);
+			rules_out_char(&o, '\n');
+		}
 	}
 	return rules_out_done(&o);
 }
@@ -1372,47 +1375,60 @@ shifter_render(const void *st, char *buf, size_t len)
 	shifter_status(s, &status);
 	rules_out_add(&o, "Shape Shifter Chess, level %d: %d piece%s left\n",
 	    s->level, status.score[0], status.score[0] == 1 ? "" : "s");
-	rules_out_add(&o, "    a  b  c  d  e  f  g  h\n");
+	rules_out_str(&o, "    a  b  c  d  e  f  g  h\n");
 	for (sq = 0; sq < SHIFTER_SQUARES; sq++) {
 		char c = s->board[sq] == SHIFTER_EMPTY
 		    ? '.'
 		    : s->kind[(int)s->board[sq]].letter;
+		char cell[3] = {' ', c, ' '};
+		char rank = (char)('0' + SHIFTER_SIDE - sq / SHIFTER_SIDE);
 
-		if (sq % SHIFTER_SIDE == 0)
-			rules_out_add(
-			    &o, " %d ", SHIFTER_SIDE - sq / SHIFTER_SIDE);
-		if (sq == s->active)
-			rules_out_add(&o, "[%c]", c);
-		else if (t & shifter_bit(sq))
-			rules_out_add(&o, "(%c)", c);
-		else
-			rules_out_add(&o, " %c ", c);
-		if (sq % SHIFTER_SIDE == SHIFTER_SIDE - 1)
-			rules_out_add(
-			    &o, " %d\n", SHIFTER_SIDE - sq / SHIFTER_SIDE);
+		if (sq == s->active) {
+			cell[0] = '[';
+			cell[2] = ']';
+		} else if (t & shifter_bit(sq)) {
+			cell[0] = '(';
+			cell[2] = ')';
+		}
+		if (sq % SHIFTER_SIDE == 0) {
+			char left[3] = {' ', rank, ' '};
+
+			rules_out_mem(&o, left, sizeof left);
+		}
+		rules_out_mem(&o, cell, sizeof cell);
+		if (sq % SHIFTER_SIDE == SHIFTER_SIDE - 1) {
+			char right[3] = {' ', rank, '\n'};
+
+			rules_out_mem(&o, right, sizeof right);
+		}
 	}
-	rules_out_add(&o, "    a  b  c  d  e  f  g  h\n");
+	rules_out_str(&o, "    a  b  c  d  e  f  g  h\n");
 	shifter_sqname(s->active, name);
 	rules_out_add(&o, "[ ] active: the %s on %s",
 	    s->kind[(int)s->board[(int)s->active]].name, name);
 	if (status.result == RULES_SOLVED)
-		rules_out_add(&o, "; level won\n");
+		rules_out_str(&o, "; level won\n");
 	else if (status.result == RULES_BLOCKED)
-		rules_out_add(&o, "; no capture left, retry the level\n");
+		rules_out_str(&o, "; no capture left, retry the level\n");
 	else
-		rules_out_add(&o, "; ( ) it can take:");
+		rules_out_str(&o, "; ( ) it can take:");
 	for (sq = 0; sq < SHIFTER_SQUARES; sq++) {
 		if (t & shifter_bit(sq)) {
 			shifter_sqname(sq, name);
-			rules_out_add(&o, " %s", name);
+			rules_out_char(&o, ' ');
+			rules_out_str(&o, name);
 		}
 	}
 	if (status.result == RULES_PLAYING)
-		rules_out_add(&o, "\n");
-	rules_out_add(&o, "pieces:");
-	for (k = 0; k < s->nkinds; k++)
-		rules_out_add(&o, " %c %s%s", s->kind[k].letter,
-		    s->kind[k].name, k + 1 < s->nkinds ? "," : "\n");
+		rules_out_char(&o, '\n');
+	rules_out_str(&o, "pieces:");
+	for (k = 0; k < s->nkinds; k++) {
+		char letter[3] = {' ', s->kind[k].letter, ' '};
+
+		rules_out_mem(&o, letter, sizeof letter);
+		rules_out_str(&o, s->kind[k].name);
+		rules_out_char(&o, k + 1 < s->nkinds ? ',' : '\n');
+	}
 	return rules_out_done(&o);
 }
 

@@ -545,7 +545,10 @@ solitaire_to_position(const void *st, char *buf, size_t len)
 	int r, c;
 
 	rules_out_init(&b, buf, len);
-	rules_out_add(&b, "%dx%d:", s->rows, s->cols);
+	rules_out_int(&b, s->rows, 0);
+	rules_out_char(&b, 'x');
+	rules_out_int(&b, s->cols, 0);
+	rules_out_char(&b, ':');
 	for (r = 0; r < s->rows; r++) {
 		for (c = 0; c < s->cols; c++)
 			rules_out_char(
@@ -553,8 +556,10 @@ solitaire_to_position(const void *st, char *buf, size_t len)
 		if (r + 1 < s->rows)
 			rules_out_char(&b, '/');
 	}
-	rules_out_add(
-	    &b, " goal=%d,%d", s->goal / s->cols + 1, s->goal % s->cols + 1);
+	rules_out_str(&b, " goal=");
+	rules_out_int(&b, s->goal / s->cols + 1, 0);
+	rules_out_char(&b, ',');
+	rules_out_int(&b, s->goal % s->cols + 1, 0);
 	return rules_out_done(&b);
 }
 
@@ -917,6 +922,16 @@ solitaire_import_file(
 	return 0;
 }
 
+/* A line of the board file with two numbers: "7 7\n". */
+static void
+solitaire_out_pair(struct rules_out *b, int x, int y)
+{
+	rules_out_int(b, x, 0);
+	rules_out_char(b, ' ');
+	rules_out_int(b, y, 0);
+	rules_out_char(b, '\n');
+}
+
 static int
 solitaire_export_file(const void *st, char *buf, size_t len)
 {
@@ -925,12 +940,13 @@ solitaire_export_file(const void *st, char *buf, size_t len)
 	int r, c;
 
 	rules_out_init(&b, buf, len);
-	rules_out_add(&b, "%d %d\n", s->rows, s->cols);
+	solitaire_out_pair(&b, s->rows, s->cols);
 	for (r = 0; r < s->rows; r++)
-		for (c = 0; c < s->cols; c++)
-			rules_out_add(&b, "%d%c", s->cell[r * s->cols + c],
-			    c + 1 < s->cols ? ' ' : '\n');
-	rules_out_add(&b, "%d %d\n", s->goal / s->cols, s->goal % s->cols);
+		for (c = 0; c < s->cols; c++) {
+			rules_out_int(&b, s->cell[r * s->cols + c], 0);
+			rules_out_char(&b, c + 1 < s->cols ? ' ' : '\n');
+		}
+	solitaire_out_pair(&b, s->goal / s->cols, s->goal % s->cols);
 	return rules_out_done(&b);
 }
 
@@ -952,10 +968,12 @@ solitaire_render(const void *st, char *buf, size_t len)
 
 	rules_out_init(&b, buf, len);
 	rules_out_str(&b, "  ");
-	for (c = 0; c < s->cols; c++)
-		rules_out_add(&b, c + 1 < s->cols ? "%2d " : "%2d\n", c + 1);
+	for (c = 0; c < s->cols; c++) {
+		rules_out_int(&b, c + 1, 2);
+		rules_out_char(&b, c + 1 < s->cols ? ' ' : '\n');
+	}
 	for (r = 0; r < s->rows; r++) {
-		rules_out_add(&b, "%2d", r + 1);
+		rules_out_int(&b, r + 1, 2);
 		for (c = 0; c < s->cols; c++) {
 			i = r * s->cols + c;
 			rules_out_str(&b,

@@ -779,10 +779,13 @@ stones_render(const void *st, char *buf, size_t len)
 	rules_out_init(&o, buf, len);
 	rules_out_str(&o, "  1   2   3\n");
 	for (r = 0; r < STONES_SIDE; r++) {
-		rules_out_add(&o, "%c %c---%c---%c\n", 'A' + r,
-		    stones_cell(s, r * STONES_SIDE, ' '),
-		    stones_cell(s, r * STONES_SIDE + 1, ' '),
-		    stones_cell(s, r * STONES_SIDE + 2, ' '));
+		char row[] = "A x---x---x\n";
+
+		row[0] = (char)('A' + r);
+		row[2] = stones_cell(s, r * STONES_SIDE, ' ');
+		row[6] = stones_cell(s, r * STONES_SIDE + 1, ' ');
+		row[10] = stones_cell(s, r * STONES_SIDE + 2, ' ');
+		rules_out_mem(&o, row, sizeof row - 1);
 		for (k = 0; r < STONES_SIDE - 1 && k < 3; k++)
 			rules_out_str(&o, between[r][k]);
 	}

@@ -230,7 +230,6 @@ cmd_status_from_rules(const struct room *r, cJSON *ev)
 static void
 cmd_position_event(struct room *r, enum proto_event_kind e)
 {
-	char buf[RULES_TEXT_MAX];
 	cJSON *ev = room_event(r, e);
 	cJSON *st = room_state(r), *it;
 
@@ -244,8 +243,7 @@ cmd_position_event(struct room *r, enum proto_event_kind e)
 	}
 	cJSON_Delete(st);
 	cmd_status_from_rules(r, ev);
-	if (room_picture(r, buf, sizeof buf) >= 0)
-		cJSON_AddStringToObject(ev, "_picture", buf);
+	room_add_picture(r, ev);
 	room_broadcast(r, ev);
 }
 

@@ -37,6 +37,9 @@
  * could destroy the reply on its way (as HTTP servers do). */
 #define NET_LINGER_SEC 2
 #define NET_LINGER_BYTES (256 * 1024)
+/* The reused encoding buffer is given back once a message made it larger
+ * than this, so a rare big reply (a long history) does not stay held. */
+#define NET_ENCODED_KEEP (64 * 1024)
 /* Shedding for the global output cap stops once the total is down to
  * this many eighths of it, so the next scan is some way off. */
 #define NET_SHED_EIGHTHS 7
@@ -146,34 +149,56 @@ net_send(struct conn *c, const char *data, size_t len)
 		net_shed(c->srv);
 }
 
+/* msg in the connection's output mode, in the server's one reused
+ * buffer: valid until the next encoding. */
+static const struct proto_out *
+net_encode(struct conn *c, const cJSON *msg)
+{
+	struct proto_out *o = &c->srv->encoded;
+	int rc = c->mode == CONN_MODE_TEXT ? proto_text_encode(o, msg)
+	                                   : proto_json_encode(o, msg);
+
+	if (rc != 0)
+		fatal("out of memory encoding a message");
+	return o;
+}
+
+/* Done with the reused buffer: given back when a big message grew it. */
+static void
+net_encode_done(struct server *srv)
+{
+	if (srv->encoded.cap > NET_ENCODED_KEEP)
+		proto_out_free(&srv->encoded);
+}
+
 /* Send a reply or event in the connection's output mode. */
 void
 net_send_msg(struct conn *c, const cJSON *msg)
 {
-	char *s;
+	const struct proto_out *o = net_encode(c, msg);
 
-	if (c->mode == CONN_MODE_TEXT)
-		s = proto_text(msg);
-	else
-		s = proto_json_line(msg);
-	if (s == NULL)
-		fatal("out of memory encoding a message");
-	net_send(c, s, strlen(s));
-	free(s);
+	net_send(c, o->p, o->len);
+	net_encode_done(c->srv);
 }
 
-/* Send one message to many: encoded once per output mode. */
+/* Send one message to many: encoded once per output mode, for the first
+ * recipient in that mode, and kept in one allocation of its size for the
+ * others. */
 void
 net_send_cached(struct conn *c, const cJSON *msg, struct net_cache *cache)
 {
-	char **s = c->mode == CONN_MODE_TEXT ? &cache->text : &cache->json;
+	struct net_encoded **e =
+	    c->mode == CONN_MODE_TEXT ? &cache->text : &cache->json;
 
-	if (*s == NULL)
-		*s = c->mode == CONN_MODE_TEXT ? proto_text(msg)
-		                               : proto_json_line(msg);
-	if (*s == NULL)
-		fatal("out of memory encoding a message");
-	net_send(c, *s, strlen(*s));
+	if (*e == NULL) {
+		const struct proto_out *o = net_encode(c, msg);
+
+		*e = xmalloc(sizeof **e + o->len);
+		(*e)->len = o->len;
+		memcpy((*e)->text, o->p, o->len);
+		net_encode_done(c->srv);
+	}
+	net_send(c, (*e)->text, (*e)->len);
 }
 
 void
@@ -678,6 +703,7 @@ net_free_all(struct server *srv)
 
 	while ((c = TAILQ_FIRST(&srv->conns)) != NULL)
 		net_conn_free(srv, c);
+	proto_out_free(&srv->encoded);
 	for (i = 0; i < srv->nlisteners; i++)
 		evconnlistener_free(srv->listeners[i]);
 	srv->nlisteners = 0;

@@ -553,16 +553,66 @@ room_picture(const struct room *r, char *buf, size_t len)
 	return n < (int)len ? n : -1;
 }
 
+/* Does anyone an event of the room goes to (room_broadcast: the seated
+ * players online and the watchers) read text mode? */
+static int
+room_text_audience(const struct room *r)
+{
+	int i;
+
+	for (i = 0; i < r->g->seats; i++) {
+		const struct player *p = r->seats[i].player;
+
+		if (p != NULL && p->conn != NULL &&
+		    p->conn->mode == CONN_MODE_TEXT)
+			return 1;
+	}
+	for (i = 0; i < r->nwatchers; i++)
+		if (r->watchers[i]->conn != NULL &&
+		    r->watchers[i]->conn->mode == CONN_MODE_TEXT)
+			return 1;
+	return 0;
+}
+
+/* An event's "_picture", the board text mode shows: drawn only when
+ * someone in the room reads text mode (JSON clients never see it). */
+void
+room_add_picture(const struct room *r, cJSON *ev)
+{
+	char buf[RULES_TEXT_MAX];
+
+	if (room_text_audience(r) && room_picture(r, buf, sizeof buf) >= 0)
+		cJSON_AddStringToObject(ev, "_picture", buf);
+}
+
+/* The position string and the board rows. */
 static void
-room_add_position(const struct room *r, cJSON *o, const char *picture_key)
+room_add_board(const struct room *r, cJSON *o)
 {
 	char buf[RULES_TEXT_MAX];
 
 	if (r->g->to_position(r->st, buf, sizeof buf) >= 0)
 		cJSON_AddStringToObject(o, "position", buf);
 	cJSON_AddItemToObject(o, "board", room_board(r));
+}
+
+/* The state's position, board and (public) picture. */
+static void
+room_add_position(const struct room *r, cJSON *o)
+{
+	char buf[RULES_TEXT_MAX];
+
+	room_add_board(r, o);
 	if (room_picture(r, buf, sizeof buf) >= 0)
-		cJSON_AddStringToObject(o, picture_key, buf);
+		cJSON_AddStringToObject(o, "picture", buf);
+}
+
+/* An event's position, board and (for text mode) picture. */
+static void
+room_add_position_event(const struct room *r, cJSON *ev)
+{
+	room_add_board(r, ev);
+	room_add_picture(r, ev);
 }
 
 const char *
@@ -700,7 +750,7 @@ room_state_since(const struct room *r, int since)
 		    o, "result", cJSON_Duplicate(r->result, 1));
 	else
 		cJSON_AddNullToObject(o, "result");
-	room_add_position(r, o, "picture");
+	room_add_position(r, o);
 	h = cJSON_AddArrayToObject(o, "history");
 	since = since < 0 ? 0 : since > r->nhist ? r->nhist : since;
 	room_history_page(r, since, h);
@@ -1127,7 +1177,7 @@ room_start_announce(struct room *r)
 	ev = room_event(r, PROTO_EV_STARTED);
 	cJSON_AddItemToObject(ev, "seats", room_summary_part(r, "seats"));
 	cJSON_AddItemToObject(ev, "turn", room_turn(r));
-	room_add_position(r, ev, "_picture");
+	room_add_position_event(r, ev);
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
 	room_broadcast(r, ev);
 	room_clock_event(r, 0);
@@ -1395,7 +1445,7 @@ room_play(
 		cJSON_AddStringToObject(ev, "status",
 		    st.result == RULES_PLAYING ? "playing" : "ended");
 	}
-	room_add_position(r, ev, "_picture");
+	room_add_position_event(r, ev);
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
 	room_broadcast(r, ev);
 	return 0;

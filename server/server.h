@@ -391,6 +391,7 @@ struct server {
 	struct conn **held_conns; /* connections with held output */
 	int nheld_conns, held_conns_cap;
 	int out_free; /* output made now depends on no change (ping) */
+	struct proto_out encoded; /* net_send_msg's reused buffer */
 };
 
 /* log.c */
@@ -441,8 +442,15 @@ int net_listen(struct server *srv);
 void net_start(struct server *srv);
 void net_send(struct conn *c, const char *data, size_t len);
 void net_send_msg(struct conn *c, const cJSON *msg);
+/* One message encoded in one output mode. */
+struct net_encoded {
+	size_t len;
+	char text[];
+};
 struct net_cache {
-	char *json, *text;
+	/* each mode's encoding, made for its first recipient; NULL until
+	 * then */
+	struct net_encoded *json, *text;
 };
 void net_send_cached(struct conn *c, const cJSON *msg, struct net_cache *cache);
 void net_cache_clear(struct net_cache *cache);
@@ -532,6 +540,7 @@ struct room **room_sorted(const struct player *p, int *n);
 cJSON *room_state(const struct room *r);
 cJSON *room_state_since(const struct room *r, int since);
 int room_picture(const struct room *r, char *buf, size_t len);
+void room_add_picture(const struct room *r, cJSON *ev);
 cJSON *room_event(struct room *r, enum proto_event_kind e);
 void room_broadcast(struct room *r, cJSON *ev);
 int room_save(struct room *r);

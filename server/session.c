@@ -171,7 +171,7 @@ static enum session_over
 session_rate_ok(struct conn *c)
 {
 	const struct config *cfg = &c->srv->cfg;
-	int64_t now = clock_mono_ms();
+	int64_t now = c->last_ms; /* session_line has just read the clock */
 	double cap = cfg->burst;
 	struct limit_entry *a = c->lim_addr, *n = c->lim_name;
 

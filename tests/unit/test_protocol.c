@@ -273,6 +273,80 @@ test_framer_limit(void)
 
 /* The line buffer: none until a line comes, small for short lines, grown
  * for a long one and given back once that line is handled. */
+/* A fingerprint of what a framer makes of buf fed in chunks of `chunk`
+ * bytes: every line (bytes and length) and every "too long". */
+static unsigned long long
+framer_print(const char *buf, size_t len, size_t limit, size_t chunk)
+{
+	struct proto_framer *f = proto_framer_new(limit);
+	unsigned long long h = 14695981039346656037ULL;
+	const char *line;
+	size_t linelen, off = 0, n, used, i;
+	int toolong;
+
+	while (off < len) {
+		n = len - off < chunk ? len - off : chunk;
+		while (n > 0) {
+			used = proto_framer_push(
+			    f, buf + off, n, &line, &linelen, &toolong);
+			off += used;
+			n -= used;
+			if (toolong != 0)
+				h = (h ^ (unsigned)(toolong + 7)) *
+				    1099511628211ULL;
+			for (i = 0; line != NULL && i <= linelen; i++)
+				h = (h ^ (unsigned char)line[i]) *
+				    1099511628211ULL;
+			if (line != NULL)
+				h = (h ^ linelen) * 1099511628211ULL;
+		}
+	}
+	proto_framer_free(f);
+	return h;
+}
+
+/* Random streams of short lines, CRs, CRLFs, telnet commands, NULs,
+ * blanks and over-long lines: whole lines in one chunk (the framer's fast
+ * way) give what one byte at a time (always the byte-by-byte way) gives. */
+static void
+test_framer_whole(void)
+{
+	static const char *const bits[] = {"ping", "{\"cmd\":\"ping\"}", "\n",
+	    "\r\n", "\r", "\r\0", " ", "\t", "\xff\xfb\x01", "\xff\xff",
+	    "\xff\xfa\x1f\x00\x50\xff\xf0", "\xff", "a", "\0", "move b2",
+	    "0123456789abcdef0123456789abcdef"};
+	static const size_t lens[] = {
+	    4, 15, 1, 2, 1, 2, 1, 1, 3, 2, 7, 1, 1, 1, 7, 32};
+	static const size_t limits[] = {8, 40, 8192};
+	char buf[2048];
+	unsigned long long rng = 0x9e3779b97f4a7c15ULL;
+	int t, same = 0;
+
+	for (t = 0; t < 3000; t++) {
+		size_t len = 0, limit = limits[t % 3], chunk;
+
+		while (len + 32 < sizeof buf) {
+			size_t k;
+
+			rng ^= rng << 13;
+			rng ^= rng >> 7;
+			rng ^= rng << 17;
+			k = (size_t)(rng % 16);
+			memcpy(buf + len, bits[k], lens[k]);
+			len += lens[k];
+			if (rng % 5 == 0)
+				buf[len++] = '\n';
+		}
+		chunk = 1 + (size_t)(rng >> 40) % 700;
+		if (framer_print(buf, len, limit, len) ==
+		        framer_print(buf, len, limit, 1) &&
+		    framer_print(buf, len, limit, chunk) ==
+		        framer_print(buf, len, limit, 1))
+			same++;
+	}
+	CHECK_INT(same, 3000);
+}
+
 static void
 test_framer_held(void)
 {
@@ -736,6 +810,7 @@ main(void)
 	test_framer_nul();
 	test_framer_limit();
 	test_framer_held();
+	test_framer_whole();
 	test_errors();
 	test_encode_ids();
 	test_encode_escape();
