@@ -106,7 +106,7 @@ held_add(struct conn *c, const char *data, size_t len)
 
 	if (c->deferring) {
 		held_append(&c->dhead, &c->dtail, tag, data, len);
-		c->held_bytes += len;
+		c->deferred_bytes += len;
 		return;
 	}
 	if (c->held == NULL && tag == 0) {
@@ -126,11 +126,11 @@ held_end_deferring(struct conn *c)
 	struct evbuffer *out = bufferevent_get_output(c->bev);
 
 	c->dhead = c->dtail = NULL;
+	c->deferred_bytes = 0;
 	for (; h != NULL; h = next) {
 		next = h->next;
 		h->next = NULL;
 		if (c->held == NULL && h->tag == 0) {
-			c->held_bytes -= evbuffer_get_length(h->buf);
 			evbuffer_add_buffer(out, h->buf);
 			evbuffer_free(h->buf);
 			free(h);
@@ -141,6 +141,7 @@ held_end_deferring(struct conn *c)
 		else
 			c->held = h;
 		c->held_tail = h;
+		c->held_bytes += evbuffer_get_length(h->buf);
 		held_list(c);
 	}
 }
@@ -240,6 +241,7 @@ held_free(struct conn *c)
 	held_free_list(c->held);
 	held_free_list(c->dhead);
 	c->held = c->held_tail = c->dhead = c->dtail = NULL;
+	c->held_bytes = c->deferred_bytes = 0;
 	held_unlist(c);
 	free(c->req_line);
 	c->req_line = NULL;

@@ -50,6 +50,7 @@ static void net_event_cb(struct bufferevent *bev, short what, void *arg);
 static void net_linger(struct conn *c);
 static void net_shed(struct server *srv);
 static size_t net_queued(struct conn *c);
+static size_t net_unread(struct conn *c);
 static void net_refuse(evutil_socket_t fd, const char *why);
 
 /* Take a connection out of the server and free it with its socket. */
@@ -131,7 +132,7 @@ net_send(struct conn *c, const char *data, size_t len)
 
 	if (c->state == CONN_DEAD)
 		return;
-	queued = net_queued(c);
+	queued = net_unread(c);
 	if (queued >= c->srv->cfg.output_max) {
 		log_warn("conn %llu %s%s%s: not reading, dropping it: %zu "
 		         "bytes queued unread (--max-output %zu), a %zu-byte "
@@ -255,12 +256,22 @@ net_linger_read(struct conn *c)
 		net_set_dead(c);
 }
 
-/* Output queued for a connection and not yet taken by the kernel. */
+/* Output sent to a connection (or behind its reply) and not yet taken by
+ * the kernel: what the client has not read. Output held for the store
+ * (held.c) is the server's wait, not the client's, and is not counted. */
+static size_t
+net_unread(struct conn *c)
+{
+	return evbuffer_get_length(bufferevent_get_output(c->bev)) +
+	    c->deferred_bytes;
+}
+
+/* Output queued for a connection and not yet taken by the kernel, held
+ * output included (the global cap counts all the memory). */
 static size_t
 net_queued(struct conn *c)
 {
-	return evbuffer_get_length(bufferevent_get_output(c->bev)) +
-	    c->held_bytes;
+	return net_unread(c) + c->held_bytes;
 }
 
 /*

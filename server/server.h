@@ -237,8 +237,9 @@ struct conn {
 	 * order (net_held_*): while there is any, nothing more is read. */
 	struct net_held *held, *held_tail;
 	struct net_held *dhead, *dtail; /* deferring: events behind a reply */
-	size_t held_bytes;
-	int held_slot; /* index in srv->held_conns, or -1 */
+	size_t held_bytes;              /* in held: waiting for the store */
+	size_t deferred_bytes;          /* in dhead */
+	int held_slot;                  /* index in srv->held_conns, or -1 */
 	/* The request whose reply is held: run again (refusing any change
 	 * when it made one) if a failed commit drops its reply. */
 	char *req_line;
