@@ -398,6 +398,9 @@ cJSON *proto_event(enum proto_event_kind e, const char *room, long long seq);
  * version,"proto":PROTO_VERSION,"hint":"Type: hello YOURNAME ..."}. */
 cJSON *proto_welcome(const char *version);
 
+/* encode.c's record of a member left out of a line while it is printed. */
+struct proto_hidden;
+
 /* A growing buffer that messages are encoded into, reused from one message
  * to the next so that encoding allocates nothing once it is big enough.
  * Zero it to start; proto_out_free() gives its memory back. */
@@ -405,12 +408,17 @@ struct proto_out {
 	char *p;    /* the encoded message, NUL-terminated; NULL before any */
 	size_t len; /* its length, without the NUL */
 	size_t cap; /* bytes allocated */
+	struct proto_hidden *hidden; /* the "_..." members while printing */
+	size_t hiddencap;            /* records allocated there */
 };
 
-/* Replace o's content with msg as one JSON line ending in "\n", members
- * whose name starts with '_' left out at every depth, byte for byte what
- * cJSON_PrintUnformatted() prints (msg is neither changed nor copied). 0,
- * or -1 when out of memory or msg cannot be printed (o is then empty). */
+/* Replace o's content with msg as one JSON line ending in "\n", printed by
+ * cJSON (cJSON_PrintPreallocated) with the members whose name starts with
+ * '_' left out at every depth. They are taken out of msg while it is
+ * printed and put back in place, so msg is as it was on return (same
+ * members in the same order) and nothing is copied; no other thread may
+ * read msg meanwhile. 0, or -1 when out of memory or msg cannot be printed
+ * (o is then empty). */
 int proto_json_encode(struct proto_out *o, const cJSON *msg);
 
 /* Free o's memory and zero it. */

@@ -1145,7 +1145,7 @@ proto_text_encode(struct proto_out *o, const cJSON *msg)
 char *
 proto_text(const cJSON *msg)
 {
-	struct proto_out o = {NULL, 0, 0};
+	struct proto_out o = {0};
 
 	if (proto_text_encode(&o, msg) != 0) {
 		proto_out_free(&o);
