@@ -92,8 +92,7 @@ proto_event(enum proto_event_kind e, const char *room, long long seq)
 	if (encode_add(o, "event", cJSON_CreateStringReference(name)) != 0 ||
 	    (room != NULL &&
 	        encode_add(o, "room", cJSON_CreateString(room)) != 0) ||
-	    (seq > 0 &&
-	        encode_add(o, "seq", cJSON_CreateNumber((double)seq)) != 0)) {
+	    (seq > 0 && encode_add(o, "seq", proto_int(seq)) != 0)) {
 		cJSON_Delete(o);
 		return NULL;
 	}

@@ -428,6 +428,24 @@ void proto_out_free(struct proto_out *o);
  * memory. */
 char *proto_json_line(const cJSON *msg);
 
+/* -------------------------------------------------------------- number.c */
+
+/* The integer v as a cJSON raw item of its decimal digits, which cJSON
+ * prints as they are (its number printer formats each number with
+ * "%1.15g" and reads it back with sscanf to check it). For the members
+ * built for every move and ping: seq, clocks, the ping's time. Read such a
+ * member with proto_number(): cJSON_GetNumberValue() of it is NaN. NULL
+ * when out of memory. */
+cJSON *proto_int(long long v);
+
+/* proto_int(v) added to object o as member key (copied); the item, or NULL
+ * when out of memory. */
+cJSON *proto_add_int(cJSON *o, const char *key, long long v);
+
+/* A member's value whether a cJSON number or an integer from proto_int():
+ * 1 and *out set, else 0 (not a number). */
+int proto_number(const cJSON *v, double *out);
+
 /* -------------------------------------------------------------- text.c */
 
 /* Any reply, error or event as plain English for people (telnet): boards

@@ -165,15 +165,16 @@ text_int(double d)
 	return (long long)d;
 }
 
-/* A number member as an integer: 1 and *out set, else 0. */
+/* A number member (a cJSON number or a raw integer, proto_number) as an
+ * integer: 1 and *out set, else 0. */
 static int
 text_num(const cJSON *o, const char *key, long long *out)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	double d;
 
-	if (!cJSON_IsNumber(v))
+	if (!proto_number(cJSON_GetObjectItemCaseSensitive(o, key), &d))
 		return 0;
-	*out = text_int(v->valuedouble);
+	*out = text_int(d);
 	return 1;
 }
 
@@ -182,14 +183,15 @@ static void
 text_value(struct text_buf *b, const cJSON *v)
 {
 	const cJSON *c;
+	double d;
 
 	if (cJSON_IsString(v))
 		text_add_untrusted(b, v->valuestring, NULL);
-	else if (cJSON_IsNumber(v)) {
-		if (v->valuedouble == (double)text_int(v->valuedouble))
-			text_addf(b, "%lld", text_int(v->valuedouble));
+	else if (proto_number(v, &d)) {
+		if (d == (double)text_int(d))
+			text_addf(b, "%lld", text_int(d));
 		else
-			text_addf(b, "%g", v->valuedouble);
+			text_addf(b, "%g", d);
 	} else if (cJSON_IsBool(v))
 		text_add(b, cJSON_IsTrue(v) ? "yes" : "no");
 	else if (cJSON_IsArray(v)) {
@@ -253,14 +255,15 @@ static void
 text_clocks(struct text_buf *b, const cJSON *clocks)
 {
 	const cJSON *c;
+	double ms;
 
 	if (!cJSON_IsObject(clocks) || clocks->child == NULL)
 		return;
 	text_add(b, "Clocks: ");
 	cJSON_ArrayForEach(c, clocks) {
 		text_addf(b, "%s ", c->string);
-		if (cJSON_IsNumber(c))
-			text_clock_time(b, text_int(c->valuedouble));
+		if (proto_number(c, &ms))
+			text_clock_time(b, text_int(ms));
 		else
 			text_value(b, c);
 		text_add(b, c->next != NULL ? ", " : ".\n");
@@ -645,6 +648,7 @@ void
 text_reply_who(struct text_buf *b, const cJSON *msg)
 {
 	const cJSON *p, *rooms;
+	long long online;
 
 	text_add(b, "Online:");
 	cJSON_ArrayForEach(
@@ -659,10 +663,9 @@ text_reply_who(struct text_buf *b, const cJSON *msg)
 		}
 		text_add(b, p->next != NULL ? "," : "");
 	}
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")))
-		text_addf(b, " (of %d online)",
-		    (int)cJSON_GetNumberValue(
-		        cJSON_GetObjectItemCaseSensitive(msg, "online")));
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")) &&
+	    text_num(msg, "online", &online))
+		text_addf(b, " (of %lld online)", online);
 	text_add(b, ".\n");
 }
 

@@ -471,6 +471,117 @@ encode_text(void)
 	cJSON_Delete(moved);
 }
 
+/* proto_int prints as cJSON prints the same number (up to 15 digits,
+ * where "%1.15g" writes every integer plainly) and exactly beyond;
+ * proto_number reads it back, and only integers as proto_int writes them. */
+static void
+encode_ints(void)
+{
+	static const long long edges[] = {0, 1, -1, 9, 10, -10, 99, 100,
+	    2147483647LL, -2147483648LL, 999999999999999LL, -999999999999999LL,
+	    1763912345678LL};
+	static const char *not_ints[] = {"\"7\"", "1.5", "01", "-", "", "1e3",
+	    "+1", " 1", "1 ", "1234567890123456789", "--1", "null"};
+	char want[64];
+	size_t i;
+	double d;
+
+	for (i = 0; i < sizeof edges / sizeof edges[0] + 2000; i++) {
+		long long v = i < sizeof edges / sizeof edges[0]
+		    ? edges[i]
+		    : (long long)(encode_next() >> (14 + encode_below(50))) *
+		        (encode_below(2) ? 1 : -1);
+		cJSON *raw = proto_int(v), *num = cJSON_CreateNumber((double)v);
+		char *r = cJSON_PrintUnformatted(raw);
+		char *n = cJSON_PrintUnformatted(num);
+
+		snprintf(want, sizeof want, "%lld", v);
+		CHECK_STR(r, want);
+		if (v > -1000000000000000LL && v < 1000000000000000LL)
+			CHECK_STR(r, n);
+		d = 0.5;
+		CHECK(proto_number(raw, &d) && d == (double)v);
+		CHECK(proto_number(num, &d) && d == (double)v);
+		cJSON_free(r);
+		cJSON_free(n);
+		cJSON_Delete(raw);
+		cJSON_Delete(num);
+	}
+	snprintf(want, sizeof want, "%lld", LLONG_MIN);
+	{
+		cJSON *lo = proto_int(LLONG_MIN), *hi = proto_int(LLONG_MAX);
+
+		CHECK_STR(lo->valuestring, want);
+		snprintf(want, sizeof want, "%lld", LLONG_MAX);
+		CHECK_STR(hi->valuestring, want);
+		CHECK(
+		    !proto_number(lo, &d)); /* too long to read back exactly */
+		cJSON_Delete(lo);
+		cJSON_Delete(hi);
+	}
+	for (i = 0; i < sizeof not_ints / sizeof not_ints[0]; i++) {
+		cJSON *raw = cJSON_CreateRaw(not_ints[i]);
+
+		CHECK(!proto_number(raw, &d));
+		cJSON_Delete(raw);
+	}
+	CHECK(!proto_number(NULL, &d));
+	{
+		cJSON *s = cJSON_CreateString("7");
+
+		CHECK(!proto_number(s, &d));
+		cJSON_Delete(s);
+	}
+}
+
+/* Text mode reads raw integers (seq, clocks, counts) as it reads numbers:
+ * an event built either way reads the same. */
+static void
+encode_text_ints(void)
+{
+	cJSON *a = proto_event(PROTO_EV_MOVED, "r1", 12);
+	cJSON *b = proto_event(PROTO_EV_MOVED, "r1", 0), *ca, *cb;
+	char *ta, *tb;
+
+	cJSON_AddNumberToObject(b, "seq", 12);
+	cJSON_AddStringToObject(a, "move", "a1");
+	cJSON_AddStringToObject(b, "move", "a1");
+	cJSON_AddStringToObject(a, "turn", "white");
+	cJSON_AddStringToObject(b, "turn", "white");
+	ca = cJSON_AddObjectToObject(a, "clocks");
+	cb = cJSON_AddObjectToObject(b, "clocks");
+	proto_add_int(ca, "black", 299000);
+	cJSON_AddNumberToObject(cb, "black", 299000);
+	proto_add_int(ca, "white", 3723000);
+	cJSON_AddNumberToObject(cb, "white", 3723000);
+	ta = proto_text(a);
+	tb = proto_text(b);
+	CHECK_STR(ta, tb);
+	CHECK(ta != NULL && strstr(ta, "black 4:59, white 1:02:03") != NULL);
+	free(ta);
+	free(tb);
+	ta = proto_json_line(a);
+	tb = proto_json_line(b);
+	CHECK_STR(ta, tb);
+	free(ta);
+	free(tb);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	/* a reply's other members, shown as they are */
+	a = proto_reply(NULL);
+	b = proto_reply(NULL);
+	proto_add_int(a, "time", -1763912345678LL);
+	cJSON_AddNumberToObject(b, "time", -1763912345678.0);
+	ta = proto_text(a);
+	tb = proto_text(b);
+	CHECK_STR(ta, tb);
+	CHECK_STR(ta, "OK.\ntime: -1763912345678\n");
+	free(ta);
+	free(tb);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
 int
 main(void)
 {
@@ -479,5 +590,7 @@ main(void)
 	encode_big();
 	encode_reuse();
 	encode_text();
+	encode_ints();
+	encode_text_ints();
 	return check_done();
 }
