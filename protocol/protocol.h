@@ -458,6 +458,13 @@ char *proto_text(const cJSON *msg);
  * memory (o is then empty). */
 int proto_text_encode(struct proto_out *o, const cJSON *msg);
 
+/* proto_text() for a reader that draws the room itself right after the
+ * message (the terminal client): board is the picture it draws, with the
+ * clocks where there are any; NULL: it draws none (proto_text). The
+ * message's own picture and clocks are left out, and the turn line where
+ * board says whose turn it is (as where the message's picture does). */
+char *proto_text_beside(const cJSON *msg, const char *board);
+
 /* ------------------------------------- internal to protocol/ (not an API) */
 
 /*
