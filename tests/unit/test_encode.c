@@ -487,14 +487,19 @@ encode_ints(void)
 	double d;
 
 	for (i = 0; i < sizeof edges / sizeof edges[0] + 2000; i++) {
-		long long v = i < sizeof edges / sizeof edges[0]
-		    ? edges[i]
-		    : (long long)(encode_next() >> (14 + encode_below(50))) *
-		        (encode_below(2) ? 1 : -1);
-		cJSON *raw = proto_int(v), *num = cJSON_CreateNumber((double)v);
-		char *r = cJSON_PrintUnformatted(raw);
-		char *n = cJSON_PrintUnformatted(num);
+		unsigned shift = 14 + encode_below(50);
+		long long v = (long long)(encode_next() >> shift);
+		cJSON *raw, *num;
+		char *r, *n;
 
+		if (i < sizeof edges / sizeof edges[0])
+			v = edges[i];
+		else if (encode_below(2))
+			v = -v;
+		raw = proto_int(v);
+		num = cJSON_CreateNumber((double)v);
+		r = cJSON_PrintUnformatted(raw);
+		n = cJSON_PrintUnformatted(num);
 		snprintf(want, sizeof want, "%lld", v);
 		CHECK_STR(r, want);
 		if (v > -1000000000000000LL && v < 1000000000000000LL)
