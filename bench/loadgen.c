@@ -15,10 +15,12 @@
  *   bots   -r ROOMS -l LEVEL: rooms where two bots play each other.
  * In ping, moves and bots a bystander thread (its own socket, no room)
  * pings every 10 ms, so its times show how long the load makes others
- * wait. With -P PID the server's CPU time (from /proc/PID/stat) and memory
- * are measured over the same window.
- * Usage: loadgen -m MODE -p PORT [-P PID] [-s SECONDS] [-c N] [-d N]
- *        [-r N] [-R] [-l N] [-x SEED]
+ * wait. With -P PID the server's CPU time and minor page faults (from
+ * /proc/PID/stat) and memory are measured over the same window.
+ * -w: seconds of load before the measured window (0.5), e.g. to measure
+ * 10,000 rooms once their games have reached their usual length.
+ * Usage: loadgen -m MODE -p PORT [-P PID] [-s SECONDS] [-w SECONDS] [-c N]
+ *        [-d N] [-r N] [-R] [-l N] [-x SEED]
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -46,10 +48,13 @@
 /* Connects started but not yet welcomed, so a burst of thousands does not
  * overrun the listen queue of a server that is slower to accept. */
 #define LG_CONNECTING_MAX 500
-/* Seconds allowed to connect, log in and seat everyone. */
-#define LG_SETUP_SEC 120
-/* Seconds of load before the measured window starts. */
+/* Seconds allowed to connect, log in and seat everyone (20,000
+ * connections to a server under valgrind take minutes). */
+#define LG_SETUP_SEC 600
+/* Seconds of load before the measured window starts (-w). */
 #define LG_WARMUP_SEC 0.5
+/* The longest -s and -w. */
+#define LG_SECONDS_MAX 300
 /* Seconds to collect the replies outstanding after the window. */
 #define LG_DRAIN_SEC 10
 /* Seconds between the bystander's pings. */
@@ -102,7 +107,7 @@ struct lg {
 	enum lg_mode mode;
 	int port, pid, conns, depth, rooms, level;
 	int named; /* -R: every move names its room */
-	double seconds;
+	double seconds, warmup;
 	unsigned long long rng;
 	struct lg_conn *c;
 	int next_connect, connecting, nready;
@@ -111,7 +116,7 @@ struct lg {
 	struct lg_lat lat;
 	double t0;
 	double t_setup, t_load, t_end; /* when each phase began, 0: not yet */
-	long long cpu0;
+	long long cpu0, flt0;
 	struct rusage ru0;
 	long long busy0, total0;
 	long rss0; /* the server's memory before the connections, KiB */
@@ -188,12 +193,13 @@ lg_rand(struct lg *lg, unsigned n)
 	return (unsigned)(lg->rng % n);
 }
 
-/* User + system CPU ticks of process pid (every thread), -1 if unknown. */
+/* User + system CPU ticks of process pid (every thread), -1 if unknown;
+ * its minor page faults so far into *minflt. */
 static long long
-lg_proc_cpu(int pid)
+lg_proc_cpu(int pid, long long *minflt)
 {
 	char path[64], buf[1024], *p;
-	unsigned long long ut, st;
+	unsigned long long ut, st, mf;
 	FILE *f;
 	size_t n;
 
@@ -207,10 +213,11 @@ lg_proc_cpu(int pid)
 	p = strrchr(buf, ')');
 	if (p == NULL ||
 	    sscanf(p + 2,
-	        "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+	        "%*c %*d %*d %*d %*d %*d %*u %llu %*u %*u "
 	        "%*u %llu %llu",
-	        &ut, &st) != 2)
+	        &mf, &ut, &st) != 3)
 		return -1;
+	*minflt = (long long)mf;
 	return (long long)(ut + st);
 }
 
@@ -530,6 +537,36 @@ lg_take_position(struct lg_conn *c, const cJSON *o)
 	    cJSON_IsString(turn) && strcmp(turn->valuestring, c->seat) == 0;
 }
 
+/* A moved event that gives c the turn, read without a JSON parser (the
+ * load generator must stay well under the server's CPU): the board rows
+ * and the status; -1 when the line is not shaped as expected. */
+static int
+lg_fast_moved(struct lg_conn *c, const char *line)
+{
+	const char *b = strstr(line, "\"board\":[");
+	const char *st = strstr(line, "\"status\":\"");
+	int r = 0;
+
+	if (b == NULL || st == NULL)
+		return -1;
+	for (b += 9; *b == '"' && r < LG_BOARD_MAX; r++) {
+		const char *q = strchr(b + 1, '"');
+
+		if (q == NULL || q - b - 1 > LG_BOARD_MAX)
+			return -1;
+		memcpy(c->board[r], b + 1, (size_t)(q - b - 1));
+		b = q + 1;
+		if (*b == ',')
+			b++;
+	}
+	if (*b != ']')
+		return -1;
+	c->n = r;
+	c->playing = strncmp(st + 10, "playing\"", 8) == 0;
+	c->myturn = 1;
+	return 0;
+}
+
 /* A started event: c's seat, its pieces and the position. */
 static void
 lg_started(struct lg_conn *c, const cJSON *m)
@@ -626,6 +663,8 @@ lg_game_line(struct lg_conn *c, const char *line, size_t len)
 			c->myturn = 0;
 			return;
 		}
+		if (lg_fast_moved(c, line) == 0)
+			return;
 	}
 	m = cJSON_ParseWithLength(line, len);
 	if (m == NULL)
@@ -773,7 +812,7 @@ lg_window_open(struct lg *lg)
 	if (lg->by != NULL)
 		atomic_store(&lg->by->counting, 1);
 	lg->t0 = lg_now();
-	lg->cpu0 = lg->pid ? lg_proc_cpu(lg->pid) : -1;
+	lg->cpu0 = lg->pid ? lg_proc_cpu(lg->pid, &lg->flt0) : -1;
 	getrusage(RUSAGE_SELF, &lg->ru0);
 	lg_machine(&lg->busy0, &lg->total0);
 }
@@ -789,7 +828,8 @@ static void
 lg_window_close(struct lg *lg)
 {
 	double wall = lg_now() - lg->t0, self;
-	long long cpu = lg->pid ? lg_proc_cpu(lg->pid) : -1, busy, total;
+	long long flt = 0, busy, total;
+	long long cpu = lg->pid ? lg_proc_cpu(lg->pid, &flt) : -1;
 	long tick = sysconf(_SC_CLK_TCK);
 	struct rusage ru;
 
@@ -807,6 +847,9 @@ lg_window_close(struct lg *lg)
 		    (double)(cpu - lg->cpu0) / tick / wall,
 		    lg->n_ok ? (double)(cpu - lg->cpu0) / tick * 1e6 / lg->n_ok
 		             : 0.0);
+	if (cpu >= 0 && lg->cpu0 >= 0 && lg->n_ok > 0)
+		printf(" faults_per_msg=%.3f",
+		    (double)(flt - lg->flt0) / (double)lg->n_ok);
 	if (lg->pid && lg->rss0 >= 0)
 		printf(" rss0_kib=%ld rss_kib=%ld", lg->rss0,
 		    lg_proc_rss(lg->pid));
@@ -870,7 +913,7 @@ lg_tick(evutil_socket_t fd, short what, void *arg)
 		event_base_loopexit(lg->base, NULL);
 		return;
 	} else if (!lg->counting && lg->t_end == 0 &&
-	    now - lg->t_load >= LG_WARMUP_SEC) {
+	    now - lg->t_load >= lg->warmup) {
 		lg_window_open(lg);
 		lg->t_end = now + lg->seconds;
 	} else if (lg->counting && now >= lg->t_end) {
@@ -894,7 +937,7 @@ lg_usage(void)
 {
 	fprintf(stderr,
 	    "usage: loadgen -m ping|moves|idle|bots -p PORT [-P PID] "
-	    "[-s SECONDS]\n"
+	    "[-s SECONDS] [-w WARMUP]\n"
 	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-l LEVEL] "
 	    "[-x SEED]\n");
 	exit(2);
@@ -923,8 +966,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 	lg->rooms = 10;
 	lg->level = 2;
 	lg->seconds = 3;
+	lg->warmup = LG_WARMUP_SEC;
 	lg->rng = 88172645463325252ULL;
-	while ((o = getopt(argc, argv, "m:p:P:s:c:d:r:l:x:R")) != -1) {
+	while ((o = getopt(argc, argv, "m:p:P:s:w:c:d:r:l:x:R")) != -1) {
 		switch (o) {
 		case 'm':
 			lg->mode = lg_mode(optarg);
@@ -937,6 +981,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 			break;
 		case 's':
 			lg->seconds = atof(optarg);
+			break;
+		case 'w':
+			lg->warmup = atof(optarg);
 			break;
 		case 'c':
 			lg->conns = atoi(optarg);
@@ -966,7 +1013,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 		lg->conns = lg->rooms;
 	if (lg->port <= 0 || lg->conns < (lg->mode == LG_PING ? 0 : 1) ||
 	    lg->conns > LG_CONNS_MAX || lg->depth < 1 ||
-	    lg->depth > LG_DEPTH_MAX || lg->seconds <= 0 || lg->seconds > 50)
+	    lg->depth > LG_DEPTH_MAX || lg->seconds <= 0 ||
+	    lg->seconds > LG_SECONDS_MAX || lg->warmup < 0 ||
+	    lg->warmup > LG_SECONDS_MAX)
 		lg_usage();
 }
 

@@ -12,13 +12,18 @@
 # each; Ataxx 7x7 moves in 10, 100 and 1000 rooms (two clients each, random
 # legal moves as fast as the server answers) with each store (data file with
 # synchronous normal, --sync full, --db :memory:), whose baseline is echod
-# with one request in flight per room, and once more with the room named in
-# each move (the server finds it by id); idle connections (RSS per
-# connection); a bystander's ping while bots think; perft; the store alone.
+# with one request in flight per room; in 10,000 rooms with the default
+# store and in memory (20,000 connections: as many rooms as the open-files
+# limit allows, named in the row, when it is lower); once more with the
+# room named in each move (the server finds it by id); idle connections
+# (RSS per connection); a bystander's ping while bots think; perft; the
+# store alone. After the table, one line per target of issue 14 with the
+# measured value and "met" or "missed" (a missed target does not fail the
+# run).
 #
 # Usage: sh bench/run.sh BUILD_DIR
-# BENCH_QUICK=1: one run of 1 s, 10 and 100 rooms, two stores, 1000 idle
-# connections (about a minute).
+# BENCH_QUICK=1: one run of 1 s, 10 and 100 rooms, two stores, 10,000
+# rooms with the default store, 1000 idle connections (a minute or two).
 BUILD=${1:-build}
 HERE=$(dirname "$0")
 status=0
@@ -30,6 +35,7 @@ if [ -n "${BENCH_QUICK:-}" ] && [ "${BENCH_QUICK:-0}" != 0 ]; then
 	IDLE=1000
 	BOT_ROOMS=2
 	NAMED_ROOMS=100
+	BIG_STORES="normal"
 else
 	RUNS=3
 	SECS=3
@@ -38,11 +44,22 @@ else
 	IDLE=10000
 	BOT_ROOMS=4
 	NAMED_ROOMS=1000
+	BIG_STORES="normal memory"
 fi
+# The largest room count: issue 14's target compares the CPU per move
+# there with 10 rooms.
+BIG_ROOMS=10000
+# Descriptors beyond the connections: the bystander, the listener, the
+# data file and the server's own reserve (SERVER_FD_RESERVE is 32).
+FD_SPARE=64
 # The bots' level in the "bots thinking" scenario (5 is the strongest).
 BOT_LEVEL=3
-# Open files for the idle scenario: the connections and some to spare.
+# Open files for the idle scenario and the largest rooms: the connections
+# and some to spare.
 FILES=$((IDLE + 256))
+if [ $FILES -lt $((2 * BIG_ROOMS + FD_SPARE)) ]; then
+	FILES=$((2 * BIG_ROOMS + FD_SPARE))
+fi
 
 for b in tablerod echod loadgen perft; do
 	if [ ! -x "$BUILD/$b" ]; then
@@ -61,14 +78,23 @@ if command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
 	SRV_PIN="taskset -c 0"
 	LG_PIN="taskset -c 1"
 fi
-# The idle scenario needs one descriptor per connection in both processes.
+# The idle scenario and the largest rooms need one descriptor per
+# connection in both processes.
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $FILES ]; then
 	ulimit -n $FILES 2>/dev/null || ulimit -n "$(ulimit -H -n)"
 fi
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $FILES ]; then
-	IDLE=$(($(ulimit -n) - 256))
-	echo "run.sh: open files limited to $(ulimit -n): $IDLE idle" \
-	    "connections" >&2
+	if [ "$IDLE" -gt $(($(ulimit -n) - 256)) ]; then
+		IDLE=$(($(ulimit -n) - 256))
+	fi
+	BIG_ROOMS=$((($(ulimit -n) - FD_SPARE) / 2))
+	echo "run.sh: open files limited to $(ulimit -n) (hard limit):" \
+	    "$IDLE idle connections, $BIG_ROOMS rooms instead of 10000" >&2
+fi
+# Connections the server takes: the largest scenario and the bystander.
+CLIENTS=$((IDLE + 100))
+if [ $CLIENTS -lt $((2 * BIG_ROOMS + 8)) ]; then
+	CLIENTS=$((2 * BIG_ROOMS + 8))
 fi
 
 # median: the middle one of the numbers on standard input.
@@ -94,8 +120,8 @@ start_server() {
 		# limits, made for abusers, are lifted.
 		# shellcheck disable=SC2086
 		$SRV_PIN "$BUILD/tablerod" --listen 127.0.0.1 --port 0 $dbflags \
-		    --rate 100000 --burst 100000 --max-clients $((IDLE + 100)) \
-		    --max-per-address $((IDLE + 100)) --new-names 1000000 \
+		    --rate 100000 --burst 100000 --max-clients "$CLIENTS" \
+		    --max-per-address "$CLIENTS" --new-names 1000000 \
 		    --bot-delay 0 --log-level info >>"$log" 2>&1 &
 	fi
 	SRV_PID=$!
@@ -169,14 +195,40 @@ row() {
 	    "$(ratio "$3" "$4")" "$5" "$6" "$7" "$8" "$9" >>"$TABLE"
 }
 
-# rate_row SCENARIO UNIT: from $TMP/t (tablerod runs) and $TMP/e (echod).
+# keep NAME VALUE: remember a figure for the targets; kept NAME: it ("-"
+# if never kept).
+keep() {
+	echo "$1 $2" >>"$TMP/kept"
+}
+kept() {
+	v=$(sed -n "s/^$1 //p" "$TMP/kept" 2>/dev/null | tail -n 1)
+	echo "${v:--}"
+}
+
+# The load generator's share of a core above which it may be what bounds
+# the rate (issue 14: it must stay under about a third of a core).
+LG_CPU_MAX=0.33
+
+# rate_row SCENARIO UNIT [KEY]: from $TMP/t (tablerod runs) and $TMP/e
+# (echod); KEY keeps the rate, ratio, CPU, p99 and bystander p99.
 rate_row() {
 	cp "$TMP/t" "$TMP/runs"
-	t=$(get rate) tc=$(get cpu_us) lat="$(get p50_ms) / $(get p99_ms)"
+	t=$(get rate) tc=$(get cpu_us) p99=$(get p99_ms)
+	lat="$(get p50_ms) / $p99"
 	by=$(get by_p99_ms) lc=$(get loadgen_cpu)
+	if awk -v c="$lc" -v m="$LG_CPU_MAX" 'BEGIN { exit !(c > m) }'; then
+		lc="$lc (bound?)"
+	fi
 	cp "$TMP/e" "$TMP/runs"
 	e=$(get rate) ec=$(get cpu_us)
 	row "$1" "$2" "$t" "$e" "$tc" "$ec" "$lat" "$by / $(get by_p99_ms)" "$lc"
+	if [ -n "${3:-}" ]; then
+		keep "$3.rate" "$t"
+		keep "$3.ratio" "$(ratio "$t" "$e")"
+		keep "$3.cpu" "$tc"
+		keep "$3.p99" "$p99"
+		keep "$3.by" "$by"
+	fi
 }
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -192,25 +244,42 @@ measure tablerod normal -m ping -c 50 -d 16
 cp "$TMP/runs" "$TMP/t"
 measure echod - -m ping -c 50 -d 16
 cp "$TMP/runs" "$TMP/e"
-rate_row "ping, 50 conns x 16 pipelined" "pings/s"
+rate_row "ping, 50 conns x 16 pipelined" "pings/s" pipelined
 
-for rooms in $ROOMS; do
+# move_rows ROOMS KEY STORES...: echod with one ping in flight per room,
+# then moves in ROOMS rooms with each store, one row each (kept as
+# moves.KEY.STORE); echod's runs stay in $TMP/e.ROOMS.
+move_rows() {
+	rooms=$1
+	key=$2
+	shift 2
 	measure echod - -m ping -c "$rooms"
-	cp "$TMP/runs" "$TMP/e"
-	for store in $STORES; do
+	cp "$TMP/runs" "$TMP/e.$rooms"
+	for store in "$@"; do
 		measure tablerod "$store" -m moves -r "$rooms"
 		cp "$TMP/runs" "$TMP/t"
-		rate_row "ataxx moves, $rooms rooms, $store" "moves/s"
+		cp "$TMP/e.$rooms" "$TMP/e"
+		rate_row "ataxx moves, $rooms rooms, $store" "moves/s" \
+		    "moves.$key.$store"
 	done
+}
+
+for rooms in $ROOMS; do
+	# shellcheck disable=SC2086
+	move_rows "$rooms" "$rooms" $STORES
 done
+# shellcheck disable=SC2086
+move_rows "$BIG_ROOMS" big $BIG_STORES
 # The same with the room named in every move, so the server looks it up
 # among all its rooms (in memory, so the store does not hide it).
 measure tablerod memory -m moves -r "$NAMED_ROOMS" -R
 cp "$TMP/runs" "$TMP/t"
+cp "$TMP/e.$NAMED_ROOMS" "$TMP/e"
 rate_row "ataxx moves, $NAMED_ROOMS rooms, memory, room named" "moves/s"
 
 measure tablerod normal -m idle -c "$IDLE"
 t=$(get per_conn_kib)
+keep idle "$t"
 measure echod - -m idle -c "$IDLE"
 row "$IDLE idle connections, RSS each" "KiB" "$t" "$(get per_conn_kib)" \
     - - - - -
@@ -293,6 +362,39 @@ echo "machine: load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg)" \
 	    print line } }'
 echo "baseline: echod (bench/echod.c) for the network rows, with one" \
     "ping in flight per room for the move rows; the generic perft for perft"
+
+# target TEXT VALUE OP LIMIT [UNIT]: one line of the targets block: the
+# value against the limit (OP is <, <=, >= or >), met, missed or not
+# measured.
+target() {
+	verdict=$(awk -v v="$2" -v op="$3" -v l="$4" 'BEGIN {
+		if (v == "-" || v == "") { print "not measured"; exit }
+		ok = op == "<" ? v < l : op == "<=" ? v <= l : \
+		    op == ">=" ? v >= l : v > l
+		print ok ? "met" : "missed" }')
+	printf '  %-58s %10s %s %-8s %s\n' "$1" "$2" "$3" "$4${5:+ $5}" \
+	    "$verdict"
+}
+echo "targets (issue 14):"
+target "moves/s, 1000 rooms, default store" "$(kept moves.1000.normal.rate)" \
+    ">=" 40000
+target "moves/s with --sync full / default, 1000 rooms" \
+    "$(ratio "$(kept moves.1000.full.rate)" "$(kept moves.1000.normal.rate)")" \
+    ">=" 0.8
+target "move p99, 100 rooms, default store" "$(kept moves.100.normal.p99)" \
+    "<" 10 ms
+for store in $BIG_STORES; do
+	target "CPU per move, $BIG_ROOMS rooms / 10 rooms, $store" \
+	    "$(ratio "$(kept "moves.big.$store.cpu")" \
+	    "$(kept "moves.10.$store.cpu")")" "<=" 1.2
+done
+target "ping 50 x 16 pipelined / echo server" "$(kept pipelined.ratio)" \
+    ">=" 0.5
+target "RSS per idle connection" "$(kept idle)" "<=" 2 KiB
+for store in $STORES; do
+	target "bystander ping p99, 100 rooms, $store" \
+	    "$(kept "moves.100.$store.by")" "<" 2 ms
+done
 # The bots: time per move, depth and nodes per second of each level from the
 # start and a middle game; Stones' value; short ladders (time x SCALE).
 # The full ladder (hours on two cores; times x0.1, 100 Ataxx and 20 Amazons

@@ -362,6 +362,8 @@ struct server {
 	int shutting_down;
 	struct limit_entry *limits[SERVER_LIMIT_BUCKETS];
 	int nlimits;
+	int limit_swept;    /* the next limits chain limit_sweep visits */
+	size_t rooms_swept; /* the next room_index chain sweep.c visits */
 	struct limit_bucket log_bucket; /* limit_log's */
 	long log_suppressed;
 	struct event *sweep;      /* housekeeping, every second */

@@ -12,6 +12,13 @@
 #define SWEEP_SEC 1
 /* Seconds between two prunes of identities that never played. */
 #define SWEEP_PRUNE_SEC 3600
+/* Chains of the room index one sweep visits, from where the last one
+ * stopped: the whole index every second up to SERVER_ROOM_BUCKETS rooms,
+ * beyond that a pass of chains / 1024 seconds (the index has one to two
+ * chains a room: 16 s at 10,000 rooms), so a sweep's pause on the loop
+ * stays the same at any number of rooms; a waiting room whose creator is
+ * gone expires that much late at most. */
+#define SWEEP_ROOM_CHAINS 1024
 
 /* Is the room waiting for players while its creator has been gone longer
  * than waiting_expire_sec? */
@@ -33,18 +40,14 @@ sweep_expired(const struct room *r, int64_t now)
 	return 0;
 }
 
-/* Close the waiting rooms whose creator is gone (see sweep_expired):
- * deleted from the store first (a failure keeps the room for the next
- * sweep), then from memory; room_forget lets go of the players nothing
- * else holds. */
+/* Close the expired rooms of one chain of the room index. */
 static void
-sweep_rooms(struct server *srv)
+sweep_chain(struct server *srv, struct room *r, int64_t now)
 {
-	int64_t now = clock_mono_ms();
-	struct room *r, *next;
+	struct room *next;
 
-	for (r = TAILQ_FIRST(&srv->rooms); r != NULL; r = next) {
-		next = TAILQ_NEXT(r, entry);
+	for (; r != NULL; r = next) {
+		next = r->hnext;
 		if (!sweep_expired(r, now))
 			continue;
 		if (store_room_delete(srv->store, r->id) != 0) {
@@ -56,6 +59,24 @@ sweep_rooms(struct server *srv)
 		         "expired",
 		    r->id, r->creator, srv->cfg.waiting_expire_sec);
 		room_forget(r);
+	}
+}
+
+/* Close the waiting rooms whose creator is gone (see sweep_expired),
+ * among those of SWEEP_ROOM_CHAINS chains of the room index: deleted
+ * from the store first (a failure keeps the room for the next pass),
+ * then from memory; room_forget lets go of the players nothing else
+ * holds. */
+static void
+sweep_rooms(struct server *srv)
+{
+	int64_t now = clock_mono_ms();
+	int k;
+
+	for (k = 0; k < SWEEP_ROOM_CHAINS && srv->room_buckets > 0; k++) {
+		if (srv->rooms_swept >= srv->room_buckets)
+			srv->rooms_swept = 0;
+		sweep_chain(srv, srv->room_index[srv->rooms_swept++], now);
 	}
 }
 

@@ -4,7 +4,8 @@
  * position) from three queues and hand each answer back to the loop through
  * an event made active from a thread; the loop plays a bot's move only if
  * the room is still at the same move, and answers a hint only if its
- * connection is still there.
+ * connection is still there (a closing connection detaches its hint, so
+ * no answer looks for it among all connections).
  *
  * Fairness: a room has at most one job (its bot_pending), a connection at
  * most one hint (it reads nothing more until the answer), and each queue is
@@ -46,7 +47,9 @@ struct worker_job {
 	int hint;
 	long nodes;        /* the search's bound */
 	atomic_int cancel; /* set by the loop: stop searching */
-	uint64_t conn;
+	/* the connection to answer, NULL once it has closed (the loop alone
+	 * reads and writes it; worker_cancel_conn clears it) */
+	struct conn *conn;
 	char *cmd, *id;
 	enum ai_verdict verdict;
 	char text[SERVER_MOVE_TEXT_MAX];
@@ -222,7 +225,7 @@ static void
 worker_hint_done(struct worker *w, struct worker_job *j)
 {
 	struct proto_request req;
-	struct conn *c = net_find(w->srv, j->conn);
+	struct conn *c = j->conn;
 
 	if (c == NULL)
 		return;
@@ -414,8 +417,16 @@ worker_bot(struct worker *w, struct room *r, int seat)
 	worker_submit(w, j);
 }
 
-/* Connection conn has closed: drop its queued hint, cancel a running one
- * (its answer, "unknown", finds no connection and is dropped). */
+/* Is j a hint for the connection with this id (still attached)? */
+static int
+worker_job_for(const struct worker_job *j, uint64_t conn)
+{
+	return j->hint && j->conn != NULL && j->conn->id == conn;
+}
+
+/* Connection conn is closing (on the loop, before it is freed): drop its
+ * queued hint, cancel a running one and detach it and an answered one
+ * from it (their answer finds no connection and is dropped). */
 void
 worker_cancel_conn(struct worker *w, uint64_t conn)
 {
@@ -426,7 +437,7 @@ worker_cancel_conn(struct worker *w, uint64_t conn)
 	worker_queue_init(&keep);
 	pthread_mutex_lock(&w->lock);
 	while ((j = worker_pop(&w->hints)) != NULL) {
-		if (j->conn == conn)
+		if (worker_job_for(j, conn))
 			worker_job_free(j);
 		else
 			worker_push(&keep, j);
@@ -435,9 +446,14 @@ worker_cancel_conn(struct worker *w, uint64_t conn)
 	w->hints.tail = keep.head != NULL ? keep.tail : &w->hints.head;
 	for (i = 0; i < w->nthreads; i++) {
 		j = w->threads[i].job;
-		if (j != NULL && j->hint && j->conn == conn)
+		if (j != NULL && worker_job_for(j, conn)) {
 			atomic_store(&j->cancel, 1);
+			j->conn = NULL;
+		}
 	}
+	for (j = w->done.head; j != NULL; j = j->next)
+		if (worker_job_for(j, conn))
+			j->conn = NULL;
 	pthread_mutex_unlock(&w->lock);
 }
 
@@ -450,7 +466,7 @@ worker_hint(struct worker *w, struct room *r, struct conn *c,
 
 	j->hint = 1;
 	j->nodes = w->srv->cfg.hint_nodes;
-	j->conn = c->id;
+	j->conn = c;
 	j->cmd = req->cmd != NULL ? xstrdup(req->cmd) : NULL;
 	j->id = req->id != NULL ? xstrdup(req->id) : NULL;
 	worker_submit(w, j);
