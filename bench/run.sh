@@ -114,7 +114,7 @@ start_server() {
 		case $2 in
 		full) dbflags="--db $TMP/t.db --sync full" ;;
 		memory) dbflags="--db :memory:" ;;
-		*) dbflags="--db $TMP/t.db" ;;
+		*) dbflags="--db $TMP/t.db --sync normal" ;;
 		esac
 		# Every load client comes from 127.0.0.1: the per-address
 		# limits, made for abusers, are lifted.

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "server/server.h"
+#include "server/storeq.h"
 #include "server/store.h"
 
 /* Finished games one `rooms ended` or `history` lists at most, newest
@@ -70,9 +71,9 @@ archive_position(const struct room *r, const void *st)
 	return buf;
 }
 
-/* Keep the game that just ended in r (room_commit calls it inside its
- * transaction); 0, or -1 when the store failed. */
-int
+/* Keep the game that just ended in r (room_commit queues it in the same
+ * change as the end). */
+void
 archive_game(struct room *r)
 {
 	struct store_game g;
@@ -83,7 +84,7 @@ archive_game(struct room *r)
 	char *result = cJSON_PrintUnformatted(r->result);
 	char *start = archive_position(r, r->start);
 	char *end = archive_position(r, r->st);
-	int i, rc;
+	int i;
 
 	if (options == NULL || seatstr == NULL || movestr == NULL ||
 	    result == NULL)
@@ -108,7 +109,7 @@ archive_game(struct room *r)
 	g.moves = movestr;
 	g.start = start;
 	g.position = end;
-	rc = store_game_put(r->srv->store, &g);
+	storeq_game_put(r->srv->storeq, &g);
 	free(options);
 	free(seatstr);
 	free(movestr);
@@ -117,7 +118,6 @@ archive_game(struct room *r)
 	free(end);
 	cJSON_Delete(seats);
 	cJSON_Delete(moves);
-	return rc;
 }
 
 /* Parse a stored JSON column, or null when it does not parse. */
@@ -175,8 +175,8 @@ archive_recent(struct server *srv, const char *game, cJSON *list)
 {
 	struct archive_list l = {list, game};
 
-	if (store_games_recent(srv->store, game, ARCHIVE_LIST_MAX,
-	        archive_list_add, &l) != 0) {
+	if (store_games_recent(storeq_barrier(srv->storeq), game,
+	        ARCHIVE_LIST_MAX, archive_list_add, &l) != 0) {
 		log_error("store: %s", store_errmsg(srv->store));
 		return -1;
 	}
@@ -200,7 +200,7 @@ cmd_history(struct conn *c, const struct proto_request *req)
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "name", name);
 	l.list = cJSON_AddArrayToObject(rep, "games");
-	if (store_games_of(c->srv->store, name,
+	if (store_games_of(storeq_barrier(c->srv->storeq), name,
 	        strcmp(name, c->player->name) == 0, ARCHIVE_LIST_MAX,
 	        archive_list_add, &l) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->store));
@@ -335,8 +335,8 @@ archive_find(struct conn *c, const struct proto_request *req, cJSON **row)
 	int found = 0;
 
 	*row = NULL;
-	if (store_game_last(
-	        c->srv->store, req->room, archive_keep, row, &found) != 0) {
+	if (store_game_last(storeq_barrier(c->srv->storeq), req->room,
+	        archive_keep, row, &found) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->store));
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return NULL;
@@ -572,8 +572,8 @@ archive_just_advanced(const struct room *r)
 
 	if (r->status != ROOM_PLAYING || r->nhist > 0 || r->game_no < 2)
 		return 0;
-	if (store_game_last(
-	        r->srv->store, r->id, archive_result_of, &res, &found) != 0) {
+	if (store_game_last(storeq_barrier(r->srv->storeq), r->id,
+	        archive_result_of, &res, &found) != 0) {
 		log_error("store: %s", store_errmsg(r->srv->store));
 		return 0;
 	}

@@ -549,7 +549,12 @@ cmd_hint_done(struct conn *c, const struct proto_request *req, const char *room,
 	                       : "unknown");
 	if (move != NULL)
 		cJSON_AddStringToObject(rep, "move", move);
+	/* It shows a position the store had committed when the hint was
+	 * asked (the player's own output was out by then): never held, so
+	 * a failed commit of other rooms cannot drop it. */
+	c->srv->out_free = 1;
 	session_reply(c, rep);
+	c->srv->out_free = 0;
 	c->waiting = 0;
 	net_resume(c);
 }

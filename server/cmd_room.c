@@ -11,6 +11,7 @@
 #include <sodium.h>
 
 #include "server/server.h"
+#include "server/storeq.h"
 #include "server/store.h"
 
 /* Letters of a private room's id after its 'p': twelve base32 letters are
@@ -153,8 +154,8 @@ cmd_saved_level(struct conn *c, const struct rules_game *g)
 	long level = 0;
 	int found = 0;
 
-	if (store_progress_get(c->srv->store, c->player->name, g->name, buf,
-	        sizeof buf, &found) != 0 ||
+	if (store_progress_get(storeq_barrier(c->srv->storeq), c->player->name,
+	        g->name, buf, sizeof buf, &found) != 0 ||
 	    !found)
 		return 0;
 	o = cJSON_Parse(buf);
@@ -181,8 +182,8 @@ cmd_resume_same(
 	cJSON *saved, *opts, *it;
 	int found = 0;
 
-	if (store_progress_get(c->srv->store, c->player->name, g->name, buf,
-	        sizeof buf, &found) != 0 ||
+	if (store_progress_get(storeq_barrier(c->srv->storeq), c->player->name,
+	        g->name, buf, sizeof buf, &found) != 0 ||
 	    !found)
 		return;
 	saved = cJSON_Parse(buf);
@@ -313,6 +314,8 @@ cmd_member_event(
 static int
 cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 {
+	struct room_snap snap;
+
 	if (room_is_watcher(r, c->player))
 		return 0;
 	if (r->nwatchers >= c->srv->cfg.max_watchers) {
@@ -320,9 +323,9 @@ cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 		    "%s has %d watchers already", r->id, r->nwatchers);
 		return -1;
 	}
+	room_snap_take(r, &snap); /* put back if the commit fails later */
 	room_add_watcher(r, c->player);
-	if (room_commit(r, 1, 0) != 0) {
-		room_remove_watcher(r, c->player);
+	if (room_commit_snap(r, &snap, 1, 0) != 0) {
 		cmd_unstored(c, req);
 		return -1;
 	}
@@ -584,7 +587,7 @@ cmd_leave_commit(
 {
 	if (!closing)
 		return room_commit_snap(r, snap, nevents, 0);
-	if (store_room_delete(r->srv->store, r->id) != 0) {
+	if (store_room_delete(storeq_barrier(r->srv->storeq), r->id) != 0) {
 		log_error("store: room %s: %s; refused", r->id,
 		    store_errmsg(r->srv->store));
 		room_snap_restore(r, snap);

@@ -90,9 +90,11 @@ static const struct flags_entry flags_table[] = {
         .type = FLAGS_CHOICE,
         .off = CFG(sync_full),
         .choices = "normal|full",
-        .def = 0,
+        .def = 1,
         .arg = "normal|full",
-        .help = "SQLite synchronous mode"},
+        .help = "SQLite synchronous mode: full syncs each group commit to "
+                "the disk (no acknowledged move is lost to a power cut), "
+                "normal only at checkpoints"},
     {.name = "log-level",
         .type = FLAGS_CHOICE,
         .off = CFG(log_level),

@@ -18,6 +18,7 @@
 #include <sodium.h>
 
 #include "server/server.h"
+#include "server/storeq.h"
 #include "server/store.h"
 
 /* path made absolute against dir (relative to the working directory), so
@@ -102,6 +103,9 @@ main_cleanup(struct server *srv)
 	if (srv->worker != NULL)
 		worker_free(srv->worker);
 	sweep_stop(srv);
+	/* Everything queued is committed before the store closes. */
+	storeq_free(srv->storeq);
+	srv->storeq = NULL;
 	net_free_all(srv);
 	room_free_all(srv);
 	player_free_all(srv);
@@ -194,6 +198,10 @@ main_start(struct server *srv)
 	log_info("data file %s (synchronous=%s)", db,
 	    srv->cfg.sync_full ? "full" : "normal");
 	free(db);
+	srv->storeq =
+	    storeq_new(srv->base, srv->store, session_store_done, srv);
+	if (srv->storeq == NULL)
+		return -1;
 	if (net_listen(srv) != 0)
 		return -1;
 	srv->worker = worker_new(srv);

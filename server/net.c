@@ -50,6 +50,7 @@ static void net_event_cb(struct bufferevent *bev, short what, void *arg);
 static void net_linger(struct conn *c);
 static void net_shed(struct server *srv);
 static size_t net_queued(struct conn *c);
+static size_t net_unread(struct conn *c);
 static void net_refuse(evutil_socket_t fd, const char *why);
 
 /* Take a connection out of the server and free it with its socket. */
@@ -60,8 +61,7 @@ net_conn_free(struct server *srv, struct conn *c)
 	srv->nconns--;
 	bufferevent_free(c->bev);
 	proto_framer_free(c->framer);
-	if (c->deferred != NULL)
-		evbuffer_free(c->deferred);
+	held_free(c);
 	if (c->idle != NULL)
 		event_free(c->idle);
 	free(c);
@@ -112,7 +112,7 @@ net_close(struct conn *c, int flush)
 	if (c->lingering)
 		return;
 	c->state = CONN_FLUSHING;
-	if (evbuffer_get_length(out) == 0) {
+	if (evbuffer_get_length(out) == 0 && c->held == NULL) {
 		net_linger(c);
 		return;
 	}
@@ -128,13 +128,11 @@ net_close(struct conn *c, int flush)
 void
 net_send(struct conn *c, const char *data, size_t len)
 {
-	struct evbuffer *out;
 	size_t queued;
 
 	if (c->state == CONN_DEAD)
 		return;
-	out = bufferevent_get_output(c->bev);
-	queued = net_queued(c);
+	queued = net_unread(c);
 	if (queued >= c->srv->cfg.output_max) {
 		log_warn("conn %llu %s%s%s: not reading, dropping it: %zu "
 		         "bytes queued unread (--max-output %zu), a %zu-byte "
@@ -146,13 +144,7 @@ net_send(struct conn *c, const char *data, size_t len)
 		net_close(c, 0);
 		return;
 	}
-	if (c->deferring) {
-		if (c->deferred == NULL &&
-		    (c->deferred = evbuffer_new()) == NULL)
-			fatal("out of memory");
-		evbuffer_add(c->deferred, data, len);
-	} else
-		evbuffer_add(out, data, len);
+	held_add(c, data, len);
 	c->srv->queued += len;
 	if (c->srv->queued > c->srv->cfg.output_total_max)
 		net_shed(c->srv);
@@ -244,6 +236,14 @@ net_linger(struct conn *c)
 	    evbuffer_get_length(bufferevent_get_input(c->bev)));
 }
 
+/* A flushing connection whose held output went out (or was dropped) and
+ * was sent: the lingering close starts. */
+void
+net_linger_now(struct conn *c)
+{
+	net_linger(c);
+}
+
 /* A lingering connection's input: dropped; too much of it ends the wait. */
 static void
 net_linger_read(struct conn *c)
@@ -256,12 +256,22 @@ net_linger_read(struct conn *c)
 		net_set_dead(c);
 }
 
-/* Output queued for a connection and not yet taken by the kernel. */
+/* Output sent to a connection (or behind its reply) and not yet taken by
+ * the kernel: what the client has not read. Output held for the store
+ * (held.c) is the server's wait, not the client's, and is not counted. */
+static size_t
+net_unread(struct conn *c)
+{
+	return evbuffer_get_length(bufferevent_get_output(c->bev)) +
+	    c->deferred_bytes;
+}
+
+/* Output queued for a connection and not yet taken by the kernel, held
+ * output included (the global cap counts all the memory). */
 static size_t
 net_queued(struct conn *c)
 {
-	return evbuffer_get_length(bufferevent_get_output(c->bev)) +
-	    (c->deferred != NULL ? evbuffer_get_length(c->deferred) : 0);
+	return net_unread(c) + c->held_bytes;
 }
 
 /*
@@ -322,7 +332,7 @@ net_read_cb(struct bufferevent *bev, void *arg)
 		net_linger_read(c);
 		return;
 	}
-	while (c->state == CONN_OPEN && !c->waiting &&
+	while (c->state == CONN_OPEN && !c->waiting && c->held == NULL &&
 	    evbuffer_get_length(in) > 0) {
 		struct evbuffer_iovec v;
 		const char *line;
@@ -393,7 +403,7 @@ net_write_cb(struct bufferevent *bev, void *arg)
 {
 	struct conn *c = arg;
 
-	if (c->state == CONN_FLUSHING && !c->lingering &&
+	if (c->state == CONN_FLUSHING && !c->lingering && c->held == NULL &&
 	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
 		net_linger(c);
 }
@@ -518,6 +528,7 @@ net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	net_tune_socket(fd);
 	c = xcalloc(1, sizeof *c);
 	c->srv = srv;
+	c->held_slot = -1;
 	c->lim_addr = lim;
 	lim->refs++;
 	c->id = ++srv->next_conn_id;

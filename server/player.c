@@ -10,6 +10,7 @@
 #include <sodium.h>
 
 #include "server/server.h"
+#include "server/storeq.h"
 #include "server/store.h"
 
 /* A token hash: BLAKE2b-256 as hex, with its NUL. */
@@ -61,10 +62,7 @@ player_played(struct server *srv, struct player *p)
 {
 	if (p == NULL || p->played)
 		return;
-	if (store_identity_played(srv->store, p->name) != 0) {
-		log_error("store: %s", store_errmsg(srv->store));
-		return;
-	}
+	storeq_identity_played(srv->storeq, p->name);
 	p->played = 1;
 }
 
@@ -88,7 +86,8 @@ player_prune(struct server *srv)
 	int n = 0;
 
 	srv->pruned_ms = clock_mono_ms();
-	if (store_identity_prune(srv->store, before, &n) != 0) {
+	if (store_identity_prune(storeq_barrier(srv->storeq), before, &n) !=
+	    0) {
 		log_error("store: %s", store_errmsg(srv->store));
 		return;
 	}
@@ -121,7 +120,7 @@ player_release(struct server *srv, struct player *p)
 {
 	struct player **pp;
 
-	if (p->conn != NULL || p->nrooms > 0)
+	if (p->conn != NULL || p->nrooms > 0 || p->pins > 0)
 		return;
 	for (pp = &srv->players[player_bucket(p->name)]; *pp != NULL;
 	     pp = &(*pp)->next) {
@@ -271,7 +270,8 @@ player_register(struct conn *c, const struct proto_request *req,
 	}
 	player_token_new(token_out, toklen);
 	player_token_hash(token_out, given);
-	if (store_identity_put(c->srv->store, req->name, given) != 0) {
+	if (store_identity_put(
+	        storeq_barrier(c->srv->storeq), req->name, given) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->store));
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return -1;
@@ -291,7 +291,8 @@ player_authenticate(struct conn *c, const struct proto_request *req,
 	int found = 0;
 
 	*is_new = 0;
-	if (store_identity_find(c->srv->store, req->name, id, &found) != 0) {
+	if (store_identity_find(
+	        storeq_barrier(c->srv->storeq), req->name, id, &found) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->store));
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return -1;

@@ -10,6 +10,7 @@
 
 #include "server/server.h"
 #include "server/store.h"
+#include "server/storeq.h"
 
 static cJSON *
 recover_seats_json(const struct room *r)
@@ -33,8 +34,8 @@ recover_seats_json(const struct room *r)
 	return a;
 }
 
-/* Write the room's row; 0, or -1 (store_errmsg says why). */
-int
+/* Queue the room's row as part of the change being made. */
+void
 recover_persist_room(struct room *r)
 {
 	struct store_room sr;
@@ -43,7 +44,6 @@ recover_persist_room(struct room *r)
 	char *seatstr = cJSON_PrintUnformatted(seats);
 	char *result =
 	    r->result != NULL ? cJSON_PrintUnformatted(r->result) : NULL;
-	int rc;
 
 	if (options == NULL || seatstr == NULL)
 		fatal("out of memory");
@@ -62,15 +62,15 @@ recover_persist_room(struct room *r)
 	sr.created_ms = r->created_ms;
 	sr.updated_ms = r->updated_ms;
 	sr.seq = r->seq;
-	rc = store_room_save(r->srv->store, &sr);
+	storeq_room_save(r->srv->storeq, &sr);
 	free(options);
 	free(seatstr);
 	free(result);
 	cJSON_Delete(seats);
-	return rc;
 }
 
-/* Append a move before anyone hears of it; 0, or -1 (logged). */
+/* Append a move before anyone hears of it, as a change of its own; 0, or
+ * -1 when the store refused it at once (logged). */
 int
 recover_store_move(struct room *r, const struct room_move *mv, int ply)
 {
@@ -83,12 +83,8 @@ recover_store_move(struct room *r, const struct room_move *mv, int ply)
 	sm.clock_ms[1] = mv->clock_ms[1];
 	sm.at_ms = clock_now_ms();
 	sm.seq = r->seq + 1; /* the moved event that follows the store */
-	if (store_move_append(r->srv->store, r->id, r->game_no, &sm) != 0) {
-		log_error("store: room %s move %d: %s", r->id, ply,
-		    store_errmsg(r->srv->store));
-		return -1;
-	}
-	return 0;
+	storeq_move_append(r->srv->storeq, r->id, r->game_no, &sm);
+	return storeq_commit(r->srv->storeq);
 }
 
 /* A stored status; anything unknown comes back adjourned. */
@@ -239,6 +235,7 @@ recover_rooms(struct server *srv)
 	struct room *r;
 	int pruned = 0, n = 0;
 
+	storeq_barrier(srv->storeq);
 	if (store_room_max_number(srv->store, &srv->next_room) != 0 ||
 	    store_prune(srv->store, "adjourned", before, &pruned) != 0 ||
 	    store_load(srv->store, recover_one, srv) != 0) {

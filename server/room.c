@@ -12,12 +12,16 @@
 
 #include "server/server.h"
 #include "server/store.h"
+#include "server/storeq.h"
 
 /* Passes the server may play in a row after one move: each side at most
  * once, since two passes in a row mean neither side can move. */
 #define ROOM_PASSES_MAX 2
 /* Seconds before a timer's change the store refused is tried again. */
 #define ROOM_RETRY_SEC 1
+/* A finished room whose changes are not committed yet retires this many
+ * ms later instead (a failed commit may put it back to playing). */
+#define ROOM_RETIRE_PENDING_MS 50
 
 /* FNV-1a of a room id. */
 static size_t
@@ -90,6 +94,7 @@ room_add(struct room *r)
 
 	TAILQ_INSERT_TAIL(&srv->rooms, r, entry);
 	srv->nrooms++;
+	r->in_server = 1;
 	if (srv->nrooms > srv->room_buckets)
 		room_index_grow(srv);
 	else {
@@ -124,6 +129,7 @@ room_forget(struct room *r)
 	struct player **who;
 	int n = 0, i, j;
 
+	pending_clear(r); /* players it alone held go first, while seated */
 	who = xmalloc((size_t)(r->nwatchers + 3) * sizeof *who);
 	for (i = 0; i < r->g->seats; i++)
 		if (r->seats[i].player != NULL)
@@ -202,6 +208,7 @@ room_new(struct server *srv, const struct rules_game *g, cJSON *options,
 	r->srv = srv;
 	r->g = g;
 	r->options = options;
+	r->pend_slot = -1;
 	if (rules_has_option(g, RULES_OPT_SEED) &&
 	    cJSON_GetObjectItemCaseSensitive(options, RULES_OPT_SEED) == NULL &&
 	    !room_loaded(options)) {
@@ -255,6 +262,7 @@ room_reset_options(struct room *r, cJSON *o, char *err, size_t errlen)
 void
 room_free(struct room *r)
 {
+	pending_clear(r);
 	if (r->flag_timer != NULL)
 		event_free(r->flag_timer);
 	if (r->bot_timer != NULL)
@@ -424,6 +432,13 @@ room_retire_fire(evutil_socket_t fd, short what, void *arg)
 
 	if (r->status != ROOM_ENDED)
 		return;
+	if (r->npend > 0) {
+		/* Its end may yet fail to be stored: after the commit. */
+		struct timeval soon = {0, ROOM_RETIRE_PENDING_MS * 1000};
+
+		evtimer_add(r->retire_timer, &soon);
+		return;
+	}
 	if (!room_idle(r) && left > 0) {
 		tv.tv_sec = (time_t)(left / 1000);
 		tv.tv_usec = (suseconds_t)(left % 1000) * 1000;
@@ -801,27 +816,24 @@ int
 room_save(struct room *r)
 {
 	r->updated_ms = clock_now_ms();
-	if (recover_persist_room(r) != 0) {
-		log_error(
-		    "store: room %s: %s", r->id, store_errmsg(r->srv->store));
-		return -1;
-	}
+	recover_persist_room(r);
+	if (storeq_commit(r->srv->storeq) != 0)
+		return -1; /* logged by the store thread */
 	r->seq_stored = r->seq;
 	return 0;
 }
 
 /* A finished one-player game's options, kept for the player's next create
- * (the seeds save the last level and board); 0 or -1. */
-static int
+ * (the seeds save the last level and board). */
+static void
 room_save_progress(struct room *r)
 {
 	struct player *p = r->seats[0].player;
 	cJSON *o;
 	char *json;
-	int rc;
 
 	if (r->g->seats != 1 || p == NULL || r->status != ROOM_ENDED)
-		return 0;
+		return;
 	o = cJSON_CreateObject();
 	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(r->options, 1));
 	cJSON_AddStringToObject(o, "result",
@@ -829,51 +841,79 @@ room_save_progress(struct room *r)
 	json = cJSON_PrintUnformatted(o);
 	if (json == NULL)
 		fatal("out of memory");
-	rc = store_progress_put(r->srv->store, p->name, r->g->name, json);
+	storeq_progress_put(r->srv->storeq, p->name, r->g->name, json);
 	free(json);
 	cJSON_Delete(o);
-	return rc;
 }
 
 /*
- * Store what a verb changed before anyone hears of it, in one transaction:
- * the room's row with the seq of the nevents events about to be sent, the
- * moves from ply truncate_from on removed (0: none), and a finished
- * one-player game's progress. 0, or -1 logged with nothing stored.
+ * Store what a verb changed before anyone hears of it, as one change of
+ * the store thread: the room's row with the seq of the nevents events
+ * about to be sent, the moves from ply truncate_from on removed (0: none),
+ * a finished one-player game's progress and a finished game kept for good.
+ * 0 (queued: what it causes is held until it is committed), or -1 when the
+ * store refused it at once (degraded after a failure), nothing stored.
  */
-int
-room_commit(struct room *r, int nevents, int truncate_from)
+static int
+room_commit_write(struct room *r, int nevents, int truncate_from)
 {
-	struct store *s = r->srv->store;
+	struct storeq *q = r->srv->storeq;
 	int rc;
 
 	r->seq += nevents;
 	r->updated_ms = clock_now_ms();
-	rc = store_begin(s);
-	if (rc == 0 && truncate_from > 0)
-		rc = store_move_truncate(s, r->id, r->game_no, truncate_from);
-	if (rc == 0)
-		rc = recover_persist_room(r);
-	if (rc == 0)
-		rc = room_save_progress(r);
+	if (truncate_from > 0)
+		storeq_move_truncate(q, r->id, r->game_no, truncate_from);
+	recover_persist_room(r);
+	room_save_progress(r);
 	/* A game that has just ended is kept for good, in the same
-	 * transaction as its end. */
-	if (rc == 0 && r->archive_due && r->status == ROOM_ENDED)
-		rc = archive_game(r);
-	if (rc == 0)
-		rc = store_commit(s);
-	else
-		store_rollback(s);
+	 * change as its end. */
+	if (r->archive_due && r->status == ROOM_ENDED)
+		archive_game(r);
+	rc = storeq_commit(q);
 	r->seq -= nevents;
-	if (rc != 0) {
-		log_error(
-		    "store: room %s: %s; refused", r->id, store_errmsg(s));
-		return -1;
-	}
+	if (rc != 0)
+		return -1; /* logged by the store thread */
 	r->seq_stored = r->seq + nevents;
 	if (r->status == ROOM_ENDED)
 		r->archive_due = 0;
 	return 0;
+}
+
+/* room_commit_write for a change of r; snap is r before the change (used
+ * up): kept until the change is committed, or put back (when given by the
+ * caller) if the store refuses it now. 0, or -1. */
+static int
+room_commit_kept(struct room *r, struct room_snap *snap, int put_back,
+    int nevents, int truncate_from)
+{
+	struct storeq *q = r->srv->storeq;
+	uint64_t change = storeq_change(q);
+	int later = !storeq_sync(q), created = !r->in_server;
+
+	if (room_commit_write(r, nevents, truncate_from) != 0) {
+		if (put_back)
+			room_snap_restore(r, snap);
+		else
+			room_snap_drop(snap);
+		return -1;
+	}
+	if (later)
+		pending_keep(r, snap, change, created);
+	else
+		room_snap_drop(snap);
+	return 0;
+}
+
+/* Store a change the caller makes after this returns 0 (or made to a room
+ * not yet in the server); -1 with nothing stored. */
+int
+room_commit(struct room *r, int nevents, int truncate_from)
+{
+	struct room_snap snap;
+
+	room_snap_take(r, &snap);
+	return room_commit_kept(r, &snap, 0, nevents, truncate_from);
 }
 
 /* Copy the plain fields a snapshot keeps from r into s, or (back) from s
@@ -902,6 +942,36 @@ room_snap_plain(struct room *r, struct room_snap *s, int back)
 #undef ROOM_SNAP_COPY
 }
 
+/* Let each of the n players go (each once) that nothing holds any more:
+ * no connection, no room, no snapshot. */
+static void
+room_release_players(struct server *srv, struct player **who, int n)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++)
+			if (who[j] == who[i])
+				break;
+		if (j == n) /* its last mention: nothing reads it after */
+			player_release(srv, who[i]);
+	}
+}
+
+/* Count (+1) or uncount (-1) the players s names in their pins: a player
+ * a snapshot names stays in memory while it does. */
+static void
+room_snap_pin(struct room_snap *s, int delta)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (s->seats[i].player != NULL)
+			s->seats[i].player->pins += delta;
+	for (i = 0; i < s->nwatchers; i++)
+		s->watchers[i]->pins += delta;
+}
+
 /* Keep what a verb may change in r, to put back if its commit fails. */
 void
 room_snap_take(struct room *r, struct room_snap *s)
@@ -920,6 +990,8 @@ room_snap_take(struct room *r, struct room_snap *s)
 	room_snap_plain(r, s, 0);
 	if (s->options == NULL)
 		fatal("out of memory");
+	s->srv = r->srv;
+	room_snap_pin(s, 1);
 }
 
 /* Put r back as room_snap_take kept it; s is used up. Only moves the
@@ -942,6 +1014,7 @@ room_snap_restore(struct room *r, struct room_snap *s)
 		who[n++] = r->watchers[i];
 	for (i = 0; i < s->nwatchers; i++)
 		who[n++] = s->watchers[i];
+	room_snap_pin(s, -1);
 	cJSON_Delete(r->options);
 	r->options = s->options;
 	room_opts_from_json(r);
@@ -958,6 +1031,7 @@ room_snap_restore(struct room *r, struct room_snap *s)
 	room_clock_arm(r);
 	for (i = 0; i < n; i++)
 		room_sync_member(r, who[i]);
+	room_release_players(r->srv, who, n);
 	free(who);
 }
 
@@ -967,18 +1041,29 @@ int
 room_commit_snap(
     struct room *r, struct room_snap *snap, int nevents, int truncate_from)
 {
-	if (room_commit(r, nevents, truncate_from) != 0) {
-		room_snap_restore(r, snap);
-		return -1;
-	}
-	room_snap_drop(snap);
-	return 0;
+	return room_commit_kept(r, snap, 1, nevents, truncate_from);
 }
 
-/* Forget a snapshot (the commit went through). */
+/* Forget a snapshot (the commit went through); a player only it held
+ * leaves memory. */
 void
 room_snap_drop(struct room_snap *s)
 {
+	struct player **who = NULL;
+	int n = 0, i;
+
+	if (s->srv != NULL && s->watchers != NULL) {
+		room_snap_pin(s, -1);
+		who = xmalloc((size_t)(s->nwatchers + 2) * sizeof *who);
+		for (i = 0; i < 2; i++)
+			if (s->seats[i].player != NULL)
+				who[n++] = s->seats[i].player;
+		for (i = 0; i < s->nwatchers; i++)
+			who[n++] = s->watchers[i];
+	}
+	if (who != NULL)
+		room_release_players(s->srv, who, n);
+	free(who);
 	cJSON_Delete(s->options);
 	cJSON_Delete(s->result);
 	free(s->st);
@@ -1274,6 +1359,8 @@ room_clock_charge(const struct room *r, int seat, int64_t now, int64_t clk[2])
 void
 room_hist_push(struct room *r, const struct room_move *mv)
 {
+	if (r->npend > 0)
+		pending_hist_guard(r);
 	if (r->nhist == r->histcap) {
 		r->histcap = r->histcap == 0 ? 64 : r->histcap * 2;
 		r->hist =
@@ -1290,6 +1377,9 @@ room_play(
     struct room *r, int seat, struct rules_move m, char *err, size_t errlen)
 {
 	struct room_move mv;
+	struct room_snap snap;
+	uint64_t change = storeq_change(r->srv->storeq);
+	int later = !storeq_sync(r->srv->storeq);
 	int64_t clk[2], now;
 	cJSON *ev;
 
@@ -1307,10 +1397,16 @@ room_play(
 	}
 	mv.clock_ms[0] = r->clock_initial_ms ? clk[0] : -1;
 	mv.clock_ms[1] = r->clock_initial_ms ? clk[1] : -1;
+	room_snap_take(r, &snap);
 	if (recover_store_move(r, &mv, r->nhist + 1) != 0) {
+		room_snap_drop(&snap);
 		snprintf(err, errlen, "the move could not be stored");
 		return -1;
 	}
+	if (later) /* r as it was, until the move is committed */
+		pending_keep(r, &snap, change, 0);
+	else
+		room_snap_drop(&snap);
 	/* Stored: now the move happens, clocks included. */
 	if (r->clock_initial_ms > 0 && seat >= 0) {
 		r->clock_ms[0] = clk[0];

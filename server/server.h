@@ -216,9 +216,7 @@ struct conn {
 	struct server *srv;
 	struct bufferevent *bev;
 	struct proto_framer *framer;
-	struct evbuffer *deferred; /* events held until the reply is sent
-	                            * (made at the first such event) */
-	int deferring;
+	int deferring; /* events go behind the reply (held.c's dhead) */
 	uint64_t id;
 	char addr[64];
 	enum conn_mode mode;
@@ -235,6 +233,19 @@ struct conn {
 	int64_t last_ms;              /* last message, monotonic */
 	int lingering;    /* closing: reading and dropping what comes */
 	size_t discarded; /* bytes dropped while lingering */
+	/* Output held until the change it depends on is committed, in
+	 * order (net_held_*): while there is any, nothing more is read. */
+	struct net_held *held, *held_tail;
+	struct net_held *dhead, *dtail; /* deferring: events behind a reply */
+	size_t held_bytes;              /* in held: waiting for the store */
+	size_t deferred_bytes;          /* in dhead */
+	int held_slot;                  /* index in srv->held_conns, or -1 */
+	/* The request whose reply is held: run again (refusing any change
+	 * when it made one) if a failed commit drops its reply. */
+	char *req_line;
+	size_t req_len;
+	int req_changed;
+	uint64_t reply_tag; /* the tag of the last reply */
 };
 TAILQ_HEAD(conn_list, conn);
 
@@ -256,6 +267,7 @@ struct player {
 	int nrooms, roomscap; /* at most the rooms per player plus those
 	                         watched */
 	int played;           /* has started a game (never pruned) */
+	int pins; /* room snapshots that name it: kept while any does */
 };
 
 /* The protocol's words for them (proto_room_status_name). */
@@ -324,12 +336,19 @@ struct room {
 	int64_t ended_mono_ms;      /* when the game ended (monotonic) */
 	struct event *retire_timer; /* finished: when to leave memory */
 	int archive_due;            /* ended, not yet kept in the games table */
+	int in_server;              /* room_add'ed (not one being created) */
+	/* Changes the store thread has not committed yet, oldest first:
+	 * each with the room as it was before it (room_pending_*). */
+	struct room_pending *pend;
+	int npend, pendcap;
+	int pend_slot; /* index in srv->pend_rooms, or -1 */
 };
 TAILQ_HEAD(room_list, room);
 
 /* What a verb may change in a room, kept so that a verb whose commit
  * fails leaves the room as it was (room_snap_take / _restore). */
 struct room_snap {
+	struct server *srv;
 	struct room_seat seats[2];
 	enum room_status status;
 	cJSON *options, *result;
@@ -369,6 +388,12 @@ struct server {
 	struct event *sweep;      /* housekeeping, every second */
 	int64_t pruned_ms;        /* last prune of unplayed identities */
 	size_t queued;            /* output queued for everyone, or more */
+	struct storeq *storeq;    /* the store thread: every write goes there */
+	struct room **pend_rooms; /* rooms with uncommitted changes */
+	int npend_rooms, pend_rooms_cap;
+	struct conn **held_conns; /* connections with held output */
+	int nheld_conns, held_conns_cap;
+	int out_free; /* output made now depends on no change (ping) */
 	struct proto_out encoded; /* net_send_msg's reused buffer */
 };
 
@@ -402,6 +427,7 @@ void flags_usage(FILE *out);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+void *xgrow(void *p, int n, int *cap, int first, size_t size);
 char *xstrdup(const char *s);
 void xmalloc_install(void);
 
@@ -437,6 +463,16 @@ void net_resume(struct conn *c);
 void net_pause(struct conn *c);
 struct conn *net_find(struct server *srv, uint64_t id);
 void net_free_all(struct server *srv);
+void net_linger_now(struct conn *c);
+
+/* held.c */
+uint64_t held_tag(struct conn *c);
+void held_add(struct conn *c, const char *data, size_t len);
+void held_go_on(struct conn *c);
+void held_end_deferring(struct conn *c);
+void held_release(struct server *srv, uint64_t committed);
+int held_drop(struct server *srv, struct conn ***out);
+void held_free(struct conn *c);
 
 /* limit.c */
 struct sockaddr;
@@ -461,6 +497,7 @@ void session_line(struct conn *c, const char *line, size_t len);
 void session_closed(struct conn *c);
 void session_logged_in(struct conn *c);
 void session_reply(struct conn *c, cJSON *reply);
+void session_store_done(void *arg, uint64_t committed, uint64_t failed);
 void session_error(struct conn *c, const struct proto_request *req,
     enum proto_error e, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -511,6 +548,14 @@ cJSON *room_event(struct room *r, enum proto_event_kind e);
 void room_broadcast(struct room *r, cJSON *ev);
 int room_save(struct room *r);
 int room_commit(struct room *r, int nevents, int truncate_from);
+
+/* pending.c */
+void pending_keep(
+    struct room *r, struct room_snap *snap, uint64_t change, int created);
+void pending_hist_guard(struct room *r);
+void pending_commit(struct server *srv, uint64_t committed);
+void pending_fail(struct server *srv);
+void pending_clear(struct room *r);
 void room_snap_take(struct room *r, struct room_snap *s);
 void room_snap_restore(struct room *r, struct room_snap *s);
 void room_snap_drop(struct room_snap *s);
@@ -570,7 +615,7 @@ void worker_hint(struct worker *w, struct room *r, struct conn *c,
     const struct proto_request *req);
 
 /* archive.c: finished games kept in the store */
-int archive_game(struct room *r);
+void archive_game(struct room *r);
 int archive_recent(struct server *srv, const char *game, cJSON *list);
 void archive_show(struct conn *c, const struct proto_request *req);
 char *archive_record(const struct room *r, const cJSON *seats);
@@ -582,7 +627,7 @@ void sweep_stop(struct server *srv);
 
 /* recover.c */
 int recover_rooms(struct server *srv);
-int recover_persist_room(struct room *r);
+void recover_persist_room(struct room *r);
 int recover_store_move(struct room *r, const struct room_move *mv, int ply);
 
 #endif

@@ -265,7 +265,8 @@ struct store {
 	char *fault_file; /* test-only fault control file, or NULL */
 	char fault_seen[STORE_FAULT_READ]; /* its "pass N" last read */
 	long fault_left;                   /* writes it still lets through */
-	int in_txn; /* inside store_begin .. store_commit */
+	int in_txn;    /* inside store_begin .. store_commit */
+	int wal_pages; /* pages in the WAL after the last commit (manual) */
 };
 
 /* A room of store_load with its strings copied out of the statement. */
@@ -794,6 +795,92 @@ store_errmsg(struct store *s)
 	if (s == NULL)
 		return "no store";
 	return s->err[0] != '\0' ? s->err : "no error";
+}
+
+/* SQLite's WAL hook: remember the WAL's size for store_checkpoint. */
+static int
+store_wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
+{
+	struct store *s = arg;
+
+	(void)db;
+	(void)name;
+	s->wal_pages = pages;
+	return SQLITE_OK;
+}
+
+int
+store_wal_manual(struct store *s)
+{
+	if (sqlite3_exec(s->db, "PRAGMA wal_autocheckpoint = 0", NULL, NULL,
+	        NULL) != SQLITE_OK)
+		return store_fail(s, "wal_autocheckpoint");
+	sqlite3_wal_hook(s->db, store_wal_hook, s);
+	return 0;
+}
+
+int
+store_checkpoint(struct store *s, int min_pages, int *done)
+{
+	*done = 0;
+	if (s->wal_pages < min_pages || s->in_txn)
+		return 0;
+	if (sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+	        NULL, NULL) != SQLITE_OK)
+		return store_fail(s, "checkpoint");
+	s->wal_pages = 0;
+	*done = 1;
+	return 0;
+}
+
+/* Run one fixed statement of the group transaction; 0 or -1. */
+static int
+store_group_exec(struct store *s, const char *sql, const char *op)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return store_fail(s, op);
+	return 0;
+}
+
+int
+store_group_begin(struct store *s)
+{
+	if (store_group_exec(s, "BEGIN IMMEDIATE", "begin") != 0)
+		return -1;
+	s->in_txn = 1;
+	return 0;
+}
+
+int
+store_group_commit(struct store *s)
+{
+	s->in_txn = 0;
+	if (store_group_exec(s, "COMMIT", "commit") == 0)
+		return 0;
+	if (sqlite3_get_autocommit(s->db) == 0)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int
+store_group_mark(struct store *s)
+{
+	return store_group_exec(s, "SAVEPOINT change", "savepoint");
+}
+
+int
+store_group_keep(struct store *s)
+{
+	return store_group_exec(s, "RELEASE change", "release");
+}
+
+int
+store_group_undo(struct store *s)
+{
+	/* ROLLBACK TO leaves the savepoint open: RELEASE it too. */
+	if (store_group_exec(s, "ROLLBACK TO change", "rollback to") != 0)
+		return -1;
+	return store_group_keep(s);
 }
 
 int

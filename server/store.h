@@ -57,12 +57,31 @@ const char *store_errmsg(struct store *s);
 
 /* All of the following return 0 on success, -1 on a store error. */
 
+/* Checkpoints become the caller's job (the store thread's, between
+ * batches): SQLite's automatic checkpoint, which would run inside a commit,
+ * is turned off. */
+int store_wal_manual(struct store *s);
+/* Copy the WAL back into the data file when it holds at least min_pages
+ * pages (a passive checkpoint: it never waits for readers); *done says
+ * whether it ran. */
+int store_checkpoint(struct store *s, int min_pages, int *done);
+
 /* Group the writes that follow into one transaction, committed (all or
  * nothing) by store_commit; a failed commit rolls back. Not nested. */
 int store_begin(struct store *s);
 int store_commit(struct store *s);
 /* Undo every write since store_begin (after one failed). */
 void store_rollback(struct store *s);
+
+/* The store thread's group transaction: begin, then each change between
+ * store_group_mark and store_group_keep (or store_group_undo, which takes
+ * back that change alone), then commit (rolled back when it fails). The
+ * fault hook is checked by each write, not by these. */
+int store_group_begin(struct store *s);
+int store_group_mark(struct store *s);
+int store_group_keep(struct store *s);
+int store_group_undo(struct store *s);
+int store_group_commit(struct store *s);
 
 /* Identities: a name and the hex hash of its token (never the token). */
 int store_identity_get(

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "server/server.h"
+#include "server/storeq.h"
 #include "server/store.h"
 
 /* Seconds between two sweeps: the finest expiry the flags can ask for. */
@@ -50,7 +51,8 @@ sweep_chain(struct server *srv, struct room *r, int64_t now)
 		next = r->hnext;
 		if (!sweep_expired(r, now))
 			continue;
-		if (store_room_delete(srv->store, r->id) != 0) {
+		if (store_room_delete(storeq_barrier(srv->storeq), r->id) !=
+		    0) {
 			log_error("store: room %s: %s; kept", r->id,
 			    store_errmsg(srv->store));
 			continue;

@@ -41,6 +41,17 @@ xrealloc(void *p, size_t n)
 	return p;
 }
 
+/* An array of n elements of size bytes, with room for one more: grown
+ * (doubled, from first) when n has reached *cap. */
+void *
+xgrow(void *p, int n, int *cap, int first, size_t size)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap == 0 ? first : *cap * 2;
+	return xrealloc(p, (size_t)*cap * size);
+}
+
 char *
 xstrdup(const char *s)
 {

@@ -17,7 +17,7 @@ test_defaults(void)
 	flags_defaults(&cfg);
 	CHECK_INT(cfg.port, TABLEROD_PORT);
 	CHECK_INT(cfg.log_level, LOG_LEVEL_INFO);
-	CHECK_INT(cfg.sync_full, 0);
+	CHECK_INT(cfg.sync_full, 1);
 	CHECK_INT(cfg.max_line, SERVER_LINE_MAX);
 	CHECK_INT(cfg.max_clients, SERVER_CLIENTS_MAX);
 	CHECK_INT(cfg.max_rooms_per_player, SERVER_ROOMS_PER_PLAYER);
@@ -56,6 +56,8 @@ test_set(void)
 	CHECK_INT(flags_set(&cfg, "max-output", "4095", err, sizeof err), -1);
 	CHECK_INT(flags_set(&cfg, "hint-nodes", "5000", err, sizeof err), 0);
 	CHECK_INT(cfg.hint_nodes, 5000);
+	CHECK_INT(flags_set(&cfg, "sync", "normal", err, sizeof err), 0);
+	CHECK_INT(cfg.sync_full, 0);
 	CHECK_INT(flags_set(&cfg, "sync", "full", err, sizeof err), 0);
 	CHECK_INT(cfg.sync_full, 1);
 	CHECK_INT(flags_set(&cfg, "sync", "fast", err, sizeof err), -1);
