@@ -29,6 +29,21 @@ encode_add(cJSON *o, const char *key, cJSON *item)
 	return 0;
 }
 
+/* A reply's "re": the request's cmd, as a reference to the verb's
+ * constant name when it is one (no copy, for the busiest replies). */
+static cJSON *
+encode_re(const struct proto_request *req)
+{
+	const char *name;
+
+	if (req == NULL || req->cmd == NULL)
+		return cJSON_CreateNull();
+	name = proto_verb_name(req->verb);
+	if (name != NULL && strcmp(name, req->cmd) == 0)
+		return cJSON_CreateStringReference(name);
+	return cJSON_CreateString(req->cmd);
+}
+
 /* Start a reply: {"re":cmd,"id":raw,"ok":ok}. */
 static cJSON *
 encode_start(const struct proto_request *req, int ok)
@@ -38,9 +53,7 @@ encode_start(const struct proto_request *req, int ok)
 	o = cJSON_CreateObject();
 	if (o == NULL)
 		return NULL;
-	if (encode_add(o, "re",
-	        req != NULL && req->cmd != NULL ? cJSON_CreateString(req->cmd)
-	                                        : cJSON_CreateNull()) != 0 ||
+	if (encode_add(o, "re", encode_re(req)) != 0 ||
 	    (req != NULL && req->id != NULL &&
 	        encode_add(o, "id", cJSON_CreateRaw(req->id)) != 0) ||
 	    encode_add(o, "ok", cJSON_CreateBool(ok)) != 0) {

@@ -18,6 +18,13 @@
  * overflow. */
 #define NUMBER_DIGITS_MAX 18
 
+/* "00" to "99": digits are written two at a time (half the divisions). */
+static const char number_pairs[201] =
+    "000102030405060708091011121314151617181920212223242526272829"
+    "303132333435363738394041424344454647484950515253545556575859"
+    "606162636465666768697071727374757677787980818283848586878889"
+    "90919293949596979899";
+
 /* v in decimal at the end of buf[NUMBER_CHARS]; where it starts. */
 static char *
 number_format(char buf[NUMBER_CHARS], long long v)
@@ -25,12 +32,19 @@ number_format(char buf[NUMBER_CHARS], long long v)
 	char *p = buf + NUMBER_CHARS - 1;
 	unsigned long long u =
 	    v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	unsigned d;
 
 	*p = '\0';
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
+	while (u >= 100) {
+		d = (unsigned)(u % 100) * 2;
+		u /= 100;
+		*--p = number_pairs[d + 1];
+		*--p = number_pairs[d];
+	}
+	d = (unsigned)u * 2;
+	*--p = number_pairs[d + 1];
+	if (u >= 10)
+		*--p = number_pairs[d];
 	if (v < 0)
 		*--p = '-';
 	return p;
