@@ -235,11 +235,12 @@ struct conn {
 	size_t discarded; /* bytes dropped while lingering */
 	/* Output held until the change it depends on is committed, in
 	 * order (net_held_*): while there is any, nothing more is read. */
-	struct net_held *held, *held_tail;
-	struct net_held *dhead, *dtail; /* deferring: events behind a reply */
-	size_t held_bytes;              /* in held: waiting for the store */
-	size_t deferred_bytes;          /* in dhead */
-	int held_slot;                  /* index in srv->held_conns, or -1 */
+	struct net_held *held; /* hq while anything is held, else NULL */
+	struct net_held *hq;   /* held output (kept once made) */
+	struct net_held *dq;   /* deferring: events behind a reply */
+	size_t held_bytes;     /* in hq: waiting for the store */
+	size_t deferred_bytes; /* in dq */
+	int held_slot;         /* index in srv->held_conns, or -1 */
 	/* The request whose reply is held: run again (refusing any change
 	 * when it made one) if a failed commit drops its reply. */
 	char *req_line;
@@ -342,16 +343,24 @@ struct room {
 	struct room_pending *pend;
 	int npend, pendcap;
 	int pend_slot; /* index in srv->pend_rooms, or -1 */
+	int nsnaps;    /* snapshots alive: pending or being taken */
+	struct room_snap_mem *snap_spare; /* dropped snapshots' buffers */
+	int nsnap_spare;
+	/* Options and results the room replaced while a snapshot may still
+	 * point at them (snapshots borrow them): freed once none can. */
+	struct room_retired *retired;
+	int nretired, retiredcap;
 };
 TAILQ_HEAD(room_list, room);
 
 /* What a verb may change in a room, kept so that a verb whose commit
  * fails leaves the room as it was (room_snap_take / _restore). */
 struct room_snap {
-	struct server *srv;
+	struct room *room;         /* NULL: nothing taken (or handed on) */
+	struct room_snap_mem *mem; /* holds st, start and watchers */
 	struct room_seat seats[2];
 	enum room_status status;
-	cJSON *options, *result;
+	cJSON *options, *result; /* the room's at the time (borrowed) */
 	void *st, *start;
 	struct player **watchers;
 	int nwatchers, nhist, game_no, draw_offer;
@@ -559,6 +568,8 @@ void pending_clear(struct room *r);
 void room_snap_take(struct room *r, struct room_snap *s);
 void room_snap_restore(struct room *r, struct room_snap *s);
 void room_snap_drop(struct room_snap *s);
+void room_retire_json(struct room *r, cJSON *old);
+void room_snap_committed(struct room *r, uint64_t committed);
 int room_commit_snap(
     struct room *r, struct room_snap *snap, int nevents, int truncate_from);
 void room_start_prepare(struct room *r);
