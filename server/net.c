@@ -430,7 +430,7 @@ static void
 net_flush_conn(struct conn *c)
 {
 	struct evbuffer *out = bufferevent_get_output(c->bev);
-	int n;
+	int n, err;
 
 	if (evbuffer_get_length(out) == 0) {
 		net_written(c);
@@ -440,11 +440,11 @@ net_flush_conn(struct conn *c)
 	 * writing itself, as its own write callback does around a write. */
 	evbuffer_unfreeze(out, 1);
 	n = evbuffer_write(out, bufferevent_getfd(c->bev));
+	err = errno;
 	evbuffer_freeze(out, 1);
-	if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
-	    errno != EINTR) {
+	if (n < 0 && err != EAGAIN && err != EWOULDBLOCK && err != EINTR) {
 		log_debug("conn %llu %s: closed (write: %s)",
-		    (unsigned long long)c->id, c->addr, strerror(errno));
+		    (unsigned long long)c->id, c->addr, strerror(err));
 		net_close(c, 0);
 		return;
 	}
