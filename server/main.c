@@ -255,6 +255,7 @@ main(int argc, char **argv)
 	}
 	daemon_ready(ready);
 	event_base_dispatch(srv.base);
+	net_settle(&srv);
 	log_info("tablerod stopped");
 	main_cleanup(&srv);
 	free(db);

@@ -39,6 +39,11 @@
 /* Seconds the server waits for clients to take their last bytes at
  * shutdown. */
 #define NET_SHUTDOWN_SEC 2
+/* Loop passes run after the loop ended, at most, for libevent to finish
+ * freeing the bufferevents of the last pass (a pass runs at most 32 of
+ * its deferred callbacks at once, the rest wait for the next): a bound
+ * far above what thousands of connections need. */
+#define NET_SETTLE_PASSES 1000
 /* Lingering close: after the last reply the server shuts down its
  * writing and reads (and drops) what the client still sends for at most
  * this long and this many bytes, so that the close sends no reset that
@@ -798,6 +803,24 @@ net_shutdown(struct server *srv)
 	srv->shutdown_timer = evtimer_new(srv->base, net_shutdown_timeout, srv);
 	evtimer_add(srv->shutdown_timer, &tv);
 	event_active(srv->reaper, 0, 0);
+}
+
+/*
+ * The loop has ended: run what libevent still has active without
+ * waiting. A freed bufferevent is finalized by callbacks in later passes,
+ * which the last pass (the reaper freeing every connection at shutdown)
+ * leaves queued; event_base_free would drop them and the bufferevents.
+ * Nothing is freed yet, so the callbacks find everything as in the loop.
+ */
+void
+net_settle(struct server *srv)
+{
+	int i;
+
+	for (i = 0; i < NET_SETTLE_PASSES &&
+	     event_base_get_num_events(srv->base, EVENT_BASE_COUNT_ACTIVE) > 0;
+	     i++)
+		event_base_loop(srv->base, EVLOOP_NONBLOCK);
 }
 
 /* Free every connection and listener (after the loop has ended). */

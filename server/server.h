@@ -469,6 +469,7 @@ void net_close(struct conn *c, int flush);
 void net_shutdown(struct server *srv);
 void net_resume(struct conn *c);
 void net_pause(struct conn *c);
+void net_settle(struct server *srv);
 void net_free_all(struct server *srv);
 void net_linger_now(struct conn *c);
 
