@@ -184,6 +184,7 @@ void view_print(struct client *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void view_text(struct client *c, const char *text);
 void view_board(struct client *c);
+const char *view_picture(struct client *c);
 void view_clocks(struct client *c, char *buf, size_t len);
 void view_error(struct client *c, const cJSON *rep);
 void view_refuse(struct client *c, const char *verb, const char *fmt, ...)

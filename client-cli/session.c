@@ -22,15 +22,24 @@ session_str(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* Print a message for people the way the protocol's text mode says it. */
+/* Print a message for people the way the protocol's text mode says it,
+ * when board (or NULL) is drawn right after it: what that board shows
+ * (whose turn, the clocks) is not said twice. */
 static void
-session_text(struct client *c, const cJSON *msg)
+session_text_beside(struct client *c, const cJSON *msg, const char *board)
 {
-	char *text = proto_text(msg);
+	char *text = proto_text_beside(msg, board);
 
 	if (text != NULL)
 		view_text(c, text);
 	free(text);
+}
+
+/* Print a message for people the way the protocol's text mode says it. */
+static void
+session_text(struct client *c, const cJSON *msg)
+{
+	session_text_beside(c, msg, NULL);
 }
 
 /* Log in: the name (asked once when not given) and its kept token. */
@@ -459,7 +468,7 @@ session_room_event(struct client *c, const cJSON *ev, const char *name)
 		char buf[256] = "";
 		room_from_event(c, ev, name);
 		if (strcmp(name, "started") == 0)
-			session_text(c, ev);
+			session_text_beside(c, ev, view_picture(c));
 		view_board(c);
 		if (strcmp(name, "started") == 0 && r->cg != NULL &&
 		    r->cg->started != NULL && r->have_state) {

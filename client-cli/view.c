@@ -177,19 +177,34 @@ view_clocks(struct client *c, char *buf, size_t len)
 	}
 }
 
+/* The board view_board() draws now, unmarked, in a static buffer; NULL
+ * when it draws none. */
+const char *
+view_picture(struct client *c)
+{
+	struct client_room *r = &c->room;
+	static char now[RULES_TEXT_MAX];
+
+	if (!r->active || !r->have_state || r->rg == NULL ||
+	    r->rg->render(r->st, now, sizeof now) < 0)
+		return NULL;
+	return now;
+}
+
 /* Draw the room's board, whose turn it is and the clocks. */
 void
 view_board(struct client *c)
 {
 	struct client_room *r = &c->room;
-	static char now[RULES_TEXT_MAX], was[RULES_TEXT_MAX];
+	static char was[RULES_TEXT_MAX];
 	static char out[RULES_TEXT_MAX * 3];
+	const char *now = view_picture(c);
 	char clocks[256];
 
 	if (!r->active || !r->have_state)
 		return;
 	r->board_due = 0;
-	if (r->rg->render(r->st, now, sizeof now) < 0)
+	if (now == NULL)
 		return;
 	if (c->opts.color && r->have_last &&
 	    r->rg->render(r->before, was, sizeof was) >= 0)

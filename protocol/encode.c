@@ -4,7 +4,7 @@
  * back as the raw text it came as; members named "_..." are for text mode
  * and never printed.
  */
-#include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +29,21 @@ encode_add(cJSON *o, const char *key, cJSON *item)
 	return 0;
 }
 
+/* A reply's "re": the request's cmd, as a reference to the verb's
+ * constant name when it is one (no copy, for the busiest replies). */
+static cJSON *
+encode_re(const struct proto_request *req)
+{
+	const char *name;
+
+	if (req == NULL || req->cmd == NULL)
+		return cJSON_CreateNull();
+	name = proto_verb_name(req->verb);
+	if (name != NULL && strcmp(name, req->cmd) == 0)
+		return cJSON_CreateStringReference(name);
+	return cJSON_CreateString(req->cmd);
+}
+
 /* Start a reply: {"re":cmd,"id":raw,"ok":ok}. */
 static cJSON *
 encode_start(const struct proto_request *req, int ok)
@@ -38,9 +53,7 @@ encode_start(const struct proto_request *req, int ok)
 	o = cJSON_CreateObject();
 	if (o == NULL)
 		return NULL;
-	if (encode_add(o, "re",
-	        req != NULL && req->cmd != NULL ? cJSON_CreateString(req->cmd)
-	                                        : cJSON_CreateNull()) != 0 ||
+	if (encode_add(o, "re", encode_re(req)) != 0 ||
 	    (req != NULL && req->id != NULL &&
 	        encode_add(o, "id", cJSON_CreateRaw(req->id)) != 0) ||
 	    encode_add(o, "ok", cJSON_CreateBool(ok)) != 0) {
@@ -92,8 +105,7 @@ proto_event(enum proto_event_kind e, const char *room, long long seq)
 	if (encode_add(o, "event", cJSON_CreateStringReference(name)) != 0 ||
 	    (room != NULL &&
 	        encode_add(o, "room", cJSON_CreateString(room)) != 0) ||
-	    (seq > 0 &&
-	        encode_add(o, "seq", cJSON_CreateNumber((double)seq)) != 0)) {
+	    (seq > 0 && encode_add(o, "seq", proto_int(seq)) != 0)) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -119,37 +131,123 @@ proto_welcome(const char *version)
 }
 
 /*
- * JSON printing. cJSON builds the messages and parses requests; the line
- * is printed here, straight into a reused buffer, in exactly the bytes
- * cJSON_PrintUnformatted() gives (tests/unit/test_encode.c compares them),
- * but without a deep copy to leave out the "_..." members, without
- * printf for integers (cJSON prints each number with "%1.15g" and reads
- * it back with sscanf to check it) and without a malloc per message.
+ * JSON printing: cJSON prints the line, with cJSON_PrintPreallocated()
+ * into the reused buffer. The members named "_..." are taken out of the
+ * message first (cJSON_DetachItemViaPointer) and linked back where they
+ * were after, so nothing is copied.
+ *
+ * Linked back by hand, through the next/prev links cJSON documents, not
+ * with cJSON_InsertItemInArray: the cJSON 1.7.15 of Debian 12 (the
+ * backported fix for CVE-2023-50471) refuses to insert an item whose prev
+ * is NULL (as a detached item's is) anywhere but first or last; upstream
+ * fixed that in 1.7.18.
  */
 
-/* First allocation of an encoding buffer: an event of a 9x9 board fits. */
+/* First allocation of an encoding buffer: a moved event of a 9x9 board
+ * (its position, board rows and clocks, about 700 bytes) fits. */
 #define ENCODE_OUT_MIN 1024
 
-/* Integral numbers below this in magnitude print as plain integers (cJSON's
- * "%1.15g" writes every integer of 15 digits or fewer that way); others go
- * through cJSON's own number printer. */
-#define ENCODE_EXACT 1e15
+/* First allocation of the list of members left out: an event has one
+ * (its "_picture"); room for a few more at no cost. */
+#define ENCODE_HIDDEN_MIN 8
 
-/* Room for any number cJSON prints ("%1.17g" and a sign). */
-#define ENCODE_NUMBER_MAX 64
+/* A member left out of the printed line, and where to put it back. */
+struct proto_hidden {
+	cJSON *parent; /* the object it was a member of */
+	cJSON *item;
+	cJSON *prev; /* the member before it; NULL: it was the first */
+	cJSON *next; /* the member after it; NULL: it was the last */
+};
 
-/* Grow o to hold n more bytes and the NUL; 0, or -1 out of memory. */
+/* Take item, a member of parent, out, recording where it was in
+ * o->hidden[*n]; 0, or -1 out of memory (then nothing is taken out). */
 static int
-encode_grow(struct proto_out *o, size_t n)
+encode_hide_one(struct proto_out *o, size_t *n, cJSON *parent, cJSON *item)
+{
+	struct proto_hidden *h;
+	size_t cap;
+
+	if (*n == o->hiddencap) {
+		cap = o->hiddencap == 0 ? ENCODE_HIDDEN_MIN : o->hiddencap * 2;
+		h = realloc(o->hidden, cap * sizeof *h);
+		if (h == NULL)
+			return -1;
+		o->hidden = h;
+		o->hiddencap = cap;
+	}
+	o->hidden[(*n)++] = (struct proto_hidden){parent, item,
+	    item == parent->child ? NULL : item->prev, item->next};
+	cJSON_DetachItemViaPointer(parent, item);
+	return 0;
+}
+
+/* Take the members named "_..." out of item's objects at every depth,
+ * recording them in o->hidden from *n on; 0, or -1 out of memory (what was
+ * taken out is recorded all the same). */
+static int
+encode_hide(struct proto_out *o, size_t *n, cJSON *item)
+{
+	cJSON *c, *next;
+	int object = cJSON_IsObject(item);
+
+	for (c = item->child; c != NULL; c = next) {
+		next = c->next;
+		if (object && c->string != NULL && c->string[0] == '_') {
+			if (encode_hide_one(o, n, item, c) != 0)
+				return -1;
+		} else if (c->child != NULL && encode_hide(o, n, c) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Link h's member back between its neighbours. Done last taken out first,
+ * each list is then as it was just after the member was taken out, so the
+ * neighbours are the recorded ones. cJSON's lists: the first member's prev
+ * is the last member, the last one's next is NULL. */
+static void
+encode_unhide_one(const struct proto_hidden *h)
+{
+	cJSON *it = h->item;
+
+	it->next = h->next;
+	if (h->prev == NULL) {
+		it->prev =
+		    h->parent->child != NULL ? h->parent->child->prev : it;
+		h->parent->child = it;
+	} else {
+		it->prev = h->prev;
+		h->prev->next = it;
+	}
+	if (h->next != NULL)
+		h->next->prev = it;
+	else
+		h->parent->child->prev = it;
+}
+
+/* Put the first n recorded members back, last taken out first. */
+static void
+encode_unhide(struct proto_out *o, size_t n)
+{
+	while (n > 0)
+		encode_unhide_one(&o->hidden[--n]);
+}
+
+/* Make o's buffer at least need bytes, doubling from ENCODE_OUT_MIN; 0,
+ * or -1 out of memory (or past what cJSON can print into). */
+static int
+encode_reserve(struct proto_out *o, size_t need)
 {
 	size_t cap = o->cap < ENCODE_OUT_MIN ? ENCODE_OUT_MIN : o->cap;
 	char *p;
 
-	while (cap - o->len <= n) {
-		if (cap > (size_t)-1 / 2)
+	while (cap < need) {
+		if (cap > INT_MAX / 2)
 			return -1;
 		cap *= 2;
 	}
+	if (cap == o->cap)
+		return 0;
 	p = realloc(o->p, cap);
 	if (p == NULL)
 		return -1;
@@ -158,167 +256,60 @@ encode_grow(struct proto_out *o, size_t n)
 	return 0;
 }
 
-/* Append n bytes (short and frequent: kept inline, growing aside). */
-static inline int
-encode_put(struct proto_out *o, const char *s, size_t n)
+/* Print msg (its hidden members out) into o->p, leaving a byte for the
+ * "\n". When the buffer is too small, cJSON_PrintPreallocated() fails
+ * without saying why, so cJSON's allocating printer settles it once: it
+ * fails only for a message that cannot be printed (or out of memory), and
+ * its length sizes the buffer (no retries in a loop). 0, or -1. */
+static int
+encode_print(struct proto_out *o, cJSON *msg)
 {
-	if (n >= o->cap - o->len && encode_grow(o, n) != 0)
+	char *text;
+	size_t len;
+
+	if (encode_reserve(o, ENCODE_OUT_MIN) != 0)
 		return -1;
-	memcpy(o->p + o->len, s, n);
-	o->len += n;
+	/* o->cap can be over INT_MAX after text mode used the buffer. */
+	if (cJSON_PrintPreallocated(msg, o->p,
+	        o->cap - 1 > INT_MAX ? INT_MAX : (int)(o->cap - 1), 0))
+		return 0;
+	text = cJSON_PrintUnformatted(msg);
+	if (text == NULL)
+		return -1;
+	len = strlen(text);
+	if (encode_reserve(o, len + 2) != 0) {
+		cJSON_free(text);
+		return -1;
+	}
+	memcpy(o->p, text, len + 1);
+	cJSON_free(text);
 	return 0;
-}
-
-/* A string in quotes, escaped as cJSON does: \" \\ \b \f \n \r \t, other
- * control characters as \u00xx, everything else as it is. NULL prints as
- * "" (as in cJSON). */
-static int
-encode_string(struct proto_out *o, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *u = (const unsigned char *)(s != NULL ? s : "");
-	char esc[6] = {'\\', 'u', '0', '0', 0, 0};
-	size_t run;
-
-	if (encode_put(o, "\"", 1) != 0)
-		return -1;
-	for (;;) {
-		for (run = 0; u[run] >= 0x20 && u[run] != '"' && u[run] != '\\';
-		     run++)
-			;
-		if (run > 0 && encode_put(o, (const char *)u, run) != 0)
-			return -1;
-		u += run;
-		if (*u == '\0')
-			break;
-		switch (*u) {
-		case '"':
-		case '\\':
-			esc[1] = (char)*u;
-			break;
-		case '\b':
-			esc[1] = 'b';
-			break;
-		case '\f':
-			esc[1] = 'f';
-			break;
-		case '\n':
-			esc[1] = 'n';
-			break;
-		case '\r':
-			esc[1] = 'r';
-			break;
-		case '\t':
-			esc[1] = 't';
-			break;
-		default:
-			esc[1] = 'u';
-			esc[4] = hex[*u >> 4];
-			esc[5] = hex[*u & 0xf];
-			break;
-		}
-		if (encode_put(o, esc, esc[1] == 'u' ? 6 : 2) != 0)
-			return -1;
-		u++;
-	}
-	return encode_put(o, "\"", 1);
-}
-
-/* A number as cJSON prints it: integers directly, the rest by cJSON. */
-static int
-encode_number(struct proto_out *o, const cJSON *item)
-{
-	char buf[ENCODE_NUMBER_MAX], *p = buf + sizeof buf;
-	double d = item->valuedouble;
-	unsigned long long u;
-	long long v;
-
-	/* -0 is printed "-0" by cJSON: left to it, as are fractions. */
-	if (!(d > -ENCODE_EXACT && d < ENCODE_EXACT) ||
-	    d != (double)(long long)d || (d == 0 && signbit(d))) {
-		/* cJSON only reads the item (its API is not const). */
-		if (!cJSON_PrintPreallocated((cJSON *)item, buf, sizeof buf, 0))
-			return -1;
-		return encode_put(o, buf, strlen(buf));
-	}
-	v = (long long)d;
-	u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	if (v < 0)
-		*--p = '-';
-	return encode_put(o, p, (size_t)(buf + sizeof buf - p));
-}
-
-static int encode_value(struct proto_out *o, const cJSON *item);
-
-/* An array's items or an object's members, the members named "_..." left
- * out. */
-static int
-encode_children(struct proto_out *o, const cJSON *item, int object)
-{
-	const cJSON *c;
-	int first = 1;
-
-	if (encode_put(o, object ? "{" : "[", 1) != 0)
-		return -1;
-	for (c = item->child; c != NULL; c = c->next) {
-		if (object && c->string != NULL && c->string[0] == '_')
-			continue;
-		if (!first && encode_put(o, ",", 1) != 0)
-			return -1;
-		first = 0;
-		if (object &&
-		    (encode_string(o, c->string) != 0 ||
-		        encode_put(o, ":", 1) != 0))
-			return -1;
-		if (encode_value(o, c) != 0)
-			return -1;
-	}
-	return encode_put(o, object ? "}" : "]", 1);
-}
-
-static int
-encode_value(struct proto_out *o, const cJSON *item)
-{
-	switch (item->type & 0xff) {
-	case cJSON_NULL:
-		return encode_put(o, "null", 4);
-	case cJSON_False:
-		return encode_put(o, "false", 5);
-	case cJSON_True:
-		return encode_put(o, "true", 4);
-	case cJSON_Number:
-		return encode_number(o, item);
-	case cJSON_Raw:
-		if (item->valuestring == NULL)
-			return -1;
-		return encode_put(
-		    o, item->valuestring, strlen(item->valuestring));
-	case cJSON_String:
-		return encode_string(o, item->valuestring);
-	case cJSON_Array:
-		return encode_children(o, item, 0);
-	case cJSON_Object:
-		return encode_children(o, item, 1);
-	default:
-		return -1;
-	}
 }
 
 int
 proto_json_encode(struct proto_out *o, const cJSON *msg)
 {
+	/* cJSON's printer is not const: msg is put back as it was. */
+	cJSON *m = (cJSON *)msg;
+	size_t n = 0;
+	int rc;
+
 	o->len = 0;
-	if (msg == NULL || encode_value(o, msg) != 0 ||
-	    encode_put(o, "\n", 1) != 0) {
-		o->len = 0;
+	if (m == NULL)
+		rc = -1;
+	else {
+		rc = encode_hide(o, &n, m);
+		if (rc == 0)
+			rc = encode_print(o, m);
+		encode_unhide(o, n);
+	}
+	if (rc != 0) {
 		if (o->p != NULL)
 			o->p[0] = '\0';
 		return -1;
 	}
+	o->len = strlen(o->p);
+	o->p[o->len++] = '\n';
 	o->p[o->len] = '\0';
 	return 0;
 }
@@ -327,18 +318,19 @@ void
 proto_out_free(struct proto_out *o)
 {
 	free(o->p);
-	o->p = NULL;
-	o->len = o->cap = 0;
+	free(o->hidden);
+	*o = (struct proto_out){0};
 }
 
 char *
 proto_json_line(const cJSON *msg)
 {
-	struct proto_out o = {NULL, 0, 0};
+	struct proto_out o = {0};
 
 	if (proto_json_encode(&o, msg) != 0) {
 		proto_out_free(&o);
 		return NULL;
 	}
+	free(o.hidden);
 	return o.p;
 }

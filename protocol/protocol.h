@@ -398,6 +398,9 @@ cJSON *proto_event(enum proto_event_kind e, const char *room, long long seq);
  * version,"proto":PROTO_VERSION,"hint":"Type: hello YOURNAME ..."}. */
 cJSON *proto_welcome(const char *version);
 
+/* encode.c's record of a member left out of a line while it is printed. */
+struct proto_hidden;
+
 /* A growing buffer that messages are encoded into, reused from one message
  * to the next so that encoding allocates nothing once it is big enough.
  * Zero it to start; proto_out_free() gives its memory back. */
@@ -405,12 +408,17 @@ struct proto_out {
 	char *p;    /* the encoded message, NUL-terminated; NULL before any */
 	size_t len; /* its length, without the NUL */
 	size_t cap; /* bytes allocated */
+	struct proto_hidden *hidden; /* the "_..." members while printing */
+	size_t hiddencap;            /* records allocated there */
 };
 
-/* Replace o's content with msg as one JSON line ending in "\n", members
- * whose name starts with '_' left out at every depth, byte for byte what
- * cJSON_PrintUnformatted() prints (msg is neither changed nor copied). 0,
- * or -1 when out of memory or msg cannot be printed (o is then empty). */
+/* Replace o's content with msg as one JSON line ending in "\n", printed by
+ * cJSON (cJSON_PrintPreallocated) with the members whose name starts with
+ * '_' left out at every depth. They are taken out of msg while it is
+ * printed and put back in place, so msg is as it was on return (same
+ * members in the same order) and nothing is copied; no other thread may
+ * read msg meanwhile. 0, or -1 when out of memory or msg cannot be printed
+ * (o is then empty). */
 int proto_json_encode(struct proto_out *o, const cJSON *msg);
 
 /* Free o's memory and zero it. */
@@ -419,6 +427,24 @@ void proto_out_free(struct proto_out *o);
 /* proto_json_encode() into a new string: malloc'd; NULL when out of
  * memory. */
 char *proto_json_line(const cJSON *msg);
+
+/* -------------------------------------------------------------- number.c */
+
+/* The integer v as a cJSON raw item of its decimal digits, which cJSON
+ * prints as they are (its number printer formats each number with
+ * "%1.15g" and reads it back with sscanf to check it). For the members
+ * built for every move and ping: seq, clocks, the ping's time. Read such a
+ * member with proto_number(): cJSON_GetNumberValue() of it is NaN. NULL
+ * when out of memory. */
+cJSON *proto_int(long long v);
+
+/* proto_int(v) added to object o as member key (copied); the item, or NULL
+ * when out of memory. */
+cJSON *proto_add_int(cJSON *o, const char *key, long long v);
+
+/* A member's value whether a cJSON number or an integer from proto_int():
+ * 1 and *out set, else 0 (not a number). */
+int proto_number(const cJSON *v, double *out);
 
 /* -------------------------------------------------------------- text.c */
 
@@ -431,6 +457,13 @@ char *proto_text(const cJSON *msg);
 /* The same rendering into o, replacing its content; 0, or -1 when out of
  * memory (o is then empty). */
 int proto_text_encode(struct proto_out *o, const cJSON *msg);
+
+/* proto_text() for a reader that draws the room itself right after the
+ * message (the terminal client): board is the picture it draws, with the
+ * clocks where there are any; NULL: it draws none (proto_text). The
+ * message's own picture and clocks are left out, and the turn line where
+ * board says whose turn it is (as where the message's picture does). */
+char *proto_text_beside(const cJSON *msg, const char *board);
 
 /* ------------------------------------- internal to protocol/ (not an API) */
 

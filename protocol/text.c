@@ -11,11 +11,14 @@
 
 #include "protocol/protocol.h"
 
-/* A growing string; oom set once an allocation failed. */
+/* A growing string; oom set once an allocation failed. board: the
+ * picture the reader draws itself after the message (proto_text_beside),
+ * or NULL. */
 struct text_buf {
 	char *p;
 	size_t len, cap;
 	int oom;
+	const char *board;
 };
 
 /* Append len bytes. */
@@ -122,7 +125,7 @@ static void
 text_chat(
     struct text_buf *b, const char *room, const char *from, const char *text)
 {
-	struct text_buf prefix = {NULL, 0, 0, 0};
+	struct text_buf prefix = {NULL, 0, 0, 0, NULL};
 
 	text_addf(&prefix, "[%s] ", room != NULL ? room : "lobby");
 	text_add_untrusted(&prefix, from != NULL ? from : "?", NULL);
@@ -165,15 +168,16 @@ text_int(double d)
 	return (long long)d;
 }
 
-/* A number member as an integer: 1 and *out set, else 0. */
+/* A number member (a cJSON number or a raw integer, proto_number) as an
+ * integer: 1 and *out set, else 0. */
 static int
 text_num(const cJSON *o, const char *key, long long *out)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	double d;
 
-	if (!cJSON_IsNumber(v))
+	if (!proto_number(cJSON_GetObjectItemCaseSensitive(o, key), &d))
 		return 0;
-	*out = text_int(v->valuedouble);
+	*out = text_int(d);
 	return 1;
 }
 
@@ -182,14 +186,15 @@ static void
 text_value(struct text_buf *b, const cJSON *v)
 {
 	const cJSON *c;
+	double d;
 
 	if (cJSON_IsString(v))
 		text_add_untrusted(b, v->valuestring, NULL);
-	else if (cJSON_IsNumber(v)) {
-		if (v->valuedouble == (double)text_int(v->valuedouble))
-			text_addf(b, "%lld", text_int(v->valuedouble));
+	else if (proto_number(v, &d)) {
+		if (d == (double)text_int(d))
+			text_addf(b, "%lld", text_int(d));
 		else
-			text_addf(b, "%g", v->valuedouble);
+			text_addf(b, "%g", d);
 	} else if (cJSON_IsBool(v))
 		text_add(b, cJSON_IsTrue(v) ? "yes" : "no");
 	else if (cJSON_IsArray(v)) {
@@ -253,14 +258,17 @@ static void
 text_clocks(struct text_buf *b, const cJSON *clocks)
 {
 	const cJSON *c;
+	double ms;
 
-	if (!cJSON_IsObject(clocks) || clocks->child == NULL)
+	/* a reader that draws the board shows the clocks with it */
+	if (b->board != NULL || !cJSON_IsObject(clocks) ||
+	    clocks->child == NULL)
 		return;
 	text_add(b, "Clocks: ");
 	cJSON_ArrayForEach(c, clocks) {
 		text_addf(b, "%s ", c->string);
-		if (cJSON_IsNumber(c))
-			text_clock_time(b, text_int(c->valuedouble));
+		if (proto_number(c, &ms))
+			text_clock_time(b, text_int(ms));
 		else
 			text_value(b, c);
 		text_add(b, c->next != NULL ? ", " : ".\n");
@@ -268,14 +276,21 @@ text_clocks(struct text_buf *b, const cJSON *clocks)
 }
 
 /* The ASCII board of a message: "_picture", else "picture". */
-static void
-text_picture(struct text_buf *b, const cJSON *o)
+static const char *
+text_picture_of(const cJSON *o)
 {
 	const char *pic = text_str(o, "_picture");
 
-	if (pic == NULL)
-		pic = text_str(o, "picture");
-	if (pic == NULL || pic[0] == '\0')
+	return pic != NULL ? pic : text_str(o, "picture");
+}
+
+/* The message's board (unless the reader draws its own). */
+static void
+text_picture(struct text_buf *b, const cJSON *o)
+{
+	const char *pic = text_picture_of(o);
+
+	if (b->board != NULL || pic == NULL || pic[0] == '\0')
 		return;
 	text_eol(b);
 	text_add(b, pic);
@@ -361,35 +376,49 @@ text_result(struct text_buf *b, const cJSON *r)
 	}
 }
 
-/* Whether the message's picture already says whose turn it is: "SEAT to "
- * at the start of a line or after "; " ("white to move", "...; player 1
- * to place peg no. 1"). */
-static int
-text_picture_says(const cJSON *o, const char *turn)
+/* Past a note in brackets on the same line (" (player 1)"), if one
+ * starts at p. */
+static const char *
+text_skip_note(const char *p)
 {
-	const char *pic = text_str(o, "_picture"), *p;
+	size_t n;
+
+	if (p[0] != ' ' || p[1] != '(')
+		return p;
+	n = strcspn(p, ")\n");
+	return p[n] == ')' ? p + n + 1 : p;
+}
+
+/* Whether a picture says whose turn it is: "SEAT to " at the start of a
+ * line or after "; " ("white to move", "...; player 1 to place peg no.
+ * 1"), with a note in brackets after the seat ("white (player 1) to
+ * move"). */
+static int
+text_picture_says(const char *pic, const char *turn)
+{
+	const char *p;
 	size_t n = strlen(turn);
 
-	if (pic == NULL)
-		pic = text_str(o, "picture");
 	for (p = pic; p != NULL && (p = strstr(p, turn)) != NULL; p += n) {
 		if ((p == pic || p[-1] == '\n' ||
 		        (p - pic >= 2 && p[-2] == ';' && p[-1] == ' ')) &&
-		    strncmp(p + n, " to ", 4) == 0)
+		    strncmp(text_skip_note(p + n), " to ", 4) == 0)
 			return 1;
 	}
 	return 0;
 }
 
 /* "white to move." or the status, from a turn and a status (unless the
- * picture says it already). */
+ * board shown with the message says it already: the reader's own, else
+ * the message's). */
 static void
 text_turn(struct text_buf *b, const cJSON *o)
 {
 	const char *turn = text_str(o, "turn"), *status = text_str(o, "status");
 
 	if (turn != NULL) {
-		if (!text_picture_says(o, turn))
+		if (!text_picture_says(
+		        b->board != NULL ? b->board : text_picture_of(o), turn))
 			text_addf(b, "%s to move.\n", turn);
 	} else if (status != NULL && strcmp(status, "playing") != 0)
 		text_addf(b, "The game is %s.\n", status);
@@ -645,6 +674,7 @@ void
 text_reply_who(struct text_buf *b, const cJSON *msg)
 {
 	const cJSON *p, *rooms;
+	long long online;
 
 	text_add(b, "Online:");
 	cJSON_ArrayForEach(
@@ -659,10 +689,9 @@ text_reply_who(struct text_buf *b, const cJSON *msg)
 		}
 		text_add(b, p->next != NULL ? "," : "");
 	}
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")))
-		text_addf(b, " (of %d online)",
-		    (int)cJSON_GetNumberValue(
-		        cJSON_GetObjectItemCaseSensitive(msg, "online")));
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")) &&
+	    text_num(msg, "online", &online))
+		text_addf(b, " (of %lld online)", online);
 	text_add(b, ".\n");
 }
 
@@ -1126,10 +1155,11 @@ text_render(struct text_buf *b, const cJSON *msg)
 	text_eol(b);
 }
 
-int
-proto_text_encode(struct proto_out *o, const cJSON *msg)
+/* Render msg into o, for a reader that draws board itself (or NULL). */
+static int
+text_encode(struct proto_out *o, const cJSON *msg, const char *board)
 {
-	struct text_buf b = {o->p, 0, o->cap, 0};
+	struct text_buf b = {o->p, 0, o->cap, 0, board};
 
 	if (b.p != NULL)
 		b.p[0] = '\0';
@@ -1142,14 +1172,26 @@ proto_text_encode(struct proto_out *o, const cJSON *msg)
 	return b.oom ? -1 : 0;
 }
 
-char *
-proto_text(const cJSON *msg)
+int
+proto_text_encode(struct proto_out *o, const cJSON *msg)
 {
-	struct proto_out o = {NULL, 0, 0};
+	return text_encode(o, msg, NULL);
+}
 
-	if (proto_text_encode(&o, msg) != 0) {
+char *
+proto_text_beside(const cJSON *msg, const char *board)
+{
+	struct proto_out o = {0};
+
+	if (text_encode(&o, msg, board) != 0) {
 		proto_out_free(&o);
 		return NULL;
 	}
 	return o.p;
+}
+
+char *
+proto_text(const cJSON *msg)
+{
+	return proto_text_beside(msg, NULL);
 }

@@ -51,10 +51,8 @@ archive_moves(const struct room *r)
 		if (mv->clock_ms[0] >= 0) {
 			cJSON *clk = cJSON_AddArrayToObject(m, "clocks");
 
-			cJSON_AddItemToArray(
-			    clk, cJSON_CreateNumber((double)mv->clock_ms[0]));
-			cJSON_AddItemToArray(
-			    clk, cJSON_CreateNumber((double)mv->clock_ms[1]));
+			cJSON_AddItemToArray(clk, proto_int(mv->clock_ms[0]));
+			cJSON_AddItemToArray(clk, proto_int(mv->clock_ms[1]));
 		}
 		cJSON_AddItemToArray(a, m);
 	}

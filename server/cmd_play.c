@@ -114,7 +114,7 @@ cmd_move(struct conn *c, const struct proto_request *req)
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "room", r->id);
 	cJSON_AddStringToObject(rep, "move", r->hist[r->nhist - 1].notation);
-	cJSON_AddNumberToObject(rep, "seq", (double)seq);
+	proto_add_int(rep, "seq", seq);
 	session_reply(c, rep);
 	room_after_move(r);
 	cmd_auto_next(r);

@@ -20,7 +20,7 @@ cmd_hello_summary(const struct room *r)
 	    r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED
 	        ? cJSON_CreateString(r->g->seat_names[r->g->turn(r->st)])
 	        : cJSON_CreateNull());
-	cJSON_AddNumberToObject(o, "seq", (double)r->seq);
+	proto_add_int(o, "seq", r->seq);
 	cJSON_AddBoolToObject(o, "private", r->is_private);
 	return o;
 }
@@ -96,8 +96,7 @@ cmd_ping(struct conn *c, const struct proto_request *req)
 
 	/* Constant keys, not copied: the busiest reply allocates less. */
 	cJSON_AddItemToObjectCS(rep, "pong", cJSON_CreateTrue());
-	cJSON_AddItemToObjectCS(
-	    rep, "time", cJSON_CreateNumber((double)clock_now_ms()));
+	cJSON_AddItemToObjectCS(rep, "time", proto_int(clock_now_ms()));
 	session_reply(c, rep);
 }
 

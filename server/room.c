@@ -494,8 +494,8 @@ room_clocks(const struct room *r, int live)
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
 	for (i = 0; i < r->g->seats; i++)
-		cJSON_AddNumberToObject(o, r->g->seat_names[i],
-		    (double)(live ? room_clock_left(r, i) : r->clock_ms[i]));
+		proto_add_int(o, r->g->seat_names[i],
+		    live ? room_clock_left(r, i) : r->clock_ms[i]);
 	return o;
 }
 
@@ -719,7 +719,7 @@ room_history_page(const struct room *r, int since, cJSON *h)
 			break;
 		used += cost;
 		m = cJSON_CreateObject();
-		cJSON_AddNumberToObject(m, "n", i + 1);
+		proto_add_int(m, "n", i + 1);
 		if (r->hist[i].seat >= 0)
 			cJSON_AddStringToObject(
 			    m, "seat", r->g->seat_names[r->hist[i].seat]);
@@ -758,7 +758,7 @@ room_state_since(const struct room *r, int since)
 	cJSON_AddNumberToObject(o, "history_total", r->nhist);
 	cJSON_AddItemToObject(o, "clocks", room_clocks(r, 1));
 	cJSON_AddItemToObject(o, "clock", room_summary_part(r, "clock"));
-	cJSON_AddNumberToObject(o, "seq", (double)r->seq);
+	proto_add_int(o, "seq", r->seq);
 	cJSON_AddBoolToObject(o, "private", r->is_private);
 	cJSON_AddNumberToObject(o, "watchers", r->nwatchers);
 	cJSON_AddNumberToObject(o, "game_no", r->game_no);

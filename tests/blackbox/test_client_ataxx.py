@@ -1,6 +1,7 @@
 """test_client_ataxx.py: a tablero client in tmux plays a whole Ataxx game
-on 5x5 against a level-1 bot, on a clock: its prompt with the clocks, the
-seed's move sentences for both sides (the bot's too), a refused move said
+on 5x5 against a level-1 bot, on a clock: the start (whose turn and the
+clocks said once, by the board), its prompt with the clocks, the seed's
+move sentences for both sides (the bot's too), a refused move said
 as a sentence, the final counts and the play-again question. A second
 client watches: the same boards and sentences, no prompts."""
 
@@ -56,6 +57,12 @@ def main():
                    "the first prompt")
             chk.ok(t.prompt(r"^\[white \d+:\d\d, black 10:00\] " + PROMPT),
                    "the clocks in the prompt")
+            # the board says whose turn it is and the clocks follow it:
+            # the started event's words above it do not say them again
+            chk.eq(t.count(r"^white to move\.$"), 0,
+                   "no turn line above a board that says it")
+            chk.eq(t.count(r"^white to move$"), 1, "the board's turn line")
+            chk.eq(t.count(r"^Clocks: "), 1, "the clocks once")
             chk.ok(w.wait(r"Welcome, wes\."), "the watcher logged in")
             chk.ok(w.say("watch r1", r"^You are watching room r1 \(Ataxx\)"),
                    "watching r1")

@@ -52,8 +52,8 @@ def test_loaded_board(chk, port):
 
 
 def test_turn_once(chk, port):
-    """The picture's own turn line ("player 1 to place peg no. 1") is not
-    followed by another "player 1 to move"."""
+    """The picture's own turn line ("player 1 to place peg no. 1", "white
+    (player 1) to move") is not followed by another "player 1 to move"."""
     a, b = Telnet(port, "tt_a"), Telnet(port, "tt_b")
     out = a.say("create stones seed=1")
     room = re.search(r"room (r\d+)", "\n".join(out)).group(1)
@@ -64,6 +64,15 @@ def test_turn_once(chk, port):
     for who in set(places):
         chk.ok(not re.search(r"^%s to move\.$" % who, text, re.M),
                "no '%s to move.' beside it: %r" % (who, text))
+    # Amazons says it with a note: "white (player 1) to move"
+    out = a.say("create amazons")
+    room = re.search(r"room (r\d+)", "\n".join(out)).group(1)
+    out = b.say("join %s" % room) + a.quiet()
+    text = "\n".join(out)
+    chk.ok(re.search(r"^white \(player 1\) to move$", text, re.M),
+           "the Amazons picture says who moves: %r" % text)
+    chk.ok(not re.search(r"^white to move\.$", text, re.M),
+           "no 'white to move.' beside it: %r" % text)
     a.close()
     b.close()
 

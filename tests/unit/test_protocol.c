@@ -594,6 +594,38 @@ text_of(const char *json)
 	return s;
 }
 
+/* proto_text_beside: a reader that draws the board (and the clocks)
+ * itself is not told what that board says, and is told the turn where
+ * its board does not say it. */
+static void
+test_text_beside(void)
+{
+	cJSON *m = cJSON_Parse(
+	    "{\"event\":\"started\",\"room\":\"r4\",\"seats\":[{\"seat\":"
+	    "\"white\",\"name\":\"ana\"}],\"turn\":\"white\",\"clocks\":"
+	    "{\"white\":600000},\"picture\":\" x o\\nwhite to move\\n\"}");
+	char *s, *plain;
+
+	CHECK(m != NULL);
+	s = proto_text_beside(m, "x o\nwhite to move\n");
+	CHECK_STR(s, "[r4] The game starts: white: ana.\n");
+	free(s);
+	/* a board that does not say the turn: the turn line stays */
+	s = proto_text_beside(m, "x o\n2 pegs left\n");
+	CHECK_STR(s, "[r4] The game starts: white: ana.\nwhite to move.\n");
+	free(s);
+	/* no board drawn: all of it, as proto_text */
+	s = proto_text_beside(m, NULL);
+	plain = proto_text(m);
+	CHECK_STR(s, plain);
+	CHECK_STR(s,
+	    "[r4] The game starts: white: ana.\n x o\nwhite to move\n"
+	    "Clocks: white 10:00.\n");
+	free(s);
+	free(plain);
+	cJSON_Delete(m);
+}
+
 static void
 test_text(void)
 {
@@ -621,6 +653,19 @@ test_text(void)
 	    "[r4] The game starts: white: ana, black: bob.\n x o\n"
 	    "white to move\n");
 	free(s);
+	/* ... nor one with a note after the seat (Amazons) */
+	s = text_of("{\"event\":\"started\",\"room\":\"r4\",\"turn\":"
+	            "\"white\",\"_picture\":\" x o\\nwhite (player 1) to "
+	            "move\\n\"}");
+	CHECK_STR(s, "[r4] The game starts.\n x o\nwhite (player 1) to move\n");
+	free(s);
+	s = text_of("{\"event\":\"started\",\"room\":\"r4\",\"turn\":"
+	            "\"white\",\"_picture\":\"white (player 1)\\nto move\"}");
+	CHECK_STR(s,
+	    "[r4] The game starts.\nwhite (player 1)\nto move\nwhite to "
+	    "move.\n");
+	free(s);
+	test_text_beside();
 	s = text_of("{\"event\":\"moved\",\"room\":\"r4\",\"seq\":6,\"seat\":"
 	            "\"white\",\"name\":null,\"move\":\"0000\",\"text\":"
 	            "\"white has no move and passes\",\"turn\":\"black\"}");
