@@ -213,6 +213,9 @@ enum conn_state {
 
 struct conn {
 	TAILQ_ENTRY(conn) entry;
+	TAILQ_ENTRY(conn) flush_entry; /* in srv->to_flush when flushing */
+	TAILQ_ENTRY(conn) dead_entry;  /* in srv->dead once dead */
+	int to_flush;                  /* listed in srv->to_flush */
 	struct server *srv;
 	struct bufferevent *bev;
 	struct proto_framer *framer;
@@ -376,6 +379,11 @@ struct server {
 	int nlisteners;
 	struct event *accept_retry;
 	struct event *reaper;
+	struct conn_list dead; /* dead connections, for the reaper */
+	/* Connections given output in this loop pass, written by the
+	 * flusher event at its end (net.c). */
+	struct conn_list to_flush;
+	struct event *flusher;
 	struct event *sig_term, *sig_int, *sig_hup;
 	struct event *shutdown_timer;
 	struct conn_list conns;
@@ -470,7 +478,7 @@ void net_close(struct conn *c, int flush);
 void net_shutdown(struct server *srv);
 void net_resume(struct conn *c);
 void net_pause(struct conn *c);
-struct conn *net_find(struct server *srv, uint64_t id);
+void net_settle(struct server *srv);
 void net_free_all(struct server *srv);
 void net_linger_now(struct conn *c);
 
