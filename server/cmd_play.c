@@ -266,7 +266,7 @@ cmd_rewind(struct room *r, int n, int level_start)
 		cmd_level_start(r);
 	if (r->status == ROOM_ENDED) {
 		r->status = ROOM_PLAYING;
-		cJSON_Delete(r->result);
+		room_retire_json(r, r->result);
 		r->result = NULL;
 	}
 	return room_commit_snap(r, &snap, 1, n + 1);
@@ -373,7 +373,7 @@ cmd_new_game(struct room *r, cJSON *options, char *err, size_t errlen)
 
 	if (fresh == NULL)
 		return -1;
-	cJSON_Delete(r->options);
+	room_retire_json(r, r->options); /* the snapshot's, if any */
 	r->options = fresh->options;
 	fresh->options = NULL;
 	memcpy(r->opts, fresh->opts, sizeof r->opts);
@@ -383,7 +383,7 @@ cmd_new_game(struct room *r, cJSON *options, char *err, size_t errlen)
 	room_free(fresh);
 	r->game_no++;
 	r->nhist = 0;
-	cJSON_Delete(r->result);
+	room_retire_json(r, r->result);
 	r->result = NULL;
 	room_start_prepare(r);
 	return 0;

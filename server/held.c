@@ -5,7 +5,9 @@
  * order, each once its tag is committed. While a connection has output
  * held it reads nothing more, so its replies stay in order and at most its
  * last request waits. When a change fails, every held message goes (all of
- * them may show a dropped change) and that request is run again.
+ * them may show a dropped change) and that request is run again. A
+ * connection's held bytes sit in one buffer cut by (tag, length) marks, so
+ * holding a message allocates nothing in the common case.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +18,24 @@
 #include "server/server.h"
 #include "server/storeq.h"
 
-/* Messages with the same or an older tag, in order. */
+/* Connections whose held output held_release sends without allocating
+ * a list of them (more take one allocation): one commit's worth at 100
+ * rooms, two players each. */
+#define HELD_RELEASE_STACK 256
+
+/* A run of bytes of a queue that waits for one change. */
+struct held_mark {
+	uint64_t tag; /* the newest change its messages may show */
+	size_t len;
+};
+
+/* A connection's queue of messages: their bytes in one buffer, cut into
+ * runs by marks[first..n) in order, each run with the same or an older
+ * tag than its own (so nothing per message is allocated). */
 struct net_held {
-	struct net_held *next;
-	uint64_t tag; /* the newest change they may show */
 	struct evbuffer *buf;
+	struct held_mark *marks;
+	int first, n, cap;
 };
 
 /* The tag of a message made now: 0 when it may go at once. */
@@ -32,39 +47,86 @@ held_tag(struct conn *c)
 	return storeq_pending(c->srv->storeq);
 }
 
-/* Append to a list of held messages: to its last entry when that waits
- * for the same change or a newer one. */
-static void
-held_append(struct net_held **head, struct net_held **tail, uint64_t tag,
-    const char *data, size_t len)
+/* *qp, made on first use (kept for the connection's life). */
+static struct net_held *
+held_queue(struct net_held **qp)
 {
-	struct net_held *h = *tail;
-
-	if (h == NULL || h->tag < tag) {
-		h = xcalloc(1, sizeof *h);
-		h->tag = tag;
-		if ((h->buf = evbuffer_new()) == NULL)
+	if (*qp == NULL) {
+		*qp = xcalloc(1, sizeof **qp);
+		if (((*qp)->buf = evbuffer_new()) == NULL)
 			fatal("out of memory");
-		if (*tail != NULL)
-			(*tail)->next = h;
-		else
-			*head = h;
-		*tail = h;
 	}
-	if (evbuffer_add(h->buf, data, len) != 0)
+	return *qp;
+}
+
+static int
+held_queue_empty(const struct net_held *q)
+{
+	return q == NULL || q->first == q->n;
+}
+
+/* A run of len bytes waiting for tag ends q (the bytes are in q->buf
+ * already): part of the last run when that waits for the same change or
+ * a newer one. */
+static void
+held_queue_mark(struct net_held *q, uint64_t tag, size_t len)
+{
+	if (q->n > q->first && q->marks[q->n - 1].tag >= tag) {
+		q->marks[q->n - 1].len += len;
+		return;
+	}
+	if (q->first > 0 && q->n == q->cap) { /* slide down: room at the end */
+		memmove(q->marks, q->marks + q->first,
+		    (size_t)(q->n - q->first) * sizeof *q->marks);
+		q->n -= q->first;
+		q->first = 0;
+	}
+	q->marks = xgrow(q->marks, q->n, &q->cap, 8, sizeof *q->marks);
+	q->marks[q->n].tag = tag;
+	q->marks[q->n].len = len;
+	q->n++;
+}
+
+/* Append a message to a queue. */
+static void
+held_append(struct net_held *q, uint64_t tag, const char *data, size_t len)
+{
+	if (evbuffer_add(q->buf, data, len) != 0)
 		fatal("out of memory");
+	held_queue_mark(q, tag, len);
+}
+
+/* Move len bytes from the front of q's buffer to the end of to. */
+static void
+held_move(struct net_held *q, struct evbuffer *to, size_t len)
+{
+	if (len == evbuffer_get_length(q->buf)) {
+		if (evbuffer_add_buffer(to, q->buf) != 0)
+			fatal("out of memory");
+		return;
+	}
+	if (evbuffer_remove_buffer(q->buf, to, len) != (int)len)
+		fatal("held output lost");
+}
+
+/* Empty q (its buffer and marks stay for reuse). */
+static void
+held_queue_clear(struct net_held *q)
+{
+	if (q == NULL)
+		return;
+	evbuffer_drain(q->buf, evbuffer_get_length(q->buf));
+	q->first = q->n = 0;
 }
 
 static void
-held_free_list(struct net_held *h)
+held_queue_free(struct net_held *q)
 {
-	while (h != NULL) {
-		struct net_held *next = h->next;
-
-		evbuffer_free(h->buf);
-		free(h);
-		h = next;
-	}
+	if (q == NULL)
+		return;
+	evbuffer_free(q->buf);
+	free(q->marks);
+	free(q);
 }
 
 /* The connection has output held: listed, and it reads no more lines
@@ -105,7 +167,7 @@ held_add(struct conn *c, const char *data, size_t len)
 	uint64_t tag = held_tag(c);
 
 	if (c->deferring) {
-		held_append(&c->dhead, &c->dtail, tag, data, len);
+		held_append(held_queue(&c->dq), tag, data, len);
 		c->deferred_bytes += len;
 		return;
 	}
@@ -113,7 +175,8 @@ held_add(struct conn *c, const char *data, size_t len)
 		evbuffer_add(bufferevent_get_output(c->bev), data, len);
 		return;
 	}
-	held_append(&c->held, &c->held_tail, tag, data, len);
+	held_append(held_queue(&c->hq), tag, data, len);
+	c->held = c->hq;
 	c->held_bytes += len;
 	held_list(c);
 }
@@ -122,28 +185,26 @@ held_add(struct conn *c, const char *data, size_t len)
 void
 held_end_deferring(struct conn *c)
 {
-	struct net_held *h = c->dhead, *next;
+	struct net_held *d = c->dq;
 	struct evbuffer *out = bufferevent_get_output(c->bev);
 
-	c->dhead = c->dtail = NULL;
 	c->deferred_bytes = 0;
-	for (; h != NULL; h = next) {
-		next = h->next;
-		h->next = NULL;
-		if (c->held == NULL && h->tag == 0) {
-			evbuffer_add_buffer(out, h->buf);
-			evbuffer_free(h->buf);
-			free(h);
+	if (held_queue_empty(d))
+		return;
+	for (; d->first < d->n; d->first++) {
+		struct held_mark *m = &d->marks[d->first];
+
+		if (c->held == NULL && m->tag == 0) {
+			held_move(d, out, m->len);
 			continue;
 		}
-		if (c->held_tail != NULL)
-			c->held_tail->next = h;
-		else
-			c->held = h;
-		c->held_tail = h;
-		c->held_bytes += evbuffer_get_length(h->buf);
+		held_move(d, held_queue(&c->hq)->buf, m->len);
+		held_queue_mark(c->hq, m->tag, m->len);
+		c->held = c->hq;
+		c->held_bytes += m->len;
 		held_list(c);
 	}
+	d->first = d->n = 0;
 }
 
 /* Send what of c waits for changes up to committed; 1 when nothing of it
@@ -151,21 +212,20 @@ held_end_deferring(struct conn *c)
 static int
 held_send(struct conn *c, uint64_t committed)
 {
-	struct evbuffer *out = bufferevent_get_output(c->bev);
+	struct net_held *q = c->hq;
+	size_t len = 0;
 
-	while (c->held != NULL && c->held->tag <= committed) {
-		struct net_held *h = c->held;
-
-		c->held = h->next;
-		c->held_bytes -= evbuffer_get_length(h->buf);
-		if (c->state != CONN_DEAD)
-			evbuffer_add_buffer(out, h->buf);
-		evbuffer_free(h->buf);
-		free(h);
-	}
-	if (c->held != NULL)
+	while (q->first < q->n && q->marks[q->first].tag <= committed)
+		len += q->marks[q->first++].len;
+	c->held_bytes -= len;
+	if (c->state != CONN_DEAD)
+		held_move(q, bufferevent_get_output(c->bev), len);
+	else
+		evbuffer_drain(q->buf, len);
+	if (q->first < q->n)
 		return 0;
-	c->held_tail = NULL;
+	q->first = q->n = 0;
+	c->held = NULL;
 	held_unlist(c);
 	return 1;
 }
@@ -189,12 +249,13 @@ held_go_on(struct conn *c)
 void
 held_release(struct server *srv, uint64_t committed)
 {
-	struct conn **free_now;
+	struct conn *stack[HELD_RELEASE_STACK], **free_now = stack;
 	int n = 0, i = 0;
 
 	if (srv->nheld_conns == 0)
 		return;
-	free_now = xmalloc((size_t)srv->nheld_conns * sizeof *free_now);
+	if (srv->nheld_conns > HELD_RELEASE_STACK)
+		free_now = xmalloc((size_t)srv->nheld_conns * sizeof *free_now);
 	while (i < srv->nheld_conns) {
 		struct conn *c = srv->held_conns[i];
 
@@ -205,7 +266,8 @@ held_release(struct server *srv, uint64_t committed)
 	}
 	for (i = 0; i < n; i++)
 		held_go_on(free_now[i]);
-	free(free_now);
+	if (free_now != stack)
+		free(free_now);
 }
 
 /*
@@ -224,8 +286,8 @@ held_drop(struct server *srv, struct conn ***out)
 	while (srv->nheld_conns > 0) {
 		struct conn *c = srv->held_conns[srv->nheld_conns - 1];
 
-		held_free_list(c->held);
-		c->held = c->held_tail = NULL;
+		held_queue_clear(c->hq);
+		c->held = NULL;
 		c->held_bytes = 0;
 		held_unlist(c);
 		cs[n++] = c;
@@ -238,9 +300,9 @@ held_drop(struct server *srv, struct conn ***out)
 void
 held_free(struct conn *c)
 {
-	held_free_list(c->held);
-	held_free_list(c->dhead);
-	c->held = c->held_tail = c->dhead = c->dtail = NULL;
+	held_queue_free(c->hq);
+	held_queue_free(c->dq);
+	c->held = c->hq = c->dq = NULL;
 	c->held_bytes = c->deferred_bytes = 0;
 	held_unlist(c);
 	free(c->req_line);

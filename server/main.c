@@ -172,6 +172,8 @@ main_start(struct server *srv)
 		return -1;
 	}
 	TAILQ_INIT(&srv->conns);
+	TAILQ_INIT(&srv->dead);
+	TAILQ_INIT(&srv->to_flush);
 	TAILQ_INIT(&srv->rooms);
 	main_open_files(&srv->cfg);
 	/*
@@ -253,6 +255,7 @@ main(int argc, char **argv)
 	}
 	daemon_ready(ready);
 	event_base_dispatch(srv.base);
+	net_settle(&srv);
 	log_info("tablerod stopped");
 	main_cleanup(&srv);
 	free(db);

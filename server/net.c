@@ -4,6 +4,14 @@
  * protocol framer into the session, capped output, and closing: a
  * connection is never freed inside its own callback but marked dead and
  * freed by the reaper event.
+ *
+ * Writing: a connection's write event is armed only while the socket
+ * would block. Output added in a loop pass lists its connection; the
+ * flusher event, run at the end of the pass, writes each listed one at
+ * once (a reply and the events behind it in one writev) and arms the
+ * write event only for bytes the kernel did not take. (libevent's
+ * bufferevent arms the write event when output is added and disarms it
+ * when the output empties: two epoll_ctl calls per message.)
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -31,6 +39,11 @@
 /* Seconds the server waits for clients to take their last bytes at
  * shutdown. */
 #define NET_SHUTDOWN_SEC 2
+/* Loop passes run after the loop ended, at most, for libevent to finish
+ * freeing the bufferevents of the last pass (a pass runs at most 32 of
+ * its deferred callbacks at once, the rest wait for the next): a bound
+ * far above what thousands of connections need. */
+#define NET_SETTLE_PASSES 1000
 /* Lingering close: after the last reply the server shuts down its
  * writing and reads (and drops) what the client still sends for at most
  * this long and this many bytes, so that the close sends no reset that
@@ -52,12 +65,16 @@ static void net_shed(struct server *srv);
 static size_t net_queued(struct conn *c);
 static size_t net_unread(struct conn *c);
 static void net_refuse(evutil_socket_t fd, const char *why);
+static void net_flush_unlist(struct conn *c);
 
 /* Take a connection out of the server and free it with its socket. */
 static void
 net_conn_free(struct server *srv, struct conn *c)
 {
 	TAILQ_REMOVE(&srv->conns, c, entry);
+	if (c->state == CONN_DEAD)
+		TAILQ_REMOVE(&srv->dead, c, dead_entry);
+	net_flush_unlist(c);
 	srv->nconns--;
 	bufferevent_free(c->bev);
 	proto_framer_free(c->framer);
@@ -73,12 +90,10 @@ static void
 net_reap(evutil_socket_t fd, short what, void *arg)
 {
 	struct server *srv = arg;
-	struct conn *c, *next;
+	struct conn *c;
 
-	for (c = TAILQ_FIRST(&srv->conns); c != NULL; c = next) {
-		next = TAILQ_NEXT(c, entry);
-		if (c->state != CONN_DEAD)
-			continue;
+	/* session_closed may close others: they join the list's end. */
+	while ((c = TAILQ_FIRST(&srv->dead)) != NULL) {
 		session_closed(c);
 		net_conn_free(srv, c);
 	}
@@ -86,11 +101,16 @@ net_reap(evutil_socket_t fd, short what, void *arg)
 		event_base_loopexit(srv->base, NULL);
 }
 
+/* Mark a connection dead and list it for the reaper. */
 static void
 net_set_dead(struct conn *c)
 {
+	if (c->state == CONN_DEAD)
+		return;
 	c->state = CONN_DEAD;
 	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+	net_flush_unlist(c);
+	TAILQ_INSERT_TAIL(&c->srv->dead, c, dead_entry);
 	event_active(c->srv->reaper, 0, 0);
 }
 
@@ -386,26 +406,101 @@ net_pause(struct conn *c)
 	bufferevent_setwatermark(c->bev, EV_READ, 0, c->srv->cfg.max_line);
 }
 
-/* The connection with this id, or NULL when it is gone. */
-struct conn *
-net_find(struct server *srv, uint64_t id)
+/* Everything written: a flushing connection with nothing held starts
+ * its lingering close. */
+static void
+net_written(struct conn *c)
 {
-	struct conn *c;
-
-	TAILQ_FOREACH(c, &srv->conns, entry)
-		if (c->id == id && c->state != CONN_DEAD)
-			return c;
-	return NULL;
+	if (c->state == CONN_FLUSHING && !c->lingering && c->held == NULL)
+		net_linger(c);
 }
 
+/* The armed write event emptied the output: disarm it (so output added
+ * later is written by the flusher again). */
 static void
 net_write_cb(struct bufferevent *bev, void *arg)
 {
 	struct conn *c = arg;
 
-	if (c->state == CONN_FLUSHING && !c->lingering && c->held == NULL &&
-	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
-		net_linger(c);
+	if (c->state == CONN_DEAD ||
+	    evbuffer_get_length(bufferevent_get_output(bev)) > 0)
+		return;
+	bufferevent_disable(bev, EV_WRITE);
+	net_written(c);
+}
+
+/* Write a connection's output to its socket now; arm the write event for
+ * what the kernel did not take, close it on a write error. */
+static void
+net_flush_conn(struct conn *c)
+{
+	struct evbuffer *out = bufferevent_get_output(c->bev);
+	int n, err;
+
+	if (evbuffer_get_length(out) == 0) {
+		net_written(c);
+		return;
+	}
+	/* A bufferevent keeps its output's start frozen while it is not
+	 * writing itself, as its own write callback does around a write. */
+	evbuffer_unfreeze(out, 1);
+	n = evbuffer_write(out, bufferevent_getfd(c->bev));
+	err = errno;
+	evbuffer_freeze(out, 1);
+	if (n < 0 && err != EAGAIN && err != EWOULDBLOCK && err != EINTR) {
+		log_debug("conn %llu %s: closed (write: %s)",
+		    (unsigned long long)c->id, c->addr, strerror(err));
+		net_close(c, 0);
+		return;
+	}
+	if (evbuffer_get_length(out) > 0) {
+		bufferevent_enable(c->bev, EV_WRITE);
+		return;
+	}
+	net_written(c);
+}
+
+/* The end of a loop pass: write every connection given output in it. */
+static void
+net_flush_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+	struct conn *c;
+
+	(void)fd;
+	(void)what;
+	while ((c = TAILQ_FIRST(&srv->to_flush)) != NULL) {
+		net_flush_unlist(c);
+		net_flush_conn(c);
+	}
+}
+
+/* Output was added to c: list it for the flusher unless the armed write
+ * event will take it (or it cannot be written any more). */
+static void
+net_output_cb(
+    struct evbuffer *out, const struct evbuffer_cb_info *info, void *arg)
+{
+	struct conn *c = arg;
+	struct server *srv = c->srv;
+
+	(void)out;
+	if (info->n_added == 0 || c->to_flush || c->state == CONN_DEAD ||
+	    c->lingering || (bufferevent_get_enabled(c->bev) & EV_WRITE))
+		return;
+	c->to_flush = 1;
+	TAILQ_INSERT_TAIL(&srv->to_flush, c, flush_entry);
+	event_active(srv->flusher, 0, 0);
+}
+
+/* Take c off the flusher's list. */
+static void
+net_flush_unlist(struct conn *c)
+{
+	if (!c->to_flush)
+		return;
+	c->to_flush = 0;
+	TAILQ_REMOVE(&c->srv->to_flush, c, flush_entry);
 }
 
 static void
@@ -539,7 +634,10 @@ net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	if (c->bev == NULL || c->framer == NULL)
 		fatal("out of memory accepting a connection");
 	bufferevent_setcb(c->bev, net_read_cb, net_write_cb, net_event_cb, c);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	if (evbuffer_add_cb(bufferevent_get_output(c->bev), net_output_cb, c) ==
+	    NULL)
+		fatal("out of memory accepting a connection");
+	bufferevent_enable(c->bev, EV_READ);
 	TAILQ_INSERT_TAIL(&srv->conns, c, entry);
 	srv->nconns++;
 	log_debug("conn %llu %s: accepted", (unsigned long long)c->id, c->addr);
@@ -648,7 +746,9 @@ net_listen(struct server *srv)
 
 	srv->accept_retry = evtimer_new(srv->base, net_accept_resume, srv);
 	srv->reaper = event_new(srv->base, -1, 0, net_reap, srv);
-	if (srv->accept_retry == NULL || srv->reaper == NULL)
+	srv->flusher = event_new(srv->base, -1, 0, net_flush_cb, srv);
+	if (srv->accept_retry == NULL || srv->reaper == NULL ||
+	    srv->flusher == NULL)
 		fatal("out of memory");
 	if (srv->cfg.nlisten == 0) {
 		int v4 = net_bind(srv, "0.0.0.0");
@@ -705,6 +805,24 @@ net_shutdown(struct server *srv)
 	event_active(srv->reaper, 0, 0);
 }
 
+/*
+ * The loop has ended: run what libevent still has active without
+ * waiting. A freed bufferevent is finalized by callbacks in later passes,
+ * which the last pass (the reaper freeing every connection at shutdown)
+ * leaves queued; event_base_free would drop them and the bufferevents.
+ * Nothing is freed yet, so the callbacks find everything as in the loop.
+ */
+void
+net_settle(struct server *srv)
+{
+	int i;
+
+	for (i = 0; i < NET_SETTLE_PASSES &&
+	     event_base_get_num_events(srv->base, EVENT_BASE_COUNT_ACTIVE) > 0;
+	     i++)
+		event_base_loop(srv->base, EVLOOP_NONBLOCK);
+}
+
 /* Free every connection and listener (after the loop has ended). */
 void
 net_free_all(struct server *srv)
@@ -722,6 +840,8 @@ net_free_all(struct server *srv)
 		event_free(srv->accept_retry);
 	if (srv->reaper != NULL)
 		event_free(srv->reaper);
+	if (srv->flusher != NULL)
+		event_free(srv->flusher);
 	if (srv->shutdown_timer != NULL)
 		event_free(srv->shutdown_timer);
 }

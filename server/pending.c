@@ -103,6 +103,7 @@ pending_drop_upto(struct room *r, uint64_t committed)
 		pending_free_one(&r->pend[n++]);
 	if (n == 0)
 		return;
+	room_snap_committed(r, committed);
 	for (i = n; i < r->npend; i++)
 		r->pend[i - n] = r->pend[i];
 	r->npend -= n;

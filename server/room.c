@@ -4,6 +4,7 @@
  * anyone hears of it), automatic passes, clocks and flag fall, players
  * leaving and coming back, and the end of a game.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,8 @@
 /* A finished room whose changes are not committed yet retires this many
  * ms later instead (a failed commit may put it back to playing). */
 #define ROOM_RETIRE_PENDING_MS 50
+
+static void room_snap_free_all(struct room *r);
 
 /* FNV-1a of a room id. */
 static size_t
@@ -251,7 +254,7 @@ room_reset_options(struct room *r, cJSON *o, char *err, size_t errlen)
 		free(st);
 		return -1;
 	}
-	cJSON_Delete(old);
+	room_retire_json(r, old); /* a snapshot may hold it */
 	free(st);
 	r->nhist = 0;
 	return 0;
@@ -271,6 +274,7 @@ room_free(struct room *r)
 		event_free(r->retire_timer);
 	cJSON_Delete(r->options);
 	cJSON_Delete(r->result);
+	room_snap_free_all(r);
 	free(r->st);
 	free(r->start);
 	free(r->watchers);
@@ -972,26 +976,177 @@ room_snap_pin(struct room_snap *s, int delta)
 		s->watchers[i]->pins += delta;
 }
 
-/* Keep what a verb may change in r, to put back if its commit fails. */
+/* A snapshot's buffers, in one block: the position, the start position
+ * and room for wcap watchers follow the header. */
+struct room_snap_mem {
+	struct room_snap_mem *next;
+	int wcap;
+};
+
+/* An object the room replaced while snapshots borrowed it. */
+struct room_retired {
+	uint64_t change; /* replaced while this change was made */
+	cJSON *o;
+};
+
+/* Spare snapshot blocks a room keeps for its next snapshots: a move and
+ * a bot's answer may both wait for one commit. */
+#define ROOM_SNAP_SPARES 2
+/* Watchers a new snapshot block has room for at least, so a room whose
+ * audience grows a little does not need a new block each time. */
+#define ROOM_SNAP_WATCHERS_MIN 4
+/* Players a dropped snapshot lets go without allocating a list. */
+#define ROOM_SNAP_WHO_STACK 32
+
+/* n rounded up to a multiple of max_align_t's alignment. */
+static size_t
+room_snap_align(size_t n)
+{
+	size_t a = _Alignof(max_align_t);
+
+	return (n + a - 1) / a * a;
+}
+
+/* A block for a snapshot of r with nw watchers: a spare one when it fits. */
+static struct room_snap_mem *
+room_snap_mem_get(struct room *r, int nw)
+{
+	struct room_snap_mem *m = r->snap_spare;
+	size_t hdr = room_snap_align(sizeof *m);
+	size_t st = room_snap_align(r->g->state_size);
+	int wcap;
+
+	if (m != NULL && m->wcap >= nw) {
+		r->snap_spare = m->next;
+		r->nsnap_spare--;
+		return m;
+	}
+	wcap = nw > ROOM_SNAP_WATCHERS_MIN ? nw : ROOM_SNAP_WATCHERS_MIN;
+	m = xmalloc(hdr + 2 * st + (size_t)wcap * sizeof(struct player *));
+	m->wcap = wcap;
+	return m;
+}
+
+/* Give a snapshot's block back to r's spares (or free it). */
+static void
+room_snap_mem_put(struct room *r, struct room_snap_mem *m)
+{
+	if (r->nsnap_spare >= ROOM_SNAP_SPARES) {
+		free(m);
+		return;
+	}
+	m->next = r->snap_spare;
+	r->snap_spare = m;
+	r->nsnap_spare++;
+}
+
+/* Free r's spare blocks and whatever it kept for snapshots (r leaves). */
+static void
+room_snap_free_all(struct room *r)
+{
+	struct room_snap_mem *m;
+	int i;
+
+	while ((m = r->snap_spare) != NULL) {
+		r->snap_spare = m->next;
+		free(m);
+	}
+	r->nsnap_spare = 0;
+	for (i = 0; i < r->nretired; i++)
+		cJSON_Delete(r->retired[i].o);
+	free(r->retired);
+	r->retired = NULL;
+	r->nretired = r->retiredcap = 0;
+}
+
+/* r no longer holds old (options or a result it replaced, may be NULL):
+ * freed now when no snapshot may point at it, else kept until none can. */
+void
+room_retire_json(struct room *r, cJSON *old)
+{
+	struct storeq *q = r->srv->storeq;
+
+	if (old == NULL)
+		return;
+	if (r->nsnaps == 0) {
+		cJSON_Delete(old);
+		return;
+	}
+	r->retired = xgrow(
+	    r->retired, r->nretired, &r->retiredcap, 2, sizeof *r->retired);
+	r->retired[r->nretired].change = q != NULL ? storeq_change(q) : 0;
+	r->retired[r->nretired++].o = old;
+}
+
+/* Free what r retired that no snapshot can point at any more: every
+ * change up to committed is stored (their snapshots are gone), or no
+ * snapshot is left at all. */
+void
+room_snap_committed(struct room *r, uint64_t committed)
+{
+	int i = 0;
+
+	while (i < r->nretired) {
+		if (r->nsnaps > 0 && r->retired[i].change > committed) {
+			i++;
+			continue;
+		}
+		cJSON_Delete(r->retired[i].o);
+		r->retired[i] = r->retired[--r->nretired];
+	}
+}
+
+/* o is r's again (a snapshot put it back): no longer retired. */
+static void
+room_unretire(struct room *r, cJSON *o)
+{
+	int i;
+
+	for (i = 0; i < r->nretired; i++) {
+		if (r->retired[i].o == o) {
+			r->retired[i] = r->retired[--r->nretired];
+			return;
+		}
+	}
+}
+
+/* Keep what a verb may change in r, to put back if its commit fails:
+ * the options and result are borrowed (a verb that replaces them hands
+ * the old ones to room_retire_json), the rest copied. */
 void
 room_snap_take(struct room *r, struct room_snap *s)
 {
 	size_t nw = (size_t)r->nwatchers * sizeof *r->watchers;
+	size_t hdr = room_snap_align(sizeof *s->mem);
+	size_t st = room_snap_align(r->g->state_size);
 
-	s->options = cJSON_Duplicate(r->options, 1);
-	s->result = r->result != NULL ? cJSON_Duplicate(r->result, 1) : NULL;
-	s->st = xmalloc(r->g->state_size);
+	s->room = r;
+	s->mem = room_snap_mem_get(r, r->nwatchers);
+	s->st = (char *)s->mem + hdr;
+	s->start = (char *)s->mem + hdr + st;
+	s->watchers = (struct player **)((char *)s->mem + hdr + 2 * st);
+	s->options = r->options;
+	s->result = r->result;
 	memcpy(s->st, r->st, r->g->state_size);
-	s->start = xmalloc(r->g->state_size);
 	memcpy(s->start, r->start, r->g->state_size);
-	s->watchers = xmalloc(nw > 0 ? nw : 1);
 	if (nw > 0) /* r->watchers is NULL while nobody ever watched */
 		memcpy(s->watchers, r->watchers, nw);
 	room_snap_plain(r, s, 0);
-	if (s->options == NULL)
-		fatal("out of memory");
-	s->srv = r->srv;
+	r->nsnaps++;
 	room_snap_pin(s, 1);
+}
+
+/* Make o (borrowed by a snapshot) r's own *slot again; what is there now
+ * was made after the snapshot, so nothing else points at it. */
+static void
+room_snap_put_json(struct room *r, cJSON **slot, cJSON *o)
+{
+	if (*slot == o)
+		return;
+	cJSON_Delete(*slot);
+	if (o != NULL)
+		room_unretire(r, o);
+	*slot = o;
 }
 
 /* Put r back as room_snap_take kept it; s is used up. Only moves the
@@ -1015,18 +1170,20 @@ room_snap_restore(struct room *r, struct room_snap *s)
 	for (i = 0; i < s->nwatchers; i++)
 		who[n++] = s->watchers[i];
 	room_snap_pin(s, -1);
-	cJSON_Delete(r->options);
-	r->options = s->options;
+	room_snap_put_json(r, &r->options, s->options);
 	room_opts_from_json(r);
-	cJSON_Delete(r->result);
-	r->result = s->result;
+	room_snap_put_json(r, &r->result, s->result);
 	memcpy(r->st, s->st, r->g->state_size);
 	memcpy(r->start, s->start, r->g->state_size);
-	free(r->watchers);
-	r->watchers = s->watchers;
+	if (s->nwatchers > 0) {
+		r->watchers = xrealloc(
+		    r->watchers, (size_t)s->nwatchers * sizeof *r->watchers);
+		memcpy(r->watchers, s->watchers,
+		    (size_t)s->nwatchers * sizeof *r->watchers);
+	}
 	room_snap_plain(r, s, 1);
-	s->options = s->result = NULL;
-	s->watchers = NULL;
+	s->nwatchers = 0; /* unpinned already */
+	s->seats[0].player = s->seats[1].player = NULL;
 	room_snap_drop(s);
 	room_clock_arm(r);
 	for (i = 0; i < n; i++)
@@ -1049,26 +1206,27 @@ room_commit_snap(
 void
 room_snap_drop(struct room_snap *s)
 {
-	struct player **who = NULL;
+	struct player *stack[ROOM_SNAP_WHO_STACK], **who = stack;
+	struct room *r = s->room;
 	int n = 0, i;
 
-	if (s->srv != NULL && s->watchers != NULL) {
-		room_snap_pin(s, -1);
+	if (r == NULL)
+		return;
+	room_snap_pin(s, -1);
+	if (s->nwatchers + 2 > ROOM_SNAP_WHO_STACK)
 		who = xmalloc((size_t)(s->nwatchers + 2) * sizeof *who);
-		for (i = 0; i < 2; i++)
-			if (s->seats[i].player != NULL)
-				who[n++] = s->seats[i].player;
-		for (i = 0; i < s->nwatchers; i++)
-			who[n++] = s->watchers[i];
-	}
-	if (who != NULL)
-		room_release_players(s->srv, who, n);
-	free(who);
-	cJSON_Delete(s->options);
-	cJSON_Delete(s->result);
-	free(s->st);
-	free(s->start);
-	free(s->watchers);
+	for (i = 0; i < 2; i++)
+		if (s->seats[i].player != NULL)
+			who[n++] = s->seats[i].player;
+	for (i = 0; i < s->nwatchers; i++)
+		who[n++] = s->watchers[i];
+	room_release_players(r->srv, who, n);
+	if (who != stack)
+		free(who);
+	room_snap_mem_put(r, s->mem);
+	r->nsnaps--;
+	if (r->nsnaps == 0)
+		room_snap_committed(r, 0);
 	memset(s, 0, sizeof *s);
 }
 
@@ -1279,7 +1437,7 @@ room_end_prepare(
 	}
 	r->status = ROOM_ENDED;
 	r->draw_offer = -1;
-	cJSON_Delete(r->result);
+	room_retire_json(r, r->result); /* a snapshot may hold it */
 	r->result = cJSON_CreateObject();
 	cJSON_AddStringToObject(r->result, "result", result);
 	if (winner >= 0) {

@@ -213,6 +213,9 @@ enum conn_state {
 
 struct conn {
 	TAILQ_ENTRY(conn) entry;
+	TAILQ_ENTRY(conn) flush_entry; /* in srv->to_flush when flushing */
+	TAILQ_ENTRY(conn) dead_entry;  /* in srv->dead once dead */
+	int to_flush;                  /* listed in srv->to_flush */
 	struct server *srv;
 	struct bufferevent *bev;
 	struct proto_framer *framer;
@@ -235,11 +238,12 @@ struct conn {
 	size_t discarded; /* bytes dropped while lingering */
 	/* Output held until the change it depends on is committed, in
 	 * order (net_held_*): while there is any, nothing more is read. */
-	struct net_held *held, *held_tail;
-	struct net_held *dhead, *dtail; /* deferring: events behind a reply */
-	size_t held_bytes;              /* in held: waiting for the store */
-	size_t deferred_bytes;          /* in dhead */
-	int held_slot;                  /* index in srv->held_conns, or -1 */
+	struct net_held *held; /* hq while anything is held, else NULL */
+	struct net_held *hq;   /* held output (kept once made) */
+	struct net_held *dq;   /* deferring: events behind a reply */
+	size_t held_bytes;     /* in hq: waiting for the store */
+	size_t deferred_bytes; /* in dq */
+	int held_slot;         /* index in srv->held_conns, or -1 */
 	/* The request whose reply is held: run again (refusing any change
 	 * when it made one) if a failed commit drops its reply. */
 	char *req_line;
@@ -342,16 +346,24 @@ struct room {
 	struct room_pending *pend;
 	int npend, pendcap;
 	int pend_slot; /* index in srv->pend_rooms, or -1 */
+	int nsnaps;    /* snapshots alive: pending or being taken */
+	struct room_snap_mem *snap_spare; /* dropped snapshots' buffers */
+	int nsnap_spare;
+	/* Options and results the room replaced while a snapshot may still
+	 * point at them (snapshots borrow them): freed once none can. */
+	struct room_retired *retired;
+	int nretired, retiredcap;
 };
 TAILQ_HEAD(room_list, room);
 
 /* What a verb may change in a room, kept so that a verb whose commit
  * fails leaves the room as it was (room_snap_take / _restore). */
 struct room_snap {
-	struct server *srv;
+	struct room *room;         /* NULL: nothing taken (or handed on) */
+	struct room_snap_mem *mem; /* holds st, start and watchers */
 	struct room_seat seats[2];
 	enum room_status status;
-	cJSON *options, *result;
+	cJSON *options, *result; /* the room's at the time (borrowed) */
 	void *st, *start;
 	struct player **watchers;
 	int nwatchers, nhist, game_no, draw_offer;
@@ -367,6 +379,11 @@ struct server {
 	int nlisteners;
 	struct event *accept_retry;
 	struct event *reaper;
+	struct conn_list dead; /* dead connections, for the reaper */
+	/* Connections given output in this loop pass, written by the
+	 * flusher event at its end (net.c). */
+	struct conn_list to_flush;
+	struct event *flusher;
 	struct event *sig_term, *sig_int, *sig_hup;
 	struct event *shutdown_timer;
 	struct conn_list conns;
@@ -461,7 +478,7 @@ void net_close(struct conn *c, int flush);
 void net_shutdown(struct server *srv);
 void net_resume(struct conn *c);
 void net_pause(struct conn *c);
-struct conn *net_find(struct server *srv, uint64_t id);
+void net_settle(struct server *srv);
 void net_free_all(struct server *srv);
 void net_linger_now(struct conn *c);
 
@@ -559,6 +576,8 @@ void pending_clear(struct room *r);
 void room_snap_take(struct room *r, struct room_snap *s);
 void room_snap_restore(struct room *r, struct room_snap *s);
 void room_snap_drop(struct room_snap *s);
+void room_retire_json(struct room *r, cJSON *old);
+void room_snap_committed(struct room *r, uint64_t committed);
 int room_commit_snap(
     struct room *r, struct room_snap *snap, int nevents, int truncate_from);
 void room_start_prepare(struct room *r);
