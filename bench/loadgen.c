@@ -10,6 +10,12 @@
  *          last event) as soon as it knows the position; both ask for a
  *          rematch when a game ends; -R names the room in every move (so
  *          the server looks it up) instead of acting on the current one;
+ *          -t RATE: moves at a fixed pace, RATE moves/s in all, spread
+ *          evenly over the rooms (each room has a slot every ROOMS/RATE
+ *          s, the rooms' slots staggered) and the side to move waits for
+ *          its room's slot; a move that finds its slot more than one
+ *          interval past gives up the missed slots (no burst to catch
+ *          up) and counts as late; rate= is then the pace achieved;
  *   idle   -c CONNS: connections that say hello and then nothing; the
  *          server's resident memory per connection;
  *   bots   -r ROOMS -l LEVEL: rooms where two bots play each other.
@@ -20,7 +26,9 @@
  * -w: seconds of load before the measured window (0.5), e.g. to measure
  * 10,000 rooms once their games have reached their usual length.
  * Usage: loadgen -m MODE -p PORT [-P PID] [-s SECONDS] [-w SECONDS] [-c N]
- *        [-d N] [-r N] [-R] [-l N] [-x SEED]
+ *        [-d N] [-r N] [-R] [-t RATE] [-l N] [-x SEED]
+ * rate= counts the replies in the window: pings, or in moves mode the
+ * moves acknowledged (not the rematches and state requests between them).
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -66,6 +74,8 @@
 #define LG_BOARD_MAX 9
 /* Random tries at a move before listing every move of the position. */
 #define LG_PICK_TRIES 24
+/* The highest -t: a slot every 1 us is beyond any server here. */
+#define LG_PACE_MAX 1000000
 
 enum lg_mode { LG_PING, LG_MOVES, LG_IDLE, LG_BOTS };
 
@@ -95,6 +105,10 @@ struct lg_conn {
 	int myturn, playing, rematch, resync;
 	int n;
 	char board[LG_BOARD_MAX][LG_BOARD_MAX];
+	/* moves mode with -t: the room's next slot (kept on its creator) and
+	 * the timer this side waits on for it */
+	double slot;
+	struct event *wait;
 };
 
 struct lg_lat {
@@ -106,13 +120,15 @@ struct lg {
 	struct event_base *base;
 	enum lg_mode mode;
 	int port, pid, conns, depth, rooms, level;
-	int named; /* -R: every move names its room */
+	int named;   /* -R: every move names its room */
+	double pace; /* -t: moves per second in all, 0: as fast as answered */
 	double seconds, warmup;
 	unsigned long long rng;
 	struct lg_conn *c;
 	int next_connect, connecting, nready;
 	int running, counting;
 	long n_ok, errors, games, nomove, dropped;
+	long late; /* paced moves sent more than an interval after their slot */
 	struct lg_lat lat;
 	double t0;
 	double t_setup, t_load, t_end; /* when each phase began, 0: not yet */
@@ -382,11 +398,14 @@ lg_hello(struct lg_conn *c)
 	lg_send(c, line, "hello");
 }
 
-/* The oldest request in flight got its reply; counted if measuring. */
+/* The oldest request in flight got its reply; counted if measuring (in
+ * moves mode only a move: its one request in flight is c->verb). */
 static void
 lg_replied(struct lg_conn *c, int ok)
 {
 	struct lg *lg = c->lg;
+	int counted = lg->counting &&
+	    (lg->mode != LG_MOVES || strcmp(c->verb, "move") == 0);
 	double t;
 
 	if (c->inflight == 0)
@@ -398,7 +417,7 @@ lg_replied(struct lg_conn *c, int ok)
 		lg->errors++;
 		return;
 	}
-	if (lg->counting) {
+	if (counted) {
 		lg->n_ok++;
 		lg_lat_add(&lg->lat, lg_now() - t);
 	}
@@ -464,6 +483,45 @@ lg_pick(struct lg_conn *c, char *buf)
 	return 0;
 }
 
+static void lg_act(struct lg_conn *c);
+
+/* The slot c waited for has come. */
+static void
+lg_slot_cb(evutil_socket_t fd, short what, void *arg)
+{
+	lg_act(arg);
+}
+
+/* With -t: 0 when c's room may move now (its slot then moves one interval
+ * on), -1 when c must wait (its timer is set for the slot). */
+static int
+lg_paced(struct lg_conn *c)
+{
+	struct lg *lg = c->lg;
+	struct lg_conn *room = &lg->c[c->index & ~1];
+	double now = lg_now(), interval = lg->rooms / lg->pace;
+
+	if (now < room->slot) {
+		double d = room->slot - now;
+		struct timeval tv = {
+		    (time_t)d, (suseconds_t)((d - (time_t)d) * 1e6)};
+
+		if (c->wait == NULL)
+			c->wait = evtimer_new(lg->base, lg_slot_cb, c);
+		if (c->wait == NULL)
+			lg_die("out of memory");
+		evtimer_add(c->wait, &tv);
+		return -1;
+	}
+	if (now - room->slot > interval) {
+		if (lg->counting)
+			lg->late++;
+		room->slot = now;
+	}
+	room->slot += interval;
+	return 0;
+}
+
 /* c's next request in moves mode, if it has none in flight. */
 static void
 lg_act(struct lg_conn *c)
@@ -479,6 +537,8 @@ lg_act(struct lg_conn *c)
 		c->rematch = 0;
 		lg_send(c, "{\"cmd\":\"rematch\"}\n", "rematch");
 	} else if (c->playing && c->myturn) {
+		if (c->lg->pace > 0 && lg_paced(c) != 0)
+			return;
 		c->myturn = 0;
 		if (lg_pick(c, mv) != 0) {
 			/* the server passes for a side without a move, so
@@ -787,13 +847,17 @@ lg_connect_more(struct lg *lg)
 
 static void lg_tick(evutil_socket_t fd, short what, void *arg);
 
-/* Begin the load: every connection sends its first requests. */
+/* Begin the load: every connection sends its first requests (with -t, the
+ * rooms' first slots one 1/RATE apart). */
 static void
 lg_start_load(struct lg *lg)
 {
+	double now = lg_now();
 	int i, k;
 
 	lg->running = 1;
+	for (i = 0; lg->pace > 0 && i < lg->conns; i += 2)
+		lg->c[i].slot = now + (i / 2) / lg->pace;
 	for (i = 0; i < lg->conns; i++) {
 		struct lg_conn *c = &lg->c[i];
 
@@ -858,6 +922,8 @@ lg_window_close(struct lg *lg)
 	        ? (double)(busy - lg->busy0) / (double)(total - lg->total0)
 	        : 0.0,
 	    lg->games);
+	if (lg->pace > 0)
+		printf(" pace=%.0f late=%ld", lg->pace, lg->late);
 }
 
 /* The bystander's figures, once it has stopped. */
@@ -938,8 +1004,8 @@ lg_usage(void)
 	fprintf(stderr,
 	    "usage: loadgen -m ping|moves|idle|bots -p PORT [-P PID] "
 	    "[-s SECONDS] [-w WARMUP]\n"
-	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-l LEVEL] "
-	    "[-x SEED]\n");
+	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-t RATE] "
+	    "[-l LEVEL] [-x SEED]\n");
 	exit(2);
 }
 
@@ -968,7 +1034,7 @@ lg_options(struct lg *lg, int argc, char **argv)
 	lg->seconds = 3;
 	lg->warmup = LG_WARMUP_SEC;
 	lg->rng = 88172645463325252ULL;
-	while ((o = getopt(argc, argv, "m:p:P:s:w:c:d:r:l:x:R")) != -1) {
+	while ((o = getopt(argc, argv, "m:p:P:s:w:c:d:r:l:x:Rt:")) != -1) {
 		switch (o) {
 		case 'm':
 			lg->mode = lg_mode(optarg);
@@ -1000,6 +1066,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 		case 'R':
 			lg->named = 1;
 			break;
+		case 't':
+			lg->pace = atof(optarg);
+			break;
 		case 'x':
 			lg->rng ^= strtoull(optarg, NULL, 10) * 2654435761ULL;
 			break;
@@ -1015,7 +1084,8 @@ lg_options(struct lg *lg, int argc, char **argv)
 	    lg->conns > LG_CONNS_MAX || lg->depth < 1 ||
 	    lg->depth > LG_DEPTH_MAX || lg->seconds <= 0 ||
 	    lg->seconds > LG_SECONDS_MAX || lg->warmup < 0 ||
-	    lg->warmup > LG_SECONDS_MAX)
+	    lg->warmup > LG_SECONDS_MAX || !(lg->pace >= 0) ||
+	    lg->pace > LG_PACE_MAX || (lg->pace > 0 && lg->mode != LG_MOVES))
 		lg_usage();
 }
 
@@ -1039,9 +1109,12 @@ lg_free(struct lg *lg)
 {
 	int i;
 
-	for (i = 0; i < lg->conns; i++)
+	for (i = 0; i < lg->conns; i++) {
 		if (lg->c[i].bev != NULL)
 			bufferevent_free(lg->c[i].bev);
+		if (lg->c[i].wait != NULL)
+			event_free(lg->c[i].wait);
+	}
 	free(lg->c);
 	free(lg->lat.v);
 	if (lg->by != NULL) {

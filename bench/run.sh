@@ -11,41 +11,63 @@
 # Scenarios: ping on 1 connection; ping on 50 connections with 16 pipelined
 # each; Ataxx 7x7 moves in 10, 100 and 1000 rooms (two clients each, random
 # legal moves as fast as the server answers) with each store (data file with
-# synchronous normal, --sync full, --db :memory:), whose baseline is echod
-# with one request in flight per room; in 10,000 rooms with the default
-# store and in memory (20,000 connections: as many rooms as the open-files
-# limit allows, named in the row, when it is lower); once more with the
-# room named in each move (the server finds it by id); idle connections
-# (RSS per connection); a bystander's ping while bots think; perft; the
-# store alone. After the table, one line per target of issue 14 with the
-# measured value and "met" or "missed" (a missed target does not fail the
-# run).
+# --sync full, the default, or synchronous normal, --db :memory:), whose
+# baseline is echod with one request in flight per room; in 10,000 rooms
+# with the default store and in memory (20,000 connections: as many rooms
+# as the open-files limit allows, named in the row, when it is lower);
+# once more with the room named in each move (the server finds it by id);
+# moves at a fixed pace (PACE moves/s in PACED_ROOMS rooms) with each
+# store, whose bystander shows what the loop makes others wait when it is
+# not saturated (its baseline: echod's bystander with no other load);
+# idle connections (RSS per connection); a bystander's ping while bots
+# think; perft; the store alone. After the table, one line per target of
+# issue 14 with the measured value and "met" or "missed" (a missed target
+# does not fail the run).
 #
 # Usage: sh bench/run.sh BUILD_DIR
 # BENCH_QUICK=1: one run of 1 s, 10 and 100 rooms, two stores, 10,000
-# rooms with the default store, 1000 idle connections (a minute or two).
+# rooms with the default store, the paced rows, 1000 idle connections
+# (about a minute and a half).
+# BENCH_ALSO=DIR: the paced rows also with DIR/tablerod (e.g. an older
+# commit built in another BUILD dir), in the same run, named
+# ${BENCH_ALSO_NAME:-DIR} in the table.
 BUILD=${1:-build}
 HERE=$(dirname "$0")
 status=0
 if [ -n "${BENCH_QUICK:-}" ] && [ "${BENCH_QUICK:-0}" != 0 ]; then
 	RUNS=1
 	SECS=1
+	PACED_SECS=1
 	ROOMS="10 100"
-	STORES="normal memory"
+	STORES="full memory"
 	IDLE=1000
 	BOT_ROOMS=2
 	NAMED_ROOMS=100
-	BIG_STORES="normal"
+	BIG_STORES="full"
 else
 	RUNS=3
 	SECS=3
+	# the paced rows' bystander p99 from 500 pings a run, not 300
+	PACED_SECS=5
 	ROOMS="10 100 1000"
 	STORES="normal full memory"
 	IDLE=10000
 	BOT_ROOMS=4
 	NAMED_ROOMS=1000
-	BIG_STORES="normal memory"
+	BIG_STORES="full memory"
 fi
+# The paced rows: PACE moves/s in all over PACED_ROOMS rooms, with each
+# store. About half of what the server sustains saturated at 100 rooms on
+# the development machine (11,000 moves/s with --sync full and 15,600
+# with normal when the store thread came, less when other jobs load the
+# machine), so the loop has time to spare and the
+# bystander's ping p99 shows what the loop itself waits for (a commit, a
+# checkpoint), not a queue of other clients' moves. Issue 14's bystander
+# target (p99 under 2 ms at 100 rooms, any store) is read from these rows.
+PACE=5000
+PACED_ROOMS=100
+PACED_STORES="full normal memory"
+
 # The largest room count: issue 14's target compares the CPU per move
 # there with 10 rooms.
 BIG_ROOMS=10000
@@ -67,6 +89,12 @@ for b in tablerod echod loadgen perft; do
 		exit 1
 	fi
 done
+if [ -n "${BENCH_ALSO:-}" ] && [ ! -x "$BENCH_ALSO/tablerod" ]; then
+	echo "run.sh: no $BENCH_ALSO/tablerod (BENCH_ALSO)" >&2
+	exit 1
+fi
+# The server start_server starts (the paced rows set it to BENCH_ALSO's).
+SRV_BIN=$BUILD/tablerod
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tablero-bench.XXXXXX")
 SRV_PID=
 trap 'stop_server; rm -rf "$TMP"' EXIT INT TERM
@@ -119,7 +147,7 @@ start_server() {
 		# Every load client comes from 127.0.0.1: the per-address
 		# limits, made for abusers, are lifted.
 		# shellcheck disable=SC2086
-		$SRV_PIN "$BUILD/tablerod" --listen 127.0.0.1 --port 0 $dbflags \
+		$SRV_PIN "$SRV_BIN" --listen 127.0.0.1 --port 0 $dbflags \
 		    --rate 100000 --burst 100000 --max-clients "$CLIENTS" \
 		    --max-per-address "$CLIENTS" --new-names 1000000 \
 		    --bot-delay 0 --log-level info >>"$log" 2>&1 &
@@ -277,6 +305,33 @@ cp "$TMP/runs" "$TMP/t"
 cp "$TMP/e.$NAMED_ROOMS" "$TMP/e"
 rate_row "ataxx moves, $NAMED_ROOMS rooms, memory, room named" "moves/s"
 
+# paced_rows KEY [NAME]: moves at PACE moves/s in PACED_ROOMS rooms with
+# SRV_BIN and each store, one row each (kept as paced.KEY.STORE; NAME, if
+# any, in the label): the achieved rate against the pace asked (a ratio
+# under 1: the server did not keep the pace, or the machine stalled it),
+# and the bystander against echod's with no load (PACED_BASE_BY).
+paced_rows() {
+	for store in $PACED_STORES; do
+		# (loadgen takes the last -s: PACED_SECS, not SECS)
+		measure tablerod "$store" -m moves -r "$PACED_ROOMS" \
+		    -t "$PACE" -s "$PACED_SECS"
+		lat="$(get p50_ms) / $(get p99_ms)"
+		by=$(get by_p99_ms)
+		row "ataxx moves at $PACE/s, $PACED_ROOMS rooms, $store${2:+, $2}" \
+		    "moves/s" "$(get rate)" "$PACE" "$(get cpu_us)" - "$lat" \
+		    "$by / $PACED_BASE_BY" "$(get loadgen_cpu)"
+		keep "paced.$1.$store.by" "$by"
+	done
+}
+measure echod - -m ping -c 0 -s "$PACED_SECS"
+PACED_BASE_BY=$(get by_p99_ms)
+paced_rows main
+if [ -n "${BENCH_ALSO:-}" ]; then
+	SRV_BIN=$BENCH_ALSO/tablerod
+	paced_rows also "${BENCH_ALSO_NAME:-$BENCH_ALSO}"
+	SRV_BIN=$BUILD/tablerod
+fi
+
 measure tablerod normal -m idle -c "$IDLE"
 t=$(get per_conn_kib)
 keep idle "$t"
@@ -344,7 +399,8 @@ busy=$(printf '%s\n%s\n' "$stat0" "$stat1" | awk '
 	END { d = tot[2] - tot[1]; if (d > 0)
 	      printf "%.0f", 100 * (d - idle[2] + idle[1]) / d; else print 0 }')
 
-echo "tablero bench: median of $RUNS runs of ${SECS} s; server on" \
+echo "tablero bench: median of $RUNS runs of ${SECS} s (paced rows" \
+    "${PACED_SECS} s); server on" \
     "${SRV_PIN:-any core}, load generator on ${LG_PIN:-any core};" \
     "$(nproc) cores"
 echo "machine: load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg)" \
@@ -361,7 +417,8 @@ echo "machine: load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg)" \
 	        line = line sprintf(i == 1 ? "%-*s" : "  %*s", w[i], cell[r, i]);
 	    print line } }'
 echo "baseline: echod (bench/echod.c) for the network rows, with one" \
-    "ping in flight per room for the move rows; the generic perft for perft"
+    "ping in flight per room for the move rows; for the paced rows the" \
+    "pace asked, and echod's bystander alone; the generic perft for perft"
 
 # target TEXT VALUE OP LIMIT [UNIT]: one line of the targets block: the
 # value against the limit (OP is <, <=, >= or >), met, missed or not
@@ -376,13 +433,15 @@ target() {
 	    "$verdict"
 }
 echo "targets (issue 14):"
-target "moves/s, 1000 rooms, default store" "$(kept moves.1000.normal.rate)" \
-    ">=" 40000
-target "moves/s with --sync full / default, 1000 rooms" \
+# The default store is --sync full: issue 14's "0.8 of the default with
+# --sync full" is now full against normal.
+target "moves/s, 1000 rooms, default store (full)" \
+    "$(kept moves.1000.full.rate)" ">=" 40000
+target "moves/s, 1000 rooms, full (default) / normal" \
     "$(ratio "$(kept moves.1000.full.rate)" "$(kept moves.1000.normal.rate)")" \
     ">=" 0.8
-target "move p99, 100 rooms, default store" "$(kept moves.100.normal.p99)" \
-    "<" 10 ms
+target "move p99, 100 rooms, default store (full)" \
+    "$(kept moves.100.full.p99)" "<" 10 ms
 for store in $BIG_STORES; do
 	target "CPU per move, $BIG_ROOMS rooms / 10 rooms, $store" \
 	    "$(ratio "$(kept "moves.big.$store.cpu")" \
@@ -391,9 +450,9 @@ done
 target "ping 50 x 16 pipelined / echo server" "$(kept pipelined.ratio)" \
     ">=" 0.5
 target "RSS per idle connection" "$(kept idle)" "<=" 2 KiB
-for store in $STORES; do
-	target "bystander ping p99, 100 rooms, $store" \
-	    "$(kept "moves.100.$store.by")" "<" 2 ms
+for store in $PACED_STORES; do
+	target "bystander p99, $PACED_ROOMS rooms, paced $PACE moves/s, $store" \
+	    "$(kept "paced.main.$store.by")" "<" 2 ms
 done
 # The bots: time per move, depth and nodes per second of each level from the
 # start and a middle game; Stones' value; short ladders (time x SCALE).
