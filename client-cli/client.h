@@ -131,6 +131,7 @@ struct client {
 	int resyncing; /* a quiet join/watch/state is on its way */
 	int ever_logged_in;
 	int backoff_ms;
+	int token_retried; /* the kept token was refused: hello without it */
 	int dozing; /* closed by the server for idling: connect again only
 	             * when the user asks for something */
 	const char *lost_why; /* why the connection ended (static text) */

@@ -59,7 +59,7 @@ session_hello(struct client *c)
 		term_prompt(c);
 		return;
 	}
-	if (c->token[0] == '\0')
+	if (c->token[0] == '\0' && !c->token_retried)
 		token_load(&c->opts, c->token, sizeof c->token);
 	req = cJSON_CreateObject();
 	if (req == NULL)
@@ -130,6 +130,22 @@ session_resume(struct client *c, const cJSON *rooms)
 	}
 }
 
+/* Our kept token was refused: the server may have forgotten the name (its
+ * data file was reset, or an identity that never played was pruned). Ask
+ * once without a token: a name still registered is refused again
+ * (name_taken), a forgotten one is made anew. 1 when asked. */
+static int
+session_token_stale(struct client *c, const char *code)
+{
+	if (code == NULL || strcmp(code, "bad_token") != 0 ||
+	    c->token[0] == '\0' || c->token_retried)
+		return 0;
+	c->token_retried = 1;
+	c->token[0] = '\0';
+	session_hello(c);
+	return 1;
+}
+
 /* Our hello's reply: keep the token, say hello, resume. */
 static void
 session_hello_reply(struct client *c, const cJSON *rep)
@@ -139,6 +155,8 @@ session_hello_reply(struct client *c, const cJSON *rep)
 
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rep, "ok"))) {
 		const char *code = session_str(rep, "error");
+		if (session_token_stale(c, code))
+			return;
 		view_error(c, rep);
 		if (code != NULL && strcmp(code, "name_taken") == 0)
 			view_print(c,
@@ -159,6 +177,13 @@ session_hello_reply(struct client *c, const cJSON *rep)
 			    "another name.\n");
 	}
 	c->logged_in = 1;
+	if (c->token_retried && cJSON_IsTrue(isnew) && !c->opts.batch)
+		view_print(c,
+		    "This server no longer knew the name %s (its data was "
+		    "reset, or the name had not been used for a long time): "
+		    "it is yours again, with a new token.\n",
+		    c->opts.name);
+	c->token_retried = 0;
 	if (!c->ever_logged_in && !c->opts.batch)
 		view_print(c,
 		    "%s, %s. Type help for the commands, games for the games, "
