@@ -138,24 +138,20 @@ held_list(struct conn *c)
 
 	if (c->held_slot >= 0)
 		return;
-	srv->held_conns = xgrow(srv->held_conns, srv->nheld_conns,
-	    &srv->held_conns_cap, 64, sizeof *srv->held_conns);
-	c->held_slot = srv->nheld_conns;
-	srv->held_conns[srv->nheld_conns++] = c;
+	c->held_slot = slots_add(&srv->held_conns, c);
 	bufferevent_setwatermark(c->bev, EV_READ, 0, srv->cfg.max_line);
 }
 
 static void
 held_unlist(struct conn *c)
 {
-	struct server *srv = c->srv;
-	struct conn *last;
+	struct conn *moved;
 
 	if (c->held_slot < 0)
 		return;
-	last = srv->held_conns[--srv->nheld_conns];
-	srv->held_conns[c->held_slot] = last;
-	last->held_slot = c->held_slot;
+	moved = slots_del(&c->srv->held_conns, c->held_slot);
+	if (moved != NULL)
+		moved->held_slot = c->held_slot;
 	c->held_slot = -1;
 }
 
@@ -252,12 +248,13 @@ held_release(struct server *srv, uint64_t committed)
 	struct conn *stack[HELD_RELEASE_STACK], **free_now = stack;
 	int n = 0, i = 0;
 
-	if (srv->nheld_conns == 0)
+	if (srv->held_conns.n == 0)
 		return;
-	if (srv->nheld_conns > HELD_RELEASE_STACK)
-		free_now = xmalloc((size_t)srv->nheld_conns * sizeof *free_now);
-	while (i < srv->nheld_conns) {
-		struct conn *c = srv->held_conns[i];
+	if (srv->held_conns.n > HELD_RELEASE_STACK)
+		free_now =
+		    xmalloc((size_t)srv->held_conns.n * sizeof *free_now);
+	while (i < srv->held_conns.n) {
+		struct conn *c = srv->held_conns.v[i];
 
 		if (held_send(c, committed))
 			free_now[n++] = c; /* its slot now holds another */
@@ -282,9 +279,9 @@ held_drop(struct server *srv, struct conn ***out)
 	struct conn **cs;
 	int n = 0;
 
-	cs = xmalloc((size_t)(srv->nheld_conns + 1) * sizeof *cs);
-	while (srv->nheld_conns > 0) {
-		struct conn *c = srv->held_conns[srv->nheld_conns - 1];
+	cs = xmalloc((size_t)(srv->held_conns.n + 1) * sizeof *cs);
+	while (srv->held_conns.n > 0) {
+		struct conn *c = srv->held_conns.v[srv->held_conns.n - 1];
 
 		held_queue_clear(c->hq);
 		c->held = NULL;

@@ -108,6 +108,8 @@ main_cleanup(struct server *srv)
 	srv->storeq = NULL;
 	net_free_all(srv);
 	room_free_all(srv);
+	slots_free(&srv->held_conns);
+	slots_free(&srv->pend_rooms);
 	player_free_all(srv);
 	limit_free_all(srv);
 	if (srv->store != NULL)

@@ -27,24 +27,20 @@ pending_list(struct room *r)
 
 	if (r->pend_slot >= 0)
 		return;
-	srv->pend_rooms = xgrow(srv->pend_rooms, srv->npend_rooms,
-	    &srv->pend_rooms_cap, 64, sizeof *srv->pend_rooms);
-	r->pend_slot = srv->npend_rooms;
-	srv->pend_rooms[srv->npend_rooms++] = r;
+	r->pend_slot = slots_add(&srv->pend_rooms, r);
 }
 
 /* Take r off the list (the last one takes its slot). */
 static void
 pending_unlist(struct room *r)
 {
-	struct server *srv = r->srv;
-	struct room *last;
+	struct room *moved;
 
 	if (r->pend_slot < 0)
 		return;
-	last = srv->pend_rooms[--srv->npend_rooms];
-	srv->pend_rooms[r->pend_slot] = last;
-	last->pend_slot = r->pend_slot;
+	moved = slots_del(&r->srv->pend_rooms, r->pend_slot);
+	if (moved != NULL)
+		moved->pend_slot = r->pend_slot;
 	r->pend_slot = -1;
 }
 
@@ -117,8 +113,8 @@ pending_commit(struct server *srv, uint64_t committed)
 {
 	int i = 0;
 
-	while (i < srv->npend_rooms) {
-		struct room *r = srv->pend_rooms[i];
+	while (i < srv->pend_rooms.n) {
+		struct room *r = srv->pend_rooms.v[i];
 
 		pending_drop_upto(r, committed);
 		if (r->pend_slot == i)
@@ -162,8 +158,8 @@ pending_put_back(struct room *r)
 void
 pending_fail(struct server *srv)
 {
-	while (srv->npend_rooms > 0)
-		pending_put_back(srv->pend_rooms[srv->npend_rooms - 1]);
+	while (srv->pend_rooms.n > 0)
+		pending_put_back(srv->pend_rooms.v[srv->pend_rooms.n - 1]);
 }
 
 /* r leaves memory: its pending snapshots go (a commit that fails later

@@ -211,6 +211,12 @@ enum conn_state {
 	CONN_DEAD,     /* freed by the reaper, outside any callback */
 };
 
+/* An unordered set of pointers, each member keeping its index (slots.c). */
+struct slots {
+	void **v;
+	int n, cap;
+};
+
 struct conn {
 	TAILQ_ENTRY(conn) entry;
 	TAILQ_ENTRY(conn) flush_entry; /* in srv->to_flush when flushing */
@@ -243,7 +249,7 @@ struct conn {
 	struct net_held *dq;   /* deferring: events behind a reply */
 	size_t held_bytes;     /* in hq: waiting for the store */
 	size_t deferred_bytes; /* in dq */
-	int held_slot;         /* index in srv->held_conns, or -1 */
+	int held_slot;         /* slot in srv->held_conns, or -1 */
 	/* The request whose reply is held: run again (refusing any change
 	 * when it made one) if a failed commit drops its reply. */
 	char *req_line;
@@ -345,7 +351,7 @@ struct room {
 	 * each with the room as it was before it (room_pending_*). */
 	struct room_pending *pend;
 	int npend, pendcap;
-	int pend_slot; /* index in srv->pend_rooms, or -1 */
+	int pend_slot; /* slot in srv->pend_rooms, or -1 */
 	int nsnaps;    /* snapshots alive: pending or being taken */
 	struct room_snap_mem *snap_spare; /* dropped snapshots' buffers */
 	int nsnap_spare;
@@ -402,14 +408,12 @@ struct server {
 	size_t rooms_swept; /* the next room_index chain sweep.c visits */
 	struct limit_bucket log_bucket; /* limit_log's */
 	long log_suppressed;
-	struct event *sweep;      /* housekeeping, every second */
-	int64_t pruned_ms;        /* last prune of unplayed identities */
-	size_t queued;            /* output queued for everyone, or more */
-	struct storeq *storeq;    /* the store thread: every write goes there */
-	struct room **pend_rooms; /* rooms with uncommitted changes */
-	int npend_rooms, pend_rooms_cap;
-	struct conn **held_conns; /* connections with held output */
-	int nheld_conns, held_conns_cap;
+	struct event *sweep;     /* housekeeping, every second */
+	int64_t pruned_ms;       /* last prune of unplayed identities */
+	size_t queued;           /* output queued for everyone, or more */
+	struct storeq *storeq;   /* the store thread: every write goes there */
+	struct slots pend_rooms; /* rooms with uncommitted changes */
+	struct slots held_conns; /* connections with held output */
 	int out_free; /* output made now depends on no change (ping) */
 	struct proto_out encoded; /* net_send_msg's reused buffer */
 };
@@ -439,6 +443,11 @@ void flags_parse(struct config *cfg, int argc, char **argv);
 int flags_set(struct config *cfg, const char *name, const char *arg, char *err,
     size_t errlen);
 void flags_usage(FILE *out);
+
+/* slots.c */
+int slots_add(struct slots *s, void *p);
+void *slots_del(struct slots *s, int slot);
+void slots_free(struct slots *s);
 
 /* xmalloc.c */
 void *xmalloc(size_t n);
