@@ -27,6 +27,19 @@ struct store {
 	int shared;          /* conn is the writer's: not closed here */
 };
 
+/* A store's lock: recursive, so that a load's callback may write to the
+ * store it reads (a reader sharing the writer's connection). */
+static void
+store_lock_init(pthread_mutex_t *mu)
+{
+	pthread_mutexattr_t a;
+
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(mu, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
 /* A store around conn (NULL: conn is NULL, the error in err). */
 static struct store *
 store_wrap(const struct store_backend *be, struct store_conn *conn,
@@ -45,7 +58,7 @@ store_wrap(const struct store_backend *be, struct store_conn *conn,
 	s->be = be;
 	s->conn = conn;
 	s->flags = flags;
-	pthread_mutex_init(&s->own, NULL);
+	store_lock_init(&s->own);
 	s->mu = &s->own;
 	return s;
 }
@@ -94,7 +107,7 @@ store_open_reader(struct store *w, char *err, size_t errlen)
 	s->be = be;
 	s->conn = w->conn;
 	s->flags = flags;
-	pthread_mutex_init(&s->own, NULL);
+	store_lock_init(&s->own);
 	s->mu = w->mu;
 	s->shared = 1;
 	return s;
