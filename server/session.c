@@ -121,7 +121,9 @@ session_open(struct conn *c)
 
 	c->tokens = c->srv->cfg.burst;
 	c->refill_ms = c->last_ms = clock_mono_ms();
+	c->srv->out_free = 1; /* it shows nothing the store holds */
 	net_send_msg(c, w);
+	c->srv->out_free = 0;
 	cJSON_Delete(w);
 	c->idle = evtimer_new(c->srv->base, session_idle, c);
 	if (c->idle == NULL)
@@ -258,20 +260,22 @@ session_line(struct conn *c, const char *line, size_t len)
 	e = proto_decode(line, len, &req, err, sizeof err);
 	c->last_ms = clock_mono_ms();
 	over = session_rate_ok(c);
+	/* Refusals before the verb show nothing anyone changed: never
+	 * held behind a commit. */
+	c->srv->out_free = 1;
 	if (over != SESSION_RATE_OK) {
 		session_refuse(c, &req, over);
-		proto_request_free(&req);
-		return;
-	}
-	c->refused = 0;
-	if (e != PROTO_OK) {
+	} else if (e != PROTO_OK) {
+		c->refused = 0;
 		if (req.shorthand && e == PROTO_E_BAD_REQUEST)
 			proto_shorthand_usage(req.verb, err, sizeof err);
 		session_error(c, &req, e, "%s", err);
-		proto_request_free(&req);
-		return;
+	} else {
+		c->refused = 0;
+		session_dispatch(c, &req);
 	}
-	session_dispatch(c, &req);
+	c->srv->out_free = 0;
+	proto_request_free(&req);
 	proto_request_free(&req);
 }
 
@@ -294,6 +298,18 @@ static const unsigned char session_stores[PROTO_VERB_COUNT] = {
     [PROTO_SAY] = 1,
 };
 
+/* The verbs whose replies show nothing anyone changed (a ping, the list
+ * of games, help): never held behind a commit, so the server answers
+ * them while the store fails (only behind what the connection has held
+ * already). */
+static const unsigned char session_free[PROTO_VERB_COUNT] = {
+    [PROTO_PING] = 1,
+    [PROTO_GAMES] = 1,
+    [PROTO_HELP] = 1,
+    [PROTO_MODE] = 1,
+    [PROTO_QUIT] = 1,
+};
+
 /* Run a decoded request through its verb's handler, the events it causes
  * behind its reply (held, with the reply, until what it changed is
  * committed). */
@@ -312,9 +328,7 @@ session_dispatch(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	c->reply_tag = 0;
-	/* A ping shows nothing anyone changed: never held behind a commit
-	 * (only behind what this connection has held already). */
-	c->srv->out_free = req->verb == PROTO_PING;
+	c->srv->out_free = session_free[req->verb];
 	c->deferring = 1;
 	session_cmds[req->verb](c, req);
 	c->deferring = 0;
