@@ -1,0 +1,91 @@
+"""test_badclient_midgroup.py: a group fails in its middle, and in the
+rollback of that failure (where the old code took a change back alone):
+after a kill -9 the disk holds the whole group or none of it, and exactly
+what was acknowledged.
+
+The moves of several rooms are sent at once, so they share one group
+(one transaction). Through the test-only hook TABLERO_TEST_STORE_FAULTS,
+"pass 2" lets two writes of the group through and fails the third; "pass
+2 undo" also makes the rollback of that failed group fail, so the store
+must close its connection (which rolls back) rather than let a later
+commit carry the half-written group. Three cases:
+
+  none:   the group fails midway (rollback failing too), kill -9: none of
+          its moves on disk, every room as acknowledged before;
+  whole:  the group fails midway, the fault clears: it commits whole
+          (every mover acknowledged), kill -9: all of it on disk;
+  retry:  the rollback fails, the fault clears: the group tried again
+          commits once, each room one move further, no move doubled.
+"""
+
+import os
+import signal
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from games_lib import (log_says, login, main_in_tmp, req,  # noqa: E402
+                       server, shut)
+from harness import is_ok  # noqa: E402
+from test_badclient_group import Rooms, keep, no_reply  # noqa: E402
+
+# Writes let through before the store fails: fewer than the group's.
+PASS = 2
+
+
+def fault(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def stored(ck, a, db, rs, want, what):
+    """Start a server on db and compare every room with want."""
+    s = server(a.build, db=db)
+    obs = login(s.port, "watcher", rs.obs.token)
+    ck.eq(rs.states(obs), want, "%s: after kill -9, every room exactly as "
+          "acknowledged" % what)
+    shut(s)
+
+
+def case(ck, a, tmp, faults, name, text, clears):
+    """One case on a fresh file: a burst whose group fails with text;
+    the fault clears (clears) or not; kill -9; what the disk holds."""
+    db = os.path.join(tmp, name + ".db")
+    s = server(a.build, db=db)
+    rs = Rooms(ck, s.port)
+    before = rs.states()
+    rs.quiet_all()
+    fault(faults, text)
+    ids = rs.send_burst()
+    ck.ok(log_says(s, "changes are refused until it stores again"),
+          "%s: the group failed midway" % name)
+    room0, (c0, rid0) = next(iter(ids.items()))
+    ck.ok(no_reply(c0, rid0), "%s: nothing acknowledged while it fails"
+          % name)
+    want = before
+    if clears:
+        os.unlink(faults)
+        for room, (c, rid) in ids.items():
+            is_ok(ck, c.reply(rid), "%s: %s's move acknowledged once the "
+                  "fault clears" % (name, room))
+        want = rs.states()
+        for room, _, _ in rs.rooms:
+            ck.eq(want[room]["history_total"],
+                  before[room]["history_total"] + 1,
+                  "%s: %s one move further, none doubled" % (name, room))
+    shut(s, signal.SIGKILL)
+    if os.path.exists(faults):
+        os.unlink(faults)
+    stored(ck, a, db, rs, want, name)
+
+
+def run(ck, a, tmp):
+    faults = os.path.join(tmp, "faults")
+    os.environ["TABLERO_TEST_STORE_FAULTS"] = faults
+    case(ck, a, tmp, faults, "none", "pass %d undo" % PASS, False)
+    case(ck, a, tmp, faults, "whole", "pass %d" % PASS, True)
+    case(ck, a, tmp, faults, "retry", "pass %d undo" % PASS, True)
+    os.environ.pop("TABLERO_TEST_STORE_FAULTS", None)
+
+
+if __name__ == "__main__":
+    main_in_tmp("tablero-midgroup-", run)
