@@ -279,8 +279,9 @@ session_line(struct conn *c, const char *line, size_t len)
 	proto_request_free(&req);
 }
 
-/* The verbs that may change what the store keeps: refused at once while
- * the store is failing (the others read memory or the committed store). */
+/* The verbs that may change what the store keeps (and chat to a room,
+ * which is say): refused at once while the store is failing (the others
+ * read memory or the committed store). */
 static const unsigned char session_stores[PROTO_VERB_COUNT] = {
     [PROTO_HELLO] = 1,
     [PROTO_CREATE] = 1,
@@ -321,7 +322,9 @@ session_dispatch(struct conn *c, const struct proto_request *req)
 		    "say hello first: hello YOURNAME");
 		return;
 	}
-	if (session_stores[req->verb] && storeq_failing(c->srv->storeq)) {
+	if ((session_stores[req->verb] ||
+	        (req->verb == PROTO_CHAT && req->room != NULL)) &&
+	    storeq_failing(c->srv->storeq)) {
 		session_error(c, req, PROTO_E_STORE_FAILING,
 		    "the server cannot store games right now; try again "
 		    "shortly");
