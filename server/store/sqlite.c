@@ -841,8 +841,15 @@ sqlite_connect(struct store_conn *s, char *err, size_t errlen)
 	        sqlite_migrate(s->db, path, err, errlen) != 0) ||
 	    sqlite_prepare(s, path, err, errlen) != 0)
 		return -1;
-	if (s->flags & STORE_READER)
+	/* A reader never writes: SQLite refuses it if it tries. */
+	if (s->flags & STORE_READER) {
+		if (sqlite3_exec(s->db, "PRAGMA query_only = 1", NULL, NULL,
+		        NULL) != SQLITE_OK) {
+			sqlite_open_err(s->db, path, "query_only", err, errlen);
+			return -1;
+		}
 		return 0;
+	}
 	/* Checkpoints are the store thread's, between groups (sqlite_idle):
 	 * SQLite's automatic one would run inside a commit. */
 	if (sqlite3_exec(s->db, "PRAGMA wal_autocheckpoint = 0", NULL, NULL,
