@@ -5,9 +5,9 @@
  * order, each once its tag is committed. While a connection has output
  * held it reads nothing more, so its replies stay in order and at most its
  * last request waits. A group that fails is tried again, its output still
- * held: nothing held is ever dropped for it. A connection's held bytes sit in
- * one buffer cut by (tag, length) marks, so holding a message allocates nothing
- * in the common case.
+ * held: nothing held is ever dropped for it. A connection's held bytes
+ * sit in one buffer cut by (tag, length) marks, so holding a message
+ * allocates nothing in the common case.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +23,9 @@
  * rooms, two players each. */
 #define HELD_RELEASE_STACK 256
 
-/* A run of bytes of a queue that waits for one change. */
+/* A run of bytes of a queue that waits for one op. */
 struct held_mark {
-	uint64_t tag; /* the newest change its messages may show */
+	uint64_t tag; /* the newest op its messages may show */
 	size_t len;
 };
 
@@ -66,7 +66,7 @@ held_queue_empty(const struct net_held *q)
 }
 
 /* A run of len bytes waiting for tag ends q (the bytes are in q->buf
- * already): part of the last run when that waits for the same change or
+ * already): part of the last run when that waits for the same op or
  * a newer one. */
 static void
 held_queue_mark(struct net_held *q, uint64_t tag, size_t len)
@@ -193,7 +193,7 @@ held_end_deferring(struct conn *c)
 	d->first = d->n = 0;
 }
 
-/* Send what of c waits for changes up to committed; 1 when nothing of it
+/* Send what of c waits for ops up to committed; 1 when nothing of it
  * is held any more. */
 static int
 held_send(struct conn *c, uint64_t committed)
@@ -229,7 +229,7 @@ held_go_on(struct conn *c)
 		net_resume(c);
 }
 
-/* Every change up to committed is stored: what waited for it goes out. */
+/* Every op up to committed is stored: what waited for it goes out. */
 void
 held_release(struct server *srv, uint64_t committed)
 {

@@ -25,7 +25,8 @@ typedef void (*storeq_done_fn)(void *arg, uint64_t committed, int failing);
 
 /* Start the thread on the writer s (which it then owns: the loop reads
  * through its own reader). give_up_ms: a store failing that long makes
- * the loop exit (storeq_check_give_up). NULL when it cannot start. */
+ * the loop log why and exit non-zero (0: never). NULL when it cannot
+ * start. */
 struct storeq *storeq_new(struct event_base *base, struct store *s,
     int64_t give_up_ms, storeq_done_fn done, void *arg);
 /* Commit everything handed over (one more try when failing), stop the
