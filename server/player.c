@@ -87,7 +87,8 @@ player_prune(struct server *srv)
 
 	srv->pruned_ms = clock_mono_ms();
 	storeq_identity_prune(srv->storeq, before);
-	log_debug("pruning identities that never played, unseen for %d days",
+	log_debug("pruning identities that never played, unseen for %d days "
+	          "(the store thread logs how many)",
 	    srv->cfg.unplayed_days);
 }
 

@@ -1550,6 +1550,15 @@ sqlite_undo(struct store_conn *s)
 	return -1;
 }
 
+/* A prune's answer rc; its rows removed added to *op->count. */
+static int
+sqlite_counted(struct store_conn *s, const struct store_op *op, int rc)
+{
+	if (rc == 0 && op->count != NULL)
+		*op->count += sqlite3_changes(s->db);
+	return rc;
+}
+
 /* Run one op inside the group's transaction. */
 static int
 sqlite_op(struct store_conn *s, const struct store_op *op)
@@ -1574,9 +1583,9 @@ sqlite_op(struct store_conn *s, const struct store_op *op)
 	case STORE_OP_IDENT_SEEN:
 		return sqlite_identity_seen(s, op->a, op->ms);
 	case STORE_OP_IDENT_PRUNE:
-		return sqlite_identity_prune(s, op->ms);
+		return sqlite_counted(s, op, sqlite_identity_prune(s, op->ms));
 	case STORE_OP_ROOM_PRUNE:
-		return sqlite_prune(s, op->a, op->ms);
+		return sqlite_counted(s, op, sqlite_prune(s, op->a, op->ms));
 	}
 	snprintf(s->err, sizeof s->err, "unknown op %d", (int)op->kind);
 	return -1;

@@ -117,6 +117,9 @@ struct store_op {
 	const char *a, *b, *c;
 	int n, m;
 	long long ms;
+	/* Not NULL: where commit adds the rows a prune removed (a backend
+	 * that cannot count leaves it). */
+	long *count;
 	union {
 		struct store_room room;
 		struct store_move move;

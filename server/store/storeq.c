@@ -43,6 +43,7 @@ struct storeq {
 	int64_t failing_since;     /* monotonic ms of the first failed try
 	                              of the group, 0: not failing */
 	char why[STOREQ_WHY];      /* the last failure */
+	long pruned;               /* identities pruned, not yet logged */
 	int stop;
 	/* The loop's own. */
 	struct storeq_list collected;
@@ -119,17 +120,22 @@ storeq_done_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct storeq *q = arg;
 	uint64_t committed;
+	long pruned;
 
 	(void)fd;
 	(void)what;
 	pthread_mutex_lock(&q->mu);
 	committed = q->committed;
+	pruned = q->pruned;
+	q->pruned = 0;
 	q->since = q->failing_since;
 	memcpy(q->seen, q->why, sizeof q->seen);
 	pthread_mutex_unlock(&q->mu);
 	if (committed > q->known)
 		q->known = committed;
 	storeq_log(q, q->since != 0);
+	if (pruned > 0)
+		log_info("pruned %ld identities that never played", pruned);
 	q->failing = q->since != 0;
 	if (q->failing && q->give_up_ms > 0 &&
 	    clock_mono_ms() - q->since >= q->give_up_ms) {
@@ -297,12 +303,22 @@ storeq_sleep(struct storeq *q, int ms)
 
 /* The thread: group after group until stopped with nothing left (or,
  * stopping, with a group that failed once more). */
+/* Point the group's identity prunes at *count (the thread's own). */
+static void
+storeq_count_prunes(struct store_op *op, long *count)
+{
+	for (; op != NULL; op = op->next)
+		if (op->kind == STORE_OP_IDENT_PRUNE)
+			op->count = count;
+}
+
 static void *
 storeq_main(void *arg)
 {
 	struct storeq *q = arg;
 	struct storeq_list group;
 	int retry_ms = STOREQ_RETRY_FIRST_MS, rc;
+	long pruned;
 
 	storeq_list_init(&group);
 	pthread_mutex_lock(&q->mu);
@@ -313,10 +329,13 @@ storeq_main(void *arg)
 		if (group.head == NULL)
 			break; /* stopping, nothing left */
 		pthread_mutex_unlock(&q->mu);
+		pruned = 0;
+		storeq_count_prunes(group.head, &pruned);
 		rc = store_commit(q->db, group.head);
 		pthread_mutex_lock(&q->mu);
 		if (rc == 0) {
 			q->committed = storeq_last(&group)->change;
+			q->pruned += pruned;
 			q->failing_since = 0;
 			q->why[0] = '\0';
 			store_op_free(group.head);
