@@ -37,7 +37,8 @@ static struct {
 	atomic_int fd;   /* where lines go: STDERR_FILENO or the file */
 	char path[1024]; /* "" for stderr */
 	int use_syslog;
-} log_cfg = {LOG_LEVEL_INFO, STDERR_FILENO, "", 0};
+	int has_file; /* fd is a file log_open opened (the loop alone) */
+} log_cfg = {LOG_LEVEL_INFO, STDERR_FILENO, "", 0, 0};
 
 static const char *const log_names[] = {"error", "warn", "info", "debug"};
 
@@ -84,8 +85,9 @@ log_open(const char *path)
 	fd = log_open_file(path);
 	if (fd == -1)
 		return -1;
-	if (cur == STDERR_FILENO) {
+	if (!log_cfg.has_file) {
 		atomic_store(&log_cfg.fd, fd);
+		log_cfg.has_file = 1;
 		return 0;
 	}
 	/* dup2 swaps the file under cur atomically: a write in another
@@ -124,8 +126,9 @@ log_close(void)
 {
 	int fd = atomic_exchange(&log_cfg.fd, STDERR_FILENO);
 
-	if (fd != STDERR_FILENO)
+	if (log_cfg.has_file)
 		close(fd);
+	log_cfg.has_file = 0;
 	if (log_cfg.use_syslog)
 		closelog();
 }
