@@ -2,9 +2,9 @@
 
 Event logs per client, room views compared between players and spectators,
 games played from the `moves` verb with a seeded choice, one-player rooms
-with a spectator, a stream of moves from each seat in threads (for the
-crash tests), and a scan of every stopped server's log for sanitizer
-reports (harness keeps them). Not a test itself (tests/run.sh runs only test_*.py).
+with a spectator, and a stream of moves from each seat in threads (for the
+crash tests); harness scans every stopped server's log for sanitizer
+reports. Not a test itself (tests/run.sh runs only test_*.py).
 """
 
 import atexit
