@@ -171,7 +171,8 @@ asan-test: asan
 # tests whose server runs more than one thread at once (the store thread,
 # bots and hints, signals under load); the first report stops the server
 # (halt_on_error) and the harness fails the test on any report.
-TSAN_TESTS = test_persist_store.py test_badclient_store.py test_workers.py \
+TSAN_TESTS = test_persist_store.py test_badclient_store.py \
+	test_badclient_group.py test_badclient_midgroup.py test_workers.py \
 	test_bots_fair.py test_persist_term.py test_threads_sighup.py
 tsan:
 	$(MAKE) BUILD=$(BUILD)/tsan NATIVE="$(NATIVE)" \

@@ -2,7 +2,7 @@
 failing now and then and the log rotated, changes nothing but the log file.
 
 tablerod logs to a file and runs with the store fault hook
-(TABLERO_TEST_STORE_FAULTS, docs/PROTOCOL.md "Storage faults"). Players
+(TABLERO_TEST_STORE_FAULTS, docs/PROTOCOL.md "Storage"). Players
 move in many one-player rooms, bots play each other and hints are asked,
 so the store thread and the search threads log and hand work back while
 the test sends SIGHUP about every millisecond, renames the log file now
