@@ -235,7 +235,12 @@ def run(ck, a, tmp):
     ck.ok(hints > 0, "hints were asked")
     ck.ok(hups.get("hups", 0) > 100, "SIGHUPs were sent: %r" % hups)
     ck.ok(stored > 0, "moves were stored between the failures")
-    ck.ok(refused > 0, "moves were refused while the store failed")
+    # A failed group is kept and its moves held; the moves made once the
+    # loop knows the store fails are refused: under a slow (sanitizer)
+    # build every move may land in the held groups, none refused.
+    ck.ok(refused > 0 or "changes are refused until it stores again" in
+          s.logtext(), "the store failed under the load (moves held or "
+          "refused: %d refused)" % refused)
     ck.ok(s.proc.poll() is None, "the server is still running")
     ck.ok(stored_again(hinter), "a move is stored once the store is back")
     os.kill(s.proc.pid, signal.SIGHUP)
