@@ -105,16 +105,25 @@ class Rooms:
         settle(self.obs, 0.1)
         self.obs.log = []
 
-    def send_burst(self):
-        """Every room's side to move sends a move, all at once: the
-        request ids by room."""
+    def plan_burst(self):
+        """Every room's side to move and a legal move of it."""
         sent = []
         for room, w, b in self.rooms:
             c = self.mover(room, w, b)
             mv = req(c, "moves", room=room)["moves"][0]
             sent.append((room, c, mv))
+        return sent
+
+    def fire(self, sent):
+        """Send the planned moves, all at once: the request ids by
+        room."""
         return {room: (c, c.send("move", room=room, move=mv))
                 for room, c, mv in sent}
+
+    def send_burst(self):
+        """Every room's side to move sends a move, all at once: the
+        request ids by room."""
+        return self.fire(self.plan_burst())
 
     def heard(self, room):
         """The moved events of room heard by its players and the

@@ -26,7 +26,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from games_lib import (log_says, login, main_in_tmp, req,  # noqa: E402
                        server, shut)
 from harness import is_ok  # noqa: E402
-from test_badclient_group import HELD_S, Rooms, split  # noqa: E402
+from test_badclient_group import (HELD_S, Rooms, keep,  # noqa: E402
+                                  no_reply, split)
 from games_lib import settle  # noqa: E402
 
 # Writes let through before the store fails (the commit counts as one):
@@ -39,13 +40,25 @@ def fault(path, text):
         f.write(text)
 
 
-def stored(ck, a, db, rs, want, what):
-    """Start a server on db and compare every room with want."""
+def stored(ck, a, db, rs, want, what, jroom, jwant):
+    """Start a server on db and compare every room with want, and the
+    join's room with jwant."""
     s = server(a.build, db=db)
     obs = login(s.port, "watcher", rs.obs.token)
     ck.eq(rs.states(obs), want, "%s: after kill -9, every room exactly as "
           "acknowledged" % what)
+    st = keep((req(obs, "state", room=jroom) or {}).get("state") or {})
+    ck.eq(st, jwant, "%s: after kill -9, the join's room as acknowledged"
+          % what)
     shut(s)
+
+
+def first_failure(log):
+    """The first store failure the log tells of."""
+    for line in log.splitlines():
+        if "injected" in line:
+            return line
+    return ""
 
 
 def case(ck, a, tmp, faults, name, text, clears):
@@ -54,20 +67,35 @@ def case(ck, a, tmp, faults, name, text, clears):
     db = os.path.join(tmp, name + ".db")
     s = server(a.build, db=db)
     rs = Rooms(ck, s.port)
+    # A join that starts a game writes the room and marks both (new)
+    # players as having played: several writes in one request, so the
+    # first failed group always fails in its middle.
+    jc, jj = login(s.port, "jcreator"), login(s.port, "jjoiner")
+    jroom = (req(jc, "create", game="ataxx", options={"size": 5},
+                 seat="white") or {}).get("room")
+    jbefore = keep((req(rs.obs, "state", room=jroom) or {})["state"])
     before = rs.states()
+    plan = rs.plan_burst()
     rs.quiet_all()
     fault(faults, text)
-    ids = rs.send_burst()
+    jid = jj.send("join", room=jroom)
+    ids = rs.fire(plan)
     ck.ok(log_says(s, "changes are refused until it stores again"),
           "%s: the group failed" % name)
-    log = s.logtext()
-    ck.ok("injected" in log and ("put move:" in log or "save room:" in log),
-          "%s: in its middle (a write after the first failed)" % name)
+    first = first_failure(s.logtext())
+    ck.ok(first != "" and "commit:" not in first, "%s: in its middle (a "
+          "write after the first failed): %s" % (name, first))
+    ck.ok(no_reply(jj, jid), "%s: the join is not acknowledged" % name)
     settle(rs.obs, HELD_S)
     held, _ = split(ck, ids, name)
-    want = before
+    want, jwant = before, jbefore
     if clears:
         os.unlink(faults)
+        is_ok(ck, jj.reply(jid), "%s: the join acknowledged once the "
+              "fault clears" % name)
+        jwant = keep((req(rs.obs, "state", room=jroom) or {})["state"])
+        ck.eq(jwant["status"], "playing", "%s: the join started the game"
+              % name)
         for room, (c, rid) in held.items():
             is_ok(ck, c.reply(rid), "%s: %s's move acknowledged once the "
                   "fault clears" % (name, room))
@@ -80,7 +108,7 @@ def case(ck, a, tmp, faults, name, text, clears):
     shut(s, signal.SIGKILL)
     if os.path.exists(faults):
         os.unlink(faults)
-    stored(ck, a, db, rs, want, name)
+    stored(ck, a, db, rs, want, name, jroom, jwant)
 
 
 def run(ck, a, tmp):
