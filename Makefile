@@ -42,7 +42,7 @@ ALL_LDFLAGS = $(LDFLAGS) -pthread
 RULES_SRC = $(wildcard rules/*.c)
 AI_SRC = $(wildcard ai/*.c)
 PROTO_SRC = $(wildcard protocol/*.c)
-SERVER_SRC = $(filter-out server/main.c,$(wildcard server/*.c))
+SERVER_SRC = $(filter-out server/main.c,$(wildcard server/*.c server/store/*.c))
 CLIENT_SRC = $(filter-out client-cli/main.c,$(wildcard client-cli/*.c))
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
@@ -171,7 +171,8 @@ asan-test: asan
 # tests whose server runs more than one thread at once (the store thread,
 # bots and hints, signals under load); the first report stops the server
 # (halt_on_error) and the harness fails the test on any report.
-TSAN_TESTS = test_persist_store.py test_badclient_store.py test_workers.py \
+TSAN_TESTS = test_persist_store.py test_badclient_store.py \
+	test_badclient_group.py test_badclient_midgroup.py test_workers.py \
 	test_bots_fair.py test_persist_term.py test_threads_sighup.py
 tsan:
 	$(MAKE) BUILD=$(BUILD)/tsan NATIVE="$(NATIVE)" \

@@ -19,10 +19,12 @@
 # moves at a fixed pace (PACE moves/s in PACED_ROOMS rooms) with each
 # store, whose bystander shows what the loop makes others wait when it is
 # not saturated (its baseline: echod's bystander with no other load);
-# idle connections (RSS per connection); a bystander's ping while bots
-# think; perft; the store alone. After the table, one line per target of
-# issue 14 with the measured value and "met" or "missed" (a missed target
-# does not fail the run).
+# a login storm (moves in 200 rooms with 50 fresh logins a second, its
+# bystander against the same moves without logins); idle connections (RSS
+# per connection); a bystander's ping while bots think; perft; the store
+# alone. After the table, one line per target of issues 14 and 18 with
+# the measured value and "met" or "missed" (a missed target does not fail
+# the run).
 #
 # Usage: sh bench/run.sh BUILD_DIR
 # BENCH_QUICK=1: one run of 1 s, 10 and 100 rooms, two stores, 10,000
@@ -332,6 +334,24 @@ if [ -n "${BENCH_ALSO:-}" ]; then
 	SRV_BIN=$BUILD/tablerod
 fi
 
+# The login storm (issue 18): a bystander's ping during moves in
+# STORM_ROOMS rooms with the default store, with STORM_LOGINS fresh logins
+# a second (each a new identity, stored) and without. The loop never waits
+# for the store's writer (identities are queued ops, reads have their own
+# connection), so the logins must not make others wait: target within
+# 1.2x of the same without logins.
+STORM_ROOMS=200
+STORM_LOGINS=50
+measure tablerod full -m moves -r "$STORM_ROOMS"
+storm_base_by=$(get by_p99_ms) storm_base_rate=$(get rate)
+measure tablerod full -m moves -r "$STORM_ROOMS" -L "$STORM_LOGINS"
+storm_by=$(get by_p99_ms)
+row "ataxx moves, $STORM_ROOMS rooms, full, $STORM_LOGINS logins/s" \
+    "moves/s" "$(get rate)" "$storm_base_rate" "$(get cpu_us)" - \
+    "$(get p50_ms) / $(get p99_ms)" "$storm_by / $storm_base_by" \
+    "$(get loadgen_cpu)"
+keep storm.ratio "$(ratio "$storm_by" "$storm_base_by")"
+
 measure tablerod normal -m idle -c "$IDLE"
 t=$(get per_conn_kib)
 keep idle "$t"
@@ -418,7 +438,8 @@ echo "machine: load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg)" \
 	    print line } }'
 echo "baseline: echod (bench/echod.c) for the network rows, with one" \
     "ping in flight per room for the move rows; for the paced rows the" \
-    "pace asked, and echod's bystander alone; the generic perft for perft"
+    "pace asked, and echod's bystander alone; for the login-storm row" \
+    "the same moves without logins; the generic perft for perft"
 
 # target TEXT VALUE OP LIMIT [UNIT]: one line of the targets block: the
 # value against the limit (OP is <, <=, >= or >), met, missed or not
@@ -454,6 +475,9 @@ for store in $PACED_STORES; do
 	target "bystander p99, $PACED_ROOMS rooms, paced $PACE moves/s, $store" \
 	    "$(kept "paced.main.$store.by")" "<" 2 ms
 done
+echo "targets (issue 18):"
+target "bystander p99, $STORM_ROOMS rooms, $STORM_LOGINS logins/s / none" \
+    "$(kept storm.ratio)" "<=" 1.2
 # The bots: time per move, depth and nodes per second of each level from the
 # start and a middle game; Stones' value; short ladders (time x SCALE).
 # The full ladder (hours on two cores; times x0.1, 100 Ataxx and 20 Amazons

@@ -95,6 +95,16 @@ static const struct flags_entry flags_table[] = {
         .help = "SQLite synchronous mode: full syncs each group commit to "
                 "the disk (no acknowledged move is lost to a power cut), "
                 "normal only at checkpoints"},
+    {.name = "store-give-up",
+        .type = FLAGS_INT,
+        .off = CFG(store_give_up),
+        .min = 1,
+        .max = 86400,
+        .def = 60,
+        .arg = "SECONDS",
+        .help = "a store failing this long (full disk, lost database) makes "
+                "tablerod log why and exit non-zero; a restart recovers "
+                "what was committed"},
     {.name = "log-level",
         .type = FLAGS_CHOICE,
         .off = CFG(log_level),

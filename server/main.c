@@ -18,8 +18,8 @@
 #include <sodium.h>
 
 #include "server/server.h"
-#include "server/storeq.h"
-#include "server/store.h"
+#include "server/store/storeq.h"
+#include "server/store/store.h"
 
 /* path made absolute against dir (relative to the working directory), so
  * that a daemon, which changes to /, still finds it. */
@@ -100,20 +100,27 @@ main_log(const struct config *cfg)
 static void
 main_cleanup(struct server *srv)
 {
+	uint64_t lost;
+
 	if (srv->worker != NULL)
 		worker_free(srv->worker);
 	sweep_stop(srv);
-	/* Everything queued is committed before the store closes. */
-	storeq_free(srv->storeq);
+	/* Everything queued is committed before the store closes (one more
+	 * try when it is failing: what it cannot store was never
+	 * acknowledged). */
+	if (srv->storeq != NULL && (lost = storeq_free(srv->storeq)) > 0)
+		log_error("store: %llu writes never acknowledged are not "
+		          "stored",
+		    (unsigned long long)lost);
 	srv->storeq = NULL;
 	net_free_all(srv);
 	room_free_all(srv);
 	slots_free(&srv->held_conns);
-	slots_free(&srv->pend_rooms);
 	player_free_all(srv);
 	limit_free_all(srv);
-	if (srv->store != NULL)
-		store_close(srv->store);
+	player_committed(srv, UINT64_MAX);
+	store_close(srv->reader);
+	store_close(srv->store);
 	if (srv->sig_term != NULL) {
 		event_free(srv->sig_term);
 		event_free(srv->sig_int);
@@ -193,17 +200,22 @@ main_start(struct server *srv)
 		return -1;
 	}
 	db = main_db_path(&srv->cfg);
-	srv->store = store_open(db, srv->cfg.sync_full, err, sizeof err);
-	if (srv->store == NULL) {
+	err[0] = '\0';
+	srv->store = store_open(
+	    db, srv->cfg.sync_full ? STORE_SYNC_FULL : 0, err, sizeof err);
+	if (srv->store != NULL)
+		srv->reader = store_open_reader(srv->store, err, sizeof err);
+	if (srv->reader == NULL) {
 		log_error("%s", err);
 		free(db);
 		return -1;
 	}
-	log_info("data file %s (synchronous=%s)", db,
+	log_info("data file %s (%s, synchronous=%s)", db,
+	    store_backend_name(srv->store),
 	    srv->cfg.sync_full ? "full" : "normal");
 	free(db);
-	srv->storeq =
-	    storeq_new(srv->base, srv->store, session_store_done, srv);
+	srv->storeq = storeq_new(srv->base, srv->store,
+	    (int64_t)srv->cfg.store_give_up * 1000, session_store_done, srv);
 	if (srv->storeq == NULL)
 		return -1;
 	if (net_listen(srv) != 0)
