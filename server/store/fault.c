@@ -29,18 +29,28 @@ store_fault_free(struct store_fault *f)
 	f->file = NULL;
 }
 
-int
-store_fault_now(struct store_fault *f)
+/* The control file's text into buf; 0, or -1 when there is none. */
+static int
+store_fault_read(const struct store_fault *f, char *buf, size_t len)
 {
-	char buf[STORE_FAULT_READ];
 	size_t n;
 	FILE *fp;
 
 	if (f->file == NULL || (fp = fopen(f->file, "r")) == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof buf - 1, fp);
+		return -1;
+	n = fread(buf, 1, len - 1, fp);
 	fclose(fp);
 	buf[n] = '\0';
+	return 0;
+}
+
+int
+store_fault_now(struct store_fault *f)
+{
+	char buf[STORE_FAULT_READ];
+
+	if (store_fault_read(f, buf, sizeof buf) != 0)
+		return 0;
 	if (strncmp(buf, "pass ", 5) == 0) {
 		/* A new "pass N" counts again from N. */
 		if (strcmp(buf, f->seen) != 0) {
@@ -54,5 +64,14 @@ store_fault_now(struct store_fault *f)
 		return 1;
 	}
 	f->seen[0] = '\0';
-	return strcmp(buf, STORE_FAULT_WORD) == 0;
+	return strncmp(buf, STORE_FAULT_WORD, strlen(STORE_FAULT_WORD)) == 0;
+}
+
+int
+store_fault_undo(struct store_fault *f)
+{
+	char buf[STORE_FAULT_READ];
+
+	return store_fault_read(f, buf, sizeof buf) == 0 &&
+	    strstr(buf, "undo") != NULL;
 }

@@ -2,8 +2,10 @@
  * fault.h: test-only fault injection, the same for every backend. When
  * TABLERO_TEST_STORE_FAULTS names a file, every write fails while that
  * file holds "fail", as on a full disk, and "pass N" lets the next N
- * writes through first (a fault in the middle of a group);
- * docs/PROTOCOL.md, "Storage faults". Without the variable, never.
+ * writes through first (a fault in the middle of a group; the commit
+ * counts as a write); "undo" after either makes the rollback of the
+ * failed group fail too. docs/HACKING.md, "Storage faults". Without the
+ * variable, never.
  */
 #ifndef TABLERO_STORE_FAULT_H
 #define TABLERO_STORE_FAULT_H
@@ -23,5 +25,7 @@ int store_fault_init(struct store_fault *f);
 void store_fault_free(struct store_fault *f);
 /* 1 when the next write must fail. */
 int store_fault_now(struct store_fault *f);
+/* 1 when the rollback of a failed group must fail too. */
+int store_fault_undo(struct store_fault *f);
 
 #endif

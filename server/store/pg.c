@@ -190,8 +190,10 @@ pgpg_fail(struct store_conn *c, const char *op, const char *why)
 
 	snprintf(c->err, sizeof c->err, "%s: %s", op,
 	    why != NULL && *why != '\0' ? why : PQerrorMessage(c->pg));
+	/* The first line: the server's CONTEXT and DETAIL lines follow. */
+	c->err[strcspn(c->err, "\n")] = '\0';
 	n = strlen(c->err);
-	while (n > 0 && (c->err[n - 1] == '\n' || c->err[n - 1] == ' '))
+	while (n > 0 && c->err[n - 1] == ' ')
 		c->err[--n] = '\0';
 	return -1;
 }
@@ -344,6 +346,17 @@ pgpg_prepare(struct store_conn *c)
 	return 0;
 }
 
+/* Close the connection: the server rolls back whatever it had open; the
+ * next commit connects again. */
+static void
+pgpg_disconnect(struct store_conn *c)
+{
+	if (c->pg != NULL)
+		PQfinish(c->pg);
+	c->pg = NULL;
+	c->prepared = 0;
+}
+
 /*
  * Connect (again) and make the connection ready: quiet notices, the
  * commit's durability, the schema (writer), the prepared statements, and
@@ -356,9 +369,7 @@ pgpg_connect(struct store_conn *c)
 	    "dbname", "connect_timeout", "application_name", NULL};
 	const char *vals[] = {c->where, PGPG_CONNECT_TIMEOUT, "tablerod", NULL};
 
-	if (c->pg != NULL)
-		PQfinish(c->pg);
-	c->prepared = 0;
+	pgpg_disconnect(c);
 	/* expand_dbname: the URL's own fields win over the others. */
 	c->pg = PQconnectdbParams(keys, vals, 1);
 	if (c->pg == NULL) {
@@ -682,28 +693,28 @@ pgpg_chunk(struct store_conn *c, const struct store_op **op, int begin)
 	}
 	if (*op == NULL && rc == 0) {
 		what[sent++] = "commit";
-		rc = pgpg_send_sql(c, "COMMIT");
+		/* The commit counts as a write for the fault hook. */
+		rc = pgpg_send_sql(
+		    c, store_fault_now(&c->fault) ? PGPG_FAULT_SQL : "COMMIT");
 	}
 	if (pgpg_drain(c, sent, what) != 0)
 		return -1;
 	return rc;
 }
 
-/* After a failed group: end the transaction (the connection may be gone,
- * then the next commit connects again). */
+/* After a failed group: roll its transaction back. When the rollback
+ * fails (or the fault hook says it does) or the connection is gone, close
+ * it: nothing half-written can be committed by a later group. */
 static void
 pgpg_abort(struct store_conn *c)
 {
 	const char *what[1] = {"rollback"};
 	char keep[PGPG_ERRLEN];
 
-	if (PQstatus(c->pg) != CONNECTION_OK) {
-		c->prepared = 0;
-		return;
-	}
 	memcpy(keep, c->err, sizeof keep);
-	if (pgpg_send_sql(c, "ROLLBACK") != 0 || pgpg_drain(c, 1, what) != 0)
-		c->prepared = 0; /* start afresh next time */
+	if (store_fault_undo(&c->fault) || PQstatus(c->pg) != CONNECTION_OK ||
+	    pgpg_send_sql(c, "ROLLBACK") != 0 || pgpg_drain(c, 1, what) != 0)
+		pgpg_disconnect(c);
 	memcpy(c->err, keep, sizeof keep);
 }
 
@@ -1006,6 +1017,7 @@ pgpg_game_last(struct store_conn *c, const char *room, store_game_cb cb,
 const struct store_backend store_pg = {
     .name = "postgresql",
     .handles = pgpg_handles,
+    .reader_shares = NULL,
     .open = pgpg_open,
     .close = pgpg_close,
     .errmsg = pgpg_errmsg,

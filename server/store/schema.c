@@ -1,9 +1,10 @@
 /*
  * schema.c: the store's schema and its migrations, one list for both
  * backends (schema.h). SQLite's text is the original; PostgreSQL's differs
- * only in types (BIGINT for 64-bit integers, BIGSERIAL for the finished
- * games' ids), in the room numbers (a sequence instead of SQLite's meta
- * row and trigger) and in SQLite's WITHOUT ROWID.
+ * only in types (BIGINT for 64-bit integers: SQLite's INTEGER is 64 bits,
+ * PostgreSQL's 32; BIGSERIAL for the finished games' ids), in the room numbers
+ * (a sequence instead of SQLite's meta row and trigger) and in SQLite's WITHOUT
+ * ROWID.
  */
 #include <stddef.h>
 
@@ -177,7 +178,19 @@ const struct store_migration store_schema[] = {
             " identities.name)));"
             "CREATE UNIQUE INDEX identities_folded ON identities (folded);"
             "CREATE INDEX identities_unplayed ON identities (played, seen_ms);",
-        .pg = NULL},
+        .pg = "ALTER TABLE identities ADD COLUMN folded TEXT;"
+              "ALTER TABLE identities ADD COLUMN played INTEGER NOT NULL"
+              " DEFAULT 1;"
+              "ALTER TABLE identities ADD COLUMN seen_ms BIGINT NOT NULL"
+              " DEFAULT 0;"
+              "UPDATE identities SET folded = lower(name) WHERE NOT EXISTS"
+              " (SELECT 1 FROM identities o WHERE lower(o.name) ="
+              " lower(identities.name) AND (o.created_ms <"
+              " identities.created_ms OR (o.created_ms ="
+              " identities.created_ms AND o.name < identities.name)));"
+              "CREATE UNIQUE INDEX identities_folded ON identities (folded);"
+              "CREATE INDEX identities_unplayed ON identities"
+              " (played, seen_ms);"},
 };
 
 const int store_schema_version =

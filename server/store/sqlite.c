@@ -18,6 +18,7 @@
 
 #include <sqlite3.h>
 
+#include "server/store/schema.h"
 #include "server/store/store.h"
 
 /* WAL pages (of 4 KiB) past which the store thread checkpoints between
@@ -53,111 +54,9 @@
 /* Bytes of the control file read. */
 #define STORE_FAULT_READ 32
 
-/*
- * The migrations, applied in order; the schema version of a file is the
- * number of them applied. Append new ones at the end, never edit old ones.
- */
-static const char *const sqlite_migrations[] = {
-    /* 1: the first schema. */
-    "CREATE TABLE identities ("
-    " name TEXT PRIMARY KEY NOT NULL,"
-    " token_hash TEXT NOT NULL,"
-    " created_ms INTEGER NOT NULL);"
-    "CREATE TABLE rooms ("
-    " id TEXT PRIMARY KEY NOT NULL,"
-    " number INTEGER," /* from "r<digits>", for store_room_max_number */
-    " game TEXT NOT NULL,"
-    " options TEXT NOT NULL,"
-    " seats TEXT NOT NULL,"
-    " status TEXT NOT NULL,"
-    " result TEXT,"
-    " creator TEXT NOT NULL,"
-    " private INTEGER NOT NULL,"
-    " clock_initial_ms INTEGER NOT NULL,"
-    " clock_increment_ms INTEGER NOT NULL,"
-    " game_no INTEGER NOT NULL,"
-    " created_ms INTEGER NOT NULL,"
-    " updated_ms INTEGER NOT NULL);"
-    "CREATE INDEX rooms_status_updated ON rooms (status, updated_ms);"
-    "CREATE INDEX rooms_number ON rooms (number);"
-    "CREATE TABLE moves ("
-    " room TEXT NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,"
-    " game_no INTEGER NOT NULL,"
-    " ply INTEGER NOT NULL,"
-    " seat INTEGER NOT NULL,"
-    " move TEXT NOT NULL,"
-    " clock0 INTEGER NOT NULL,"
-    " clock1 INTEGER NOT NULL,"
-    " at_ms INTEGER NOT NULL,"
-    " PRIMARY KEY (room, game_no, ply)) WITHOUT ROWID;"
-    /* The highest room number ever saved, kept when rooms are deleted
-     * so that a pruned room's id is never given out again. */
-    "CREATE TABLE meta ("
-    " key TEXT PRIMARY KEY NOT NULL,"
-    " value INTEGER NOT NULL) WITHOUT ROWID;"
-    "INSERT INTO meta (key, value) VALUES ('room_max', 0);"
-    "CREATE TRIGGER rooms_max AFTER INSERT ON rooms"
-    " WHEN NEW.number IS NOT NULL BEGIN"
-    " UPDATE meta SET value = max(value, NEW.number)"
-    " WHERE key = 'room_max'; END;"
-    "CREATE TABLE progress ("
-    " name TEXT NOT NULL,"
-    " game TEXT NOT NULL,"
-    " json TEXT NOT NULL,"
-    " updated_ms INTEGER NOT NULL,"
-    " PRIMARY KEY (name, game)) WITHOUT ROWID;",
-    /* 2: event numbers survive a restart: the room's last seq, and the
-     * seq of each move's moved event. */
-    "ALTER TABLE rooms ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE moves ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;",
-    /* 3: every finished game is kept, whole: its players (name0 and
-     * name1, NULL for a bot or a free seat, for a player's history),
-     * result, times, moves (JSON) and start and final positions; a
-     * rematch or a restart of the room never touches it. */
-    "CREATE TABLE games ("
-    " id INTEGER PRIMARY KEY,"
-    " room TEXT NOT NULL,"
-    " game_no INTEGER NOT NULL,"
-    " game TEXT NOT NULL,"
-    " options TEXT NOT NULL,"
-    " seats TEXT NOT NULL,"
-    " name0 TEXT,"
-    " name1 TEXT,"
-    " result TEXT NOT NULL,"
-    " private INTEGER NOT NULL,"
-    " clock_initial_ms INTEGER NOT NULL,"
-    " clock_increment_ms INTEGER NOT NULL,"
-    " started_ms INTEGER NOT NULL,"
-    " ended_ms INTEGER NOT NULL,"
-    " nmoves INTEGER NOT NULL,"
-    " moves TEXT NOT NULL,"
-    " start TEXT NOT NULL,"
-    " position TEXT NOT NULL);"
-    "CREATE INDEX games_ended ON games (ended_ms);"
-    "CREATE INDEX games_room ON games (room);"
-    "CREATE INDEX games_name0 ON games (name0, ended_ms);"
-    "CREATE INDEX games_name1 ON games (name1, ended_ms);",
-    /* 4: names are unique whatever their case: `folded` is the name in
-     * lower case, unique. Where names clashed already, the first
-     * registered (oldest, then smallest in byte order) gets the folded
-     * key; the others keep working under their exact spelling only.
-     * `played`: set once the identity sat in a game that started;
-     * identities that never did are pruned --unplayed-days after they
-     * were last seen (`seen_ms`, the last hello). Those made before this
-     * version count as played (nothing says otherwise). */
-    "ALTER TABLE identities ADD COLUMN folded TEXT;"
-    "ALTER TABLE identities ADD COLUMN played INTEGER NOT NULL DEFAULT 1;"
-    "ALTER TABLE identities ADD COLUMN seen_ms INTEGER NOT NULL DEFAULT 0;"
-    "UPDATE identities SET folded = lower(name) WHERE NOT EXISTS"
-    " (SELECT 1 FROM identities o WHERE lower(o.name) ="
-    " lower(identities.name) AND (o.created_ms < identities.created_ms"
-    " OR (o.created_ms = identities.created_ms AND o.name <"
-    " identities.name)));"
-    "CREATE UNIQUE INDEX identities_folded ON identities (folded);"
-    "CREATE INDEX identities_unplayed ON identities (played, seen_ms);",
-};
-#define STORE_SCHEMA_VERSION                                                   \
-	((int)(sizeof sqlite_migrations / sizeof sqlite_migrations[0]))
+/* The schema (schema.c, one description for both backends): the
+ * schema version of a file is the number of migrations applied. */
+#define STORE_SCHEMA_VERSION store_schema_version
 
 /* The columns of a finished game, in the order store_game_row reads. */
 #define STORE_GAME_COLS                                                        \
@@ -716,8 +615,8 @@ sqlite_apply(sqlite3 *db, const char *path, int from, char *err, size_t errlen)
 	int i;
 
 	for (i = from; i < STORE_SCHEMA_VERSION; i++) {
-		if (sqlite3_exec(db, sqlite_migrations[i], NULL, NULL, NULL) !=
-		    SQLITE_OK) {
+		if (sqlite3_exec(db, store_schema_sql(i, 0), NULL, NULL,
+		        NULL) != SQLITE_OK) {
 			snprintf(what, sizeof what,
 			    "migration to schema"
 			    " version %d failed",

@@ -14,6 +14,7 @@
 
 /* The backends, the default (a file path) last. */
 static const struct store_backend *const store_backends[] = {
+    &store_pg,
     &store_sqlite,
 };
 

@@ -193,6 +193,7 @@ struct store_backend {
 };
 
 extern const struct store_backend store_sqlite;
+extern const struct store_backend store_pg;
 
 /* The calls (store.c): the backend's, through the store's table. Open the
  * writer first (it migrates), then the loop's reader of the same store. */
