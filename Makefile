@@ -3,6 +3,7 @@
 #   make            build tablerod, perft and the tests
 #   make run        build and start tablerod on port 7777 in the foreground
 #   make test       build and run every test; last line "N passed, M failed"
+#   make pg-test    the tests that store, against a throwaway PostgreSQL
 #   make asan       build and run the tests with address and UB sanitizers
 #   make tsan       build with ThreadSanitizer; tsan-test runs the threaded tests
 #   make fuzz       build the libFuzzer targets (clang)
@@ -69,7 +70,7 @@ CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
 BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
 
-.PHONY: all deps run test asan asan-test tsan tsan-test fuzz fuzz-run bench install clean \
+.PHONY: all deps run test pg-test asan asan-test tsan tsan-test fuzz fuzz-run bench install clean \
 	format check-format
 .SUFFIXES:
 # Keep every intermediate object: nothing is rebuilt for nothing, and make
@@ -157,6 +158,9 @@ fuzz-run: fuzz
 
 test: all fuzz
 	@sh tests/run.sh $(BUILD) $(FUZZ_SECONDS)
+
+pg-test: all
+	@sh tests/pg.sh $(BUILD)
 
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan NATIVE="$(NATIVE)" \

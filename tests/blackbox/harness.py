@@ -132,6 +132,22 @@ def store_url(db):
     return url
 
 
+def store_bytes(db):
+    """Everything the store for db holds, as bytes: the data file and its
+    WAL, or with PG a data-only dump of its database."""
+    if PG is not None:
+        out = subprocess.run(["pg_dump", "--data-only", store_url(db)],
+                             stdout=subprocess.PIPE, timeout=WAIT,
+                             check=True)
+        return out.stdout
+    raw = b""
+    for p in (db, db + "-wal"):
+        if os.path.exists(p):
+            with open(p, "rb") as f:
+                raw += f.read()
+    return raw
+
+
 def sqlite_only(chk, what):
     """True when the tests store in SQLite files; else says that `what`
     (a test of SQLite's file itself) does not apply, and False."""

@@ -17,8 +17,8 @@ import sqlite3
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from games_lib import (log_says, login, main_in_tmp, req,  # noqa: E402
-                       server, settle, shut)
+from games_lib import (harness, log_says, login, main_in_tmp,  # noqa: E402
+                       req, server, settle, shut)
 
 
 def no_reply(c, rid, secs=1.0):
@@ -52,6 +52,9 @@ def main():
 
 def run(ck, a, tmp):
     """The test, with its data files in tmp."""
+    if not harness.sqlite_only(ck, "another process holds the data file's"
+                               " write lock"):
+        return
     db = os.path.join(tmp, "tablero.db")
     s = server(a.build, db=db)
     p1, p2 = login(s.port, "lockp1"), login(s.port, "lockp2")
