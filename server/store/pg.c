@@ -154,7 +154,8 @@ struct store_conn {
 	PGconn *pg;
 	char *where; /* the URL, to connect again after a lost connection */
 	int flags;
-	int prepared; /* the statements exist on this connection */
+	int prepared;  /* the statements exist on this connection */
+	int copy_sent; /* --copy-db rows sent and not yet read back */
 	struct store_fault fault;
 	char err[PGPG_ERRLEN];
 };
@@ -603,7 +604,8 @@ pgpg_drain(struct store_conn *c, int sent, const char *const *what)
 			return pgpg_fail(c, "read results", NULL);
 		if (!bad && PQresultStatus(r) != PGRES_COMMAND_OK &&
 		    PQresultStatus(r) != PGRES_TUPLES_OK) {
-			pgpg_fail(c, what[i], PQresultErrorMessage(r));
+			pgpg_fail(c, what != NULL ? what[i] : "copy",
+			    PQresultErrorMessage(r));
 			bad = 1;
 		}
 		PQclear(r);
@@ -1014,6 +1016,113 @@ pgpg_game_last(struct store_conn *c, const char *room, store_game_cb cb,
 	    c, PS_GAME_LAST, &p, "a room's last game", cb, arg, found);
 }
 
+/* Run sql on the writer's pipeline and wait for its rows. */
+static PGresult *
+pgpg_pipe_query(struct store_conn *c, const char *sql, const char *op)
+{
+	PGresult *r, *rows;
+
+	if (pgpg_send_sql(c, sql) != 0 || PQpipelineSync(c->pg) != 1) {
+		pgpg_fail(c, op, NULL);
+		return NULL;
+	}
+	rows = PQgetResult(c->pg);
+	while ((r = PQgetResult(c->pg)) != NULL)
+		PQclear(r);
+	/* The sync's own result. */
+	r = PQgetResult(c->pg);
+	if (r == NULL || PQresultStatus(r) != PGRES_PIPELINE_SYNC) {
+		PQclear(r);
+		PQclear(rows);
+		pgpg_fail(c, op, "the pipeline lost its sync");
+		return NULL;
+	}
+	PQclear(r);
+	if (PQresultStatus(rows) != PGRES_TUPLES_OK) {
+		pgpg_fail(c, op, PQresultErrorMessage(rows));
+		PQclear(rows);
+		return NULL;
+	}
+	return rows;
+}
+
+static int
+pgpg_copy_read(struct store_conn *c, const struct store_table *t,
+    store_row_cb cb, void *arg)
+{
+	const char *vals[STORE_TABLE_COLS];
+	PGresult *r;
+	int i, j, rc = 0;
+
+	if (pgpg_ready(c) != 0)
+		return -1;
+	r = pgpg_pipe_query(c, store_table_sql(t, 0, 1), t->name);
+	if (r == NULL)
+		return -1;
+	if (PQnfields(r) != t->ncols) {
+		snprintf(c->err, sizeof c->err, "%s: %d columns, not %d",
+		    t->name, PQnfields(r), t->ncols);
+		PQclear(r);
+		return -1;
+	}
+	for (i = 0; i < PQntuples(r) && rc == 0; i++) {
+		for (j = 0; j < t->ncols; j++)
+			vals[j] = pgpg_str_or_null(r, i, j);
+		rc = cb(arg, vals);
+	}
+	PQclear(r);
+	return rc;
+}
+
+/* Read back the copy's rows sent so far (and `more` statements after
+ * them); 0 when all went in. */
+static int
+pgpg_copy_drain(struct store_conn *c, int more)
+{
+	int n = c->copy_sent + more;
+
+	c->copy_sent = 0;
+	return pgpg_drain(c, n, NULL);
+}
+
+static int
+pgpg_copy_txn(struct store_conn *c, int what)
+{
+	if (what == 0) {
+		c->copy_sent = 0;
+		if (pgpg_ready(c) != 0 || pgpg_send_sql(c, "BEGIN") != 0)
+			return -1;
+		return pgpg_copy_drain(c, 1);
+	}
+	if (what < 0) {
+		pgpg_copy_drain(c, 0);
+		pgpg_abort(c);
+		return 0;
+	}
+	/* The finished games keep their ids: the next id follows them. */
+	if (pgpg_send_sql(c,
+	        "SELECT setval(pg_get_serial_sequence('games',"
+	        " 'id'), coalesce(max(id), 0) + 1, false)"
+	        " FROM games") != 0 ||
+	    pgpg_send_sql(c, "COMMIT") != 0 || pgpg_copy_drain(c, 2) != 0) {
+		pgpg_abort(c);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+pgpg_copy_write(
+    struct store_conn *c, const struct store_table *t, const char *const *vals)
+{
+	if (PQsendQueryParams(c->pg, store_table_sql(t, 1, 1), t->ncols, NULL,
+	        vals, NULL, NULL, 0) != 1)
+		return pgpg_fail(c, t->name, NULL);
+	if (++c->copy_sent >= PGPG_PIPE_CHUNK)
+		return pgpg_copy_drain(c, 0);
+	return 0;
+}
+
 const struct store_backend store_pg = {
     .name = "postgresql",
     .handles = pgpg_handles,
@@ -1030,4 +1139,7 @@ const struct store_backend store_pg = {
     .games_recent = pgpg_games_recent,
     .games_of = pgpg_games_of,
     .game_last = pgpg_game_last,
+    .copy_read = pgpg_copy_read,
+    .copy_txn = pgpg_copy_txn,
+    .copy_write = pgpg_copy_write,
 };

@@ -203,3 +203,70 @@ store_schema_sql(int i, int pg)
 		return store_schema[i].pg;
 	return store_schema[i].sqlite;
 }
+
+/* The columns of each table, for store_tables. */
+#define STORE_IDENT_COLS "name, token_hash, created_ms, folded, played, seen_ms"
+#define STORE_ROOM_COLS                                                        \
+	"id, number, game, options, seats, status, result, creator, private,"  \
+	" clock_initial_ms, clock_increment_ms, game_no, created_ms,"          \
+	" updated_ms, seq"
+#define STORE_MOVE_COLS                                                        \
+	"room, game_no, ply, seat, move, clock0, clock1, at_ms, seq"
+#define STORE_GAME_COLS                                                        \
+	"id, room, game_no, game, options, seats, name0, name1, result,"       \
+	" private, clock_initial_ms, clock_increment_ms, started_ms,"          \
+	" ended_ms, nmoves, moves, start, position"
+#define STORE_PROGRESS_COLS "name, game, json, updated_ms"
+
+const struct store_table store_tables[] = {
+    {"identities", 6,
+        "SELECT " STORE_IDENT_COLS " FROM identities ORDER BY name", NULL,
+        "INSERT INTO identities (" STORE_IDENT_COLS ")"
+        " VALUES ($1, $2, $3, $4, $5, $6)",
+        NULL},
+    {"rooms", 15, "SELECT " STORE_ROOM_COLS " FROM rooms ORDER BY id", NULL,
+        "INSERT INTO rooms (" STORE_ROOM_COLS ") VALUES ($1, $2, $3, $4,"
+        " $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+        NULL},
+    {"moves", 9,
+        "SELECT " STORE_MOVE_COLS " FROM moves ORDER BY room, game_no, ply",
+        NULL,
+        "INSERT INTO moves (" STORE_MOVE_COLS ") VALUES ($1, $2, $3, $4,"
+        " $5, $6, $7, $8, $9)",
+        NULL},
+    {"games", 18, "SELECT " STORE_GAME_COLS " FROM games ORDER BY id", NULL,
+        "INSERT INTO games (" STORE_GAME_COLS ") VALUES ($1, $2, $3, $4,"
+        " $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,"
+        " $18)",
+        NULL},
+    {"progress", 4,
+        "SELECT " STORE_PROGRESS_COLS " FROM progress ORDER BY name, game",
+        NULL,
+        "INSERT INTO progress (" STORE_PROGRESS_COLS ")"
+        " VALUES ($1, $2, $3, $4)",
+        NULL},
+    {"room_max", 1,
+        "SELECT max(coalesce((SELECT value FROM meta"
+        " WHERE key = 'room_max'), 0),"
+        " coalesce((SELECT max(number) FROM rooms), 0))",
+        "SELECT greatest((SELECT CASE WHEN is_called THEN last_value"
+        " ELSE 0 END FROM room_numbers),"
+        " coalesce((SELECT max(number) FROM rooms), 0))",
+        "UPDATE meta SET value = max(value, CAST($1 AS INTEGER))"
+        " WHERE key = 'room_max'",
+        "SELECT setval('room_numbers', $1::bigint) WHERE $1::bigint >"
+        " (SELECT CASE WHEN is_called THEN last_value ELSE 0 END"
+        " FROM room_numbers)"},
+};
+
+const int store_ntables = (int)(sizeof store_tables / sizeof store_tables[0]);
+
+const char *
+store_table_sql(const struct store_table *t, int write, int pg)
+{
+	const char *pgsql = write ? t->write_pg : t->read_pg;
+
+	if (pg && pgsql != NULL)
+		return pgsql;
+	return write ? t->write : t->read;
+}

@@ -187,8 +187,10 @@ struct store_conn {
 	char *fault_file; /* test-only fault control file, or NULL */
 	char fault_seen[STORE_FAULT_READ]; /* its "pass N" last read */
 	long fault_left;                   /* writes it still lets through */
-	int wal_pages;  /* pages in the WAL after the last commit */
-	long next_room; /* the last room number given out (reader) */
+	int wal_pages;         /* pages in the WAL after the last commit */
+	long next_room;        /* the last room number given out (reader) */
+	sqlite3_stmt *copy_st; /* --copy-db: the insert of copy_t */
+	const struct store_table *copy_t; /* its table */
 };
 
 /* A room of store_load with its strings copied out of the statement. */
@@ -822,6 +824,7 @@ sqlite_close(struct store_conn *s)
 {
 	if (s == NULL)
 		return;
+	sqlite3_finalize(s->copy_st);
 	sqlite_disconnect(s);
 	free(s->fault_file);
 	free(s->path);
@@ -1514,6 +1517,70 @@ sqlite_commit(struct store_conn *s, const struct store_op *ops)
 		return sqlite_undo(s);
 	return 0;
 }
+static int
+sqlite_copy_read(struct store_conn *s, const struct store_table *t,
+    store_row_cb cb, void *arg)
+{
+	const char *vals[STORE_TABLE_COLS];
+	sqlite3_stmt *st;
+	int i, rc, ret = 0;
+
+	if (sqlite3_prepare_v2(
+	        s->db, store_table_sql(t, 0, 0), -1, &st, NULL) != SQLITE_OK)
+		return sqlite_fail(s, t->name);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (i = 0; i < t->ncols; i++)
+			vals[i] = sqlite3_column_type(st, i) == SQLITE_NULL
+			    ? NULL
+			    : sqlite_col(st, i);
+		if ((ret = cb(arg, vals)) != 0)
+			break;
+	}
+	if (ret == 0 && rc != SQLITE_DONE)
+		ret = sqlite_fail(s, t->name);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int
+sqlite_copy_txn(struct store_conn *s, int what)
+{
+	sqlite3_finalize(s->copy_st);
+	s->copy_st = NULL;
+	s->copy_t = NULL;
+	if (what == 0)
+		return sqlite_run(s, "BEGIN IMMEDIATE", "begin the copy");
+	if (what > 0)
+		return sqlite_run(s, "COMMIT", "commit the copy");
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return 0;
+}
+
+static int
+sqlite_copy_write(
+    struct store_conn *s, const struct store_table *t, const char *const *vals)
+{
+	int i, rc = SQLITE_OK;
+
+	if (s->copy_t != t) {
+		sqlite3_finalize(s->copy_st);
+		s->copy_t = NULL;
+		if (sqlite3_prepare_v2(s->db, store_table_sql(t, 1, 0), -1,
+		        &s->copy_st, NULL) != SQLITE_OK)
+			return sqlite_fail(s, t->name);
+		s->copy_t = t;
+	}
+	for (i = 0; i < t->ncols && rc == SQLITE_OK; i++)
+		rc = vals[i] == NULL ? sqlite3_bind_null(s->copy_st, i + 1)
+		                     : sqlite3_bind_text(s->copy_st, i + 1,
+		                           vals[i], -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s->copy_st);
+	sqlite_reset(s->copy_st);
+	return rc == SQLITE_DONE ? 0 : sqlite_fail(s, t->name);
+}
+
 const struct store_backend store_sqlite = {
     .name = "sqlite",
     .handles = sqlite_handles,
@@ -1530,4 +1597,7 @@ const struct store_backend store_sqlite = {
     .games_recent = sqlite_games_recent,
     .games_of = sqlite_games_of,
     .game_last = sqlite_game_last,
+    .copy_read = sqlite_copy_read,
+    .copy_txn = sqlite_copy_txn,
+    .copy_write = sqlite_copy_write,
 };
