@@ -148,6 +148,11 @@ def store_bytes(db):
     return raw
 
 
+def pg_fresh():
+    """The URL of a new, empty database on PG."""
+    return store_url(":memory:")
+
+
 def sqlite_only(chk, what):
     """True when the tests store in SQLite files; else says that `what`
     (a test of SQLite's file itself) does not apply, and False."""
@@ -170,8 +175,9 @@ class Server:
     """A tablerod process on 127.0.0.1 and a free port."""
 
     def __init__(self, build, db=":memory:", extra=(), port=0,
-                 preexec=None):
+                 preexec=None, db_as_is=False):
         self.build = build
+        self.db_as_is = db_as_is  # db goes to --db unmapped (store_url)
         self.preexec = preexec  # run in the child before exec (limits)
         self.db = db
         self.extra = list(extra)
@@ -182,7 +188,8 @@ class Server:
 
     def start(self):
         cmd = [os.path.join(self.build, "tablerod"), "--listen", "127.0.0.1",
-               "--port", str(self.port), "--db", store_url(self.db),
+               "--port", str(self.port), "--db",
+               self.db if self.db_as_is else store_url(self.db),
                "--bot-delay", "0",
                "--bot-pace", "0",
                "--log-level", "debug"] + self.extra
