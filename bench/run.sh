@@ -31,8 +31,9 @@
 # rooms with the default store, the paced rows, 1000 idle connections
 # (about a minute and a half).
 # BENCH_PG=0: no PostgreSQL rows (by default a throwaway PostgreSQL from
-# contrib/pgtest.sh, fsync on, is measured at PG_ROOMS rooms against SQLite
-# with --sync full; skipped, with a note, where PostgreSQL is missing).
+# contrib/pgtest.sh, fsync on, over its Unix socket, is measured at
+# PG_ROOMS rooms against SQLite with --sync full; skipped, with a note,
+# where PostgreSQL is missing).
 # BENCH_ALSO=DIR: the paced rows also with DIR/tablerod (e.g. an older
 # commit built in another BUILD dir), in the same run, named
 # ${BENCH_ALSO_NAME:-DIR} in the table.
@@ -113,7 +114,9 @@ trap 'stop_server; pg_stop; rm -rf "$TMP"' EXIT INT TERM
 # pg_start: a throwaway PostgreSQL for the PostgreSQL rows (PG_URL, the
 # maintenance database's URL, stays empty when none could start).
 pg_start() {
-	out=$(sh "$HERE/../contrib/pgtest.sh" start 2>"$TMP/pg.err") || {
+	# On the same machine, as a club would run it: the Unix socket.
+	out=$(PGTEST_SOCKET=1 sh "$HERE/../contrib/pgtest.sh" start \
+	    2>"$TMP/pg.err") || {
 		echo "run.sh: no PostgreSQL rows: $(tail -n 1 "$TMP/pg.err")" >&2
 		return 0
 	}

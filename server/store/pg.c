@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <libpq-fe.h>
 
@@ -29,7 +30,7 @@
 /* Ops sent before the pipeline is synced and the results read: the
  * server's replies to them (tens of bytes each) must fit the socket's
  * buffers, or server and client would each wait for the other to read. */
-#define PGPG_PIPE_CHUNK 256
+#define PGPG_PIPE_CHUNK 1024
 /* Seconds a connection attempt waits for the server. */
 #define PGPG_CONNECT_TIMEOUT "10"
 /* Key of the advisory lock that serialises migrations when several servers
@@ -166,6 +167,18 @@ struct pgpg_params {
 	char num[PGPG_PARAMS][PGPG_NUMLEN];
 	int n;
 };
+
+/* Milliseconds since the epoch: when an op that carries no time (a new
+ * identity, progress) was written, as SQLite's backend records it. */
+static long long
+pgpg_now_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		return 0;
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* Add a string parameter (NULL: SQL NULL). */
 static void
@@ -520,7 +533,7 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_text(p, op->a);
 		pgpg_text(p, op->b);
 		pgpg_text(p, op->c);
-		pgpg_int(p, op->ms);
+		pgpg_int(p, op->ms != 0 ? op->ms : pgpg_now_ms());
 		return PS_PROGRESS_PUT;
 	case STORE_OP_GAME_PUT:
 		pgpg_text(p, g->room);
@@ -544,7 +557,7 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 	case STORE_OP_IDENT_PUT:
 		pgpg_text(p, op->a);
 		pgpg_text(p, op->b);
-		pgpg_int(p, op->ms);
+		pgpg_int(p, op->ms != 0 ? op->ms : pgpg_now_ms());
 		return PS_IDENT_PUT;
 	case STORE_OP_IDENT_PLAYED:
 		pgpg_text(p, op->a);
