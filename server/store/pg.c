@@ -31,6 +31,11 @@
  * server's replies to them (tens of bytes each) must fit the socket's
  * buffers, or server and client would each wait for the other to read. */
 #define PGPG_PIPE_CHUNK 1024
+/* How long the writer waits for a lock another session holds (an
+ * operator's transaction, a backup) before its group fails and is tried
+ * again later, as SQLite's busy timeout does: held output waits meanwhile,
+ * and new changes are refused only once a group has failed. */
+#define PGPG_LOCK_TIMEOUT "SET lock_timeout = 2000"
 /* Seconds a connection attempt waits for the server. */
 #define PGPG_CONNECT_TIMEOUT "10"
 /* Key of the advisory lock that serialises migrations when several servers
@@ -403,7 +408,9 @@ pgpg_connect(struct store_conn *c)
 	                                     : "SET synchronous_commit = off",
 	        "set synchronous_commit") != 0)
 		return -1;
-	if (!(c->flags & STORE_READER) && pgpg_migrate(c) != 0)
+	if (!(c->flags & STORE_READER) &&
+	    (pgpg_exec(c, PGPG_LOCK_TIMEOUT, "set lock_timeout") != 0 ||
+	        pgpg_migrate(c) != 0))
 		return -1;
 	if (pgpg_prepare(c) != 0)
 		return -1;
