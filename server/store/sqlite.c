@@ -18,6 +18,7 @@
 
 #include <sqlite3.h>
 
+#include "server/store/fault.h"
 #include "server/store/schema.h"
 #include "server/store/store.h"
 
@@ -43,16 +44,6 @@
 #define STORE_APP_ID 0x74626c72
 /* Digits of a room number "r<digits>" that still fit a long long. */
 #define STORE_ROOM_DIGITS 18
-/* Test-only: when this environment variable names a file, every write
- * fails while that file holds STORE_FAULT_WORD, as it would on a full
- * disk, and "pass N" lets the next N writes through first (a fault in the
- * middle of a group; the commit counts as a write); "undo" after either
- * makes the rollback of the failed group fail too. docs/HACKING.md,
- * "Storage faults". */
-#define STORE_FAULT_ENV "TABLERO_TEST_STORE_FAULTS"
-#define STORE_FAULT_WORD "fail"
-/* Bytes of the control file read. */
-#define STORE_FAULT_READ 32
 
 /* The schema (schema.c, one description for both backends): the
  * schema version of a file is the number of migrations applied. */
@@ -184,12 +175,10 @@ struct store_conn {
 	char *path;
 	int flags; /* STORE_SYNC_FULL, STORE_READER */
 	char err[STORE_ERRLEN];
-	char *fault_file; /* test-only fault control file, or NULL */
-	char fault_seen[STORE_FAULT_READ]; /* its "pass N" last read */
-	long fault_left;                   /* writes it still lets through */
-	int wal_pages;         /* pages in the WAL after the last commit */
-	long next_room;        /* the last room number given out (reader) */
-	sqlite3_stmt *copy_st; /* --copy-db: the insert of copy_t */
+	struct store_fault fault; /* test-only (fault.h); writers only */
+	int wal_pages;            /* pages in the WAL after the last commit */
+	long next_room;           /* the last room number given out (reader) */
+	sqlite3_stmt *copy_st;    /* --copy-db: the insert of copy_t */
 	const struct store_table *copy_t; /* its table */
 };
 
@@ -216,52 +205,6 @@ sqlite_fail(struct store_conn *s, const char *op)
 {
 	snprintf(s->err, sizeof s->err, "%s: %s", op, sqlite3_errmsg(s->db));
 	return -1;
-}
-
-/* Test-only fault injection: 1 when the control file says every write
- * must fail now (STORE_FAULT_ENV); never without that variable. */
-static int
-sqlite_fault(struct store_conn *s)
-{
-	char buf[STORE_FAULT_READ];
-	size_t n;
-	FILE *f;
-
-	if (s->fault_file == NULL || (f = fopen(s->fault_file, "r")) == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if (strncmp(buf, "pass ", 5) == 0) {
-		if (strcmp(buf, s->fault_seen) != 0) {
-			memcpy(s->fault_seen, buf, sizeof buf);
-			s->fault_left = strtol(buf + 5, NULL, 10);
-		}
-		if (s->fault_left > 0) {
-			s->fault_left--;
-			return 0;
-		}
-		return 1;
-	}
-	s->fault_seen[0] = '\0';
-	return strncmp(buf, STORE_FAULT_WORD, strlen(STORE_FAULT_WORD)) == 0;
-}
-
-/* Test-only: 1 when the control file also says "undo": the rollback of a
- * failed group fails too (sqlite_undo then reopens the connection). */
-static int
-sqlite_fault_undo(struct store_conn *s)
-{
-	char buf[STORE_FAULT_READ];
-	size_t n;
-	FILE *f;
-
-	if (s->fault_file == NULL || (f = fopen(s->fault_file, "r")) == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return strstr(buf, "undo") != NULL;
 }
 
 /* The injected failure of op, as SQLite would report a full disk; -1. */
@@ -310,7 +253,7 @@ sqlite_exec(
 	sqlite3_stmt *st = s->st[which];
 	int rc = bind_rc;
 
-	if (sqlite_fault(s)) {
+	if (store_fault_now(&s->fault)) {
 		sqlite_reset(st);
 		return sqlite_fail_injected(s, op);
 	}
@@ -797,7 +740,6 @@ static struct store_conn *
 sqlite_open(const char *path, int flags, char *err, size_t errlen)
 {
 	struct store_conn *s;
-	const char *fault = getenv(STORE_FAULT_ENV);
 
 	if (path == NULL || *path == '\0') {
 		snprintf(err, errlen, "data file: no path given");
@@ -810,8 +752,11 @@ sqlite_open(const char *path, int flags, char *err, size_t errlen)
 		return NULL;
 	}
 	s->flags = flags;
-	if (fault != NULL && *fault != '\0' && !(flags & STORE_READER))
-		s->fault_file = strdup(fault);
+	if (!(flags & STORE_READER) && store_fault_init(&s->fault) != 0) {
+		snprintf(err, errlen, "data file %s: out of memory", path);
+		sqlite_close(s);
+		return NULL;
+	}
 	if (sqlite_connect(s, err, errlen) != 0) {
 		sqlite_close(s);
 		return NULL;
@@ -826,7 +771,7 @@ sqlite_close(struct store_conn *s)
 		return;
 	sqlite3_finalize(s->copy_st);
 	sqlite_disconnect(s);
-	free(s->fault_file);
+	store_fault_free(&s->fault);
 	free(s->path);
 	free(s);
 }
@@ -976,7 +921,7 @@ sqlite_move_put(struct store_conn *s, const char *room, int game_no,
 	sqlite_bind_int(st, 7, m->clock_ms[1], &rc);
 	sqlite_bind_int(st, 8, m->at_ms, &rc);
 	sqlite_bind_int(st, 9, m->seq, &rc);
-	if (rc == SQLITE_OK && sqlite_fault(s)) {
+	if (rc == SQLITE_OK && store_fault_now(&s->fault)) {
 		sqlite_reset(st);
 		return sqlite_fail_injected(s, "put move");
 	}
@@ -1439,7 +1384,7 @@ sqlite_undo(struct store_conn *s)
 {
 	char err[STORE_ERRLEN];
 
-	if (!sqlite_fault_undo(s) &&
+	if (!store_fault_undo(&s->fault) &&
 	    (sqlite3_get_autocommit(s->db) ||
 	        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK))
 		return -1;
@@ -1509,7 +1454,7 @@ sqlite_commit(struct store_conn *s, const struct store_op *ops)
 	for (; ops != NULL; ops = ops->next)
 		if (sqlite_op(s, ops) != 0)
 			return sqlite_undo(s);
-	if (sqlite_fault(s)) {
+	if (store_fault_now(&s->fault)) {
 		sqlite_fail_injected(s, "commit");
 		return sqlite_undo(s);
 	}
