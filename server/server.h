@@ -148,7 +148,7 @@ struct config {
 	const char *listen[SERVER_LISTEN_MAX]; /* addresses; none: all */
 	int nlisten;
 	int port;
-	const char *db; /* data file, ":memory:" for none, or a URL */
+	const char *db;      /* data file, ":memory:" for none, or a URL */
 	const char *copy_db; /* --copy-db FROM: copy it to copy_to, exit */
 	const char *copy_to;
 	const char *data_dir;
