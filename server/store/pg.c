@@ -27,6 +27,10 @@
 #define PGPG_PARAMS 20
 /* Digits of a 64-bit integer, its sign and the NUL. */
 #define PGPG_NUMLEN 24
+/* The most moves one PS_MOVE_BATCH statement carries. */
+#define PGPG_BATCH_MAX 1024
+/* The columns of a move, as PS_MOVE_BATCH's arrays. */
+#define PGPG_MOVE_COLS 9
 /* Ops sent before the pipeline is synced and the results read: the
  * server's replies to them (tens of bytes each) must fit the socket's
  * buffers, or server and client would each wait for the other to read. */
@@ -47,6 +51,7 @@ enum pgpg_stmt {
 	PS_ROOM_SAVE,
 	PS_ROOM_DELETE,
 	PS_MOVE_PUT,
+	PS_MOVE_BATCH,
 	PS_MOVE_TRUNCATE,
 	PS_PROGRESS_PUT,
 	PS_GAME_PUT,
@@ -91,6 +96,23 @@ static const char *const pgpg_sql[PS_COUNT] = {
     [PS_MOVE_PUT] =
         "INSERT INTO moves (room, game_no, ply, seat, move, clock0,"
         " clock1, at_ms, seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+        " ON CONFLICT (room, game_no, ply) DO UPDATE"
+        " SET seat = excluded.seat, move = excluded.move,"
+        " clock0 = excluded.clock0, clock1 = excluded.clock1,"
+        " at_ms = excluded.at_ms, seq = excluded.seq",
+    /* A run of moves in one statement, each column an array ($1..$9 as
+     * PS_MOVE_PUT's): one statement for the server to plan and run per
+     * run of moves, not per move. Where one key comes twice, the later
+     * wins, as two PS_MOVE_PUTs in a row would do. */
+    [PS_MOVE_BATCH] =
+        "INSERT INTO moves (room, game_no, ply, seat, move, clock0,"
+        " clock1, at_ms, seq) SELECT DISTINCT ON (room, game_no, ply)"
+        " room, game_no, ply, seat, move, clock0, clock1, at_ms, seq"
+        " FROM unnest($1::text[], $2::int[], $3::int[], $4::int[],"
+        " $5::text[], $6::bigint[], $7::bigint[], $8::bigint[],"
+        " $9::bigint[]) WITH ORDINALITY AS t (room, game_no, ply, seat,"
+        " move, clock0, clock1, at_ms, seq, i)"
+        " ORDER BY room, game_no, ply, i DESC"
         " ON CONFLICT (room, game_no, ply) DO UPDATE"
         " SET seat = excluded.seat, move = excluded.move,"
         " clock0 = excluded.clock0, clock1 = excluded.clock1,"
@@ -674,6 +696,124 @@ pgpg_op_name(enum store_op_kind kind)
 	return "write";
 }
 
+/* A growing text buffer, for the arrays of PS_MOVE_BATCH. */
+struct pgpg_buf {
+	char *p;
+	size_t len, cap;
+};
+
+/* Append n bytes of v; 0, or -1 out of memory. */
+static int
+pgpg_buf_add(struct pgpg_buf *b, const char *v, size_t n)
+{
+	char *grown;
+	size_t cap;
+
+	if (b->len + n + 1 > b->cap) {
+		cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		if ((grown = realloc(b->p, cap)) == NULL)
+			return -1;
+		b->p = grown;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, v, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+/* Append one element of an array literal: a number, or a string quoted
+ * with its quotes and backslashes escaped ("{", "," and "}" are added by
+ * the caller). */
+static int
+pgpg_buf_elem(struct pgpg_buf *b, const char *text, long long num)
+{
+	char tmp[PGPG_NUMLEN];
+	size_t i;
+	int rc;
+
+	if (text == NULL) {
+		snprintf(tmp, sizeof tmp, "%lld", num);
+		return pgpg_buf_add(b, tmp, strlen(tmp));
+	}
+	rc = pgpg_buf_add(b, "\"", 1);
+	for (i = 0; text[i] != '\0' && rc == 0; i++) {
+		if (text[i] == '"' || text[i] == '\\')
+			rc = pgpg_buf_add(b, "\\", 1);
+		if (rc == 0)
+			rc = pgpg_buf_add(b, text + i, 1);
+	}
+	return rc == 0 ? pgpg_buf_add(b, "\"", 1) : -1;
+}
+
+/* Add one move op to the nine arrays (open "{" before the first). */
+static int
+pgpg_batch_add(struct pgpg_buf *col, const struct store_op *op, int first)
+{
+	const struct store_move *m = &op->u.move;
+	const char *text[PGPG_MOVE_COLS] = {
+	    op->a, NULL, NULL, NULL, m->move, NULL, NULL, NULL, NULL};
+	long long num[PGPG_MOVE_COLS] = {0, op->n, m->ply, m->seat, 0,
+	    m->clock_ms[0], m->clock_ms[1], m->at_ms, m->seq};
+	int i;
+
+	for (i = 0; i < PGPG_MOVE_COLS; i++)
+		if (pgpg_buf_add(&col[i], first ? "{" : ",", 1) != 0 ||
+		    pgpg_buf_elem(&col[i], text[i], num[i]) != 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * Send the run of moves from *op on (up to PGPG_BATCH_MAX) as one
+ * statement; *op moves past them. Each move is a write for the fault
+ * hook: at a fault the moves before it are sent and *faulted is set
+ * (*op then stays on the faulting move). The statements sent are added
+ * to *sent; 0, or -1.
+ */
+static int
+pgpg_send_moves(
+    struct store_conn *c, const struct store_op **op, int *sent, int *faulted)
+{
+	struct pgpg_buf col[PGPG_MOVE_COLS];
+	const char *vals[PGPG_MOVE_COLS];
+	char name[16];
+	int i, n = 0, rc = 0;
+
+	memset(col, 0, sizeof col);
+	*faulted = 0;
+	while (*op != NULL && (*op)->kind == STORE_OP_MOVE_PUT &&
+	    n < PGPG_BATCH_MAX) {
+		if (store_fault_now(&c->fault)) {
+			*faulted = 1;
+			break;
+		}
+		if ((rc = pgpg_batch_add(col, *op, n == 0)) != 0)
+			break;
+		n++;
+		*op = (*op)->next;
+	}
+	for (i = 0; i < PGPG_MOVE_COLS && rc == 0 && n > 0; i++) {
+		rc = pgpg_buf_add(&col[i], "}", 1);
+		vals[i] = col[i].p;
+	}
+	if (rc != 0)
+		snprintf(c->err, sizeof c->err, "put moves: out of memory");
+	else if (n > 0) {
+		snprintf(name, sizeof name, "s%d", (int)PS_MOVE_BATCH);
+		if (PQsendQueryPrepared(
+		        c->pg, name, PGPG_MOVE_COLS, vals, NULL, NULL, 0) != 1)
+			rc = pgpg_fail(c, "send", NULL);
+		else
+			(*sent)++;
+	}
+	for (i = 0; i < PGPG_MOVE_COLS; i++)
+		free(col[i].p);
+	return rc;
+}
+
 /* An injected fault, sent as a statement that fails in the middle of the
  * group, so that the server itself throws the group away. */
 #define PGPG_FAULT_SQL                                                         \
@@ -688,30 +828,39 @@ pgpg_chunk(struct store_conn *c, const struct store_op **op, int begin)
 	const char *what[PGPG_PIPE_CHUNK + 2];
 	struct pgpg_params p;
 	enum pgpg_stmt which;
-	int sent = 0, rc = 0;
+	int sent = 0, rc = 0, faulted;
 
 	if (begin) {
 		what[sent++] = "begin";
 		if (pgpg_send_sql(c, "BEGIN") != 0)
 			return -1;
 	}
-	for (; *op != NULL && sent < PGPG_PIPE_CHUNK; *op = (*op)->next) {
+	while (*op != NULL && sent < PGPG_PIPE_CHUNK) {
 		what[sent] = pgpg_op_name((*op)->kind);
-		if (store_fault_now(&c->fault)) {
+		faulted = 0;
+		if ((*op)->kind == STORE_OP_MOVE_PUT) {
+			if ((rc = pgpg_send_moves(c, op, &sent, &faulted)) != 0)
+				break;
+			what[sent] = "put move";
+		} else if (store_fault_now(&c->fault)) {
+			faulted = 1;
+		} else if ((which = pgpg_op_params(*op, &p)) == PS_COUNT) {
+			snprintf(c->err, sizeof c->err, "unknown op %d",
+			    (int)(*op)->kind);
+			rc = -1;
+			break;
+		} else if ((rc = pgpg_send(c, which, &p)) != 0) {
+			break;
+		} else {
+			sent++;
+			*op = (*op)->next;
+		}
+		if (faulted) {
 			/* The rest of the group is not sent: no COMMIT. */
 			if ((rc = pgpg_send_sql(c, PGPG_FAULT_SQL)) == 0)
 				sent++;
 			break;
 		}
-		if ((which = pgpg_op_params(*op, &p)) == PS_COUNT) {
-			snprintf(c->err, sizeof c->err, "unknown op %d",
-			    (int)(*op)->kind);
-			rc = -1;
-		} else
-			rc = pgpg_send(c, which, &p);
-		if (rc != 0)
-			break;
-		sent++;
 	}
 	if (*op == NULL && rc == 0) {
 		what[sent++] = "commit";
