@@ -63,6 +63,7 @@ enum pgpg_stmt {
 	PS_LOAD_ROOMS,
 	PS_LOAD_MOVES,
 	PS_ROOM_NUMBER,
+	PS_ROOM_SKIP,
 	PS_IDENT_FIND,
 	PS_PROGRESS_GET,
 	PS_GAMES_RECENT,
@@ -159,7 +160,13 @@ static const char *const pgpg_sql[PS_COUNT] = {
     [PS_LOAD_MOVES] = "SELECT ply, seat, move, clock0, clock1, at_ms, seq"
                       " FROM moves WHERE room = $1 AND game_no = $2"
                       " ORDER BY ply",
-    [PS_ROOM_NUMBER] = "SELECT nextval('room_numbers')",
+    [PS_ROOM_NUMBER] = "SELECT nextval('room_numbers'),"
+                       " coalesce((SELECT max(number) FROM rooms), 0)",
+    /* Numbers taken one by one up past $1 stored: each is unique
+     * whoever else takes numbers meanwhile, so the largest is one
+     * nobody has and above every stored room. */
+    [PS_ROOM_SKIP] = "SELECT max(nextval('room_numbers'))"
+                     " FROM generate_series(1, $1::bigint)",
     [PS_IDENT_FIND] = "SELECT name, token_hash, played FROM identities"
                       " WHERE folded = lower($1) OR name = $1"
                       " ORDER BY name = $1 DESC LIMIT 1",
@@ -1025,12 +1032,23 @@ pgpg_room_number(struct store_conn *c, long *n)
 {
 	struct pgpg_params p = {.n = 0};
 	PGresult *r;
-	long long v;
+	long long v, stored;
 
 	if ((r = pgpg_query(c, PS_ROOM_NUMBER, &p, "room number")) == NULL)
 		return -1;
 	v = PQntuples(r) == 1 ? pgpg_ll(r, 0, 0) : -1;
+	stored = PQntuples(r) == 1 ? pgpg_ll(r, 0, 1) : -1;
 	PQclear(r);
+	/* Rooms stored with numbers not from the sequence (another
+	 * server's counting): go past them (PS_ROOM_SKIP). */
+	if (v >= 1 && stored >= v) {
+		pgpg_int(&p, stored - v + 1);
+		r = pgpg_query(c, PS_ROOM_SKIP, &p, "room number");
+		if (r == NULL)
+			return -1;
+		v = PQntuples(r) == 1 ? pgpg_ll(r, 0, 0) : -1;
+		PQclear(r);
+	}
 	if (v < 1 || v > LONG_MAX) {
 		snprintf(
 		    c->err, sizeof c->err, "room number: %lld out of range", v);

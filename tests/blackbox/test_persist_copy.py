@@ -15,13 +15,16 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from games_lib import (FAST, Server, harness, login, main_in_tmp,  # noqa: E402
-                       req, shut)
+from games_lib import (FAST, STARTED, Server, harness, login,  # noqa: E402
+                       main_in_tmp, req, shut)
 
 
 def started(build, db):
-    """A server on db exactly as given (a path or URL)."""
-    return Server(build, db=db, extra=FAST, db_as_is=True).start()
+    """A server on db exactly as given (a path or URL), killed at exit
+    if the test stops early."""
+    s = Server(build, db=db, extra=FAST, db_as_is=True)
+    STARTED.append(s)
+    return s.start()
 
 
 def copy(build, src, dst):
