@@ -638,10 +638,12 @@ pgpg_send_sql(struct store_conn *c, const char *sql)
 /*
  * Sync the pipeline and read the results of its `sent` statements and
  * the sync; 0 when all succeeded, else -1 with the first error (the
- * statements after it were skipped by the server).
+ * statements after it were skipped by the server). counts[i], when
+ * given and not NULL, gets the rows statement i changed added.
  */
 static int
-pgpg_drain(struct store_conn *c, int sent, const char *const *what)
+pgpg_drain(struct store_conn *c, int sent, const char *const *what,
+    long *const *counts)
 {
 	PGresult *r;
 	int i, bad = 0;
@@ -656,7 +658,8 @@ pgpg_drain(struct store_conn *c, int sent, const char *const *what)
 			pgpg_fail(c, what != NULL ? what[i] : "copy",
 			    PQresultErrorMessage(r));
 			bad = 1;
-		}
+		} else if (!bad && counts != NULL && counts[i] != NULL)
+			*counts[i] += strtol(PQcmdTuples(r), NULL, 10);
 		PQclear(r);
 		/* Each statement's results end with NULL. */
 		while ((r = PQgetResult(c->pg)) != NULL)
@@ -833,6 +836,7 @@ static int
 pgpg_chunk(struct store_conn *c, const struct store_op **op, int begin)
 {
 	const char *what[PGPG_PIPE_CHUNK + 2];
+	long *counts[PGPG_PIPE_CHUNK + 2] = {NULL};
 	struct pgpg_params p;
 	enum pgpg_stmt which;
 	int sent = 0, rc = 0, faulted;
@@ -859,6 +863,8 @@ pgpg_chunk(struct store_conn *c, const struct store_op **op, int begin)
 		} else if ((rc = pgpg_send(c, which, &p)) != 0) {
 			break;
 		} else {
+			/* A prune's rows removed go to its count. */
+			counts[sent] = (*op)->count;
 			sent++;
 			*op = (*op)->next;
 		}
@@ -875,7 +881,7 @@ pgpg_chunk(struct store_conn *c, const struct store_op **op, int begin)
 		rc = pgpg_send_sql(
 		    c, store_fault_now(&c->fault) ? PGPG_FAULT_SQL : "COMMIT");
 	}
-	if (pgpg_drain(c, sent, what) != 0)
+	if (pgpg_drain(c, sent, what, counts) != 0)
 		return -1;
 	return rc;
 }
@@ -891,7 +897,8 @@ pgpg_abort(struct store_conn *c)
 
 	memcpy(keep, c->err, sizeof keep);
 	if (store_fault_undo(&c->fault) || PQstatus(c->pg) != CONNECTION_OK ||
-	    pgpg_send_sql(c, "ROLLBACK") != 0 || pgpg_drain(c, 1, what) != 0)
+	    pgpg_send_sql(c, "ROLLBACK") != 0 ||
+	    pgpg_drain(c, 1, what, NULL) != 0)
 		pgpg_disconnect(c);
 	memcpy(c->err, keep, sizeof keep);
 }
@@ -1269,7 +1276,7 @@ pgpg_copy_drain(struct store_conn *c, int more)
 	int n = c->copy_sent + more;
 
 	c->copy_sent = 0;
-	return pgpg_drain(c, n, NULL);
+	return pgpg_drain(c, n, NULL, NULL);
 }
 
 static int
