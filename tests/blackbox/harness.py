@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -146,6 +147,34 @@ def store_bytes(db):
             with open(p, "rb") as f:
                 raw += f.read()
     return raw
+
+
+def store_exec(db, sql, pg=None):
+    """Run sql (statements separated by ';') on the store the tests'
+    servers use for db, as another program would: the SQLite file, or
+    with PG its database (pg, when given, is PostgreSQL's dialect)."""
+    if PG is not None:
+        pg_sql(pg if pg is not None else sql, store_url(db))
+        return
+    con = sqlite3.connect(db)
+    con.executescript(sql)
+    con.commit()
+    con.close()
+
+
+def store_rows(db, sql):
+    """The rows of query sql on db's store, each a tuple of its fields
+    (with PG all strings); None for NULL."""
+    if PG is None:
+        con = sqlite3.connect(db)
+        rows = con.execute(sql).fetchall()
+        con.close()
+        return rows
+    out = subprocess.run(["psql", store_url(db), "-X", "-q", "-A", "-t",
+                          "-P", "null=\\N", "-c", sql],
+                         stdout=subprocess.PIPE, timeout=WAIT, check=True)
+    return [tuple(None if f == "\\N" else f for f in line.split("|"))
+            for line in out.stdout.decode().splitlines()]
 
 
 def pg_fresh():
