@@ -368,7 +368,7 @@ pgpg_migrate(struct store_conn *c)
 		goto fail;
 	return 0;
 fail:
-	PQexec(c->pg, "ROLLBACK");
+	PQclear(PQexec(c->pg, "ROLLBACK"));
 	return -1;
 }
 
