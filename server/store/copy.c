@@ -7,8 +7,10 @@
  * server's schema); the target is written in one transaction, so a copy
  * that fails leaves it empty.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "server/server.h"
 #include "server/store/schema.h"
@@ -92,6 +94,13 @@ store_copy(const char *from, const char *to, char *err, size_t errlen)
 	err[0] = '\0';
 	if (strcmp(from, to) == 0) {
 		snprintf(err, errlen, "--copy-db: FROM and TO are the same");
+		return -1;
+	}
+	/* Opening a missing file would make an empty store, copied as such:
+	 * a mistyped FROM must not look like a copy. */
+	if (strstr(from, "://") == NULL && strcmp(from, ":memory:") != 0 &&
+	    access(from, F_OK) != 0) {
+		snprintf(err, errlen, "%s: %s", from, strerror(errno));
 		return -1;
 	}
 	if ((src = store_open(from, 0, err, errlen)) == NULL)

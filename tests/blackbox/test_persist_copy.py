@@ -7,7 +7,8 @@ a new SQLite file. A server on each copy knows everything: the tokens log
 in, the unfinished room is listed with its moves and goes on, history
 and rooms ended list the finished games as before, and a new room gets a
 number never given out. Copying into a store that holds data, or a store
-onto itself, is refused and changes nothing.
+onto itself, or from a file that does not exist, is refused and changes
+nothing.
 """
 
 import os
@@ -136,6 +137,11 @@ def run(ck, a, tmp):
     rc, log = copy(a.build, src, src)
     ck.ok(rc != 0 and "same" in log, "a copy onto itself is refused: %r %s"
           % (rc, log[-300:]))
+    typo = os.path.join(tmp, "clb.db")
+    rc, log = copy(a.build, typo, os.path.join(tmp, "new.db"))
+    ck.ok(rc != 0 and "No such file" in log and not os.path.exists(typo),
+          "a missing FROM file is an error, not an empty copy: %r %s" %
+          (rc, log[-300:]))
 
 
 if __name__ == "__main__":
