@@ -96,6 +96,18 @@ def check(ck, build, db, want, what):
           % (what, want["room"], ids))
     st = (req(b, "state", room=want["room"]) or {}).get("state") or {}
     ck.eq(st.get("history"), want["history"], "%s: its moves" % what)
+    # It goes on: whoever's turn it is plays a legal move.
+    played = False
+    for c in (a, b):
+        ms = (req(c, "moves", room=want["room"]) or {}).get("moves") or []
+        if ms and (req(c, "move", room=want["room"], move=ms[0])
+                   or {}).get("ok"):
+            played = True
+            break
+    ck.ok(played, "%s: the unfinished game goes on" % what)
+    # What the next copy of this store must show.
+    want["history"] = ((req(b, "state", room=want["room"]) or {})
+                       .get("state") or {}).get("history")
     ck.eq([g["room"] for g in req(a, "history").get("games", [])],
           want["ana_games"], "%s: ana's history" % what)
     ck.eq([(r["room"], r.get("game_no")) for r in
