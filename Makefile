@@ -3,6 +3,7 @@
 #   make            build tablerod, perft and the tests
 #   make run        build and start tablerod on port 7777 in the foreground
 #   make test       build and run every test; last line "N passed, M failed"
+#   make pg-test    the tests that store, against a throwaway PostgreSQL
 #   make asan       build and run the tests with address and UB sanitizers
 #   make tsan       build with ThreadSanitizer; tsan-test runs the threaded tests
 #   make fuzz       build the libFuzzer targets (clang)
@@ -23,11 +24,11 @@ PORT ?= 7777
 # How long each fuzz target runs in `make test`.
 FUZZ_SECONDS ?= 4
 
-PKGS = libevent libevent_pthreads libcjson sqlite3 libsodium
+PKGS = libevent libevent_pthreads libcjson sqlite3 libpq libsodium
 # Deferred (=) so that pkg-config is asked after deps.sh has run.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
-	echo -levent_pthreads -levent -lcjson -lsqlite3 -lsodium)
+	echo -levent_pthreads -levent -lcjson -lsqlite3 -lpq -lsodium)
 # The client alone reads the keyboard with libedit.
 CLIENT_PKGS = libedit
 CLIENT_LIBS = $(shell pkg-config --libs $(CLIENT_PKGS) 2>/dev/null || \
@@ -69,7 +70,7 @@ CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
 BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
 
-.PHONY: all deps run test asan asan-test tsan tsan-test fuzz fuzz-run bench install clean \
+.PHONY: all deps run test pg-test asan asan-test tsan tsan-test fuzz fuzz-run bench install clean \
 	format check-format
 .SUFFIXES:
 # Keep every intermediate object: nothing is rebuilt for nothing, and make
@@ -157,6 +158,9 @@ fuzz-run: fuzz
 
 test: all fuzz
 	@sh tests/run.sh $(BUILD) $(FUZZ_SECONDS)
+
+pg-test: all
+	@sh tests/pg.sh $(BUILD)
 
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan NATIVE="$(NATIVE)" \

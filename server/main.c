@@ -42,15 +42,59 @@ main_absolute(const char *dir, const char *path)
 	return out;
 }
 
+/* A store's --db string as opened: a URL or ":memory:" as it is, a path
+ * made absolute (in dir when given). */
+static char *
+main_store_path(const char *dir, const char *name)
+{
+	if (strcmp(name, ":memory:") == 0 || strstr(name, "://") != NULL)
+		return xstrdup(name);
+	return main_absolute(dir != NULL ? dir : ".", name);
+}
+
 /* The data file's path: --db, in --data-dir, or SERVER_DB_NAME. */
 static char *
 main_db_path(const struct config *cfg)
 {
 	const char *name = cfg->db != NULL ? cfg->db : SERVER_DB_NAME;
 
-	if (strcmp(name, ":memory:") == 0)
-		return xstrdup(name);
-	return main_absolute(cfg->data_dir != NULL ? cfg->data_dir : ".", name);
+	return main_store_path(cfg->data_dir, name);
+}
+
+/* The store's name for the log: a URL without its password. */
+static void
+main_store_shown(const char *db, char *buf, size_t len)
+{
+	const char *scheme = strstr(db, "://"), *at, *colon;
+
+	snprintf(buf, len, "%s", db);
+	if (scheme == NULL || (at = strchr(scheme + 3, '@')) == NULL)
+		return;
+	colon = memchr(scheme + 3, ':', (size_t)(at - scheme - 3));
+	if (colon != NULL)
+		snprintf(buf, len, "%.*s:***%s", (int)(colon - db), db, at);
+}
+
+/* --copy-db FROM TO: copy, log how it went; the exit status. */
+static int
+main_copy(const struct config *cfg)
+{
+	char err[512], from_shown[256], to_shown[256];
+	char *from = main_store_path(NULL, cfg->copy_db);
+	char *to = main_store_path(NULL, cfg->copy_to);
+	int rc;
+
+	main_store_shown(from, from_shown, sizeof from_shown);
+	main_store_shown(to, to_shown, sizeof to_shown);
+	log_info("copying %s to %s", from_shown, to_shown);
+	rc = store_copy(from, to, err, sizeof err);
+	if (rc != 0)
+		log_error("copy failed: %s", err);
+	else
+		log_info("copied %s to %s", from_shown, to_shown);
+	free(from);
+	free(to);
+	return rc != 0 ? 1 : 0;
 }
 
 static void
@@ -169,7 +213,7 @@ main_open_files(struct config *cfg)
 static int
 main_start(struct server *srv)
 {
-	char err[512], *db;
+	char err[512], shown[256], *db;
 
 	if (evthread_use_pthreads() != 0 || sodium_init() < 0) {
 		log_error("cannot initialise libevent threads or libsodium");
@@ -210,7 +254,8 @@ main_start(struct server *srv)
 		free(db);
 		return -1;
 	}
-	log_info("data file %s (%s, synchronous=%s)", db,
+	main_store_shown(db, shown, sizeof shown);
+	log_info("data file %s (%s, synchronous=%s)", shown,
 	    store_backend_name(srv->store),
 	    srv->cfg.sync_full ? "full" : "normal");
 	free(db);
@@ -254,6 +299,10 @@ main(int argc, char **argv)
 		    main_absolute(".", srv.cfg.log_file);
 	if (main_log(&srv.cfg) != 0)
 		return 1;
+	if (srv.cfg.copy_db != NULL) {
+		free(db);
+		return main_copy(&srv.cfg);
+	}
 	if (srv.cfg.daemon && daemon_detach(&ready, srv.cfg.log_file) != 0) {
 		log_error("cannot become a daemon: %s", strerror(errno));
 		return 1;

@@ -148,7 +148,9 @@ struct config {
 	const char *listen[SERVER_LISTEN_MAX]; /* addresses; none: all */
 	int nlisten;
 	int port;
-	const char *db; /* data file, ":memory:" for none */
+	const char *db;      /* data file, ":memory:" for none, or a URL */
+	const char *copy_db; /* --copy-db FROM: copy it to copy_to, exit */
+	const char *copy_to;
 	const char *data_dir;
 	int sync_full;
 	int store_give_up;    /* seconds a failing store is tried */

@@ -4,7 +4,8 @@
 # "N passed, M failed". Exits non-zero when anything failed.
 # Usage: run.sh BUILD_DIR [FUZZ_SECONDS [BLACKBOX_TEST...]]
 # Naming black-box tests (file names in tests/blackbox) runs only those:
-# no unit tests, no fuzzing (make tsan-test).
+# no unit tests but those named too (test_NAME, in BUILD/tests), no fuzzing
+# (make tsan-test, make pg-test).
 BUILD=${1:-build}
 FUZZ_SECONDS=${2:-4}
 if [ $# -ge 2 ]; then shift 2; else shift $#; fi
@@ -38,15 +39,22 @@ tally() {
 }
 
 for t in "$BUILD"/tests/test_*; do
-	[ -z "$ONLY" ] || break
 	[ -x "$t" ] || continue
+	if [ -n "$ONLY" ]; then
+		case " $ONLY " in
+		*" ${t##*/} "*) ;;
+		*) continue ;;
+		esac
+	fi
 	out=$(timeout "$LIMIT" "$t" 2>&1)
 	tally "unit/${t##*/}" $? "$out"
 done
 
 BLACKBOX=tests/blackbox/test_*.py
 if [ -n "$ONLY" ]; then
-	BLACKBOX=$(for n in $ONLY; do printf 'tests/blackbox/%s\n' "$n"; done)
+	BLACKBOX=$(for n in $ONLY; do
+		case $n in *.py) printf 'tests/blackbox/%s\n' "$n" ;; esac
+	done)
 	FUZZ_SECONDS=0
 fi
 for t in $BLACKBOX; do

@@ -18,6 +18,8 @@
 
 #include <sqlite3.h>
 
+#include "server/store/fault.h"
+#include "server/store/schema.h"
 #include "server/store/store.h"
 
 /* WAL pages (of 4 KiB) past which the store thread checkpoints between
@@ -42,122 +44,10 @@
 #define STORE_APP_ID 0x74626c72
 /* Digits of a room number "r<digits>" that still fit a long long. */
 #define STORE_ROOM_DIGITS 18
-/* Test-only: when this environment variable names a file, every write
- * fails while that file holds STORE_FAULT_WORD, as it would on a full
- * disk, and "pass N" lets the next N writes through first (a fault in the
- * middle of a group; the commit counts as a write); "undo" after either
- * makes the rollback of the failed group fail too. docs/HACKING.md,
- * "Storage faults". */
-#define STORE_FAULT_ENV "TABLERO_TEST_STORE_FAULTS"
-#define STORE_FAULT_WORD "fail"
-/* Bytes of the control file read. */
-#define STORE_FAULT_READ 32
 
-/*
- * The migrations, applied in order; the schema version of a file is the
- * number of them applied. Append new ones at the end, never edit old ones.
- */
-static const char *const sqlite_migrations[] = {
-    /* 1: the first schema. */
-    "CREATE TABLE identities ("
-    " name TEXT PRIMARY KEY NOT NULL,"
-    " token_hash TEXT NOT NULL,"
-    " created_ms INTEGER NOT NULL);"
-    "CREATE TABLE rooms ("
-    " id TEXT PRIMARY KEY NOT NULL,"
-    " number INTEGER," /* from "r<digits>", for store_room_max_number */
-    " game TEXT NOT NULL,"
-    " options TEXT NOT NULL,"
-    " seats TEXT NOT NULL,"
-    " status TEXT NOT NULL,"
-    " result TEXT,"
-    " creator TEXT NOT NULL,"
-    " private INTEGER NOT NULL,"
-    " clock_initial_ms INTEGER NOT NULL,"
-    " clock_increment_ms INTEGER NOT NULL,"
-    " game_no INTEGER NOT NULL,"
-    " created_ms INTEGER NOT NULL,"
-    " updated_ms INTEGER NOT NULL);"
-    "CREATE INDEX rooms_status_updated ON rooms (status, updated_ms);"
-    "CREATE INDEX rooms_number ON rooms (number);"
-    "CREATE TABLE moves ("
-    " room TEXT NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,"
-    " game_no INTEGER NOT NULL,"
-    " ply INTEGER NOT NULL,"
-    " seat INTEGER NOT NULL,"
-    " move TEXT NOT NULL,"
-    " clock0 INTEGER NOT NULL,"
-    " clock1 INTEGER NOT NULL,"
-    " at_ms INTEGER NOT NULL,"
-    " PRIMARY KEY (room, game_no, ply)) WITHOUT ROWID;"
-    /* The highest room number ever saved, kept when rooms are deleted
-     * so that a pruned room's id is never given out again. */
-    "CREATE TABLE meta ("
-    " key TEXT PRIMARY KEY NOT NULL,"
-    " value INTEGER NOT NULL) WITHOUT ROWID;"
-    "INSERT INTO meta (key, value) VALUES ('room_max', 0);"
-    "CREATE TRIGGER rooms_max AFTER INSERT ON rooms"
-    " WHEN NEW.number IS NOT NULL BEGIN"
-    " UPDATE meta SET value = max(value, NEW.number)"
-    " WHERE key = 'room_max'; END;"
-    "CREATE TABLE progress ("
-    " name TEXT NOT NULL,"
-    " game TEXT NOT NULL,"
-    " json TEXT NOT NULL,"
-    " updated_ms INTEGER NOT NULL,"
-    " PRIMARY KEY (name, game)) WITHOUT ROWID;",
-    /* 2: event numbers survive a restart: the room's last seq, and the
-     * seq of each move's moved event. */
-    "ALTER TABLE rooms ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE moves ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;",
-    /* 3: every finished game is kept, whole: its players (name0 and
-     * name1, NULL for a bot or a free seat, for a player's history),
-     * result, times, moves (JSON) and start and final positions; a
-     * rematch or a restart of the room never touches it. */
-    "CREATE TABLE games ("
-    " id INTEGER PRIMARY KEY,"
-    " room TEXT NOT NULL,"
-    " game_no INTEGER NOT NULL,"
-    " game TEXT NOT NULL,"
-    " options TEXT NOT NULL,"
-    " seats TEXT NOT NULL,"
-    " name0 TEXT,"
-    " name1 TEXT,"
-    " result TEXT NOT NULL,"
-    " private INTEGER NOT NULL,"
-    " clock_initial_ms INTEGER NOT NULL,"
-    " clock_increment_ms INTEGER NOT NULL,"
-    " started_ms INTEGER NOT NULL,"
-    " ended_ms INTEGER NOT NULL,"
-    " nmoves INTEGER NOT NULL,"
-    " moves TEXT NOT NULL,"
-    " start TEXT NOT NULL,"
-    " position TEXT NOT NULL);"
-    "CREATE INDEX games_ended ON games (ended_ms);"
-    "CREATE INDEX games_room ON games (room);"
-    "CREATE INDEX games_name0 ON games (name0, ended_ms);"
-    "CREATE INDEX games_name1 ON games (name1, ended_ms);",
-    /* 4: names are unique whatever their case: `folded` is the name in
-     * lower case, unique. Where names clashed already, the first
-     * registered (oldest, then smallest in byte order) gets the folded
-     * key; the others keep working under their exact spelling only.
-     * `played`: set once the identity sat in a game that started;
-     * identities that never did are pruned --unplayed-days after they
-     * were last seen (`seen_ms`, the last hello). Those made before this
-     * version count as played (nothing says otherwise). */
-    "ALTER TABLE identities ADD COLUMN folded TEXT;"
-    "ALTER TABLE identities ADD COLUMN played INTEGER NOT NULL DEFAULT 1;"
-    "ALTER TABLE identities ADD COLUMN seen_ms INTEGER NOT NULL DEFAULT 0;"
-    "UPDATE identities SET folded = lower(name) WHERE NOT EXISTS"
-    " (SELECT 1 FROM identities o WHERE lower(o.name) ="
-    " lower(identities.name) AND (o.created_ms < identities.created_ms"
-    " OR (o.created_ms = identities.created_ms AND o.name <"
-    " identities.name)));"
-    "CREATE UNIQUE INDEX identities_folded ON identities (folded);"
-    "CREATE INDEX identities_unplayed ON identities (played, seen_ms);",
-};
-#define STORE_SCHEMA_VERSION                                                   \
-	((int)(sizeof sqlite_migrations / sizeof sqlite_migrations[0]))
+/* The schema (schema.c, one description for both backends): the
+ * schema version of a file is the number of migrations applied. */
+#define STORE_SCHEMA_VERSION store_schema_version
 
 /* The columns of a finished game, in the order store_game_row reads. */
 #define STORE_GAME_COLS                                                        \
@@ -285,11 +175,11 @@ struct store_conn {
 	char *path;
 	int flags; /* STORE_SYNC_FULL, STORE_READER */
 	char err[STORE_ERRLEN];
-	char *fault_file; /* test-only fault control file, or NULL */
-	char fault_seen[STORE_FAULT_READ]; /* its "pass N" last read */
-	long fault_left;                   /* writes it still lets through */
-	int wal_pages;  /* pages in the WAL after the last commit */
-	long next_room; /* the last room number given out (reader) */
+	struct store_fault fault; /* test-only (fault.h); writers only */
+	int wal_pages;            /* pages in the WAL after the last commit */
+	long next_room;           /* the last room number given out (reader) */
+	sqlite3_stmt *copy_st;    /* --copy-db: the insert of copy_t */
+	const struct store_table *copy_t; /* its table */
 };
 
 /* A room of store_load with its strings copied out of the statement. */
@@ -315,52 +205,6 @@ sqlite_fail(struct store_conn *s, const char *op)
 {
 	snprintf(s->err, sizeof s->err, "%s: %s", op, sqlite3_errmsg(s->db));
 	return -1;
-}
-
-/* Test-only fault injection: 1 when the control file says every write
- * must fail now (STORE_FAULT_ENV); never without that variable. */
-static int
-sqlite_fault(struct store_conn *s)
-{
-	char buf[STORE_FAULT_READ];
-	size_t n;
-	FILE *f;
-
-	if (s->fault_file == NULL || (f = fopen(s->fault_file, "r")) == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if (strncmp(buf, "pass ", 5) == 0) {
-		if (strcmp(buf, s->fault_seen) != 0) {
-			memcpy(s->fault_seen, buf, sizeof buf);
-			s->fault_left = strtol(buf + 5, NULL, 10);
-		}
-		if (s->fault_left > 0) {
-			s->fault_left--;
-			return 0;
-		}
-		return 1;
-	}
-	s->fault_seen[0] = '\0';
-	return strncmp(buf, STORE_FAULT_WORD, strlen(STORE_FAULT_WORD)) == 0;
-}
-
-/* Test-only: 1 when the control file also says "undo": the rollback of a
- * failed group fails too (sqlite_undo then reopens the connection). */
-static int
-sqlite_fault_undo(struct store_conn *s)
-{
-	char buf[STORE_FAULT_READ];
-	size_t n;
-	FILE *f;
-
-	if (s->fault_file == NULL || (f = fopen(s->fault_file, "r")) == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return strstr(buf, "undo") != NULL;
 }
 
 /* The injected failure of op, as SQLite would report a full disk; -1. */
@@ -409,7 +253,7 @@ sqlite_exec(
 	sqlite3_stmt *st = s->st[which];
 	int rc = bind_rc;
 
-	if (sqlite_fault(s)) {
+	if (store_fault_now(&s->fault)) {
 		sqlite_reset(st);
 		return sqlite_fail_injected(s, op);
 	}
@@ -716,8 +560,8 @@ sqlite_apply(sqlite3 *db, const char *path, int from, char *err, size_t errlen)
 	int i;
 
 	for (i = from; i < STORE_SCHEMA_VERSION; i++) {
-		if (sqlite3_exec(db, sqlite_migrations[i], NULL, NULL, NULL) !=
-		    SQLITE_OK) {
+		if (sqlite3_exec(db, store_schema_sql(i, 0), NULL, NULL,
+		        NULL) != SQLITE_OK) {
 			snprintf(what, sizeof what,
 			    "migration to schema"
 			    " version %d failed",
@@ -896,7 +740,6 @@ static struct store_conn *
 sqlite_open(const char *path, int flags, char *err, size_t errlen)
 {
 	struct store_conn *s;
-	const char *fault = getenv(STORE_FAULT_ENV);
 
 	if (path == NULL || *path == '\0') {
 		snprintf(err, errlen, "data file: no path given");
@@ -909,8 +752,11 @@ sqlite_open(const char *path, int flags, char *err, size_t errlen)
 		return NULL;
 	}
 	s->flags = flags;
-	if (fault != NULL && *fault != '\0' && !(flags & STORE_READER))
-		s->fault_file = strdup(fault);
+	if (!(flags & STORE_READER) && store_fault_init(&s->fault) != 0) {
+		snprintf(err, errlen, "data file %s: out of memory", path);
+		sqlite_close(s);
+		return NULL;
+	}
 	if (sqlite_connect(s, err, errlen) != 0) {
 		sqlite_close(s);
 		return NULL;
@@ -923,8 +769,9 @@ sqlite_close(struct store_conn *s)
 {
 	if (s == NULL)
 		return;
+	sqlite3_finalize(s->copy_st);
 	sqlite_disconnect(s);
-	free(s->fault_file);
+	store_fault_free(&s->fault);
 	free(s->path);
 	free(s);
 }
@@ -1074,7 +921,7 @@ sqlite_move_put(struct store_conn *s, const char *room, int game_no,
 	sqlite_bind_int(st, 7, m->clock_ms[1], &rc);
 	sqlite_bind_int(st, 8, m->at_ms, &rc);
 	sqlite_bind_int(st, 9, m->seq, &rc);
-	if (rc == SQLITE_OK && sqlite_fault(s)) {
+	if (rc == SQLITE_OK && store_fault_now(&s->fault)) {
 		sqlite_reset(st);
 		return sqlite_fail_injected(s, "put move");
 	}
@@ -1537,7 +1384,7 @@ sqlite_undo(struct store_conn *s)
 {
 	char err[STORE_ERRLEN];
 
-	if (!sqlite_fault_undo(s) &&
+	if (!store_fault_undo(&s->fault) &&
 	    (sqlite3_get_autocommit(s->db) ||
 	        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK))
 		return -1;
@@ -1607,7 +1454,7 @@ sqlite_commit(struct store_conn *s, const struct store_op *ops)
 	for (; ops != NULL; ops = ops->next)
 		if (sqlite_op(s, ops) != 0)
 			return sqlite_undo(s);
-	if (sqlite_fault(s)) {
+	if (store_fault_now(&s->fault)) {
 		sqlite_fail_injected(s, "commit");
 		return sqlite_undo(s);
 	}
@@ -1615,6 +1462,70 @@ sqlite_commit(struct store_conn *s, const struct store_op *ops)
 		return sqlite_undo(s);
 	return 0;
 }
+static int
+sqlite_copy_read(struct store_conn *s, const struct store_table *t,
+    store_row_cb cb, void *arg)
+{
+	const char *vals[STORE_TABLE_COLS];
+	sqlite3_stmt *st;
+	int i, rc, ret = 0;
+
+	if (sqlite3_prepare_v2(
+	        s->db, store_table_sql(t, 0, 0), -1, &st, NULL) != SQLITE_OK)
+		return sqlite_fail(s, t->name);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (i = 0; i < t->ncols; i++)
+			vals[i] = sqlite3_column_type(st, i) == SQLITE_NULL
+			    ? NULL
+			    : sqlite_col(st, i);
+		if ((ret = cb(arg, vals)) != 0)
+			break;
+	}
+	if (ret == 0 && rc != SQLITE_DONE)
+		ret = sqlite_fail(s, t->name);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int
+sqlite_copy_txn(struct store_conn *s, int what)
+{
+	sqlite3_finalize(s->copy_st);
+	s->copy_st = NULL;
+	s->copy_t = NULL;
+	if (what == 0)
+		return sqlite_run(s, "BEGIN IMMEDIATE", "begin the copy");
+	if (what > 0)
+		return sqlite_run(s, "COMMIT", "commit the copy");
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return 0;
+}
+
+static int
+sqlite_copy_write(
+    struct store_conn *s, const struct store_table *t, const char *const *vals)
+{
+	int i, rc = SQLITE_OK;
+
+	if (s->copy_t != t) {
+		sqlite3_finalize(s->copy_st);
+		s->copy_t = NULL;
+		if (sqlite3_prepare_v2(s->db, store_table_sql(t, 1, 0), -1,
+		        &s->copy_st, NULL) != SQLITE_OK)
+			return sqlite_fail(s, t->name);
+		s->copy_t = t;
+	}
+	for (i = 0; i < t->ncols && rc == SQLITE_OK; i++)
+		rc = vals[i] == NULL ? sqlite3_bind_null(s->copy_st, i + 1)
+		                     : sqlite3_bind_text(s->copy_st, i + 1,
+		                           vals[i], -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s->copy_st);
+	sqlite_reset(s->copy_st);
+	return rc == SQLITE_DONE ? 0 : sqlite_fail(s, t->name);
+}
+
 const struct store_backend store_sqlite = {
     .name = "sqlite",
     .handles = sqlite_handles,
@@ -1631,4 +1542,7 @@ const struct store_backend store_sqlite = {
     .games_recent = sqlite_games_recent,
     .games_of = sqlite_games_of,
     .game_last = sqlite_game_last,
+    .copy_read = sqlite_copy_read,
+    .copy_txn = sqlite_copy_txn,
+    .copy_write = sqlite_copy_write,
 };

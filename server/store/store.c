@@ -14,6 +14,7 @@
 
 /* The backends, the default (a file path) last. */
 static const struct store_backend *const store_backends[] = {
+    &store_pg,
     &store_sqlite,
 };
 
@@ -213,6 +214,26 @@ store_game_last(
     struct store *s, const char *room, store_game_cb cb, void *arg, int *found)
 {
 	STORE_CALL(s, game_last(s->conn, room, cb, arg, found));
+}
+
+int
+store_copy_read(
+    struct store *s, const struct store_table *t, store_row_cb cb, void *arg)
+{
+	STORE_CALL(s, copy_read(s->conn, t, cb, arg));
+}
+
+int
+store_copy_txn(struct store *s, int what)
+{
+	STORE_CALL(s, copy_txn(s->conn, what));
+}
+
+int
+store_copy_write(
+    struct store *s, const struct store_table *t, const char *const *vals)
+{
+	STORE_CALL(s, copy_write(s->conn, t, vals));
 }
 
 struct store_op *

@@ -137,6 +137,12 @@ typedef int (*store_room_cb)(void *arg, const struct store_room *r,
  * (the query is still running) and its strings live until it returns. */
 typedef void (*store_game_cb)(void *arg, const struct store_game *g);
 
+/* Called by copy_read with each row, its columns as text (NULL: SQL
+ * NULL); return 0 to go on, else the read stops with that value. */
+typedef int (*store_row_cb)(void *arg, const char *const *vals);
+
+struct store_table;
+
 /* store_open flags. */
 enum {
 	STORE_SYNC_FULL = 1, /* every commit waits for the disk (fsync) */
@@ -190,9 +196,22 @@ struct store_backend {
 	/* The last finished game of a room; *found is 0 when it has none. */
 	int (*game_last)(struct store_conn *c, const char *room,
 	    store_game_cb cb, void *arg, int *found);
+
+	/* --copy-db (copy.c), on writers. Every row of table t (schema.h),
+	 * in t's order, to cb. */
+	int (*copy_read)(struct store_conn *c, const struct store_table *t,
+	    store_row_cb cb, void *arg);
+	/* The copy's one transaction on the target: begin (0), commit (1)
+	 * or roll back (-1). */
+	int (*copy_txn)(struct store_conn *c, int what);
+	/* Write one row of t inside it (it may be sent later, at the latest
+	 * by the commit, whose result then says how it went). */
+	int (*copy_write)(struct store_conn *c, const struct store_table *t,
+	    const char *const *vals);
 };
 
 extern const struct store_backend store_sqlite;
+extern const struct store_backend store_pg;
 
 /* The calls (store.c): the backend's, through the store's table. Open the
  * writer first (it migrates), then the loop's reader of the same store. */
@@ -216,6 +235,16 @@ int store_games_of(struct store *s, const char *name, int with_private,
     int limit, store_game_cb cb, void *arg);
 int store_game_last(
     struct store *s, const char *room, store_game_cb cb, void *arg, int *found);
+int store_copy_read(
+    struct store *s, const struct store_table *t, store_row_cb cb, void *arg);
+int store_copy_txn(struct store *s, int what);
+int store_copy_write(
+    struct store *s, const struct store_table *t, const char *const *vals);
+
+/* Copy everything in the store at from (a path or URL) into the empty
+ * store at to (copy.c): 0, or -1 with the reason in err. Each table's
+ * row count is logged. */
+int store_copy(const char *from, const char *to, char *err, size_t errlen);
 
 /* Ops (op.c): a new op of kind with its strings copied; store_op_free
  * frees a list of them. */

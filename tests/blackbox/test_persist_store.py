@@ -1,7 +1,8 @@
 """test_persist_store.py: a store error is never silent, and nothing is
 shown before it is stored.
 
-Another process holds the data file's write lock (SQLite BEGIN IMMEDIATE),
+Another process holds the data file's write lock (SQLite BEGIN IMMEDIATE;
+with PostgreSQL, a session's LOCK TABLE),
 so tablerod cannot commit: a move is made in memory but neither
 acknowledged nor heard while its group cannot commit; an undo meanwhile
 is refused at once with `store_failing` and changes nothing; the error is
@@ -14,11 +15,13 @@ acknowledged moves.
 import os
 import signal
 import sqlite3
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from games_lib import (log_says, login, main_in_tmp, req,  # noqa: E402
-                       server, settle, shut)
+from games_lib import (harness, log_says, login, main_in_tmp,  # noqa: E402
+                       req, server, settle, shut)
 
 
 def no_reply(c, rid, secs=1.0):
@@ -30,15 +33,42 @@ def no_reply(c, rid, secs=1.0):
 
 
 class Lock:
-    """The data file's write lock, held by this process."""
+    """The data file's write lock, held by this process; with PostgreSQL
+    (harness.PG), a psql session's lock on the tables instead."""
 
     def __init__(self, path):
-        self.con = sqlite3.connect(path, timeout=10, isolation_level=None)
-        self.con.execute("BEGIN IMMEDIATE")
+        self.con = self.proc = None
+        if harness.PG is None:
+            self.con = sqlite3.connect(path, timeout=10,
+                                       isolation_level=None)
+            self.con.execute("BEGIN IMMEDIATE")
+            return
+        url = harness.store_url(path)
+        self.proc = subprocess.Popen(["psql", "-X", "-q", url],
+                                     stdin=subprocess.PIPE,
+                                     stdout=subprocess.DEVNULL)
+        self.proc.stdin.write(b"BEGIN; LOCK TABLE rooms, moves, games,"
+                              b" identities, progress IN EXCLUSIVE MODE;\n")
+        self.proc.stdin.flush()
+        deadline = time.time() + harness.WAIT
+        while time.time() < deadline and harness.pg_sql(
+                "SELECT count(*) FROM pg_locks l JOIN pg_class c ON"
+                " c.oid = l.relation WHERE c.relname = 'moves' AND"
+                " l.mode = 'ExclusiveLock' AND l.granted", url).strip() != "1":
+            time.sleep(0.05)
 
     def release(self):
-        self.con.execute("ROLLBACK")
-        self.con.close()
+        if self.con is not None:
+            self.con.execute("ROLLBACK")
+            self.con.close()
+            return
+        self.proc.stdin.write(b"ROLLBACK;\n")
+        self.proc.stdin.close()
+        self.proc.wait(harness.WAIT)
+
+
+# What the log says of a lock held too long.
+LOCKED = "database is locked" if harness.PG is None else "lock timeout"
 
 
 def view(st):
@@ -73,7 +103,7 @@ def run(ck, a, tmp):
     rid = p1.send("move", room=room, move="A2")
     ck.ok(log_says(s, "changes are refused until it stores again"),
           "the store error is logged")
-    ck.ok("database is locked" in s.logtext(), "with its reason")
+    ck.ok(LOCKED in s.logtext(), "with its reason")
     ck.ok(no_reply(p1, rid), "a move the store cannot take is not "
           "acknowledged")
     settle(p2, 0.3)
