@@ -15,6 +15,7 @@
 
 #include "protocol/protocol.h"
 #include "rules/rules.h"
+#include "server/table.h"
 
 struct bufferevent;
 struct evbuffer;
@@ -94,8 +95,6 @@ struct worker;
 #define SERVER_LISTEN_MAX 8
 /* Largest --backlog: the kernel caps it at net.core.somaxconn anyway. */
 #define SERVER_BACKLOG_MAX 65535
-/* Player-name hash buckets. */
-#define SERVER_PLAYER_BUCKETS 4096
 /* Messages one source address may send per second, and in a burst, as a
  * multiple of one connection's (--rate, --burst): a household or a club
  * behind one NAT, but not a botnet of reconnections. */
@@ -126,13 +125,13 @@ struct worker;
 /* Output bytes queued for all connections together: past it the
  * connections furthest behind are dropped first. */
 #define SERVER_OUTPUT_TOTAL_MAX (256L * 1024 * 1024)
-/* Abuse accounting: hash buckets, most entries (addresses and names with
- * recent activity; about 150 bytes each), and the longest key. */
-#define SERVER_LIMIT_BUCKETS 4096
+/* Abuse accounting: most entries (addresses and names with recent
+ * activity; about 170 bytes each), and the longest key. */
 #define SERVER_LIMIT_ENTRIES 200000
 #define SERVER_LIMIT_KEY 56
-/* Room-id hash buckets at first; the index doubles as rooms are added, so
- * a lookup stays one short chain however many rooms there are. */
+/* Room-id index chains at first; the index (table.c) doubles as rooms
+ * are added, so a lookup stays one short chain however many rooms there
+ * are. */
 #define SERVER_ROOM_BUCKETS 1024
 /* Seconds a finished room stays in memory at most (for a rematch, a last
  * look, chat): without this, finished rooms would add up without bound. It
@@ -195,7 +194,7 @@ struct limit_bucket {
 /* What one address ("a:...") or one case-folded name ("n:...") did
  * lately, across its connections. */
 struct limit_entry {
-	struct limit_entry *next; /* hash chain */
+	struct table_link link; /* in srv->limits, by key */
 	char key[SERVER_LIMIT_KEY];
 	int refs;                  /* connections holding it */
 	struct limit_bucket msgs;  /* messages */
@@ -270,7 +269,7 @@ TAILQ_HEAD(conn_list, conn);
  * valid while the room holds it.
  */
 struct player {
-	struct player *next; /* hash chain */
+	struct table_link link; /* in srv->players, by name */
 	char name[SERVER_NAME_MAX + 1];
 	struct conn *conn;    /* NULL while offline */
 	struct room **rooms;  /* rooms that hold this player (any order) */
@@ -312,7 +311,7 @@ struct room_move {
  */
 struct room {
 	TAILQ_ENTRY(room) entry; /* all rooms, oldest first (rooms, shutdown) */
-	struct room *hnext;      /* id hash chain */
+	struct table_link by_id; /* in srv->rooms_by_id */
 	struct server *srv;
 	char id[SERVER_ROOM_ID_MAX];
 	long number;
@@ -395,17 +394,13 @@ struct server {
 	struct conn_list conns;
 	int nconns;
 	uint64_t next_conn_id;
-	struct player *players[SERVER_PLAYER_BUCKETS];
+	struct table players;     /* by name */
 	struct room_list rooms;   /* every room in memory, oldest first */
-	struct room **room_index; /* by id: chains of hnext */
-	size_t room_buckets, nrooms;
+	struct table rooms_by_id; /* the same rooms, by id */
 	long next_room;
 	struct worker *worker;
 	int shutting_down;
-	struct limit_entry *limits[SERVER_LIMIT_BUCKETS];
-	int nlimits;
-	int limit_swept;    /* the next limits chain limit_sweep visits */
-	size_t rooms_swept; /* the next room_index chain sweep.c visits */
+	struct table limits;            /* limit_entry by key */
 	struct limit_bucket log_bucket; /* limit_log's */
 	long log_suppressed;
 	struct event *sweep;     /* housekeeping, every second */

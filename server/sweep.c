@@ -41,27 +41,24 @@ sweep_expired(const struct room *r, int64_t now)
 	return 0;
 }
 
-/* Close the expired rooms of one chain of the room index. */
+/* Close the room if it expired (a visit of sweep_rooms). */
 static void
-sweep_chain(struct server *srv, struct room *r, int64_t now)
+sweep_room(struct table_link *l, void *arg)
 {
-	struct room *next;
+	struct room *r = TABLE_ITEM(l, struct room, by_id);
+	struct server *srv = r->srv;
+	const int64_t *now = arg;
 
-	for (; r != NULL; r = next) {
-		next = r->hnext;
-		if (!sweep_expired(r, now))
-			continue;
-		if (store_room_delete(storeq_barrier(srv->storeq), r->id) !=
-		    0) {
-			log_error("store: room %s: %s; kept", r->id,
-			    store_errmsg(srv->store));
-			continue;
-		}
-		log_info("room %s: waiting with its creator %s gone for %d s; "
-		         "expired",
-		    r->id, r->creator, srv->cfg.waiting_expire_sec);
-		room_forget(r);
+	if (!sweep_expired(r, *now))
+		return;
+	if (store_room_delete(storeq_barrier(srv->storeq), r->id) != 0) {
+		log_error("store: room %s: %s; kept", r->id,
+		    store_errmsg(srv->store));
+		return;
 	}
+	log_info("room %s: waiting with its creator %s gone for %d s; expired",
+	    r->id, r->creator, srv->cfg.waiting_expire_sec);
+	room_forget(r);
 }
 
 /* Close the waiting rooms whose creator is gone (see sweep_expired),
@@ -73,13 +70,8 @@ static void
 sweep_rooms(struct server *srv)
 {
 	int64_t now = clock_mono_ms();
-	int k;
 
-	for (k = 0; k < SWEEP_ROOM_CHAINS && srv->room_buckets > 0; k++) {
-		if (srv->rooms_swept >= srv->room_buckets)
-			srv->rooms_swept = 0;
-		sweep_chain(srv, srv->room_index[srv->rooms_swept++], now);
-	}
+	table_sweep(&srv->rooms_by_id, SWEEP_ROOM_CHAINS, sweep_room, &now);
 }
 
 static void

@@ -62,7 +62,7 @@ test_sweep_pass(struct server *srv)
 {
 	int i;
 
-	for (i = 0; i < SERVER_LIMIT_BUCKETS; i++)
+	for (i = 0; i < 8; i++)
 		limit_sweep(srv);
 }
 
@@ -75,17 +75,17 @@ test_limit_sweep(struct server *srv)
 	CHECK(e != NULL && n != NULL);
 	CHECK_STR(n->key, "n:ana");
 	CHECK(limit_name(srv, "ana") == n);
-	CHECK_INT(srv->nlimits, 2);
+	CHECK_INT(srv->limits.n, 2);
 	e->refs = 1;
 	limit_fails_take(srv, n);
 	test_sweep_pass(srv);
 	/* held, and not at rest: both stay */
-	CHECK_INT(srv->nlimits, 2);
+	CHECK_INT(srv->limits.n, 2);
 	e->refs = 0;
 	test_sweep_pass(srv);
-	CHECK_INT(srv->nlimits, 1);
+	CHECK_INT(srv->limits.n, 1);
 	limit_free_all(srv);
-	CHECK_INT(srv->nlimits, 0);
+	CHECK_INT(srv->limits.n, 0);
 }
 
 /* Players stay in memory only while online or in a room. */
@@ -104,8 +104,7 @@ test_player_release(struct server *srv)
 		snprintf(name, sizeof name, "id%05d", i);
 		player_release(srv, player_get(srv, name));
 	}
-	for (i = 0; i < SERVER_PLAYER_BUCKETS; i++)
-		CHECK(srv->players[i] == NULL);
+	CHECK_INT(srv->players.n, 0);
 	p = player_get(srv, "Seated");
 	q = player_get(srv, "watcher");
 	CHECK(player_find(srv, "Seated") == p);
