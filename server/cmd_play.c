@@ -451,13 +451,18 @@ cmd_auto_next(struct room *r)
 	    rules_optdesc_find(r->g, RULES_OPT_LEVEL);
 	char err[RULES_ERR_MAX];
 	struct room_snap snap;
+	struct player *p = r->seats[0].player;
 	long level;
 
 	if (r->g->seats != 1 || d == NULL || !cmd_solved(r))
 		return;
 	level = room_level_after(r);
-	if (level > d->max)
-		return;
+	if (level > d->max ||
+	    (p != NULL &&
+	        !limit_games_ok(r->srv, p->name,
+	            p->conn != NULL ? p->conn->lim_addr : NULL, err,
+	            sizeof err)))
+		return; /* past the kept games of the hour, next says why */
 	room_snap_take(r, &snap);
 	if (cmd_next_level(r, level, err, sizeof err) != 0) {
 		room_snap_drop(&snap);
@@ -509,6 +514,8 @@ cmd_next(struct conn *c, const struct proto_request *req)
 		    c, req, PROTO_E_NOT_ALLOWED, "that was the last level");
 		return;
 	}
+	if (limit_games_check(c, req) != 0)
+		return;
 	room_snap_take(r, &snap);
 	if (cmd_next_level(r, level, err, sizeof err) != 0) {
 		room_snap_drop(&snap);
@@ -596,6 +603,8 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 		    "the game in %s is not over", r->id);
 		return;
 	}
+	if (limit_games_check(c, req) != 0)
+		return;
 	room_snap_take(r, &snap);
 	r->seats[seat].rematch = 1;
 	for (s = 0; s < r->g->seats; s++)

@@ -156,6 +156,13 @@ limit_idle(struct server *srv, struct limit_entry *e, int64_t now)
 		if (e->names.tokens < cap)
 			return 0;
 	}
+	if (e->games.used) {
+		double cap = limit_games_cap(srv, e);
+
+		limit_refill(&e->games, cap / 3600000.0, cap, now);
+		if (e->games.tokens < cap)
+			return 0;
+	}
 	return 1;
 }
 
@@ -289,4 +296,79 @@ limit_log(struct server *srv, const char *fmt, ...)
 		return;
 	}
 	log_warn("%s", line);
+}
+
+/* Finished games an entry may have kept in an hour (an address
+ * SERVER_ADDR_RATE_FACTOR times a name's). */
+double
+limit_games_cap(const struct server *srv, const struct limit_entry *e)
+{
+	double n = srv->cfg.games_per_hour;
+
+	return e->key[0] == 'a' ? n * SERVER_ADDR_RATE_FACTOR : n;
+}
+
+/* May an identity start a game: do its name and (when given) its
+ * address each have a kept game left this hour? Takes nothing (a game
+ * counts once kept). When not, why in words, with when to try again. */
+int
+limit_games_ok(struct server *srv, const char *name, struct limit_entry *addr,
+    char *why, size_t len)
+{
+	struct limit_entry *e[2] = {limit_name(srv, name), addr};
+	int64_t now = clock_mono_ms();
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		double cap, per_ms;
+
+		if (e[i] == NULL)
+			continue;
+		cap = limit_games_cap(srv, e[i]);
+		per_ms = cap / 3600000.0;
+		if (limit_has(&e[i]->games, per_ms, cap, now))
+			continue;
+		snprintf(why, len,
+		    "%s %d finished games kept this hour; try again in %lld "
+		    "min",
+		    i == 0 ? "you have" : "your address has", (int)cap,
+		    (long long)(limit_wait_ms(&e[i]->games, per_ms) + 59999) /
+		        60000);
+		return 0;
+	}
+	return 1;
+}
+
+/* One kept game counted against a name and (when given) an address. */
+void
+limit_games_take(struct server *srv, const char *name, struct limit_entry *addr)
+{
+	struct limit_entry *e[2] = {limit_name(srv, name), addr};
+	int64_t now = clock_mono_ms();
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		double cap;
+
+		if (e[i] == NULL)
+			continue;
+		cap = limit_games_cap(srv, e[i]);
+		limit_has(&e[i]->games, cap / 3600000.0, cap, now);
+		e[i]->games.tokens =
+		    e[i]->games.tokens >= 1.0 ? e[i]->games.tokens - 1.0 : 0;
+	}
+}
+
+/* limit_games_ok for c's identity and address; -1 after refusing req with
+ * limit_reached when either has no kept game left this hour. */
+int
+limit_games_check(struct conn *c, const struct proto_request *req)
+{
+	char why[128];
+
+	if (limit_games_ok(
+	        c->srv, c->player->name, c->lim_addr, why, sizeof why))
+		return 0;
+	session_error(c, req, PROTO_E_LIMIT_REACHED, "%s", why);
+	return -1;
 }

@@ -233,11 +233,14 @@ recover_rooms(struct server *srv)
 	int64_t before =
 	    clock_now_ms() - (int64_t)srv->cfg.adjourn_days * 86400 * 1000;
 	struct room *r;
-	int pruned = 0, n = 0;
+	int pruned = 0, ended = 0, n = 0;
 
 	storeq_barrier(srv->storeq);
+	/* Finished rooms left behind (a stop, a refused delete) are no
+	 * longer needed: their games are in the games table. */
 	if (store_room_max_number(srv->store, &srv->next_room) != 0 ||
 	    store_prune(srv->store, "adjourned", before, &pruned) != 0 ||
+	    store_prune(srv->store, "ended", clock_now_ms() + 1, &ended) != 0 ||
 	    store_load(srv->store, recover_one, srv) != 0) {
 		log_error("recover: %s", store_errmsg(srv->store));
 		return -1;
@@ -247,7 +250,7 @@ recover_rooms(struct server *srv)
 		n++;
 	}
 	log_info("recovered %d rooms (%d adjourned rooms older than %d days "
-	         "pruned)",
-	    n, pruned, srv->cfg.adjourn_days);
+	         "and %d finished rooms' rows pruned)",
+	    n, pruned, srv->cfg.adjourn_days, ended);
 	return 0;
 }

@@ -390,6 +390,10 @@ room_retire_fire(evutil_socket_t fd, short what, void *arg)
 	}
 	log_info("room %s leaves memory (finished%s)", r->id,
 	    left > 0 ? ", nobody in it" : "");
+	/* Its kept games are in the games table: its row and moves go
+	 * (left behind if the store refuses now: recovery prunes them). */
+	storeq_room_delete(r->srv->storeq, r->id);
+	storeq_commit(r->srv->storeq);
 	room_forget(r);
 }
 

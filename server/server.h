@@ -108,6 +108,15 @@ struct worker;
 /* New identities one address may make per hour: a family or a classroom,
  * not a script. */
 #define SERVER_NEW_NAMES 250
+/* Finished games one identity may have kept an hour (a token bucket of as
+ * many); an address, SERVER_ADDR_RATE_FACTOR times as many. Each kept game
+ * is a row of about a kilobyte and its moves (at most
+ * SERVER_GAME_MOVES_MAX): a player finishes a few an hour, a script would
+ * otherwise fill the disk at its message rate. */
+#define SERVER_GAMES_PER_HOUR 60
+/* Finished games deleted at most per prune (--keep-games-days): one short
+ * transaction of the store thread, every SWEEP_GAMES_SEC. */
+#define SERVER_GAMES_PRUNE_MAX 1000
 /* Seconds a logged-in connection that sits in no unfinished game and
  * watches nothing may stay silent before it is closed. */
 #define SERVER_LOBBY_IDLE_SEC 1800
@@ -179,6 +188,8 @@ struct config {
 	int lobby_idle_sec;
 	int new_names; /* identities per address per hour */
 	int unplayed_days;
+	int games_per_hour;  /* finished games kept per identity per hour */
+	int keep_games_days; /* finished games kept this long; 0: forever */
 	int rooms_page;
 	int waiting_expire_sec;
 	size_t output_total_max;
@@ -200,6 +211,7 @@ struct limit_entry {
 	struct limit_bucket msgs;  /* messages */
 	struct limit_bucket fails; /* failed logins */
 	struct limit_bucket names; /* new identities (addresses) */
+	struct limit_bucket games; /* finished games kept */
 };
 
 enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };
@@ -405,6 +417,7 @@ struct server {
 	long log_suppressed;
 	struct event *sweep;     /* housekeeping, every second */
 	int64_t pruned_ms;       /* last prune of unplayed identities */
+	int64_t games_pruned_ms; /* last prune of old finished games */
 	size_t queued;           /* output queued for everyone, or more */
 	struct storeq *storeq;   /* the store thread: every write goes there */
 	struct slots pend_rooms; /* rooms with uncommitted changes */
@@ -507,6 +520,12 @@ void limit_free_all(struct server *srv);
 double limit_fails_cap(const struct server *srv, const struct limit_entry *e);
 int limit_fails_ok(struct server *srv, struct limit_entry *e, int64_t *wait_ms);
 void limit_fails_take(struct server *srv, struct limit_entry *e);
+double limit_games_cap(const struct server *srv, const struct limit_entry *e);
+int limit_games_ok(struct server *srv, const char *name,
+    struct limit_entry *addr, char *why, size_t len);
+void limit_games_take(
+    struct server *srv, const char *name, struct limit_entry *addr);
+int limit_games_check(struct conn *c, const struct proto_request *req);
 int limit_names_take(
     struct server *srv, struct limit_entry *e, int64_t *wait_ms);
 void limit_log(struct server *srv, const char *fmt, ...)

@@ -179,6 +179,7 @@ enum store_stmt {
 	ST_IDENT_PLAYED,
 	ST_IDENT_SEEN,
 	ST_IDENT_PRUNE,
+	ST_GAMES_PRUNE,
 	ST_COUNT
 };
 
@@ -262,6 +263,9 @@ static const char *const store_sql[ST_COUNT] = {
                        " AND seen_ms < ?1 AND NOT EXISTS (SELECT 1"
                        " FROM rooms WHERE rooms.creator = identities.name"
                        " AND rooms.status <> 'ended')",
+    /* The oldest first, ?2 at most (games_ended finds them). */
+    [ST_GAMES_PRUNE] = "DELETE FROM games WHERE id IN (SELECT id FROM games"
+                       " WHERE ended_ms < ?1 ORDER BY ended_ms LIMIT ?2)",
 };
 
 struct store {
@@ -1402,6 +1406,17 @@ store_prune(
 	store_bind_text(st, 1, status, &rc);
 	store_bind_int(st, 2, before_ms, &rc);
 	return store_exec_count(s, ST_PRUNE, rc, "prune rooms", count);
+}
+
+int
+store_games_prune(struct store *s, long long before_ms, int max, int *count)
+{
+	sqlite3_stmt *st = s->st[ST_GAMES_PRUNE];
+	int rc = SQLITE_OK;
+
+	store_bind_int(st, 1, before_ms, &rc);
+	store_bind_int(st, 2, max, &rc);
+	return store_exec_count(s, ST_GAMES_PRUNE, rc, "prune games", count);
 }
 
 int

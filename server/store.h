@@ -157,6 +157,10 @@ int store_games_recent(
  * with_private), newest first. */
 int store_games_of(struct store *s, const char *name, int with_private,
     int limit, store_game_cb cb, void *arg);
+/* Delete at most max finished games (the oldest first) that ended before
+ * before_ms; the count (max: there may be more). */
+int store_games_prune(
+    struct store *s, long long before_ms, int max, int *count);
 /* The last finished game of a room; *found is 0 when it has none. */
 int store_game_last(
     struct store *s, const char *room, store_game_cb cb, void *arg, int *found);

@@ -32,6 +32,8 @@ enum storeq_kind {
 	STOREQ_PROGRESS_PUT,
 	STOREQ_GAME_PUT,
 	STOREQ_IDENT_PLAYED,
+	STOREQ_ROOM_DELETE,
+	STOREQ_GAMES_PRUNE,
 };
 
 /* One write, its values copied (s[] owns every string the union points
@@ -43,6 +45,7 @@ struct storeq_op {
 	char *s[STOREQ_STRS];
 	int ns;
 	int game_no, ply;
+	long long before_ms; /* STOREQ_GAMES_PRUNE */
 	union {
 		struct store_room room;
 		struct store_move move;
@@ -282,6 +285,36 @@ storeq_identity_played(struct storeq *q, const char *name)
 	storeq_str(storeq_op(q, STOREQ_IDENT_PLAYED), name);
 }
 
+void
+storeq_room_delete(struct storeq *q, const char *room)
+{
+	storeq_str(storeq_op(q, STOREQ_ROOM_DELETE), room);
+}
+
+void
+storeq_games_prune(struct storeq *q, long long before_ms, int max, int days)
+{
+	struct storeq_op *op = storeq_op(q, STOREQ_GAMES_PRUNE);
+
+	op->before_ms = before_ms;
+	op->ply = max;
+	op->game_no = days;
+}
+
+/* Prune the games op asks for, and log how many went. */
+static int
+storeq_games_pruned(struct store *s, const struct storeq_op *op)
+{
+	int n = 0;
+
+	if (store_games_prune(s, op->before_ms, op->ply, &n) != 0)
+		return -1;
+	if (n > 0)
+		log_info("pruned %d finished games older than %d days", n,
+		    op->game_no);
+	return 0;
+}
+
 /* Run one op on the thread's connection; 0, or -1 logged as the server
  * logged a refused write before the thread. */
 static int
@@ -312,6 +345,12 @@ storeq_apply_op(struct store *s, const struct storeq_op *op)
 		break;
 	case STOREQ_IDENT_PLAYED:
 		rc = store_identity_played(s, op->s[0]);
+		break;
+	case STOREQ_ROOM_DELETE:
+		rc = store_room_delete(s, op->s[0]);
+		break;
+	case STOREQ_GAMES_PRUNE:
+		rc = storeq_games_pruned(s, op);
 		break;
 	}
 	if (rc != 0)

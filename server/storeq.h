@@ -41,6 +41,12 @@ void storeq_progress_put(
     struct storeq *q, const char *name, const char *game, const char *json);
 void storeq_game_put(struct storeq *q, const struct store_game *g);
 void storeq_identity_played(struct storeq *q, const char *name);
+/* A room's row and moves deleted (a finished room leaving memory). */
+void storeq_room_delete(struct storeq *q, const char *room);
+/* At most max finished games that ended before before_ms deleted, the
+ * count logged by the thread (days: their age, for that line). */
+void storeq_games_prune(
+    struct storeq *q, long long before_ms, int max, int days);
 
 /*
  * The change being made is whole: 0 when it will be committed later (held

@@ -1,7 +1,8 @@
 /*
  * sweep.c: tablerod's housekeeping, once a second on the event loop:
  * forgets abuse accounting at rest, expires waiting rooms whose creator
- * is gone, and hourly prunes identities that never played.
+ * is gone, hourly prunes identities that never played, and (with
+ * --keep-games-days) prunes old finished games through the store thread.
  */
 #include <string.h>
 
@@ -13,6 +14,10 @@
 #define SWEEP_SEC 1
 /* Seconds between two prunes of identities that never played. */
 #define SWEEP_PRUNE_SEC 3600
+/* Seconds between two prunes of finished games past --keep-games-days,
+ * each of SERVER_GAMES_PRUNE_MAX games at most: up to 360,000 an hour,
+ * far above the games per hour the limits let anyone keep. */
+#define SWEEP_GAMES_SEC 10
 /* Chains of the room index one sweep visits, from where the last one
  * stopped: the whole index every second up to SERVER_ROOM_BUCKETS rooms,
  * beyond that a pass of chains / 1024 seconds (the index has one to two
@@ -74,6 +79,23 @@ sweep_rooms(struct server *srv)
 	table_sweep(&srv->rooms_by_id, SWEEP_ROOM_CHAINS, sweep_room, &now);
 }
 
+/* Hand the store thread a prune of the finished games that ended more
+ * than --keep-games-days ago (none when 0: kept for good); the loop does
+ * not wait for it. */
+static void
+sweep_games(struct server *srv)
+{
+	int days = srv->cfg.keep_games_days;
+
+	srv->games_pruned_ms = clock_mono_ms();
+	if (days <= 0)
+		return;
+	storeq_games_prune(srv->storeq,
+	    clock_now_ms() - (int64_t)days * 86400 * 1000,
+	    SERVER_GAMES_PRUNE_MAX, days);
+	storeq_commit(srv->storeq);
+}
+
 static void
 sweep_run(evutil_socket_t fd, short what, void *arg)
 {
@@ -85,6 +107,8 @@ sweep_run(evutil_socket_t fd, short what, void *arg)
 	sweep_rooms(srv);
 	if (clock_mono_ms() - srv->pruned_ms >= SWEEP_PRUNE_SEC * 1000)
 		player_prune(srv);
+	if (clock_mono_ms() - srv->games_pruned_ms >= SWEEP_GAMES_SEC * 1000)
+		sweep_games(srv);
 }
 
 /* Sweep every SWEEP_SEC from now on (prune first at once). */
@@ -98,6 +122,7 @@ sweep_start(struct server *srv)
 		fatal("out of memory");
 	evtimer_add(srv->sweep, &tv);
 	player_prune(srv);
+	sweep_games(srv);
 }
 
 void
