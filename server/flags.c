@@ -350,9 +350,8 @@ static const struct flags_entry flags_table[] = {
         .max = 36500,
         .def = 0,
         .arg = "N",
-        .help = "finished games are deleted this many days after their end "
-                "(0: kept for good)",
-        .def_text = "0, forever"},
+        .help = "finished games are deleted this many days after their end",
+        .def_text = "0: kept for good"},
     {.name = "rooms-page",
         .type = FLAGS_INT,
         .off = CFG(rooms_page),

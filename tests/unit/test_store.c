@@ -707,6 +707,28 @@ test_store_game_seen(void *arg, const struct store_game *g)
 	seen->game_no[seen->n++] = g->game_no;
 }
 
+/* The prune by age (--keep-games-days) on the four games of
+ * test_store_games (ended at 1000 to 1003): the oldest first, at most max
+ * a call, and nothing that ended at or after the limit. */
+static void
+test_store_games_prune(struct store *s)
+{
+	struct test_store_games seen;
+	int n = -1;
+
+	CHECK_INT(store_games_prune(s, 1000, 10, &n), 0);
+	CHECK_INT(n, 0);
+	CHECK_INT(store_games_prune(s, 1003, 1, &n), 0);
+	CHECK_INT(n, 1); /* the oldest: r1's first game */
+	CHECK_INT(store_games_prune(s, 1003, 10, &n), 0);
+	CHECK_INT(n, 2);
+	memset(&seen, 0, sizeof seen);
+	CHECK_INT(
+	    store_games_of(s, "ana", 1, 10, test_store_game_seen, &seen), 0);
+	CHECK_INT(seen.n, 1);
+	CHECK_STR(seen.rooms[0], "r3"); /* ended at 1003: kept */
+}
+
 /* Finished games: kept whole, listed newest first and bounded, by player
  * (private ones only for their own history), and a room's last one. */
 static void
@@ -764,6 +786,7 @@ test_store_games(void)
 	CHECK_INT(
 	    store_game_last(s, "r9", test_store_game_seen, &seen, &found), 0);
 	CHECK_INT(found, 0);
+	test_store_games_prune(s);
 	store_close(s);
 }
 
