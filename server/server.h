@@ -135,7 +135,7 @@ struct worker;
  * connections furthest behind are dropped first. */
 #define SERVER_OUTPUT_TOTAL_MAX (256L * 1024 * 1024)
 /* Abuse accounting: most entries (addresses and names with recent
- * activity; about 170 bytes each), and the longest key. */
+ * activity; about 200 bytes each), and the longest key. */
 #define SERVER_LIMIT_ENTRIES 200000
 #define SERVER_LIMIT_KEY 56
 /* Room-id index chains at first; the index (table.c) doubles as rooms
