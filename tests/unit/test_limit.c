@@ -112,7 +112,7 @@ test_limit_games(struct server *srv)
 	/* another name from that address: its own budget, and the
 	 * address's 18 left */
 	for (i = 0; i < 18; i++) {
-		char name[16];
+		char name[24];
 
 		snprintf(name, sizeof name, "other%d", i / 2);
 		CHECK(limit_games_ok(srv, name, addr, why, sizeof why));
