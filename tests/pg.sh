@@ -8,7 +8,7 @@ set -eu
 BUILD=${1:-build}
 cd "$(dirname "$0")/.."
 # The scripts whose servers store: persistence (kill -9, SIGTERM, data
-# files, --copy-db), store faults (in the middle of a group too), finished
+# files, --copy-db, the bounded disk: test_persist_bounded), store faults (in the middle of a group too), finished
 # games, progress, identities (tokens, case-folded names and their
 # migration, pruning), the protocol suites, bots resuming after a restart.
 TESTS=$(cd tests/blackbox && echo test_persist_*.py test_badclient_store.py \
