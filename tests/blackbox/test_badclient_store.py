@@ -159,6 +159,7 @@ def setup(ck, w):
     # ended: resigned, so a rematch may be asked.
     room = w.make("ended", "ana", "stones", options={"first": "1"})
     is_ok(ck, req(cy, "join", room=room), "ended: cy joins")
+    one_move(ck, w, "ended", room, ("ana", "cy"))
     is_ok(ck, req(cy, "resign", room=room), "ended: cy resigns")
     # res: ana and eve playing; ana will resign.
     room = w.make("res", "ana", "ataxx", options={"size": 5})
