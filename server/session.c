@@ -236,6 +236,68 @@ session_log_line(struct conn *c, const char *line, size_t len)
 static void session_dispatch(struct conn *c, const struct proto_request *req,
     const char *line, size_t len);
 
+/* Verbs a visitor without a name may use: they read and watch, and change
+ * nothing but the watchers of a room. */
+static int
+session_guest_verb(enum proto_verb v)
+{
+	switch (v) {
+	case PROTO_ROOMS:
+	case PROTO_WATCH:
+	case PROTO_LEAVE:
+	case PROTO_STATE:
+	case PROTO_MOVES:
+	case PROTO_EXPORT:
+	case PROTO_HISTORY:
+	case PROTO_WHO:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* A read-only verb before hello: the connection becomes an anonymous
+ * guest, a player "~N" (N its connection's id) that no hello can name
+ * and the store never keeps. */
+static void
+session_guest(struct conn *c)
+{
+	char name[SERVER_NAME_MAX + 1];
+	struct player *p;
+
+	snprintf(name, sizeof name, "~%llu",
+	    (unsigned long long)(c->id % 1000000000000000ULL));
+	p = player_get(c->srv, name);
+	p->conn = c;
+	c->player = p;
+	c->guest = 1;
+	session_logged_in(c);
+	log_debug("conn %llu %s: watching as guest %s",
+	    (unsigned long long)c->id, c->addr, name);
+}
+
+/* hello on a guest connection: the guest stops watching and goes, so
+ * the connection logs in as anyone does. */
+static void
+session_guest_end(struct conn *c)
+{
+	struct player *p = c->player;
+	struct room **held;
+	int i, n;
+
+	held = room_sorted(p, &n);
+	for (i = 0; i < n; i++) {
+		room_remove_watcher(held[i], p);
+		room_check_retire(held[i]);
+	}
+	free(held);
+	c->player = NULL;
+	c->current = NULL;
+	c->guest = 0;
+	p->conn = NULL;
+	player_release(c->srv, p);
+}
+
 /* One complete line from the client: check the rate, decode, dispatch, and
  * send the events the request caused after its reply. */
 void
@@ -290,11 +352,19 @@ session_dispatch(struct conn *c, const struct proto_request *req,
 	 * nothing uncommitted of its own and is not held. */
 	int waits = req->verb == PROTO_HELLO;
 
-	if (proto_verb_login(req->verb) && c->player == NULL) {
+	if (proto_verb_login(req->verb) &&
+	    (c->player == NULL || c->guest) &&
+	    !session_guest_verb(req->verb)) {
 		session_error(c, req, PROTO_E_NOT_LOGGED_IN,
-		    "say hello first: hello YOURNAME");
+		    "%s: hello YOURNAME",
+		    c->guest ? "watching needs no name, but this does"
+		             : "say hello first");
 		return;
 	}
+	if (proto_verb_login(req->verb) && c->player == NULL)
+		session_guest(c);
+	if (req->verb == PROTO_HELLO && c->guest)
+		session_guest_end(c);
 	c->reply_tag = 0;
 	/* A ping shows nothing anyone changed: never held behind a commit
 	 * (only behind what this connection has held already). */
