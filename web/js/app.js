@@ -165,9 +165,12 @@ async function onSquare(sq) {
   }
   const r = await conn.send("moves", { room: st.room, from: sq });
   if (!r.ok || !r.moves.length) {
-    if (S.sel) { S.sel = null; renderRoom(); }
+    S.sel = null;
+    S.notice = r.ok ? (r.reason || "") : (r.message || r.error);
+    renderRoom();
     return;
   }
+  S.notice = "";
   const cands = r.moves.map((m) => ({ move: m, seq: moveTargets(st.game, m) }));
   const now = cands.find((c) => c.seq.length === 0);
   if (now) { play(now.move); return; }
@@ -415,6 +418,13 @@ function renderRoom() {
   b("save", save);
   b("leave", () => act("leave"));
   b("back", () => { S.room = null; S.roomId = null; location.hash = ""; renderAll(); });
+  // A move may be typed too (the keyboard's way, and the game's own
+  // notation with its error sentences).
+  const typed = el("input", { name: "move", autocomplete: "off", maxlength: 64, "aria-label": t("moves") });
+  const moveForm = myTurn() ? el("form", { class: "move-form", onsubmit: (e) => {
+    e.preventDefault();
+    if (typed.value.trim()) play(typed.value.trim());
+  } }, typed, el("button", { type: "submit" }, t("play"))) : "";
   const moves = el("ol", { class: "moves", start: (st.history_since || 0) + 1 },
     hist.map((h) => el("li", { title: h.text || "" }, h.move)));
   box.replaceChildren(
@@ -424,6 +434,7 @@ function renderRoom() {
     S.hint ? el("p", { class: "hint" }, S.hint) : "",
     seats,
     el("div", { class: "board-wrap" }, drawBoard(st.game, st.board, view, onSquare)),
+    moveForm,
     buttons,
     el("section", { class: "movelist" }, el("h3", {}, t("moves")), moves),
     el("p", { class: "watchers" }, t("watchers", st.watchers || 0)),
