@@ -145,7 +145,15 @@ function addChat(ev) {
 // The clicked square: choose a piece (its moves asked from the server),
 // then each square of a move in turn; a click on the last choice takes it
 // back, a click on another piece changes the choice.
+let clicks = 0;
 async function onSquare(sq) {
+  try { await chooseSquare(sq); } finally {
+    // Tests (and anyone curious) can tell when a click has been handled.
+    document.body.dataset.clicks = String(++clicks);
+  }
+}
+
+async function chooseSquare(sq) {
   const st = S.room;
   if (!myTurn()) return;
   const sel = S.sel;
@@ -428,7 +436,8 @@ function renderRoom() {
   const moves = el("ol", { class: "moves", start: (st.history_since || 0) + 1 },
     hist.map((h) => el("li", { title: h.text || "" }, h.move)));
   box.replaceChildren(
-    el("h2", { class: "room-title" }, gameTitle(st.game) + " · " + st.room),
+    el("h2", { class: "room-title" }, gameTitle(st.game) + " · " + st.room +
+      (st.options && st.options.level != null ? " · " + t("level", st.options.level) : "")),
     el("p", { class: "turn", role: "status", "aria-live": "polite" }, turnWords(st)),
     el("p", { class: "notice", role: "alert" }, S.notice || (S.drawOffer && S.drawOffer !== S.me ? t("draw_offered", S.drawOffer) : "")),
     S.hint ? el("p", { class: "hint" }, S.hint) : "",

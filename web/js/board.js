@@ -92,7 +92,7 @@ function piece(g, game, ch, x, y) {
     case "solitaire":
       if (ch === "#") break;
       g.append(svg("circle", { cx, cy, r: 7, class: ch === "G" || ch === "@" ? "hole goal" : "hole" }));
-      if (ch === "o" || ch === "@") g.append(svg("circle", { cx, cy, r, class: "peg" }));
+      if (ch === "o" || ch === "@") g.append(svg("circle", { cx, cy, r, class: ch === "@" ? "peg on-goal" : "peg" }));
       break;
     case "shifter":
       if (ch !== ".") {
@@ -136,12 +136,20 @@ export function drawBoard(game, board, view, onSquare) {
       let cls = "sq " + ((r + c) % 2 ? "dark" : "light");
       if (game === "stones") cls = "sq point";
       if ((game === "solitaire" && ch === "#") || (game === "ataxx" && ch === "-")) cls += " gap";
-      if (view.last.has(sq)) cls += " last";
-      if (view.chosen.has(sq)) cls += " chosen";
+      const ring = game === "stones"; // points, not squares: a ring marks them
+      if (view.last.has(sq) && !ring) cls += " last";
+      if (view.chosen.has(sq) && !ring) cls += " chosen";
       cell.append(svg("rect", { x, y, width: CELL, height: CELL, class: cls }));
+      if (ring && (view.last.has(sq) || view.chosen.has(sq)))
+        cell.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.46,
+          class: view.chosen.has(sq) ? "ring chosen-ring" : "ring last-ring" }));
       piece(cell, game, ch, x, y);
+      // A lit empty square gets a dot; a lit piece (a capture) a ring, so
+      // its letter stays readable.
       if (view.lit.has(sq))
-        cell.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 6, class: "lit" }));
+        cell.append(".G".includes(ch)
+          ? svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 6, class: "lit" })
+          : svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.45, class: "lit-ring" }));
       cell.addEventListener("click", () => onSquare(sq));
       cell.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onSquare(sq); }

@@ -44,9 +44,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Start tablerod; ports 0 pick free ones unless given (a restart keeps
 // them). Resolves once both ports are in its log.
+let starts = 0;
 export async function startServer(build, opts = {}) {
   const dir = opts.dir || mkdtempSync(join(tmpdir(), "tablero-web-"));
-  const log = join(dir, "log");
+  const log = join(dir, "log-" + (++starts));
   const argv = ["--listen", "127.0.0.1", "--port", String(opts.port || 0),
     "--web-port", String(opts.webPort || 0), "--db", opts.db || ":memory:",
     "--web-dir", WEB_DIR, "--log-file", log, "--bot-delay", "0", ...(opts.extra || [])];
@@ -122,8 +123,12 @@ export async function text(page, sel) {
   return e ? (await e.textContent()) : null;
 }
 
+// Click a square and wait until the page has handled the click (its
+// `moves` question answered).
 export async function clickSq(page, sq) {
+  const n = Number(await page.evaluate(() => document.body.dataset.clicks || 0));
   await page.click(`.cell[data-sq="${sq}"]`);
+  await until(page, (k) => Number(document.body.dataset.clicks || 0) > k, n, "click on " + sq);
 }
 
 // Wait until the move list has n moves; its last move.
@@ -133,7 +138,7 @@ export async function waitMoves(page, n) {
 }
 
 export async function litSquares(page) {
-  return page.$$eval(".cell", (cells) => cells.filter((c) => c.querySelector(".lit")).map((c) => c.dataset.sq));
+  return page.$$eval(".cell", (cells) => cells.filter((c) => c.querySelector(".lit, .lit-ring")).map((c) => c.dataset.sq));
 }
 
 // Create a room from the lobby's form; fields: {game, options: {name:

@@ -79,7 +79,7 @@ async function stonesSeed(browser, srv) {
   ck.ok((await text(ana, ".turn")).includes("ana"), "ana wins: " + await text(ana, ".turn"));
   await waitTurn(carol, "three in a row");
   ck.eq((await waitMoves(carol, 9)).length, 9, "the watcher saw the nine moves");
-  const last = await ana.$$eval(".sq.last", (l) => l.length);
+  const last = await ana.$$eval(".sq.last, .last-ring", (l) => l.length);
   ck.eq(last, 2, "the last move's two points are marked");
 
   // Markup in chat is text, everywhere.
