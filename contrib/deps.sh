@@ -34,6 +34,8 @@ want_pc libsodium libsodium-dev
 # SHA-1 and base64 for the WebSocket handshake.
 want_pc libevent_openssl libevent-dev
 want_pc libssl libssl-dev
+# The TLS tests make their certificates with the openssl command.
+want_cmd openssl openssl
 # The browser client's transport: WebSocket framing (wslay) and HTTP
 # request parsing (Node's http-parser); Debian ships no .pc for them.
 want_file /usr/include/wslay/wslay.h libwslay-dev

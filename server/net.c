@@ -734,10 +734,12 @@ net_accept_error(struct evconnlistener *l, void *arg)
 }
 
 /* Bind port on one address, accepting with cb: the listeners made go to
- * out (at most max); their number, or -1 with the reason logged. */
+ * out (at most max), each logged as "WHAT on ADDRESS"; their number, or
+ * -1 with the reason logged. */
 int
 net_bind_port(struct server *srv, const char *host, int port,
-    evconnlistener_cb cb, struct evconnlistener **out, int max)
+    evconnlistener_cb cb, struct evconnlistener **out, int max,
+    const char *what)
 {
 	struct evutil_addrinfo hints, *res, *ai;
 	char portstr[16], where[96];
@@ -790,13 +792,7 @@ net_bind_port(struct server *srv, const char *host, int port,
 		if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
 			net_addr_text(
 			    (struct sockaddr *)&ss, where, sizeof where);
-			if (cb == net_accept_cb)
-				log_info("listening on %s", where);
-			else
-				log_info("web and websocket%s on %s",
-				    port == srv->cfg.tls_port ? " over tls"
-				                              : "",
-				    where);
+			log_info("%s on %s", what, where);
 		}
 	}
 	evutil_freeaddrinfo(res);
@@ -809,7 +805,7 @@ net_bind(struct server *srv, const char *host)
 {
 	int n = net_bind_port(srv, host, srv->cfg.port, net_accept_cb,
 	    srv->listeners + srv->nlisteners,
-	    SERVER_LISTEN_MAX * 2 - srv->nlisteners);
+	    SERVER_LISTEN_MAX * 2 - srv->nlisteners, "listening");
 
 	if (n < 0)
 		return -1;

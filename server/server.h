@@ -512,7 +512,8 @@ struct conn *net_conn_new(struct server *srv, struct bufferevent *bev,
     const char *addr, struct limit_entry *lim, int flags);
 void net_addr_words(const struct sockaddr *sa, char *buf, size_t len);
 int net_bind_port(struct server *srv, const char *host, int port,
-    evconnlistener_cb cb, struct evconnlistener **out, int max);
+    evconnlistener_cb cb, struct evconnlistener **out, int max,
+    const char *what);
 
 /* web.c */
 struct ssl_ctx_st;

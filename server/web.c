@@ -1,8 +1,9 @@
 /*
  * web.c: the web port (--web-port) and the TLS port (--tls-port): each
- * connection is sniffed by its first byte; "G" starts an HTTP GET
- * (parsed by http-parser), anything else is the line protocol, handed to
- * net.c as a TCP connection is. HTTP serves the browser client's plain
+ * connection is sniffed by its first byte: an upper-case letter starts an
+ * HTTP request (parsed by http-parser); anything else, or silence for
+ * WEB_SNIFF_MS, is the line protocol, handed to net.c as a TCP
+ * connection is. HTTP serves the browser client's plain
  * files from --web-dir (GET and HEAD, keep-alive, a Content-Security-Policy
  * that forbids inline script) and turns GET /ws into a WebSocket (ws.c)
  * once its Origin is checked. The TLS port speaks all of it over TLS
@@ -46,6 +47,10 @@
 /* Requests on one keep-alive connection: a page and its dozen files,
  * reloaded a few times. */
 #define WEB_REQUESTS_MAX 200
+/* Milliseconds a new connection (after its TLS handshake) may stay silent
+ * before it is taken for the line protocol: a browser sends its request
+ * at once, while telnet and tablero wait for the server's welcome. */
+#define WEB_SNIFF_MS 300
 /* Web listeners: the web port and the TLS port on every listen address. */
 #define WEB_LISTENERS_MAX (SERVER_LISTEN_MAX * 4)
 
@@ -71,9 +76,12 @@ struct web_conn {
 	int sniffed; /* the first byte said HTTP */
 	int closing; /* the last response is going out */
 	int requests;
+	struct event *sniff; /* silent this long: the line protocol */
 	http_parser parser;
-	size_t head; /* bytes of the current request head */
-	int done;    /* a request is complete */
+	size_t head;       /* bytes parsed of the current request */
+	int head_long;     /* its head was over WEB_HEAD_MAX */
+	size_t head_bytes; /* its URL, header names and values */
+	int done;          /* a request is complete */
 	char url[WEB_URL_MAX + 1];
 	size_t urllen;
 	int url_long;
@@ -99,6 +107,8 @@ web_conn_free(struct web_conn *w, int keep_bev)
 
 	TAILQ_REMOVE(&srv->web->conns, w, entry);
 	srv->nweb--;
+	if (w->sniff != NULL)
+		event_free(w->sniff);
 	if (!keep_bev && w->bev != NULL)
 		bufferevent_free(w->bev);
 	if (w->lim != NULL)
@@ -155,6 +165,7 @@ web_on_begin(http_parser *p)
 	    '\0';
 	w->last = WEB_HDR_NONE;
 	w->fieldlen = w->valuelen = 0;
+	w->head_bytes = 0;
 	return 0;
 }
 
@@ -163,6 +174,7 @@ web_on_url(http_parser *p, const char *at, size_t n)
 {
 	struct web_conn *w = p->data;
 
+	w->head_bytes += n;
 	if (w->urllen + n > WEB_URL_MAX)
 		w->url_long = 1;
 	web_keep(w->url, &w->urllen, WEB_URL_MAX, at, n);
@@ -174,6 +186,7 @@ web_on_field(http_parser *p, const char *at, size_t n)
 {
 	struct web_conn *w = p->data;
 
+	w->head_bytes += n;
 	web_header_done(w);
 	web_keep(w->field, &w->fieldlen, sizeof w->field - 1, at, n);
 	w->last = WEB_HDR_FIELD;
@@ -185,6 +198,7 @@ web_on_value(http_parser *p, const char *at, size_t n)
 {
 	struct web_conn *w = p->data;
 
+	w->head_bytes += n;
 	web_keep(w->value, &w->valuelen, WEB_VALUE_MAX, at, n);
 	w->last = WEB_HDR_VALUE;
 	return 0;
@@ -193,7 +207,10 @@ web_on_value(http_parser *p, const char *at, size_t n)
 static int
 web_on_headers(http_parser *p)
 {
-	web_header_done(p->data);
+	struct web_conn *w = p->data;
+
+	web_header_done(w);
+	w->head_long = w->head_bytes > WEB_HEAD_MAX;
 	return 0;
 }
 
@@ -299,8 +316,7 @@ web_file(struct web_conn *w, const char *path, int head, int keep)
 	if (strcmp(path, "/") == 0)
 		path = "/index.html";
 	type = web_type(path);
-	if (!web_path_ok(path) || type == NULL ||
-	    w->srv->cfg.web_dir == NULL) {
+	if (!web_path_ok(path) || type == NULL || w->srv->cfg.web_dir == NULL) {
 		web_error(w, 404, "Not Found");
 		return;
 	}
@@ -345,8 +361,8 @@ web_origin_ok(struct web_conn *w)
 			return 1;
 	if (w->host[0] == '\0')
 		return 0;
-	snprintf(self, sizeof self, "%s://%s", w->tls ? "https" : "http",
-	    w->host);
+	snprintf(
+	    self, sizeof self, "%s://%s", w->tls ? "https" : "http", w->host);
 	return strcasecmp(w->origin, self) == 0;
 }
 
@@ -387,6 +403,10 @@ web_answer(struct web_conn *w)
 	char *q;
 
 	w->requests++;
+	if (w->head_long) {
+		web_error(w, 431, "Request Header Fields Too Large");
+		return 0;
+	}
 	if (w->url_long) {
 		web_error(w, 414, "URI Too Long");
 		return 0;
@@ -424,6 +444,29 @@ web_to_lines(struct web_conn *w)
 	bufferevent_trigger(bev, EV_READ, BEV_TRIG_IGNORE_WATERMARKS);
 }
 
+/* Nothing came for WEB_SNIFF_MS: a client waiting for the welcome. */
+static void
+web_sniff_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct web_conn *w = arg;
+
+	if (!w->sniffed &&
+	    evbuffer_get_length(bufferevent_get_input(w->bev)) == 0)
+		web_to_lines(w);
+}
+
+/* Start waiting WEB_SNIFF_MS for a first byte. */
+static void
+web_sniff_start(struct web_conn *w)
+{
+	struct timeval tv = {0, WEB_SNIFF_MS * 1000};
+
+	w->sniff = evtimer_new(w->srv->base, web_sniff_cb, w);
+	if (w->sniff == NULL)
+		fatal("out of memory");
+	evtimer_add(w->sniff, &tv);
+}
+
 /* Parse what came in, answering each complete request in turn. */
 static void
 web_read_cb(struct bufferevent *bev, void *arg)
@@ -436,7 +479,9 @@ web_read_cb(struct bufferevent *bev, void *arg)
 
 		if (evbuffer_copyout(in, &first, 1) < 1)
 			return;
-		if (first != 'G') {
+		/* HTTP methods are upper case; the protocol's verbs and JSON
+		 * are not. */
+		if (first < 'A' || first > 'Z') {
 			web_to_lines(w);
 			return;
 		}
@@ -450,8 +495,8 @@ web_read_cb(struct bufferevent *bev, void *arg)
 		if (evbuffer_peek(in, -1, NULL, &v, 1) < 1)
 			break;
 		w->done = 0;
-		n = http_parser_execute(&w->parser, &web_settings,
-		    v.iov_base, v.iov_len);
+		n = http_parser_execute(
+		    &w->parser, &web_settings, v.iov_base, v.iov_len);
 		e = HTTP_PARSER_ERRNO(&w->parser);
 		evbuffer_drain(in, n);
 		w->head += n;
@@ -482,8 +527,7 @@ web_write_cb(struct bufferevent *bev, void *arg)
 {
 	struct web_conn *w = arg;
 
-	if (w->closing &&
-	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+	if (w->closing && evbuffer_get_length(bufferevent_get_output(bev)) == 0)
 		web_conn_free(w, 0);
 }
 
@@ -492,8 +536,12 @@ web_event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct web_conn *w = arg;
 
-	if (what & BEV_EVENT_CONNECTED)
+	if (what & BEV_EVENT_CONNECTED) {
+		/* the TLS handshake is done */
+		if (w->sniff == NULL)
+			web_sniff_start(w);
 		return;
+	}
 	if (what & BEV_EVENT_TIMEOUT)
 		log_debug("web %s: timed out", w->addr);
 	web_conn_free(w, 0);
@@ -538,6 +586,8 @@ web_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	bufferevent_setcb(w->bev, web_read_cb, web_write_cb, web_event_cb, w);
 	bufferevent_set_timeouts(w->bev, &idle, &wr);
 	bufferevent_enable(w->bev, EV_READ);
+	if (!tls)
+		web_sniff_start(w);
 }
 
 /* Listen on port on every configured address; tls: the TLS listener. */
@@ -551,7 +601,9 @@ web_bind(struct server *srv, int port, int tls)
 
 	for (i = 0; i < nhosts; i++) {
 		struct evconnlistener *l[4];
-		int n = net_bind_port(srv, hosts[i], port, web_accept_cb, l, 4),
+		int n = net_bind_port(srv, hosts[i], port, web_accept_cb, l, 4,
+		        tls ? "web and websocket over tls"
+		            : "web and websocket"),
 		    k;
 
 		if (n < 0 && cfg->nlisten > 0)
