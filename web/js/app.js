@@ -55,6 +55,7 @@ async function onOpen() {
   const want = S.roomId || (location.hash.match(/^#room=([\w-]+)$/) || [])[1];
   if (want) await enterRoom(want);
   else renderAll();
+  document.body.dataset.ready = "1";
 }
 
 async function login(name) {
@@ -250,6 +251,8 @@ function renderAll() {
 
 function renderWho() {
   const box = $("#me");
+  // The name being typed is kept across re-renders.
+  if (!S.me && box.querySelector("form.login")) return;
   box.replaceChildren();
   if (S.me) {
     box.append(el("span", { class: "me-name" }, t("hello_as", S.me)), " ",

@@ -83,13 +83,13 @@ export async function launch() {
 
 // A fresh browser profile (its own localStorage) on the page; errors in
 // the page are recorded for the tests to check.
-export async function newPage(browser, url, viewport = { width: 1100, height: 900 }) {
-  const ctx = await browser.newContext({ viewport });
+export async function newPage(browser, url, viewport = { width: 1100, height: 900 }, more = {}) {
+  const ctx = await browser.newContext(Object.assign({ viewport }, more));
   const page = await ctx.newPage();
   page.errors = [];
   page.on("pageerror", (e) => page.errors.push(e.message));
   await page.goto(url);
-  await page.waitForSelector("body[data-conn=online]", { timeout: WAIT_MS });
+  await page.waitForSelector("body[data-conn=online][data-ready]", { timeout: WAIT_MS });
   return page;
 }
 

@@ -3,10 +3,12 @@
 // Amazons move whose choice is changed and taken back, a solitaire board
 // loaded from a file and won, Shape Shifter levels solved with hints and
 // one retried, a telnet player against a browser player, and the server
-// restarted mid-game with the browsers back in it by themselves.
+// restarted mid-game with the browsers back in it by themselves, and a
+// game over TLS between a browser and the terminal client.
 
 import { connect } from "node:net";
 import { mkdtempSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Checks, args, startServer, launch, newPage, login, waitTurn, text,
@@ -218,6 +220,53 @@ async function restartMidGame(browser) {
   await srv.stop();
 }
 
+// A TLS game: the browser on https:// and wss:// (the test's self-signed
+// certificate accepted by the browser), the terminal client with
+// --tls --tls-pin, in one Stones game to its end.
+async function tlsGame(browser) {
+  const dir = mkdtempSync(join(tmpdir(), "tablero-tls-"));
+  const crt = join(dir, "c.pem"), key = join(dir, "k.pem");
+  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", crt,
+    "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], { stdio: "ignore" });
+  const srv = await startServer(a.build, { dir, extra: ["--tls-port", "0", "--tls-cert", crt, "--tls-key", key] });
+  const term = spawn(join(a.build, "tablero"), ["--batch", "--tls", "--tls-pin", crt, "127.0.0.1:" + srv.tlsPort],
+    { env: Object.assign({}, process.env, { XDG_CONFIG_HOME: dir }), stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  term.stdout.on("data", (d) => { out += d.toString(); });
+  const waitOut = async (re) => {
+    const t0 = Date.now();
+    while (Date.now() - t0 < WAIT_MS) { const m = re.exec(out); if (m) return m; await sleep(30); }
+    throw new Error("terminal: no " + re + " in " + out.slice(-300));
+  };
+  try {
+    term.stdin.write("hello tlsterm\ncreate stones first=1\n");
+    const room = (await waitOut(/"re":"create".*?"room":"(r\d+)"/))[1];
+    const p = await newPage(browser, `https://127.0.0.1:${srv.tlsPort}/`, undefined, { ignoreHTTPSErrors: true });
+    ck.ok(p.url().startsWith("https://"), "the page came over https");
+    await login(p, "tlsweb");
+    await p.click(`.room-item[data-room="${room}"] .join`);
+    await p.waitForSelector(".board", { timeout: WAIT_MS });
+    const plan = [["t", "A2"], ["t", "C1"], ["t", "B3"], ["b", "B2"], ["b", "C3"], ["b", "A3"], ["t", "C1C2"], ["b", "B2B1"], ["t", "B3B2"]];
+    let n = 0;
+    for (const [who, mv] of plan) {
+      if (who === "t") term.stdin.write("move " + mv + "\n");
+      else { await waitTurn(p, "Your turn"); for (const s of mv.match(/[A-C][1-3]/g)) await clickSq(p, s); }
+      n++;
+      const list = await waitMoves(p, n);
+      ck.eq(list[n - 1], mv, `TLS move ${n} ${mv}`);
+    }
+    await waitTurn(p, "three in a row");
+    ck.ok((await text(p, ".turn")).includes("tlsterm wins"), "the TLS game ended, the terminal player won");
+    await waitOut(/"event":"ended"/);
+    ck.ok(true, "the terminal client over TLS saw the end");
+    ck.eq(p.errors, [], "no script errors (tls)");
+    await p.context().close();
+  } finally {
+    term.kill();
+    await srv.stop();
+  }
+}
+
 const browser = await launch();
 const srv = await startServer(a.build);
 try {
@@ -226,6 +275,7 @@ try {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
   try { await restartMidGame(browser); } catch (e) { ck.ok(false, "restart: " + (e && e.stack || e)); }
+  try { await tlsGame(browser); } catch (e) { ck.ok(false, "tls: " + (e && e.stack || e)); }
 } finally {
   await browser.close();
   await srv.stop();
