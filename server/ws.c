@@ -7,6 +7,7 @@
  * into one line and each line into one text message. Output waits in the
  * pair (where net.c's cap counts it) while the socket is behind.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,7 @@ struct ws {
 	struct bufferevent *sock; /* the socket (or TLS) */
 	struct bufferevent *end;  /* this side of the pair */
 	wslay_event_context_ptr ctx;
+	int tls;       /* sock writes by itself (TLS) */
 	int conn_gone; /* the server's end closed: sending the rest */
 	int busy;      /* inside wslay: free later */
 	int dead;
@@ -135,6 +137,32 @@ ws_behind(struct ws *ws)
 	    wslay_event_get_queued_msg_length(ws->ctx);
 }
 
+/*
+ * Write the socket's output now, as net.c does for TCP: its write event
+ * is armed only for what the kernel did not take (arming and disarming
+ * it for every message would cost two epoll_ctl calls each). A TLS
+ * bufferevent writes by itself.
+ */
+static void
+ws_flush(struct ws *ws)
+{
+	struct evbuffer *out = bufferevent_get_output(ws->sock);
+	int n, err;
+
+	if (ws->tls || evbuffer_get_length(out) == 0)
+		return;
+	evbuffer_unfreeze(out, 1);
+	n = evbuffer_write(out, bufferevent_getfd(ws->sock));
+	err = errno;
+	evbuffer_freeze(out, 1);
+	if (n < 0 && err != EAGAIN && err != EWOULDBLOCK && err != EINTR) {
+		ws->dead = 1;
+		return;
+	}
+	if (evbuffer_get_length(out) > 0)
+		bufferevent_enable(ws->sock, EV_WRITE);
+}
+
 /* Frame the server's complete lines while the browser keeps up (all of
  * them once the server's end is gone), and send. */
 static void
@@ -164,6 +192,7 @@ ws_pump(struct ws *ws)
 	if (wslay_event_send(ws->ctx) != 0)
 		ws->dead = 1;
 	ws->busy--;
+	ws_flush(ws);
 	if (!wslay_event_want_read(ws->ctx) &&
 	    !wslay_event_want_write(ws->ctx) &&
 	    evbuffer_get_length(bufferevent_get_output(ws->sock)) == 0)
@@ -185,11 +214,16 @@ ws_sock_read(struct bufferevent *bev, void *arg)
 	ws_pump(ws);
 }
 
-/* The socket took its output (down to the low mark): send more. */
+/* The socket took its output (down to the low mark): send more, and
+ * disarm the write event once all is out. */
 static void
 ws_sock_write(struct bufferevent *bev, void *arg)
 {
-	ws_pump(arg);
+	struct ws *ws = arg;
+
+	if (!ws->tls && evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		bufferevent_disable(bev, EV_WRITE);
+	ws_pump(ws);
 }
 
 static void
@@ -279,10 +313,14 @@ ws_accept(struct server *srv, struct bufferevent *bev, const char *key,
 	    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
 	    "Sec-WebSocket-Accept: %s\r\n\r\n",
 	    accept);
+	ws->tls = (flags & NET_BEV_WRITES) != 0;
 	bufferevent_setcb(bev, ws_sock_read, ws_sock_write, ws_sock_event, ws);
 	bufferevent_setwatermark(bev, EV_WRITE, WS_OUT_HIGH / 4, 0);
 	bufferevent_set_timeouts(bev, &idle, &idle);
-	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	bufferevent_enable(bev, ws->tls ? EV_READ | EV_WRITE : EV_READ);
+	if (!ws->tls)
+		bufferevent_disable(bev, EV_WRITE);
+	ws_flush(ws);
 	/* Lines beyond WS_OUT_HIGH stay in the server's end. */
 	bufferevent_setwatermark(pair[1], EV_READ, 0, WS_OUT_HIGH);
 	bufferevent_setcb(pair[1], ws_end_read, NULL, ws_end_event, ws);
