@@ -34,8 +34,12 @@ want_pc libsodium libsodium-dev
 # SHA-1 and base64 for the WebSocket handshake.
 want_pc libevent_openssl libevent-dev
 want_pc libssl libssl-dev
-# The TLS tests make their certificates with the openssl command.
+# The TLS tests make their certificates with the openssl command, and
+# test contrib/nginx-tablero.conf with nginx.
 want_cmd openssl openssl
+if [ "${TABLERO_WEB:-1}" = 1 ]; then
+	want_file /usr/sbin/nginx nginx-light
+fi
 # The browser client's transport: WebSocket framing (wslay) and HTTP
 # request parsing (Node's http-parser); Debian ships no .pc for them.
 want_file /usr/include/wslay/wslay.h libwslay-dev

@@ -8,7 +8,8 @@ protocol one message per text frame, with the TCP limits: a message over
 the line protocol's welcome. The TLS port serves the same over TLS, to
 Python's ssl and to `tablero --tls` with a pinned certificate; a wrong or
 unpinned self-signed certificate is refused by the client; a client that
-never finishes its handshake is closed. The WebSocket frames here are made
+never finishes its handshake is closed. contrib/nginx-tablero.conf (its
+names and ports replaced) proxies the page and the WebSocket over TLS. The WebSocket frames here are made
 by hand on the client side only (the server's come from wslay).
 """
 
@@ -281,6 +282,64 @@ def test_tls(chk, build, tmp):
         s.close()
 
 
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def test_nginx(chk, build, tmp, nginx):
+    """contrib/nginx-tablero.conf, its names and ports replaced, in front
+    of the web port: the page and the WebSocket through nginx's TLS."""
+    crt, key = make_cert(tmp, "proxy")
+    np = free_port()
+    srv = Server(build, extra=["--web-port", "0", "--web-dir", WEB_DIR,
+                               "--web-origin", "https://127.0.0.1:%d" % np])
+    with srv:
+        port, _ = web_ports(srv)
+        with open(os.path.join(os.path.dirname(WEB_DIR), "contrib", "nginx-tablero.conf")) as f:
+            site = f.read()
+        site = (site.replace("listen 443 ssl;", "listen 127.0.0.1:%d ssl;" % np)
+                .replace("/etc/letsencrypt/live/game.example.org/fullchain.pem", crt)
+                .replace("/etc/letsencrypt/live/game.example.org/privkey.pem", key)
+                .replace("127.0.0.1:8080", "127.0.0.1:%d" % port))
+        with open(os.path.join(tmp, "site.conf"), "w") as f:
+            f.write(site)
+        with open(os.path.join(tmp, "nginx.conf"), "w") as f:
+            f.write("pid %s/nginx.pid;\nerror_log %s/error.log;\ndaemon off;\n"
+                    "events {}\nhttp {\n access_log off;\n"
+                    " client_body_temp_path %s/cb;\n proxy_temp_path %s/px;\n"
+                    " fastcgi_temp_path %s/fc;\n uwsgi_temp_path %s/uw;\n scgi_temp_path %s/sc;\n"
+                    " include %s/site.conf;\n}\n" % ((tmp,) * 8))
+        ng = subprocess.Popen([nginx, "-p", tmp, "-c", os.path.join(tmp, "nginx.conf"),
+                               "-e", os.path.join(tmp, "error.log")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + harness.WAIT
+            while time.time() < deadline:
+                try:
+                    socket.create_connection(("127.0.0.1", np), timeout=1).close()
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            ctx = ssl.create_default_context(cafile=crt)
+            wrap = lambda s: ctx.wrap_socket(s, server_hostname="localhost")  # noqa: E731
+            r = get(np, "/", wrap=wrap)
+            chk.ok(r.startswith(b"HTTP/1.1 200 OK") and b"script-src 'self'" in r,
+                   "the page through nginx: %r" % r[:60])
+            w = WS(np, origin="https://127.0.0.1:%d" % np, wrap=wrap)
+            chk.ok(w.head.startswith("HTTP/1.1 101"), "the WebSocket through nginx: %r" % w.head[:40])
+            chk.eq((w.json() or {}).get("event"), "welcome", "the welcome through nginx")
+            r = w.call("hello", name="viaproxy")
+            chk.eq((r or {}).get("name"), "viaproxy", "a hello through nginx")
+            w.close()
+        finally:
+            ng.terminate()
+            ng.wait(harness.WAIT)
+
+
 def main():
     a = harness.args()
     chk = Checks()
@@ -295,6 +354,9 @@ def main():
         tmp = tempfile.mkdtemp(prefix="tablero-tls-")
         try:
             test_tls(chk, a.build, tmp)
+            nginx = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
+            if chk.ok(nginx, "nginx (contrib/deps.sh installs it) for the proxy test"):
+                test_nginx(chk, a.build, tmp, nginx)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     else:
