@@ -4,7 +4,7 @@
 // checks counted to one "N passed, M failed" line.
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, existsSync, openSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,7 +51,9 @@ export async function startServer(build, opts = {}) {
   const argv = ["--listen", "127.0.0.1", "--port", String(opts.port || 0),
     "--web-port", String(opts.webPort || 0), "--db", opts.db || ":memory:",
     "--web-dir", WEB_DIR, "--log-file", log, "--bot-delay", "0", ...(opts.extra || [])];
-  const proc = spawn(join(build, "tablerod"), argv, { stdio: "ignore" });
+  // stderr (a sanitizer's report) next to the log
+  const errFd = openSync(log + ".stderr", "w");
+  const proc = spawn(join(build, "tablerod"), argv, { stdio: ["ignore", "ignore", errFd] });
   const t0 = Date.now();
   while (Date.now() - t0 < WAIT_MS) {
     await sleep(50);
@@ -64,9 +66,15 @@ export async function startServer(build, opts = {}) {
         proc, dir, port: Number(p[1]), webPort: Number(w[1]),
         tlsPort: tls ? Number(tls[1]) : null,
         url: `http://127.0.0.1:${w[1]}/`,
+        // Stop it; resolves with its exit code (0: clean, no sanitizer
+        // report), printing its stderr when it is not.
         stop: () => new Promise((res) => {
-          if (proc.exitCode !== null) return res();
-          proc.once("exit", res);
+          const done = (code) => {
+            if (code !== 0) console.log("tablerod exit " + code + ": " + readFileSync(log + ".stderr", "utf8").slice(-3000));
+            res(code);
+          };
+          if (proc.exitCode !== null) return done(proc.exitCode);
+          proc.once("exit", (code) => done(code));
           proc.kill("SIGTERM");
         }),
       };

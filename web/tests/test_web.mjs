@@ -141,6 +141,6 @@ try {
   ck.ok(false, "exception: " + (e && e.stack || e));
 } finally {
   await browser.close();
-  await srv.stop();
+  ck.eq(await srv.stop(), 0, "tablerod stopped cleanly (no sanitizer report)");
 }
 ck.done();
