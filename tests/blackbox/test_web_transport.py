@@ -31,6 +31,15 @@ from harness import Checks, Server
 WEB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "web")
 
 
+def stopped(chk, srv):
+    """Stop srv: it exits 0 and its log holds no sanitizer report."""
+    chk.eq(srv.stop(), 0, "tablerod exits 0 on SIGTERM")
+    text = srv.logtext()
+    chk.ok("Sanitizer" not in text and "runtime error" not in text,
+           "no sanitizer report: %s" % text[text.find("Sanitizer") - 200:][:2000])
+    os.unlink(srv.log.name)
+
+
 def web_ports(srv):
     text = srv.logtext()
     web = re.search(r"web and websocket on 127\.0\.0\.1:(\d+)", text)
@@ -245,8 +254,8 @@ def client(build, tls_port, extra, lines, wait=harness.WAIT):
 def test_tls(chk, build, tmp):
     crt, key = make_cert(tmp, "server")
     other, _ = make_cert(tmp, "other")
-    srv = Server(build, extra=["--tls-port", "0", "--tls-cert", crt, "--tls-key", key])
-    with srv:
+    srv = Server(build, extra=["--tls-port", "0", "--tls-cert", crt, "--tls-key", key]).start()
+    try:
         _, tls_port = web_ports(srv)
         if not chk.ok(tls_port, "the TLS port is logged"):
             return
@@ -280,6 +289,8 @@ def test_tls(chk, build, tmp):
         took = time.time() - t0
         chk.ok(b == b"" and 10 <= took <= 25, "a handshake never made is closed after about 15 s: %r in %.1f s" % (b, took))
         s.close()
+    finally:
+        stopped(chk, srv)
 
 
 def free_port():
@@ -296,8 +307,8 @@ def test_nginx(chk, build, tmp, nginx):
     crt, key = make_cert(tmp, "proxy")
     np = free_port()
     srv = Server(build, extra=["--web-port", "0", "--web-dir", WEB_DIR,
-                               "--web-origin", "https://127.0.0.1:%d" % np])
-    with srv:
+                               "--web-origin", "https://127.0.0.1:%d" % np]).start()
+    try:
         port, _ = web_ports(srv)
         with open(os.path.join(os.path.dirname(WEB_DIR), "contrib", "nginx-tablero.conf")) as f:
             site = f.read()
@@ -338,18 +349,22 @@ def test_nginx(chk, build, tmp, nginx):
         finally:
             ng.terminate()
             ng.wait(harness.WAIT)
+    finally:
+        stopped(chk, srv)
 
 
 def main():
     a = harness.args()
     chk = Checks()
-    srv = Server(a.build, extra=["--web-port", "0", "--web-dir", WEB_DIR])
-    with srv:
+    srv = Server(a.build, extra=["--web-port", "0", "--web-dir", WEB_DIR]).start()
+    try:
         port, _ = web_ports(srv)
         if chk.ok(port, "the web port is logged"):
             test_files(chk, port)
             test_websocket(chk, port)
             test_line_protocol(chk, port)
+    finally:
+        stopped(chk, srv)
     if shutil.which("openssl"):
         tmp = tempfile.mkdtemp(prefix="tablero-tls-")
         try:
