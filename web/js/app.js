@@ -96,6 +96,7 @@ async function enterRoom(id, wantSeat = false) {
     r = w;
   }
   S.roomId = id;
+  S.viewOnly = false;
   location.hash = "room=" + id;
   setState(r.state);
 }
@@ -275,31 +276,47 @@ function seatText(s) {
   return t("free_seat");
 }
 
+// The lobby: its frame (and the create form, which keeps what is being
+// typed) is made once per name; the lists are filled again each time.
 async function renderLobby() {
   const lobby = $("#lobby");
-  const notice = el("p", { class: "notice", role: "status" }, S.notice || (S.me ? "" : t("watching_as_guest")));
-  const roomsBox = el("section", { class: "rooms" }, el("h2", {}, t("rooms")));
-  const whoBox = el("section", { class: "who" }, el("h2", {}, t("online")));
-  lobby.replaceChildren(notice, createForm(), roomsBox, whoBox);
-  const [rooms, who] = await Promise.all([conn.send("rooms").catch(() => null), conn.send("who").catch(() => null)]);
+  const key = (S.me || "") + "|" + S.games.length + "|" + getLang();
+  if (lobby.dataset.key !== key) {
+    lobby.dataset.key = key;
+    lobby.replaceChildren(el("p", { class: "notice", role: "status" }), createForm(),
+      el("section", { class: "rooms" }, el("h2", {}, t("rooms")), el("ul", { class: "room-list" })),
+      el("section", { class: "who" }, el("h2", {}, t("online")), el("ul", { class: "who-list" }), el("p", { class: "guests" })),
+      S.me ? el("section", { class: "history" }, el("h2", {}, t("history")), el("ul", { class: "room-list" })) : "");
+  }
+  lobby.querySelector(".notice").textContent = S.notice || (S.me ? "" : t("watching_as_guest"));
+  const [rooms, who, hist] = await Promise.all([conn.send("rooms").catch(() => null),
+    conn.send("who").catch(() => null), S.me ? conn.send("history").catch(() => null) : null]);
   if (rooms && rooms.ok) {
-    const list = el("ul", { class: "room-list" });
-    for (const r of rooms.rooms) {
-      const free = r.seats.some((s) => !s.name && !s.bot);
-      list.append(el("li", { class: "room-item", "data-room": r.room },
+    const list = lobby.querySelector(".rooms .room-list");
+    list.replaceChildren(...rooms.rooms.map((r) => {
+      const free = r.seats.some((x) => !x.name && !x.bot);
+      return el("li", { class: "room-item", "data-room": r.room },
         el("span", { class: "room-game" }, gameTitle(r.game)), " ",
         el("span", { class: "room-id" }, r.room), " ",
         el("span", { class: "room-status" }, t(r.status)), " ",
         el("span", { class: "room-seats" }, r.seats.map(seatText).join(" – ")), " ",
         S.me && free ? el("button", { type: "button", class: "join", onclick: () => enterRoom(r.room, true) }, t("join")) : null,
-        el("button", { type: "button", class: "watch", onclick: () => enterRoom(r.room) }, t("watch"))));
-    }
+        el("button", { type: "button", class: "watch", onclick: () => enterRoom(r.room) }, t("watch")));
+    }));
     if (!rooms.rooms.length) list.append(el("li", {}, t("no_rooms")));
-    roomsBox.append(list);
   }
   if (who && who.ok) {
-    whoBox.append(el("ul", { class: "who-list" }, who.players.map((p) => el("li", {}, p.name))),
-      el("p", {}, t("guests", who.guests || 0)));
+    lobby.querySelector(".who-list").replaceChildren(...who.players.map((p) => el("li", {}, p.name)));
+    lobby.querySelector(".guests").textContent = t("guests", who.guests || 0);
+  }
+  const hl = lobby.querySelector(".history .room-list");
+  if (hist && hist.ok && hl) {
+    hl.replaceChildren(...hist.games.map((g) => el("li", { class: "room-item", "data-room": g.room },
+      el("span", { class: "room-game" }, gameTitle(g.game)), " ",
+      el("span", { class: "room-id" }, g.room + " #" + g.game_no), " ",
+      el("span", {}, resultWords(g.result)), " ",
+      el("span", { class: "room-status" }, t("n_moves", g.moves)), " ",
+      el("button", { type: "button", class: "view", onclick: () => viewGame(g.room) }, t("view")))));
   }
 }
 
@@ -372,14 +389,27 @@ function clockLeft(seat) {
   return ms;
 }
 
+// A result in words: "ana wins (three in a row)".
+function resultWords(res) {
+  if (!res) return "";
+  let what = res.result === "draw" ? t("draw_result") : res.result === "solved" ? t("solved") :
+    res.result === "blocked" ? t("blocked") : t("wins", res.winner_name || res.winner);
+  if (res.reason) what += " (" + res.reason + ")";
+  return what;
+}
+
+// A finished game from the player's history: its last position and its
+// moves, from the store (state works on rooms no longer in memory).
+async function viewGame(id) {
+  const r = await conn.send("state", { room: id });
+  if (!r.ok) { S.notice = r.message || r.error; renderAll(); return; }
+  S.roomId = id;
+  S.viewOnly = true;
+  setState(r.state);
+}
+
 function turnWords(st) {
-  if (st.status === "ended" && st.result) {
-    const res = st.result;
-    let what = res.result === "draw" ? t("draw_result") : res.result === "solved" ? t("solved") :
-      res.result === "blocked" ? t("blocked") : t("wins", res.winner_name || res.winner);
-    if (res.reason) what += " (" + res.reason + ")";
-    return t("game_over", what);
-  }
+  if (st.status === "ended" && st.result) return t("game_over", resultWords(st.result));
   if (st.status !== "playing") return t(st.status);
   if (myTurn()) return t("your_turn");
   const s = st.seats.find((x) => x.seat === st.turn);
@@ -427,8 +457,8 @@ function renderRoom() {
     if (st.status === "ended") b("rematch", () => act("rematch"));
   }
   b("save", save);
-  b("leave", () => act("leave"));
-  b("back", () => { S.room = null; S.roomId = null; location.hash = ""; renderAll(); });
+  if (!S.viewOnly) b("leave", () => act("leave"));
+  b("back", () => { S.room = null; S.roomId = null; S.viewOnly = false; location.hash = ""; renderAll(); });
   // A move may be typed too (the keyboard's way, and the game's own
   // notation with its error sentences).
   const typed = el("input", { name: "move", autocomplete: "off", maxlength: 64, "aria-label": t("moves") });

@@ -2,10 +2,11 @@
 // the real tablerod: two players play the Stones seed's whole game by
 // clicks, with its error sentences typed; a visitor without a name
 // watches it on a phone-sized screen; a chat line with markup shows as
-// text; the page keeps no script errors. Ends "N passed, M failed".
+// text; the finished game in the history; a clock counting; Spanish and
+// dark; the page keeps no script errors. Ends "N passed, M failed".
 
 import { Checks, args, startServer, launch, newPage, login, waitTurn, text,
-  clickSq, waitMoves, createRoom, rawExchange, until, WAIT_MS } from "./lib.mjs";
+  clickSq, waitMoves, createRoom, rawExchange, until, sleep, WAIT_MS } from "./lib.mjs";
 
 const ck = new Checks();
 const a = args();
@@ -106,7 +107,49 @@ async function stonesSeed(browser, srv) {
   }
   for (const [who, page] of [["ana", ana], ["bob", bob], ["carol", carol]])
     ck.eq(page.errors, [], `no script errors on ${who}'s page`);
-  for (const p of [ana, bob, carol]) await p.context().close();
+  for (const p of [bob, carol]) await p.context().close();
+  return ana;
+}
+
+// A finished game in the player's history, viewed; a clock counting;
+// Spanish and the dark theme.
+async function historyClockLang(p) {
+  await p.click(".actions .back");
+  await p.waitForSelector(".history .view", { timeout: WAIT_MS });
+  ck.ok((await text(p, ".history")).includes("three in a row"), "ana's history lists the Stones game with its result");
+  await p.click(".history .view");
+  await p.waitForSelector(".board", { timeout: WAIT_MS });
+  ck.eq((await waitMoves(p, 9)).length, 9, "the finished game shows its nine moves");
+  ck.ok((await text(p, ".turn")).includes("ana wins"), "and how it ended");
+  await p.click(".actions .back");
+  await p.waitForSelector(".create", { timeout: WAIT_MS });
+
+  await p.selectOption("select[name=game]", "ataxx");
+  await p.fill("[name=clock]", "1");
+  await p.selectOption("select[name=bot]", "1");
+  await p.click(".create-btn");
+  await p.waitForSelector(".clock", { timeout: WAIT_MS });
+  await waitTurn(p, "Your turn");
+  const c1 = await text(p, '.clock[data-clock="white"]');
+  await sleep(1600);
+  const c2 = await text(p, '.clock[data-clock="white"]');
+  ck.ok(/^[01]:\d\d$/.test(c1) && c2 < c1, `white's clock counts down: ${c1} then ${c2}`);
+  ck.eq(await text(p, '.clock[data-clock="black"]'), "1:00", "the waiting side's clock stands");
+
+  await p.click("#lang");
+  ck.eq(await text(p, ".turn"), "Te toca", "Spanish: whose turn");
+  ck.eq(await text(p, ".actions .resign"), "Abandonar", "Spanish: the buttons");
+  await p.click("#lang");
+  ck.eq(await text(p, ".turn"), "Your turn", "and back to English");
+  const bg = () => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const before = await bg();
+  await p.click("#theme");
+  ck.ok((await bg()) !== before, "the theme button switches light and dark");
+  if (SHOTS) await p.screenshot({ path: SHOTS + "/web-dark.png" });
+  await p.click(".actions .resign");
+  await waitTurn(p, "resignation");
+  ck.eq(p.errors, [], "no script errors (history, clock, language)");
+  await p.context().close();
 }
 
 // The page's headers: CSP with no inline script, the traversal and the
@@ -136,7 +179,8 @@ const browser = await launch();
 const srv = await startServer(a.build);
 try {
   await headers(srv);
-  await stonesSeed(browser, srv);
+  const ana = await stonesSeed(browser, srv);
+  await historyClockLang(ana);
 } catch (e) {
   ck.ok(false, "exception: " + (e && e.stack || e));
 } finally {
