@@ -672,7 +672,10 @@ net_conn_new(struct server *srv, struct bufferevent *bev, const char *addr,
 	TAILQ_INSERT_TAIL(&srv->conns, c, entry);
 	srv->nconns++;
 	log_debug("conn %llu %s: accepted%s", (unsigned long long)c->id,
-	    c->addr, c->relay ? " (websocket)" : c->bev_writes ? " (tls)" : "");
+	    c->addr,
+	    c->relay            ? " (websocket)"
+	        : c->bev_writes ? " (tls)"
+	                        : "");
 	session_open(c);
 	return c;
 }
@@ -774,8 +777,8 @@ net_bind_port(struct server *srv, const char *host, int port,
 			setsockopt(
 			    fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
 		if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-			log_error("bind %s port %d: %s", host, port,
-			    strerror(errno));
+			log_error(
+			    "bind %s port %d: %s", host, port, strerror(errno));
 			evutil_closesocket(fd);
 			continue;
 		}

@@ -264,9 +264,9 @@ struct conn {
 	size_t req_len;
 	int req_changed;
 	uint64_t reply_tag; /* the tag of the last reply */
-	int bev_writes; /* bev is no plain socket's: it writes by itself */
-	int relay;      /* bev is the server's end of a WebSocket (ws.c) */
-	int guest;      /* player is an anonymous watcher (session.c) */
+	int bev_writes;     /* bev is no plain socket's: it writes by itself */
+	int relay;          /* bev is the server's end of a WebSocket (ws.c) */
+	int guest;          /* player is an anonymous watcher (session.c) */
 };
 TAILQ_HEAD(conn_list, conn);
 

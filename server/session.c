@@ -352,8 +352,7 @@ session_dispatch(struct conn *c, const struct proto_request *req,
 	 * nothing uncommitted of its own and is not held. */
 	int waits = req->verb == PROTO_HELLO;
 
-	if (proto_verb_login(req->verb) &&
-	    (c->player == NULL || c->guest) &&
+	if (proto_verb_login(req->verb) && (c->player == NULL || c->guest) &&
 	    !session_guest_verb(req->verb)) {
 		session_error(c, req, PROTO_E_NOT_LOGGED_IN,
 		    "%s: hello YOURNAME",
