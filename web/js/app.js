@@ -288,7 +288,9 @@ async function renderLobby() {
       el("section", { class: "who" }, el("h2", {}, t("online")), el("ul", { class: "who-list" }), el("p", { class: "guests" })),
       S.me ? el("section", { class: "history" }, el("h2", {}, t("history")), el("ul", { class: "room-list" })) : "");
   }
-  lobby.querySelector(".notice").textContent = S.notice || (S.me ? "" : t("watching_as_guest"));
+  const note = lobby.querySelector(".notice");
+  note.textContent = S.notice || (S.me ? "" : t("watching_as_guest"));
+  note.classList.toggle("info", !S.notice);
   const [rooms, who, hist] = await Promise.all([conn.send("rooms").catch(() => null),
     conn.send("who").catch(() => null), S.me ? conn.send("history").catch(() => null) : null]);
   if (rooms && rooms.ok) {

@@ -148,6 +148,38 @@ async function shifterLevels(browser, srv) {
   await p.context().close();
 }
 
+// Two players in Ataxx: a move made with the keyboard alone (focus a
+// square, Enter), then a draw offered and accepted.
+async function keysAndDraw(browser, srv) {
+  const x = await newPage(browser, srv.url);
+  await login(x, "kbd");
+  const room = await createRoom(x, "ataxx", {});
+  const y = await newPage(browser, srv.url);
+  await login(y, "drw");
+  await y.click(`.room-item[data-room="${room}"] .join`);
+  await waitTurn(x, "Your turn");
+  const key = async (sq) => {
+    const n = Number(await x.evaluate(() => document.body.dataset.clicks || 0));
+    await x.focus(`.cell[data-sq="${sq}"]`);
+    await x.keyboard.press("Enter");
+    await until(x, (k) => Number(document.body.dataset.clicks || 0) > k, n, "key on " + sq);
+  };
+  await key("a7");
+  ck.ok((await litSquares(x)).includes("b6"), "Enter on a piece lights its moves");
+  await key("b6");
+  ck.eq(await waitMoves(y, 1), ["b6"], "a move made with the keyboard alone");
+  await waitTurn(y, "Your turn");
+  await y.click(".actions .offer_draw");
+  await until(x, () => (document.querySelector("#room .notice")?.textContent || "").includes("offers a draw"), null, "draw offer");
+  ck.ok((await text(x, "#room .notice")).includes("drw offers a draw"), "the offer is shown with its name");
+  await x.click(".actions .accept_draw");
+  await waitTurn(y, "draw by agreement");
+  await waitTurn(x, "draw by agreement");
+  ck.ok((await text(x, ".turn")).startsWith("Game over: draw"), "both see the draw: " + await text(x, ".turn"));
+  ck.eq(x.errors.concat(y.errors), [], "no script errors (keyboard, draw)");
+  for (const p of [x, y]) await p.context().close();
+}
+
 // A line-protocol client on the TCP port, in text mode, as telnet is.
 function telnet(port) {
   const s = connect(port, "127.0.0.1");
@@ -276,7 +308,7 @@ const browser = await launch();
 const srv = await startServer(a.build);
 try {
   for (const [name, fn] of [["ataxx", ataxxBot], ["amazons", amazonsChoice], ["solitaire", solitaireFile],
-    ["shifter", shifterLevels], ["telnet", telnetVsBrowser]]) {
+    ["shifter", shifterLevels], ["telnet", telnetVsBrowser], ["draw", keysAndDraw]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
   try { await restartMidGame(browser); } catch (e) { ck.ok(false, "restart: " + (e && e.stack || e)); }
