@@ -288,14 +288,17 @@ web_type(const char *path)
 }
 
 /* Is the URL's path one the server may serve: letters, digits, '-', '_',
- * '.', '/', no "..", no hidden files? */
+ * '.', '/', no "..", no hidden files, nothing of web/tests/? */
 static int
 web_path_ok(const char *path)
 {
 	const char *s;
 
+	/* web/tests/ holds the browser tests and their driver, not the
+	 * page. */
 	if (path[0] != '/' || strstr(path, "..") != NULL ||
-	    strstr(path, "//") != NULL || strstr(path, "/.") != NULL)
+	    strstr(path, "//") != NULL || strstr(path, "/.") != NULL ||
+	    strncmp(path, "/tests/", 7) == 0)
 		return 0;
 	for (s = path; *s != '\0'; s++)
 		if (!isalnum((unsigned char)*s) && strchr("-_./", *s) == NULL)
