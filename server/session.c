@@ -298,6 +298,27 @@ session_guest_end(struct conn *c)
 	player_release(c->srv, p);
 }
 
+/* Before a verb runs: a read-only verb before hello makes the connection a
+ * guest, hello ends a guest, and a guest is refused everything else. 0:
+ * go on; -1: refused (replied). */
+static int
+session_guest_gate(struct conn *c, const struct proto_request *req)
+{
+	if (!proto_verb_login(req->verb)) {
+		if (req->verb == PROTO_HELLO && c->guest)
+			session_guest_end(c);
+		return 0;
+	}
+	if (c->guest && !session_guest_verb(req->verb)) {
+		session_error(c, req, PROTO_E_NOT_LOGGED_IN,
+		    "watching needs no name, but this does: hello YOURNAME");
+		return -1;
+	}
+	if (c->player == NULL && session_guest_verb(req->verb))
+		session_guest(c);
+	return 0;
+}
+
 /* One complete line from the client: check the rate, decode, dispatch, and
  * send the events the request caused after its reply. */
 void
@@ -352,18 +373,13 @@ session_dispatch(struct conn *c, const struct proto_request *req,
 	 * nothing uncommitted of its own and is not held. */
 	int waits = req->verb == PROTO_HELLO;
 
-	if (proto_verb_login(req->verb) && (c->player == NULL || c->guest) &&
-	    !session_guest_verb(req->verb)) {
+	if (session_guest_gate(c, req) != 0)
+		return;
+	if (proto_verb_login(req->verb) && c->player == NULL) {
 		session_error(c, req, PROTO_E_NOT_LOGGED_IN,
-		    "%s: hello YOURNAME",
-		    c->guest ? "watching needs no name, but this does"
-		             : "say hello first");
+		    "say hello first: hello YOURNAME");
 		return;
 	}
-	if (proto_verb_login(req->verb) && c->player == NULL)
-		session_guest(c);
-	if (req->verb == PROTO_HELLO && c->guest)
-		session_guest_end(c);
 	c->reply_tag = 0;
 	/* A ping shows nothing anyone changed: never held behind a commit
 	 * (only behind what this connection has held already). */
