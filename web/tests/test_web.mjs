@@ -54,6 +54,7 @@ async function stonesSeed(browser, srv) {
   const bob = await newPage(browser, srv.url);
   await login(bob, "bob");
   await bob.waitForSelector(`.room-item[data-room="${room}"] .join`, { timeout: WAIT_MS });
+  if (SHOTS) await bob.screenshot({ path: SHOTS + "/web-lobby.png" });
   await bob.click(`.room-item[data-room="${room}"] .join`);
   await bob.waitForSelector(".board", { timeout: WAIT_MS });
   await waitTurn(ana, "Your turn");
