@@ -515,6 +515,10 @@ int net_bind_port(struct server *srv, const char *host, int port,
     evconnlistener_cb cb, struct evconnlistener **out, int max,
     const char *what);
 
+/* replay.c */
+int replay_at(const struct room *r, long long at, cJSON *state, char *err,
+    size_t errlen);
+
 /* web.c */
 struct ssl_ctx_st;
 int web_listen(struct server *srv);

@@ -105,9 +105,22 @@ function setState(st) {
   S.room = st;
   S.stateAt = Date.now();
   S.sel = null;
+  S.replay = null;
   S.hint = "";
   renderAll();
   autoSelect();
+}
+
+// A finished game step by step: the server plays it forward to move n
+// (`state` with `at`); the page only shows what it gets.
+async function replayTo(n) {
+  const st = S.room;
+  const total = st.history_total ?? (st.history || []).length;
+  n = Math.max(0, Math.min(total, n));
+  const r = await conn.send("state", { room: st.room, at: n });
+  if (!r.ok) { S.notice = r.message || r.error; renderRoom(); return; }
+  S.replay = { at: n, board: r.state.board };
+  renderRoom();
 }
 
 async function refresh() {
@@ -424,7 +437,10 @@ function renderRoom() {
   const box = $("#room");
   const mine = seatOfMe(st);
   const hist = st.history || [];
-  const last = hist.length ? hist[hist.length - 1].move : null;
+  const since = st.history_since || 0;
+  const at = S.replay ? S.replay.at : null;
+  const shown = at === null ? hist.length : at - since;
+  const last = shown > 0 && hist[shown - 1] ? hist[shown - 1].move : null;
   const view = { lit: new Set(), chosen: new Set(), last: new Set(moveSquares(st.game, last)) };
   if (S.sel) {
     const n = S.sel.prefix.length;
@@ -468,8 +484,14 @@ function renderRoom() {
     e.preventDefault();
     if (typed.value.trim()) play(typed.value.trim());
   } }, typed, el("button", { type: "submit" }, t("play"))) : "";
-  const moves = el("ol", { class: "moves", start: (st.history_since || 0) + 1 },
-    hist.map((h) => el("li", { title: h.text || "" }, h.move)));
+  const moves = el("ol", { class: "moves", start: since + 1 },
+    hist.map((h, i) => el("li", { title: h.text || "", class: at !== null && i === shown - 1 ? "current" : null }, h.move)));
+  const total = st.history_total ?? hist.length;
+  const step = (key, n) => el("button", { type: "button", class: "step-" + key, onclick: () => replayTo(n) }, t(key));
+  const cur = at === null ? total : at;
+  const replay = st.status === "ended" && total > 0 ? el("div", { class: "replay" },
+    el("span", {}, t("replay") + ": "), step("first", 0), step("prev", cur - 1), step("next", cur + 1), step("last", total),
+    el("span", { class: "replay-at" }, t("move_of", cur, total))) : "";
   box.replaceChildren(
     el("h2", { class: "room-title" }, gameTitle(st.game) + " · " + st.room +
       (st.options && st.options.level != null ? " · " + t("level", st.options.level) : "")),
@@ -477,7 +499,8 @@ function renderRoom() {
     el("p", { class: "notice", role: "alert" }, S.notice || (S.drawOffer && S.drawOffer !== S.me ? t("draw_offered", S.drawOffer) : "")),
     S.hint ? el("p", { class: "hint" }, S.hint) : "",
     seats,
-    el("div", { class: "board-wrap" }, drawBoard(st.game, st.board, view, onSquare)),
+    el("div", { class: "board-wrap" }, drawBoard(st.game, S.replay ? S.replay.board : st.board, view, onSquare)),
+    replay,
     moveForm,
     buttons,
     el("section", { class: "movelist" }, el("h3", {}, t("moves")), moves),

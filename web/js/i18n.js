@@ -26,7 +26,7 @@ const words = {
     watchers: "{0} watching", hint_is: "Hint: {0}", hint_lost: "No win is left from here.",
     hint_unknown: "The solver found no answer in time.", select_piece: "Select a piece",
     room_chat: "Room chat", lobby_chat: "Lobby chat", seat_gone: "(gone)",
-    first: "first", prev: "back", next: "forward", last: "last", play: "Play", level: "level {0}", view: "View", n_moves: "{0} moves",
+    first: "first", prev: "back", next: "forward", last: "last", play: "Play", level: "level {0}", view: "View", n_moves: "{0} moves", move_of: "move {0} of {1}",
   },
   es: {
     title: "tablero", lobby: "Sala", games: "Juegos", rooms: "Mesas",
@@ -51,7 +51,7 @@ const words = {
     watchers: "{0} mirando", hint_is: "Pista: {0}", hint_lost: "Ya no se puede ganar.",
     hint_unknown: "El buscador no halló respuesta a tiempo.", select_piece: "Elige una pieza",
     room_chat: "Charla de la mesa", lobby_chat: "Charla de la sala", seat_gone: "(ausente)",
-    first: "inicio", prev: "atrás", next: "adelante", last: "final", play: "Jugar", level: "nivel {0}", view: "Ver", n_moves: "{0} jugadas",
+    first: "inicio", prev: "atrás", next: "adelante", last: "final", play: "Jugar", level: "nivel {0}", view: "Ver", n_moves: "{0} jugadas", move_of: "jugada {0} de {1}",
   },
 };
 

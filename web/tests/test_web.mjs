@@ -2,7 +2,8 @@
 // the real tablerod: two players play the Stones seed's whole game by
 // clicks, with its error sentences typed; a visitor without a name
 // watches it on a phone-sized screen; a chat line with markup shows as
-// text; the finished game in the history; a clock counting; Spanish and
+// text; the finished game in the history and its replay; a clock
+// counting; Spanish and
 // dark; the page keeps no script errors. Ends "N passed, M failed".
 
 import { Checks, args, startServer, launch, newPage, login, waitTurn, text,
@@ -122,6 +123,22 @@ async function historyClockLang(p) {
   await p.waitForSelector(".board", { timeout: WAIT_MS });
   ck.eq((await waitMoves(p, 9)).length, 9, "the finished game shows its nine moves");
   ck.ok((await text(p, ".turn")).includes("ana wins"), "and how it ended");
+  // The replay, step by step (the server plays it forward).
+  const pegs = () => p.$$eval(".board .p-white, .board .p-black", (l) => l.length);
+  const stepTo = async (cls, label) => {
+    await p.click(".replay .step-" + cls);
+    await until(p, (w) => document.querySelector(".replay-at")?.textContent === w, label, label);
+  };
+  ck.eq(await pegs(), 6, "the finished board has six pegs");
+  await stepTo("first", "move 0 of 9");
+  ck.eq(await pegs(), 0, "replay: the empty board at move 0");
+  await stepTo("next", "move 1 of 9");
+  ck.eq(await pegs(), 1, "replay: one peg after move 1");
+  ck.eq(await text(p, ".moves li.current"), "A2", "replay: move 1 is marked in the list");
+  await stepTo("last", "move 9 of 9");
+  await stepTo("prev", "move 8 of 9");
+  ck.eq(await text(p, ".moves li.current"), "B2B1", "replay: a step back");
+  ck.eq(await pegs(), 6, "replay: six pegs at move 8");
   await p.click(".actions .back");
   await p.waitForSelector(".create", { timeout: WAIT_MS });
 
