@@ -1,8 +1,9 @@
 /*
  * replay.c: a room's game as it stood after its first N moves, for `state`
  * with `at` (a replay with step controls in a client that keeps no rules):
- * the game's start played forward through the rules, and the state's
- * board, position, picture and turn replaced by those of then.
+ * the game's start played forward through the rules, move by move from
+ * their notation, and the state's board, position, picture and turn
+ * replaced by those of then.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,8 @@ replay_rows(char *buf)
 }
 
 /* Put the position after r's first `at` moves into state (made by
- * room_state): 0, or -1 with why in err when the game has fewer moves. */
+ * room_state): 0, or -1 with why in err when the game has fewer moves
+ * (or, never expected, a kept move no longer parses). */
 int
 replay_at(
     const struct room *r, long long at, cJSON *state, char *err, size_t errlen)
@@ -45,8 +47,22 @@ replay_at(
 	}
 	st = xmalloc(r->g->state_size);
 	memcpy(st, r->start, r->g->state_size);
-	for (i = 0; i < at; i++)
-		r->g->apply(st, r->hist[i].m);
+	/* By notation, not by hist[].m: a game rebuilt from the store
+	 * (archive.c) keeps only the moves' texts. */
+	for (i = 0; i < at; i++) {
+		struct rules_move m;
+		char why[RULES_ERR_MAX];
+
+		if (r->g->parse_move(
+		        st, r->hist[i].notation, &m, why, sizeof why) != 0) {
+			snprintf(err, errlen,
+			    "move %d (%s) cannot be replayed: %s", i + 1,
+			    r->hist[i].notation, why);
+			free(st);
+			return -1;
+		}
+		r->g->apply(st, m);
+	}
 	if (r->g->board_rows(st, buf, sizeof buf) >= 0)
 		cJSON_ReplaceItemInObject(state, "board", replay_rows(buf));
 	if (r->g->to_position(st, buf, sizeof buf) >= 0)
