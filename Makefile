@@ -4,6 +4,7 @@
 #   make run        build and start tablerod on port 7777 in the foreground
 #   make test       build and run every test; last line "N passed, M failed"
 #   make asan       build and run the tests with address and UB sanitizers
+#   make tsan       build with ThreadSanitizer; tsan-test runs the threaded tests
 #   make fuzz       build the libFuzzer targets (clang)
 #   make bench      perft and server benchmarks
 #   make install    install the binaries, data and man pages under $(PREFIX)
@@ -72,7 +73,7 @@ CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
 BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
 
-.PHONY: all deps run test asan asan-test fuzz fuzz-run bench install clean \
+.PHONY: all deps run test asan asan-test tsan tsan-test fuzz fuzz-run bench install clean \
 	format check-format
 .SUFFIXES:
 # Keep every intermediate object: nothing is rebuilt for nothing, and make
@@ -169,6 +170,21 @@ asan:
 asan-test: asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    TABLERO_SLOW=1 sh tests/run.sh $(BUILD)/asan 0
+
+# ThreadSanitizer: its own build, like asan. tsan-test runs the black-box
+# tests whose server runs more than one thread at once (the store thread,
+# bots and hints, signals under load); the first report stops the server
+# (halt_on_error) and the harness fails the test on any report.
+TSAN_TESTS = test_persist_store.py test_badclient_store.py test_workers.py \
+	test_bots_fair.py test_persist_term.py test_threads_sighup.py
+tsan:
+	$(MAKE) BUILD=$(BUILD)/tsan NATIVE="$(NATIVE)" \
+	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" \
+	    LDFLAGS="-fsanitize=thread" all
+
+tsan-test: tsan
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
+	    TABLERO_SLOW=1 sh tests/run.sh $(BUILD)/tsan 0 $(TSAN_TESTS)
 
 bench:
 	$(MAKE) BUILD=$(BUILD)/native NATIVE=-march=native all

@@ -19,6 +19,23 @@ import time
 # Every wait on the server is bounded by this many seconds.
 WAIT = 10.0
 
+# Sanitizer reports found in the logs (stderr) of stopped servers: a build
+# with ASan/UBSan/TSan writes them there; Checks.done() fails on any.
+SANITIZER_REPORTS = []
+
+SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                   "runtime error:", "WARNING: ThreadSanitizer",
+                   "ThreadSanitizer: reported")
+
+
+def scan_sanitizer(text):
+    """Record (and print) the first report of each kind in a log."""
+    for mark in SANITIZER_MARKS:
+        i = text.find(mark)
+        if i >= 0:
+            SANITIZER_REPORTS.append(text[max(0, i - 200):i + 3000])
+            print(text[max(0, i - 200):i + 3000], flush=True)
+
 
 class Checks:
     """Counts checks; prints failures as they happen."""
@@ -39,6 +56,8 @@ class Checks:
         return self.ok(got == want, "%s: got %r, want %r" % (what, got, want))
 
     def done(self):
+        self.eq(len(SANITIZER_REPORTS), 0,
+                "no sanitizer report in the tablerod logs")
         print("%d passed, %d failed" % (self.passed, self.failed), flush=True)
         sys.exit(0 if self.failed == 0 else 1)
 
@@ -122,6 +141,10 @@ class Server:
             self.proc.kill()
             rc = self.proc.wait(WAIT)
         self.proc = None
+        try:
+            scan_sanitizer(self.logtext())
+        except OSError:
+            pass
         return rc
 
     def __enter__(self):
