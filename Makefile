@@ -24,11 +24,15 @@ PORT ?= 7777
 # How long each fuzz target runs in `make test`.
 FUZZ_SECONDS ?= 4
 
-PKGS = libevent libevent_pthreads libcjson sqlite3 libpq libsodium
+PKGS = libevent libevent_pthreads libevent_openssl libssl libcrypto libcjson \
+	sqlite3 libpq libsodium
+# Debian ships no pkg-config files for these two (web.c, ws.c).
+WEB_LIBS = -lwslay -lhttp_parser
 # Deferred (=) so that pkg-config is asked after deps.sh has run.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
-	echo -levent_pthreads -levent -lcjson -lsqlite3 -lpq -lsodium)
+	echo -levent_pthreads -levent_openssl -levent -lssl -lcrypto -lcjson \
+	-lsqlite3 -lpq -lsodium) $(WEB_LIBS)
 # The client alone reads the keyboard with libedit.
 CLIENT_PKGS = libedit
 CLIENT_LIBS = $(shell pkg-config --libs $(CLIENT_PKGS) 2>/dev/null || \
@@ -199,6 +203,10 @@ install: all
 	install -m 755 $(SERVER_BIN) $(CLIENT_BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/tablero
 	cp -R data/. $(DESTDIR)$(PREFIX)/share/tablero/
+	install -d $(DESTDIR)$(PREFIX)/share/tablero/web/js
+	install -m 644 web/index.html web/style.css web/favicon.svg \
+	    $(DESTDIR)$(PREFIX)/share/tablero/web/
+	install -m 644 web/js/*.js $(DESTDIR)$(PREFIX)/share/tablero/web/js/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 644 docs/tablero.1 $(DESTDIR)$(PREFIX)/share/man/man1/

@@ -32,6 +32,8 @@
  *        [-d N] [-r N] [-R] [-t RATE] [-l N] [-x SEED] [-L RATE]
  * rate= counts the replies in the window: pings, or in moves mode the
  * moves acknowledged (not the rematches and state requests between them).
+ * -W: speak through a WebSocket (PORT is tablerod's --web-port): one
+ * message per text frame, framed and masked by wslay, as a browser does.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -51,6 +53,7 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
+#include <wslay/wslay.h>
 
 /* Requests one connection may keep in flight (-d). */
 #define LG_DEPTH_MAX 64
@@ -114,6 +117,9 @@ struct lg_conn {
 	 * the timer this side waits on for it */
 	double slot;
 	struct event *wait;
+	/* -W: the WebSocket, and whether the server's 101 came */
+	wslay_event_context_ptr ws;
+	int upgraded;
 };
 
 struct lg_lat {
@@ -126,6 +132,7 @@ struct lg {
 	enum lg_mode mode;
 	int port, pid, conns, depth, rooms, level;
 	int named;   /* -R: every move names its room */
+	int ws;      /* -W: through a WebSocket */
 	double pace; /* -t: moves per second in all, 0: as fast as answered */
 	double seconds, warmup;
 	unsigned long long rng;
@@ -483,7 +490,15 @@ lg_send(struct lg_conn *c, const char *line, const char *verb)
 {
 	if (c->dead)
 		return;
-	bufferevent_write(c->bev, line, strlen(line));
+	if (c->ws != NULL) {
+		struct wslay_event_msg m = {WSLAY_TEXT_FRAME,
+		    (const uint8_t *)line, strlen(line) - 1}; /* no \n */
+
+		if (wslay_event_queue_msg(c->ws, &m) != 0 ||
+		    wslay_event_send(c->ws) != 0)
+			lg_die("websocket send failed");
+	} else
+		bufferevent_write(c->bev, line, strlen(line));
 	c->sent[(c->head + c->inflight) % LG_DEPTH_MAX] = lg_now();
 	c->inflight++;
 	c->verb = verb;
@@ -886,6 +901,117 @@ lg_plain_line(struct lg_conn *c, const char *line, size_t len)
 
 static void lg_connect_more(struct lg *lg);
 
+/* One line (or WebSocket message) from the server. */
+static void
+lg_line(struct lg_conn *c, const char *line, size_t len)
+{
+	if (c->lg->mode == LG_PING || c->lg->mode == LG_IDLE)
+		lg_plain_line(c, line, len);
+	else
+		lg_game_line(c, line, len);
+}
+
+static ssize_t
+lg_ws_recv(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, int flags,
+    void *user)
+{
+	struct lg_conn *c = user;
+	int n = evbuffer_remove(bufferevent_get_input(c->bev), buf, len);
+
+	if (n <= 0) {
+		wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
+		return -1;
+	}
+	return n;
+}
+
+static ssize_t
+lg_ws_send(wslay_event_context_ptr ctx, const uint8_t *data, size_t len,
+    int flags, void *user)
+{
+	struct lg_conn *c = user;
+
+	if (bufferevent_write(c->bev, data, len) != 0) {
+		wslay_event_set_error(ctx, WSLAY_ERR_CALLBACK_FAILURE);
+		return -1;
+	}
+	return (ssize_t)len;
+}
+
+static int
+lg_ws_mask(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, void *user)
+{
+	static uint32_t x = 2463534242u; /* xorshift: masks need no more */
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		buf[i] = (uint8_t)x;
+	}
+	return 0;
+}
+
+/* A text message: a line, NUL-terminated as evbuffer_readln's are. */
+static void
+lg_ws_msg(wslay_event_context_ptr ctx,
+    const struct wslay_event_on_msg_recv_arg *arg, void *user)
+{
+	struct lg_conn *c = user;
+	char *line;
+
+	if (arg->opcode != WSLAY_TEXT_FRAME)
+		return;
+	line = malloc(arg->msg_length + 1);
+	if (line == NULL)
+		lg_die("out of memory");
+	memcpy(line, arg->msg, arg->msg_length);
+	line[arg->msg_length] = '\0';
+	lg_line(c, line, arg->msg_length);
+	free(line);
+}
+
+/* Start a WebSocket on c: the upgrade request now, wslay for the rest. */
+static void
+lg_ws_start(struct lg_conn *c)
+{
+	static const struct wslay_event_callbacks cbs = {
+	    lg_ws_recv, lg_ws_send, lg_ws_mask, NULL, NULL, NULL, lg_ws_msg};
+
+	if (wslay_event_context_client_init(&c->ws, &cbs, c) != 0)
+		lg_die("out of memory");
+	evbuffer_add_printf(bufferevent_get_output(c->bev),
+	    "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+	    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+	    "Sec-WebSocket-Version: 13\r\n"
+	    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+	    c->lg->port);
+}
+
+/* Frames in: first the server's 101, then messages. -1: not yet. */
+static int
+lg_ws_read(struct lg_conn *c)
+{
+	struct evbuffer *in = bufferevent_get_input(c->bev);
+
+	if (!c->upgraded) {
+		struct evbuffer_ptr end =
+		    evbuffer_search(in, "\r\n\r\n", 4, NULL);
+
+		if (end.pos < 0)
+			return -1;
+		if (evbuffer_get_length(in) < 12 ||
+		    memcmp(evbuffer_pullup(in, 12), "HTTP/1.1 101", 12) != 0)
+			lg_die("the websocket upgrade was refused");
+		evbuffer_drain(in, (size_t)end.pos + 4);
+		c->upgraded = 1;
+	}
+	if (wslay_event_recv(c->ws) != 0 || wslay_event_send(c->ws) != 0)
+		lg_die("websocket receive failed");
+	return 0;
+}
+
 static void
 lg_read_cb(struct bufferevent *bev, void *arg)
 {
@@ -894,13 +1020,15 @@ lg_read_cb(struct bufferevent *bev, void *arg)
 	size_t len;
 	char *line;
 
-	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
-		if (c->lg->mode == LG_PING || c->lg->mode == LG_IDLE)
-			lg_plain_line(c, line, len);
-		else
-			lg_game_line(c, line, len);
-		free(line);
-	}
+	if (c->ws != NULL) {
+		if (lg_ws_read(c) != 0)
+			return;
+	} else
+		while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) !=
+		    NULL) {
+			lg_line(c, line, len);
+			free(line);
+		}
 	if (c->lg->mode == LG_MOVES)
 		lg_act(c);
 	if (!c->heard) {
@@ -951,6 +1079,8 @@ lg_connect_more(struct lg *lg)
 			lg_die("connect failed (open files?)");
 		setsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_NODELAY,
 		    &one, sizeof one);
+		if (lg->ws)
+			lg_ws_start(c);
 		lg->connecting++;
 	}
 }
@@ -1129,8 +1259,8 @@ lg_usage(void)
 	fprintf(stderr,
 	    "usage: loadgen -m ping|moves|idle|bots -p PORT [-P PID] "
 	    "[-s SECONDS] [-w WARMUP]\n"
-	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-t RATE] "
-	    "[-l LEVEL] [-x SEED] [-L RATE]\n");
+	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-W] "
+	    "[-t RATE] [-l LEVEL] [-x SEED] [-L RATE]\n");
 	exit(2);
 }
 
@@ -1159,7 +1289,7 @@ lg_options(struct lg *lg, int argc, char **argv)
 	lg->seconds = 3;
 	lg->warmup = LG_WARMUP_SEC;
 	lg->rng = 88172645463325252ULL;
-	while ((o = getopt(argc, argv, "m:p:P:s:w:c:d:r:l:x:Rt:L:")) != -1) {
+	while ((o = getopt(argc, argv, "m:p:P:s:w:c:d:r:l:x:RWt:L:")) != -1) {
 		switch (o) {
 		case 'm':
 			lg->mode = lg_mode(optarg);
@@ -1190,6 +1320,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 			break;
 		case 'R':
 			lg->named = 1;
+			break;
+		case 'W':
+			lg->ws = 1;
 			break;
 		case 't':
 			lg->pace = atof(optarg);
@@ -1244,6 +1377,8 @@ lg_free(struct lg *lg)
 			bufferevent_free(lg->c[i].bev);
 		if (lg->c[i].wait != NULL)
 			event_free(lg->c[i].wait);
+		if (lg->c[i].ws != NULL)
+			wslay_event_context_free(lg->c[i].ws);
 	}
 	free(lg->c);
 	free(lg->lat.v);

@@ -16,6 +16,8 @@
 # with the default store and in memory (20,000 connections: as many rooms
 # as the open-files limit allows, named in the row, when it is lower);
 # once more with the room named in each move (the server finds it by id);
+# moves in 100 rooms through WebSockets (--web-port, loadgen -W) against
+# the same over TCP in the same run;
 # moves at a fixed pace (PACE moves/s in PACED_ROOMS rooms) with each
 # store, whose bystander shows what the loop makes others wait when it is
 # not saturated (its baseline: echod's bystander with no other load);
@@ -184,6 +186,7 @@ start_server() {
 		# limits, made for abusers, are lifted.
 		# shellcheck disable=SC2086
 		$SRV_PIN "$SRV_BIN" --listen 127.0.0.1 --port 0 $dbflags \
+		    --web-port 0 \
 		    --rate 100000 --burst 100000 --max-clients "$CLIENTS" \
 		    --max-per-address "$CLIENTS" --new-names 1000000 \
 		    --games-per-hour 1000000 \
@@ -198,6 +201,8 @@ start_server() {
 		[ -n "$SRV_PORT" ] || sleep 0.05
 		i=$((i + 1))
 	done
+	SRV_WEB_PORT=$(sed -n 's/.*web and websocket on 127\.0\.0\.1:\([0-9]*\).*/\1/p' \
+	    "$log" | head -n 1)
 	if [ -z "$SRV_PORT" ]; then
 		echo "run.sh: $1 did not start:" >&2
 		tail -n 5 "$log" >&2
@@ -223,7 +228,10 @@ measure() {
 	r=0
 	while [ $r -lt $RUNS ]; do
 		start_server "$kind" "$store"
-		out=$($LG_PIN "$BUILD/loadgen" -p "$SRV_PORT" -P "$SRV_PID" \
+		# tablerod-ws: the same server, loaded through its web port
+		port=$SRV_PORT
+		[ "$kind" = tablerod-ws ] && port=$SRV_WEB_PORT
+		out=$($LG_PIN "$BUILD/loadgen" -p "$port" -P "$SRV_PID" \
 		    -s "$SECS" -x $r "$@" 2>"$TMP/lg.err")
 		rc=$?
 		stop_server
@@ -365,6 +373,16 @@ measure tablerod memory -m moves -r "$NAMED_ROOMS" -R
 cp "$TMP/runs" "$TMP/t"
 cp "$TMP/e.$NAMED_ROOMS" "$TMP/e"
 rate_row "ataxx moves, $NAMED_ROOMS rooms, memory, room named" "moves/s"
+
+# Moves through WebSockets (the browser's way: tablerod --web-port,
+# frames by wslay on both sides) against the same over TCP, in the same
+# run: 100 rooms in memory, so the store hides nothing of the transport.
+measure tablerod memory -m moves -r 100
+cp "$TMP/runs" "$TMP/e"
+measure tablerod-ws memory -m moves -r 100 -W
+cp "$TMP/runs" "$TMP/t"
+rate_row "ataxx moves, 100 rooms, memory, websocket (baseline: tcp)" \
+    "moves/s" ws100
 
 # paced_rows KEY [NAME]: moves at PACE moves/s in PACED_ROOMS rooms with
 # SRV_BIN and each store, one row each (kept as paced.KEY.STORE; NAME, if
@@ -527,6 +545,8 @@ for store in $BIG_STORES; do
 	    "$(ratio "$(kept "moves.big.$store.cpu")" \
 	    "$(kept "moves.10.$store.cpu")")" "<=" 1.2
 done
+target "moves/s over websocket / tcp, 100 rooms (issue 20)" \
+    "$(kept ws100.ratio)" ">=" 0.8
 target "ping 50 x 16 pipelined / echo server" "$(kept pipelined.ratio)" \
     ">=" 0.5
 target "RSS per idle connection" "$(kept idle)" "<=" 2 KiB

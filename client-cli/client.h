@@ -22,6 +22,9 @@
 #define CLIENT_VERSION "0.1.0"
 #define CLIENT_DEFAULT_HOST "localhost"
 #define CLIENT_DEFAULT_PORT "7777"
+/* The port --tls uses unless one is given: where docs/WEB.md suggests
+ * tablerod --tls-port listens. */
+#define CLIENT_TLS_PORT "7443"
 
 /* Exit codes, as docs/tablero.1 lists them. */
 enum client_exit {
@@ -117,6 +120,8 @@ struct client_opts {
 	char name[CLIENT_FIELD];
 	int color;
 	int batch;
+	int tls;           /* --tls: the connection is TLS (tls.c) */
+	char tls_pin[512]; /* --tls-pin: the one certificate trusted */
 };
 
 struct client {
@@ -219,6 +224,11 @@ int token_dir(char *buf, size_t len, int create);
 int token_load(const struct client_opts *o, char *token, size_t len);
 int token_save(const struct client_opts *o, const char *token);
 int token_last_name(const struct client_opts *o, char *name, size_t len);
+
+/* tls.c: --tls. */
+struct bufferevent *tls_wrap(
+    struct client *c, struct bufferevent *bev, char *why, size_t len);
+const char *tls_why(struct bufferevent *bev);
 
 /* batch.c: --batch: script lines in, JSON lines out. */
 int batch_start(struct client *c);

@@ -59,7 +59,6 @@ conn_start(struct client *c)
 		conn_stop(c);
 		return -1;
 	}
-	bufferevent_setcb(c->bev, conn_read_cb, NULL, conn_event_cb, c);
 	rc = bufferevent_socket_connect(
 	    c->bev, res->ai_addr, (int)res->ai_addrlen);
 	freeaddrinfo(res);
@@ -67,6 +66,18 @@ conn_start(struct client *c)
 		conn_stop(c);
 		return -1;
 	}
+	if (c->opts.tls) {
+		char why[256];
+		struct bufferevent *t = tls_wrap(c, c->bev, why, sizeof why);
+
+		if (t == NULL) {
+			view_print(c, "Cannot connect with TLS: %s.\n", why);
+			conn_stop(c);
+			return -1;
+		}
+		c->bev = t;
+	}
+	bufferevent_setcb(c->bev, conn_read_cb, NULL, conn_event_cb, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	return 0;
 }
@@ -174,6 +185,8 @@ conn_event_cb(struct bufferevent *bev, short what, void *arg)
 	c->lost_why = what & BEV_EVENT_EOF
 	    ? "the server closed it"
 	    : evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR());
+	if (c->opts.tls && tls_why(bev) != NULL)
+		c->lost_why = tls_why(bev);
 	bufferevent_disable(bev, EV_READ | EV_WRITE);
 	if (event_base_once(c->base, -1, EV_TIMEOUT, conn_lost_cb, c, &now) !=
 	    0)

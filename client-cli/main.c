@@ -19,6 +19,8 @@ static const struct option main_options[] = {
     {"no-color", no_argument, NULL, 'C'},
     {"no-colour", no_argument, NULL, 'C'},
     {"batch", no_argument, NULL, 'b'},
+    {"tls", no_argument, NULL, 'T'},
+    {"tls-pin", required_argument, NULL, 'P'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -30,7 +32,7 @@ main_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: tablero [HOST[:PORT]] [--name NAME] [--no-color] "
-	    "[--batch]\n"
+	    "[--batch] [--tls [--tls-pin FILE]]\n"
 	    "Play board games on a tablerod server (default %s:%s).\n"
 	    "\n"
 	    "  --name NAME  log in as NAME (asked once when not given); the\n"
@@ -38,12 +40,16 @@ main_usage(FILE *f)
 	    "  --no-color   plain ASCII, no colour (also: NO_COLOR set)\n"
 	    "  --batch      read commands (shorthand or JSON) from stdin,\n"
 	    "               print replies and events as JSON lines\n"
+	    "  --tls        connect with TLS (default port %s), the server's\n"
+	    "               certificate checked against the system's store\n"
+	    "  --tls-pin FILE  with --tls: trust only the certificate in\n"
+	    "               FILE (PEM; a self-signed one), whatever its name\n"
 	    "  --help       this text\n"
 	    "  --version    the version\n"
 	    "\n"
 	    "Exit: 0 done, 1 usage, 2 cannot connect, 3 login refused,\n"
 	    "4 connection lost (batch), 5 internal error. See tablero(1).\n",
-	    CLIENT_DEFAULT_HOST, CLIENT_DEFAULT_PORT);
+	    CLIENT_DEFAULT_HOST, CLIENT_DEFAULT_PORT, CLIENT_TLS_PORT);
 }
 
 /* HOST, HOST:PORT, [V6]:PORT or :PORT into the options; 0 or -1. */
@@ -107,6 +113,15 @@ main_args(struct client_opts *o, int argc, char **argv)
 		case 'b':
 			o->batch = 1;
 			break;
+		case 'T':
+			o->tls = 1;
+			break;
+		case 'P':
+			if (strlen(optarg) >= sizeof o->tls_pin)
+				return -1;
+			snprintf(o->tls_pin, sizeof o->tls_pin, "%s", optarg);
+			o->tls = 1;
+			break;
 		case 'h':
 			main_usage(stdout);
 			return 1;
@@ -118,6 +133,8 @@ main_args(struct client_opts *o, int argc, char **argv)
 			return -1;
 		}
 	}
+	if (o->tls)
+		snprintf(o->port, sizeof o->port, "%s", CLIENT_TLS_PORT);
 	if (optind < argc && main_host(o, argv[optind++]) != 0)
 		return -1;
 	if (optind < argc)

@@ -16,6 +16,11 @@ want_cmd() {
 	command -v "$1" >/dev/null 2>&1 || missing="$missing $2"
 }
 
+# want_file PATH DEBIAN_PACKAGE
+want_file() {
+	[ -e "$1" ] || missing="$missing $2"
+}
+
 want_cmd pkg-config pkg-config
 want_cmd cc gcc
 want_cmd make make
@@ -31,10 +36,31 @@ want_pc libpq libpq-dev
 # (contrib/pgtest.sh): initdb and pg_ctl, which Debian keeps off the PATH.
 [ -n "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null)" ] ||
 	command -v initdb >/dev/null 2>&1 || missing="$missing postgresql"
+# TLS for the web and TLS ports (libevent's bufferevent_openssl), and
+# SHA-1 and base64 for the WebSocket handshake.
+want_pc libevent_openssl libevent-dev
+want_pc libssl libssl-dev
+# The TLS tests make their certificates with the openssl command, and
+# test contrib/nginx-tablero.conf with nginx.
+want_cmd openssl openssl
+if [ "${TABLERO_WEB:-1}" = 1 ]; then
+	want_file /usr/sbin/nginx nginx-light
+fi
+# The browser client's transport: WebSocket framing (wslay) and HTTP
+# request parsing (Node's http-parser); Debian ships no .pc for them.
+want_file /usr/include/wslay/wslay.h libwslay-dev
+want_file /usr/include/http_parser.h libhttp-parser-dev
 # The client's line editing and history (readline-compatible callbacks).
 want_pc libedit libedit-dev
 # The client's black-box tests drive it in a terminal.
 want_cmd tmux tmux
+# The browser tests: Debian's Chromium, driven by npm's playwright-core
+# (which downloads no browser); TABLERO_WEB=0 skips them.
+if [ "${TABLERO_WEB:-1}" = 1 ]; then
+	want_cmd chromium chromium
+	want_cmd node nodejs
+	want_cmd npm npm
+fi
 if [ "${TABLERO_FUZZ:-1}" = 1 ]; then
 	want_cmd clang clang
 	# libFuzzer and the sanitizer runtimes for clang.

@@ -81,6 +81,7 @@ static const struct fields_entry fields_table[PROTO_F_COUNT] = {
     [PROTO_F_BOT] = {"bot", FIELDS_BOT, 0, FIELDS_PLAIN, 0, 0, NULL},
     [PROTO_F_SINCE] = {"since", FIELDS_SEQ, 0, FIELDS_PLAIN, 0, 0, NULL},
     [PROTO_F_DEPTH] = {"depth", FIELDS_DEPTH, 0, FIELDS_PLAIN, 0, 0, NULL},
+    [PROTO_F_AT] = {"at", FIELDS_SEQ, 0, FIELDS_PLAIN, 0, 0, NULL},
 };
 
 /* Longest word of an enumeration. */
@@ -233,14 +234,18 @@ fields_check(const char *label, const char *s, size_t len, size_t max,
 	return PROTO_OK;
 }
 
-/* Store v in a counting field (seq, since); its "present" flag, for the
- * caller to set. */
+/* Store v in a counting field (seq, since, at); its "present" flag, for
+ * the caller to set. */
 static int *
 fields_count(struct proto_request *req, enum proto_field field, long long *v)
 {
 	if (field == PROTO_F_SINCE) {
 		req->since = *v;
 		return &req->has_since;
+	}
+	if (field == PROTO_F_AT) {
+		req->at = *v;
+		return &req->has_at;
 	}
 	req->seq = *v;
 	return &req->has_seq;
@@ -837,7 +842,9 @@ fields_present(const struct proto_request *req, enum proto_field field)
 	case FIELDS_SEAT:
 		return *fields_slot((struct proto_request *)req, field) != NULL;
 	case FIELDS_SEQ:
-		return field == PROTO_F_SINCE ? req->has_since : req->has_seq;
+		return field == PROTO_F_SINCE ? req->has_since
+		    : field == PROTO_F_AT     ? req->has_at
+		                              : req->has_seq;
 	case FIELDS_PROTO:
 		return req->has_proto;
 	case FIELDS_PRIVATE:

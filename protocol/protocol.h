@@ -327,6 +327,8 @@ struct proto_request {
 	long long seq;
 	int has_since; /* state: history from the move after this */
 	long long since;
+	int has_at; /* state: the position after the first `at` moves */
+	long long at;
 	int has_proto; /* hello (always PROTO_VERSION when set) */
 	long proto;
 	int has_private; /* create */
@@ -496,6 +498,7 @@ enum proto_field {
 	PROTO_F_BOT,
 	PROTO_F_SINCE,
 	PROTO_F_DEPTH,
+	PROTO_F_AT,
 	PROTO_F_COUNT
 };
 

@@ -115,12 +115,13 @@ static const struct verbs_entry verbs_leave = {
 static const struct verbs_entry verbs_state = {
     .name = "state",
     .login = 1,
-    .fields = F(SINCE),
+    .fields = F(SINCE) | F(AT),
     .required = 0,
     .args = PROTO_ARGS_FIELDS,
     .positional = {PROTO_F_ROOM, -1},
-    .usage = "state [ROOM] [since=N]",
-    .summary = "the full state of a room's game (history after move N)",
+    .usage = "state [ROOM] [since=N] [at=N]",
+    .summary = "the full state of a room's game (history after move N; "
+               "the board after move N)",
     .text = text_reply_state,
 };
 

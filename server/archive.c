@@ -437,9 +437,18 @@ archive_show(struct conn *c, const struct proto_request *req)
 	} else if (req->verb == PROTO_EXPORT) {
 		cmd_export_room(c, req, r, cJSON_GetObjectItem(row, "seats"));
 	} else {
-		rep = proto_reply(req);
-		cJSON_AddItemToObject(rep, "state", archive_state_of(r, row));
-		session_reply(c, rep);
+		cJSON *st = archive_state_of(r, row);
+		char err[128];
+
+		if (req->has_at &&
+		    replay_at(r, req->at, st, err, sizeof err) != 0) {
+			cJSON_Delete(st);
+			session_error(c, req, PROTO_E_BAD_REQUEST, "%s", err);
+		} else {
+			rep = proto_reply(req);
+			cJSON_AddItemToObject(rep, "state", st);
+			session_reply(c, rep);
+		}
 	}
 	room_free(r);
 	cJSON_Delete(row);

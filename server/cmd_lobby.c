@@ -214,12 +214,16 @@ cmd_who(struct conn *c, const struct proto_request *req)
 	cJSON *rep = proto_reply(req), *list, *one, *ids;
 	struct room *r, **held;
 	struct conn *o;
-	int i, n, online = 0;
+	int i, n, online = 0, guests = 0;
 
 	list = cJSON_AddArrayToObject(rep, "players");
 	TAILQ_FOREACH(o, &c->srv->conns, entry) {
 		if (o->player == NULL || o->state != CONN_OPEN)
 			continue;
+		if (o->guest) {
+			guests++;
+			continue;
+		}
 		if (online++ >= SERVER_WHO_MAX)
 			continue;
 		one = cJSON_CreateObject();
@@ -238,6 +242,7 @@ cmd_who(struct conn *c, const struct proto_request *req)
 		cJSON_AddItemToArray(list, one);
 	}
 	cJSON_AddNumberToObject(rep, "online", online);
+	cJSON_AddNumberToObject(rep, "guests", guests);
 	cJSON_AddBoolToObject(rep, "more", online > SERVER_WHO_MAX);
 	session_reply(c, rep);
 }

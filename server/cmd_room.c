@@ -628,7 +628,8 @@ void
 cmd_state(struct conn *c, const struct proto_request *req)
 {
 	struct room *r;
-	cJSON *rep;
+	cJSON *rep, *st;
+	char err[128];
 
 	if (req->room != NULL && room_find(c->srv, req->room) == NULL) {
 		archive_show(c, req);
@@ -636,12 +637,17 @@ cmd_state(struct conn *c, const struct proto_request *req)
 	}
 	if ((r = cmd_room_arg(c, req)) == NULL)
 		return;
+	st = room_state_since(r,
+	    !req->has_since            ? 0
+	        : req->since < INT_MAX ? (int)req->since
+	                               : INT_MAX);
+	if (req->has_at && replay_at(r, req->at, st, err, sizeof err) != 0) {
+		cJSON_Delete(st);
+		session_error(c, req, PROTO_E_BAD_REQUEST, "%s", err);
+		return;
+	}
 	rep = proto_reply(req);
-	cJSON_AddItemToObject(rep, "state",
-	    room_state_since(r,
-	        !req->has_since            ? 0
-	            : req->since < INT_MAX ? (int)req->since
-	                                   : INT_MAX));
+	cJSON_AddItemToObject(rep, "state", st);
 	session_reply(c, rep);
 }
 

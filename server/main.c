@@ -157,6 +157,7 @@ main_cleanup(struct server *srv)
 		          "stored",
 		    (unsigned long long)lost);
 	srv->storeq = NULL;
+	web_free_all(srv);
 	net_free_all(srv);
 	room_free_all(srv);
 	slots_free(&srv->held_conns);
@@ -263,7 +264,7 @@ main_start(struct server *srv)
 	    (int64_t)srv->cfg.store_give_up * 1000, session_store_done, srv);
 	if (srv->storeq == NULL)
 		return -1;
-	if (net_listen(srv) != 0)
+	if (net_listen(srv) != 0 || web_listen(srv) != 0)
 		return -1;
 	srv->worker = worker_new(srv);
 	if (recover_rooms(srv) != 0)
@@ -272,11 +273,35 @@ main_start(struct server *srv)
 	return 0;
 }
 
+/* The web client's folder and the TLS files as absolute paths (a daemon
+ * changes to /); each made path goes to owned[], freed at exit. */
+static void
+main_web_paths(struct config *cfg, char *owned[3])
+{
+	const char **paths[3] = {&cfg->web_dir, &cfg->tls_cert, &cfg->tls_key};
+	int i;
+
+	if (cfg->web_dir == NULL)
+		cfg->web_dir = "web";
+	for (i = 0; i < 3; i++)
+		if (*paths[i] != NULL)
+			*paths[i] = owned[i] = main_absolute(".", *paths[i]);
+}
+
+static void
+main_web_free(char *owned[3])
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		free(owned[i]);
+}
+
 int
 main(int argc, char **argv)
 {
 	static struct server srv;
-	char *db, *pidfile = NULL, *logfile = NULL;
+	char *db, *pidfile = NULL, *logfile = NULL, *web[3] = {NULL};
 	int ready = -1;
 
 	xmalloc_install();
@@ -297,6 +322,7 @@ main(int argc, char **argv)
 	if (srv.cfg.log_file != NULL && strcmp(srv.cfg.log_file, "syslog") != 0)
 		srv.cfg.log_file = logfile =
 		    main_absolute(".", srv.cfg.log_file);
+	main_web_paths(&srv.cfg, web);
 	if (main_log(&srv.cfg) != 0)
 		return 1;
 	if (srv.cfg.copy_db != NULL) {
@@ -314,6 +340,7 @@ main(int argc, char **argv)
 		free(db);
 		free(pidfile);
 		free(logfile);
+		main_web_free(web);
 		return 1;
 	}
 	daemon_ready(ready);
@@ -324,5 +351,6 @@ main(int argc, char **argv)
 	free(db);
 	free(pidfile);
 	free(logfile);
+	main_web_free(web);
 	return 0;
 }

@@ -66,6 +66,11 @@ static size_t net_queued(struct conn *c);
 static size_t net_unread(struct conn *c);
 static void net_refuse(evutil_socket_t fd, const char *why);
 static void net_flush_unlist(struct conn *c);
+static void net_refuse_full(evutil_socket_t fd);
+static struct limit_entry *net_address_limit(
+    struct server *srv, evutil_socket_t fd, const struct sockaddr *sa);
+static void net_tune_socket(evutil_socket_t fd);
+static void net_addr_text(const struct sockaddr *sa, char *buf, size_t len);
 
 /* Take a connection out of the server and free it with its socket. */
 static void
@@ -76,6 +81,10 @@ net_conn_free(struct server *srv, struct conn *c)
 		TAILQ_REMOVE(&srv->dead, c, dead_entry);
 	net_flush_unlist(c);
 	srv->nconns--;
+	/* A WebSocket's other end hears the end of the stream (with what
+	 * was still queued), sends it and closes. */
+	if (c->relay)
+		bufferevent_flush(c->bev, EV_WRITE, BEV_FINISHED);
 	bufferevent_free(c->bev);
 	proto_framer_free(c->framer);
 	held_free(c);
@@ -441,6 +450,12 @@ net_flush_conn(struct conn *c)
 		net_written(c);
 		return;
 	}
+	/* TLS and WebSocket connections: the bufferevent writes (or hands
+	 * on) by itself, and calls net_write_cb once the output is empty. */
+	if (c->bev_writes) {
+		bufferevent_enable(c->bev, EV_WRITE);
+		return;
+	}
 	/* A bufferevent keeps its output's start frozen while it is not
 	 * writing itself, as its own write callback does around a write. */
 	evbuffer_unfreeze(out, 1);
@@ -600,38 +615,54 @@ net_address_limit(
 	return NULL;
 }
 
-static void
-net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-    int socklen, void *arg)
+/* May the server take a connection on fd from sa? Its address's limits
+ * (with a reference taken by the caller's connection), or NULL after
+ * refusing and closing it (shutting down, full, too many from there). */
+struct limit_entry *
+net_admit(struct server *srv, evutil_socket_t fd, const struct sockaddr *sa)
 {
-	struct server *srv = arg;
 	struct limit_entry *lim;
-	struct conn *c;
 
 	if (srv->shutting_down) {
 		evutil_closesocket(fd);
-		return;
+		return NULL;
 	}
-	if (srv->nconns >= srv->cfg.max_clients) {
+	if (srv->nconns + srv->nweb >= srv->cfg.max_clients) {
 		log_warn("client limit %d reached: refusing a connection",
 		    srv->cfg.max_clients);
 		net_refuse_full(fd);
-		return;
+		return NULL;
 	}
 	if ((lim = net_address_limit(srv, fd, sa)) == NULL)
-		return;
+		return NULL;
 	net_tune_socket(fd);
-	c = xcalloc(1, sizeof *c);
+	return lim;
+}
+
+/*
+ * A new connection speaking the line protocol over bev, from the address
+ * addr with its limits lim (a reference is taken here). bev is a plain
+ * socket's bufferevent, or (bev_writes) one that must write itself: a TLS
+ * one, or the server's end of a WebSocket's pair (relay: its end of
+ * stream is told to the other end when the connection is freed).
+ */
+struct conn *
+net_conn_new(struct server *srv, struct bufferevent *bev, const char *addr,
+    struct limit_entry *lim, int flags)
+{
+	struct conn *c = xcalloc(1, sizeof *c);
+
 	c->srv = srv;
 	c->held_slot = -1;
 	c->lim_addr = lim;
 	lim->refs++;
 	c->id = ++srv->next_conn_id;
-	net_addr_text(sa, c->addr, sizeof c->addr);
-	c->bev = bufferevent_socket_new(
-	    srv->base, fd, BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
+	c->bev_writes = (flags & (NET_BEV_WRITES | NET_RELAY)) != 0;
+	c->relay = (flags & NET_RELAY) != 0;
+	snprintf(c->addr, sizeof c->addr, "%s", addr);
+	c->bev = bev;
 	c->framer = proto_framer_new(srv->cfg.max_line);
-	if (c->bev == NULL || c->framer == NULL)
+	if (c->framer == NULL)
 		fatal("out of memory accepting a connection");
 	bufferevent_setcb(c->bev, net_read_cb, net_write_cb, net_event_cb, c);
 	if (evbuffer_add_cb(bufferevent_get_output(c->bev), net_output_cb, c) ==
@@ -640,8 +671,39 @@ net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	bufferevent_enable(c->bev, EV_READ);
 	TAILQ_INSERT_TAIL(&srv->conns, c, entry);
 	srv->nconns++;
-	log_debug("conn %llu %s: accepted", (unsigned long long)c->id, c->addr);
+	log_debug("conn %llu %s: accepted%s", (unsigned long long)c->id,
+	    c->addr,
+	    c->relay            ? " (websocket)"
+	        : c->bev_writes ? " (tls)"
+	                        : "");
 	session_open(c);
+	return c;
+}
+
+/* The address in words, as logs and c->addr show it. */
+void
+net_addr_words(const struct sockaddr *sa, char *buf, size_t len)
+{
+	net_addr_text(sa, buf, len);
+}
+
+static void
+net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int socklen, void *arg)
+{
+	struct server *srv = arg;
+	struct limit_entry *lim;
+	struct bufferevent *bev;
+	char addr[64];
+
+	if ((lim = net_admit(srv, fd, sa)) == NULL)
+		return;
+	net_addr_text(sa, addr, sizeof addr);
+	bev = bufferevent_socket_new(
+	    srv->base, fd, BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
+	if (bev == NULL)
+		fatal("out of memory accepting a connection");
+	net_conn_new(srv, bev, addr, lim, 0);
 }
 
 static void
@@ -674,20 +736,24 @@ net_accept_error(struct evconnlistener *l, void *arg)
 	evtimer_add(srv->accept_retry, &tv);
 }
 
-/* Bind one address; 0, or -1 with the reason logged. */
-static int
-net_bind(struct server *srv, const char *host)
+/* Bind port on one address, accepting with cb: the listeners made go to
+ * out (at most max), each logged as "WHAT on ADDRESS"; their number, or
+ * -1 with the reason logged. */
+int
+net_bind_port(struct server *srv, const char *host, int port,
+    evconnlistener_cb cb, struct evconnlistener **out, int max,
+    const char *what)
 {
 	struct evutil_addrinfo hints, *res, *ai;
-	char port[16], where[96];
+	char portstr[16], where[96];
 	int rc, bound = 0;
 
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = EVUTIL_AI_PASSIVE | EVUTIL_AI_NUMERICSERV;
-	snprintf(port, sizeof port, "%d", srv->cfg.port);
-	rc = evutil_getaddrinfo(host, port, &hints, &res);
+	snprintf(portstr, sizeof portstr, "%d", port);
+	rc = evutil_getaddrinfo(host, portstr, &hints, &res);
 	if (rc != 0) {
 		log_error("listen %s: %s", host, evutil_gai_strerror(rc));
 		return -1;
@@ -699,7 +765,7 @@ net_bind(struct server *srv, const char *host)
 		evutil_socket_t fd;
 		int one = 1;
 
-		if (srv->nlisteners == SERVER_LISTEN_MAX * 2)
+		if (bound == max)
 			break;
 		fd = socket(ai->ai_family, SOCK_STREAM, 0);
 		if (fd < 0)
@@ -711,12 +777,12 @@ net_bind(struct server *srv, const char *host)
 			setsockopt(
 			    fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
 		if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-			log_error("bind %s port %d: %s", host, srv->cfg.port,
-			    strerror(errno));
+			log_error(
+			    "bind %s port %d: %s", host, port, strerror(errno));
 			evutil_closesocket(fd);
 			continue;
 		}
-		l = evconnlistener_new(srv->base, net_accept_cb, srv,
+		l = evconnlistener_new(srv->base, cb, srv,
 		    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, srv->cfg.backlog,
 		    fd);
 		if (l == NULL) {
@@ -725,16 +791,29 @@ net_bind(struct server *srv, const char *host)
 			continue;
 		}
 		evconnlistener_set_error_cb(l, net_accept_error);
-		srv->listeners[srv->nlisteners++] = l;
+		out[bound++] = l;
 		if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
 			net_addr_text(
 			    (struct sockaddr *)&ss, where, sizeof where);
-			log_info("listening on %s", where);
+			log_info("%s on %s", what, where);
 		}
-		bound++;
 	}
 	evutil_freeaddrinfo(res);
-	return bound > 0 ? 0 : -1;
+	return bound > 0 ? bound : -1;
+}
+
+/* Bind the line protocol's port on one address; 0, or -1 logged. */
+static int
+net_bind(struct server *srv, const char *host)
+{
+	int n = net_bind_port(srv, host, srv->cfg.port, net_accept_cb,
+	    srv->listeners + srv->nlisteners,
+	    SERVER_LISTEN_MAX * 2 - srv->nlisteners, "listening");
+
+	if (n < 0)
+		return -1;
+	srv->nlisteners += n;
+	return 0;
 }
 
 /* Bind every configured address (default: all IPv4 and IPv6 ones). 0, or
@@ -784,6 +863,7 @@ net_shutdown(struct server *srv)
 	srv->shutting_down = 1;
 	for (i = 0; i < srv->nlisteners; i++)
 		evconnlistener_disable(srv->listeners[i]);
+	web_stop(srv);
 	TAILQ_FOREACH(c, &srv->conns, entry) {
 		cJSON *ev;
 

@@ -12,6 +12,7 @@
 #include <sys/queue.h>
 
 #include <event2/event.h>
+#include <event2/listener.h>
 
 #include "protocol/protocol.h"
 #include "rules/rules.h"
@@ -20,6 +21,7 @@
 struct bufferevent;
 struct evbuffer;
 struct evconnlistener;
+struct sockaddr;
 struct store;
 struct worker;
 
@@ -196,6 +198,12 @@ struct config {
 	int rooms_page;
 	int waiting_expire_sec;
 	size_t output_total_max;
+	int web_port; /* -1: no web port */
+	const char *web_dir;
+	const char *web_origin[SERVER_LISTEN_MAX];
+	int nweb_origin;
+	int tls_port; /* -1: no TLS port */
+	const char *tls_cert, *tls_key;
 };
 
 /* A token bucket (limit.c). */
@@ -265,6 +273,9 @@ struct conn {
 	size_t deferred_bytes; /* in dq */
 	int held_slot;         /* slot in srv->held_conns, or -1 */
 	uint64_t reply_tag;    /* the tag of the last reply */
+	int bev_writes;        /* bev is no plain socket's: it writes by itself */
+	int relay;             /* bev is the server's end of a WebSocket (ws.c) */
+	int guest;             /* player is an anonymous watcher (session.c) */
 };
 TAILQ_HEAD(conn_list, conn);
 
@@ -396,6 +407,8 @@ struct server {
 	struct slots held_conns; /* connections with held output */
 	int out_free; /* output made now depends on no change (ping) */
 	struct proto_out encoded; /* net_send_msg's reused buffer */
+	struct web *web;          /* the web listeners (web.c), or NULL */
+	int nweb; /* web.c's connections not yet handed to net.c */
 };
 
 /* log.c */
@@ -470,6 +483,38 @@ void net_pause(struct conn *c);
 void net_settle(struct server *srv);
 void net_free_all(struct server *srv);
 void net_linger_now(struct conn *c);
+struct limit_entry *net_admit(
+    struct server *srv, evutil_socket_t fd, const struct sockaddr *sa);
+/* net_conn_new's flags. */
+#define NET_BEV_WRITES 1 /* the bufferevent writes by itself (TLS) */
+#define NET_RELAY 2      /* the server's end of a WebSocket's pair */
+struct conn *net_conn_new(struct server *srv, struct bufferevent *bev,
+    const char *addr, struct limit_entry *lim, int flags);
+void net_addr_words(const struct sockaddr *sa, char *buf, size_t len);
+int net_bind_port(struct server *srv, const char *host, int port,
+    evconnlistener_cb cb, struct evconnlistener **out, int max,
+    const char *what);
+
+/* replay.c */
+int replay_at(const struct room *r, long long at, cJSON *state, char *err,
+    size_t errlen);
+
+/* web.c */
+struct ssl_ctx_st;
+int web_listen(struct server *srv);
+void web_stop(struct server *srv);
+void web_free_all(struct server *srv);
+
+/* ws.c */
+int ws_accept(struct server *srv, struct bufferevent *bev, const char *key,
+    const char *addr, struct limit_entry *lim, int flags);
+void ws_free_all(struct server *srv);
+
+/* tls.c */
+struct ssl_ctx_st *tls_server_ctx(const char *cert, const char *key);
+struct bufferevent *tls_accept(
+    struct server *srv, struct ssl_ctx_st *ctx, evutil_socket_t fd);
+void tls_free(struct ssl_ctx_st *ctx);
 
 /* held.c */
 uint64_t held_tag(struct conn *c);

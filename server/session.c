@@ -237,6 +237,89 @@ session_log_line(struct conn *c, const char *line, size_t len)
 
 static void session_dispatch(struct conn *c, const struct proto_request *req);
 
+/* Verbs a visitor without a name may use: they read and watch, and change
+ * nothing but the watchers of a room. */
+static int
+session_guest_verb(enum proto_verb v)
+{
+	switch (v) {
+	case PROTO_ROOMS:
+	case PROTO_WATCH:
+	case PROTO_LEAVE:
+	case PROTO_STATE:
+	case PROTO_MOVES:
+	case PROTO_EXPORT:
+	case PROTO_HISTORY:
+	case PROTO_WHO:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* A read-only verb before hello: the connection becomes an anonymous
+ * guest, a player "~N" (N its connection's id) that no hello can name
+ * and the store never keeps. */
+static void
+session_guest(struct conn *c)
+{
+	char name[SERVER_NAME_MAX + 1];
+	struct player *p;
+
+	snprintf(name, sizeof name, "~%llu",
+	    (unsigned long long)(c->id % 1000000000000000ULL));
+	p = player_get(c->srv, name);
+	p->conn = c;
+	c->player = p;
+	c->guest = 1;
+	session_logged_in(c);
+	log_debug("conn %llu %s: watching as guest %s",
+	    (unsigned long long)c->id, c->addr, name);
+}
+
+/* hello on a guest connection: the guest stops watching and goes, so
+ * the connection logs in as anyone does. */
+static void
+session_guest_end(struct conn *c)
+{
+	struct player *p = c->player;
+	struct room **held;
+	int i, n;
+
+	held = room_sorted(p, &n);
+	for (i = 0; i < n; i++) {
+		room_remove_watcher(held[i], p);
+		room_check_retire(held[i]);
+	}
+	free(held);
+	c->player = NULL;
+	c->current = NULL;
+	c->guest = 0;
+	p->conn = NULL;
+	player_release(c->srv, p);
+}
+
+/* Before a verb runs: a read-only verb before hello makes the connection a
+ * guest, hello ends a guest, and a guest is refused everything else. 0:
+ * go on; -1: refused (replied). */
+static int
+session_guest_gate(struct conn *c, const struct proto_request *req)
+{
+	if (!proto_verb_login(req->verb)) {
+		if (req->verb == PROTO_HELLO && c->guest)
+			session_guest_end(c);
+		return 0;
+	}
+	if (c->guest && !session_guest_verb(req->verb)) {
+		session_error(c, req, PROTO_E_NOT_LOGGED_IN,
+		    "watching needs no name, but this does: hello YOURNAME");
+		return -1;
+	}
+	if (c->player == NULL && session_guest_verb(req->verb))
+		session_guest(c);
+	return 0;
+}
+
 /* One complete line from the client: check the rate, decode, dispatch, and
  * send the events the request caused after its reply. */
 void
@@ -317,6 +400,8 @@ static const unsigned char session_free[PROTO_VERB_COUNT] = {
 static void
 session_dispatch(struct conn *c, const struct proto_request *req)
 {
+	if (session_guest_gate(c, req) != 0)
+		return;
 	if (proto_verb_login(req->verb) && c->player == NULL) {
 		session_error(c, req, PROTO_E_NOT_LOGGED_IN,
 		    "say hello first: hello YOURNAME");

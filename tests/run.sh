@@ -63,6 +63,24 @@ for t in $BLACKBOX; do
 	tally "blackbox/${t##*/}" $? "$out"
 done
 
+# The browser client's tests: Debian's Chromium driven by npm's
+# playwright-core, installed (the driver only, no browser) into the
+# folder the tests own. TABLERO_WEB=0 skips them.
+if [ "${TABLERO_WEB:-1}" = 1 ]; then
+	if ! command -v node >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1; then
+		tally "web" 1 "node or chromium missing (contrib/deps.sh installs them; TABLERO_WEB=0 skips)"
+	else
+		[ -d web/tests/node_modules/playwright-core ] ||
+			(cd web/tests && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1) ||
+			(cd web/tests && npm install --no-audit --no-fund --loglevel=error >/dev/null 2>&1)
+		for t in web/tests/test_*.mjs; do
+			[ -f "$t" ] || continue
+			out=$(timeout "$LIMIT" node "$t" --build "$BUILD" 2>&1)
+			tally "web/${t##*/}" $? "$out"
+		done
+	fi
+fi
+
 if [ "$FUZZ_SECONDS" != 0 ]; then
 	for t in "$BUILD"/fuzz/fuzz_*; do
 		[ -x "$t" ] || continue

@@ -73,14 +73,21 @@ def test_before_hello(chk, srv):
     is_ok(chk, r, "ping before hello")
     is_ok(chk, c.call("help"), "help before hello")
     is_ok(chk, c.call("mode", mode="json"), "mode before hello")
-    for cmd, fields in [("rooms", {}), ("create", {"game": "stones"}),
-                        ("join", {"room": "r1"}), ("watch", {"room": "r1"}),
-                        ("state", {"room": "r1"}), ("who", {}),
+    for cmd, fields in [("create", {"game": "stones"}),
+                        ("join", {"room": "r1"}),
                         ("chat", {"text": "hi"}),
                         ("move", {"room": "r1", "move": "A1"})]:
         r = c.call(cmd, **fields)
         is_error(chk, r, "not_logged_in", cmd + " before hello", ["hello"])
         chk.eq(r.get("re"), cmd, cmd + " before hello: re")
+    # Reading and watching need no name (an anonymous guest, section 5);
+    # the playing verbs stay refused after them.
+    is_ok(chk, c.call("rooms"), "rooms before hello")
+    is_ok(chk, c.call("who"), "who before hello")
+    is_error(chk, c.call("watch", room="r1"), "no_such_room",
+             "watch before hello reaches the room check")
+    r = c.call("create", game="stones")
+    is_error(chk, r, "not_logged_in", "create as a guest", ["hello"])
     # quit is allowed before hello: reply, then close
     r = c.call("quit")
     is_ok(chk, r, "quit before hello")
@@ -114,7 +121,8 @@ def test_hello(chk, srv):
     is_error(chk, d.call("hello", name="nobody7", token="0" * 32),
              "bad_token", "hello with a token for an unknown name")
     # The failed hellos did not log d in.
-    is_error(chk, d.call("who"), "not_logged_in", "after failed hellos")
+    is_error(chk, d.call("chat", text="hi"), "not_logged_in",
+             "after failed hellos")
 
     # Right token: d takes over; c hears "replaced" and is closed.
     r = d.call("hello", name="ana", token=tok)
@@ -170,7 +178,7 @@ def test_ids(chk, srv):
     is_error(chk, m, "unknown_cmd", "unknown cmd with big id")
     chk.eq(m.get("id"), int(big), "error echoes the big id")
     chk.eq(m.get("re"), "frobnicate", "error echoes the cmd")
-    m = json.loads(raw_reply(c, '{"id":"q9","cmd":"rooms"}'))
+    m = json.loads(raw_reply(c, '{"id":"q9","cmd":"chat","text":"x"}'))
     is_error(chk, m, "not_logged_in", "id before cmd")
     chk.eq(m.get("id"), "q9", "id before cmd echoed")
     # ids that are neither string nor integer

@@ -397,7 +397,12 @@ test_room_verbs(void)
 	FAILS("resign r4 now", PROTO_E_BAD_REQUEST,
 	    "unexpected argument 'now' (usage: resign [ROOM])");
 	FAILS("state seq=3", PROTO_E_BAD_REQUEST,
-	    "unknown key 'seq' (usage: state [ROOM] [since=N])");
+	    "unknown key 'seq' (usage: state [ROOM] [since=N] [at=N])");
+	CHECK_INT(dec("state r4 at=2"), PROTO_OK);
+	CHECK_INT(req.has_at, 1);
+	CHECK_INT((int)req.at, 2);
+	FAILS("state r4 at=-1", PROTO_E_BAD_REQUEST,
+	    "field 'at' must be an integer from 0 to 9007199254740991");
 	FAILS("state r4 since=-1", PROTO_E_BAD_REQUEST,
 	    "field 'since' must be an integer from 0 to 9007199254740991");
 	FAILS("state since=1 since=2", PROTO_E_BAD_REQUEST,

@@ -1,0 +1,174 @@
+// board.js: the five boards drawn in SVG from state.board (one string a
+// row, one character a cell, legends in docs/RULES.md), with each cell
+// named in its game's notation. The page keeps no rules: which squares
+// light up comes from the server's `moves`; this file only knows how a
+// move's text names squares, to light and mark them.
+
+const NS = "http://www.w3.org/2000/svg";
+const CELL = 40;
+const FILES = "abcdefghij";
+
+// The square at row r (from the top) and column c (from the left).
+export function squareName(game, r, c, rows) {
+  switch (game) {
+    case "stones": return "ABC"[r] + String(c + 1);
+    case "solitaire": return String(r + 1) + "," + String(c + 1);
+    default: return FILES[c] + String(rows - r);
+  }
+}
+
+const SOL_DIRS = { up: [-2, 0], down: [2, 0], left: [0, -2], right: [0, 2] };
+
+// The squares a move names after its source, in click order: what the
+// player clicks once the piece is chosen. [] for a move made by the
+// source click alone (a Stones placement).
+export function moveTargets(game, move) {
+  let m;
+  switch (game) {
+    case "ataxx":
+      if ((m = /^([a-z]\d+)([a-z]\d+)$/.exec(move))) return [m[2]];
+      return [move];
+    case "amazons":
+      if ((m = /^([a-j]\d+)-([a-j]\d+)\/([a-j]\d+)$/.exec(move))) return [m[2], m[3]];
+      return [];
+    case "stones":
+      if ((m = /^([A-C][1-3])([A-C][1-3])$/.exec(move))) return [m[2]];
+      return [];
+    case "solitaire":
+      if ((m = /^(\d+),(\d+) (up|down|left|right)$/.exec(move))) {
+        const d = SOL_DIRS[m[3]];
+        return [String(Number(m[1]) + d[0]) + "," + String(Number(m[2]) + d[1])];
+      }
+      return [];
+    case "shifter":
+      return [move];
+    default:
+      return [];
+  }
+}
+
+// Every square a move touches (to mark the last move).
+export function moveSquares(game, move) {
+  if (!move) return [];
+  let m;
+  if (game === "solitaire" && (m = /^(\d+),(\d+) /.exec(move)))
+    return [m[1] + "," + m[2]].concat(moveTargets(game, move));
+  if (game === "stones") return move.match(/[A-C][1-3]/g) || [];
+  return move.match(/[a-j]\d+/g) || [];
+}
+
+function svg(tag, attrs) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  return e;
+}
+
+// Stones: the nine points and their sixteen links.
+const STONES_LINKS = [
+  [0, 1], [1, 2], [3, 4], [4, 5], [6, 7], [7, 8],
+  [0, 3], [3, 6], [1, 4], [4, 7], [2, 5], [5, 8],
+  [0, 4], [2, 4], [6, 4], [8, 4],
+];
+
+function piece(g, game, ch, x, y) {
+  const cx = x + CELL / 2, cy = y + CELL / 2, r = CELL * 0.36;
+  switch (game) {
+    case "ataxx":
+    case "stones":
+      if (ch === "x" || ch === "o")
+        g.append(svg("circle", { cx, cy, r, class: ch === "x" ? "p-white" : "p-black" }));
+      break;
+    case "amazons":
+      if (ch === "W" || ch === "B") {
+        g.append(svg("circle", { cx, cy, r, class: ch === "W" ? "p-white" : "p-black" }));
+        g.append(svg("path", {
+          d: `M${cx - 9} ${cy + 5} L${cx - 11} ${cy - 6} L${cx - 4} ${cy - 1} L${cx} ${cy - 9} L${cx + 4} ${cy - 1} L${cx + 11} ${cy - 6} L${cx + 9} ${cy + 5} Z`,
+          class: ch === "W" ? "crown-white" : "crown-black",
+        }));
+      } else if (ch === "*") {
+        g.append(svg("rect", { x: cx - 8, y: cy - 8, width: 16, height: 16, class: "arrow" }));
+      }
+      break;
+    case "solitaire":
+      if (ch === "#") break;
+      g.append(svg("circle", { cx, cy, r: 7, class: ch === "G" || ch === "@" ? "hole goal" : "hole" }));
+      if (ch === "o" || ch === "@") g.append(svg("circle", { cx, cy, r, class: ch === "@" ? "peg on-goal" : "peg" }));
+      break;
+    case "shifter":
+      if (ch !== ".") {
+        const active = ch !== ch.toUpperCase();
+        g.append(svg("circle", { cx, cy, r, class: active ? "p-active" : "p-black" }));
+        const tx = svg("text", { x: cx, y: cy + 6, class: active ? "letter active" : "letter" });
+        tx.textContent = ch.toUpperCase();
+        g.append(tx);
+      }
+      break;
+  }
+}
+
+// Draw state's board. view: {lit: Set, chosen: Set, last: Set}; onSquare
+// is called with a square's name when it is clicked or chosen with the
+// keyboard.
+export function drawBoard(game, board, view, onSquare) {
+  const rows = board.length, cols = rows ? board[0].length : 0;
+  const root = svg("svg", {
+    viewBox: `0 0 ${cols * CELL + 24} ${rows * CELL + 24}`,
+    class: "board board-" + game, role: "grid",
+  });
+  const g = svg("g", { transform: "translate(20 4)" });
+  root.append(g);
+  if (game === "stones") {
+    for (const [a, b] of STONES_LINKS) {
+      const ax = (a % 3) * CELL + CELL / 2, ay = Math.floor(a / 3) * CELL + CELL / 2;
+      const bx = (b % 3) * CELL + CELL / 2, by = Math.floor(b / 3) * CELL + CELL / 2;
+      g.append(svg("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "link" }));
+    }
+  }
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const ch = board[r][c];
+      const sq = squareName(game, r, c, rows);
+      const x = c * CELL, y = r * CELL;
+      const cell = svg("g", {
+        class: "cell", "data-sq": sq, tabindex: 0, role: "gridcell",
+        "aria-label": sq,
+      });
+      let cls = "sq " + ((r + c) % 2 ? "dark" : "light");
+      if (game === "stones") cls = "sq point";
+      if ((game === "solitaire" && ch === "#") || (game === "ataxx" && ch === "-")) cls += " gap";
+      const ring = game === "stones"; // points, not squares: a ring marks them
+      if (view.last.has(sq) && !ring) cls += " last";
+      if (view.chosen.has(sq) && !ring) cls += " chosen";
+      cell.append(svg("rect", { x, y, width: CELL, height: CELL, class: cls }));
+      if (ring && (view.last.has(sq) || view.chosen.has(sq)))
+        cell.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.46,
+          class: view.chosen.has(sq) ? "ring chosen-ring" : "ring last-ring" }));
+      piece(cell, game, ch, x, y);
+      // A lit empty square gets a dot; a lit piece (a capture) a ring, so
+      // its letter stays readable.
+      if (view.lit.has(sq))
+        cell.append(".G".includes(ch)
+          ? svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 6, class: "lit" })
+          : svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.45, class: "lit-ring" }));
+      cell.addEventListener("click", () => onSquare(sq));
+      cell.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onSquare(sq); }
+      });
+      g.append(cell);
+    }
+  }
+  // coordinates
+  for (let r = 0; r < rows; r++) {
+    const lbl = game === "stones" ? "ABC"[r] : game === "solitaire" ? String(r + 1) : String(rows - r);
+    const tx = svg("text", { x: 10, y: r * CELL + CELL / 2 + 8, class: "coord" });
+    tx.textContent = lbl;
+    root.append(tx);
+  }
+  for (let c = 0; c < cols; c++) {
+    const lbl = game === "stones" || game === "solitaire" ? String(c + 1) : FILES[c];
+    const tx = svg("text", { x: 20 + c * CELL + CELL / 2, y: rows * CELL + 18, class: "coord" });
+    tx.textContent = lbl;
+    root.append(tx);
+  }
+  return root;
+}

@@ -1,0 +1,72 @@
+// i18n.js: the page's words in English and Spanish. t(key, ...args)
+// fills {0}, {1}... with args (as text: the page never treats them as
+// markup).
+
+const words = {
+  en: {
+    title: "tablero", lobby: "Lobby", games: "Games", rooms: "Rooms",
+    online: "Online", chat: "Chat", send: "Send", name: "Your name",
+    play_as: "Pick a name", login: "Enter", logout: "Forget me",
+    watching_as_guest: "Watching as a guest. Pick a name to play or chat.",
+    hello_as: "Playing as {0}", create: "Create a room", game: "Game",
+    bot: "Bot", none: "none", clock: "Clock (min)", increment: "Increment (s)",
+    private: "Private", join: "Join", watch: "Watch", leave: "Leave",
+    no_rooms: "No open rooms yet: create one.", waiting: "waiting",
+    playing: "playing", ended: "ended", adjourned: "adjourned",
+    free_seat: "free", your_turn: "Your turn", to_move: "{0} to move",
+    to_move_named: "{0} ({1}) to move", game_over: "Game over: {0}",
+    wins: "{0} wins", draw_result: "draw", solved: "solved", blocked: "blocked",
+    resign: "Resign", offer_draw: "Offer a draw", accept_draw: "Accept draw",
+    decline_draw: "Decline", claim: "Claim", rematch: "Rematch", undo: "Undo",
+    restart: "Restart", hint: "Hint", next_level: "Next level", pass: "Pass",
+    save: "Save", load: "Load a file", moves: "Moves", replay: "Replay",
+    history: "My games", back: "Back to the lobby", draw_offered: "{0} offers a draw",
+    connecting: "Connecting…", offline: "Offline: reconnecting…", status_online: "Online",
+    theme: "Dark/light", language: "Español", guests: "Guests: {0}",
+    watchers: "{0} watching", hint_is: "Hint: {0}", hint_lost: "No win is left from here.",
+    hint_unknown: "The solver found no answer in time.", select_piece: "Select a piece",
+    room_chat: "Room chat", lobby_chat: "Lobby chat", seat_gone: "(gone)",
+    first: "first", prev: "back", next: "forward", last: "last", play: "Play", level: "level {0}", view: "View", n_moves: "{0} moves", move_of: "move {0} of {1}",
+  },
+  es: {
+    title: "tablero", lobby: "Sala", games: "Juegos", rooms: "Mesas",
+    online: "Conectados", chat: "Charla", send: "Enviar", name: "Tu nombre",
+    play_as: "Elige un nombre", login: "Entrar", logout: "Olvidarme",
+    watching_as_guest: "Miras como invitado. Elige un nombre para jugar o charlar.",
+    hello_as: "Juegas como {0}", create: "Crear una mesa", game: "Juego",
+    bot: "Bot", none: "ninguno", clock: "Reloj (min)", increment: "Incremento (s)",
+    private: "Privada", join: "Unirse", watch: "Mirar", leave: "Salir",
+    no_rooms: "Aún no hay mesas abiertas: crea una.", waiting: "esperando",
+    playing: "jugando", ended: "terminada", adjourned: "aplazada",
+    free_seat: "libre", your_turn: "Te toca", to_move: "Mueve {0}",
+    to_move_named: "Mueve {0} ({1})", game_over: "Fin de la partida: {0}",
+    wins: "gana {0}", draw_result: "tablas", solved: "resuelto", blocked: "bloqueado",
+    resign: "Abandonar", offer_draw: "Ofrecer tablas", accept_draw: "Aceptar tablas",
+    decline_draw: "Rechazar", claim: "Reclamar", rematch: "Revancha", undo: "Deshacer",
+    restart: "Reiniciar", hint: "Pista", next_level: "Siguiente nivel", pass: "Pasar",
+    save: "Guardar", load: "Cargar un archivo", moves: "Jugadas", replay: "Repetición",
+    history: "Mis partidas", back: "Volver a la sala", draw_offered: "{0} ofrece tablas",
+    connecting: "Conectando…", offline: "Sin conexión: reconectando…", status_online: "Conectado",
+    theme: "Oscuro/claro", language: "English", guests: "Invitados: {0}",
+    watchers: "{0} mirando", hint_is: "Pista: {0}", hint_lost: "Ya no se puede ganar.",
+    hint_unknown: "El buscador no halló respuesta a tiempo.", select_piece: "Elige una pieza",
+    room_chat: "Charla de la mesa", lobby_chat: "Charla de la sala", seat_gone: "(ausente)",
+    first: "inicio", prev: "atrás", next: "adelante", last: "final", play: "Jugar", level: "nivel {0}", view: "Ver", n_moves: "{0} jugadas", move_of: "jugada {0} de {1}",
+  },
+};
+
+let lang = localStorage.getItem("tablero.lang") ||
+  ((navigator.language || "en").startsWith("es") ? "es" : "en");
+
+export function t(key, ...args) {
+  const s = (words[lang] && words[lang][key]) || words.en[key] || key;
+  return s.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)] ?? ""));
+}
+
+export function getLang() { return lang; }
+
+export function setLang(l) {
+  lang = l;
+  localStorage.setItem("tablero.lang", l);
+  document.documentElement.lang = l;
+}

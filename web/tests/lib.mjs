@@ -1,0 +1,181 @@
+// lib.mjs: what the browser tests share: the real tablerod on free
+// loopback ports (read back from its log), Debian's Chromium through
+// playwright-core (nothing downloads a browser), bounded waits, and the
+// checks counted to one "N passed, M failed" line.
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, existsSync, openSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { connect } from "node:net";
+
+// The repository's web/ folder, wherever the tests run from.
+export const WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+import { chromium } from "playwright-core";
+
+// Every wait on the server or the page is bounded by this.
+export const WAIT_MS = 10000;
+export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+
+export class Checks {
+  constructor() { this.passed = 0; this.failed = 0; }
+  ok(cond, what) {
+    if (cond) this.passed++;
+    else { this.failed++; console.log("FAIL", what); }
+    return !!cond;
+  }
+  eq(got, want, what) {
+    return this.ok(JSON.stringify(got) === JSON.stringify(want),
+      `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+  }
+  done() {
+    console.log(`${this.passed} passed, ${this.failed} failed`);
+    process.exit(this.failed === 0 ? 0 : 1);
+  }
+}
+
+export function args() {
+  const a = process.argv.indexOf("--build");
+  return { build: a > 0 ? process.argv[a + 1] : "build" };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Start tablerod; ports 0 pick free ones unless given (a restart keeps
+// them). Resolves once both ports are in its log.
+let starts = 0;
+export async function startServer(build, opts = {}) {
+  const dir = opts.dir || mkdtempSync(join(tmpdir(), "tablero-web-"));
+  const log = join(dir, "log-" + (++starts));
+  const argv = ["--listen", "127.0.0.1", "--port", String(opts.port || 0),
+    "--web-port", String(opts.webPort || 0), "--db", opts.db || ":memory:",
+    "--web-dir", WEB_DIR, "--log-file", log, "--bot-delay", "0", ...(opts.extra || [])];
+  // stderr (a sanitizer's report) next to the log
+  const errFd = openSync(log + ".stderr", "w");
+  const proc = spawn(join(build, "tablerod"), argv, { stdio: ["ignore", "ignore", errFd] });
+  const t0 = Date.now();
+  while (Date.now() - t0 < WAIT_MS) {
+    await sleep(50);
+    const text = existsSync(log) ? readFileSync(log, "utf8") : "";
+    const p = /listening on 127\.0\.0\.1:(\d+)/.exec(text);
+    const w = /web and websocket on 127\.0\.0\.1:(\d+)/.exec(text);
+    const tls = /web and websocket over tls on 127\.0\.0\.1:(\d+)/.exec(text);
+    if (p && w) {
+      return {
+        proc, dir, port: Number(p[1]), webPort: Number(w[1]),
+        tlsPort: tls ? Number(tls[1]) : null,
+        url: `http://127.0.0.1:${w[1]}/`,
+        // Stop it; resolves with its exit code (0: clean, no sanitizer
+        // report), printing its stderr when it is not.
+        stop: () => new Promise((res) => {
+          const done = (code) => {
+            if (code !== 0) console.log("tablerod exit " + code + ": " + readFileSync(log + ".stderr", "utf8").slice(-3000));
+            res(code);
+          };
+          if (proc.exitCode !== null) return done(proc.exitCode);
+          proc.once("exit", (code) => done(code));
+          proc.kill("SIGTERM");
+        }),
+      };
+    }
+    if (proc.exitCode !== null) break;
+  }
+  proc.kill("SIGKILL");
+  throw new Error("tablerod did not start: " + (existsSync(log) ? readFileSync(log, "utf8") : ""));
+}
+
+export async function launch() {
+  return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+}
+
+// A fresh browser profile (its own localStorage) on the page; errors in
+// the page are recorded for the tests to check.
+export async function newPage(browser, url, viewport = { width: 1100, height: 900 }, more = {}) {
+  const ctx = await browser.newContext(Object.assign({ viewport }, more));
+  const page = await ctx.newPage();
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(e.message));
+  await page.goto(url);
+  await page.waitForSelector("body[data-conn=online][data-ready]", { timeout: WAIT_MS });
+  return page;
+}
+
+// Poll fn(arg) in the page until it is true (playwright's waitForFunction
+// compiles strings, which the page's CSP forbids, as it should).
+export async function until(page, fn, arg, what = "condition") {
+  const t0 = Date.now();
+  while (Date.now() - t0 < WAIT_MS) {
+    if (await page.evaluate(fn, arg).catch(() => false)) return true;
+    await sleep(50);
+  }
+  throw new Error("timed out waiting for " + what);
+}
+
+export async function login(page, name) {
+  await page.fill("#name", name);
+  await page.click(".login button");
+  await page.waitForSelector(".me-name", { timeout: WAIT_MS });
+}
+
+// Wait until the page's turn line holds text (a string or a RegExp).
+export async function waitTurn(page, want) {
+  await until(page, (w) => {
+    const e = document.querySelector(".turn");
+    return !!e && e.textContent.includes(w);
+  }, want, "turn line " + want);
+}
+
+export async function text(page, sel) {
+  const e = await page.$(sel);
+  return e ? (await e.textContent()) : null;
+}
+
+// Click a square and wait until the page has handled the click (its
+// `moves` question answered).
+export async function clickSq(page, sq) {
+  const n = Number(await page.evaluate(() => document.body.dataset.clicks || 0));
+  await page.click(`.cell[data-sq="${sq}"]`);
+  await until(page, (k) => Number(document.body.dataset.clicks || 0) > k, n, "click on " + sq);
+}
+
+// Wait until the move list has n moves; its last move.
+export async function waitMoves(page, n) {
+  await until(page, (k) => document.querySelectorAll(".moves li").length >= k, n, n + " moves");
+  return page.$$eval(".moves li", (l) => l.map((x) => x.textContent));
+}
+
+export async function litSquares(page) {
+  return page.$$eval(".cell", (cells) => cells.filter((c) => c.querySelector(".lit, .lit-ring")).map((c) => c.dataset.sq));
+}
+
+// Create a room from the lobby's form; fields: {game, options: {name:
+// value}, bot}. Resolves with the room id once the board shows.
+export async function createRoom(page, game, options = {}, bot = null) {
+  await page.selectOption("select[name=game]", game);
+  for (const [k, v] of Object.entries(options)) {
+    const sel = `[name="o_${k}"]`;
+    const tag = await page.$eval(sel, (e) => e.tagName);
+    if (tag === "SELECT") await page.selectOption(sel, String(v));
+    else await page.fill(sel, String(v));
+  }
+  if (bot) await page.selectOption("select[name=bot]", String(bot));
+  await page.click(".create-btn");
+  await page.waitForSelector(".board", { timeout: WAIT_MS });
+  const title = await text(page, ".room-title");
+  return title.split(" · ")[1];
+}
+
+// Send raw bytes to port and resolve with what comes back in ms.
+export function rawExchange(port, data, ms = 500) {
+  return new Promise((res) => {
+    const s = connect(port, "127.0.0.1");
+    let got = "";
+    s.on("data", (d) => { got += d.toString("latin1"); });
+    s.on("error", () => res(got));
+    s.on("connect", () => s.write(data));
+    setTimeout(() => { s.destroy(); res(got); }, ms);
+  });
+}
+
+export { sleep };
