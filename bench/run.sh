@@ -189,6 +189,7 @@ start_server() {
 		    --web-port 0 \
 		    --rate 100000 --burst 100000 --max-clients "$CLIENTS" \
 		    --max-per-address "$CLIENTS" --new-names 1000000 \
+		    --games-per-hour 1000000 \
 		    --bot-delay 0 --log-level info >>"$log" 2>&1 &
 	fi
 	SRV_PID=$!

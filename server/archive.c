@@ -71,21 +71,55 @@ archive_position(const struct room *r, const void *st)
 	return buf;
 }
 
+/* Count a kept game against its seated people and the room's creator
+ * (once each), and the addresses of those online: what one identity can
+ * make the store keep is bounded (--games-per-hour, limit.c). */
+static void
+archive_count(struct room *r)
+{
+	const char *who[3];
+	int i, j, n = 0;
+
+	for (i = 0; i < r->g->seats && i < 2; i++)
+		if (r->seats[i].player != NULL)
+			who[n++] = r->seats[i].player->name;
+	if (player_name_valid(r->creator))
+		who[n++] = r->creator;
+	for (i = 0; i < n; i++) {
+		struct player *p = player_find(r->srv, who[i]);
+
+		for (j = 0; j < i && strcmp(who[j], who[i]) != 0; j++)
+			;
+		if (j == i)
+			limit_games_take(r->srv, who[i],
+			    p != NULL && p->conn != NULL ? p->conn->lim_addr
+			                                 : NULL);
+	}
+}
+
 /* Keep the game that just ended in r (room_commit queues it in the same
- * change as the end). */
+ * change as the end), unless it was abandoned before any move: such a
+ * game is not history, and keeping it would let anyone grow the store by
+ * a row per create and leave. */
 void
 archive_game(struct room *r)
 {
 	struct store_game g;
-	cJSON *seats = archive_seats(r), *moves = archive_moves(r);
-	char *options = cJSON_PrintUnformatted(r->options);
-	char *seatstr = cJSON_PrintUnformatted(seats);
-	char *movestr = cJSON_PrintUnformatted(moves);
-	char *result = cJSON_PrintUnformatted(r->result);
-	char *start = archive_position(r, r->start);
-	char *end = archive_position(r, r->st);
+	cJSON *seats, *moves;
+	char *options, *seatstr, *movestr, *result, *start, *end;
 	int i;
 
+	if (r->nhist == 0)
+		return;
+	archive_count(r);
+	seats = archive_seats(r);
+	moves = archive_moves(r);
+	options = cJSON_PrintUnformatted(r->options);
+	seatstr = cJSON_PrintUnformatted(seats);
+	movestr = cJSON_PrintUnformatted(moves);
+	result = cJSON_PrintUnformatted(r->result);
+	start = archive_position(r, r->start);
+	end = archive_position(r, r->st);
 	if (options == NULL || seatstr == NULL || movestr == NULL ||
 	    result == NULL)
 		fatal("out of memory");

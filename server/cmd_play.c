@@ -419,13 +419,18 @@ cmd_auto_next(struct room *r)
 	const struct rules_optdesc *d =
 	    rules_optdesc_find(r->g, RULES_OPT_LEVEL);
 	char err[RULES_ERR_MAX];
+	struct player *p = r->seats[0].player;
 	long level;
 
 	if (r->g->seats != 1 || d == NULL || !cmd_solved(r))
 		return;
 	level = room_level_after(r);
-	if (level > d->max)
-		return;
+	if (level > d->max ||
+	    (p != NULL &&
+	        !limit_games_ok(r->srv, p->name,
+	            p->conn != NULL ? p->conn->lim_addr : NULL, err,
+	            sizeof err)))
+		return; /* past the kept games of the hour, next says why */
 	if (cmd_next_level(r, level, err, sizeof err) != 0) {
 		log_error("room %s: next level: %s", r->id, err);
 		return;
@@ -473,6 +478,8 @@ cmd_next(struct conn *c, const struct proto_request *req)
 		    c, req, PROTO_E_NOT_ALLOWED, "that was the last level");
 		return;
 	}
+	if (limit_games_check(c, req) != 0)
+		return;
 	if (cmd_next_level(r, level, err, sizeof err) != 0) {
 		log_error("room %s: next level: %s", r->id, err);
 		session_error(c, req, PROTO_E_INTERNAL, "%s", err);
@@ -557,6 +564,8 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 		    "the game in %s is not over", r->id);
 		return;
 	}
+	if (limit_games_check(c, req) != 0)
+		return;
 	r->seats[seat].rematch = 1;
 	for (s = 0; s < r->g->seats; s++)
 		if (r->seats[s].bot == 0 && !r->seats[s].rematch)

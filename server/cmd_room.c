@@ -422,7 +422,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 		    "no game '%s' (games lists them)", req->game);
 		return;
 	}
-	if (cmd_room_limit(c, req) != 0)
+	if (cmd_room_limit(c, req) != 0 || limit_games_check(c, req) != 0)
 		return;
 	if (req->has_clock && g->seats < 2) {
 		session_error(c, req, PROTO_E_BAD_OPTIONS,

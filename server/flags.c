@@ -392,6 +392,27 @@ static const struct flags_entry flags_table[] = {
         .arg = "N",
         .help = "identities that never played are deleted this many days "
                 "after their last hello"},
+    {.name = "games-per-hour",
+        .type = FLAGS_INT,
+        .off = CFG(games_per_hour),
+        .min = 1,
+        .max = 1000000,
+        .def = SERVER_GAMES_PER_HOUR,
+        .arg = "N",
+        .help =
+            "finished games one identity may have kept an hour (an "
+            "address: " FLAGS_STR(
+                SERVER_ADDR_RATE_FACTOR) " x as many); "
+                                         "past it, starting a game is refused"},
+    {.name = "keep-games-days",
+        .type = FLAGS_INT,
+        .off = CFG(keep_games_days),
+        .min = 0,
+        .max = 36500,
+        .def = 0,
+        .arg = "N",
+        .help = "finished games are deleted this many days after their end",
+        .def_text = "0: kept for good"},
     {.name = "rooms-page",
         .type = FLAGS_INT,
         .off = CFG(rooms_page),

@@ -25,21 +25,12 @@
 /* A name gets this many times an address's failed logins: one address
  * alone can never lock a name's owner out. */
 #define LIMIT_NAME_FAILS_FACTOR 5
-/* Chains of the table one sweep visits: the whole table in
- * SERVER_LIMIT_BUCKETS / 512 = 8 sweeps, so an entry at rest is forgotten
- * within 8 s, and one sweep walks about 512 / 4096 of the entries (a
+/* Sweeps a pass over the whole table takes: an entry at rest is
+ * forgotten within 8 s, and one sweep walks an eighth of the entries (a
  * pause of 0.3 ms at 20,000 entries instead of 2). */
-#define LIMIT_SWEEP_CHAINS 512
-
-static unsigned
-limit_hash(const char *key)
-{
-	unsigned h = 5381;
-
-	for (; *key != '\0'; key++)
-		h = h * 33 + (unsigned char)*key;
-	return h % SERVER_LIMIT_BUCKETS;
-}
+#define LIMIT_SWEEP_PARTS 8
+/* Chains of the table at first: the table doubles as entries come. */
+#define LIMIT_FIRST_CHAINS 4096
 
 /* Refill a bucket that gains `per_ms` tokens a millisecond up to `cap`. */
 static void
@@ -80,19 +71,18 @@ limit_wait_ms(const struct limit_bucket *b, double per_ms)
 struct limit_entry *
 limit_get(struct server *srv, const char *key)
 {
-	unsigned h = limit_hash(key);
+	struct table_link *l = table_find(&srv->limits, key);
 	struct limit_entry *e;
 
-	for (e = srv->limits[h]; e != NULL; e = e->next)
-		if (strcmp(e->key, key) == 0)
-			return e;
-	if (srv->nlimits >= SERVER_LIMIT_ENTRIES)
+	if (l != NULL)
+		return TABLE_ITEM(l, struct limit_entry, link);
+	if (srv->limits.n >= SERVER_LIMIT_ENTRIES)
 		return NULL;
+	if (srv->limits.nchains == 0)
+		table_init(&srv->limits, LIMIT_FIRST_CHAINS);
 	e = xcalloc(1, sizeof *e);
 	snprintf(e->key, sizeof e->key, "%s", key);
-	e->next = srv->limits[h];
-	srv->limits[h] = e;
-	srv->nlimits++;
+	table_add(&srv->limits, &e->link, e->key);
 	return e;
 }
 
@@ -166,51 +156,60 @@ limit_idle(struct server *srv, struct limit_entry *e, int64_t now)
 		if (e->names.tokens < cap)
 			return 0;
 	}
+	if (e->games.used) {
+		double cap = limit_games_cap(srv, e);
+
+		limit_refill(&e->games, cap / 3600000.0, cap, now);
+		if (e->games.tokens < cap)
+			return 0;
+	}
 	return 1;
 }
 
+/* What limit_sweep_one needs: the server and the time of the sweep. */
+struct limit_sweep_arg {
+	struct server *srv;
+	int64_t now;
+};
+
+/* Forget one entry if it is at rest (limit_sweep's visit). */
+static void
+limit_sweep_one(struct table_link *l, void *arg)
+{
+	struct limit_sweep_arg *a = arg;
+	struct limit_entry *e = TABLE_ITEM(l, struct limit_entry, link);
+
+	if (!limit_idle(a->srv, e, a->now))
+		return;
+	table_del(&a->srv->limits, l);
+	free(e);
+}
+
 /* Forget the entries at rest (they would be made again just as they
- * were): called every second or so, it visits LIMIT_SWEEP_CHAINS chains
- * of the table from where the last call stopped, so the pause stays
- * short however many entries there are. */
+ * were): called every second or so, it visits 1 / LIMIT_SWEEP_PARTS of
+ * the table's chains from where the last call stopped, so the pause
+ * stays short however many entries there are. */
 void
 limit_sweep(struct server *srv)
 {
-	int64_t now = clock_mono_ms();
-	int k;
+	struct limit_sweep_arg a = {srv, clock_mono_ms()};
+	size_t chains = srv->limits.nchains / LIMIT_SWEEP_PARTS;
 
-	for (k = 0; k < LIMIT_SWEEP_CHAINS; k++) {
-		int i = srv->limit_swept;
-		struct limit_entry **pe = &srv->limits[i], *e;
+	table_sweep(&srv->limits, chains > 0 ? chains : 1, limit_sweep_one, &a);
+}
 
-		srv->limit_swept = (i + 1) % SERVER_LIMIT_BUCKETS;
-
-		while ((e = *pe) != NULL) {
-			if (!limit_idle(srv, e, now)) {
-				pe = &e->next;
-				continue;
-			}
-			*pe = e->next;
-			srv->nlimits--;
-			free(e);
-		}
-	}
+/* Free one entry (limit_free_all's walk). */
+static void
+limit_free_one(struct table_link *l, void *arg)
+{
+	free(TABLE_ITEM(l, struct limit_entry, link));
 }
 
 void
 limit_free_all(struct server *srv)
 {
-	int i;
-
-	for (i = 0; i < SERVER_LIMIT_BUCKETS; i++) {
-		while (srv->limits[i] != NULL) {
-			struct limit_entry *e = srv->limits[i];
-
-			srv->limits[i] = e->next;
-			free(e);
-		}
-	}
-	srv->nlimits = 0;
+	table_walk(&srv->limits, limit_free_one, NULL);
+	table_free(&srv->limits);
 }
 
 /* Failed logins an entry may have in a minute (a name more than an
@@ -297,4 +296,79 @@ limit_log(struct server *srv, const char *fmt, ...)
 		return;
 	}
 	log_warn("%s", line);
+}
+
+/* Finished games an entry may have kept in an hour (an address
+ * SERVER_ADDR_RATE_FACTOR times a name's). */
+double
+limit_games_cap(const struct server *srv, const struct limit_entry *e)
+{
+	double n = srv->cfg.games_per_hour;
+
+	return e->key[0] == 'a' ? n * SERVER_ADDR_RATE_FACTOR : n;
+}
+
+/* May an identity start a game: do its name and (when given) its
+ * address each have a kept game left this hour? Takes nothing (a game
+ * counts once kept). When not, why in words, with when to try again. */
+int
+limit_games_ok(struct server *srv, const char *name, struct limit_entry *addr,
+    char *why, size_t len)
+{
+	struct limit_entry *e[2] = {limit_name(srv, name), addr};
+	int64_t now = clock_mono_ms();
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		double cap, per_ms;
+
+		if (e[i] == NULL)
+			continue;
+		cap = limit_games_cap(srv, e[i]);
+		per_ms = cap / 3600000.0;
+		if (limit_has(&e[i]->games, per_ms, cap, now))
+			continue;
+		snprintf(why, len,
+		    "%s %d finished games kept this hour; try again in %lld "
+		    "min",
+		    i == 0 ? "you have" : "your address has", (int)cap,
+		    (long long)(limit_wait_ms(&e[i]->games, per_ms) + 59999) /
+		        60000);
+		return 0;
+	}
+	return 1;
+}
+
+/* One kept game counted against a name and (when given) an address. */
+void
+limit_games_take(struct server *srv, const char *name, struct limit_entry *addr)
+{
+	struct limit_entry *e[2] = {limit_name(srv, name), addr};
+	int64_t now = clock_mono_ms();
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		double cap;
+
+		if (e[i] == NULL)
+			continue;
+		cap = limit_games_cap(srv, e[i]);
+		limit_has(&e[i]->games, cap / 3600000.0, cap, now);
+		e[i]->games.tokens =
+		    e[i]->games.tokens >= 1.0 ? e[i]->games.tokens - 1.0 : 0;
+	}
+}
+
+/* limit_games_ok for c's identity and address; -1 after refusing req with
+ * limit_reached when either has no kept game left this hour. */
+int
+limit_games_check(struct conn *c, const struct proto_request *req)
+{
+	char why[128];
+
+	if (limit_games_ok(
+	        c->srv, c->player->name, c->lim_addr, why, sizeof why))
+		return 0;
+	session_error(c, req, PROTO_E_LIMIT_REACHED, "%s", why);
+	return -1;
 }

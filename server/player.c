@@ -17,26 +17,12 @@
 /* A token hash: BLAKE2b-256 as hex, with its NUL. */
 #define PLAYER_HASH_HEX (crypto_generichash_BYTES * 2 + 1)
 
-static unsigned
-player_bucket(const char *name)
-{
-	unsigned h = 5381;
-
-	/* case-folded, so that every spelling of a name shares a chain */
-	for (; *name != '\0'; name++)
-		h = h * 33 + (unsigned char)tolower((unsigned char)*name);
-	return h % SERVER_PLAYER_BUCKETS;
-}
-
 struct player *
 player_find(struct server *srv, const char *name)
 {
-	struct player *p;
+	struct table_link *l = table_find(&srv->players, name);
 
-	for (p = srv->players[player_bucket(name)]; p != NULL; p = p->next)
-		if (strcmp(p->name, name) == 0)
-			return p;
-	return NULL;
+	return l == NULL ? NULL : TABLE_ITEM(l, struct player, link);
 }
 
 /* The player of that name, made when first seen. */
@@ -44,15 +30,12 @@ struct player *
 player_get(struct server *srv, const char *name)
 {
 	struct player *p = player_find(srv, name);
-	unsigned b;
 
 	if (p != NULL)
 		return p;
 	p = xcalloc(1, sizeof *p);
 	snprintf(p->name, sizeof p->name, "%s", name);
-	b = player_bucket(name);
-	p->next = srv->players[b];
-	srv->players[b] = p;
+	table_add(&srv->players, &p->link, p->name);
 	return p;
 }
 
@@ -132,21 +115,22 @@ player_committed(struct server *srv, uint64_t committed)
 	}
 }
 
+/* Free one player of the table (player_free_all's walk). */
+static void
+player_free_one(struct table_link *l, void *arg)
+{
+	struct player *p = TABLE_ITEM(l, struct player, link);
+
+	free(p->rooms);
+	free(p);
+}
+
 void
 player_free_all(struct server *srv)
 {
-	int i;
-
 	player_committed(srv, UINT64_MAX);
-	for (i = 0; i < SERVER_PLAYER_BUCKETS; i++) {
-		while (srv->players[i] != NULL) {
-			struct player *p = srv->players[i];
-
-			srv->players[i] = p->next;
-			free(p->rooms);
-			free(p);
-		}
-	}
+	table_walk(&srv->players, player_free_one, NULL);
+	table_free(&srv->players);
 }
 
 /* Free a player nothing points at any more (offline, in no room); one
@@ -154,19 +138,11 @@ player_free_all(struct server *srv)
 void
 player_release(struct server *srv, struct player *p)
 {
-	struct player **pp;
-
 	if (p->conn != NULL || p->nrooms > 0)
 		return;
-	for (pp = &srv->players[player_bucket(p->name)]; *pp != NULL;
-	     pp = &(*pp)->next) {
-		if (*pp == p) {
-			*pp = p->next;
-			free(p->rooms);
-			free(p);
-			return;
-		}
-	}
+	table_del(&srv->players, &p->link);
+	free(p->rooms);
+	free(p);
 }
 
 /* Note that room r holds the player (once). */

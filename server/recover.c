@@ -150,9 +150,9 @@ recover_one(void *arg, const struct store_room *sr,
 }
 
 /* Rebuild every unfinished room from the store, after pruning adjourned
- * rooms too old to keep (committed here, before anything is queued: the
- * store's lock keeps the idle thread out). 0, or -1 when the store could
- * not be read or written. */
+ * rooms too old to keep and finished rooms' rows (committed here, before
+ * anything is queued: the store's lock keeps the idle thread out). 0, or -1
+ * when the store could not be read or written. */
 int
 recover_rooms(struct server *srv)
 {
@@ -160,10 +160,18 @@ recover_rooms(struct server *srv)
 	    clock_now_ms() - (int64_t)srv->cfg.adjourn_days * 86400 * 1000;
 	struct store_op *prune = store_op_new(STORE_OP_ROOM_PRUNE);
 	struct room *r;
+	long pruned = 0, ended = 0;
 	int n = 0, rc;
 
 	prune->a = store_op_str(prune, "adjourned");
 	prune->ms = before;
+	prune->count = &pruned;
+	/* Finished rooms left behind (a stop, a failed delete) are no longer
+	 * needed: their games are in the games table. */
+	prune->next = store_op_new(STORE_OP_ROOM_PRUNE);
+	prune->next->a = store_op_str(prune->next, "ended");
+	prune->next->ms = clock_now_ms() + 1;
+	prune->next->count = &ended;
 	rc = store_commit(srv->store, prune);
 	store_op_free(prune);
 	if (rc != 0) {
@@ -178,8 +186,8 @@ recover_rooms(struct server *srv)
 		room_recovered(r);
 		n++;
 	}
-	log_info("recovered %d rooms (adjourned rooms older than %d days "
-	         "pruned)",
-	    n, srv->cfg.adjourn_days);
+	log_info("recovered %d rooms (%ld adjourned rooms older than %d days "
+	         "and %ld finished rooms' rows pruned)",
+	    n, pruned, srv->cfg.adjourn_days, ended);
 	return 0;
 }

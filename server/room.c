@@ -21,64 +21,12 @@
 /* Seconds before a bot whose move was refused is asked again. */
 #define ROOM_RETRY_SEC 1
 
-/* FNV-1a of a room id. */
-static size_t
-room_hash(const char *id)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *id != '\0'; id++)
-		h = (h ^ (unsigned char)*id) * 1099511628211ULL;
-	return (size_t)h;
-}
-
 struct room *
 room_find(struct server *srv, const char *id)
 {
-	struct room *r;
+	struct table_link *l = table_find(&srv->rooms_by_id, id);
 
-	if (srv->room_buckets == 0)
-		return NULL;
-	for (r = srv->room_index[room_hash(id) % srv->room_buckets]; r != NULL;
-	     r = r->hnext)
-		if (strcmp(r->id, id) == 0)
-			return r;
-	return NULL;
-}
-
-/* Double the index (or make it): every room moves to its new chain. */
-static void
-room_index_grow(struct server *srv)
-{
-	size_t n = srv->room_buckets == 0 ? SERVER_ROOM_BUCKETS
-	                                  : srv->room_buckets * 2;
-	struct room **index = xcalloc(n, sizeof *index), *r;
-
-	TAILQ_FOREACH(r, &srv->rooms, entry) {
-		size_t b = room_hash(r->id) % n;
-
-		r->hnext = index[b];
-		index[b] = r;
-	}
-	free(srv->room_index);
-	srv->room_index = index;
-	srv->room_buckets = n;
-}
-
-/* Unlink r from its index chain. */
-static void
-room_index_del(struct room *r)
-{
-	struct server *srv = r->srv;
-	struct room **pp =
-	    &srv->room_index[room_hash(r->id) % srv->room_buckets];
-
-	for (; *pp != NULL; pp = &(*pp)->hnext) {
-		if (*pp == r) {
-			*pp = r->hnext;
-			return;
-		}
-	}
+	return l == NULL ? NULL : TABLE_ITEM(l, struct room, by_id);
 }
 
 /* The room (with its id set) joins the server: listed, indexed by id, and
@@ -87,19 +35,13 @@ void
 room_add(struct room *r)
 {
 	struct server *srv = r->srv;
-	size_t b;
 	int i;
 
 	TAILQ_INSERT_TAIL(&srv->rooms, r, entry);
-	srv->nrooms++;
 	r->in_server = 1;
-	if (srv->nrooms > srv->room_buckets)
-		room_index_grow(srv);
-	else {
-		b = room_hash(r->id) % srv->room_buckets;
-		r->hnext = srv->room_index[b];
-		srv->room_index[b] = r;
-	}
+	if (srv->rooms_by_id.nchains == 0)
+		table_init(&srv->rooms_by_id, SERVER_ROOM_BUCKETS);
+	table_add(&srv->rooms_by_id, &r->by_id, r->id);
 	for (i = 0; i < r->g->seats; i++)
 		if (r->seats[i].player != NULL)
 			room_sync_member(r, r->seats[i].player);
@@ -136,8 +78,7 @@ room_forget(struct room *r)
 	if ((who[n] = player_find(srv, r->creator)) != NULL)
 		n++;
 	TAILQ_REMOVE(&srv->rooms, r, entry);
-	room_index_del(r);
-	srv->nrooms--;
+	table_del(&srv->rooms_by_id, &r->by_id);
 	for (i = 0; i < n; i++)
 		room_unlink(r, who[i]);
 	room_free(r);
@@ -283,9 +224,7 @@ room_free_all(struct server *srv)
 		TAILQ_REMOVE(&srv->rooms, r, entry);
 		room_free(r);
 	}
-	free(srv->room_index);
-	srv->room_index = NULL;
-	srv->room_buckets = srv->nrooms = 0;
+	table_free(&srv->rooms_by_id);
 }
 
 int
@@ -435,6 +374,10 @@ room_retire_fire(evutil_socket_t fd, short what, void *arg)
 	}
 	log_info("room %s leaves memory (finished%s)", r->id,
 	    left > 0 ? ", nobody in it" : "");
+	/* Its kept games are in the games table (queued before): its row
+	 * and moves go (left behind by a stop before the delete commits:
+	 * recovery prunes them). */
+	storeq_room_delete(r->srv->storeq, r->id);
 	room_forget(r);
 }
 

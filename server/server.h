@@ -16,6 +16,7 @@
 
 #include "protocol/protocol.h"
 #include "rules/rules.h"
+#include "server/table.h"
 
 struct bufferevent;
 struct evbuffer;
@@ -96,8 +97,6 @@ struct worker;
 #define SERVER_LISTEN_MAX 8
 /* Largest --backlog: the kernel caps it at net.core.somaxconn anyway. */
 #define SERVER_BACKLOG_MAX 65535
-/* Player-name hash buckets. */
-#define SERVER_PLAYER_BUCKETS 4096
 /* Messages one source address may send per second, and in a burst, as a
  * multiple of one connection's (--rate, --burst): a household or a club
  * behind one NAT, but not a botnet of reconnections. */
@@ -111,6 +110,15 @@ struct worker;
 /* New identities one address may make per hour: a family or a classroom,
  * not a script. */
 #define SERVER_NEW_NAMES 250
+/* Finished games one identity may have kept an hour (a token bucket of as
+ * many); an address, SERVER_ADDR_RATE_FACTOR times as many. Each kept game
+ * is a row of about a kilobyte and its moves (at most
+ * SERVER_GAME_MOVES_MAX): a player finishes a few an hour, a script would
+ * otherwise fill the disk at its message rate. */
+#define SERVER_GAMES_PER_HOUR 60
+/* Finished games deleted at most per prune (--keep-games-days): one short
+ * transaction of the store thread, every SWEEP_GAMES_SEC. */
+#define SERVER_GAMES_PRUNE_MAX 1000
 /* Seconds a logged-in connection that sits in no unfinished game and
  * watches nothing may stay silent before it is closed. */
 #define SERVER_LOBBY_IDLE_SEC 1800
@@ -128,13 +136,13 @@ struct worker;
 /* Output bytes queued for all connections together: past it the
  * connections furthest behind are dropped first. */
 #define SERVER_OUTPUT_TOTAL_MAX (256L * 1024 * 1024)
-/* Abuse accounting: hash buckets, most entries (addresses and names with
- * recent activity; about 150 bytes each), and the longest key. */
-#define SERVER_LIMIT_BUCKETS 4096
+/* Abuse accounting: most entries (addresses and names with recent
+ * activity; about 200 bytes each), and the longest key. */
 #define SERVER_LIMIT_ENTRIES 200000
 #define SERVER_LIMIT_KEY 56
-/* Room-id hash buckets at first; the index doubles as rooms are added, so
- * a lookup stays one short chain however many rooms there are. */
+/* Room-id index chains at first; the index (table.c) doubles as rooms
+ * are added, so a lookup stays one short chain however many rooms there
+ * are. */
 #define SERVER_ROOM_BUCKETS 1024
 /* Seconds a finished room stays in memory at most (for a rematch, a last
  * look, chat): without this, finished rooms would add up without bound. It
@@ -185,6 +193,8 @@ struct config {
 	int lobby_idle_sec;
 	int new_names; /* identities per address per hour */
 	int unplayed_days;
+	int games_per_hour;  /* finished games kept per identity per hour */
+	int keep_games_days; /* finished games kept this long; 0: forever */
 	int rooms_page;
 	int waiting_expire_sec;
 	size_t output_total_max;
@@ -206,12 +216,13 @@ struct limit_bucket {
 /* What one address ("a:...") or one case-folded name ("n:...") did
  * lately, across its connections. */
 struct limit_entry {
-	struct limit_entry *next; /* hash chain */
+	struct table_link link; /* in srv->limits, by key */
 	char key[SERVER_LIMIT_KEY];
 	int refs;                  /* connections holding it */
 	struct limit_bucket msgs;  /* messages */
 	struct limit_bucket fails; /* failed logins */
 	struct limit_bucket names; /* new identities (addresses) */
+	struct limit_bucket games; /* finished games kept */
 };
 
 enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };
@@ -279,7 +290,7 @@ TAILQ_HEAD(conn_list, conn);
  * valid while the room holds it.
  */
 struct player {
-	struct player *next; /* hash chain */
+	struct table_link link; /* in srv->players, by name */
 	char name[SERVER_NAME_MAX + 1];
 	struct conn *conn;    /* NULL while offline */
 	struct room **rooms;  /* rooms that hold this player (any order) */
@@ -320,7 +331,7 @@ struct room_move {
  */
 struct room {
 	TAILQ_ENTRY(room) entry; /* all rooms, oldest first (rooms, shutdown) */
-	struct room *hnext;      /* id hash chain */
+	struct table_link by_id; /* in srv->rooms_by_id */
 	struct server *srv;
 	char id[SERVER_ROOM_ID_MAX];
 	long number;
@@ -380,20 +391,17 @@ struct server {
 	struct conn_list conns;
 	int nconns;
 	uint64_t next_conn_id;
-	struct player *players[SERVER_PLAYER_BUCKETS];
+	struct table players;     /* by name */
 	struct room_list rooms;   /* every room in memory, oldest first */
-	struct room **room_index; /* by id: chains of hnext */
-	size_t room_buckets, nrooms;
+	struct table rooms_by_id; /* the same rooms, by id */
 	struct worker *worker;
 	int shutting_down;
-	struct limit_entry *limits[SERVER_LIMIT_BUCKETS];
-	int nlimits;
-	int limit_swept;    /* the next limits chain limit_sweep visits */
-	size_t rooms_swept; /* the next room_index chain sweep.c visits */
+	struct table limits;            /* limit_entry by key */
 	struct limit_bucket log_bucket; /* limit_log's */
 	long log_suppressed;
 	struct event *sweep;     /* housekeeping, every second */
 	int64_t pruned_ms;       /* last prune of unplayed identities */
+	int64_t games_pruned_ms; /* last prune of old finished games */
 	size_t queued;           /* output queued for everyone, or more */
 	struct storeq *storeq;   /* the store thread: every write goes there */
 	struct slots held_conns; /* connections with held output */
@@ -528,6 +536,12 @@ void limit_free_all(struct server *srv);
 double limit_fails_cap(const struct server *srv, const struct limit_entry *e);
 int limit_fails_ok(struct server *srv, struct limit_entry *e, int64_t *wait_ms);
 void limit_fails_take(struct server *srv, struct limit_entry *e);
+double limit_games_cap(const struct server *srv, const struct limit_entry *e);
+int limit_games_ok(struct server *srv, const char *name,
+    struct limit_entry *addr, char *why, size_t len);
+void limit_games_take(
+    struct server *srv, const char *name, struct limit_entry *addr);
+int limit_games_check(struct conn *c, const struct proto_request *req);
 int limit_names_take(
     struct server *srv, struct limit_entry *e, int64_t *wait_ms);
 void limit_log(struct server *srv, const char *fmt, ...)

@@ -1,7 +1,8 @@
 /*
  * sweep.c: tablerod's housekeeping, once a second on the event loop:
  * forgets abuse accounting at rest, expires waiting rooms whose creator
- * is gone, and hourly prunes identities that never played.
+ * is gone, hourly prunes identities that never played, and (with
+ * --keep-games-days) prunes old finished games through the store thread.
  */
 #include <string.h>
 
@@ -13,6 +14,10 @@
 #define SWEEP_SEC 1
 /* Seconds between two prunes of identities that never played. */
 #define SWEEP_PRUNE_SEC 3600
+/* Seconds between two prunes of finished games past --keep-games-days,
+ * each of SERVER_GAMES_PRUNE_MAX games at most: up to 360,000 an hour,
+ * far above the games per hour the limits let anyone keep. */
+#define SWEEP_GAMES_SEC 10
 /* Chains of the room index one sweep visits, from where the last one
  * stopped: the whole index every second up to SERVER_ROOM_BUCKETS rooms,
  * beyond that a pass of chains / 1024 seconds (the index has one to two
@@ -41,40 +46,49 @@ sweep_expired(const struct room *r, int64_t now)
 	return 0;
 }
 
-/* Close the expired rooms of one chain of the room index. */
+/* Close the room if it expired (a visit of sweep_rooms). */
 static void
-sweep_chain(struct server *srv, struct room *r, int64_t now)
+sweep_room(struct table_link *l, void *arg)
 {
-	struct room *next;
+	struct room *r = TABLE_ITEM(l, struct room, by_id);
+	struct server *srv = r->srv;
+	const int64_t *now = arg;
 
-	for (; r != NULL; r = next) {
-		next = r->hnext;
-		if (!sweep_expired(r, now))
-			continue;
-		storeq_room_delete(srv->storeq, r->id);
-		log_info("room %s: waiting with its creator %s gone for %d s; "
-		         "expired",
-		    r->id, r->creator, srv->cfg.waiting_expire_sec);
-		room_forget(r);
-	}
+	if (!sweep_expired(r, *now))
+		return;
+	storeq_room_delete(srv->storeq, r->id);
+	log_info("room %s: waiting with its creator %s gone for %d s; expired",
+	    r->id, r->creator, srv->cfg.waiting_expire_sec);
+	room_forget(r);
 }
 
 /* Close the waiting rooms whose creator is gone (see sweep_expired),
- * among those of SWEEP_ROOM_CHAINS chains of the room index: deleted
- * from the store first (a failure keeps the room for the next pass),
- * then from memory; room_forget lets go of the players nothing else
- * holds. */
+ * among those of SWEEP_ROOM_CHAINS chains of the room index: a delete
+ * queued for the store, then gone from memory (memory is the truth: a
+ * failing store retries the delete); room_forget lets go of the players
+ * nothing else holds. */
 static void
 sweep_rooms(struct server *srv)
 {
 	int64_t now = clock_mono_ms();
-	int k;
 
-	for (k = 0; k < SWEEP_ROOM_CHAINS && srv->room_buckets > 0; k++) {
-		if (srv->rooms_swept >= srv->room_buckets)
-			srv->rooms_swept = 0;
-		sweep_chain(srv, srv->room_index[srv->rooms_swept++], now);
-	}
+	table_sweep(&srv->rooms_by_id, SWEEP_ROOM_CHAINS, sweep_room, &now);
+}
+
+/* Hand the store thread a prune of the finished games that ended more
+ * than --keep-games-days ago (none when 0: kept for good); the loop does
+ * not wait for it. */
+static void
+sweep_games(struct server *srv)
+{
+	int days = srv->cfg.keep_games_days;
+
+	srv->games_pruned_ms = clock_mono_ms();
+	if (days <= 0)
+		return;
+	storeq_games_prune(srv->storeq,
+	    clock_now_ms() - (int64_t)days * 86400 * 1000,
+	    SERVER_GAMES_PRUNE_MAX);
 }
 
 static void
@@ -88,6 +102,8 @@ sweep_run(evutil_socket_t fd, short what, void *arg)
 	sweep_rooms(srv);
 	if (clock_mono_ms() - srv->pruned_ms >= SWEEP_PRUNE_SEC * 1000)
 		player_prune(srv);
+	if (clock_mono_ms() - srv->games_pruned_ms >= SWEEP_GAMES_SEC * 1000)
+		sweep_games(srv);
 }
 
 /* Sweep every SWEEP_SEC from now on (prune first at once). */
@@ -101,6 +117,7 @@ sweep_start(struct server *srv)
 		fatal("out of memory");
 	evtimer_add(srv->sweep, &tv);
 	player_prune(srv);
+	sweep_games(srv);
 }
 
 void

@@ -8,9 +8,10 @@ set -eu
 BUILD=${1:-build}
 cd "$(dirname "$0")/.."
 # The scripts whose servers store: persistence (kill -9, SIGTERM, data
-# files, --copy-db), store faults (in the middle of a group too), finished
-# games, progress, identities (tokens, case-folded names and their
-# migration, pruning), the protocol suites, bots resuming after a restart.
+# files, --copy-db, the bounded disk of test_persist_bounded), store
+# faults (in the middle of a group too), finished games, progress,
+# identities (tokens, case-folded names and their migration, pruning), the
+# protocol suites, bots resuming after a restart.
 TESTS=$(cd tests/blackbox && echo test_persist_*.py test_badclient_store.py \
     test_badclient_group.py test_badclient_midgroup.py \
     test_badclient_private.py test_badclient_abuse.py \

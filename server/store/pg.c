@@ -60,6 +60,7 @@ enum pgpg_stmt {
 	PS_IDENT_SEEN,
 	PS_IDENT_PRUNE,
 	PS_ROOM_PRUNE,
+	PS_GAMES_PRUNE,
 	PS_LOAD_ROOMS,
 	PS_LOAD_MOVES,
 	PS_ROOM_NUMBER,
@@ -152,6 +153,9 @@ static const char *const pgpg_sql[PS_COUNT] = {
     [PS_ROOM_PRUNE] = "DELETE FROM rooms WHERE updated_ms < $2"
                       " AND strpos(',' || $1 || ',', ',' || status || ',')"
                       " > 0",
+    /* The oldest first, $2 at most (games_ended finds them). */
+    [PS_GAMES_PRUNE] = "DELETE FROM games WHERE id IN (SELECT id FROM games"
+                       " WHERE ended_ms < $1 ORDER BY ended_ms LIMIT $2)",
     [PS_LOAD_ROOMS] =
         "SELECT id, game, options, seats, status, result, creator,"
         " private, clock_initial_ms, clock_increment_ms, game_no,"
@@ -609,6 +613,10 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_text(p, op->a);
 		pgpg_int(p, op->ms);
 		return PS_ROOM_PRUNE;
+	case STORE_OP_GAMES_PRUNE:
+		pgpg_int(p, op->ms);
+		pgpg_int(p, op->n);
+		return PS_GAMES_PRUNE;
 	}
 	return PS_COUNT;
 }
@@ -702,6 +710,8 @@ pgpg_op_name(enum store_op_kind kind)
 		return "prune identities";
 	case STORE_OP_ROOM_PRUNE:
 		return "prune rooms";
+	case STORE_OP_GAMES_PRUNE:
+		return "prune games";
 	}
 	return "write";
 }

@@ -76,6 +76,7 @@ enum sqlite_stmt {
 	ST_IDENT_PLAYED,
 	ST_IDENT_SEEN,
 	ST_IDENT_PRUNE,
+	ST_GAMES_PRUNE,
 	ST_COUNT
 };
 
@@ -167,6 +168,9 @@ static const char *const sqlite_sql[ST_COUNT] = {
                        " AND seen_ms < ?1 AND NOT EXISTS (SELECT 1"
                        " FROM rooms WHERE rooms.creator = identities.name"
                        " AND rooms.status <> 'ended')",
+    /* The oldest first, ?2 at most (games_ended finds them). */
+    [ST_GAMES_PRUNE] = "DELETE FROM games WHERE id IN (SELECT id FROM games"
+                       " WHERE ended_ms < ?1 ORDER BY ended_ms LIMIT ?2)",
 };
 
 struct store_conn {
@@ -1227,6 +1231,19 @@ sqlite_prune(struct store_conn *s, const char *status, long long before_ms)
 	return sqlite_exec(s, ST_PRUNE, rc, "prune rooms");
 }
 
+/* At most max finished games that ended before before_ms, the oldest
+ * first. */
+static int
+sqlite_games_prune(struct store_conn *s, long long before_ms, int max)
+{
+	sqlite3_stmt *st = s->st[ST_GAMES_PRUNE];
+	int rc = SQLITE_OK;
+
+	sqlite_bind_int(st, 1, before_ms, &rc);
+	sqlite_bind_int(st, 2, max, &rc);
+	return sqlite_exec(s, ST_GAMES_PRUNE, rc, "prune games");
+}
+
 static int
 sqlite_progress_put(
     struct store_conn *s, const char *name, const char *game, const char *json)
@@ -1433,6 +1450,9 @@ sqlite_op(struct store_conn *s, const struct store_op *op)
 		return sqlite_counted(s, op, sqlite_identity_prune(s, op->ms));
 	case STORE_OP_ROOM_PRUNE:
 		return sqlite_counted(s, op, sqlite_prune(s, op->a, op->ms));
+	case STORE_OP_GAMES_PRUNE:
+		return sqlite_counted(
+		    s, op, sqlite_games_prune(s, op->ms, op->n));
 	}
 	snprintf(s->err, sizeof s->err, "unknown op %d", (int)op->kind);
 	return -1;

@@ -104,6 +104,9 @@ enum store_op_kind {
 	/* a status list ("adjourned", or several, comma-separated), ms: rooms
 	 * in it last updated before ms go, with their moves. */
 	STORE_OP_ROOM_PRUNE,
+	/* ms, n: at most n finished games that ended before ms go, the
+	 * oldest first (--keep-games-days). */
+	STORE_OP_GAMES_PRUNE,
 };
 
 /* The most strings one op owns (a kept game has ten). */

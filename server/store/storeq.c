@@ -44,6 +44,7 @@ struct storeq {
 	                              of the group, 0: not failing */
 	char why[STOREQ_WHY];      /* the last failure */
 	long pruned;               /* identities pruned, not yet logged */
+	long games_pruned;         /* finished games pruned, the same */
 	int stop;
 	/* The loop's own. */
 	struct storeq_list collected;
@@ -120,7 +121,7 @@ storeq_done_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct storeq *q = arg;
 	uint64_t committed;
-	long pruned;
+	long pruned, games;
 
 	(void)fd;
 	(void)what;
@@ -128,6 +129,8 @@ storeq_done_cb(evutil_socket_t fd, short what, void *arg)
 	committed = q->committed;
 	pruned = q->pruned;
 	q->pruned = 0;
+	games = q->games_pruned;
+	q->games_pruned = 0;
 	q->since = q->failing_since;
 	memcpy(q->seen, q->why, sizeof q->seen);
 	pthread_mutex_unlock(&q->mu);
@@ -136,6 +139,9 @@ storeq_done_cb(evutil_socket_t fd, short what, void *arg)
 	storeq_log(q, q->since != 0);
 	if (pruned > 0)
 		log_info("pruned %ld identities that never played", pruned);
+	if (games > 0)
+		log_info(
+		    "pruned %ld finished games past --keep-games-days", games);
 	q->failing = q->since != 0;
 	if (q->failing && q->give_up_ms > 0 &&
 	    clock_mono_ms() - q->since >= q->give_up_ms) {
@@ -276,6 +282,13 @@ storeq_room_prune(struct storeq *q, const char *status, long long before_ms)
 	    q, STORE_OP_ROOM_PRUNE, status, NULL, NULL, 0, 0, before_ms);
 }
 
+void
+storeq_games_prune(struct storeq *q, long long before_ms, int max)
+{
+	storeq_plain(
+	    q, STORE_OP_GAMES_PRUNE, NULL, NULL, NULL, max, 0, before_ms);
+}
+
 /* The last op of a list (not empty). */
 static struct store_op *
 storeq_last(struct storeq_list *l)
@@ -301,16 +314,21 @@ storeq_sleep(struct storeq *q, int ms)
 		pthread_cond_timedwait(&q->wake, &q->mu, &ts);
 }
 
+/* Point the group's identity and games prunes at *idents and *games
+ * (the thread's own). */
+static void
+storeq_count_prunes(struct store_op *op, long *idents, long *games)
+{
+	for (; op != NULL; op = op->next) {
+		if (op->kind == STORE_OP_IDENT_PRUNE)
+			op->count = idents;
+		else if (op->kind == STORE_OP_GAMES_PRUNE)
+			op->count = games;
+	}
+}
+
 /* The thread: group after group until stopped with nothing left (or,
  * stopping, with a group that failed once more). */
-/* Point the group's identity prunes at *count (the thread's own). */
-static void
-storeq_count_prunes(struct store_op *op, long *count)
-{
-	for (; op != NULL; op = op->next)
-		if (op->kind == STORE_OP_IDENT_PRUNE)
-			op->count = count;
-}
 
 static void *
 storeq_main(void *arg)
@@ -318,7 +336,7 @@ storeq_main(void *arg)
 	struct storeq *q = arg;
 	struct storeq_list group;
 	int retry_ms = STOREQ_RETRY_FIRST_MS, rc;
-	long pruned;
+	long pruned, games;
 
 	storeq_list_init(&group);
 	pthread_mutex_lock(&q->mu);
@@ -329,13 +347,14 @@ storeq_main(void *arg)
 		if (group.head == NULL)
 			break; /* stopping, nothing left */
 		pthread_mutex_unlock(&q->mu);
-		pruned = 0;
-		storeq_count_prunes(group.head, &pruned);
+		pruned = games = 0;
+		storeq_count_prunes(group.head, &pruned, &games);
 		rc = store_commit(q->db, group.head);
 		pthread_mutex_lock(&q->mu);
 		if (rc == 0) {
 			q->committed = storeq_last(&group)->change;
 			q->pruned += pruned;
+			q->games_pruned += games;
 			q->failing_since = 0;
 			q->why[0] = '\0';
 			store_op_free(group.head);

@@ -52,6 +52,9 @@ void storeq_identity_seen(struct storeq *q, const char *name, long long ms);
 void storeq_identity_prune(struct storeq *q, long long before_ms);
 void storeq_room_prune(
     struct storeq *q, const char *status, long long before_ms);
+/* At most max finished games that ended before before_ms, the oldest
+ * first; the loop logs how many went. */
+void storeq_games_prune(struct storeq *q, long long before_ms, int max);
 
 /* The newest op queued and not yet known committed, 0 when none: output
  * made now is held until it is. */

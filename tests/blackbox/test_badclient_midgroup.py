@@ -3,8 +3,11 @@ rollback of that failure (where the old code took a change back alone):
 after a kill -9 the disk holds the whole group or none of it, and exactly
 what was acknowledged.
 
-The moves of several rooms are sent at once, so they share one group
-(one transaction). Through the test-only hook TABLERO_TEST_STORE_FAULTS,
+The moves of several rooms and a join are sent while tablerod is stopped
+(SIGSTOP) and it is then let go on (SIGCONT): it reads them all in one
+turn of its loop, so they share one group (one transaction) whatever the
+machine's load; sent to a running server, a slow turn could commit the
+join's group alone and refuse every move. Through the test-only hook TABLERO_TEST_STORE_FAULTS,
 "pass 1" lets the group's first write through and fails the second; "pass
 1 undo" also makes the rollback of that failed group fail, so the store
 must close its connection (which rolls back) rather than let a later
@@ -21,6 +24,7 @@ commit carry the half-written group. Three cases:
 import os
 import signal
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from games_lib import (log_says, login, main_in_tmp, req,  # noqa: E402
@@ -33,6 +37,33 @@ from games_lib import settle  # noqa: E402
 # Writes let through before the store fails (the commit counts as one):
 # a group of one move fails at its commit, of more in its middle.
 PASS = 1
+
+
+# Polls of the stopped server's state, 0.01 s apart, before going on.
+STOP_POLLS = 500
+
+
+def stopped(pid):
+    """Is process pid stopped (SIGSTOP taken)? Linux's /proc says so."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("T", "t")
+    except OSError:
+        return False
+
+
+def held_still(s, what):
+    """Stop the server (SIGSTOP) until what() has sent its requests, then
+    let it go on: it finds them all at once. what()'s value."""
+    os.kill(s.proc.pid, signal.SIGSTOP)
+    try:
+        for _ in range(STOP_POLLS):
+            if stopped(s.proc.pid):
+                break
+            time.sleep(0.01)
+        return what()
+    finally:
+        os.kill(s.proc.pid, signal.SIGCONT)
 
 
 def fault(path, text):
@@ -78,8 +109,8 @@ def case(ck, a, tmp, faults, name, text, clears):
     plan = rs.plan_burst()
     rs.quiet_all()
     fault(faults, text)
-    jid = jj.send("join", room=jroom)
-    ids = rs.fire(plan)
+    jid, ids = held_still(s, lambda: (jj.send("join", room=jroom),
+                                      rs.fire(plan)))
     ck.ok(log_says(s, "changes are refused until it stores again"),
           "%s: the group failed" % name)
     first = first_failure(s.logtext())

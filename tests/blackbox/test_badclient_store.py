@@ -128,6 +128,17 @@ class World:
                 for tag, room in self.rooms.items()}
 
 
+def one_move(ck, w, tag, room, names):
+    """Whoever of names is to move in room plays a legal move: a game that
+    ends before any move is not kept (issue 18), and these must be."""
+    for n in names:
+        mv = (req(w.c[n], "moves", room=room) or {}).get("moves") or []
+        r = req(w.c[n], "move", room=room, move=mv[0]) if mv else None
+        if r and r.get("ok"):
+            return ck.ok(True, "%s: a move" % tag)
+    return ck.ok(False, "%s: a move" % tag)
+
+
 def setup(ck, w):
     """Rooms in the states the refused verbs start from."""
     ana, bob, cy = w.c["ana"], w.c["bob"], w.c["cy"]
@@ -143,17 +154,21 @@ def setup(ck, w):
     room = w.make("draw", "cy", "ataxx", options={"size": 5},
                   seat="white")
     is_ok(ck, req(bob, "join", room=room), "draw: bob joins")
+    one_move(ck, w, "draw", room, ("cy", "bob"))
     is_ok(ck, req(bob, "draw", room=room, action="offer"), "draw: offer")
     # ended: resigned, so a rematch may be asked.
     room = w.make("ended", "ana", "stones", options={"first": "1"})
     is_ok(ck, req(cy, "join", room=room), "ended: cy joins")
+    one_move(ck, w, "ended", room, ("ana", "cy"))
     is_ok(ck, req(cy, "resign", room=room), "ended: cy resigns")
     # res: ana and eve playing; ana will resign.
     room = w.make("res", "ana", "ataxx", options={"size": 5})
     is_ok(ck, req(w.c["eve"], "join", room=room), "res: eve joins")
+    one_move(ck, w, "res", room, ("ana", "eve"))
     # gone: dee left the line, eve may claim (grace 0).
     room = w.make("gone", "eve", "ataxx", options={"size": 5})
     is_ok(ck, req(w.c["dee"], "join", room=room), "gone: dee joins")
+    one_move(ck, w, "gone", room, ("eve", "dee"))
     w.c["dee"].close()
     until(w.c["eve"], lambda e: e.get("event") == "opponent_gone")
 

@@ -62,7 +62,7 @@ test_sweep_pass(struct server *srv)
 {
 	int i;
 
-	for (i = 0; i < SERVER_LIMIT_BUCKETS; i++)
+	for (i = 0; i < 8; i++)
 		limit_sweep(srv);
 }
 
@@ -75,17 +75,55 @@ test_limit_sweep(struct server *srv)
 	CHECK(e != NULL && n != NULL);
 	CHECK_STR(n->key, "n:ana");
 	CHECK(limit_name(srv, "ana") == n);
-	CHECK_INT(srv->nlimits, 2);
+	CHECK_INT(srv->limits.n, 2);
 	e->refs = 1;
 	limit_fails_take(srv, n);
 	test_sweep_pass(srv);
 	/* held, and not at rest: both stay */
-	CHECK_INT(srv->nlimits, 2);
+	CHECK_INT(srv->limits.n, 2);
 	e->refs = 0;
 	test_sweep_pass(srv);
-	CHECK_INT(srv->nlimits, 1);
+	CHECK_INT(srv->limits.n, 1);
 	limit_free_all(srv);
-	CHECK_INT(srv->nlimits, 0);
+	CHECK_INT(srv->limits.n, 0);
+}
+
+/* Kept games: a name's budget is --games-per-hour, an address's 10 x;
+ * an entry that used some is not at rest. */
+static void
+test_limit_games(struct server *srv)
+{
+	struct limit_entry *addr = limit_get(srv, "a:192.0.2.9");
+	char why[128] = "";
+	int i;
+
+	CHECK(addr != NULL);
+	CHECK_INT(limit_games_cap(srv, limit_name(srv, "Gp")), 2);
+	CHECK_INT(limit_games_cap(srv, addr), 20);
+	CHECK(limit_games_ok(srv, "gp", addr, why, sizeof why));
+	limit_games_take(srv, "gp", addr);
+	CHECK(limit_games_ok(srv, "GP", addr, why, sizeof why));
+	limit_games_take(srv, "Gp", addr);
+	CHECK(!limit_games_ok(srv, "gp", addr, why, sizeof why));
+	CHECK(strstr(why, "you have 2 finished games kept this hour") != NULL);
+	/* a token a half hour, rounded up to the minute */
+	CHECK(strstr(why, "try again in 30 min") != NULL ||
+	    strstr(why, "try again in 31 min") != NULL);
+	/* another name from that address: its own budget, and the
+	 * address's 18 left */
+	for (i = 0; i < 18; i++) {
+		char name[24];
+
+		snprintf(name, sizeof name, "other%d", i / 2);
+		CHECK(limit_games_ok(srv, name, addr, why, sizeof why));
+		limit_games_take(srv, name, addr);
+	}
+	CHECK(!limit_games_ok(srv, "fresh", addr, why, sizeof why));
+	CHECK(strstr(why, "your address has 20 finished") != NULL);
+	CHECK(limit_games_ok(srv, "fresh", NULL, why, sizeof why));
+	test_sweep_pass(srv);
+	CHECK(limit_name(srv, "gp")->games.tokens < 1.0); /* kept */
+	limit_free_all(srv);
 }
 
 /* Players stay in memory only while online or in a room. */
@@ -104,8 +142,7 @@ test_player_release(struct server *srv)
 		snprintf(name, sizeof name, "id%05d", i);
 		player_release(srv, player_get(srv, name));
 	}
-	for (i = 0; i < SERVER_PLAYER_BUCKETS; i++)
-		CHECK(srv->players[i] == NULL);
+	CHECK_INT(srv->players.n, 0);
 	p = player_get(srv, "Seated");
 	q = player_get(srv, "watcher");
 	CHECK(player_find(srv, "Seated") == p);
@@ -142,11 +179,13 @@ main(void)
 	srv.cfg.addr_burst = 400;
 	srv.cfg.login_fails = 10;
 	srv.cfg.new_names = 250;
+	srv.cfg.games_per_hour = 2;
 	TAILQ_INIT(&srv.conns);
 	TAILQ_INIT(&srv.rooms);
 	test_limit_bucket();
 	test_limit_addr_key();
 	test_limit_sweep(&srv);
+	test_limit_games(&srv);
 	test_player_release(&srv);
 	return check_done();
 }

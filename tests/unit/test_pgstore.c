@@ -169,6 +169,23 @@ test_pg_games_cb(void *arg, const struct store_game *g)
 	(void)g;
 }
 
+/* Commit a games prune of at most max games that ended before
+ * before_ms: the rows it removed, or -1 when the commit failed. */
+static long
+test_pg_prune_games(struct store *w, long long before_ms, int max)
+{
+	struct store_op *op = store_op_new(STORE_OP_GAMES_PRUNE);
+	long n = 0;
+	int rc;
+
+	op->ms = before_ms;
+	op->n = max;
+	op->count = &n;
+	rc = store_commit(w, op);
+	store_op_free(op);
+	return rc == 0 ? n : -1;
+}
+
 /* Ops are idempotent; a run of moves with a repeated key keeps the
  * later; reads see commits; room numbers rise above any stored. */
 static void
@@ -220,6 +237,11 @@ test_pg_ops(void)
 	CHECK_STR(id.name, "Ana");
 	CHECK(store_game_last(r, "r7", test_pg_games_cb, &count, &found) == 0);
 	CHECK_INT(test_pg_num(url, "SELECT count(*) FROM games"), 1);
+	/* The games prune (--keep-games-days): only games that ended before
+	 * its time, its count the rows it removed. */
+	CHECK_INT(test_pg_prune_games(w, 9, 5), 0);
+	CHECK_INT(test_pg_prune_games(w, 10, 5), 1);
+	CHECK_INT(test_pg_num(url, "SELECT count(*) FROM games"), 0);
 	CHECK(store_room_number(r, &n1) == 0);
 	CHECK(n1 > 7);
 	CHECK(store_room_number(r, &n2) == 0);

@@ -114,6 +114,22 @@ store_prune(struct store *s, const char *status, long long before_ms)
 	        STORE_OP_ROOM_PRUNE, status, NULL, NULL, 0, 0, before_ms));
 }
 
+/* The games prune op (--keep-games-days); the rows it removed into
+ * *count. */
+static int
+store_games_prune(struct store *s, long long before_ms, int max, int *count)
+{
+	struct store_op *op = store_plain(
+	    STORE_OP_GAMES_PRUNE, NULL, NULL, NULL, max, 0, before_ms);
+	long n = 0;
+	int rc;
+
+	op->count = &n;
+	rc = store_write(s, op);
+	*count = (int)n;
+	return rc;
+}
+
 static int
 store_progress_put(
     struct store *s, const char *name, const char *game, const char *json)
@@ -839,6 +855,28 @@ test_store_game_seen(void *arg, const struct store_game *g)
 	seen->game_no[seen->n++] = g->game_no;
 }
 
+/* The prune by age (--keep-games-days) on the four games of
+ * test_store_games (ended at 1000 to 1003): the oldest first, at most max
+ * a call, and nothing that ended at or after the limit. */
+static void
+test_store_games_prune(struct store *s)
+{
+	struct test_store_games seen;
+	int n = -1;
+
+	CHECK_INT(store_games_prune(s, 1000, 10, &n), 0);
+	CHECK_INT(n, 0);
+	CHECK_INT(store_games_prune(s, 1003, 1, &n), 0);
+	CHECK_INT(n, 1); /* the oldest: r1's first game */
+	CHECK_INT(store_games_prune(s, 1003, 10, &n), 0);
+	CHECK_INT(n, 2);
+	memset(&seen, 0, sizeof seen);
+	CHECK_INT(
+	    store_games_of(s, "ana", 1, 10, test_store_game_seen, &seen), 0);
+	CHECK_INT(seen.n, 1);
+	CHECK_STR(seen.rooms[0], "r3"); /* ended at 1003: kept */
+}
+
 /* Finished games: kept whole, listed newest first and bounded, by player
  * (private ones only for their own history), and a room's last one. */
 static void
@@ -896,6 +934,7 @@ test_store_games(void)
 	CHECK_INT(
 	    store_game_last(s, "r9", test_store_game_seen, &seen, &found), 0);
 	CHECK_INT(found, 0);
+	test_store_games_prune(s);
 	store_close(s);
 }
 
