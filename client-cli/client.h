@@ -174,7 +174,10 @@ void room_clear(struct client_room *r);
 int room_from_state(struct client *c, const cJSON *st);
 void room_from_event(struct client *c, const cJSON *ev, const char *name);
 int room_my_turn(const struct client_room *r);
-const char *room_seat_label(const struct client_room *r, int seat);
+const char *room_seat_label(
+    const struct client_room *r, int seat, char *buf, size_t len);
+/* Room for one room_seat_label: a seat name and a player name. */
+#define CLIENT_LABEL (2 * CLIENT_FIELD + 8)
 
 /* replay.c: the last move of a room joined, found by replaying it. */
 int replay_start(struct client_room *r, const cJSON *st);

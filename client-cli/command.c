@@ -277,8 +277,9 @@ command_line(struct client *c, const char *line)
 	}
 	if (r->active && strcmp(r->status, "playing") == 0 && r->turn >= 0 &&
 	    r->myseat >= 0) {
+		char who[CLIENT_LABEL];
 		view_print(c, "It is not your turn: %s is to move.\n",
-		    room_seat_label(r, r->turn));
+		    room_seat_label(r, r->turn, who, sizeof who));
 		return;
 	}
 	view_print(c, "Unknown command '%s': help lists the commands.\n", word);

@@ -133,6 +133,7 @@ amazons_ended(
 	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(ev, "reason");
 	int seat = cJSON_IsString(w) && strcmp(w->valuestring, "black") == 0;
 	const char *why = cJSON_IsString(reason) ? reason->valuestring : "";
+	char winner[CLIENT_LABEL], loser[CLIENT_LABEL];
 
 	if (!cJSON_IsString(w)) {
 		snprintf(buf, len, "Game over! Nobody wins (%s).", why);
@@ -142,17 +143,21 @@ amazons_ended(
 		snprintf(buf, len,
 		    "Sadly %s has no possible moves.\nGame over! The winner "
 		    "is %s.",
-		    room_seat_label(r, !seat), room_seat_label(r, seat));
+		    room_seat_label(r, !seat, loser, sizeof loser),
+		    room_seat_label(r, seat, winner, sizeof winner));
 	else
 		snprintf(buf, len, "Game over (%s)! The winner is %s.", why,
-		    room_seat_label(r, seat));
+		    room_seat_label(r, seat, winner, sizeof winner));
 }
 
 /* "It is white's turn!" at the start, as the seed names who begins. */
 static void
 amazons_started(const struct client_room *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s starts!", room_seat_label(r, r->turn));
+	char who[CLIENT_LABEL];
+
+	snprintf(buf, len, "%s starts!",
+	    room_seat_label(r, r->turn, who, sizeof who));
 }
 
 const struct client_game game_amazons = {

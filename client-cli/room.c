@@ -42,19 +42,19 @@ room_seat_no(const struct client_room *r, const char *seat)
 	return -1;
 }
 
-/* "white (ana)", "player 2 (bot level 3)", or just the seat. */
+/* "white (ana)", "player 2 (bot level 3)", or just the seat, written
+ * into the caller's buf (two labels can go into one sentence) and
+ * returned. */
 const char *
-room_seat_label(const struct client_room *r, int seat)
+room_seat_label(const struct client_room *r, int seat, char *buf, size_t len)
 {
-	static char buf[2 * CLIENT_FIELD + 8];
-
 	if (r->rg == NULL || seat < 0 || seat >= r->rg->seats || seat > 1)
-		return "?";
-	if (r->names[seat][0] != '\0')
-		snprintf(buf, sizeof buf, "%s (%s)", r->rg->seat_names[seat],
+		snprintf(buf, len, "?");
+	else if (r->names[seat][0] != '\0')
+		snprintf(buf, len, "%s (%s)", r->rg->seat_names[seat],
 		    r->names[seat]);
 	else
-		snprintf(buf, sizeof buf, "%s", r->rg->seat_names[seat]);
+		snprintf(buf, len, "%s", r->rg->seat_names[seat]);
 	return buf;
 }
 
