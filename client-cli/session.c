@@ -3,7 +3,9 @@
  * the welcome (log in with the kept token), replies (matched in order to
  * the requests that asked them) and events (boards, moves, the end, chat).
  * Nothing the server sends can crash it: a line that is not a JSON object,
- * or has unknown or wrongly typed members, is ignored or reported. In
+ * or has unknown or wrongly typed members, is ignored or reported; and
+ * every string in it is made safe for a terminal before anything reads
+ * it (proto_text_untrusted_tree), so no server can write escapes. In
  * batch mode every line goes out as it came, for the script.
  */
 #include <stdlib.h>
@@ -605,6 +607,16 @@ session_line(struct client *c, const char *line, size_t len)
 	}
 	if (c->opts.batch) {
 		session_batch(c, line, len, msg);
+		cJSON_Delete(msg);
+		return;
+	}
+	/* from here on the message is for a terminal: no string the server
+	 * sends may move the cursor, clear the screen, set the title or the
+	 * clipboard, whatever path prints it */
+	if (proto_text_untrusted_tree(msg) != 0) {
+		view_print(c,
+		    "(Out of memory: a message from the server is "
+		    "dropped.)\n");
 		cJSON_Delete(msg);
 		return;
 	}

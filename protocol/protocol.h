@@ -465,6 +465,17 @@ int proto_text_encode(struct proto_out *o, const cJSON *msg);
  * board says whose turn it is (as where the message's picture does). */
 char *proto_text_beside(const cJSON *msg, const char *board);
 
+/* Text from elsewhere made safe to print on a terminal, the way text mode
+ * shows chat: every line break (CR, CRLF, NEL, U+2028, U+2029) becomes
+ * "\n", every other control character (ESC included) and every character
+ * that reorders or hides text becomes <U+XXXX>, an invalid byte <0xXX>.
+ * malloc'd; NULL when out of memory. */
+char *proto_text_untrusted(const char *s);
+
+/* proto_text_untrusted() applied to every string in the tree v, in place
+ * (object keys included); 0, or -1 when out of memory. */
+int proto_text_untrusted_tree(cJSON *v);
+
 /* ------------------------------------- internal to protocol/ (not an API) */
 
 /*

@@ -119,6 +119,83 @@ text_add_untrusted(struct text_buf *b, const char *s, const char *prefix)
 	}
 }
 
+/* Text from elsewhere, safe for a terminal (protocol.h). */
+char *
+proto_text_untrusted(const char *s)
+{
+	struct text_buf b = {NULL, 0, 0, 0, NULL};
+
+	text_add_untrusted(&b, s, "");
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p != NULL ? b.p : strdup("");
+}
+
+/* 1 when s holds a byte that proto_text_untrusted could change: one
+ * below 0x20 (but tab and LF), DEL, or any byte above 0x7f. */
+static int
+text_maybe_unsafe(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch >= 0x7f)
+			return 1;
+	}
+	return 0;
+}
+
+/* Replace *sp (a cJSON-owned string) by its safe form when it differs;
+ * 0, or -1 when out of memory. */
+static int
+text_untrusted_swap(char **sp)
+{
+	char *safe, *kept;
+	size_t n;
+
+	if (*sp == NULL || !text_maybe_unsafe(*sp))
+		return 0;
+	safe = proto_text_untrusted(*sp);
+	if (safe == NULL)
+		return -1;
+	if (strcmp(safe, *sp) == 0) {
+		free(safe);
+		return 0;
+	}
+	/* the tree frees its strings with cJSON's own hooks */
+	n = strlen(safe) + 1;
+	kept = cJSON_malloc(n);
+	if (kept != NULL)
+		memcpy(kept, safe, n);
+	free(safe);
+	if (kept == NULL)
+		return -1;
+	cJSON_free(*sp);
+	*sp = kept;
+	return 0;
+}
+
+/* Every string of the tree made safe for a terminal (protocol.h). */
+int
+proto_text_untrusted_tree(cJSON *v)
+{
+	cJSON *c;
+
+	if (v == NULL)
+		return 0;
+	if (v->string != NULL && !(v->type & cJSON_StringIsConst) &&
+	    text_untrusted_swap(&v->string) != 0)
+		return -1;
+	if (cJSON_IsString(v) && !(v->type & cJSON_IsReference) &&
+	    text_untrusted_swap(&v->valuestring) != 0)
+		return -1;
+	for (c = v->child; c != NULL; c = c->next)
+		if (proto_text_untrusted_tree(c) != 0)
+			return -1;
+	return 0;
+}
+
 /* A chat line: "[lobby] ana: text" or "[r1] ana: text", and every further
  * line of a multi-line text with the same prefix. */
 static void
