@@ -110,6 +110,14 @@ struct client_room {
 	_Alignas(16) unsigned char replay[RULES_STATE_MAX];
 };
 
+/* What the player asked for that would leave a running two-player game,
+ * asked first (command_leave_asks). */
+enum client_leaving {
+	CLIENT_LEAVE_NO,   /* nothing is asked */
+	CLIENT_LEAVE_QUIT, /* quit, exit, Ctrl-D: the seat is kept a while */
+	CLIENT_LEAVE_ROOM, /* leave: resigns the game */
+};
+
 /* What the user asked on the command line. */
 struct client_opts {
 	char host[256];
@@ -145,6 +153,7 @@ struct client {
 	int asking_name; /* the prompt asks for the name */
 	const struct client_game *asking_start; /* its start question is
 	                                           asked */
+	enum client_leaving asking_leave; /* a yes leaves the running game */
 	int quitting;
 	int exit_code;
 	struct evbuffer *batch_in; /* batch: the script read so far */
@@ -174,6 +183,7 @@ void room_clear(struct client_room *r);
 int room_from_state(struct client *c, const cJSON *st);
 void room_from_event(struct client *c, const cJSON *ev, const char *name);
 int room_my_turn(const struct client_room *r);
+int room_playing_against(const struct client_room *r);
 const char *room_seat_label(
     const struct client_room *r, int seat, char *buf, size_t len);
 /* Room for one room_seat_label: a seat name and a player name. */
@@ -204,6 +214,8 @@ void term_add_room(const char *id);
 
 /* command.c: one line the user typed (or a script line). */
 void command_line(struct client *c, const char *line);
+int command_leave_asks(struct client *c, enum client_leaving what);
+void command_interrupt(struct client *c, int typed);
 int command_is_verb(const char *word);
 const char *command_word(int i);
 

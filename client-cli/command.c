@@ -228,6 +228,68 @@ command_game(struct client *c, const char *line)
 	conn_send(c, req, CLIENT_P_MOVE, NULL);
 }
 
+/* Ask before what would leave a running two-player game: 1 when the
+ * question is asked (the caller does nothing more), 0 when nothing is to
+ * be asked. */
+int
+command_leave_asks(struct client *c, enum client_leaving what)
+{
+	struct client_room *r = &c->room;
+
+	if (!c->interactive || !room_playing_against(r))
+		return 0;
+	c->asking_leave = what;
+	if (what == CLIENT_LEAVE_ROOM)
+		view_print(c,
+		    "Leaving room %s now resigns the game you are playing "
+		    "there.\n",
+		    r->id);
+	else
+		view_print(c,
+		    "You are playing in room %s (%s). If you quit, your seat "
+		    "is kept for the server's grace time (60 seconds unless "
+		    "it says otherwise): come back before it ends, or your "
+		    "opponent may claim the game.\n",
+		    r->id, r->rg->title);
+	return 1;
+}
+
+/* The answer to the leave question: y does what was asked. */
+static void
+command_leave_answer(struct client *c, const char *line)
+{
+	enum client_leaving what = c->asking_leave;
+
+	c->asking_leave = CLIENT_LEAVE_NO;
+	if (line[0] != 'y' && line[0] != 'Y') {
+		view_print(c, "You stay in room %s.\n", c->room.id);
+		return;
+	}
+	if (what == CLIENT_LEAVE_ROOM) {
+		command_simple(c, "leave", CLIENT_P_PRINT);
+		return;
+	}
+	command_simple(c, "quit", CLIENT_P_PRINT);
+	c->quitting = 1;
+}
+
+/* Ctrl-C: the line typed so far is dropped (as in a shell), and a
+ * question about leaving is answered no; it never ends the client. On an
+ * empty line (typed 0) it says how to leave. */
+void
+command_interrupt(struct client *c, int typed)
+{
+	if (c->asking_leave != CLIENT_LEAVE_NO) {
+		c->asking_leave = CLIENT_LEAVE_NO;
+		view_print(c, "You stay in room %s.\n", c->room.id);
+		return;
+	}
+	if (!typed)
+		view_print(c,
+		    "(Ctrl-C clears the line; quit or Ctrl-D leaves "
+		    "tablero.)\n");
+}
+
 /* Handle one line the player typed. */
 void
 command_line(struct client *c, const char *line)
@@ -236,6 +298,16 @@ command_line(struct client *c, const char *line)
 	struct client_room *r = &c->room;
 
 	command_first(line, word, sizeof word);
+	if (c->asking_leave != CLIENT_LEAVE_NO) {
+		command_leave_answer(c, line + strspn(line, " \t"));
+		return;
+	}
+	if ((strcmp(word, "quit") == 0 || strcmp(word, "exit") == 0) &&
+	    command_leave_asks(c, CLIENT_LEAVE_QUIT))
+		return;
+	if (strcmp(word, "leave") == 0 && command_args(line)[0] == '\0' &&
+	    command_leave_asks(c, CLIENT_LEAVE_ROOM))
+		return;
 	if (c->asking_name) {
 		if (word[0] == '\0')
 			return;

@@ -252,3 +252,12 @@ room_my_turn(const struct client_room *r)
 	return r->active && r->myseat >= 0 && r->turn == r->myseat &&
 	    strcmp(r->status, "playing") == 0;
 }
+
+/* 1 when we hold a seat in a running game against someone (leaving it
+ * costs the game, now or after the grace time). */
+int
+room_playing_against(const struct client_room *r)
+{
+	return r->active && r->myseat >= 0 && r->rg != NULL &&
+	    r->rg->seats >= 2 && strcmp(r->status, "playing") == 0;
+}

@@ -148,6 +148,27 @@ session_token_stale(struct client *c, const char *code)
 	return 1;
 }
 
+/* The server refused our name (not a possible name, or someone else's):
+ * a person at the keyboard is asked for another, as on the first run.
+ * 1 when asked. */
+static int
+session_name_again(struct client *c, const char *code)
+{
+	if (!c->interactive || c->ever_logged_in || code == NULL ||
+	    (strcmp(code, "bad_name") != 0 && strcmp(code, "name_taken") != 0))
+		return 0;
+	if (strcmp(code, "name_taken") == 0)
+		view_print(c,
+		    "That name is someone else's here (or its token is not "
+		    "in this client's store).\n");
+	view_print(c, "Choose another name.\n");
+	c->opts.name[0] = '\0';
+	c->token[0] = '\0';
+	c->token_retried = 0;
+	c->asking_name = 1;
+	return 1;
+}
+
 /* Our hello's reply: keep the token, say hello, resume. */
 static void
 session_hello_reply(struct client *c, const cJSON *rep)
@@ -160,6 +181,8 @@ session_hello_reply(struct client *c, const cJSON *rep)
 		if (session_token_stale(c, code))
 			return;
 		view_error(c, rep);
+		if (session_name_again(c, code))
+			return;
 		if (code != NULL && strcmp(code, "name_taken") == 0)
 			view_print(c,
 			    "That name is someone else's here (or "

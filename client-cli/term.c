@@ -139,6 +139,11 @@ term_build_prompt(struct client *c)
 	view_clocks(c, clocks, sizeof clocks);
 	if (c->asking_name)
 		snprintf(ask, sizeof ask, "Your name: ");
+	else if (c->asking_leave == CLIENT_LEAVE_ROOM)
+		snprintf(
+		    ask, sizeof ask, "Leave room %s and resign? (y/n) ", r->id);
+	else if (c->asking_leave == CLIENT_LEAVE_QUIT)
+		snprintf(ask, sizeof ask, "Quit tablero anyway? (y/n) ");
 	else if (c->asking_start != NULL)
 		snprintf(
 		    ask, sizeof ask, "%s ", c->asking_start->start_question);
@@ -202,6 +207,14 @@ term_line(char *line)
 
 	if (line == NULL) {
 		fputs("\n", c->out);
+		if (c->asking_leave == CLIENT_LEAVE_NO &&
+		    command_leave_asks(c, CLIENT_LEAVE_QUIT)) {
+			/* a second Ctrl-D at the question leaves */
+			term_build_prompt(c);
+			rl_callback_handler_install(
+			    term_prompt_text, term_line);
+			return;
+		}
 		c->quitting = 1;
 		event_base_loopexit(c->base, NULL);
 		return;
@@ -237,14 +250,37 @@ term_read_cb(evutil_socket_t fd, short what, void *arg)
 	rl_callback_read_char();
 }
 
-/* SIGINT, SIGTERM, SIGHUP: leave cleanly, the terminal given back (in the
- * loop, not in a signal handler: libedit's own handlers may deadlock on
- * stdio's locks). */
+/* SIGINT (Ctrl-C): drop the line being typed, as a shell does, and draw
+ * a fresh prompt below it. */
+static void
+term_interrupt(struct client *c)
+{
+	int typed = rl_end > 0; /* libedit sets it at each key */
+
+	/* libedit empties its line when the handler is installed anew (and
+	 * sets rl_end again only at the next key) */
+	rl_callback_handler_remove();
+	rl_end = rl_point = 0;
+	fputs("^C\n", c->out);
+	term_in_handler = 1; /* the cursor is on a fresh line */
+	command_interrupt(c, typed);
+	term_in_handler = 0;
+	term_build_prompt(c);
+	rl_callback_handler_install(term_prompt_text, term_line);
+}
+
+/* SIGINT clears the line; SIGTERM, SIGHUP leave cleanly, the terminal
+ * given back (in the loop, not in a signal handler: libedit's own
+ * handlers may deadlock on stdio's locks). */
 static void
 term_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
 	struct client *c = arg;
 
+	if (sig == SIGINT && c->interactive) {
+		term_interrupt(c);
+		return;
+	}
 	c->quitting = 1;
 	event_base_loopexit(c->base, NULL);
 }
