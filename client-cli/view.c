@@ -19,7 +19,7 @@
 #define VIEW_OFF "\033[0m"
 
 /* A picture line that differs from the one before the move in more than
- * this many cells is text (a count, whose turn), not board: not marked. */
+ * this many cells is not marked (a line of a whole board redrawn). */
 #define VIEW_MARK_MAX 8
 
 /* Milliseconds of a monotonic clock. */
@@ -82,8 +82,23 @@ view_line_len(const char *s)
 	return e != NULL ? (size_t)(e - s) : strlen(s);
 }
 
+/* 1 when a picture line is text, not board: it holds a word (two
+ * letters in a row: whose turn, the score, a legend), where every
+ * board row and file line of every game has single letters only. */
+static int
+view_is_text(const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i++)
+		if (isalpha((unsigned char)line[i]) &&
+		    isalpha((unsigned char)line[i + 1]))
+			return 1;
+	return 0;
+}
+
 /* 1 when position i of a picture line is a board cell: not part of a
- * word (whose turn, a name), so no letter or digit on either side. */
+ * number (a rank), so no letter or digit on either side. */
 static int
 view_is_cell(const char *line, size_t len, size_t i)
 {
@@ -106,7 +121,8 @@ view_mark_line(char *out, size_t len, size_t *used, const char *now,
 	if (was != NULL && wlen == nlen)
 		for (i = 0; i < nlen; i++)
 			diff += now[i] != was[i];
-	if (was == NULL || wlen != nlen || diff == 0 || diff > VIEW_MARK_MAX) {
+	if (was == NULL || wlen != nlen || diff == 0 || diff > VIEW_MARK_MAX ||
+	    view_is_text(now, nlen)) {
 		for (i = 0; i < nlen; i++) {
 			one[0] = now[i];
 			view_add(out, len, used, one);
