@@ -204,6 +204,7 @@ void view_error(struct client *c, const cJSON *rep);
 void view_refuse(struct client *c, const char *verb, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 long long view_now_ms(void);
+int view_rows(void);
 
 /* term.c: the keyboard through libedit; printing above the prompt. */
 int term_start(struct client *c);
@@ -281,6 +282,20 @@ struct client_game {
 	/* 1 when the server starts the next game by itself after this end
 	 * (no play-again question); NULL: it never does. */
 	int (*goes_on)(const struct client_room *r, const cJSON *ev);
+	/* The board drawn instead of rules' picture (NULL: the picture):
+	 * st is r->st, or r->before (marks 0) for the last move's
+	 * highlight; marks: show where the move being entered can go;
+	 * rows: the terminal's height (0: unknown). Its length, or -1 for
+	 * rules' picture. */
+	int (*draw)(const struct client_room *r, const void *st, int marks,
+	    int rows, char *buf, size_t len);
+	/* 1: a move is entered in steps, the board is drawn again after
+	 * each, and an empty line goes to input() (it goes back a step). */
+	int steps;
+	/* A moves reply for people, shorter than the protocol's list
+	 * (NULL: the protocol's text). */
+	void (*moves)(const struct client_room *r, const cJSON *rep, char *buf,
+	    size_t len);
 };
 
 extern const struct client_game game_amazons, game_ataxx, game_stones,

@@ -202,8 +202,12 @@ command_game(struct client *c, const char *line)
 	char move[CLIENT_FIELD * 4] = "", msg[1024] = "";
 	cJSON *req;
 
+	int step = r->step;
+
 	switch (r->cg->input(r, line, move, sizeof move, msg, sizeof msg)) {
 	case CG_AGAIN:
+		if (r->cg->steps && r->step != step)
+			view_board(c); /* the next step's squares marked */
 		if (msg[0] != '\0')
 			view_print(c, "%s\n", msg);
 		return;
@@ -318,6 +322,11 @@ command_line(struct client *c, const char *line)
 	}
 	if (c->asking_start != NULL) {
 		command_start(c, line);
+		return;
+	}
+	if (word[0] == '\0' && room_my_turn(r) && r->cg != NULL &&
+	    r->cg->steps && r->have_state) {
+		command_game(c, line); /* back a step */
 		return;
 	}
 	if (word[0] == '\0')

@@ -381,6 +381,23 @@ session_remember_rooms(const cJSON *rep)
 	}
 }
 
+/* A moves reply in the current game's short form, when it has one: 1
+ * when printed. */
+static int
+session_moves(struct client *c, const cJSON *rep)
+{
+	static char buf[16384];
+	const struct client_room *r = &c->room;
+
+	if (!r->active || r->cg == NULL || r->cg->moves == NULL)
+		return 0;
+	r->cg->moves(r, rep, buf, sizeof buf);
+	if (buf[0] == '\0')
+		return 0;
+	view_text(c, buf);
+	return 1;
+}
+
 /* A successful reply, by its verb. */
 static void
 session_ok(struct client *c, const cJSON *rep, const char *re,
@@ -415,6 +432,8 @@ session_ok(struct client *c, const cJSON *rep, const char *re,
 	}
 	if (strcmp(re, "rooms") == 0)
 		session_remember_rooms(rep);
+	if (strcmp(re, "moves") == 0 && session_moves(c, rep))
+		return;
 	session_text(c, rep);
 }
 

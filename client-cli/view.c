@@ -4,11 +4,14 @@
  * cells the last move changed highlighted, the clocks, and errors as
  * sentences. Colour only when wanted (not --no-color, no NO_COLOR, a tty).
  */
+#include <sys/ioctl.h>
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "client-cli/client.h"
 
@@ -193,6 +196,32 @@ view_clocks(struct client *c, char *buf, size_t len)
 	}
 }
 
+/* The terminal's height in rows, or 0 when it is not known. */
+int
+view_rows(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0)
+		return 0;
+	return ws.ws_row;
+}
+
+/* The room's board for st (r->st or r->before) into buf: the game's own
+ * drawing when it has one, else rules' picture; its length, or -1. */
+static int
+view_render(struct client *c, const void *st, int marks, char *buf, size_t len)
+{
+	struct client_room *r = &c->room;
+	int n = -1;
+
+	if (r->cg != NULL && r->cg->draw != NULL)
+		n = r->cg->draw(r, st, marks, view_rows(), buf, len);
+	if (n < 0)
+		n = r->rg->render(st, buf, len);
+	return n;
+}
+
 /* The board view_board() draws now, unmarked, in a static buffer; NULL
  * when it draws none. */
 const char *
@@ -202,7 +231,7 @@ view_picture(struct client *c)
 	static char now[RULES_TEXT_MAX];
 
 	if (!r->active || !r->have_state || r->rg == NULL ||
-	    r->rg->render(r->st, now, sizeof now) < 0)
+	    view_render(c, r->st, 1, now, sizeof now) < 0)
 		return NULL;
 	return now;
 }
@@ -223,7 +252,7 @@ view_board(struct client *c)
 	if (now == NULL)
 		return;
 	if (c->opts.color && r->have_last &&
-	    r->rg->render(r->before, was, sizeof was) >= 0)
+	    view_render(c, r->before, 0, was, sizeof was) >= 0)
 		view_marked(c, now, was, out, sizeof out);
 	else
 		view_marked(c, now, NULL, out, sizeof out);
