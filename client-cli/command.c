@@ -335,6 +335,17 @@ command_line(struct client *c, const char *line)
 		command_again(c, line);
 		return;
 	}
+	if (strcmp(word, "hello") == 0) {
+		view_print(
+		    c, "You are logged in already (as %s).\n", c->opts.name);
+		return;
+	}
+	if (strcmp(word, "mode") == 0) {
+		view_print(c,
+		    "The mode is for telnet: this client speaks JSON to the "
+		    "server and shows you text.\n");
+		return;
+	}
 	if (strcmp(word, "load") == 0) {
 		files_load(c, command_args(line));
 		return;
@@ -354,6 +365,13 @@ command_line(struct client *c, const char *line)
 	}
 	if (room_my_turn(r) && r->cg != NULL && r->have_state) {
 		command_game(c, line);
+		return;
+	}
+	if (r->active && r->myseat < 0) {
+		view_print(c,
+		    "You are watching room %s: only its players move. "
+		    "(help lists the commands.)\n",
+		    r->id);
 		return;
 	}
 	if (r->active && strcmp(r->status, "playing") == 0 && r->turn >= 0 &&

@@ -536,14 +536,16 @@ session_room_event(struct client *c, const cJSON *ev, const char *name)
 	    strcmp(name, "restarted") == 0) {
 		char buf[256] = "";
 		room_from_event(c, ev, name);
-		if (strcmp(name, "started") == 0)
-			session_text_beside(c, ev, view_picture(c));
-		view_board(c);
+		/* started: who plays; undone, restarted: what the new
+		 * board is (it came without a word before) */
+		session_text_beside(c, ev, view_picture(c));
+		/* who begins is said before the board, as the seeds do */
 		if (strcmp(name, "started") == 0 && r->cg != NULL &&
 		    r->cg->started != NULL && r->have_state) {
 			r->cg->started(r, buf, sizeof buf);
 			view_print(c, "%s\n", buf);
 		}
+		view_board(c);
 		return;
 	}
 	if (strcmp(name, "ended") == 0) {
@@ -554,6 +556,14 @@ session_room_event(struct client *c, const cJSON *ev, const char *name)
 	room_from_event(c, ev, name);
 	if (strcmp(name, "clock") != 0)
 		session_text(c, ev);
+	if (strcmp(name, "left") == 0 && r->ask_again &&
+	    session_str(ev, "seat") != NULL) {
+		/* the other player is gone: nobody answers a rematch */
+		r->ask_again = 0;
+		view_print(c,
+		    "No rematch then. Type leave to go back to the lobby, "
+		    "or rooms to see the others.\n");
+	}
 }
 
 /* An event from the server. */
@@ -574,9 +584,11 @@ session_event(struct client *c, const cJSON *ev, const char *name)
 		return;
 	}
 	if (strcmp(name, "shutdown") == 0) {
-		const char *msg = session_str(ev, "message");
-		view_print(c, "The server is stopping%s%s.\n",
-		    msg != NULL ? ": " : "", msg != NULL ? msg : "");
+		/* the server's own words are for telnet (hello NAME TOKEN):
+		 * this client logs in again by itself */
+		view_print(c,
+		    "The server is stopping; your games are saved. This "
+		    "client connects again by itself when it is back.\n");
 		return;
 	}
 	if (room != NULL && c->room.active && strcmp(room, c->room.id) == 0) {
