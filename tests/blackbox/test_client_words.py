@@ -24,7 +24,7 @@ def main():
         try:
             chk.ok(ta.wait(r"Welcome, ana\.") and tb.wait(r"Welcome, bob\.")
                    and tc.wait(r"Welcome, cat\."), "all logged in")
-            chk.ok(ta.say("hello ana", r"^You are logged in already "
+            chk.ok(ta.say("hello", r"^You are logged in already "
                           r"\(as ana\)\.$"), "hello in the client")
             chk.ok(ta.say("mode json", r"^The mode is for telnet"),
                    "mode in the client")
