@@ -220,9 +220,6 @@ void command_interrupt(struct client *c, int typed);
 int command_is_verb(const char *word);
 const char *command_word(int i);
 
-/* request.c: a decoded request back to a JSON request object. */
-cJSON *request_json(const struct proto_request *req);
-
 /* files.c: load FILE and save FILE on the user's machine. */
 void files_load(struct client *c, const char *args);
 void files_save(struct client *c, const char *args);

@@ -143,7 +143,7 @@ command_verb(struct client *c, const char *line)
 		    "a local file\n"
 		    "  exit              leave tablero (as quit)\n"
 		    "In a game, just answer its prompt.\n");
-	conn_send(c, request_json(&req), p, NULL);
+	conn_send(c, proto_request_encode(&req), p, NULL);
 	proto_request_free(&req);
 }
 

@@ -358,6 +358,12 @@ int proto_line_is_json(const char *line, size_t len);
  * fields.c, like the next one. */
 void proto_request_free(struct proto_request *req);
 
+/* The JSON request that means the same as req: every field of the
+ * decoder's table that req holds (depth included), so a request typed in
+ * shorthand goes out as JSON unchanged. The one encoder for every
+ * program that sends requests; in fields.c. NULL when out of memory. */
+cJSON *proto_request_encode(const struct proto_request *req);
+
 /* The option `key` of a create request, or NULL. */
 const char *proto_request_option(
     const struct proto_request *req, const char *key);
