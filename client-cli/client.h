@@ -118,6 +118,20 @@ enum client_leaving {
 	CLIENT_LEAVE_ROOM, /* leave: resigns the game */
 };
 
+/* Most rooms where the player holds a seat that the client follows
+ * (mine.c); a player in more games than this still gets every event,
+ * without the reminder. */
+#define CLIENT_MINE_MAX 32
+
+/* A room where we hold a seat (mine.c). */
+struct client_mine {
+	char room[CLIENT_FIELD];
+	char game[CLIENT_FIELD];
+	char seat[CLIENT_FIELD];
+	char against[CLIENT_FIELD]; /* the other player's name, or "" */
+	int my_turn;
+};
+
 /* What the user asked on the command line. */
 struct client_opts {
 	char host[256];
@@ -147,6 +161,8 @@ struct client {
 	struct client_pending pending[CLIENT_PENDING_MAX];
 	int npending, pending_head;
 	struct client_room room;
+	struct client_mine mine[CLIENT_MINE_MAX]; /* mine.c */
+	int nmine;
 	FILE *out;       /* where screens (or batch JSON lines) go */
 	int interactive; /* libedit owns the terminal */
 	int input_done;  /* batch: stdin ended */
@@ -188,6 +204,14 @@ const char *room_seat_label(
     const struct client_room *r, int seat, char *buf, size_t len);
 /* Room for one room_seat_label: a seat name and a player name. */
 #define CLIENT_LABEL (2 * CLIENT_FIELD + 8)
+
+/* mine.c: the games where we hold a seat, and where our move waits. */
+void mine_drop(struct client *c, const char *id);
+void mine_from_hello(struct client *c, const cJSON *rooms);
+void mine_from_state(struct client *c, const cJSON *st);
+int mine_event(struct client *c, const cJSON *ev, const char *name, int quiet);
+void mine_waiting(const struct client *c, char *buf, size_t len);
+void mine_list(struct client *c);
 
 /* replay.c: the last move of a room joined, found by replaying it. */
 int replay_start(struct client_room *r, const cJSON *st);

@@ -12,7 +12,8 @@
 #include "client-cli/client.h"
 
 /* The client's own commands, after the protocol's verbs. */
-static const char *const command_local[] = {"load", "save", "exit", NULL};
+static const char *const command_local[] = {
+    "load", "save", "exit", "mine", NULL};
 
 /* The i-th command word (verbs, then local ones), or NULL past the end;
  * for completion. */
@@ -142,6 +143,8 @@ command_verb(struct client *c, const char *line)
 		    "  save FILE [ROOM]  write the room's position to "
 		    "a local file\n"
 		    "  exit              leave tablero (as quit)\n"
+		    "  mine              the games you sit in, and where it "
+		    "is your move\n"
 		    "In a game, just answer its prompt.\n");
 	conn_send(c, proto_request_encode(&req), p, NULL);
 	proto_request_free(&req);
@@ -344,6 +347,10 @@ command_line(struct client *c, const char *line)
 		view_print(c,
 		    "The mode is for telnet: this client speaks JSON to the "
 		    "server and shows you text.\n");
+		return;
+	}
+	if (strcmp(word, "mine") == 0) {
+		mine_list(c);
 		return;
 	}
 	if (strcmp(word, "load") == 0) {

@@ -218,6 +218,7 @@ session_hello_reply(struct client *c, const cJSON *rep)
 	else if (c->ever_logged_in && !c->opts.batch)
 		view_print(c, "Connected again as %s.\n", c->opts.name);
 	c->ever_logged_in = 1;
+	mine_from_hello(c, cJSON_GetObjectItemCaseSensitive(rep, "rooms"));
 	if (!c->opts.batch)
 		session_resume(
 		    c, cJSON_GetObjectItemCaseSensitive(rep, "rooms"));
@@ -293,6 +294,7 @@ session_state(struct client *c, const cJSON *rep, const char *re, int quiet)
 
 	if (room_from_state(c, st) != 0)
 		return;
+	mine_from_state(c, st);
 	session_replay(c, st, 1);
 	if (!quiet && !asked && seat != NULL)
 		view_print(c, "You are in room %s (%s), seat %s.\n", r->id,
@@ -419,6 +421,8 @@ session_ok(struct client *c, const cJSON *rep, const char *re,
 	if (session_event_follows(re) || p->purpose == CLIENT_P_QUIET)
 		return;
 	if (strcmp(re, "leave") == 0) {
+		if (c->room.active)
+			mine_drop(c, c->room.id);
 		if (c->room.active)
 			view_print(c, "You left room %s.\n", c->room.id);
 		else
@@ -592,10 +596,15 @@ session_event(struct client *c, const cJSON *ev, const char *name)
 		return;
 	}
 	if (room != NULL && c->room.active && strcmp(room, c->room.id) == 0) {
+		mine_event(c, ev, name, 1);
 		session_room_event(c, ev, name);
 		return;
 	}
 	session_text(c, ev);
+	/* our move in a game we are not looking at: said, and from the
+	 * lobby we go back to it */
+	if (room != NULL && mine_event(c, ev, name, 0))
+		session_resync(c, "join", room);
 }
 
 /* In batch mode: our own hello's token is kept; every line goes out. */

@@ -134,7 +134,7 @@ static void
 term_build_prompt(struct client *c)
 {
 	struct client_room *r = &c->room;
-	char ask[256] = "", clocks[256] = "";
+	char ask[256] = "", clocks[256] = "", waiting[256];
 
 	view_clocks(c, clocks, sizeof clocks);
 	if (c->asking_name)
@@ -155,11 +155,15 @@ term_build_prompt(struct client *c)
 		snprintf(ask, sizeof ask, "[%s] > ", r->id);
 	else
 		snprintf(ask, sizeof ask, "tablero> ");
+	mine_waiting(c, waiting, sizeof waiting);
 	if (clocks[0] != '\0' && r->clocks_running)
-		snprintf(term_prompt_text, sizeof term_prompt_text, "[%s] %s",
-		    clocks, ask);
+		snprintf(term_prompt_text, sizeof term_prompt_text,
+		    "%s%s%s[%s] %s", waiting[0] ? "(your move in" : "", waiting,
+		    waiting[0] ? ") " : "", clocks, ask);
 	else
-		snprintf(term_prompt_text, sizeof term_prompt_text, "%s", ask);
+		snprintf(term_prompt_text, sizeof term_prompt_text, "%s%s%s%s",
+		    waiting[0] ? "(your move in" : "", waiting,
+		    waiting[0] ? ") " : "", ask);
 }
 
 /* Draw the prompt anew (after the state changed). */
