@@ -81,8 +81,8 @@ struct client_room {
 	int myseat;     /* our seat number, or -1 when watching */
 	char seats[2][CLIENT_FIELD];
 	char names[2][CLIENT_FIELD];
-	char status[16]; /* waiting, playing, ended, adjourned */
-	int turn;        /* seat to move, or -1 */
+	enum proto_room_status status; /* PROTO_ROOM_STATUS_COUNT: unknown */
+	int turn;                      /* seat to move, or -1 */
 	long long seq;
 	int have_state; /* st holds the position */
 	_Alignas(16) unsigned char st[RULES_STATE_MAX];
@@ -197,7 +197,8 @@ void session_free(struct client *c);
 /* room.c: the current room's state kept from states and events. */
 void room_clear(struct client_room *r);
 int room_from_state(struct client *c, const cJSON *st);
-void room_from_event(struct client *c, const cJSON *ev, const char *name);
+void room_from_event(
+    struct client *c, const cJSON *ev, enum proto_event_kind ev_kind);
 int room_my_turn(const struct client_room *r);
 int room_playing_against(const struct client_room *r);
 const char *room_seat_label(
@@ -209,7 +210,8 @@ const char *room_seat_label(
 void mine_drop(struct client *c, const char *id);
 void mine_from_hello(struct client *c, const cJSON *rooms);
 void mine_from_state(struct client *c, const cJSON *st);
-int mine_event(struct client *c, const cJSON *ev, const char *name, int quiet);
+int mine_event(struct client *c, const cJSON *ev, enum proto_event_kind ev_kind,
+    int quiet);
 void mine_waiting(const struct client *c, char *buf, size_t len);
 void mine_list(struct client *c);
 

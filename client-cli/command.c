@@ -381,7 +381,7 @@ command_line(struct client *c, const char *line)
 		    r->id);
 		return;
 	}
-	if (r->active && strcmp(r->status, "playing") == 0 && r->turn >= 0 &&
+	if (r->active && r->status == PROTO_ROOM_PLAYING && r->turn >= 0 &&
 	    r->myseat >= 0) {
 		char who[CLIENT_LABEL];
 		view_print(c, "It is not your turn: %s is to move.\n",

@@ -140,7 +140,8 @@ mine_title(const char *game)
  * a room not on the screen (quiet 0), 1 when it made it our move there
  * (said; the caller joins it again when we are in the lobby). */
 int
-mine_event(struct client *c, const cJSON *ev, const char *name, int quiet)
+mine_event(
+    struct client *c, const cJSON *ev, enum proto_event_kind ev_kind, int quiet)
 {
 	const char *id = mine_str(ev, "room");
 	const char *turn = mine_str(ev, "turn");
@@ -149,17 +150,17 @@ mine_event(struct client *c, const cJSON *ev, const char *name, int quiet)
 
 	if (m == NULL)
 		return 0;
-	if (strcmp(name, "ended") == 0) {
+	if (ev_kind == PROTO_EV_ENDED) {
 		mine_drop(c, id);
 		return 0;
 	}
-	if (strcmp(name, "left") == 0) {
+	if (ev_kind == PROTO_EV_LEFT) {
 		const char *who = mine_str(ev, "name");
 		if (who != NULL && strcmp(who, c->opts.name) == 0)
 			mine_drop(c, id);
 		return 0;
 	}
-	if (strcmp(name, "started") == 0)
+	if (ev_kind == PROTO_EV_STARTED)
 		mine_keep(
 		    c, id, NULL, cJSON_GetObjectItemCaseSensitive(ev, "seats"));
 	if (turn == NULL || (m = mine_find(c, id)) == NULL)
