@@ -170,8 +170,8 @@ view_marked(
 	}
 }
 
-/* The clocks as "white 4:53, black 5:00" (the side to move counting
- * down); "" for an untimed game. */
+/* The clocks as "white 4:53, black 1:00:00" (the side to move counting
+ * down, the server's text mode's format); "" for an untimed game. */
 void
 view_clocks(struct client *c, char *buf, size_t len)
 {
@@ -184,14 +184,13 @@ view_clocks(struct client *c, char *buf, size_t len)
 		return;
 	for (i = 0; i < r->rg->seats && i < 2; i++) {
 		long long ms = r->clocks[i];
-		char one[96];
+		char one[96], time[32];
 
 		if (r->clocks_running && i == r->turn)
 			ms -= view_now_ms() - r->clocks_at;
-		if (ms < 0)
-			ms = 0;
-		snprintf(one, sizeof one, "%s%s %lld:%02lld", i ? ", " : "",
-		    r->rg->seat_names[i], ms / 60000, (ms / 1000) % 60);
+		proto_clock_format(ms, time, sizeof time);
+		snprintf(one, sizeof one, "%s%s %s", i ? ", " : "",
+		    r->rg->seat_names[i], time);
 		view_add(buf, len, &used, one);
 	}
 }

@@ -471,6 +471,10 @@ int proto_text_encode(struct proto_out *o, const cJSON *msg);
  * board says whose turn it is (as where the message's picture does). */
 char *proto_text_beside(const cJSON *msg, const char *board);
 
+/* A clock's time left (milliseconds) as people read it: "4:53", or
+ * "1:02:03" past an hour; never negative. */
+void proto_clock_format(long long ms, char *buf, size_t len);
+
 /* Text from elsewhere made safe to print on a terminal, the way text mode
  * shows chat: every line break (CR, CRLF, NEL, U+2028, U+2029) becomes
  * "\n", every other control character (ESC included) and every character

@@ -317,17 +317,28 @@ text_who(struct text_buf *b, const cJSON *o)
 		text_add(b, "someone");
 }
 
-/* A time in milliseconds as h:mm:ss or m:ss. */
-static void
-text_clock_time(struct text_buf *b, long long ms)
+/* A clock's time for people (protocol.h): the one formatter of the
+ * server's text mode and the client. */
+void
+proto_clock_format(long long ms, char *buf, size_t len)
 {
 	long long s = ms < 0 ? 0 : ms / 1000;
 
 	if (s >= 3600)
-		text_addf(
-		    b, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+		snprintf(buf, len, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60,
+		    s % 60);
 	else
-		text_addf(b, "%lld:%02lld", s / 60, s % 60);
+		snprintf(buf, len, "%lld:%02lld", s / 60, s % 60);
+}
+
+/* A time in milliseconds as h:mm:ss or m:ss. */
+static void
+text_clock_time(struct text_buf *b, long long ms)
+{
+	char buf[32];
+
+	proto_clock_format(ms, buf, sizeof buf);
+	text_add(b, buf);
 }
 
 /* "Clocks: black 4:59, white 5:00." from {seat: ms}. */

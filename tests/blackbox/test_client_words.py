@@ -4,7 +4,7 @@ watching; hello and mode typed in the client get the client's answer,
 not a field error or "Output is text now"; a player waiting at the
 play-again question is told when the other one left; Stones says who
 starts before the board, as the seed; a solitaire undo says what
-happened; the Ataxx prompt's examples are moves of the player's own."""
+happened; a clock past an hour reads h:mm:ss as in text mode."""
 
 import os
 import sys
@@ -56,6 +56,10 @@ def main():
             tc.line("4 2")
             chk.ok(tc.wait(r"pegs left"), "a jump")
             chk.ok(tc.say("undo", r"Move taken back\."), "undo says so")
+            # one clock format: the server's h:mm:ss past an hour
+            ta.line("create ataxx bot=1 time=4000")
+            chk.ok(ta.prompt(r"^\[white 1:06:\d\d, black 1:06:40\] "),
+                   "a clock past an hour reads h:mm:ss:\n" + ta.screen())
         finally:
             ta.stop()
             tb.stop()

@@ -868,6 +868,20 @@ test_text_untrusted_tree(void)
 	CHECK_INT(proto_text_untrusted_tree(NULL), 0);
 }
 
+/* One clock format for the server's text and the client. */
+static void
+test_clock_format(void)
+{
+	char buf[32];
+
+	proto_clock_format(293000, buf, sizeof buf);
+	CHECK_STR(buf, "4:53");
+	proto_clock_format(3723999, buf, sizeof buf);
+	CHECK_STR(buf, "1:02:03");
+	proto_clock_format(-5, buf, sizeof buf);
+	CHECK_STR(buf, "0:00");
+}
+
 int
 main(void)
 {
@@ -888,5 +902,6 @@ main(void)
 	test_text();
 	test_text_untrusted();
 	test_text_untrusted_tree();
+	test_clock_format();
 	return check_done();
 }
