@@ -517,6 +517,10 @@ int limit_names_take(
 void limit_log(struct server *srv, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* bare.c */
+enum proto_error bare_line(struct conn *c, const char *line, size_t len,
+    struct proto_request *req, enum proto_error e, char *err, size_t errlen);
+
 /* session.c */
 void session_open(struct conn *c);
 void session_line(struct conn *c, const char *line, size_t len);

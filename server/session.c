@@ -265,6 +265,8 @@ session_line(struct conn *c, const char *line, size_t len)
 		return;
 	}
 	c->refused = 0;
+	if (e != PROTO_OK) /* "A2" on telnet is a move */
+		e = bare_line(c, line, len, &req, e, err, sizeof err);
 	if (e != PROTO_OK) {
 		if (req.shorthand && e == PROTO_E_BAD_REQUEST)
 			proto_shorthand_usage(req.verb, err, sizeof err);

@@ -1,0 +1,62 @@
+"""test_telnet_bare.py: what a person types on telnet that is not a verb
+(issue 21, items 5 and 7). In a running game a bare "A2" or "C1C2" is the
+move it spells in the player's current room; a spectator who types one
+is told they are watching; hello typed when logged in says so instead of
+"field 'name' is required"; a word that is no verb in the lobby is
+still an unknown command."""
+
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Checks, Server, args  # noqa: E402
+from test_telnet import Telnet, FAST  # noqa: E402
+
+
+def main():
+    a = args()
+    chk = Checks()
+    with Server(a.build, extra=FAST) as srv:
+        ana, bob, cat = Telnet(srv.port), Telnet(srv.port), Telnet(srv.port)
+        try:
+            for t, n in ((ana, "ana"), (bob, "bob"), (cat, "cat")):
+                t.type("hello " + n)
+                chk.ok(t.until(r"^Welcome"), n + " logged in")
+            ana.type("b2")
+            chk.ok(ana.until(r"unknown command 'b2'"),
+                   "in the lobby a bare word is still unknown")
+            ana.type("hello")
+            chk.ok(ana.until(r"logged in already, as ana"),
+                   "hello when logged in says so")
+            ana.type("create stones first=1")
+            chk.ok(ana.until(r"[Ww]aiting"), "ana made r1")
+            bob.type("join r1")
+            chk.ok(bob.until(r"player 1 to place"), "bob joined")
+            ana.quiet()
+            ana.type("A2")
+            got = ana.until(r"A2|error")
+            chk.ok(got and "error" not in got[-1],
+                   "A2 alone is ana's move: %r" % (got,))
+            chk.ok(bob.until(r"A2"), "bob sees it")
+            cat.type("watch r1")
+            chk.ok(cat.until(r"watching|r1"), "cat watches")
+            cat.quiet()
+            cat.type("B2")
+            chk.ok(cat.until(r"you are watching r1: only its players move"),
+                   "a spectator's move")
+            ana.quiet()
+            ana.type("zz")  # Stones: player 1 places all three pegs first
+            got = ana.until(r"error")
+            chk.ok(got and re.search(r"^error \(unknown_cmd\): unknown command "
+                                     r"'zz', and no move in r1 either: ",
+                                     got[-1]),
+                   "a word that is no move either says both: %r" % (got,))
+        finally:
+            for t in (ana, bob, cat):
+                t.close()
+    chk.done()
+
+
+if __name__ == "__main__":
+    main()
