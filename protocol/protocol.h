@@ -255,7 +255,8 @@ enum proto_verb proto_verbs_check(void);
 	X(OPPONENT_BACK, opponent_back)                                        \
 	X(CLOCK, clock)                                                        \
 	X(UNDONE, undone)                                                      \
-	X(RESTARTED, restarted)
+	X(RESTARTED, restarted)                                                \
+	X(GRACE_OVER, grace_over)
 
 enum proto_event_kind {
 #define PROTO_EVENT_ENUM(upper, lower) PROTO_EV_##upper,

@@ -1170,6 +1170,17 @@ text_event_opponent_gone(struct text_buf *b, const cJSON *msg)
 }
 
 void
+text_event_grace_over(struct text_buf *b, const cJSON *msg)
+{
+	const char *room = text_str(msg, "room");
+
+	text_room(b, msg);
+	text_who(b, msg);
+	text_addf(b, " did not come back: claim wins %s.\n",
+	    room != NULL ? room : "the game");
+}
+
+void
 text_event_opponent_back(struct text_buf *b, const cJSON *msg)
 {
 	text_room(b, msg);

@@ -1,7 +1,8 @@
 /*
  * sweep.c: tablerod's housekeeping, once a second on the event loop:
  * forgets abuse accounting at rest, expires waiting rooms whose creator
- * is gone, and hourly prunes identities that never played.
+ * is gone, tells rooms whose gone player's grace is over (grace.c), and
+ * hourly prunes identities that never played.
  */
 #include <string.h>
 
@@ -49,6 +50,7 @@ sweep_chain(struct server *srv, struct room *r, int64_t now)
 
 	for (; r != NULL; r = next) {
 		next = r->hnext;
+		grace_check(r, now);
 		if (!sweep_expired(r, now))
 			continue;
 		if (store_room_delete(storeq_barrier(srv->storeq), r->id) !=
