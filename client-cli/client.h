@@ -162,6 +162,7 @@ struct client {
 	int npending, pending_head;
 	struct client_room room;
 	struct client_mine mine[CLIENT_MINE_MAX]; /* mine.c */
+	char invited[CLIENT_FIELD]; /* the last room we were invited to */
 	int nmine;
 	FILE *out;       /* where screens (or batch JSON lines) go */
 	int interactive; /* libedit owns the terminal */

@@ -349,6 +349,14 @@ command_line(struct client *c, const char *line)
 		    "server and shows you text.\n");
 		return;
 	}
+	if (strcmp(word, "join") == 0 && command_args(line)[0] == '\0' &&
+	    c->invited[0] != '\0') {
+		char join[CLIENT_FIELD + 8];
+		snprintf(join, sizeof join, "join %s", c->invited);
+		c->invited[0] = '\0';
+		command_verb(c, join);
+		return;
+	}
 	if (strcmp(word, "mine") == 0) {
 		mine_list(c);
 		return;

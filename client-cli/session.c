@@ -602,6 +602,8 @@ session_event(struct client *c, const cJSON *ev, enum proto_event_kind ev_kind)
 		c->quitting = 1;
 		return;
 	}
+	if (ev_kind == PROTO_EV_INVITED && room != NULL) /* join alone */
+		snprintf(c->invited, sizeof c->invited, "%s", room);
 	if (ev_kind == PROTO_EV_SHUTDOWN) {
 		/* the server's own words are for telnet (hello NAME TOKEN):
 		 * this client logs in again by itself */

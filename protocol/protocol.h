@@ -196,6 +196,8 @@ void proto_framer_trim(struct proto_framer *f);
 	X(HISTORY, history)                                                    \
 	X(CHAT, chat)                                                          \
 	X(SAY, say)                                                            \
+	X(TELL, tell)                                                          \
+	X(INVITE, invite)                                                      \
 	X(WHO, who)                                                            \
 	X(PING, ping)                                                          \
 	X(QUIT, quit)                                                          \
@@ -256,7 +258,9 @@ enum proto_verb proto_verbs_check(void);
 	X(CLOCK, clock)                                                        \
 	X(UNDONE, undone)                                                      \
 	X(RESTARTED, restarted)                                                \
-	X(GRACE_OVER, grace_over)
+	X(GRACE_OVER, grace_over)                                              \
+	X(TOLD, told)                                                          \
+	X(INVITED, invited)
 
 enum proto_event_kind {
 #define PROTO_EVENT_ENUM(upper, lower) PROTO_EV_##upper,

@@ -1169,6 +1169,43 @@ text_event_opponent_gone(struct text_buf *b, const cJSON *msg)
 		text_add(b, " is gone.\n");
 }
 
+/* A private message: "[ana to you] text", each line prefixed. */
+void
+text_event_told(struct text_buf *b, const cJSON *msg)
+{
+	struct text_buf prefix = {NULL, 0, 0, 0, NULL};
+	const char *from = text_str(msg, "from"), *text = text_str(msg, "text");
+
+	text_add(&prefix, "[");
+	text_add_untrusted(&prefix, from != NULL ? from : "?", NULL);
+	text_add(&prefix, " to you] ");
+	if (prefix.oom) {
+		b->oom = 1;
+		return;
+	}
+	text_add(b, prefix.p);
+	text_add_untrusted(b, text != NULL ? text : "", prefix.p);
+	text_add(b, "\n");
+	free(prefix.p);
+}
+
+/* "ana invites you to room r4 (amazons): type join to accept." */
+void
+text_event_invited(struct text_buf *b, const cJSON *msg)
+{
+	const char *from = text_str(msg, "from"), *room = text_str(msg, "room");
+	const char *game = text_str(msg, "game");
+
+	text_add_untrusted(b, from != NULL ? from : "someone", NULL);
+	text_add(b, " invites you to room ");
+	text_add_untrusted(b, room != NULL ? room : "?", NULL);
+	text_add(b, " (");
+	text_add_untrusted(b, game != NULL ? game : "?", NULL);
+	text_add(b, "): type join ");
+	text_add_untrusted(b, room != NULL ? room : "?", NULL);
+	text_add(b, " to accept.\n");
+}
+
 void
 text_event_grace_over(struct text_buf *b, const cJSON *msg)
 {
