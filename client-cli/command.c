@@ -164,9 +164,14 @@ command_again(struct client *c, const char *line)
 		    CLIENT_P_PRINT);
 		return;
 	}
-	view_print(c,
-	    "Type leave to go back to the lobby, or rooms to see "
-	    "the others.\n");
+	if (g != NULL && g->again_verb != NULL)
+		view_print(c,
+		    "Type r to play it again, leave to go back to the lobby, "
+		    "or rooms to see the others.\n");
+	else
+		view_print(c,
+		    "Type leave to go back to the lobby, or rooms to see "
+		    "the others.\n");
 }
 
 /* The answer to a game's start question: its create goes out. */
@@ -380,6 +385,13 @@ command_line(struct client *c, const char *line)
 	}
 	if (room_my_turn(r) && r->cg != NULL && r->have_state) {
 		command_game(c, line);
+		return;
+	}
+	if (r->active && r->status == PROTO_ROOM_ENDED && r->myseat >= 0 &&
+	    r->cg != NULL && r->cg->again_verb != NULL &&
+	    strcmp(word, "r") == 0) {
+		/* the play-again question answered no, then r after all */
+		command_simple(c, r->cg->again_verb(r), CLIENT_P_PRINT);
 		return;
 	}
 	if (r->active && r->myseat < 0) {

@@ -56,6 +56,20 @@ def main():
             tc.line("4 2")
             chk.ok(tc.wait(r"pegs left"), "a jump")
             chk.ok(tc.say("undo", r"Move taken back\."), "undo says so")
+            # a lost level answered n, then r after all (issue 21, item 7)
+            tc.line("leave")
+            pos = ("1 ......../C......./..C...../......../......../......../"
+                   "......../.......C a7")
+            chk.ok(tc.say('create shifter position="%s"' % pos,
+                          r"Level 1: the square"), "a level to lose")
+            chk.ok(tc.say("c6", r"the level is lost"), "lost")
+            chk.ok(tc.say("n", r"^Type r to play it again, leave to go back"),
+                   "n says r plays it again")
+            n = tc.count(r"level 1: 3 pieces left$")
+            chk.ok(tc.say("r", r"level 1: 3 pieces left$") and
+                   tc.count(r"level 1: 3 pieces left$") > n,
+                   "r after n retries the level:\n" + tc.screen())
+            chk.eq(tc.count(r"Unknown command 'r'"), 0, "r is no unknown")
             # one clock format: the server's h:mm:ss past an hour
             ta.line("create ataxx bot=1 time=4000")
             chk.ok(ta.prompt(r"^\[white 1:06:\d\d, black 1:06:40\] "),

@@ -3,7 +3,8 @@
 move it spells in the player's current room; a spectator who types one
 is told they are watching; hello typed when logged in says so instead of
 "field 'name' is required"; a word that is no verb in the lobby is
-still an unknown command."""
+still an unknown command; leaving a puzzle says how to start another
+(restart and rematch are refused once you left)."""
 
 import os
 import re
@@ -52,6 +53,17 @@ def main():
                                      r"'zz', and no move in r1 either: ",
                                      got[-1]),
                    "a word that is no move either says both: %r" % (got,))
+            # leaving a puzzle does not send people to restart/rematch
+            cat.type("leave")
+            cat.quiet()
+            cat.type("create solitaire")
+            chk.ok(cat.until(r"pegs left"), "cat plays solitaire")
+            cat.quiet()
+            cat.type("leave")
+            got = cat.until(r"^You left the game\. Type create solitaire to "
+                            r"start another\.$")
+            chk.ok(got and not any("Type restart" in l for l in got),
+                   "leaving a puzzle says what works: %r" % (got,))
         finally:
             for t in (ana, bob, cat):
                 t.close()
