@@ -324,6 +324,12 @@ session_state(struct client *c, const cJSON *rep, enum proto_verb re, int quiet)
 	        cJSON_GetObjectItemCaseSensitive(st, "history")) == 0 &&
 	    !asked && re != PROTO_WATCH)
 		return;
+	if (asked) { /* the game so far, as text mode lists it */
+		char *rec = proto_text_record(st);
+		if (rec != NULL)
+			view_text(c, rec);
+		free(rec);
+	}
 	if (r->replaying) {
 		/* drawn once the last page has come (session_board_late) */
 		r->board_due = 1;

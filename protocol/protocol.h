@@ -476,6 +476,12 @@ int proto_text_encode(struct proto_out *o, const cJSON *msg);
  * board says whose turn it is (as where the message's picture does). */
 char *proto_text_beside(const cJSON *msg, const char *board);
 
+/* The moves of a state's history (its page) as people read them,
+ * "Moves (12): 1. b6 2. f2 ...", wrapped at 78 columns; what text mode
+ * prints under a state reply's board. malloc'd; NULL when no move was
+ * played or out of memory. */
+char *proto_text_record(const cJSON *state);
+
 /* A clock's time left (milliseconds) as people read it: "4:53", or
  * "1:02:03" past an hour; never negative. */
 void proto_clock_format(long long ms, char *buf, size_t len);

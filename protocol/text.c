@@ -921,10 +921,66 @@ text_reply_leave(struct text_buf *b, const cJSON *msg)
 	text_tail(b, msg);
 }
 
+/* Width the move list is wrapped at (an 80-column terminal). */
+#define TEXT_RECORD_WIDTH 78
+
+/* The moves of a state's history page: "Moves: 1. b6  2. f2 ...",
+ * wrapped; nothing when no move was played. */
+static void
+text_record(struct text_buf *b, const cJSON *st)
+{
+	const cJSON *hist = cJSON_GetObjectItemCaseSensitive(st, "history");
+	const cJSON *h;
+	long long since = 0, total = 0, n;
+	size_t col;
+
+	if (!cJSON_IsArray(hist) || hist->child == NULL)
+		return;
+	text_num(st, "history_since", &since);
+	if (!text_num(st, "history_total", &total))
+		total = cJSON_GetArraySize(hist);
+	if (since > 0)
+		text_addf(b, "Moves (%lld; from move %lld):", total, since + 1);
+	else
+		text_addf(b, "Moves (%lld):", total);
+	col = 20;
+	cJSON_ArrayForEach(h, hist) {
+		const char *mv = text_str(h, "move");
+		char one[64];
+		int len;
+		if (mv == NULL || !text_num(h, "n", &n))
+			continue;
+		len = snprintf(one, sizeof one, " %lld. %s", n, mv);
+		if (len < 0)
+			continue;
+		if (col + (size_t)len > TEXT_RECORD_WIDTH) {
+			text_add(b, "\n");
+			col = 0;
+		}
+		text_add_untrusted(b, one, NULL);
+		col += (size_t)len;
+	}
+	text_add(b, "\n");
+}
+
+char *
+proto_text_record(const cJSON *state)
+{
+	struct text_buf b = {NULL, 0, 0, 0, NULL};
+
+	text_record(&b, state);
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
 void
 text_reply_state(struct text_buf *b, const cJSON *msg)
 {
 	text_tail(b, msg);
+	text_record(b, cJSON_GetObjectItemCaseSensitive(msg, "state"));
 }
 
 void

@@ -50,6 +50,8 @@ def main():
             chk.ok(ta.say("join r1", PICK) or ta.prompt(PICK),
                    "ana goes back to her move")
             chk.ok(ta.prompt(r"^Choose"), "no reminder for the room shown:\n" + ta.screen())
+            chk.ok(ta.say("state", r"^Moves \(2\): 1\. d1-d5/d3 2\. "
+                          r"d10-d7/d6$"), "state lists the moves so far")
         finally:
             ta.stop()
             tb.stop()

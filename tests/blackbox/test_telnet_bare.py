@@ -3,7 +3,8 @@
 move it spells in the player's current room; a spectator who types one
 is told they are watching; hello typed when logged in says so instead of
 "field 'name' is required"; a word that is no verb in the lobby is
-still an unknown command; leaving a puzzle says how to start another
+still an unknown command; state lists the game's moves so far (issue
+21, the move list); leaving a puzzle says how to start another
 (restart and rematch are refused once you left)."""
 
 import os
@@ -40,6 +41,10 @@ def main():
             chk.ok(got and "error" not in got[-1],
                    "A2 alone is ana's move: %r" % (got,))
             chk.ok(bob.until(r"A2"), "bob sees it")
+            ana.quiet()
+            ana.type("state")
+            chk.ok(ana.until(r"^Moves \(1\): 1\. A2$"),
+                   "state lists the moves so far")
             cat.type("watch r1")
             chk.ok(cat.until(r"watching|r1"), "cat watches")
             cat.quiet()
