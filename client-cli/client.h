@@ -276,7 +276,9 @@ enum cg_action {
 };
 
 struct client_game {
-	const char *name;
+	/* The game's descriptor in rules/: its name, title and seats come
+	 * from there (one registry of games), this table keyed by it. */
+	const struct rules_game *rules;
 	/* The prompt for the player's next step (our turn). */
 	void (*prompt)(const struct client_room *r, char *buf, size_t len);
 	/* One line typed in our turn. */
@@ -325,6 +327,7 @@ struct client_game {
 extern const struct client_game game_amazons, game_ataxx, game_stones,
     game_solitaire, game_shifter;
 const struct client_game *games_find(const char *name);
+const struct client_game *games_for(const struct rules_game *rg);
 const struct client_game *games_at(int i);
 void games_reason_default(
     const struct client_room *r, const char *why, char *buf, size_t len);

@@ -187,7 +187,7 @@ command_start(struct client *c, const char *line)
 	if (req == NULL)
 		return;
 	cJSON_AddStringToObject(req, "cmd", "create");
-	cJSON_AddStringToObject(req, "game", g->name);
+	cJSON_AddStringToObject(req, "game", g->rules->name);
 	rc = g->start(c, line, req, msg, sizeof msg);
 	if (rc != 0) {
 		if (msg[0] != '\0')

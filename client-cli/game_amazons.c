@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "client-cli/client.h"
+#include "rules/games.h"
 
 /* The steps of a move (client_room.step). */
 enum { AMAZONS_PICK, AMAZONS_DEST, AMAZONS_ARROW };
@@ -411,7 +412,7 @@ amazons_moves(
 }
 
 const struct client_game game_amazons = {
-    .name = "amazons",
+    .rules = &rules_amazons,
     .draw = amazons_draw,
     .steps = 1,
     .moves = amazons_moves,

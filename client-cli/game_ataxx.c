@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "client-cli/client.h"
+#include "rules/games.h"
 
 /* "White player" / "Black player". */
 static void
@@ -124,7 +125,7 @@ ataxx_ended(const struct client_room *r, const cJSON *ev, char *buf, size_t len)
 }
 
 const struct client_game game_ataxx = {
-    .name = "ataxx",
+    .rules = &rules_ataxx,
     .prompt = ataxx_prompt,
     .input = ataxx_input,
     .moved = ataxx_moved,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "client-cli/client.h"
+#include "rules/games.h"
 #include "rules/stones.h"
 
 /* How many pegs the seat to move has down (from the board rows). */
@@ -142,7 +143,7 @@ stones_started(const struct client_room *r, char *buf, size_t len)
 }
 
 const struct client_game game_stones = {
-    .name = "stones",
+    .rules = &rules_stones,
     .prompt = stones_prompt,
     .input = stones_input,
     .reason = games_reason_default, /* the server's word: a stale board */

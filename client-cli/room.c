@@ -189,7 +189,7 @@ room_from_state(struct client *c, const cJSON *st)
 	r->active = 1;
 	snprintf(r->id, sizeof r->id, "%s", id->valuestring);
 	r->rg = rules_find(game->valuestring);
-	r->cg = games_find(game->valuestring);
+	r->cg = games_for(r->rg);
 	cJSON_Delete(r->options);
 	r->options = cJSON_IsObject(opts) ? cJSON_Duplicate(opts, 1) : NULL;
 	room_seats(c, cJSON_GetObjectItemCaseSensitive(st, "seats"));

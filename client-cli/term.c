@@ -99,7 +99,7 @@ term_complete_one(const char *text, int state)
 		else if (term_first_word)
 			return NULL;
 		else if ((g = games_at(k)) != NULL)
-			w = g->name;
+			w = g->rules->name;
 		else if (k - term_games() < term_nrooms)
 			w = term_rooms[k - term_games()];
 		else

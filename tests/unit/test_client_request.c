@@ -152,10 +152,28 @@ test_token(void)
 	CHECK_INT(stat(path, &st), 0);
 }
 
+/* One table of games, keyed by the rules' descriptor: every game of
+ * rules/' registry has its prompt file, found by name or descriptor. */
+static void
+test_games_table(void)
+{
+	int i;
+
+	for (i = 0; rules_games[i] != NULL; i++) {
+		const struct client_game *g = games_for(rules_games[i]);
+		CHECK(g != NULL);
+		CHECK(g != NULL && g->rules == rules_games[i]);
+		CHECK(games_find(rules_games[i]->name) == g);
+	}
+	CHECK(games_find("nonesuch") == NULL);
+	CHECK(games_for(NULL) == NULL);
+}
+
 int
 main(void)
 {
 	test_request_json();
+	test_games_table();
 	test_token();
 	return check_done();
 }
