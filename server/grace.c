@@ -16,9 +16,7 @@ grace_tell(struct room *r, int seat)
 	cJSON *ev;
 
 	s->grace_told_ms = s->gone_ms;
-	/* its seq stored first, as every room event's */
-	if (room_commit(r, 1, 0) != 0)
-		return;
+	room_commit(r, 1, 0); /* its seq stored, as every room event's */
 	ev = room_event(r, PROTO_EV_GRACE_OVER);
 	cJSON_AddStringToObject(ev, "name", s->player->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
