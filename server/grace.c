@@ -3,9 +3,11 @@
  * A player whose connection dropped keeps the seat for --grace seconds;
  * once they are over, the room hears "bob did not come back: claim wins
  * r4" (the grace_over event), so the opponent need not poll with claim.
- * The sweep looks once a second (sweep.c); each absence is told once.
+ * The sweep looks once a second (sweep.c); each absence is told once,
+ * and not while the store is failing (it is told when the store is back).
  */
 #include "server/server.h"
+#include "server/store/storeq.h"
 
 /* Tell the room that the seat's grace is over, once per absence (the
  * absence is known by when it began). */
@@ -31,7 +33,10 @@ grace_check(struct room *r, int64_t now)
 	int64_t grace = (int64_t)r->srv->cfg.grace_sec * 1000;
 	int i;
 
-	if (r->status != ROOM_PLAYING || r->g->seats != 2)
+	/* a change the store cannot keep now waits, as verbs are refused:
+	 * the room hears it once the store works again */
+	if (r->status != ROOM_PLAYING || r->g->seats != 2 ||
+	    storeq_failing(r->srv->storeq))
 		return;
 	for (i = 0; i < 2; i++) {
 		struct room_seat *s = &r->seats[i], *o = &r->seats[1 - i];
