@@ -4,7 +4,8 @@
  * running game in their current room, is the move it spells there ("A2",
  * "b6", "3,4 up" mean "move A2"...); a spectator who types one is told
  * they watch; hello typed by someone logged in is answered as such, not
- * with a missing field.
+ * with a missing field. And in text mode, an event that leaves it a
+ * player's turn is followed by a prompt line for them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,4 +85,42 @@ bare_line(struct conn *c, const char *line, size_t len,
 	proto_request_free(req);
 	*req = mv;
 	return PROTO_OK;
+}
+
+/* 1 for the events after which the side to move may have changed. */
+static int
+bare_turn_event(const char *name)
+{
+	return strcmp(name, "moved") == 0 || strcmp(name, "started") == 0 ||
+	    strcmp(name, "undone") == 0 || strcmp(name, "restarted") == 0 ||
+	    strcmp(name, "opponent_back") == 0;
+}
+
+/* A text-mode player was just sent msg: when it is an event of a room
+ * where they are seated and it is now their move, say so on a line of its
+ * own, with a legal move as the example ("Your move in r1, like b6."). */
+void
+bare_prompt(struct conn *c, const cJSON *msg)
+{
+	static struct rules_move moves[RULES_MAX_MOVES];
+	const char *ev =
+	    cJSON_GetStringValue(cJSON_GetObjectItem(msg, "event"));
+	const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(msg, "room"));
+	char line[SERVER_SENTENCE_MAX], like[SERVER_MOVE_TEXT_MAX];
+	struct room *r;
+	int seat, n;
+
+	if (c->mode != CONN_MODE_TEXT || c->player == NULL || ev == NULL ||
+	    id == NULL || !bare_turn_event(ev) ||
+	    (r = room_find(c->srv, id)) == NULL || r->status != ROOM_PLAYING ||
+	    (seat = room_seat_of(r, c->player)) < 0 ||
+	    r->g->turn(r->st) != seat)
+		return;
+	n = r->g->legal_moves(r->st, moves, RULES_MAX_MOVES);
+	if (n <= 0)
+		return;
+	r->g->format_move(r->st, moves[0], like, sizeof like);
+	snprintf(
+	    line, sizeof line, "Your move in %s (like %s):\n", r->id, like);
+	net_send(c, line, strlen(line));
 }

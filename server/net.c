@@ -220,6 +220,7 @@ net_send_cached(struct conn *c, const cJSON *msg, struct net_cache *cache)
 		net_encode_done(c->srv);
 	}
 	net_send(c, (*e)->text, (*e)->len);
+	bare_prompt(c, msg); /* text mode: "Your move in r1 (like b6):" */
 }
 
 void

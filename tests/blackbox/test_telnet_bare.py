@@ -1,5 +1,6 @@
 """test_telnet_bare.py: what a person types on telnet that is not a verb
-(issue 21, items 5 and 7). In a running game a bare "A2" or "C1C2" is the
+(issue 21, items 5 and 7), and the prompt line a player gets on telnet
+when it becomes their move ("Your move in r1 (like A1):"). In a running game a bare "A2" or "C1C2" is the
 move it spells in the player's current room; a spectator who types one
 is told they are watching; hello typed when logged in says so instead of
 "field 'name' is required"; a word that is no verb in the lobby is
@@ -35,6 +36,11 @@ def main():
             chk.ok(ana.until(r"[Ww]aiting"), "ana made r1")
             bob.type("join r1")
             chk.ok(bob.until(r"player 1 to place"), "bob joined")
+            got = ana.until(r"^Your move in r1 \(like [A-C][1-3]\):$")
+            chk.ok(got and "player 1 to place" in " ".join(got),
+                   "ana's turn comes with a prompt line: %r" % (got[-3:],))
+            chk.eq([l for l in bob.quiet() if l.startswith("Your move")],
+                   [], "no prompt for bob, whose turn it is not")
             ana.quiet()
             ana.type("A2")
             got = ana.until(r"A2|error")
