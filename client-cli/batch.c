@@ -101,7 +101,7 @@ batch_line(struct client *c, char *line, size_t len)
 	if (e != PROTO_OK)
 		batch_refused(c, &req, e, err);
 	else
-		conn_send(c, request_json(&req), CLIENT_P_PRINT, NULL);
+		conn_send(c, proto_request_encode(&req), CLIENT_P_PRINT, NULL);
 	proto_request_free(&req);
 }
 

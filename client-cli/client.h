@@ -84,8 +84,8 @@ struct client_room {
 	int myseat;     /* our seat number, or -1 when watching */
 	char seats[2][CLIENT_FIELD];
 	char names[2][CLIENT_FIELD];
-	char status[16]; /* waiting, playing, ended, adjourned */
-	int turn;        /* seat to move, or -1 */
+	enum proto_room_status status; /* PROTO_ROOM_STATUS_COUNT: unknown */
+	int turn;                      /* seat to move, or -1 */
 	long long seq;
 	int have_state; /* st holds the position */
 	_Alignas(16) unsigned char st[RULES_STATE_MAX];
@@ -111,6 +111,28 @@ struct client_room {
 	long long replay_n, replay_total; /* moves replayed, to replay */
 	struct rules_move replay_last;
 	_Alignas(16) unsigned char replay[RULES_STATE_MAX];
+};
+
+/* What the player asked for that would leave a running two-player game,
+ * asked first (command_leave_asks). */
+enum client_leaving {
+	CLIENT_LEAVE_NO,   /* nothing is asked */
+	CLIENT_LEAVE_QUIT, /* quit, exit, Ctrl-D: the seat is kept a while */
+	CLIENT_LEAVE_ROOM, /* leave: resigns the game */
+};
+
+/* Most rooms where the player holds a seat that the client follows
+ * (mine.c); a player in more games than this still gets every event,
+ * without the reminder. */
+#define CLIENT_MINE_MAX 32
+
+/* A room where we hold a seat (mine.c). */
+struct client_mine {
+	char room[CLIENT_FIELD];
+	char game[CLIENT_FIELD];
+	char seat[CLIENT_FIELD];
+	char against[CLIENT_FIELD]; /* the other player's name, or "" */
+	int my_turn;
 };
 
 /* What the user asked on the command line. */
@@ -144,12 +166,16 @@ struct client {
 	struct client_pending pending[CLIENT_PENDING_MAX];
 	int npending, pending_head;
 	struct client_room room;
+	struct client_mine mine[CLIENT_MINE_MAX]; /* mine.c */
+	char invited[CLIENT_FIELD]; /* the last room we were invited to */
+	int nmine;
 	FILE *out;       /* where screens (or batch JSON lines) go */
 	int interactive; /* libedit owns the terminal */
 	int input_done;  /* batch: stdin ended */
 	int asking_name; /* the prompt asks for the name */
 	const struct client_game *asking_start; /* its start question is
 	                                           asked */
+	enum client_leaving asking_leave; /* a yes leaves the running game */
 	int quitting;
 	int exit_code;
 	struct evbuffer *batch_in; /* batch: the script read so far */
@@ -177,9 +203,23 @@ void session_free(struct client *c);
 /* room.c: the current room's state kept from states and events. */
 void room_clear(struct client_room *r);
 int room_from_state(struct client *c, const cJSON *st);
-void room_from_event(struct client *c, const cJSON *ev, const char *name);
+void room_from_event(
+    struct client *c, const cJSON *ev, enum proto_event_kind ev_kind);
 int room_my_turn(const struct client_room *r);
-const char *room_seat_label(const struct client_room *r, int seat);
+int room_playing_against(const struct client_room *r);
+const char *room_seat_label(
+    const struct client_room *r, int seat, char *buf, size_t len);
+/* Room for one room_seat_label: a seat name and a player name. */
+#define CLIENT_LABEL (2 * CLIENT_FIELD + 8)
+
+/* mine.c: the games where we hold a seat, and where our move waits. */
+void mine_drop(struct client *c, const char *id);
+void mine_from_hello(struct client *c, const cJSON *rooms);
+void mine_from_state(struct client *c, const cJSON *st);
+int mine_event(struct client *c, const cJSON *ev, enum proto_event_kind ev_kind,
+    int quiet);
+void mine_waiting(const struct client *c, char *buf, size_t len);
+void mine_list(struct client *c);
 
 /* replay.c: the last move of a room joined, found by replaying it. */
 int replay_start(struct client_room *r, const cJSON *st);
@@ -196,6 +236,7 @@ void view_error(struct client *c, const cJSON *rep);
 void view_refuse(struct client *c, const char *verb, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 long long view_now_ms(void);
+int view_rows(void);
 
 /* term.c: the keyboard through libedit; printing above the prompt. */
 int term_start(struct client *c);
@@ -206,11 +247,10 @@ void term_add_room(const char *id);
 
 /* command.c: one line the user typed (or a script line). */
 void command_line(struct client *c, const char *line);
+int command_leave_asks(struct client *c, enum client_leaving what);
+void command_interrupt(struct client *c, int typed);
 int command_is_verb(const char *word);
 const char *command_word(int i);
-
-/* request.c: a decoded request back to a JSON request object. */
-cJSON *request_json(const struct proto_request *req);
 
 /* files.c: load FILE and save FILE on the user's machine. */
 void files_load(struct client *c, const char *args);
@@ -246,7 +286,9 @@ enum cg_action {
 };
 
 struct client_game {
-	const char *name;
+	/* The game's descriptor in rules/: its name, title and seats come
+	 * from there (one registry of games), this table keyed by it. */
+	const struct rules_game *rules;
 	/* The prompt for the player's next step (our turn). */
 	void (*prompt)(const struct client_room *r, char *buf, size_t len);
 	/* One line typed in our turn. */
@@ -276,11 +318,26 @@ struct client_game {
 	/* 1 when the server starts the next game by itself after this end
 	 * (no play-again question); NULL: it never does. */
 	int (*goes_on)(const struct client_room *r, const cJSON *ev);
+	/* The board drawn instead of rules' picture (NULL: the picture):
+	 * st is r->st, or r->before (marks 0) for the last move's
+	 * highlight; marks: show where the move being entered can go;
+	 * rows: the terminal's height (0: unknown). Its length, or -1 for
+	 * rules' picture. */
+	int (*draw)(const struct client_room *r, const void *st, int marks,
+	    int rows, char *buf, size_t len);
+	/* 1: a move is entered in steps, the board is drawn again after
+	 * each, and an empty line goes to input() (it goes back a step). */
+	int steps;
+	/* A moves reply for people, shorter than the protocol's list
+	 * (NULL: the protocol's text). */
+	void (*moves)(const struct client_room *r, const cJSON *rep, char *buf,
+	    size_t len);
 };
 
 extern const struct client_game game_amazons, game_ataxx, game_stones,
     game_solitaire, game_shifter;
 const struct client_game *games_find(const char *name);
+const struct client_game *games_for(const struct rules_game *rg);
 const struct client_game *games_at(int i);
 void games_reason_default(
     const struct client_room *r, const char *why, char *buf, size_t len);

@@ -12,7 +12,8 @@
 #include "client-cli/client.h"
 
 /* The client's own commands, after the protocol's verbs. */
-static const char *const command_local[] = {"load", "save", "exit", NULL};
+static const char *const command_local[] = {
+    "load", "save", "exit", "mine", NULL};
 
 /* The i-th command word (verbs, then local ones), or NULL past the end;
  * for completion. */
@@ -142,8 +143,10 @@ command_verb(struct client *c, const char *line)
 		    "  save FILE [ROOM]  write the room's position to "
 		    "a local file\n"
 		    "  exit              leave tablero (as quit)\n"
+		    "  mine              the games you sit in, and where it "
+		    "is your move\n"
 		    "In a game, just answer its prompt.\n");
-	conn_send(c, request_json(&req), p, NULL);
+	conn_send(c, proto_request_encode(&req), p, NULL);
 	proto_request_free(&req);
 }
 
@@ -161,9 +164,14 @@ command_again(struct client *c, const char *line)
 		    CLIENT_P_PRINT);
 		return;
 	}
-	view_print(c,
-	    "Type leave to go back to the lobby, or rooms to see "
-	    "the others.\n");
+	if (g != NULL && g->again_verb != NULL)
+		view_print(c,
+		    "Type r to play it again, leave to go back to the lobby, "
+		    "or rooms to see the others.\n");
+	else
+		view_print(c,
+		    "Type leave to go back to the lobby, or rooms to see "
+		    "the others.\n");
 }
 
 /* The answer to a game's start question: its create goes out. */
@@ -179,7 +187,7 @@ command_start(struct client *c, const char *line)
 	if (req == NULL)
 		return;
 	cJSON_AddStringToObject(req, "cmd", "create");
-	cJSON_AddStringToObject(req, "game", g->name);
+	cJSON_AddStringToObject(req, "game", g->rules->name);
 	rc = g->start(c, line, req, msg, sizeof msg);
 	if (rc != 0) {
 		if (msg[0] != '\0')
@@ -202,8 +210,12 @@ command_game(struct client *c, const char *line)
 	char move[CLIENT_FIELD * 4] = "", msg[1024] = "";
 	cJSON *req;
 
+	int step = r->step;
+
 	switch (r->cg->input(r, line, move, sizeof move, msg, sizeof msg)) {
 	case CG_AGAIN:
+		if (r->cg->steps && r->step != step)
+			view_board(c); /* the next step's squares marked */
 		if (msg[0] != '\0')
 			view_print(c, "%s\n", msg);
 		return;
@@ -228,6 +240,68 @@ command_game(struct client *c, const char *line)
 	conn_send(c, req, CLIENT_P_MOVE, NULL);
 }
 
+/* Ask before what would leave a running two-player game: 1 when the
+ * question is asked (the caller does nothing more), 0 when nothing is to
+ * be asked. */
+int
+command_leave_asks(struct client *c, enum client_leaving what)
+{
+	struct client_room *r = &c->room;
+
+	if (!c->interactive || !room_playing_against(r))
+		return 0;
+	c->asking_leave = what;
+	if (what == CLIENT_LEAVE_ROOM)
+		view_print(c,
+		    "Leaving room %s now resigns the game you are playing "
+		    "there.\n",
+		    r->id);
+	else
+		view_print(c,
+		    "You are playing in room %s (%s). If you quit, your seat "
+		    "is kept for the server's grace time (60 seconds unless "
+		    "it says otherwise): come back before it ends, or your "
+		    "opponent may claim the game.\n",
+		    r->id, r->rg->title);
+	return 1;
+}
+
+/* The answer to the leave question: y does what was asked. */
+static void
+command_leave_answer(struct client *c, const char *line)
+{
+	enum client_leaving what = c->asking_leave;
+
+	c->asking_leave = CLIENT_LEAVE_NO;
+	if (line[0] != 'y' && line[0] != 'Y') {
+		view_print(c, "You stay in room %s.\n", c->room.id);
+		return;
+	}
+	if (what == CLIENT_LEAVE_ROOM) {
+		command_simple(c, "leave", CLIENT_P_PRINT);
+		return;
+	}
+	command_simple(c, "quit", CLIENT_P_PRINT);
+	c->quitting = 1;
+}
+
+/* Ctrl-C: the line typed so far is dropped (as in a shell), and a
+ * question about leaving is answered no; it never ends the client. On an
+ * empty line (typed 0) it says how to leave. */
+void
+command_interrupt(struct client *c, int typed)
+{
+	if (c->asking_leave != CLIENT_LEAVE_NO) {
+		c->asking_leave = CLIENT_LEAVE_NO;
+		view_print(c, "You stay in room %s.\n", c->room.id);
+		return;
+	}
+	if (!typed)
+		view_print(c,
+		    "(Ctrl-C clears the line; quit or Ctrl-D leaves "
+		    "tablero.)\n");
+}
+
 /* Handle one line the player typed. */
 void
 command_line(struct client *c, const char *line)
@@ -236,6 +310,16 @@ command_line(struct client *c, const char *line)
 	struct client_room *r = &c->room;
 
 	command_first(line, word, sizeof word);
+	if (c->asking_leave != CLIENT_LEAVE_NO) {
+		command_leave_answer(c, line + strspn(line, " \t"));
+		return;
+	}
+	if ((strcmp(word, "quit") == 0 || strcmp(word, "exit") == 0) &&
+	    command_leave_asks(c, CLIENT_LEAVE_QUIT))
+		return;
+	if (strcmp(word, "leave") == 0 && command_args(line)[0] == '\0' &&
+	    command_leave_asks(c, CLIENT_LEAVE_ROOM))
+		return;
 	if (c->asking_name) {
 		if (word[0] == '\0')
 			return;
@@ -248,10 +332,38 @@ command_line(struct client *c, const char *line)
 		command_start(c, line);
 		return;
 	}
+	if (word[0] == '\0' && room_my_turn(r) && r->cg != NULL &&
+	    r->cg->steps && r->have_state) {
+		command_game(c, line); /* back a step */
+		return;
+	}
 	if (word[0] == '\0')
 		return;
 	if (r->active && r->ask_again && !command_is_verb(word)) {
 		command_again(c, line);
+		return;
+	}
+	if (strcmp(word, "hello") == 0) {
+		view_print(
+		    c, "You are logged in already (as %s).\n", c->opts.name);
+		return;
+	}
+	if (strcmp(word, "mode") == 0) {
+		view_print(c,
+		    "The mode is for telnet: this client speaks JSON to the "
+		    "server and shows you text.\n");
+		return;
+	}
+	if (strcmp(word, "join") == 0 && command_args(line)[0] == '\0' &&
+	    c->invited[0] != '\0') {
+		char join[CLIENT_FIELD + 8];
+		snprintf(join, sizeof join, "join %s", c->invited);
+		c->invited[0] = '\0';
+		command_verb(c, join);
+		return;
+	}
+	if (strcmp(word, "mine") == 0) {
+		mine_list(c);
 		return;
 	}
 	if (strcmp(word, "load") == 0) {
@@ -275,10 +387,25 @@ command_line(struct client *c, const char *line)
 		command_game(c, line);
 		return;
 	}
-	if (r->active && strcmp(r->status, "playing") == 0 && r->turn >= 0 &&
+	if (r->active && r->status == PROTO_ROOM_ENDED && r->myseat >= 0 &&
+	    r->cg != NULL && r->cg->again_verb != NULL &&
+	    strcmp(word, "r") == 0) {
+		/* the play-again question answered no, then r after all */
+		command_simple(c, r->cg->again_verb(r), CLIENT_P_PRINT);
+		return;
+	}
+	if (r->active && r->myseat < 0) {
+		view_print(c,
+		    "You are watching room %s: only its players move. "
+		    "(help lists the commands.)\n",
+		    r->id);
+		return;
+	}
+	if (r->active && r->status == PROTO_ROOM_PLAYING && r->turn >= 0 &&
 	    r->myseat >= 0) {
+		char who[CLIENT_LABEL];
 		view_print(c, "It is not your turn: %s is to move.\n",
-		    room_seat_label(r, r->turn));
+		    room_seat_label(r, r->turn, who, sizeof who));
 		return;
 	}
 	view_print(c, "Unknown command '%s': help lists the commands.\n", word);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "client-cli/client.h"
+#include "rules/games.h"
 
 /* "White player" / "Black player". */
 static void
@@ -18,15 +19,36 @@ ataxx_player(const struct client_room *r, int seat, char *buf, size_t len)
 	buf[0] = (char)toupper((unsigned char)buf[0]);
 }
 
+/* Examples for the prompt from the moves legal now, so that they start
+ * from the player's own pieces: a clone ("b6") and a jump ("a7c5"). */
+static void
+ataxx_examples(const struct client_room *r, char *clone, char *jump, size_t len)
+{
+	static struct rules_move moves[RULES_MAX_MOVES];
+	int i, n = r->rg->legal_moves(r->st, moves, RULES_MAX_MOVES);
+
+	snprintf(clone, len, "b6");
+	snprintf(jump, len, "a7c5");
+	for (i = n - 1; i >= 0; i--) {
+		if (moves[i].to == RULES_NONE)
+			continue;
+		if (moves[i].from == RULES_NONE)
+			r->rg->format_move(r->st, moves[i], clone, len);
+		else
+			r->rg->format_move(r->st, moves[i], jump, len);
+	}
+}
+
 static void
 ataxx_prompt(const struct client_room *r, char *buf, size_t len)
 {
-	char who[64];
+	char who[64], clone[CLIENT_FIELD], jump[CLIENT_FIELD];
 
 	ataxx_player(r, r->turn, who, sizeof who);
+	ataxx_examples(r, clone, jump, sizeof clone);
 	snprintf(buf, len,
-	    "%s (%c), a square to clone to (b2) or a jump (a1c3): ", who,
-	    r->turn == 0 ? 'x' : 'o');
+	    "%s (%c), a square to clone to (%s) or a jump (%s): ", who,
+	    r->turn == 0 ? 'x' : 'o', clone, jump);
 }
 
 static enum cg_action
@@ -103,7 +125,7 @@ ataxx_ended(const struct client_room *r, const cJSON *ev, char *buf, size_t len)
 }
 
 const struct client_game game_ataxx = {
-    .name = "ataxx",
+    .rules = &rules_ataxx,
     .prompt = ataxx_prompt,
     .input = ataxx_input,
     .moved = ataxx_moved,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "client-cli/client.h"
+#include "rules/games.h"
 #include "rules/shifter.h"
 
 /* The level being played, from the rules' status. */
@@ -105,7 +106,7 @@ shifter_start(struct client *c, const char *answer, cJSON *create, char *msg,
 		cJSON_AddStringToObject(opts, "level", "1");
 		return 0;
 	}
-	file = files_last("shifter", &len);
+	file = files_last(rules_shifter.name, &len);
 	if (file == NULL) {
 		snprintf(msg, msglen,
 		    "No level was saved on this machine: "
@@ -120,7 +121,7 @@ shifter_start(struct client *c, const char *answer, cJSON *create, char *msg,
 }
 
 const struct client_game game_shifter = {
-    .name = "shifter",
+    .rules = &rules_shifter,
     .prompt = shifter_prompt,
     .input = shifter_input,
     .reason = games_reason_default,

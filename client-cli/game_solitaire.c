@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "client-cli/client.h"
+#include "rules/games.h"
 
 enum { SOLITAIRE_PEG, SOLITAIRE_CHOICE };
 
@@ -159,7 +160,7 @@ solitaire_ended(
 }
 
 const struct client_game game_solitaire = {
-    .name = "solitaire",
+    .rules = &rules_solitaire,
     .prompt = solitaire_prompt,
     .input = solitaire_input,
     .reason = games_reason_default,

@@ -5,10 +5,11 @@
  * here with rules/ before sending), "Player 1 wins!" and the play-again
  * question.
  */
-#include <ctype.h>
 #include <string.h>
 
 #include "client-cli/client.h"
+#include "rules/games.h"
+#include "rules/stones.h"
 
 /* How many pegs the seat to move has down (from the board rows). */
 static int
@@ -39,52 +40,55 @@ stones_prompt(const struct client_room *r, char *buf, size_t len)
 		snprintf(buf, len, "Player %d enter your move: ", r->turn + 1);
 }
 
-/* The rules' reason (also the server's) as the seed says it, whatever
- * the case and wording around the reason's key words. */
+/* The seed's sentence for why a move is refused, from the rules' code
+ * (stones_check_move), never from reading an English sentence back. */
 static void
-stones_reason(
-    const struct client_room *r, const char *text, char *buf, size_t len)
+stones_say(
+    const struct client_room *r, enum stones_reason why, char *buf, size_t len)
 {
-	char why[RULES_ERR_MAX];
-	size_t i;
 	int player = r->turn + 1;
 
-	for (i = 0; text[i] != '\0' && i + 1 < sizeof why; i++)
-		why[i] = (char)tolower((unsigned char)text[i]);
-	why[i] = '\0';
-	if (strstr(why, "taken by another peg") != NULL)
+	switch (why) {
+	case STONES_R_TAKEN:
 		snprintf(buf, len,
 		    "Position taken by another peg. Please re-enter.");
-	else if (strstr(why, "3-in-a-row") != NULL ||
-	    strstr(why, "three in a row") != NULL)
+		break;
+	case STONES_R_THREE:
 		snprintf(buf, len,
-		    "Invalid position. Cannot complete "
-		    "3-in-a-row at this stage.");
-	else if (strstr(why, "place one peg") != NULL ||
-	    strncmp(why, "not a board position", 21) == 0)
+		    "Invalid position. Cannot complete 3-in-a-row at this "
+		    "stage.");
+		break;
+	case STONES_R_NOT_POINT:
 		snprintf(buf, len,
-		    "Invalid position. Not a board position. "
-		    "Please re-enter.");
-	else if (strstr(why, "not connected") != NULL)
+		    "Invalid position. Not a board position. Please "
+		    "re-enter.");
+		break;
+	case STONES_R_NOT_CONNECTED:
 		snprintf(buf, len,
-		    "Invalid move. Destination position is not "
-		    "connected to origin position. Please "
-		    "re-enter move.");
-	else if (strstr(why, "origin is not occupied") != NULL)
+		    "Invalid move. Destination position is not connected to "
+		    "origin position. Please re-enter move.");
+		break;
+	case STONES_R_FROM_NOT_OWN:
 		snprintf(buf, len,
 		    "Invalid move. Origin is not occupied by player's %d peg",
 		    player);
-	else if (strstr(why, "not empty") != NULL)
+		break;
+	case STONES_R_TO_TAKEN:
 		snprintf(buf, len,
-		    "Invalid move. Destination position is not "
-		    "empty. Please re-enter move.");
-	else if (strstr(why, "4 characters") != NULL ||
-	    strstr(why, "board position") != NULL)
+		    "Invalid move. Destination position is not empty. Please "
+		    "re-enter move.");
+		break;
+	case STONES_R_FOUR_CHARS:
+	case STONES_R_FROM_NOT_POINT:
+	case STONES_R_TO_NOT_POINT:
 		snprintf(buf, len,
-		    "Invalid move. Enter origin and destination "
-		    "positions in 4 characters, e.g., A2B1");
-	else
-		games_reason_default(r, text, buf, len);
+		    "Invalid move. Enter origin and destination positions in "
+		    "4 characters, e.g., A2B1");
+		break;
+	default:
+		stones_reason_text(why, player, buf, len);
+		break;
+	}
 }
 
 static enum cg_action
@@ -92,11 +96,12 @@ stones_input(struct client_room *r, const char *line, char *move, size_t mlen,
     char *msg, size_t msglen)
 {
 	struct rules_move m;
-	char err[RULES_ERR_MAX];
+	enum stones_reason why;
 
 	games_trim(line, move, mlen);
-	if (r->rg->parse_move(r->st, move, &m, err, sizeof err) != 0) {
-		stones_reason(r, err, msg, msglen);
+	why = stones_check_move(r->st, move, &m);
+	if (why != STONES_OK) {
+		stones_say(r, why, msg, msglen);
 		return CG_AGAIN;
 	}
 	return CG_SEND;
@@ -138,10 +143,10 @@ stones_started(const struct client_room *r, char *buf, size_t len)
 }
 
 const struct client_game game_stones = {
-    .name = "stones",
+    .rules = &rules_stones,
     .prompt = stones_prompt,
     .input = stones_input,
-    .reason = stones_reason,
+    .reason = games_reason_default, /* the server's word: a stale board */
     .ended = stones_ended,
     .again = "Type 'Y' or 'y' to play again:",
     .started = stones_started,

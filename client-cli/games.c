@@ -1,7 +1,8 @@
 /*
- * games.c: the table of the games' prompt files (one game_*.c per game)
- * and the helpers they share. A sixth game is one more file and one more
- * line in games_table.
+ * games.c: the table of the games' prompt files (one game_*.c per game),
+ * keyed by the game's descriptor in rules/ (whose registry alone knows
+ * the names), and the helpers they share. A sixth game is one more file
+ * and one more line in games_table.
  */
 #include <ctype.h>
 #include <string.h>
@@ -17,16 +18,24 @@ static const struct client_game *const games_table[] = {
     NULL,
 };
 
-/* The prompt file of a game by its wire name, or NULL. */
+/* The prompt file of a game by its rules' descriptor, or NULL. */
 const struct client_game *
-games_find(const char *name)
+games_for(const struct rules_game *rg)
 {
 	int i;
 
-	for (i = 0; name != NULL && games_table[i] != NULL; i++)
-		if (strcmp(games_table[i]->name, name) == 0)
+	for (i = 0; rg != NULL && games_table[i] != NULL; i++)
+		if (games_table[i]->rules == rg)
 			return games_table[i];
 	return NULL;
+}
+
+/* The prompt file of a game by its wire name (rules/' registry), or
+ * NULL. */
+const struct client_game *
+games_find(const char *name)
+{
+	return name != NULL ? games_for(rules_find(name)) : NULL;
 }
 
 /* The i-th game, or NULL past the end (for completion). */

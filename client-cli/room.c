@@ -17,6 +17,7 @@ room_clear(struct client_room *r)
 	memset(r, 0, sizeof *r);
 	r->myseat = -1;
 	r->turn = -1;
+	r->status = PROTO_ROOM_STATUS_COUNT;
 }
 
 /* Copy a string member of o into buf ("" when absent or not a string). */
@@ -42,19 +43,19 @@ room_seat_no(const struct client_room *r, const char *seat)
 	return -1;
 }
 
-/* "white (ana)", "player 2 (bot level 3)", or just the seat. */
+/* "white (ana)", "player 2 (bot level 3)", or just the seat, written
+ * into the caller's buf (two labels can go into one sentence) and
+ * returned. */
 const char *
-room_seat_label(const struct client_room *r, int seat)
+room_seat_label(const struct client_room *r, int seat, char *buf, size_t len)
 {
-	static char buf[2 * CLIENT_FIELD + 8];
-
 	if (r->rg == NULL || seat < 0 || seat >= r->rg->seats || seat > 1)
-		return "?";
-	if (r->names[seat][0] != '\0')
-		snprintf(buf, sizeof buf, "%s (%s)", r->rg->seat_names[seat],
+		snprintf(buf, len, "?");
+	else if (r->names[seat][0] != '\0')
+		snprintf(buf, len, "%s (%s)", r->rg->seat_names[seat],
 		    r->names[seat]);
 	else
-		snprintf(buf, sizeof buf, "%s", r->rg->seat_names[seat]);
+		snprintf(buf, len, "%s", r->rg->seat_names[seat]);
 	return buf;
 }
 
@@ -136,8 +137,8 @@ room_common(struct client *c, const cJSON *o)
 	const cJSON *status = cJSON_GetObjectItemCaseSensitive(o, "status");
 
 	if (cJSON_IsString(status))
-		snprintf(
-		    r->status, sizeof r->status, "%s", status->valuestring);
+		r->status = proto_room_status_from_name(
+		    status->valuestring, strlen(status->valuestring));
 	if (turn != NULL)
 		r->turn = cJSON_IsString(turn)
 		    ? room_seat_no(r, turn->valuestring)
@@ -163,7 +164,7 @@ room_common(struct client *c, const cJSON *o)
 	} else if (clocks != NULL) {
 		r->has_clocks = 0;
 	}
-	r->clocks_running = strcmp(r->status, "playing") == 0 && r->turn >= 0;
+	r->clocks_running = r->status == PROTO_ROOM_PLAYING && r->turn >= 0;
 }
 
 /* Take a full state (create, join, watch, state, hello); 0, or -1 when
@@ -188,7 +189,7 @@ room_from_state(struct client *c, const cJSON *st)
 	r->active = 1;
 	snprintf(r->id, sizeof r->id, "%s", id->valuestring);
 	r->rg = rules_find(game->valuestring);
-	r->cg = games_find(game->valuestring);
+	r->cg = games_for(r->rg);
 	cJSON_Delete(r->options);
 	r->options = cJSON_IsObject(opts) ? cJSON_Duplicate(opts, 1) : NULL;
 	room_seats(c, cJSON_GetObjectItemCaseSensitive(st, "seats"));
@@ -216,32 +217,33 @@ room_last_move(struct client_room *r, const cJSON *ev)
 /* Take an event of the current room (started, moved, ended, undone,
  * restarted, clock, joined, left, opponent_gone/back). */
 void
-room_from_event(struct client *c, const cJSON *ev, const char *name)
+room_from_event(
+    struct client *c, const cJSON *ev, enum proto_event_kind ev_kind)
 {
 	struct client_room *r = &c->room;
 
-	if (strcmp(name, "started") == 0) {
+	if (ev_kind == PROTO_EV_STARTED) {
 		room_seats(c, cJSON_GetObjectItemCaseSensitive(ev, "seats"));
-		snprintf(r->status, sizeof r->status, "playing");
+		r->status = PROTO_ROOM_PLAYING;
 		r->have_last = 0;
 		r->step = 0;
 		r->ask_again = 0;
-	} else if (strcmp(name, "moved") == 0) {
+	} else if (ev_kind == PROTO_EV_MOVED) {
 		room_last_move(r, ev);
 		r->step = 0;
-	} else if (strcmp(name, "ended") == 0) {
-		snprintf(r->status, sizeof r->status, "ended");
+	} else if (ev_kind == PROTO_EV_ENDED) {
+		r->status = PROTO_ROOM_ENDED;
 		r->turn = -1;
-	} else if (strcmp(name, "undone") == 0 ||
-	    strcmp(name, "restarted") == 0) {
+	} else if (ev_kind == PROTO_EV_UNDONE ||
+	    ev_kind == PROTO_EV_RESTARTED) {
 		r->have_last = 0;
 		r->step = 0;
 	}
-	if (strcmp(name, "moved") == 0 || strcmp(name, "started") == 0 ||
-	    strcmp(name, "undone") == 0 || strcmp(name, "restarted") == 0)
+	if (ev_kind == PROTO_EV_MOVED || ev_kind == PROTO_EV_STARTED ||
+	    ev_kind == PROTO_EV_UNDONE || ev_kind == PROTO_EV_RESTARTED)
 		r->replaying = 0; /* the history being replayed is old */
 	room_common(c, ev);
-	if (strcmp(name, "ended") == 0)
+	if (ev_kind == PROTO_EV_ENDED)
 		r->clocks_running = 0;
 }
 
@@ -250,5 +252,14 @@ int
 room_my_turn(const struct client_room *r)
 {
 	return r->active && r->myseat >= 0 && r->turn == r->myseat &&
-	    strcmp(r->status, "playing") == 0;
+	    r->status == PROTO_ROOM_PLAYING;
+}
+
+/* 1 when we hold a seat in a running game against someone (leaving it
+ * costs the game, now or after the grace time). */
+int
+room_playing_against(const struct client_room *r)
+{
+	return r->active && r->myseat >= 0 && r->rg != NULL &&
+	    r->rg->seats >= 2 && r->status == PROTO_ROOM_PLAYING;
 }

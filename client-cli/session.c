@@ -3,7 +3,9 @@
  * the welcome (log in with the kept token), replies (matched in order to
  * the requests that asked them) and events (boards, moves, the end, chat).
  * Nothing the server sends can crash it: a line that is not a JSON object,
- * or has unknown or wrongly typed members, is ignored or reported. In
+ * or has unknown or wrongly typed members, is ignored or reported; and
+ * every string in it is made safe for a terminal before anything reads
+ * it (proto_text_untrusted_tree), so no server can write escapes. In
  * batch mode every line goes out as it came, for the script.
  */
 #include <stdlib.h>
@@ -137,12 +139,36 @@ session_resume(struct client *c, const cJSON *rooms)
 static int
 session_token_stale(struct client *c, const char *code)
 {
-	if (code == NULL || strcmp(code, "bad_token") != 0 ||
+	if (code == NULL || proto_error_from_code(code) != PROTO_E_BAD_TOKEN ||
 	    c->token[0] == '\0' || c->token_retried)
 		return 0;
 	c->token_retried = 1;
 	c->token[0] = '\0';
 	session_hello(c);
+	return 1;
+}
+
+/* The server refused our name (not a possible name, or someone else's):
+ * a person at the keyboard is asked for another, as on the first run.
+ * 1 when asked. */
+static int
+session_name_again(struct client *c, const char *code)
+{
+	enum proto_error e =
+	    code != NULL ? proto_error_from_code(code) : PROTO_E_COUNT;
+
+	if (!c->interactive || c->ever_logged_in ||
+	    (e != PROTO_E_BAD_NAME && e != PROTO_E_NAME_TAKEN))
+		return 0;
+	if (e == PROTO_E_NAME_TAKEN)
+		view_print(c,
+		    "That name is someone else's here (or its token is not "
+		    "in this client's store).\n");
+	view_print(c, "Choose another name.\n");
+	c->opts.name[0] = '\0';
+	c->token[0] = '\0';
+	c->token_retried = 0;
+	c->asking_name = 1;
 	return 1;
 }
 
@@ -158,7 +184,10 @@ session_hello_reply(struct client *c, const cJSON *rep)
 		if (session_token_stale(c, code))
 			return;
 		view_error(c, rep);
-		if (code != NULL && strcmp(code, "name_taken") == 0)
+		if (session_name_again(c, code))
+			return;
+		if (code != NULL &&
+		    proto_error_from_code(code) == PROTO_E_NAME_TAKEN)
 			view_print(c,
 			    "That name is someone else's here (or "
 			    "its token is not in this client's "
@@ -193,6 +222,7 @@ session_hello_reply(struct client *c, const cJSON *rep)
 	else if (c->ever_logged_in && !c->opts.batch)
 		view_print(c, "Connected again as %s.\n", c->opts.name);
 	c->ever_logged_in = 1;
+	mine_from_hello(c, cJSON_GetObjectItemCaseSensitive(rep, "rooms"));
 	if (!c->opts.batch)
 		session_resume(
 		    c, cJSON_GetObjectItemCaseSensitive(rep, "rooms"));
@@ -234,7 +264,7 @@ session_board_late(struct client *c)
 	if (!r->board_due)
 		return;
 	view_board(c);
-	if (strcmp(r->status, "ended") == 0)
+	if (r->status == PROTO_ROOM_ENDED)
 		view_print(c, "This game is over.\n");
 }
 
@@ -258,16 +288,17 @@ session_page(struct client *c, const cJSON *rep)
 
 /* A room state arrived (create, join, watch, state): show it. */
 static void
-session_state(struct client *c, const cJSON *rep, const char *re, int quiet)
+session_state(struct client *c, const cJSON *rep, enum proto_verb re, int quiet)
 {
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "state");
 	const char *seat = session_str(rep, "seat");
 	struct client_room *r = &c->room;
 
-	int asked = strcmp(re, "state") == 0; /* the player asked for it */
+	int asked = re == PROTO_STATE; /* the player asked for it */
 
 	if (room_from_state(c, st) != 0)
 		return;
+	mine_from_state(c, st);
 	session_replay(c, st, 1);
 	if (!quiet && !asked && seat != NULL)
 		view_print(c, "You are in room %s (%s), seat %s.\n", r->id,
@@ -279,7 +310,7 @@ session_state(struct client *c, const cJSON *rep, const char *re, int quiet)
 		view_print(c, "This client does not know that game.\n");
 		return;
 	}
-	if (strcmp(r->status, "waiting") == 0) {
+	if (r->status == PROTO_ROOM_WAITING) {
 		if (asked)
 			view_board(c);
 		view_print(
@@ -288,18 +319,24 @@ session_state(struct client *c, const cJSON *rep, const char *re, int quiet)
 	}
 	/* a game that starts with this reply draws its board with the
 	 * started event that follows */
-	if (!quiet && strcmp(r->status, "playing") == 0 &&
+	if (!quiet && r->status == PROTO_ROOM_PLAYING &&
 	    cJSON_GetArraySize(
 	        cJSON_GetObjectItemCaseSensitive(st, "history")) == 0 &&
-	    !asked && strcmp(re, "watch") != 0)
+	    !asked && re != PROTO_WATCH)
 		return;
+	if (asked) { /* the game so far, as text mode lists it */
+		char *rec = proto_text_record(st);
+		if (rec != NULL)
+			view_text(c, rec);
+		free(rec);
+	}
 	if (r->replaying) {
 		/* drawn once the last page has come (session_board_late) */
 		r->board_due = 1;
 		return;
 	}
 	view_board(c);
-	if (strcmp(r->status, "ended") == 0)
+	if (r->status == PROTO_ROOM_ENDED)
 		view_print(c, "This game is over.\n");
 }
 
@@ -312,14 +349,17 @@ session_move_error(struct client *c, const cJSON *rep)
 	const char *msg = session_str(rep, "message");
 	char buf[512];
 
-	if (code != NULL && strcmp(code, "illegal_move") == 0 && msg != NULL &&
-	    r->cg != NULL && r->cg->reason != NULL) {
+	enum proto_error e =
+	    code != NULL ? proto_error_from_code(code) : PROTO_E_COUNT;
+
+	if (e == PROTO_E_ILLEGAL_MOVE && msg != NULL && r->cg != NULL &&
+	    r->cg->reason != NULL) {
 		r->cg->reason(r, msg, buf, sizeof buf);
 		view_print(c, "%s\n", buf);
 		r->step = 0;
 		return;
 	}
-	if (code != NULL && strcmp(code, "not_allowed") == 0 && msg != NULL &&
+	if (e == PROTO_E_NOT_ALLOWED && msg != NULL &&
 	    strncmp(msg, "stale", 5) == 0) {
 		view_print(c, "The board changed meanwhile; here it is.\n");
 		session_resync(c, "state", r->id);
@@ -331,16 +371,23 @@ session_move_error(struct client *c, const cJSON *rep)
 /* 1 when a successful reply to this verb is followed by the event that
  * says what happened, so the reply itself says nothing. */
 static int
-session_event_follows(const char *re)
+session_event_follows(enum proto_verb re)
 {
-	static const char *const verbs[] = {"move", "chat", "say", "rematch",
-	    "next", "restart", "undo", "resign", "draw", "claim", NULL};
-	int i;
-
-	for (i = 0; verbs[i] != NULL; i++)
-		if (strcmp(re, verbs[i]) == 0)
-			return 1;
-	return 0;
+	switch (re) {
+	case PROTO_MOVE:
+	case PROTO_CHAT:
+	case PROTO_SAY:
+	case PROTO_REMATCH:
+	case PROTO_NEXT:
+	case PROTO_RESTART:
+	case PROTO_UNDO:
+	case PROTO_RESIGN:
+	case PROTO_DRAW:
+	case PROTO_CLAIM:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 /* The room ids of a rooms reply, for tab completion. */
@@ -356,9 +403,26 @@ session_remember_rooms(const cJSON *rep)
 	}
 }
 
+/* A moves reply in the current game's short form, when it has one: 1
+ * when printed. */
+static int
+session_moves(struct client *c, const cJSON *rep)
+{
+	static char buf[16384];
+	const struct client_room *r = &c->room;
+
+	if (!r->active || r->cg == NULL || r->cg->moves == NULL)
+		return 0;
+	r->cg->moves(r, rep, buf, sizeof buf);
+	if (buf[0] == '\0')
+		return 0;
+	view_text(c, buf);
+	return 1;
+}
+
 /* A successful reply, by its verb. */
 static void
-session_ok(struct client *c, const cJSON *rep, const char *re,
+session_ok(struct client *c, const cJSON *rep, enum proto_verb re,
     struct client_pending *p)
 {
 	if (p->purpose == CLIENT_P_SAVE) {
@@ -369,14 +433,16 @@ session_ok(struct client *c, const cJSON *rep, const char *re,
 		session_page(c, rep);
 		return;
 	}
-	if (strcmp(re, "create") == 0 || strcmp(re, "join") == 0 ||
-	    strcmp(re, "watch") == 0 || strcmp(re, "state") == 0) {
+	if (re == PROTO_CREATE || re == PROTO_JOIN || re == PROTO_WATCH ||
+	    re == PROTO_STATE) {
 		session_state(c, rep, re, p->purpose == CLIENT_P_QUIET);
 		return;
 	}
 	if (session_event_follows(re) || p->purpose == CLIENT_P_QUIET)
 		return;
-	if (strcmp(re, "leave") == 0) {
+	if (re == PROTO_LEAVE) {
+		if (c->room.active)
+			mine_drop(c, c->room.id);
 		if (c->room.active)
 			view_print(c, "You left room %s.\n", c->room.id);
 		else
@@ -384,12 +450,14 @@ session_ok(struct client *c, const cJSON *rep, const char *re,
 		room_clear(&c->room);
 		return;
 	}
-	if (strcmp(re, "quit") == 0) {
+	if (re == PROTO_QUIT) {
 		c->quitting = 1;
 		return;
 	}
-	if (strcmp(re, "rooms") == 0)
+	if (re == PROTO_ROOMS)
 		session_remember_rooms(rep);
+	if (re == PROTO_MOVES && session_moves(c, rep))
+		return;
 	session_text(c, rep);
 }
 
@@ -430,7 +498,7 @@ session_reply(struct client *c, const cJSON *rep)
 	} else if (!cJSON_IsTrue(ok))
 		view_error(c, rep);
 	else if (re != NULL)
-		session_ok(c, rep, re, &p);
+		session_ok(c, rep, proto_verb_from_name(re), &p);
 	free(p.path);
 }
 
@@ -468,7 +536,7 @@ session_moved(struct client *c, const cJSON *ev)
 	if (buf[0] == '\0' && text != NULL)
 		snprintf(buf, sizeof buf, "%s%s%s.", who != NULL ? who : "",
 		    who != NULL ? ": " : "", text);
-	room_from_event(c, ev, "moved");
+	room_from_event(c, ev, PROTO_EV_MOVED);
 	view_board(c);
 	if (buf[0] != '\0')
 		view_print(c, "%s\n", buf);
@@ -476,7 +544,8 @@ session_moved(struct client *c, const cJSON *ev)
 
 /* An event of the room we are in. */
 static void
-session_room_event(struct client *c, const cJSON *ev, const char *name)
+session_room_event(
+    struct client *c, const cJSON *ev, enum proto_event_kind ev_kind)
 {
 	struct client_room *r = &c->room;
 	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(ev, "seq");
@@ -484,62 +553,81 @@ session_room_event(struct client *c, const cJSON *ev, const char *name)
 	if (cJSON_IsNumber(seq) && r->seq > 0 &&
 	    seq->valuedouble > (double)r->seq + 1 && r->rg != NULL)
 		session_resync(c, "state", r->id);
-	if (strcmp(name, "moved") == 0) {
+	if (ev_kind == PROTO_EV_MOVED) {
 		session_moved(c, ev);
 		return;
 	}
-	if (strcmp(name, "started") == 0 || strcmp(name, "undone") == 0 ||
-	    strcmp(name, "restarted") == 0) {
+	if (ev_kind == PROTO_EV_STARTED || ev_kind == PROTO_EV_UNDONE ||
+	    ev_kind == PROTO_EV_RESTARTED) {
 		char buf[256] = "";
-		room_from_event(c, ev, name);
-		if (strcmp(name, "started") == 0)
-			session_text_beside(c, ev, view_picture(c));
-		view_board(c);
-		if (strcmp(name, "started") == 0 && r->cg != NULL &&
+		room_from_event(c, ev, ev_kind);
+		/* started: who plays; undone, restarted: what the new
+		 * board is (it came without a word before) */
+		session_text_beside(c, ev, view_picture(c));
+		/* who begins is said before the board, as the seeds do */
+		if (ev_kind == PROTO_EV_STARTED && r->cg != NULL &&
 		    r->cg->started != NULL && r->have_state) {
 			r->cg->started(r, buf, sizeof buf);
 			view_print(c, "%s\n", buf);
 		}
+		view_board(c);
 		return;
 	}
-	if (strcmp(name, "ended") == 0) {
-		room_from_event(c, ev, name);
+	if (ev_kind == PROTO_EV_ENDED) {
+		room_from_event(c, ev, ev_kind);
 		session_ended(c, ev);
 		return;
 	}
-	room_from_event(c, ev, name);
-	if (strcmp(name, "clock") != 0)
+	room_from_event(c, ev, ev_kind);
+	if (ev_kind != PROTO_EV_CLOCK)
 		session_text(c, ev);
+	if (ev_kind == PROTO_EV_LEFT && r->ask_again &&
+	    session_str(ev, "seat") != NULL) {
+		/* the other player is gone: nobody answers a rematch */
+		r->ask_again = 0;
+		view_print(c,
+		    "No rematch then. Type leave to go back to the lobby, "
+		    "or rooms to see the others.\n");
+	}
 }
 
 /* An event from the server. */
 static void
-session_event(struct client *c, const cJSON *ev, const char *name)
+session_event(struct client *c, const cJSON *ev, enum proto_event_kind ev_kind)
 {
 	const char *room = session_str(ev, "room");
 
-	if (strcmp(name, "welcome") == 0) {
+	if (ev_kind == PROTO_EV_WELCOME) {
 		session_hello(c);
 		return;
 	}
-	if (strcmp(name, "replaced") == 0) {
+	if (ev_kind == PROTO_EV_REPLACED) {
 		view_print(c,
 		    "You logged in from somewhere else; this client "
 		    "stops.\n");
 		c->quitting = 1;
 		return;
 	}
-	if (strcmp(name, "shutdown") == 0) {
-		const char *msg = session_str(ev, "message");
-		view_print(c, "The server is stopping%s%s.\n",
-		    msg != NULL ? ": " : "", msg != NULL ? msg : "");
+	if (ev_kind == PROTO_EV_INVITED && room != NULL) /* join alone */
+		snprintf(c->invited, sizeof c->invited, "%s", room);
+	if (ev_kind == PROTO_EV_SHUTDOWN) {
+		/* the server's own words are for telnet (hello NAME TOKEN):
+		 * this client logs in again by itself */
+		view_print(c,
+		    "The server is stopping; your games are saved. This "
+		    "client connects again by itself when it is back.\n");
 		return;
 	}
 	if (room != NULL && c->room.active && strcmp(room, c->room.id) == 0) {
-		session_room_event(c, ev, name);
+		mine_event(c, ev, ev_kind, 1);
+		session_room_event(c, ev, ev_kind);
 		return;
 	}
 	session_text(c, ev);
+	/* our move in a game we are not looking at: said, and from the
+	 * lobby we go back to it */
+	if (room != NULL && mine_event(c, ev, ev_kind, 0))
+		session_resync(c, "join", room);
 }
 
 /* In batch mode: our own hello's token is kept; every line goes out. */
@@ -584,7 +672,7 @@ session_notice(struct client *c, const cJSON *msg)
 	const char *code = session_str(msg, "error");
 
 	view_error(c, msg);
-	if (code != NULL && strcmp(code, "idle") == 0)
+	if (code != NULL && proto_error_from_code(code) == PROTO_E_IDLE)
 		c->dozing = 1;
 }
 
@@ -608,13 +696,23 @@ session_line(struct client *c, const char *line, size_t len)
 		cJSON_Delete(msg);
 		return;
 	}
+	/* from here on the message is for a terminal: no string the server
+	 * sends may move the cursor, clear the screen, set the title or the
+	 * clipboard, whatever path prints it */
+	if (proto_text_untrusted_tree(msg) != 0) {
+		view_print(c,
+		    "(Out of memory: a message from the server is "
+		    "dropped.)\n");
+		cJSON_Delete(msg);
+		return;
+	}
 	ev = session_str(msg, "event");
 	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(msg, "re")))
 		session_notice(c, msg);
 	else if (cJSON_GetObjectItemCaseSensitive(msg, "re") != NULL)
 		session_reply(c, msg);
 	else if (ev != NULL)
-		session_event(c, msg, ev);
+		session_event(c, msg, proto_event_from_name(ev));
 	cJSON_Delete(msg);
 	if (c->quitting && c->npending == 0)
 		event_base_loopexit(c->base, NULL);

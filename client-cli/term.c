@@ -99,7 +99,7 @@ term_complete_one(const char *text, int state)
 		else if (term_first_word)
 			return NULL;
 		else if ((g = games_at(k)) != NULL)
-			w = g->name;
+			w = g->rules->name;
 		else if (k - term_games() < term_nrooms)
 			w = term_rooms[k - term_games()];
 		else
@@ -134,11 +134,16 @@ static void
 term_build_prompt(struct client *c)
 {
 	struct client_room *r = &c->room;
-	char ask[256] = "", clocks[256] = "";
+	char ask[256] = "", clocks[256] = "", waiting[256];
 
 	view_clocks(c, clocks, sizeof clocks);
 	if (c->asking_name)
 		snprintf(ask, sizeof ask, "Your name: ");
+	else if (c->asking_leave == CLIENT_LEAVE_ROOM)
+		snprintf(
+		    ask, sizeof ask, "Leave room %s and resign? (y/n) ", r->id);
+	else if (c->asking_leave == CLIENT_LEAVE_QUIT)
+		snprintf(ask, sizeof ask, "Quit tablero anyway? (y/n) ");
 	else if (c->asking_start != NULL)
 		snprintf(
 		    ask, sizeof ask, "%s ", c->asking_start->start_question);
@@ -150,11 +155,15 @@ term_build_prompt(struct client *c)
 		snprintf(ask, sizeof ask, "[%s] > ", r->id);
 	else
 		snprintf(ask, sizeof ask, "tablero> ");
+	mine_waiting(c, waiting, sizeof waiting);
 	if (clocks[0] != '\0' && r->clocks_running)
-		snprintf(term_prompt_text, sizeof term_prompt_text, "[%s] %s",
-		    clocks, ask);
+		snprintf(term_prompt_text, sizeof term_prompt_text,
+		    "%s%s%s[%s] %s", waiting[0] ? "(your move in" : "", waiting,
+		    waiting[0] ? ") " : "", clocks, ask);
 	else
-		snprintf(term_prompt_text, sizeof term_prompt_text, "%s", ask);
+		snprintf(term_prompt_text, sizeof term_prompt_text, "%s%s%s%s",
+		    waiting[0] ? "(your move in" : "", waiting,
+		    waiting[0] ? ") " : "", ask);
 }
 
 /* Draw the prompt anew (after the state changed). */
@@ -202,6 +211,14 @@ term_line(char *line)
 
 	if (line == NULL) {
 		fputs("\n", c->out);
+		if (c->asking_leave == CLIENT_LEAVE_NO &&
+		    command_leave_asks(c, CLIENT_LEAVE_QUIT)) {
+			/* a second Ctrl-D at the question leaves */
+			term_build_prompt(c);
+			rl_callback_handler_install(
+			    term_prompt_text, term_line);
+			return;
+		}
 		c->quitting = 1;
 		event_base_loopexit(c->base, NULL);
 		return;
@@ -237,14 +254,37 @@ term_read_cb(evutil_socket_t fd, short what, void *arg)
 	rl_callback_read_char();
 }
 
-/* SIGINT, SIGTERM, SIGHUP: leave cleanly, the terminal given back (in the
- * loop, not in a signal handler: libedit's own handlers may deadlock on
- * stdio's locks). */
+/* SIGINT (Ctrl-C): drop the line being typed, as a shell does, and draw
+ * a fresh prompt below it. */
+static void
+term_interrupt(struct client *c)
+{
+	int typed = rl_end > 0; /* libedit sets it at each key */
+
+	/* libedit empties its line when the handler is installed anew (and
+	 * sets rl_end again only at the next key) */
+	rl_callback_handler_remove();
+	rl_end = rl_point = 0;
+	fputs("^C\n", c->out);
+	term_in_handler = 1; /* the cursor is on a fresh line */
+	command_interrupt(c, typed);
+	term_in_handler = 0;
+	term_build_prompt(c);
+	rl_callback_handler_install(term_prompt_text, term_line);
+}
+
+/* SIGINT clears the line; SIGTERM, SIGHUP leave cleanly, the terminal
+ * given back (in the loop, not in a signal handler: libedit's own
+ * handlers may deadlock on stdio's locks). */
 static void
 term_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
 	struct client *c = arg;
 
+	if (sig == SIGINT && c->interactive) {
+		term_interrupt(c);
+		return;
+	}
 	c->quitting = 1;
 	event_base_loopexit(c->base, NULL);
 }

@@ -4,11 +4,14 @@
  * cells the last move changed highlighted, the clocks, and errors as
  * sentences. Colour only when wanted (not --no-color, no NO_COLOR, a tty).
  */
+#include <sys/ioctl.h>
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "client-cli/client.h"
 
@@ -19,7 +22,7 @@
 #define VIEW_OFF "\033[0m"
 
 /* A picture line that differs from the one before the move in more than
- * this many cells is text (a count, whose turn), not board: not marked. */
+ * this many cells is not marked (a line of a whole board redrawn). */
 #define VIEW_MARK_MAX 8
 
 /* Milliseconds of a monotonic clock. */
@@ -82,8 +85,23 @@ view_line_len(const char *s)
 	return e != NULL ? (size_t)(e - s) : strlen(s);
 }
 
+/* 1 when a picture line is text, not board: it holds a word (two
+ * letters in a row: whose turn, the score, a legend), where every
+ * board row and file line of every game has single letters only. */
+static int
+view_is_text(const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i++)
+		if (isalpha((unsigned char)line[i]) &&
+		    isalpha((unsigned char)line[i + 1]))
+			return 1;
+	return 0;
+}
+
 /* 1 when position i of a picture line is a board cell: not part of a
- * word (whose turn, a name), so no letter or digit on either side. */
+ * number (a rank), so no letter or digit on either side. */
 static int
 view_is_cell(const char *line, size_t len, size_t i)
 {
@@ -106,7 +124,8 @@ view_mark_line(char *out, size_t len, size_t *used, const char *now,
 	if (was != NULL && wlen == nlen)
 		for (i = 0; i < nlen; i++)
 			diff += now[i] != was[i];
-	if (was == NULL || wlen != nlen || diff == 0 || diff > VIEW_MARK_MAX) {
+	if (was == NULL || wlen != nlen || diff == 0 || diff > VIEW_MARK_MAX ||
+	    view_is_text(now, nlen)) {
 		for (i = 0; i < nlen; i++) {
 			one[0] = now[i];
 			view_add(out, len, used, one);
@@ -151,8 +170,8 @@ view_marked(
 	}
 }
 
-/* The clocks as "white 4:53, black 5:00" (the side to move counting
- * down); "" for an untimed game. */
+/* The clocks as "white 4:53, black 1:00:00" (the side to move counting
+ * down, the server's text mode's format); "" for an untimed game. */
 void
 view_clocks(struct client *c, char *buf, size_t len)
 {
@@ -165,16 +184,41 @@ view_clocks(struct client *c, char *buf, size_t len)
 		return;
 	for (i = 0; i < r->rg->seats && i < 2; i++) {
 		long long ms = r->clocks[i];
-		char one[96];
+		char one[96], time[32];
 
 		if (r->clocks_running && i == r->turn)
 			ms -= view_now_ms() - r->clocks_at;
-		if (ms < 0)
-			ms = 0;
-		snprintf(one, sizeof one, "%s%s %lld:%02lld", i ? ", " : "",
-		    r->rg->seat_names[i], ms / 60000, (ms / 1000) % 60);
+		proto_clock_format(ms, time, sizeof time);
+		snprintf(one, sizeof one, "%s%s %s", i ? ", " : "",
+		    r->rg->seat_names[i], time);
 		view_add(buf, len, &used, one);
 	}
+}
+
+/* The terminal's height in rows, or 0 when it is not known. */
+int
+view_rows(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0)
+		return 0;
+	return ws.ws_row;
+}
+
+/* The room's board for st (r->st or r->before) into buf: the game's own
+ * drawing when it has one, else rules' picture; its length, or -1. */
+static int
+view_render(struct client *c, const void *st, int marks, char *buf, size_t len)
+{
+	struct client_room *r = &c->room;
+	int n = -1;
+
+	if (r->cg != NULL && r->cg->draw != NULL)
+		n = r->cg->draw(r, st, marks, view_rows(), buf, len);
+	if (n < 0)
+		n = r->rg->render(st, buf, len);
+	return n;
 }
 
 /* The board view_board() draws now, unmarked, in a static buffer; NULL
@@ -186,7 +230,7 @@ view_picture(struct client *c)
 	static char now[RULES_TEXT_MAX];
 
 	if (!r->active || !r->have_state || r->rg == NULL ||
-	    r->rg->render(r->st, now, sizeof now) < 0)
+	    view_render(c, r->st, 1, now, sizeof now) < 0)
 		return NULL;
 	return now;
 }
@@ -207,7 +251,7 @@ view_board(struct client *c)
 	if (now == NULL)
 		return;
 	if (c->opts.color && r->have_last &&
-	    r->rg->render(r->before, was, sizeof was) >= 0)
+	    view_render(c, r->before, 0, was, sizeof was) >= 0)
 		view_marked(c, now, was, out, sizeof out);
 	else
 		view_marked(c, now, NULL, out, sizeof out);

@@ -33,6 +33,9 @@ static const struct events_entry events_table[] = {
     [PROTO_EV_CLOCK] = {"clock", 1, text_event_clock},
     [PROTO_EV_UNDONE] = {"undone", 1, text_event_undone},
     [PROTO_EV_RESTARTED] = {"restarted", 1, text_event_restarted},
+    [PROTO_EV_GRACE_OVER] = {"grace_over", 1, text_event_grace_over},
+    [PROTO_EV_TOLD] = {"told", 0, text_event_told},
+    [PROTO_EV_INVITED] = {"invited", 0, text_event_invited},
 };
 _Static_assert(sizeof events_table / sizeof events_table[0] == PROTO_EV_COUNT,
     "one row per event");

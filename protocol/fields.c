@@ -862,6 +862,139 @@ fields_present(const struct proto_request *req, enum proto_field field)
 	return 0;
 }
 
+/* 1 when s is all decimal digits (a seat given by its number). */
+static int
+fields_digits(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/* The bots of req as JSON: "bot" (a level for every free seat) when
+ * named is 0, "bots" ({seat: level}) when 1. 0, or -1 out of memory. */
+static int
+fields_encode_bots(cJSON *o, const struct proto_request *req, int named)
+{
+	cJSON *bots = NULL;
+	int i;
+
+	for (i = 0; i < req->nbots; i++) {
+		if ((req->bots[i].seat != NULL) != named)
+			continue;
+		if (!named) /* one level for every free seat */
+			return cJSON_AddNumberToObject(
+			           o, "bot", req->bots[i].level) != NULL
+			    ? 0
+			    : -1;
+		if (bots == NULL &&
+		    (bots = cJSON_AddObjectToObject(o, "bots")) == NULL)
+			return -1;
+		if (cJSON_AddNumberToObject(
+		        bots, req->bots[i].seat, req->bots[i].level) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+/* One field of req into o (it is present); 0, or -1 out of memory. */
+static int
+fields_encode_one(
+    cJSON *o, const struct proto_request *req, enum proto_field field)
+{
+	const struct fields_entry *fe = &fields_table[field];
+	const char *str = fe->offset != 0
+	    ? *fields_slot((struct proto_request *)req, field)
+	    : NULL;
+	cJSON *sub;
+	int i;
+
+	switch (fe->kind) {
+	case FIELDS_SEAT: /* a number when typed as one, else a name */
+		if (!fields_digits(str))
+			return cJSON_AddStringToObject(o, fe->name, str) != NULL
+			    ? 0
+			    : -1;
+		return cJSON_AddNumberToObject(
+		           o, fe->name, strtod(str, NULL)) != NULL
+		    ? 0
+		    : -1;
+	case FIELDS_STRING:
+	case FIELDS_ENUM:
+		return cJSON_AddStringToObject(o, fe->name, str) != NULL ? 0
+		                                                         : -1;
+	case FIELDS_SEQ:
+		return cJSON_AddNumberToObject(o, fe->name,
+		           (double)(field == PROTO_F_SINCE ? req->since
+		                                           : req->seq)) != NULL
+		    ? 0
+		    : -1;
+	case FIELDS_PROTO:
+		return cJSON_AddNumberToObject(
+		           o, fe->name, (double)req->proto) != NULL
+		    ? 0
+		    : -1;
+	case FIELDS_PRIVATE:
+		return cJSON_AddBoolToObject(o, fe->name, req->is_private) !=
+		        NULL
+		    ? 0
+		    : -1;
+	case FIELDS_CLOCK:
+		sub = cJSON_AddObjectToObject(o, fe->name);
+		return sub != NULL &&
+		        cJSON_AddNumberToObject(sub, "initial",
+		            (double)req->clock_initial) != NULL &&
+		        cJSON_AddNumberToObject(sub, "increment",
+		            (double)req->clock_increment) != NULL
+		    ? 0
+		    : -1;
+	case FIELDS_OPTIONS:
+		sub = cJSON_AddObjectToObject(o, fe->name);
+		for (i = 0; sub != NULL && i < req->noptions; i++)
+			if (cJSON_AddStringToObject(sub, req->options[i].key,
+			        req->options[i].value) == NULL)
+				return -1;
+		return sub != NULL ? 0 : -1;
+	case FIELDS_BOTS:
+		return fields_encode_bots(o, req, 1);
+	case FIELDS_BOT:
+		return fields_encode_bots(o, req, 0);
+	case FIELDS_DEPTH:
+		return cJSON_AddNumberToObject(o, fe->name, req->bot_depth) !=
+		        NULL
+		    ? 0
+		    : -1;
+	}
+	return -1;
+}
+
+cJSON *
+proto_request_encode(const struct proto_request *req)
+{
+	const char *verb = proto_verb_name(req->verb);
+	cJSON *o = cJSON_CreateObject();
+	int f;
+
+	if (o == NULL || verb == NULL ||
+	    cJSON_AddStringToObject(o, "cmd", verb) == NULL)
+		goto fail;
+	for (f = 0; f < PROTO_F_COUNT; f++) {
+		/* FIELDS_BOTS and FIELDS_BOT share req->bots: each encodes
+		 * its own kind, so both are asked */
+		if (!fields_present(req, (enum proto_field)f))
+			continue;
+		if (fields_encode_one(o, req, (enum proto_field)f) != 0)
+			goto fail;
+	}
+	return o;
+fail:
+	cJSON_Delete(o);
+	return NULL;
+}
+
 enum proto_error
 proto_request_check(struct proto_request *req, char *err, size_t errlen)
 {

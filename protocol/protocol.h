@@ -197,6 +197,8 @@ void proto_framer_trim(struct proto_framer *f);
 	X(HISTORY, history)                                                    \
 	X(CHAT, chat)                                                          \
 	X(SAY, say)                                                            \
+	X(TELL, tell)                                                          \
+	X(INVITE, invite)                                                      \
 	X(WHO, who)                                                            \
 	X(PING, ping)                                                          \
 	X(QUIT, quit)                                                          \
@@ -256,7 +258,10 @@ enum proto_verb proto_verbs_check(void);
 	X(OPPONENT_BACK, opponent_back)                                        \
 	X(CLOCK, clock)                                                        \
 	X(UNDONE, undone)                                                      \
-	X(RESTARTED, restarted)
+	X(RESTARTED, restarted)                                                \
+	X(GRACE_OVER, grace_over)                                              \
+	X(TOLD, told)                                                          \
+	X(INVITED, invited)
 
 enum proto_event_kind {
 #define PROTO_EVENT_ENUM(upper, lower) PROTO_EV_##upper,
@@ -360,6 +365,12 @@ int proto_line_is_json(const char *line, size_t len);
 /* Free the request's strings and zero it (verb PROTO_VERB_COUNT); in
  * fields.c, like the next one. */
 void proto_request_free(struct proto_request *req);
+
+/* The JSON request that means the same as req: every field of the
+ * decoder's table that req holds (depth included), so a request typed in
+ * shorthand goes out as JSON unchanged. The one encoder for every
+ * program that sends requests; in fields.c. NULL when out of memory. */
+cJSON *proto_request_encode(const struct proto_request *req);
 
 /* The option `key` of a create request, or NULL. */
 const char *proto_request_option(
@@ -467,6 +478,27 @@ int proto_text_encode(struct proto_out *o, const cJSON *msg);
  * message's own picture and clocks are left out, and the turn line where
  * board says whose turn it is (as where the message's picture does). */
 char *proto_text_beside(const cJSON *msg, const char *board);
+
+/* The moves of a state's history (its page) as people read them,
+ * "Moves (12): 1. b6 2. f2 ...", wrapped at 78 columns; what text mode
+ * prints under a state reply's board. malloc'd; NULL when no move was
+ * played or out of memory. */
+char *proto_text_record(const cJSON *state);
+
+/* A clock's time left (milliseconds) as people read it: "4:53", or
+ * "1:02:03" past an hour; never negative. */
+void proto_clock_format(long long ms, char *buf, size_t len);
+
+/* Text from elsewhere made safe to print on a terminal, the way text mode
+ * shows chat: every line break (CR, CRLF, NEL, U+2028, U+2029) becomes
+ * "\n", every other control character (ESC included) and every character
+ * that reorders or hides text becomes <U+XXXX>, an invalid byte <0xXX>.
+ * malloc'd; NULL when out of memory. */
+char *proto_text_untrusted(const char *s);
+
+/* proto_text_untrusted() applied to every string in the tree v, in place
+ * (object keys included); 0, or -1 when out of memory. */
+int proto_text_untrusted_tree(cJSON *v);
 
 /* ------------------------------------- internal to protocol/ (not an API) */
 

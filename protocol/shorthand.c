@@ -109,7 +109,8 @@ shorthand_word(const char *s, size_t len, char *buf, size_t buflen)
 	return buf;
 }
 
-/* Decode chat/say: an optional room=ID first, then the rest verbatim. */
+/* Decode chat/say/tell: an optional room=ID first, tell's NAME, then the
+ * rest verbatim. */
 static enum proto_error
 shorthand_rest(const char *line, size_t len, size_t pos, char *scratch,
     struct proto_request *req, char *err, size_t errlen)
@@ -129,6 +130,21 @@ shorthand_rest(const char *line, size_t len, size_t pos, char *scratch,
 		    req, PROTO_F_ROOM, scratch + 5, n - 5, err, errlen);
 		if (e != PROTO_OK)
 			return e;
+		pos = p;
+		while (pos < len && shorthand_blank(line[pos]))
+			pos++;
+	}
+	if (req->verb == PROTO_TELL) {
+		/* tell NAME TEXT: the first word is the name */
+		p = pos;
+		while (p < len && !shorthand_blank(line[p]))
+			p++;
+		if (p > pos) {
+			e = proto_field_text(req, PROTO_F_NAME, line + pos,
+			    p - pos, err, errlen);
+			if (e != PROTO_OK)
+				return e;
+		}
 		pos = p;
 		while (pos < len && shorthand_blank(line[pos]))
 			pos++;
@@ -373,7 +389,8 @@ proto_decode_shorthand(const char *line, size_t len, struct proto_request *req,
 		proto_errf(err, errlen, "out of memory");
 		return PROTO_E_INTERNAL;
 	}
-	if (req->verb == PROTO_CHAT || req->verb == PROTO_SAY)
+	if (req->verb == PROTO_CHAT || req->verb == PROTO_SAY ||
+	    req->verb == PROTO_TELL)
 		e = shorthand_rest(line, len, pos, scratch, req, err, errlen);
 	else
 		e = shorthand_args(line, len, pos, scratch, req, err, errlen);

@@ -119,6 +119,83 @@ text_add_untrusted(struct text_buf *b, const char *s, const char *prefix)
 	}
 }
 
+/* Text from elsewhere, safe for a terminal (protocol.h). */
+char *
+proto_text_untrusted(const char *s)
+{
+	struct text_buf b = {NULL, 0, 0, 0, NULL};
+
+	text_add_untrusted(&b, s, "");
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p != NULL ? b.p : strdup("");
+}
+
+/* 1 when s holds a byte that proto_text_untrusted could change: one
+ * below 0x20 (but tab and LF), DEL, or any byte above 0x7f. */
+static int
+text_maybe_unsafe(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch >= 0x7f)
+			return 1;
+	}
+	return 0;
+}
+
+/* Replace *sp (a cJSON-owned string) by its safe form when it differs;
+ * 0, or -1 when out of memory. */
+static int
+text_untrusted_swap(char **sp)
+{
+	char *safe, *kept;
+	size_t n;
+
+	if (*sp == NULL || !text_maybe_unsafe(*sp))
+		return 0;
+	safe = proto_text_untrusted(*sp);
+	if (safe == NULL)
+		return -1;
+	if (strcmp(safe, *sp) == 0) {
+		free(safe);
+		return 0;
+	}
+	/* the tree frees its strings with cJSON's own hooks */
+	n = strlen(safe) + 1;
+	kept = cJSON_malloc(n);
+	if (kept != NULL)
+		memcpy(kept, safe, n);
+	free(safe);
+	if (kept == NULL)
+		return -1;
+	cJSON_free(*sp);
+	*sp = kept;
+	return 0;
+}
+
+/* Every string of the tree made safe for a terminal (protocol.h). */
+int
+proto_text_untrusted_tree(cJSON *v)
+{
+	cJSON *c;
+
+	if (v == NULL)
+		return 0;
+	if (v->string != NULL && !(v->type & cJSON_StringIsConst) &&
+	    text_untrusted_swap(&v->string) != 0)
+		return -1;
+	if (cJSON_IsString(v) && !(v->type & cJSON_IsReference) &&
+	    text_untrusted_swap(&v->valuestring) != 0)
+		return -1;
+	for (c = v->child; c != NULL; c = c->next)
+		if (proto_text_untrusted_tree(c) != 0)
+			return -1;
+	return 0;
+}
+
 /* A chat line: "[lobby] ana: text" or "[r1] ana: text", and every further
  * line of a multi-line text with the same prefix. */
 static void
@@ -240,17 +317,28 @@ text_who(struct text_buf *b, const cJSON *o)
 		text_add(b, "someone");
 }
 
-/* A time in milliseconds as h:mm:ss or m:ss. */
-static void
-text_clock_time(struct text_buf *b, long long ms)
+/* A clock's time for people (protocol.h): the one formatter of the
+ * server's text mode and the client. */
+void
+proto_clock_format(long long ms, char *buf, size_t len)
 {
 	long long s = ms < 0 ? 0 : ms / 1000;
 
 	if (s >= 3600)
-		text_addf(
-		    b, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+		snprintf(buf, len, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60,
+		    s % 60);
 	else
-		text_addf(b, "%lld:%02lld", s / 60, s % 60);
+		snprintf(buf, len, "%lld:%02lld", s / 60, s % 60);
+}
+
+/* A time in milliseconds as h:mm:ss or m:ss. */
+static void
+text_clock_time(struct text_buf *b, long long ms)
+{
+	char buf[32];
+
+	proto_clock_format(ms, buf, sizeof buf);
+	text_add(b, buf);
 }
 
 /* "Clocks: black 4:59, white 5:00." from {seat: ms}. */
@@ -833,10 +921,66 @@ text_reply_leave(struct text_buf *b, const cJSON *msg)
 	text_tail(b, msg);
 }
 
+/* Width the move list is wrapped at (an 80-column terminal). */
+#define TEXT_RECORD_WIDTH 78
+
+/* The moves of a state's history page: "Moves: 1. b6  2. f2 ...",
+ * wrapped; nothing when no move was played. */
+static void
+text_record(struct text_buf *b, const cJSON *st)
+{
+	const cJSON *hist = cJSON_GetObjectItemCaseSensitive(st, "history");
+	const cJSON *h;
+	long long since = 0, total = 0, n;
+	size_t col;
+
+	if (!cJSON_IsArray(hist) || hist->child == NULL)
+		return;
+	text_num(st, "history_since", &since);
+	if (!text_num(st, "history_total", &total))
+		total = cJSON_GetArraySize(hist);
+	if (since > 0)
+		text_addf(b, "Moves (%lld; from move %lld):", total, since + 1);
+	else
+		text_addf(b, "Moves (%lld):", total);
+	col = 20;
+	cJSON_ArrayForEach(h, hist) {
+		const char *mv = text_str(h, "move");
+		char one[64];
+		int len;
+		if (mv == NULL || !text_num(h, "n", &n))
+			continue;
+		len = snprintf(one, sizeof one, " %lld. %s", n, mv);
+		if (len < 0)
+			continue;
+		if (col + (size_t)len > TEXT_RECORD_WIDTH) {
+			text_add(b, "\n");
+			col = 0;
+		}
+		text_add_untrusted(b, one, NULL);
+		col += (size_t)len;
+	}
+	text_add(b, "\n");
+}
+
+char *
+proto_text_record(const cJSON *state)
+{
+	struct text_buf b = {NULL, 0, 0, 0, NULL};
+
+	text_record(&b, state);
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
 void
 text_reply_state(struct text_buf *b, const cJSON *msg)
 {
 	text_tail(b, msg);
+	text_record(b, cJSON_GetObjectItemCaseSensitive(msg, "state"));
 }
 
 void
@@ -1079,6 +1223,54 @@ text_event_opponent_gone(struct text_buf *b, const cJSON *msg)
 		    n);
 	else
 		text_add(b, " is gone.\n");
+}
+
+/* A private message: "[ana to you] text", each line prefixed. */
+void
+text_event_told(struct text_buf *b, const cJSON *msg)
+{
+	struct text_buf prefix = {NULL, 0, 0, 0, NULL};
+	const char *from = text_str(msg, "from"), *text = text_str(msg, "text");
+
+	text_add(&prefix, "[");
+	text_add_untrusted(&prefix, from != NULL ? from : "?", NULL);
+	text_add(&prefix, " to you] ");
+	if (prefix.oom) {
+		b->oom = 1;
+		return;
+	}
+	text_add(b, prefix.p);
+	text_add_untrusted(b, text != NULL ? text : "", prefix.p);
+	text_add(b, "\n");
+	free(prefix.p);
+}
+
+/* "ana invites you to room r4 (amazons): type join to accept." */
+void
+text_event_invited(struct text_buf *b, const cJSON *msg)
+{
+	const char *from = text_str(msg, "from"), *room = text_str(msg, "room");
+	const char *game = text_str(msg, "game");
+
+	text_add_untrusted(b, from != NULL ? from : "someone", NULL);
+	text_add(b, " invites you to room ");
+	text_add_untrusted(b, room != NULL ? room : "?", NULL);
+	text_add(b, " (");
+	text_add_untrusted(b, game != NULL ? game : "?", NULL);
+	text_add(b, "): type join ");
+	text_add_untrusted(b, room != NULL ? room : "?", NULL);
+	text_add(b, " to accept.\n");
+}
+
+void
+text_event_grace_over(struct text_buf *b, const cJSON *msg)
+{
+	const char *room = text_str(msg, "room");
+
+	text_room(b, msg);
+	text_who(b, msg);
+	text_addf(b, " did not come back: claim wins %s.\n",
+	    room != NULL ? room : "the game");
 }
 
 void

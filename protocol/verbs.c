@@ -284,6 +284,33 @@ static const struct verbs_entry verbs_say = {
     .said = "Sent.",
 };
 
+static const struct verbs_entry verbs_tell = {
+    .name = "tell",
+    .login = 1,
+    .fields = F(NAME) | F(TEXT),
+    .required = F(NAME) | F(TEXT),
+    .args = PROTO_ARGS_REST,
+    .positional = {PROTO_F_NAME, PROTO_F_TEXT},
+    .usage = "tell NAME TEXT",
+    .summary = "a private message to a player who is connected",
+    .text = text_reply_said,
+    .said = "Sent.",
+};
+
+static const struct verbs_entry verbs_invite = {
+    .name = "invite",
+    .login = 1,
+    .fields = F(NAME),
+    .required = F(NAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, PROTO_F_ROOM},
+    .usage = "invite NAME [ROOM]",
+    .summary = "invite a connected player to a room you are in (only "
+               "they see its id)",
+    .text = text_reply_said,
+    .said = "Invited.",
+};
+
 static const struct verbs_entry verbs_history = {
     .name = "history",
     .login = 1,

@@ -137,6 +137,25 @@ shifter_lines_next(struct shifter_lines *it, const char **line, size_t *n)
 	return 1;
 }
 
+/* The seed's Spanish piece names, and what the English interface calls
+ * them (a level file and movimientos.csv keep the seed's names). */
+static const char *const shifter_english[][2] = {{"caballo", "knight"},
+    {"torre", "rook"}, {"alfil", "bishop"}, {"rey", "king"}, {"reina", "queen"},
+    {"dama", "queen"}, {"peon", "pawn"}, {"pe\xc3\xb3n", "pawn"}};
+
+/* A piece kind's name for people: the English of a seed's name, else
+ * the name as the file gave it. */
+static const char *
+shifter_word(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof shifter_english / sizeof shifter_english[0]; i++)
+		if (strcmp(name, shifter_english[i][0]) == 0)
+			return shifter_english[i][1];
+	return name;
+}
+
 /* Is p[0..n) the word w? */
 static int
 shifter_word_is(const char *p, size_t n, const char *w)
@@ -1282,12 +1301,12 @@ shifter_parse_move(const void *st, const char *text, struct rules_move *out,
 	}
 	if (sq == s->active) {
 		rules_seterr(err, errlen, "the %s on %s cannot take itself",
-		    kd->name, from);
+		    shifter_word(kd->name), from);
 		return -1;
 	}
 	if (!(shifter_targets(s) & shifter_bit(sq))) {
 		rules_seterr(err, errlen, "the %s on %s cannot reach %s",
-		    kd->name, from, to);
+		    shifter_word(kd->name), from, to);
 		return -1;
 	}
 	out->from = s->active;
@@ -1326,8 +1345,8 @@ shifter_describe_move(
 		snprintf(buf, len, "no move");
 		return;
 	}
-	a = s->kind[(int)s->board[m.from]].name;
-	b = s->kind[(int)s->board[m.to]].name;
+	a = shifter_word(s->kind[(int)s->board[m.from]].name);
+	b = shifter_word(s->kind[(int)s->board[m.to]].name);
 	shifter_sqname(m.from, from);
 	shifter_sqname(m.to, to);
 	snprintf(buf, len, "the %s on %s takes the %s on %s and becomes %s %s",
@@ -1405,7 +1424,7 @@ shifter_render(const void *st, char *buf, size_t len)
 	rules_out_str(&o, "    a  b  c  d  e  f  g  h\n");
 	shifter_sqname(s->active, name);
 	rules_out_add(&o, "[ ] active: the %s on %s",
-	    s->kind[(int)s->board[(int)s->active]].name, name);
+	    shifter_word(s->kind[(int)s->board[(int)s->active]].name), name);
 	if (status.result == RULES_SOLVED)
 		rules_out_str(&o, "; level won\n");
 	else if (status.result == RULES_BLOCKED)
@@ -1426,7 +1445,9 @@ shifter_render(const void *st, char *buf, size_t len)
 		char letter[3] = {' ', s->kind[k].letter, ' '};
 
 		rules_out_mem(&o, letter, sizeof letter);
-		rules_out_str(&o, s->kind[k].name);
+		rules_out_str(&o, shifter_word(s->kind[k].name));
+		if (strcmp(shifter_word(s->kind[k].name), s->kind[k].name))
+			rules_out_add(&o, " (%s)", s->kind[k].name);
 		rules_out_char(&o, k + 1 < s->nkinds ? ',' : '\n');
 	}
 	return rules_out_done(&o);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "games.h"
+#include "stones.h"
 
 /* Points A1..C3, numbered row by row from the top: A1 = 0, C3 = 8. */
 #define STONES_POINTS 9
@@ -403,74 +404,91 @@ stones_parse_square(
 	return 0;
 }
 
-/* A placement in the notation ("A2") to a legal move, checked as the seed
- * checks it: the text (a slide's four characters too are no board
- * position), then the point taken, then three in a row. */
-static int
-stones_parse_place(const struct stones_state *s, const char *text, size_t len,
-    struct rules_move *out, char *err, size_t errlen)
+/* A placement in the notation ("A2"), checked as the seed checks it: the
+ * text (a slide's four characters too are no board position), then the
+ * point taken, then three in a row. */
+static enum stones_reason
+stones_check_place(const struct stones_state *s, const char *text, size_t len,
+    struct rules_move *out)
 {
 	int p = len == 2 ? stones_point(text) : -1;
 
-	if (p < 0) {
-		rules_seterr(err, errlen, "Not a board position");
-		return -1;
-	}
-	if ((stones_empty(s) >> p & 1) == 0) {
-		rules_seterr(err, errlen, "Position taken by another peg");
-		return -1;
-	}
-	if (!stones_can_place(s, p)) {
-		rules_seterr(
-		    err, errlen, "Cannot complete 3-in-a-row at this stage");
-		return -1;
-	}
+	if (p < 0)
+		return STONES_R_NOT_POINT;
+	if ((stones_empty(s) >> p & 1) == 0)
+		return STONES_R_TAKEN;
+	if (!stones_can_place(s, p))
+		return STONES_R_THREE;
 	*out = (struct rules_move){RULES_NONE, (int16_t)p, RULES_NONE};
-	return 0;
+	return STONES_OK;
 }
 
-/* A slide in the notation ("C1C2") to a legal move, checked in the seed's
- * order: four characters, two points, the origin, the destination, the
- * line between them. */
-static int
-stones_parse_slide(const struct stones_state *s, const char *text, size_t len,
-    struct rules_move *out, char *err, size_t errlen)
+/* A slide in the notation ("C1C2"), checked in the seed's order: four
+ * characters, two points, the origin, the destination, the line between
+ * them. */
+static enum stones_reason
+stones_check_slide(const struct stones_state *s, const char *text, size_t len,
+    struct rules_move *out)
 {
 	int from, to;
 
-	if (len != 4) {
-		rules_seterr(err, errlen,
-		    "Enter origin and destination positions in 4 characters, "
-		    "e.g., A2B1");
-		return -1;
-	}
+	if (len != 4)
+		return STONES_R_FOUR_CHARS;
 	from = stones_point(text);
 	to = stones_point(text + 2);
-	if (from < 0) {
-		rules_seterr(err, errlen, "Origin is not a board position");
-		return -1;
-	}
-	if (to < 0) {
-		rules_seterr(
-		    err, errlen, "Destination is not a board position");
-		return -1;
-	}
-	if ((s->pegs[s->turn] >> from & 1) == 0) {
-		rules_seterr(err, errlen,
-		    "Origin is not occupied by player's %d peg", s->turn + 1);
-		return -1;
-	}
-	if ((stones_empty(s) >> to & 1) == 0) {
-		rules_seterr(err, errlen, "Destination position is not empty");
-		return -1;
-	}
-	if ((stones_adj[from] >> to & 1) == 0) {
-		rules_seterr(err, errlen,
-		    "Destination position is not connected to origin position");
-		return -1;
-	}
+	if (from < 0)
+		return STONES_R_FROM_NOT_POINT;
+	if (to < 0)
+		return STONES_R_TO_NOT_POINT;
+	if ((s->pegs[s->turn] >> from & 1) == 0)
+		return STONES_R_FROM_NOT_OWN;
+	if ((stones_empty(s) >> to & 1) == 0)
+		return STONES_R_TO_TAKEN;
+	if ((stones_adj[from] >> to & 1) == 0)
+		return STONES_R_NOT_CONNECTED;
 	*out = (struct rules_move){(int16_t)from, (int16_t)to, RULES_NONE};
-	return 0;
+	return STONES_OK;
+}
+
+enum stones_reason
+stones_check_move(const void *st, const char *text, struct rules_move *out)
+{
+	const struct stones_state *s = st;
+	size_t len = stones_len(text, STONES_MOVE_SCAN);
+
+	if (s->result != RULES_PLAYING)
+		return STONES_R_OVER;
+	if (stones_placing(s))
+		return stones_check_place(s, text, len, out);
+	return stones_check_slide(s, text, len, out);
+}
+
+void
+stones_reason_text(enum stones_reason why, int player, char *buf, size_t len)
+{
+	static const char *const text[STONES_R_COUNT] = {
+	    [STONES_OK] = "",
+	    [STONES_R_OVER] = "the game is over",
+	    [STONES_R_NOT_POINT] = "Not a board position",
+	    [STONES_R_TAKEN] = "Position taken by another peg",
+	    [STONES_R_THREE] = "Cannot complete 3-in-a-row at this stage",
+	    [STONES_R_FOUR_CHARS] = "Enter origin and destination positions "
+	                            "in 4 characters, e.g., A2B1",
+	    [STONES_R_FROM_NOT_POINT] = "Origin is not a board position",
+	    [STONES_R_TO_NOT_POINT] = "Destination is not a board position",
+	    [STONES_R_FROM_NOT_OWN] = "", /* with the player: below */
+	    [STONES_R_TO_TAKEN] = "Destination position is not empty",
+	    [STONES_R_NOT_CONNECTED] = "Destination position is not "
+	                               "connected to origin position",
+	};
+
+	if ((int)why < 0 || why >= STONES_R_COUNT)
+		why = STONES_R_NOT_POINT;
+	if (why == STONES_R_FROM_NOT_OWN)
+		rules_seterr(buf, len,
+		    "Origin is not occupied by player's %d peg", player);
+	else
+		rules_seterr(buf, len, "%s", text[why]);
 }
 
 static int
@@ -478,15 +496,12 @@ stones_parse_move(const void *st, const char *text, struct rules_move *out,
     char *err, size_t errlen)
 {
 	const struct stones_state *s = st;
-	size_t len = stones_len(text, STONES_MOVE_SCAN);
+	enum stones_reason why = stones_check_move(st, text, out);
 
-	if (s->result != RULES_PLAYING) {
-		rules_seterr(err, errlen, "the game is over");
-		return -1;
-	}
-	if (stones_placing(s))
-		return stones_parse_place(s, text, len, out, err, errlen);
-	return stones_parse_slide(s, text, len, out, err, errlen);
+	if (why == STONES_OK)
+		return 0;
+	stones_reason_text(why, s->turn + 1, err, errlen);
+	return -1;
 }
 
 /* A point's name, "A1".."C3", or "??" for a number that names none. */

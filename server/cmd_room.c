@@ -593,9 +593,20 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		room_remove_watcher(r, c->player);
 	} else if (r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED) {
 		ended = 1;
-		if (r->g->seats == 1)
+		if (r->g->seats == 1) {
+			char msg[SERVER_SENTENCE_MAX];
+
 			room_end_prepare(r, "blocked", -1, "resignation");
-		else
+			/* the player is gone from the room: restart and
+			 * rematch would be refused (the result was just
+			 * made by room_end_prepare: nothing else holds it) */
+			snprintf(msg, sizeof msg,
+			    "You left the game. Type create %s to start "
+			    "another.",
+			    r->g->name);
+			cJSON_ReplaceItemInObject(
+			    r->result, "message", cJSON_CreateString(msg));
+		} else
 			room_end_prepare(r, "win", 1 - seat, "resignation");
 	} else if (r->status == ROOM_WAITING) {
 		r->seats[seat].player = NULL;

@@ -209,6 +209,7 @@ net_send_msg(struct conn *c, const cJSON *msg)
 
 	net_send(c, o->p, o->len);
 	net_encode_done(c->srv);
+	bare_prompt(c, msg); /* text mode: "Your move in r1 (like b6):" */
 }
 
 /* Send one message to many: encoded once per output mode, for the first
@@ -229,6 +230,7 @@ net_send_cached(struct conn *c, const cJSON *msg, struct net_cache *cache)
 		net_encode_done(c->srv);
 	}
 	net_send(c, (*e)->text, (*e)->len);
+	bare_prompt(c, msg); /* text mode: "Your move in r1 (like b6):" */
 }
 
 void

@@ -313,7 +313,9 @@ struct room_seat {
 	int depth;             /* the bot's search depth, 0: its level's */
 	int gone;              /* the player's connection dropped */
 	int64_t gone_ms;
-	int rematch; /* asked for a rematch */
+	int64_t grace_told_ms; /* gone_ms of the absence whose grace_over
+	                          was sent (grace.c) */
+	int rematch;           /* asked for a rematch */
 };
 
 struct room_move {
@@ -546,6 +548,14 @@ int limit_names_take(
     struct server *srv, struct limit_entry *e, int64_t *wait_ms);
 void limit_log(struct server *srv, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* grace.c */
+void grace_check(struct room *r, int64_t now);
+
+/* bare.c */
+enum proto_error bare_line(struct conn *c, const char *line, size_t len,
+    struct proto_request *req, enum proto_error e, char *err, size_t errlen);
+void bare_prompt(struct conn *c, const cJSON *msg);
 
 /* session.c */
 void session_open(struct conn *c);

@@ -346,6 +346,8 @@ session_line(struct conn *c, const char *line, size_t len)
 	/* Refusals before the verb show nothing anyone changed: never
 	 * held behind a commit. */
 	c->srv->out_free = 1;
+	if (over == SESSION_RATE_OK && e != PROTO_OK) /* "A2" is a move */
+		e = bare_line(c, line, len, &req, e, err, sizeof err);
 	if (over != SESSION_RATE_OK) {
 		session_refuse(c, &req, over);
 	} else if (e != PROTO_OK) {

@@ -1,7 +1,8 @@
 /*
  * sweep.c: tablerod's housekeeping, once a second on the event loop:
  * forgets abuse accounting at rest, expires waiting rooms whose creator
- * is gone, hourly prunes identities that never played, and (with
+ * is gone, tells rooms whose gone player's grace is over (grace.c),
+ * hourly prunes identities that never played, and (with
  * --keep-games-days) prunes old finished games through the store thread.
  */
 #include <string.h>
@@ -54,6 +55,7 @@ sweep_room(struct table_link *l, void *arg)
 	struct server *srv = r->srv;
 	const int64_t *now = arg;
 
+	grace_check(r, *now);
 	if (!sweep_expired(r, *now))
 		return;
 	storeq_room_delete(srv->storeq, r->id);

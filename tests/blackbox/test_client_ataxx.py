@@ -14,8 +14,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import client_lib  # noqa: E402
 import harness  # noqa: E402
 
-PROMPT = r"White player \(x\), a square to clone to \(b2\) or a jump " \
-    r"\(a1c3\): "
+# the examples are moves legal now (issue 21, item 7: a1c3 started in
+# the opponent's corner)
+PROMPT = r"White player \(x\), a square to clone to \([a-i]\d\) or a jump " \
+    r"\(([a-i]\d)[a-i]\d\): "
 END = r"^Game over \("
 
 # A 5x5 game has at most a few dozen turns (each clone fills a square).
@@ -57,6 +59,9 @@ def main():
                    "the first prompt")
             chk.ok(t.prompt(r"^\[white \d+:\d\d, black 10:00\] " + PROMPT),
                    "the clocks in the prompt")
+            src = re.findall(PROMPT, t.screen())
+            chk.ok(src and src[0] in ("a5", "e1"), "the jump example starts "
+                   "from a white piece: %r" % (src,))
             # the board says whose turn it is and the clocks follow it:
             # the started event's words above it do not say them again
             chk.eq(t.count(r"^white to move\.$"), 0,

@@ -14,10 +14,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import client_lib  # noqa: E402
 import harness  # noqa: E402
 
-PROMPT_W = r"White player \(x\), a square to clone to \(b2\) or a jump " \
-    r"\(a1c3\): "
-PROMPT_B = r"Black player \(o\), a square to clone to \(b2\) or a jump " \
-    r"\(a1c3\): "
+# the examples are legal moves of the player's own (issue 21, item 7)
+PROMPT_W = r"White player \(x\), a square to clone to \([a-i]\d\) or a " \
+    r"jump \([a-i]\d[a-i]\d\): "
+PROMPT_B = r"Black player \(o\), a square to clone to \([a-i]\d\) or a " \
+    r"jump \([a-i]\d[a-i]\d\): "
 
 
 def main():

@@ -80,8 +80,12 @@ def main():
             chk.ok(tb.wait(r"peg no\. 1\. Enter the board position", 2)
                    or ta.wait(r"peg no\. 1\. Enter the board position", 2),
                    "the first placement is asked again")
-            ta.line("quit")
-            tb.line("exit")
+            # in a running game both ask first (issue 21, item 3)
+            chk.ok(ta.say("quit", r"Quit tablero anyway\? \(y/n\) $") or
+                   ta.prompt(r"Quit tablero anyway"), "quit asks")
+            ta.line("y")
+            chk.ok(tb.say("exit", r"If you quit"), "exit asks")
+            tb.line("y")
             chk.ok(ta.wait(r"\[exit 0\]$"), "quit: exit code 0")
             chk.ok(tb.wait(r"\[exit 0\]$"), "exit: exit code 0")
         finally:

@@ -19,7 +19,7 @@ from harness import Checks, Client, Server, args, login, is_error, is_ok  # noqa
 VERBS = ["hello", "games", "rooms", "create", "join", "watch", "leave",
          "state", "moves", "move", "resign", "draw", "undo", "restart",
          "next", "hint", "rematch", "claim", "export", "history", "chat",
-         "say", "who", "ping", "quit", "mode", "help"]
+         "say", "tell", "invite", "who", "ping", "quit", "mode", "help"]
 
 # Functional tests send quickly: keep the rate limit out of their way.
 FAST = ["--rate", "100000", "--burst", "100000"]

@@ -1,8 +1,9 @@
 /*
  * test_client_request.c: the client's own pieces that need no server: a
- * command typed in shorthand and sent as JSON means the same request (the
- * JSON decodes to the same fields), and the token store keeps one file per
- * server and name, mode 0600, and gives it back.
+ * command typed in shorthand and sent as JSON (protocol/'s one encoder)
+ * means the same request (the JSON decodes to the same fields, every
+ * field of struct proto_request compared, depth included), and the token store
+ * keeps one file per server and name, mode 0600, and gives it back.
  */
 #include <sys/stat.h>
 
@@ -20,6 +21,8 @@ static const char *const lines[] = {
     "games",
     "rooms ataxx waiting",
     "create ataxx size=7 bot=3",
+    "create ataxx bot=3 depth=4",
+    "create amazons bots=white:1,black:2 depth=2 seat=black",
     "create amazons bots=black:2 time=300 inc=5 private=yes",
     "create stones seat=2 first=random",
     "create solitaire file=\"3 3\\n1 2 1\\n2 2 2\\n1 1\"",
@@ -65,7 +68,9 @@ same_request(const struct proto_request *a, const struct proto_request *b)
 	    a->is_private == b->is_private && a->has_clock == b->has_clock &&
 	    a->clock_initial == b->clock_initial &&
 	    a->clock_increment == b->clock_increment &&
-	    a->noptions == b->noptions && a->nbots == b->nbots;
+	    a->noptions == b->noptions && a->nbots == b->nbots &&
+	    a->has_proto == b->has_proto && a->proto == b->proto &&
+	    a->bot_depth == b->bot_depth;
 
 	for (i = 0; same && i < a->noptions; i++)
 		same = same_str(a->options[i].key, b->options[i].key) &&
@@ -91,7 +96,7 @@ test_request_json(void)
 		CHECK_INT(proto_decode(
 		              lines[i], strlen(lines[i]), &a, err, sizeof err),
 		    PROTO_OK);
-		o = request_json(&a);
+		o = proto_request_encode(&a);
 		CHECK(o != NULL);
 		json = proto_json_line(o);
 		CHECK(json != NULL && json[0] == '{');
@@ -147,10 +152,28 @@ test_token(void)
 	CHECK_INT(stat(path, &st), 0);
 }
 
+/* One table of games, keyed by the rules' descriptor: every game of
+ * rules/' registry has its prompt file, found by name or descriptor. */
+static void
+test_games_table(void)
+{
+	int i;
+
+	for (i = 0; rules_games[i] != NULL; i++) {
+		const struct client_game *g = games_for(rules_games[i]);
+		CHECK(g != NULL);
+		CHECK(g != NULL && g->rules == rules_games[i]);
+		CHECK(games_find(rules_games[i]->name) == g);
+	}
+	CHECK(games_find("nonesuch") == NULL);
+	CHECK(games_for(NULL) == NULL);
+}
+
 int
 main(void)
 {
 	test_request_json();
+	test_games_table();
 	test_token();
 	return check_done();
 }

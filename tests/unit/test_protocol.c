@@ -844,6 +844,45 @@ test_events_table(void)
 	cJSON_Delete(ev);
 }
 
+/* What a terminal client does to every string a server sends: line
+ * breaks kept as "\n", escapes and hidden characters shown, keys too. */
+static void
+test_text_untrusted_tree(void)
+{
+	cJSON *m = cJSON_Parse("{\"event\":\"joined\",\"name\":"
+	                       "\"\\u001b]0;x\\u0007\",\"list\":[\"a\\r\\nb\","
+	                       "{\"k\\u001b\":\"\\u202e\"}],\"n\":3}");
+	char *s;
+
+	CHECK(m != NULL);
+	CHECK_INT(proto_text_untrusted_tree(m), 0);
+	s = cJSON_PrintUnformatted(m);
+	CHECK_STR(s,
+	    "{\"event\":\"joined\",\"name\":\"<U+001B>]0;x<U+0007>\","
+	    "\"list\":[\"a\\nb\",{\"k<U+001B>\":\"<U+202E>\"}],"
+	    "\"n\":3}");
+	free(s);
+	cJSON_Delete(m);
+	s = proto_text_untrusted("ok\tfine \xff");
+	CHECK_STR(s, "ok\tfine <0xFF>");
+	free(s);
+	CHECK_INT(proto_text_untrusted_tree(NULL), 0);
+}
+
+/* One clock format for the server's text and the client. */
+static void
+test_clock_format(void)
+{
+	char buf[32];
+
+	proto_clock_format(293000, buf, sizeof buf);
+	CHECK_STR(buf, "4:53");
+	proto_clock_format(3723999, buf, sizeof buf);
+	CHECK_STR(buf, "1:02:03");
+	proto_clock_format(-5, buf, sizeof buf);
+	CHECK_STR(buf, "0:00");
+}
+
 int
 main(void)
 {
@@ -863,5 +902,7 @@ main(void)
 	test_encode_hidden();
 	test_text();
 	test_text_untrusted();
+	test_text_untrusted_tree();
+	test_clock_format();
 	return check_done();
 }

@@ -576,8 +576,8 @@ test_rules(void)
 	CHECK_STR(t_move_err(&s, "c3"), "");
 	CHECK_STR(t_move_err(&s, " C3 "), "");
 	CHECK_STR(t_move_err(&s, "e4"), "no piece on e4 to capture");
-	CHECK_STR(t_move_err(&s, "c5"), "the caballo on b1 cannot reach c5");
-	CHECK_STR(t_move_err(&s, "b1"), "the caballo on b1 cannot take itself");
+	CHECK_STR(t_move_err(&s, "c5"), "the knight on b1 cannot reach c5");
+	CHECK_STR(t_move_err(&s, "b1"), "the knight on b1 cannot take itself");
 	CHECK_STR(t_move_err(&s, "i9"), "not a square: i9");
 	CHECK_STR(t_move_err(&s, "a0"), "not a square: a0");
 	CHECK_STR(t_move_err(&s, "A10"), "not a square: A10");
@@ -597,8 +597,8 @@ test_rules(void)
 	CHECK_INT(G->parse_move(&s, "c3", &m, buf, sizeof buf), 0);
 	G->describe_move(&s, m, buf, sizeof buf);
 	CHECK_STR(buf,
-	    "the caballo on b1 takes the torre on c3 and becomes "
-	    "a torre");
+	    "the knight on b1 takes the rook on c3 and becomes "
+	    "a rook");
 	G->format_move(&s, m, buf, sizeof buf);
 	CHECK_STR(buf, "c3");
 	before = s;
@@ -618,12 +618,12 @@ test_rules(void)
 	CHECK_INT(G->legal_moves(&s, mv, RULES_MAX_MOVES), 2);
 	CHECK_INT(mv[0].to, t_sq("c7"));
 	CHECK_INT(mv[1].to, t_sq("c5"));
-	CHECK_STR(t_move_err(&s, "e5"), "the torre on c3 cannot reach e5");
+	CHECK_STR(t_move_err(&s, "e5"), "the rook on c3 cannot reach e5");
 	CHECK_STR(t_move_err(&s, "b1"), "no piece on b1 to capture");
 	G->describe_move(&s, mv[0], buf, sizeof buf);
 	CHECK_STR(buf,
-	    "the torre on c3 takes the alfil on c7 and becomes "
-	    "an alfil");
+	    "the rook on c3 takes the bishop on c7 and becomes "
+	    "a bishop");
 	/* The wrong way: into the caballo on c5, which reaches nothing. */
 	before = s;
 	CHECK_INT(t_play(&s, "c5"), 0);
@@ -632,7 +632,7 @@ test_rules(void)
 	CHECK_STR(st.reason, "no capture left");
 	CHECK_INT(st.score[0], 3);
 	CHECK_INT(G->legal_moves(&s, mv, RULES_MAX_MOVES), 0);
-	CHECK_STR(t_move_err(&s, "c7"), "the caballo on c5 cannot reach c7");
+	CHECK_STR(t_move_err(&s, "c7"), "the knight on c5 cannot reach c7");
 	/* The right way. */
 	s = before;
 	CHECK_INT(t_play(&s, "c7"), 0);
@@ -969,7 +969,8 @@ test_utf8_names(void)
 	CHECK_INT(G->render(&s, buf, sizeof buf) > 0, 1);
 	CHECK(strstr(buf, "active: the \xc3\xa1guila on b1") != NULL);
 	CHECK(strstr(buf,
-	          "pieces: P pe\xc3\xb3n, C caballo, A \xc3\xa1guila, "
+	          "pieces: P pawn (pe\xc3\xb3n), C knight (caballo), "
+	          "A \xc3\xa1guila, "
 	          "B \xce\xb1\xce\xbb\xcf\x86\xce\xb9\xce\xbb\n") != NULL);
 	/* the level file round-trips, legend names in UTF-8 */
 	CHECK_INT(G->export_file(&s, buf, sizeof buf) > 0, 1);
@@ -983,18 +984,17 @@ test_utf8_names(void)
 	CHECK_INT(G->parse_move(&s, "c2", &m, err, sizeof err), 0);
 	G->describe_move(&s, m, buf, sizeof buf);
 	CHECK_STR(buf,
-	    "the \xc3\xa1guila on b1 takes the caballo on c2 and "
-	    "becomes a caballo");
+	    "the \xc3\xa1guila on b1 takes the knight on c2 and "
+	    "becomes a knight");
 	G->apply(&s, m);
 	CHECK_INT(G->parse_move(&s, "b4", &m, err, sizeof err), 0);
 	G->describe_move(&s, m, buf, sizeof buf);
 	CHECK_STR(buf,
-	    "the caballo on c2 takes the pe\xc3\xb3n on b4 and "
-	    "becomes a pe\xc3\xb3n");
+	    "the knight on c2 takes the pawn on b4 and "
+	    "becomes a pawn");
 	G->apply(&s, m);
 	G->render(&s, buf, sizeof buf);
-	CHECK(
-	    strstr(buf, "active: the pe\xc3\xb3n on b4; level won\n") != NULL);
+	CHECK(strstr(buf, "active: the pawn on b4; level won\n") != NULL);
 
 	/* names: decomposed accents, 15 characters of 2 bytes, the bounds */
 	CHECK_STR(t_csv_err("peo\xcc\x81n,1;0,true\n"), "");
@@ -1155,8 +1155,9 @@ test_pictures(void)
 	    " 2  .  .  .  .  .  .  .  .  2\n"
 	    " 1  .  .  .  .  .  .  .  .  1\n"
 	    "    a  b  c  d  e  f  g  h\n"
-	    "[ ] active: the torre on c3; ( ) it can take: c7 c5\n"
-	    "pieces: C caballo, T torre, A alfil\n");
+	    "[ ] active: the rook on c3; ( ) it can take: c7 c5\n"
+	    "pieces: C knight (caballo), T rook (torre), A bishop "
+	    "(alfil)\n");
 	CHECK_INT(n, (int)strlen(buf));
 	CHECK_INT(G->render(&s, buf, 100), -1);
 	n = G->board_rows(&s, buf, sizeof buf);
@@ -1167,7 +1168,7 @@ test_pictures(void)
 	t_play(&s, "c5");
 	G->render(&s, buf, sizeof buf);
 	CHECK(strstr(buf,
-	          "[ ] active: the caballo on c5; no capture left, "
+	          "[ ] active: the knight on c5; no capture left, "
 	          "retry the level\n") != NULL);
 	CHECK_INT(t_pos(&s,
 	              "1 ......../......../......../......../"

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "rules/games.h"
+#include "rules/stones.h"
 
 #define G (&rules_stones)
 
@@ -55,15 +56,20 @@ play(void *st, const char *text)
 	G->apply(st, m);
 }
 
-/* text must be refused with exactly reason. */
+/* text must be refused with exactly reason, and the reason's code
+ * (stones_check_move) must say the same sentence. */
 static void
 refuse(const void *st, const char *text, const char *reason)
 {
 	struct rules_move m;
-	char err[RULES_ERR_MAX] = "";
+	char err[RULES_ERR_MAX] = "", said[RULES_ERR_MAX] = "";
+	enum stones_reason why = stones_check_move(st, text, &m);
 
 	CHECK_INT(G->parse_move(st, text, &m, err, sizeof err), -1);
 	CHECK_STR(err, reason);
+	CHECK(why != STONES_OK);
+	stones_reason_text(why, G->turn(st) + 1, said, sizeof said);
+	CHECK_STR(said, reason);
 }
 
 static void
@@ -145,6 +151,13 @@ test_transcript(void)
 	CHECK_INT(G->turn(st), 1);
 	refuse(st, "C1", "Position taken by another peg");
 	refuse(st, "0", "Not a board position");
+	{
+		struct rules_move m;
+
+		CHECK_INT(stones_check_move(st, "C1", &m), STONES_R_TAKEN);
+		CHECK_INT(stones_check_move(st, "0", &m), STONES_R_NOT_POINT);
+		CHECK_INT(stones_check_move(st, "B2", &m), STONES_OK);
+	}
 	play(st, "B2");
 	play(st, "C3");
 	refuse(st, "A1", "Cannot complete 3-in-a-row at this stage");

@@ -1,0 +1,74 @@
+/*
+ * cmd_social.c: the verbs between two people outside any room's chat:
+ * tell (a private message, with chat's limit and attribution) and invite
+ * (a room's id handed to one player, who alone sees it: "join r4"
+ * accepts, or a bare "join" in tablero). Both reach players who are
+ * connected.
+ */
+#include <strings.h>
+
+#include "server/server.h"
+
+/* The connected player named by req->name other than the sender, or
+ * NULL with the error sent. */
+static struct player *
+social_target(struct conn *c, const struct proto_request *req)
+{
+	struct player *p = player_find(c->srv, req->name);
+
+	if (p == c->player) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "that is you: tell and invite are for someone else");
+		return NULL;
+	}
+	if (p == NULL || p->conn == NULL || p->conn->state != CONN_OPEN) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s is not connected now", req->name);
+		return NULL;
+	}
+	return p;
+}
+
+void
+cmd_tell(struct conn *c, const struct proto_request *req)
+{
+	struct player *p;
+	cJSON *ev;
+
+	if (!cmd_chat_fits(c, req) || (p = social_target(c, req)) == NULL)
+		return;
+	session_reply(c, proto_reply(req));
+	ev = proto_event(PROTO_EV_TOLD, NULL, 0);
+	cJSON_AddStringToObject(ev, "from", c->player->name);
+	cJSON_AddStringToObject(ev, "text", req->text);
+	net_send_msg(p->conn, ev);
+	cJSON_Delete(ev);
+}
+
+void
+cmd_invite(struct conn *c, const struct proto_request *req)
+{
+	struct room *r = cmd_room_arg(c, req);
+	struct player *p;
+	cJSON *ev;
+
+	if (r == NULL)
+		return;
+	if (room_seat_of(r, c->player) < 0 && !room_is_watcher(r, c->player)) {
+		session_error(
+		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
+		return;
+	}
+	if ((p = social_target(c, req)) == NULL)
+		return;
+	session_reply(c, proto_reply(req));
+	ev = proto_event(PROTO_EV_INVITED, NULL, 0);
+	cJSON_AddStringToObject(ev, "from", c->player->name);
+	cJSON_AddStringToObject(ev, "room", r->id);
+	cJSON_AddStringToObject(ev, "game", r->g->name);
+	cJSON_AddStringToObject(ev, "status",
+	    proto_room_status_name((enum proto_room_status)r->status));
+	cJSON_AddBoolToObject(ev, "private", r->is_private);
+	net_send_msg(p->conn, ev);
+	cJSON_Delete(ev);
+}
