@@ -41,9 +41,20 @@ def stopped(chk, srv):
 
 
 def web_ports(srv):
-    text = srv.logtext()
-    web = re.search(r"web and websocket on 127\.0\.0\.1:(\d+)", text)
-    tls = re.search(r"web and websocket over tls on 127\.0\.0\.1:(\d+)", text)
+    """The web and TLS ports from the log (None for one not asked for).
+    The harness returns once the TCP port is logged; the web listeners
+    are logged just after it, so wait for each port the server was given
+    (a bounded wait: a port never logged stays None)."""
+    want_web = "--web-port" in srv.extra
+    want_tls = "--tls-port" in srv.extra
+    deadline = time.time() + 10
+    while True:
+        text = srv.logtext()
+        web = re.search(r"web and websocket on 127\.0\.0\.1:(\d+)", text)
+        tls = re.search(r"web and websocket over tls on 127\.0\.0\.1:(\d+)", text)
+        if ((web or not want_web) and (tls or not want_tls)) or time.time() > deadline:
+            break
+        time.sleep(0.02)
     return (int(web.group(1)) if web else None, int(tls.group(1)) if tls else None)
 
 

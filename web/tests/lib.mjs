@@ -61,7 +61,9 @@ export async function startServer(build, opts = {}) {
     const p = /listening on 127\.0\.0\.1:(\d+)/.exec(text);
     const w = /web and websocket on 127\.0\.0\.1:(\d+)/.exec(text);
     const tls = /web and websocket over tls on 127\.0\.0\.1:(\d+)/.exec(text);
-    if (p && w) {
+    // the TLS listener is logged after the others: wait for it too
+    const wantTls = (opts.extra || []).includes("--tls-port");
+    if (p && w && (tls || !wantTls)) {
       return {
         proc, dir, port: Number(p[1]), webPort: Number(w[1]),
         tlsPort: tls ? Number(tls[1]) : null,
