@@ -8,16 +8,17 @@
  * for errmsg.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
+#include "server/server.h"
 #include "server/store/fault.h"
 #include "server/store/schema.h"
 #include "server/store/store.h"
@@ -192,17 +193,6 @@ struct sqlite_load_room {
 	char *text; /* one block holding every string of r */
 };
 
-/* Milliseconds since the epoch, for the rows' creation and update times. */
-static long long
-sqlite_now_ms(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-		return 0;
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Keep "op: SQLite's message" as the last error; always -1. */
 static int
 sqlite_fail(struct store_conn *s, const char *op)
@@ -229,33 +219,68 @@ sqlite_reset(sqlite3_stmt *st)
 	sqlite3_clear_bindings(st);
 }
 
-/* Bind a string (NULL binds SQL NULL) unless an earlier bind failed. */
-static void
-sqlite_bind_text(sqlite3_stmt *st, int i, const char *v, int *rc)
-{
-	if (*rc != SQLITE_OK)
-		return;
-	if (v == NULL)
-		*rc = sqlite3_bind_null(st, i);
-	else
-		*rc = sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
-}
-
-/* Bind an integer unless an earlier bind failed. */
-static void
-sqlite_bind_int(sqlite3_stmt *st, int i, long long v, int *rc)
-{
-	if (*rc == SQLITE_OK)
-		*rc = sqlite3_bind_int64(st, i, v);
-}
-
-/* Run a bound write statement to its end; 0, or -1 with "op: why". */
+/* Bind ?1, ?2, ... from ap as fmt says, one letter each: 't' a string
+ * (NULL: SQL NULL), 'i' an int, 'l' a long long, 'n' a long long left NULL
+ * when negative; SQLite's code, stopping at the first failure. */
 static int
-sqlite_exec(
-    struct store_conn *s, enum sqlite_stmt which, int bind_rc, const char *op)
+sqlite_vbind(sqlite3_stmt *st, const char *fmt, va_list ap)
+{
+	const char *v;
+	long long n;
+	int i, rc = SQLITE_OK;
+
+	for (i = 0; fmt[i] != '\0' && rc == SQLITE_OK; i++) {
+		if (fmt[i] == 'i')
+			rc = sqlite3_bind_int64(st, i + 1, va_arg(ap, int));
+		else if (fmt[i] == 'l' || fmt[i] == 'n') {
+			n = va_arg(ap, long long);
+			if (fmt[i] == 'l' || n >= 0)
+				rc = sqlite3_bind_int64(st, i + 1, n);
+		} else if ((v = va_arg(ap, const char *)) == NULL)
+			rc = sqlite3_bind_null(st, i + 1);
+		else
+			rc = sqlite3_bind_text(st, i + 1, v, -1, SQLITE_STATIC);
+	}
+	return rc;
+}
+
+/* sqlite_vbind with the values as arguments. */
+static int
+sqlite_bind(sqlite3_stmt *st, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = sqlite_vbind(st, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* Reset st after its last step rc: 0 when it ran to its end, else -1
+ * with "op: why". */
+static int
+sqlite_done(struct store_conn *s, sqlite3_stmt *st, int rc, const char *op)
+{
+	if (rc != SQLITE_DONE)
+		sqlite_fail(s, op);
+	sqlite_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Bind a write statement (sqlite_vbind) and run it to its end; 0, or -1
+ * with "op: why". */
+static int
+sqlite_exec(struct store_conn *s, enum sqlite_stmt which, const char *op,
+    const char *fmt, ...)
 {
 	sqlite3_stmt *st = s->st[which];
-	int rc = bind_rc;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = sqlite_vbind(st, fmt, ap);
+	va_end(ap);
 
 	if (store_fault_now(&s->fault)) {
 		sqlite_reset(st);
@@ -263,13 +288,7 @@ sqlite_exec(
 	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE) {
-		sqlite_fail(s, op);
-		sqlite_reset(st);
-		return -1;
-	}
-	sqlite_reset(st);
-	return 0;
+	return sqlite_done(s, st, rc, op);
 }
 
 /* Step a bound query to its first row: 1 with a row (the statement still
@@ -282,12 +301,7 @@ sqlite_step_row(
 
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc != SQLITE_DONE)
-		sqlite_fail(s, op);
-	sqlite_reset(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	return rc == SQLITE_ROW ? 1 : sqlite_done(s, st, rc, op);
 }
 
 /*
@@ -805,13 +819,8 @@ sqlite_idle(struct store_conn *s)
 static int
 sqlite_identity_put(struct store_conn *s, const char *name, const char *hash)
 {
-	sqlite3_stmt *st = s->st[ST_IDENT_PUT];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, name, &rc);
-	sqlite_bind_text(st, 2, hash, &rc);
-	sqlite_bind_int(st, 3, sqlite_now_ms(), &rc);
-	return sqlite_exec(s, ST_IDENT_PUT, rc, "put identity");
+	return sqlite_exec(s, ST_IDENT_PUT, "put identity", "ttl", name, hash,
+	    (long long)clock_now_ms());
 }
 
 static int
@@ -820,11 +829,12 @@ sqlite_identity_find(struct store_conn *s, const char *name,
 {
 	sqlite3_stmt *st = s->st[ST_IDENT_FIND];
 	const unsigned char *n, *h;
-	int rc = SQLITE_OK, row;
+	int row;
 
 	*found = 0;
-	sqlite_bind_text(st, 1, name, &rc);
-	if ((row = sqlite_step_row(s, st, rc, "find identity")) <= 0)
+	row =
+	    sqlite_step_row(s, st, sqlite_bind(st, "t", name), "find identity");
+	if (row <= 0)
 		return row;
 	n = sqlite3_column_text(st, 0);
 	h = sqlite3_column_text(st, 1);
@@ -847,65 +857,39 @@ sqlite_identity_find(struct store_conn *s, const char *name,
 static int
 sqlite_identity_played(struct store_conn *s, const char *name)
 {
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(s->st[ST_IDENT_PLAYED], 1, name, &rc);
-	return sqlite_exec(s, ST_IDENT_PLAYED, rc, "mark identity played");
+	return sqlite_exec(
+	    s, ST_IDENT_PLAYED, "mark identity played", "t", name);
 }
 
 static int
 sqlite_identity_seen(struct store_conn *s, const char *name, long long ms)
 {
-	sqlite3_stmt *st = s->st[ST_IDENT_SEEN];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, name, &rc);
-	sqlite_bind_int(st, 2, ms, &rc);
-	return sqlite_exec(s, ST_IDENT_SEEN, rc, "mark identity seen");
+	return sqlite_exec(
+	    s, ST_IDENT_SEEN, "mark identity seen", "tl", name, ms);
 }
 
 static int
 sqlite_identity_prune(struct store_conn *s, long long before_ms)
 {
-	int rc = SQLITE_OK;
-
-	sqlite_bind_int(s->st[ST_IDENT_PRUNE], 1, before_ms, &rc);
-	return sqlite_exec(s, ST_IDENT_PRUNE, rc, "prune identities");
+	return sqlite_exec(
+	    s, ST_IDENT_PRUNE, "prune identities", "l", before_ms);
 }
 
+/* ?2, the room's number, stays NULL for an id not of the form "r<n>". */
 static int
 sqlite_room_save(struct store_conn *s, const struct store_room *r)
 {
-	sqlite3_stmt *st = s->st[ST_ROOM_SAVE];
-	long long n = sqlite_id_number(r->id);
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, r->id, &rc);
-	if (n >= 0)
-		sqlite_bind_int(st, 2, n, &rc);
-	sqlite_bind_text(st, 3, r->game, &rc);
-	sqlite_bind_text(st, 4, r->options, &rc);
-	sqlite_bind_text(st, 5, r->seats, &rc);
-	sqlite_bind_text(st, 6, r->status, &rc);
-	sqlite_bind_text(st, 7, r->result, &rc);
-	sqlite_bind_text(st, 8, r->creator, &rc);
-	sqlite_bind_int(st, 9, r->is_private != 0, &rc);
-	sqlite_bind_int(st, 10, r->clock_initial_ms, &rc);
-	sqlite_bind_int(st, 11, r->clock_increment_ms, &rc);
-	sqlite_bind_int(st, 12, r->game_no, &rc);
-	sqlite_bind_int(st, 13, r->created_ms, &rc);
-	sqlite_bind_int(st, 14, r->updated_ms, &rc);
-	sqlite_bind_int(st, 15, r->seq, &rc);
-	return sqlite_exec(s, ST_ROOM_SAVE, rc, "save room");
+	return sqlite_exec(s, ST_ROOM_SAVE, "save room", "tnttttttillilll",
+	    r->id, sqlite_id_number(r->id), r->game, r->options, r->seats,
+	    r->status, r->result, r->creator, r->is_private != 0,
+	    r->clock_initial_ms, r->clock_increment_ms, r->game_no,
+	    r->created_ms, r->updated_ms, r->seq);
 }
 
 static int
 sqlite_room_delete(struct store_conn *s, const char *id)
 {
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(s->st[ST_ROOM_DELETE], 1, id, &rc);
-	return sqlite_exec(s, ST_ROOM_DELETE, rc, "delete room");
+	return sqlite_exec(s, ST_ROOM_DELETE, "delete room", "t", id);
 }
 
 static int
@@ -913,48 +897,28 @@ sqlite_move_put(struct store_conn *s, const char *room, int game_no,
     const struct store_move *m)
 {
 	sqlite3_stmt *st = s->st[ST_MOVE_PUT];
-	char op[128];
-	int rc = SQLITE_OK;
+	char op[128] = "";
+	int rc = sqlite_bind(st, "tiiitllll", room, game_no, m->ply, m->seat,
+	    m->move, m->clock_ms[0], m->clock_ms[1], m->at_ms, m->seq);
 
-	sqlite_bind_text(st, 1, room, &rc);
-	sqlite_bind_int(st, 2, game_no, &rc);
-	sqlite_bind_int(st, 3, m->ply, &rc);
-	sqlite_bind_int(st, 4, m->seat, &rc);
-	sqlite_bind_text(st, 5, m->move, &rc);
-	sqlite_bind_int(st, 6, m->clock_ms[0], &rc);
-	sqlite_bind_int(st, 7, m->clock_ms[1], &rc);
-	sqlite_bind_int(st, 8, m->at_ms, &rc);
-	sqlite_bind_int(st, 9, m->seq, &rc);
 	if (rc == SQLITE_OK && store_fault_now(&s->fault)) {
 		sqlite_reset(st);
 		return sqlite_fail_injected(s, "put move");
 	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE) {
-		snprintf(op, sizeof op,
-		    "put move (room %.40s game %d ply"
-		    " %d)",
+	if (rc != SQLITE_DONE)
+		snprintf(op, sizeof op, "put move (room %.40s game %d ply %d)",
 		    room != NULL ? room : "(null)", game_no, m->ply);
-		sqlite_fail(s, op);
-		sqlite_reset(st);
-		return -1;
-	}
-	sqlite_reset(st);
-	return 0;
+	return sqlite_done(s, st, rc, op);
 }
 
 static int
 sqlite_move_truncate(
     struct store_conn *s, const char *room, int game_no, int ply)
 {
-	sqlite3_stmt *st = s->st[ST_MOVE_TRUNCATE];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, room, &rc);
-	sqlite_bind_int(st, 2, game_no, &rc);
-	sqlite_bind_int(st, 3, ply, &rc);
-	return sqlite_exec(s, ST_MOVE_TRUNCATE, rc, "truncate moves");
+	return sqlite_exec(
+	    s, ST_MOVE_TRUNCATE, "truncate moves", "tii", room, game_no, ply);
 }
 
 /* The text of column i, "" for NULL; valid until the statement steps. */
@@ -1036,13 +1000,10 @@ sqlite_load_rooms(
 			goto nomem;
 		n++;
 	}
-	if (rc != SQLITE_DONE) {
-		sqlite_fail(s, "load rooms");
-		sqlite_reset(st);
+	if (sqlite_done(s, st, rc, "load rooms") != 0) {
 		sqlite_load_free(rooms, n);
 		return -1;
 	}
-	sqlite_reset(st);
 	*out = rooms;
 	*nout = n;
 	return 0;
@@ -1134,12 +1095,10 @@ sqlite_load_moves(struct store_conn *s, const struct store_room *r,
 {
 	sqlite3_stmt *st = s->st[ST_LOAD_MOVES];
 	char op[96];
-	int rc = SQLITE_OK;
+	int rc = sqlite_bind(st, "ti", r->id, r->game_no);
 
 	lm->n = 0;
 	lm->used = 0;
-	sqlite_bind_text(st, 1, r->id, &rc);
-	sqlite_bind_int(st, 2, r->game_no, &rc);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (sqlite_load_moves_add(lm, st) != 0) {
 			snprintf(s->err, sizeof s->err,
@@ -1151,13 +1110,9 @@ sqlite_load_moves(struct store_conn *s, const struct store_room *r,
 		}
 		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE) {
-		snprintf(op, sizeof op, "load moves (room %.40s)", r->id);
-		sqlite_fail(s, op);
-		sqlite_reset(st);
+	snprintf(op, sizeof op, "load moves (room %.40s)", r->id);
+	if (sqlite_done(s, st, rc, op) != 0)
 		return -1;
-	}
-	sqlite_reset(st);
 	sqlite_load_moves_fix(lm);
 	return 0;
 }
@@ -1223,12 +1178,7 @@ sqlite_room_number(struct store_conn *s, long *n)
 static int
 sqlite_prune(struct store_conn *s, const char *status, long long before_ms)
 {
-	sqlite3_stmt *st = s->st[ST_PRUNE];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, status, &rc);
-	sqlite_bind_int(st, 2, before_ms, &rc);
-	return sqlite_exec(s, ST_PRUNE, rc, "prune rooms");
+	return sqlite_exec(s, ST_PRUNE, "prune rooms", "tl", status, before_ms);
 }
 
 /* At most max finished games that ended before before_ms, the oldest
@@ -1236,37 +1186,24 @@ sqlite_prune(struct store_conn *s, const char *status, long long before_ms)
 static int
 sqlite_games_prune(struct store_conn *s, long long before_ms, int max)
 {
-	sqlite3_stmt *st = s->st[ST_GAMES_PRUNE];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_int(st, 1, before_ms, &rc);
-	sqlite_bind_int(st, 2, max, &rc);
-	return sqlite_exec(s, ST_GAMES_PRUNE, rc, "prune games");
+	return sqlite_exec(
+	    s, ST_GAMES_PRUNE, "prune games", "li", before_ms, max);
 }
 
 static int
 sqlite_progress_put(
     struct store_conn *s, const char *name, const char *game, const char *json)
 {
-	sqlite3_stmt *st = s->st[ST_PROGRESS_PUT];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, name, &rc);
-	sqlite_bind_text(st, 2, game, &rc);
-	sqlite_bind_text(st, 3, json, &rc);
-	sqlite_bind_int(st, 4, sqlite_now_ms(), &rc);
-	return sqlite_exec(s, ST_PROGRESS_PUT, rc, "put progress");
+	return sqlite_exec(s, ST_PROGRESS_PUT, "put progress", "tttl", name,
+	    game, json, (long long)clock_now_ms());
 }
 
 static int
 sqlite_progress_get(struct store_conn *s, const char *name, const char *game,
     char *buf, size_t len, int *found)
 {
-	sqlite3_stmt *st = s->st[ST_PROGRESS_GET];
-	int rc = SQLITE_OK;
+	int rc = sqlite_bind(s->st[ST_PROGRESS_GET], "tt", name, game);
 
-	sqlite_bind_text(st, 1, name, &rc);
-	sqlite_bind_text(st, 2, game, &rc);
 	return sqlite_get_text(
 	    s, ST_PROGRESS_GET, rc, "get progress", buf, len, found);
 }
@@ -1274,27 +1211,11 @@ sqlite_progress_get(struct store_conn *s, const char *name, const char *game,
 static int
 sqlite_game_put(struct store_conn *s, const struct store_game *g)
 {
-	sqlite3_stmt *st = s->st[ST_GAME_PUT];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, g->room, &rc);
-	sqlite_bind_int(st, 2, g->game_no, &rc);
-	sqlite_bind_text(st, 3, g->game, &rc);
-	sqlite_bind_text(st, 4, g->options, &rc);
-	sqlite_bind_text(st, 5, g->seats, &rc);
-	sqlite_bind_text(st, 6, g->names[0], &rc);
-	sqlite_bind_text(st, 7, g->names[1], &rc);
-	sqlite_bind_text(st, 8, g->result, &rc);
-	sqlite_bind_int(st, 9, g->is_private != 0, &rc);
-	sqlite_bind_int(st, 10, g->clock_initial_ms, &rc);
-	sqlite_bind_int(st, 11, g->clock_increment_ms, &rc);
-	sqlite_bind_int(st, 12, g->started_ms, &rc);
-	sqlite_bind_int(st, 13, g->ended_ms, &rc);
-	sqlite_bind_int(st, 14, g->nmoves, &rc);
-	sqlite_bind_text(st, 15, g->moves, &rc);
-	sqlite_bind_text(st, 16, g->start, &rc);
-	sqlite_bind_text(st, 17, g->position, &rc);
-	return sqlite_exec(s, ST_GAME_PUT, rc, "put finished game");
+	return sqlite_exec(s, ST_GAME_PUT, "put finished game",
+	    "tittttttillllittt", g->room, g->game_no, g->game, g->options,
+	    g->seats, g->names[0], g->names[1], g->result, g->is_private != 0,
+	    g->clock_initial_ms, g->clock_increment_ms, g->started_ms,
+	    g->ended_ms, g->nmoves, g->moves, g->start, g->position);
 }
 
 /* The current row of a games query (STORE_GAME_COLS) into g; its strings
@@ -1337,23 +1258,15 @@ sqlite_games_run(struct store_conn *s, enum sqlite_stmt which, int bind_rc,
 		cb(arg, &g);
 		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE) {
-		sqlite_fail(s, op);
-		sqlite_reset(st);
-		return -1;
-	}
-	sqlite_reset(st);
-	return 0;
+	return sqlite_done(s, st, rc, op);
 }
 
 static int
 sqlite_games_recent(struct store_conn *s, const char *game, int limit,
     store_game_cb cb, void *arg)
 {
-	int rc = SQLITE_OK, n;
+	int rc = sqlite_bind(s->st[ST_GAMES_RECENT], "it", limit, game), n;
 
-	sqlite_bind_int(s->st[ST_GAMES_RECENT], 1, limit, &rc);
-	sqlite_bind_text(s->st[ST_GAMES_RECENT], 2, game, &rc);
 	return sqlite_games_run(
 	    s, ST_GAMES_RECENT, rc, "list finished games", cb, arg, &n);
 }
@@ -1362,12 +1275,10 @@ static int
 sqlite_games_of(struct store_conn *s, const char *name, int with_private,
     int limit, store_game_cb cb, void *arg)
 {
-	sqlite3_stmt *st = s->st[ST_GAMES_OF];
-	int rc = SQLITE_OK, n;
+	int n,
+	    rc = sqlite_bind(
+	        s->st[ST_GAMES_OF], "tii", name, with_private != 0, limit);
 
-	sqlite_bind_text(st, 1, name, &rc);
-	sqlite_bind_int(st, 2, with_private != 0, &rc);
-	sqlite_bind_int(st, 3, limit, &rc);
 	return sqlite_games_run(
 	    s, ST_GAMES_OF, rc, "a player's games", cb, arg, &n);
 }
@@ -1376,9 +1287,8 @@ static int
 sqlite_game_last(struct store_conn *s, const char *room, store_game_cb cb,
     void *arg, int *found)
 {
-	int rc = SQLITE_OK;
+	int rc = sqlite_bind(s->st[ST_GAME_LAST], "t", room);
 
-	sqlite_bind_text(s->st[ST_GAME_LAST], 1, room, &rc);
 	return sqlite_games_run(
 	    s, ST_GAME_LAST, rc, "a room's last game", cb, arg, found);
 }
