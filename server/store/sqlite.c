@@ -476,8 +476,8 @@ sqlite_check_file(sqlite3 *db, const char *path, char *err, size_t errlen)
 	}
 	if (strcmp(buf, "ok") != 0) {
 		snprintf(err, errlen,
-		    "data file %s: damaged: %s (and maybe"
-		    " more; see PRAGMA quick_check)",
+		    "data file %s: damaged: %s (and maybe more; see PRAGMA "
+		    "quick_check)",
 		    path, sqlite_first_problem(buf));
 		return -1;
 	}
@@ -490,9 +490,9 @@ sqlite_check_file(sqlite3 *db, const char *path, char *err, size_t errlen)
 	}
 	if (app != STORE_APP_ID && (app != 0 || version != 0 || tables != 0)) {
 		snprintf(err, errlen,
-		    "data file %s: an SQLite database but not"
-		    " tablero's (application id %lld, schema version %lld,"
-		    " %lld schema entries)",
+		    "data file %s: an SQLite database but not tablero's "
+		    "(application id %lld, schema version %lld, %lld schema "
+		    "entries)",
 		    path, app, version, tables);
 		return -1;
 	}
@@ -533,8 +533,8 @@ sqlite_pragmas(
 	/* An in-memory database keeps its journal in memory: fine. */
 	if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0) {
 		snprintf(err, errlen,
-		    "data file %s: WAL mode refused (the"
-		    " journal mode stays \"%s\")",
+		    "data file %s: WAL mode refused (the journal mode stays "
+		    "\"%s\")",
 		    path, mode);
 		return -1;
 	}
@@ -549,9 +549,8 @@ sqlite_pragmas(
 	}
 	if (v != (sync_full ? 2 : 1)) {
 		snprintf(err, errlen,
-		    "data file %s: synchronous is %lld, not"
-		    " %d",
-		    path, v, sync_full ? 2 : 1);
+		    "data file %s: synchronous is %lld, not %d", path, v,
+		    sync_full ? 2 : 1);
 		return -1;
 	}
 	if (sqlite_cache(db, path, err, errlen) != 0)
@@ -561,8 +560,8 @@ sqlite_pragmas(
 	    sqlite_query_int(db, "PRAGMA foreign_keys", &v) != SQLITE_OK ||
 	    v != 1) {
 		snprintf(err, errlen,
-		    "data file %s: foreign keys cannot be"
-		    " enabled (this SQLite lacks them)",
+		    "data file %s: foreign keys cannot be enabled (this SQLite "
+		    "lacks them)",
 		    path);
 		return -1;
 	}
@@ -581,16 +580,13 @@ sqlite_apply(sqlite3 *db, const char *path, int from, char *err, size_t errlen)
 		if (sqlite3_exec(db, store_schema_sql(i, 0), NULL, NULL,
 		        NULL) != SQLITE_OK) {
 			snprintf(what, sizeof what,
-			    "migration to schema"
-			    " version %d failed",
-			    i + 1);
+			    "migration to schema version %d failed", i + 1);
 			sqlite_open_err(db, path, what, err, errlen);
 			return -1;
 		}
 	}
 	snprintf(sql, sizeof sql,
-	    "PRAGMA user_version = %d; "
-	    "PRAGMA application_id = %d",
+	    "PRAGMA user_version = %d; PRAGMA application_id = %d",
 	    STORE_SCHEMA_VERSION, STORE_APP_ID);
 	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
 		sqlite_open_err(
@@ -624,16 +620,15 @@ sqlite_migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
 	}
 	if (version > STORE_SCHEMA_VERSION) {
 		snprintf(err, errlen,
-		    "data file %s: schema version %lld is"
-		    " newer than this server (%d)",
+		    "data file %s: schema version %lld is newer than this "
+		    "server (%d)",
 		    path, version, STORE_SCHEMA_VERSION);
 		goto fail;
 	}
 	if (version < 0) {
 		snprintf(err, errlen,
-		    "data file %s: schema version %lld is"
-		    " invalid",
-		    path, version);
+		    "data file %s: schema version %lld is invalid", path,
+		    version);
 		goto fail;
 	}
 	if (version < STORE_SCHEMA_VERSION &&
@@ -1102,9 +1097,7 @@ sqlite_load_moves(struct store_conn *s, const struct store_room *r,
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (sqlite_load_moves_add(lm, st) != 0) {
 			snprintf(s->err, sizeof s->err,
-			    "load moves (room"
-			    " %.40s): out of memory",
-			    r->id);
+			    "load moves (room %.40s): out of memory", r->id);
 			sqlite_reset(st);
 			return -1;
 		}
@@ -1134,8 +1127,7 @@ sqlite_load(struct store_conn *s, store_room_cb cb, void *arg)
 		}
 		if (cb(arg, &rooms[i].r, lm.m, (int)lm.n) != 0) {
 			snprintf(s->err, sizeof s->err,
-			    "load: stopped by the"
-			    " caller at room %.40s",
+			    "load: stopped by the caller at room %.40s",
 			    rooms[i].r.id);
 			ret = -1;
 		}
@@ -1164,9 +1156,7 @@ sqlite_room_number(struct store_conn *s, long *n)
 	sqlite_reset(st);
 	if (v < 0 || v > LONG_MAX) {
 		snprintf(s->err, sizeof s->err,
-		    "max room number: %lld out of"
-		    " range",
-		    v);
+		    "max room number: %lld out of range", v);
 		return -1;
 	}
 	if ((long)v > s->next_room)
