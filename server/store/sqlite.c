@@ -759,17 +759,13 @@ sqlite_open(const char *path, int flags, char *err, size_t errlen)
 		return NULL;
 	}
 	if ((s = calloc(1, sizeof *s)) == NULL ||
-	    (s->path = strdup(path)) == NULL) {
-		snprintf(err, errlen, "data file %s: out of memory", path);
-		free(s);
-		return NULL;
-	}
-	s->flags = flags;
-	if (!(flags & STORE_READER) && store_fault_init(&s->fault) != 0) {
+	    (s->path = strdup(path)) == NULL ||
+	    (!(flags & STORE_READER) && store_fault_init(&s->fault) != 0)) {
 		snprintf(err, errlen, "data file %s: out of memory", path);
 		sqlite_close(s);
 		return NULL;
 	}
+	s->flags = flags;
 	if (sqlite_connect(s, err, errlen) != 0) {
 		sqlite_close(s);
 		return NULL;
@@ -1147,11 +1143,9 @@ sqlite_room_number(struct store_conn *s, long *n)
 	sqlite3_stmt *st = s->st[ST_ROOM_MAX];
 	long long v;
 
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite_fail(s, "max room number");
-		sqlite_reset(st);
+	/* An aggregate: always one row. */
+	if (sqlite_step_row(s, st, SQLITE_OK, "max room number") != 1)
 		return -1;
-	}
 	v = sqlite3_column_int64(st, 0);
 	sqlite_reset(st);
 	if (v < 0 || v > LONG_MAX) {
