@@ -1286,6 +1286,20 @@ sqlite_run(struct store_conn *s, const char *sql, const char *op)
 	return 0;
 }
 
+/* Open s's connection again: 0, or -1 with it closed (tried again by the
+ * next commit) and the reason kept for errmsg. */
+static int
+sqlite_reconnect(struct store_conn *s)
+{
+	char err[STORE_ERRLEN];
+
+	if (sqlite_connect(s, err, sizeof err) == 0)
+		return 0;
+	sqlite_disconnect(s);
+	snprintf(s->err, sizeof s->err, "%s", err);
+	return -1;
+}
+
 /* A group failed inside its transaction: roll it all back. When the
  * rollback fails (or the fault hook says it does), the connection is
  * closed, which rolls back too, and opened again: nothing half-written can
@@ -1293,18 +1307,12 @@ sqlite_run(struct store_conn *s, const char *sql, const char *op)
 static int
 sqlite_undo(struct store_conn *s)
 {
-	char err[STORE_ERRLEN];
-
 	if (!store_fault_undo(&s->fault) &&
 	    (sqlite3_get_autocommit(s->db) ||
 	        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK))
 		return -1;
 	sqlite_disconnect(s);
-	if (sqlite_connect(s, err, sizeof err) != 0) {
-		/* Tried again by the next commit. */
-		sqlite_disconnect(s);
-		snprintf(s->err, sizeof s->err, "%s", err);
-	}
+	sqlite_reconnect(s);
 	return -1;
 }
 
@@ -1356,13 +1364,8 @@ sqlite_op(struct store_conn *s, const struct store_op *op)
 static int
 sqlite_commit(struct store_conn *s, const struct store_op *ops)
 {
-	char err[STORE_ERRLEN];
-
-	if (s->db == NULL && sqlite_connect(s, err, sizeof err) != 0) {
-		sqlite_disconnect(s);
-		snprintf(s->err, sizeof s->err, "%s", err);
+	if (s->db == NULL && sqlite_reconnect(s) != 0)
 		return -1;
-	}
 	if (sqlite_run(s, "BEGIN IMMEDIATE", "begin") != 0)
 		return sqlite_undo(s);
 	for (; ops != NULL; ops = ops->next)
