@@ -412,8 +412,8 @@ sqlite_dir_hint(const char *path, char *buf, size_t len)
 
 /* Write "data file PATH: what: SQLite's message (system error)" into err,
  * with a word on the directory when the file could not be opened or
- * written. */
-static void
+ * written; always -1. */
+static int
 sqlite_open_err(
     sqlite3 *db, const char *path, const char *what, char *err, size_t errlen)
 {
@@ -429,6 +429,7 @@ sqlite_open_err(
 		    strerror(sqlite3_system_errno(db)));
 	snprintf(err, errlen, "data file %s: %s: %s%s%s", path, what,
 	    db != NULL ? sqlite3_errmsg(db) : "out of memory", sys, hint);
+	return -1;
 }
 
 /* The first line of quick_check's report that names a problem, cut to
@@ -463,17 +464,13 @@ sqlite_check_file(sqlite3 *db, const char *path, char *err, size_t errlen)
 		    path);
 		return -1;
 	}
-	if (sqlite_query_int(db, "SELECT count(*) FROM sqlite_master",
-	        &tables) != SQLITE_OK) {
-		sqlite_open_err(db, path, "cannot use", err, errlen);
-		return -1;
-	}
+	if (sqlite_query_int(
+	        db, "SELECT count(*) FROM sqlite_master", &tables) != SQLITE_OK)
+		return sqlite_open_err(db, path, "cannot use", err, errlen);
 	if (sqlite_query_text(db, "PRAGMA quick_check", buf, sizeof buf) !=
-	    SQLITE_OK) {
-		sqlite_open_err(
+	    SQLITE_OK)
+		return sqlite_open_err(
 		    db, path, "integrity check failed", err, errlen);
-		return -1;
-	}
 	if (strcmp(buf, "ok") != 0) {
 		snprintf(err, errlen,
 		    "data file %s: damaged: %s (and maybe more; see PRAGMA "
@@ -482,12 +479,9 @@ sqlite_check_file(sqlite3 *db, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	if (sqlite_query_int(db, "PRAGMA application_id", &app) != SQLITE_OK ||
-	    sqlite_query_int(db, "PRAGMA user_version", &version) !=
-	        SQLITE_OK) {
-		sqlite_open_err(
+	    sqlite_query_int(db, "PRAGMA user_version", &version) != SQLITE_OK)
+		return sqlite_open_err(
 		    db, path, "cannot read the header", err, errlen);
-		return -1;
-	}
 	if (app != STORE_APP_ID && (app != 0 || version != 0 || tables != 0)) {
 		snprintf(err, errlen,
 		    "data file %s: an SQLite database but not tablero's "
@@ -499,21 +493,18 @@ sqlite_check_file(sqlite3 *db, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* Give the connection a page cache of STORE_CACHE_KIB; 0 or -1. */
+/* Set PRAGMA name to value and read it back into *v: 0, or -1 when
+ * SQLite fails. */
 static int
-sqlite_cache(sqlite3 *db, const char *path, char *err, size_t errlen)
+sqlite_pragma_set(sqlite3 *db, const char *name, long long value, long long *v)
 {
 	char sql[64];
-	long long v;
 
-	snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", STORE_CACHE_KIB);
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite_query_int(db, "PRAGMA cache_size", &v) != SQLITE_OK ||
-	    v != -STORE_CACHE_KIB) {
-		sqlite_open_err(db, path, "cannot set cache_size", err, errlen);
+	snprintf(sql, sizeof sql, "PRAGMA %s = %lld", name, value);
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
-	}
-	return 0;
+	snprintf(sql, sizeof sql, "PRAGMA %s", name);
+	return sqlite_query_int(db, sql, v) == SQLITE_OK ? 0 : -1;
 }
 
 /* Set WAL, the synchronous level, the page cache and foreign keys,
@@ -526,10 +517,9 @@ sqlite_pragmas(
 	long long v;
 
 	if (sqlite_query_text(db, "PRAGMA journal_mode = WAL", mode,
-	        sizeof mode) != SQLITE_OK) {
-		sqlite_open_err(db, path, "cannot set WAL mode", err, errlen);
-		return -1;
-	}
+	        sizeof mode) != SQLITE_OK)
+		return sqlite_open_err(
+		    db, path, "cannot set WAL mode", err, errlen);
 	/* An in-memory database keeps its journal in memory: fine. */
 	if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0) {
 		snprintf(err, errlen,
@@ -538,27 +528,22 @@ sqlite_pragmas(
 		    path, mode);
 		return -1;
 	}
-	if (sqlite3_exec(db,
-	        sync_full ? "PRAGMA synchronous = FULL"
-	                  : "PRAGMA synchronous = NORMAL",
-	        NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite_query_int(db, "PRAGMA synchronous", &v) != SQLITE_OK) {
-		sqlite_open_err(
+	/* 2: FULL, 1: NORMAL. */
+	if (sqlite_pragma_set(db, "synchronous", sync_full ? 2 : 1, &v) != 0)
+		return sqlite_open_err(
 		    db, path, "cannot set synchronous", err, errlen);
-		return -1;
-	}
 	if (v != (sync_full ? 2 : 1)) {
 		snprintf(err, errlen,
 		    "data file %s: synchronous is %lld, not %d", path, v,
 		    sync_full ? 2 : 1);
 		return -1;
 	}
-	if (sqlite_cache(db, path, err, errlen) != 0)
-		return -1;
-	if (sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) !=
-	        SQLITE_OK ||
-	    sqlite_query_int(db, "PRAGMA foreign_keys", &v) != SQLITE_OK ||
-	    v != 1) {
+	/* Negative: KiB, not pages. */
+	if (sqlite_pragma_set(db, "cache_size", -STORE_CACHE_KIB, &v) != 0 ||
+	    v != -STORE_CACHE_KIB)
+		return sqlite_open_err(
+		    db, path, "cannot set cache_size", err, errlen);
+	if (sqlite_pragma_set(db, "foreign_keys", 1, &v) != 0 || v != 1) {
 		snprintf(err, errlen,
 		    "data file %s: foreign keys cannot be enabled (this SQLite "
 		    "lacks them)",
@@ -581,18 +566,15 @@ sqlite_apply(sqlite3 *db, const char *path, int from, char *err, size_t errlen)
 		        NULL) != SQLITE_OK) {
 			snprintf(what, sizeof what,
 			    "migration to schema version %d failed", i + 1);
-			sqlite_open_err(db, path, what, err, errlen);
-			return -1;
+			return sqlite_open_err(db, path, what, err, errlen);
 		}
 	}
 	snprintf(sql, sizeof sql,
 	    "PRAGMA user_version = %d; PRAGMA application_id = %d",
 	    STORE_SCHEMA_VERSION, STORE_APP_ID);
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-		sqlite_open_err(
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sqlite_open_err(
 		    db, path, "cannot record the schema version", err, errlen);
-		return -1;
-	}
 	return 0;
 }
 
@@ -606,12 +588,9 @@ sqlite_migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
 	long long version;
 
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
-	    SQLITE_OK) {
-		sqlite_open_err(
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return sqlite_open_err(
 		    db, path, "cannot lock for writing", err, errlen);
-		return -1;
-	}
 	if (sqlite_query_int(db, "PRAGMA user_version", &version) !=
 	    SQLITE_OK) {
 		sqlite_open_err(
@@ -651,15 +630,12 @@ sqlite_prepare(struct store_conn *s, const char *path, char *err, size_t errlen)
 {
 	int i;
 
-	for (i = 0; i < ST_COUNT; i++) {
+	for (i = 0; i < ST_COUNT; i++)
 		if (sqlite3_prepare_v3(s->db, sqlite_sql[i], -1,
 		        SQLITE_PREPARE_PERSISTENT, &s->st[i],
-		        NULL) != SQLITE_OK) {
-			sqlite_open_err(
+		        NULL) != SQLITE_OK)
+			return sqlite_open_err(
 			    s->db, path, "cannot prepare", err, errlen);
-			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -685,10 +661,8 @@ sqlite_connect(struct store_conn *s, char *err, size_t errlen)
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	const char *path = s->path;
 
-	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		sqlite_open_err(s->db, path, "cannot open", err, errlen);
-		return -1;
-	}
+	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK)
+		return sqlite_open_err(s->db, path, "cannot open", err, errlen);
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
 	if (sqlite_check_file(s->db, path, err, errlen) != 0 ||
@@ -701,19 +675,17 @@ sqlite_connect(struct store_conn *s, char *err, size_t errlen)
 	/* A reader never writes: SQLite refuses it if it tries. */
 	if (s->flags & STORE_READER) {
 		if (sqlite3_exec(s->db, "PRAGMA query_only = 1", NULL, NULL,
-		        NULL) != SQLITE_OK) {
-			sqlite_open_err(s->db, path, "query_only", err, errlen);
-			return -1;
-		}
+		        NULL) != SQLITE_OK)
+			return sqlite_open_err(
+			    s->db, path, "query_only", err, errlen);
 		return 0;
 	}
 	/* Checkpoints are the store thread's, between groups (sqlite_idle):
 	 * SQLite's automatic one would run inside a commit. */
 	if (sqlite3_exec(s->db, "PRAGMA wal_autocheckpoint = 0", NULL, NULL,
-	        NULL) != SQLITE_OK) {
-		sqlite_open_err(s->db, path, "wal_autocheckpoint", err, errlen);
-		return -1;
-	}
+	        NULL) != SQLITE_OK)
+		return sqlite_open_err(
+		    s->db, path, "wal_autocheckpoint", err, errlen);
 	sqlite3_wal_hook(s->db, sqlite_wal_hook, s);
 	return 0;
 }
