@@ -119,13 +119,15 @@ held_queue_free(struct net_held *q)
 	free(q);
 }
 
-/* The connection has output held: listed, and it reads no more lines
- * (its input stops growing at a line's worth, as net_pause's). */
+/* len more bytes of c are held (in c->hq): it is listed, and reads no
+ * more lines (its input stops growing at a line's worth, as net_pause's). */
 static void
-held_list(struct conn *c)
+held_list(struct conn *c, size_t len)
 {
 	struct server *srv = c->srv;
 
+	c->held = c->hq;
+	c->held_bytes += len;
 	if (c->held_slot >= 0)
 		return;
 	c->held_slot = slots_add(&srv->held_conns, c);
@@ -162,9 +164,7 @@ held_add(struct conn *c, const char *data, size_t len)
 		return;
 	}
 	held_append(held_queue(&c->hq), tag, data, len);
-	c->held = c->hq;
-	c->held_bytes += len;
-	held_list(c);
+	held_list(c, len);
 }
 
 /* The request is done: the events it caused go behind its reply. */
@@ -186,9 +186,7 @@ held_end_deferring(struct conn *c)
 		}
 		held_move(d, held_queue(&c->hq)->buf, m->len);
 		held_queue_mark(c->hq, m->tag, m->len);
-		c->held = c->hq;
-		c->held_bytes += m->len;
-		held_list(c);
+		held_list(c, m->len);
 	}
 	d->first = d->n = 0;
 }

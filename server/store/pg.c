@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <libpq-fe.h>
 
+#include "server/server.h"
 #include "server/store/fault.h"
 #include "server/store/schema.h"
 #include "server/store/store.h"
@@ -205,18 +205,6 @@ struct pgpg_params {
 	char num[PGPG_PARAMS][PGPG_NUMLEN];
 	int n;
 };
-
-/* Milliseconds since the epoch: when an op that carries no time (a new
- * identity, progress) was written, as SQLite's backend records it. */
-static long long
-pgpg_now_ms(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-		return 0;
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Add a string parameter (NULL: SQL NULL). */
 static void
@@ -573,7 +561,7 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_text(p, op->a);
 		pgpg_text(p, op->b);
 		pgpg_text(p, op->c);
-		pgpg_int(p, op->ms != 0 ? op->ms : pgpg_now_ms());
+		pgpg_int(p, op->ms != 0 ? op->ms : clock_now_ms());
 		return PS_PROGRESS_PUT;
 	case STORE_OP_GAME_PUT:
 		pgpg_text(p, g->room);
@@ -597,7 +585,7 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 	case STORE_OP_IDENT_PUT:
 		pgpg_text(p, op->a);
 		pgpg_text(p, op->b);
-		pgpg_int(p, op->ms != 0 ? op->ms : pgpg_now_ms());
+		pgpg_int(p, op->ms != 0 ? op->ms : clock_now_ms());
 		return PS_IDENT_PUT;
 	case STORE_OP_IDENT_PLAYED:
 		pgpg_text(p, op->a);

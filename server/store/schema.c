@@ -10,153 +10,115 @@
 
 #include "server/store/schema.h"
 
+/* The migrations' text in either backend's types: BIG a 64-bit integer's,
+ * ID the games' id's; NOROWID SQLite's " WITHOUT ROWID" or nothing;
+ * NUMBERS how room numbers are kept (a meta row or a sequence). */
+#define STORE_V1(BIG, NOROWID, NUMBERS)                                        \
+	"CREATE TABLE identities ("                                            \
+	" name TEXT PRIMARY KEY NOT NULL,"                                     \
+	" token_hash TEXT NOT NULL,"                                           \
+	" created_ms " BIG " NOT NULL);"                                       \
+	"CREATE TABLE rooms ("                                                 \
+	" id TEXT PRIMARY KEY NOT NULL,"                                       \
+	" number " BIG "," /* from "r<digits>", for the next room number */    \
+	" game TEXT NOT NULL,"                                                 \
+	" options TEXT NOT NULL,"                                              \
+	" seats TEXT NOT NULL,"                                                \
+	" status TEXT NOT NULL,"                                               \
+	" result TEXT,"                                                        \
+	" creator TEXT NOT NULL,"                                              \
+	" private INTEGER NOT NULL,"                                           \
+	" clock_initial_ms " BIG " NOT NULL,"                                  \
+	" clock_increment_ms " BIG " NOT NULL,"                                \
+	" game_no INTEGER NOT NULL,"                                           \
+	" created_ms " BIG " NOT NULL,"                                        \
+	" updated_ms " BIG " NOT NULL);"                                       \
+	"CREATE INDEX rooms_status_updated ON rooms (status, updated_ms);"     \
+	"CREATE INDEX rooms_number ON rooms (number);"                         \
+	"CREATE TABLE moves ("                                                 \
+	" room TEXT NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,"         \
+	" game_no INTEGER NOT NULL,"                                           \
+	" ply INTEGER NOT NULL,"                                               \
+	" seat INTEGER NOT NULL,"                                              \
+	" move TEXT NOT NULL,"                                                 \
+	" clock0 " BIG " NOT NULL,"                                            \
+	" clock1 " BIG " NOT NULL,"                                            \
+	" at_ms " BIG " NOT NULL,"                                             \
+	" PRIMARY KEY (room, game_no, ply))" NOROWID ";" NUMBERS               \
+	"CREATE TABLE progress ("                                              \
+	" name TEXT NOT NULL,"                                                 \
+	" game TEXT NOT NULL,"                                                 \
+	" json TEXT NOT NULL,"                                                 \
+	" updated_ms " BIG " NOT NULL,"                                        \
+	" PRIMARY KEY (name, game))" NOROWID ";"
+/* SQLite keeps the highest room number ever saved, kept when rooms are
+ * deleted so that a pruned room's id is never given out again. */
+#define STORE_V1_SQLITE_NUMBERS                                                \
+	"CREATE TABLE meta ("                                                  \
+	" key TEXT PRIMARY KEY NOT NULL,"                                      \
+	" value INTEGER NOT NULL) WITHOUT ROWID;"                              \
+	"INSERT INTO meta (key, value) VALUES ('room_max', 0);"                \
+	"CREATE TRIGGER rooms_max AFTER INSERT ON rooms"                       \
+	" WHEN NEW.number IS NOT NULL BEGIN"                                   \
+	" UPDATE meta SET value = max(value, NEW.number)"                      \
+	" WHERE key = 'room_max'; END;"
+/* PostgreSQL's come from a sequence, so that servers sharing the database
+ * never give out one twice; a pruned room's number is never given out
+ * again either. */
+#define STORE_V1_PG_NUMBERS "CREATE SEQUENCE room_numbers;"
+#define STORE_V2(BIG)                                                          \
+	"ALTER TABLE rooms ADD COLUMN seq " BIG " NOT NULL DEFAULT 0;"         \
+	"ALTER TABLE moves ADD COLUMN seq " BIG " NOT NULL DEFAULT 0;"
+#define STORE_V3(ID, BIG)                                                      \
+	"CREATE TABLE games ("                                                 \
+	" id " ID " PRIMARY KEY,"                                              \
+	" room TEXT NOT NULL,"                                                 \
+	" game_no INTEGER NOT NULL,"                                           \
+	" game TEXT NOT NULL,"                                                 \
+	" options TEXT NOT NULL,"                                              \
+	" seats TEXT NOT NULL,"                                                \
+	" name0 TEXT,"                                                         \
+	" name1 TEXT,"                                                         \
+	" result TEXT NOT NULL,"                                               \
+	" private INTEGER NOT NULL,"                                           \
+	" clock_initial_ms " BIG " NOT NULL,"                                  \
+	" clock_increment_ms " BIG " NOT NULL,"                                \
+	" started_ms " BIG " NOT NULL,"                                        \
+	" ended_ms " BIG " NOT NULL,"                                          \
+	" nmoves INTEGER NOT NULL,"                                            \
+	" moves TEXT NOT NULL,"                                                \
+	" start TEXT NOT NULL,"                                                \
+	" position TEXT NOT NULL);"                                            \
+	"CREATE INDEX games_ended ON games (ended_ms);"                        \
+	"CREATE INDEX games_room ON games (room);"                             \
+	"CREATE INDEX games_name0 ON games (name0, ended_ms);"                 \
+	"CREATE INDEX games_name1 ON games (name1, ended_ms);"
+#define STORE_V4(BIG)                                                          \
+	"ALTER TABLE identities ADD COLUMN folded TEXT;"                       \
+	"ALTER TABLE identities ADD COLUMN played INTEGER NOT NULL DEFAULT 1;" \
+	"ALTER TABLE identities ADD COLUMN seen_ms " BIG                       \
+	" NOT NULL DEFAULT 0;"                                                 \
+	"UPDATE identities SET folded = lower(name) WHERE NOT EXISTS"          \
+	" (SELECT 1 FROM identities o WHERE lower(o.name) ="                   \
+	" lower(identities.name) AND (o.created_ms < identities.created_ms"    \
+	" OR (o.created_ms = identities.created_ms AND o.name <"               \
+	" identities.name)));"                                                 \
+	"CREATE UNIQUE INDEX identities_folded ON identities (folded);"        \
+	"CREATE INDEX identities_unplayed ON identities (played, seen_ms);"
+
 const struct store_migration store_schema[] = {
     /* 1: the first schema. */
-    {.sqlite =
-            "CREATE TABLE identities ("
-            " name TEXT PRIMARY KEY NOT NULL,"
-            " token_hash TEXT NOT NULL,"
-            " created_ms INTEGER NOT NULL);"
-            "CREATE TABLE rooms ("
-            " id TEXT PRIMARY KEY NOT NULL,"
-            " number INTEGER," /* from "r<digits>", for store_room_max_number */
-            " game TEXT NOT NULL,"
-            " options TEXT NOT NULL,"
-            " seats TEXT NOT NULL,"
-            " status TEXT NOT NULL,"
-            " result TEXT,"
-            " creator TEXT NOT NULL,"
-            " private INTEGER NOT NULL,"
-            " clock_initial_ms INTEGER NOT NULL,"
-            " clock_increment_ms INTEGER NOT NULL,"
-            " game_no INTEGER NOT NULL,"
-            " created_ms INTEGER NOT NULL,"
-            " updated_ms INTEGER NOT NULL);"
-            "CREATE INDEX rooms_status_updated ON rooms (status, updated_ms);"
-            "CREATE INDEX rooms_number ON rooms (number);"
-            "CREATE TABLE moves ("
-            " room TEXT NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,"
-            " game_no INTEGER NOT NULL,"
-            " ply INTEGER NOT NULL,"
-            " seat INTEGER NOT NULL,"
-            " move TEXT NOT NULL,"
-            " clock0 INTEGER NOT NULL,"
-            " clock1 INTEGER NOT NULL,"
-            " at_ms INTEGER NOT NULL,"
-            " PRIMARY KEY (room, game_no, ply)) WITHOUT ROWID;"
-            /* The highest room number ever saved, kept when rooms are deleted
-             * so that a pruned room's id is never given out again. */
-            "CREATE TABLE meta ("
-            " key TEXT PRIMARY KEY NOT NULL,"
-            " value INTEGER NOT NULL) WITHOUT ROWID;"
-            "INSERT INTO meta (key, value) VALUES ('room_max', 0);"
-            "CREATE TRIGGER rooms_max AFTER INSERT ON rooms"
-            " WHEN NEW.number IS NOT NULL BEGIN"
-            " UPDATE meta SET value = max(value, NEW.number)"
-            " WHERE key = 'room_max'; END;"
-            "CREATE TABLE progress ("
-            " name TEXT NOT NULL,"
-            " game TEXT NOT NULL,"
-            " json TEXT NOT NULL,"
-            " updated_ms INTEGER NOT NULL,"
-            " PRIMARY KEY (name, game)) WITHOUT ROWID;",
-        .pg = "CREATE TABLE identities ("
-              " name TEXT PRIMARY KEY NOT NULL,"
-              " token_hash TEXT NOT NULL,"
-              " created_ms BIGINT NOT NULL);"
-              "CREATE TABLE rooms ("
-              " id TEXT PRIMARY KEY NOT NULL,"
-              " number BIGINT,"
-              " game TEXT NOT NULL,"
-              " options TEXT NOT NULL,"
-              " seats TEXT NOT NULL,"
-              " status TEXT NOT NULL,"
-              " result TEXT,"
-              " creator TEXT NOT NULL,"
-              " private INTEGER NOT NULL,"
-              " clock_initial_ms BIGINT NOT NULL,"
-              " clock_increment_ms BIGINT NOT NULL,"
-              " game_no INTEGER NOT NULL,"
-              " created_ms BIGINT NOT NULL,"
-              " updated_ms BIGINT NOT NULL);"
-              "CREATE INDEX rooms_status_updated ON rooms (status, updated_ms);"
-              "CREATE INDEX rooms_number ON rooms (number);"
-              "CREATE TABLE moves ("
-              " room TEXT NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,"
-              " game_no INTEGER NOT NULL,"
-              " ply INTEGER NOT NULL,"
-              " seat INTEGER NOT NULL,"
-              " move TEXT NOT NULL,"
-              " clock0 BIGINT NOT NULL,"
-              " clock1 BIGINT NOT NULL,"
-              " at_ms BIGINT NOT NULL,"
-              " PRIMARY KEY (room, game_no, ply));"
-              /* Room numbers come from a sequence, so that servers sharing
-               * the database never give out one twice; a pruned room's number
-               * is never given out again either. */
-              "CREATE SEQUENCE room_numbers;"
-              "CREATE TABLE progress ("
-              " name TEXT NOT NULL,"
-              " game TEXT NOT NULL,"
-              " json TEXT NOT NULL,"
-              " updated_ms BIGINT NOT NULL,"
-              " PRIMARY KEY (name, game));"},
+    {.sqlite = STORE_V1("INTEGER", " WITHOUT ROWID", STORE_V1_SQLITE_NUMBERS),
+        .pg = STORE_V1("BIGINT", "", STORE_V1_PG_NUMBERS)},
     /* 2: event numbers survive a restart: the room's last seq, and the
      * seq of each move's moved event. */
-    {.sqlite = "ALTER TABLE rooms ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;"
-               "ALTER TABLE moves ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;",
-        .pg = "ALTER TABLE rooms ADD COLUMN seq BIGINT NOT NULL DEFAULT 0;"
-              "ALTER TABLE moves ADD COLUMN seq BIGINT NOT NULL DEFAULT 0;"},
+    {.sqlite = STORE_V2("INTEGER"), .pg = STORE_V2("BIGINT")},
     /* 3: every finished game is kept, whole: its players (name0 and
      * name1, NULL for a bot or a free seat, for a player's history),
      * result, times, moves (JSON) and start and final positions; a
      * rematch or a restart of the room never touches it. */
-    {.sqlite = "CREATE TABLE games ("
-               " id INTEGER PRIMARY KEY,"
-               " room TEXT NOT NULL,"
-               " game_no INTEGER NOT NULL,"
-               " game TEXT NOT NULL,"
-               " options TEXT NOT NULL,"
-               " seats TEXT NOT NULL,"
-               " name0 TEXT,"
-               " name1 TEXT,"
-               " result TEXT NOT NULL,"
-               " private INTEGER NOT NULL,"
-               " clock_initial_ms INTEGER NOT NULL,"
-               " clock_increment_ms INTEGER NOT NULL,"
-               " started_ms INTEGER NOT NULL,"
-               " ended_ms INTEGER NOT NULL,"
-               " nmoves INTEGER NOT NULL,"
-               " moves TEXT NOT NULL,"
-               " start TEXT NOT NULL,"
-               " position TEXT NOT NULL);"
-               "CREATE INDEX games_ended ON games (ended_ms);"
-               "CREATE INDEX games_room ON games (room);"
-               "CREATE INDEX games_name0 ON games (name0, ended_ms);"
-               "CREATE INDEX games_name1 ON games (name1, ended_ms);",
-        .pg = "CREATE TABLE games ("
-              " id BIGSERIAL PRIMARY KEY,"
-              " room TEXT NOT NULL,"
-              " game_no INTEGER NOT NULL,"
-              " game TEXT NOT NULL,"
-              " options TEXT NOT NULL,"
-              " seats TEXT NOT NULL,"
-              " name0 TEXT,"
-              " name1 TEXT,"
-              " result TEXT NOT NULL,"
-              " private INTEGER NOT NULL,"
-              " clock_initial_ms BIGINT NOT NULL,"
-              " clock_increment_ms BIGINT NOT NULL,"
-              " started_ms BIGINT NOT NULL,"
-              " ended_ms BIGINT NOT NULL,"
-              " nmoves INTEGER NOT NULL,"
-              " moves TEXT NOT NULL,"
-              " start TEXT NOT NULL,"
-              " position TEXT NOT NULL);"
-              "CREATE INDEX games_ended ON games (ended_ms);"
-              "CREATE INDEX games_room ON games (room);"
-              "CREATE INDEX games_name0 ON games (name0, ended_ms);"
-              "CREATE INDEX games_name1 ON games (name1, ended_ms);"},
+    {.sqlite = STORE_V3("INTEGER", "INTEGER"),
+        .pg = STORE_V3("BIGSERIAL", "BIGINT")},
     /* 4: names are unique whatever their case: `folded` is the name in
      * lower case, unique. Where names clashed already, the first
      * registered (oldest, then smallest in byte order) gets the folded
@@ -165,32 +127,7 @@ const struct store_migration store_schema[] = {
      * identities that never did are pruned --unplayed-days after they
      * were last seen (`seen_ms`, the last hello). Those made before this
      * version count as played (nothing says otherwise). */
-    {.sqlite =
-            "ALTER TABLE identities ADD COLUMN folded TEXT;"
-            "ALTER TABLE identities ADD COLUMN played INTEGER NOT NULL DEFAULT "
-            "1;"
-            "ALTER TABLE identities ADD COLUMN seen_ms INTEGER NOT NULL "
-            "DEFAULT 0;"
-            "UPDATE identities SET folded = lower(name) WHERE NOT EXISTS"
-            " (SELECT 1 FROM identities o WHERE lower(o.name) ="
-            " lower(identities.name) AND (o.created_ms < identities.created_ms"
-            " OR (o.created_ms = identities.created_ms AND o.name <"
-            " identities.name)));"
-            "CREATE UNIQUE INDEX identities_folded ON identities (folded);"
-            "CREATE INDEX identities_unplayed ON identities (played, seen_ms);",
-        .pg = "ALTER TABLE identities ADD COLUMN folded TEXT;"
-              "ALTER TABLE identities ADD COLUMN played INTEGER NOT NULL"
-              " DEFAULT 1;"
-              "ALTER TABLE identities ADD COLUMN seen_ms BIGINT NOT NULL"
-              " DEFAULT 0;"
-              "UPDATE identities SET folded = lower(name) WHERE NOT EXISTS"
-              " (SELECT 1 FROM identities o WHERE lower(o.name) ="
-              " lower(identities.name) AND (o.created_ms <"
-              " identities.created_ms OR (o.created_ms ="
-              " identities.created_ms AND o.name < identities.name)));"
-              "CREATE UNIQUE INDEX identities_folded ON identities (folded);"
-              "CREATE INDEX identities_unplayed ON identities"
-              " (played, seen_ms);"},
+    {.sqlite = STORE_V4("INTEGER"), .pg = STORE_V4("BIGINT")},
 };
 
 const int store_schema_version =

@@ -8,16 +8,17 @@
  * for errmsg.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
+#include "server/server.h"
 #include "server/store/fault.h"
 #include "server/store/schema.h"
 #include "server/store/store.h"
@@ -192,17 +193,6 @@ struct sqlite_load_room {
 	char *text; /* one block holding every string of r */
 };
 
-/* Milliseconds since the epoch, for the rows' creation and update times. */
-static long long
-sqlite_now_ms(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-		return 0;
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Keep "op: SQLite's message" as the last error; always -1. */
 static int
 sqlite_fail(struct store_conn *s, const char *op)
@@ -229,33 +219,68 @@ sqlite_reset(sqlite3_stmt *st)
 	sqlite3_clear_bindings(st);
 }
 
-/* Bind a string (NULL binds SQL NULL) unless an earlier bind failed. */
-static void
-sqlite_bind_text(sqlite3_stmt *st, int i, const char *v, int *rc)
-{
-	if (*rc != SQLITE_OK)
-		return;
-	if (v == NULL)
-		*rc = sqlite3_bind_null(st, i);
-	else
-		*rc = sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
-}
-
-/* Bind an integer unless an earlier bind failed. */
-static void
-sqlite_bind_int(sqlite3_stmt *st, int i, long long v, int *rc)
-{
-	if (*rc == SQLITE_OK)
-		*rc = sqlite3_bind_int64(st, i, v);
-}
-
-/* Run a bound write statement to its end; 0, or -1 with "op: why". */
+/* Bind ?1, ?2, ... from ap as fmt says, one letter each: 't' a string
+ * (NULL: SQL NULL), 'i' an int, 'l' a long long, 'n' a long long left NULL
+ * when negative; SQLite's code, stopping at the first failure. */
 static int
-sqlite_exec(
-    struct store_conn *s, enum sqlite_stmt which, int bind_rc, const char *op)
+sqlite_vbind(sqlite3_stmt *st, const char *fmt, va_list ap)
+{
+	const char *v;
+	long long n;
+	int i, rc = SQLITE_OK;
+
+	for (i = 0; fmt[i] != '\0' && rc == SQLITE_OK; i++) {
+		if (fmt[i] == 'i')
+			rc = sqlite3_bind_int64(st, i + 1, va_arg(ap, int));
+		else if (fmt[i] == 'l' || fmt[i] == 'n') {
+			n = va_arg(ap, long long);
+			if (fmt[i] == 'l' || n >= 0)
+				rc = sqlite3_bind_int64(st, i + 1, n);
+		} else if ((v = va_arg(ap, const char *)) == NULL)
+			rc = sqlite3_bind_null(st, i + 1);
+		else
+			rc = sqlite3_bind_text(st, i + 1, v, -1, SQLITE_STATIC);
+	}
+	return rc;
+}
+
+/* sqlite_vbind with the values as arguments. */
+static int
+sqlite_bind(sqlite3_stmt *st, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = sqlite_vbind(st, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* Reset st after its last step rc: 0 when it ran to its end, else -1
+ * with "op: why". */
+static int
+sqlite_done(struct store_conn *s, sqlite3_stmt *st, int rc, const char *op)
+{
+	if (rc != SQLITE_DONE)
+		sqlite_fail(s, op);
+	sqlite_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Bind a write statement (sqlite_vbind) and run it to its end; 0, or -1
+ * with "op: why". */
+static int
+sqlite_exec(struct store_conn *s, enum sqlite_stmt which, const char *op,
+    const char *fmt, ...)
 {
 	sqlite3_stmt *st = s->st[which];
-	int rc = bind_rc;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = sqlite_vbind(st, fmt, ap);
+	va_end(ap);
 
 	if (store_fault_now(&s->fault)) {
 		sqlite_reset(st);
@@ -263,13 +288,7 @@ sqlite_exec(
 	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE) {
-		sqlite_fail(s, op);
-		sqlite_reset(st);
-		return -1;
-	}
-	sqlite_reset(st);
-	return 0;
+	return sqlite_done(s, st, rc, op);
 }
 
 /* Step a bound query to its first row: 1 with a row (the statement still
@@ -282,12 +301,7 @@ sqlite_step_row(
 
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc != SQLITE_DONE)
-		sqlite_fail(s, op);
-	sqlite_reset(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	return rc == SQLITE_ROW ? 1 : sqlite_done(s, st, rc, op);
 }
 
 /*
@@ -398,8 +412,8 @@ sqlite_dir_hint(const char *path, char *buf, size_t len)
 
 /* Write "data file PATH: what: SQLite's message (system error)" into err,
  * with a word on the directory when the file could not be opened or
- * written. */
-static void
+ * written; always -1. */
+static int
 sqlite_open_err(
     sqlite3 *db, const char *path, const char *what, char *err, size_t errlen)
 {
@@ -415,6 +429,7 @@ sqlite_open_err(
 		    strerror(sqlite3_system_errno(db)));
 	snprintf(err, errlen, "data file %s: %s: %s%s%s", path, what,
 	    db != NULL ? sqlite3_errmsg(db) : "out of memory", sys, hint);
+	return -1;
 }
 
 /* The first line of quick_check's report that names a problem, cut to
@@ -449,57 +464,47 @@ sqlite_check_file(sqlite3 *db, const char *path, char *err, size_t errlen)
 		    path);
 		return -1;
 	}
-	if (sqlite_query_int(db, "SELECT count(*) FROM sqlite_master",
-	        &tables) != SQLITE_OK) {
-		sqlite_open_err(db, path, "cannot use", err, errlen);
-		return -1;
-	}
+	if (sqlite_query_int(
+	        db, "SELECT count(*) FROM sqlite_master", &tables) != SQLITE_OK)
+		return sqlite_open_err(db, path, "cannot use", err, errlen);
 	if (sqlite_query_text(db, "PRAGMA quick_check", buf, sizeof buf) !=
-	    SQLITE_OK) {
-		sqlite_open_err(
+	    SQLITE_OK)
+		return sqlite_open_err(
 		    db, path, "integrity check failed", err, errlen);
-		return -1;
-	}
 	if (strcmp(buf, "ok") != 0) {
 		snprintf(err, errlen,
-		    "data file %s: damaged: %s (and maybe"
-		    " more; see PRAGMA quick_check)",
+		    "data file %s: damaged: %s (and maybe more; see PRAGMA "
+		    "quick_check)",
 		    path, sqlite_first_problem(buf));
 		return -1;
 	}
 	if (sqlite_query_int(db, "PRAGMA application_id", &app) != SQLITE_OK ||
-	    sqlite_query_int(db, "PRAGMA user_version", &version) !=
-	        SQLITE_OK) {
-		sqlite_open_err(
+	    sqlite_query_int(db, "PRAGMA user_version", &version) != SQLITE_OK)
+		return sqlite_open_err(
 		    db, path, "cannot read the header", err, errlen);
-		return -1;
-	}
 	if (app != STORE_APP_ID && (app != 0 || version != 0 || tables != 0)) {
 		snprintf(err, errlen,
-		    "data file %s: an SQLite database but not"
-		    " tablero's (application id %lld, schema version %lld,"
-		    " %lld schema entries)",
+		    "data file %s: an SQLite database but not tablero's "
+		    "(application id %lld, schema version %lld, %lld schema "
+		    "entries)",
 		    path, app, version, tables);
 		return -1;
 	}
 	return 0;
 }
 
-/* Give the connection a page cache of STORE_CACHE_KIB; 0 or -1. */
+/* Set PRAGMA name to value and read it back into *v: 0, or -1 when
+ * SQLite fails. */
 static int
-sqlite_cache(sqlite3 *db, const char *path, char *err, size_t errlen)
+sqlite_pragma_set(sqlite3 *db, const char *name, long long value, long long *v)
 {
 	char sql[64];
-	long long v;
 
-	snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", STORE_CACHE_KIB);
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite_query_int(db, "PRAGMA cache_size", &v) != SQLITE_OK ||
-	    v != -STORE_CACHE_KIB) {
-		sqlite_open_err(db, path, "cannot set cache_size", err, errlen);
+	snprintf(sql, sizeof sql, "PRAGMA %s = %lld", name, value);
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
-	}
-	return 0;
+	snprintf(sql, sizeof sql, "PRAGMA %s", name);
+	return sqlite_query_int(db, sql, v) == SQLITE_OK ? 0 : -1;
 }
 
 /* Set WAL, the synchronous level, the page cache and foreign keys,
@@ -512,43 +517,36 @@ sqlite_pragmas(
 	long long v;
 
 	if (sqlite_query_text(db, "PRAGMA journal_mode = WAL", mode,
-	        sizeof mode) != SQLITE_OK) {
-		sqlite_open_err(db, path, "cannot set WAL mode", err, errlen);
-		return -1;
-	}
+	        sizeof mode) != SQLITE_OK)
+		return sqlite_open_err(
+		    db, path, "cannot set WAL mode", err, errlen);
 	/* An in-memory database keeps its journal in memory: fine. */
 	if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0) {
 		snprintf(err, errlen,
-		    "data file %s: WAL mode refused (the"
-		    " journal mode stays \"%s\")",
+		    "data file %s: WAL mode refused (the journal mode stays "
+		    "\"%s\")",
 		    path, mode);
 		return -1;
 	}
-	if (sqlite3_exec(db,
-	        sync_full ? "PRAGMA synchronous = FULL"
-	                  : "PRAGMA synchronous = NORMAL",
-	        NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite_query_int(db, "PRAGMA synchronous", &v) != SQLITE_OK) {
-		sqlite_open_err(
+	/* 2: FULL, 1: NORMAL. */
+	if (sqlite_pragma_set(db, "synchronous", sync_full ? 2 : 1, &v) != 0)
+		return sqlite_open_err(
 		    db, path, "cannot set synchronous", err, errlen);
-		return -1;
-	}
 	if (v != (sync_full ? 2 : 1)) {
 		snprintf(err, errlen,
-		    "data file %s: synchronous is %lld, not"
-		    " %d",
-		    path, v, sync_full ? 2 : 1);
+		    "data file %s: synchronous is %lld, not %d", path, v,
+		    sync_full ? 2 : 1);
 		return -1;
 	}
-	if (sqlite_cache(db, path, err, errlen) != 0)
-		return -1;
-	if (sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) !=
-	        SQLITE_OK ||
-	    sqlite_query_int(db, "PRAGMA foreign_keys", &v) != SQLITE_OK ||
-	    v != 1) {
+	/* Negative: KiB, not pages. */
+	if (sqlite_pragma_set(db, "cache_size", -STORE_CACHE_KIB, &v) != 0 ||
+	    v != -STORE_CACHE_KIB)
+		return sqlite_open_err(
+		    db, path, "cannot set cache_size", err, errlen);
+	if (sqlite_pragma_set(db, "foreign_keys", 1, &v) != 0 || v != 1) {
 		snprintf(err, errlen,
-		    "data file %s: foreign keys cannot be"
-		    " enabled (this SQLite lacks them)",
+		    "data file %s: foreign keys cannot be enabled (this SQLite "
+		    "lacks them)",
 		    path);
 		return -1;
 	}
@@ -567,22 +565,16 @@ sqlite_apply(sqlite3 *db, const char *path, int from, char *err, size_t errlen)
 		if (sqlite3_exec(db, store_schema_sql(i, 0), NULL, NULL,
 		        NULL) != SQLITE_OK) {
 			snprintf(what, sizeof what,
-			    "migration to schema"
-			    " version %d failed",
-			    i + 1);
-			sqlite_open_err(db, path, what, err, errlen);
-			return -1;
+			    "migration to schema version %d failed", i + 1);
+			return sqlite_open_err(db, path, what, err, errlen);
 		}
 	}
 	snprintf(sql, sizeof sql,
-	    "PRAGMA user_version = %d; "
-	    "PRAGMA application_id = %d",
+	    "PRAGMA user_version = %d; PRAGMA application_id = %d",
 	    STORE_SCHEMA_VERSION, STORE_APP_ID);
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-		sqlite_open_err(
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sqlite_open_err(
 		    db, path, "cannot record the schema version", err, errlen);
-		return -1;
-	}
 	return 0;
 }
 
@@ -596,12 +588,9 @@ sqlite_migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
 	long long version;
 
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
-	    SQLITE_OK) {
-		sqlite_open_err(
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return sqlite_open_err(
 		    db, path, "cannot lock for writing", err, errlen);
-		return -1;
-	}
 	if (sqlite_query_int(db, "PRAGMA user_version", &version) !=
 	    SQLITE_OK) {
 		sqlite_open_err(
@@ -610,16 +599,15 @@ sqlite_migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
 	}
 	if (version > STORE_SCHEMA_VERSION) {
 		snprintf(err, errlen,
-		    "data file %s: schema version %lld is"
-		    " newer than this server (%d)",
+		    "data file %s: schema version %lld is newer than this "
+		    "server (%d)",
 		    path, version, STORE_SCHEMA_VERSION);
 		goto fail;
 	}
 	if (version < 0) {
 		snprintf(err, errlen,
-		    "data file %s: schema version %lld is"
-		    " invalid",
-		    path, version);
+		    "data file %s: schema version %lld is invalid", path,
+		    version);
 		goto fail;
 	}
 	if (version < STORE_SCHEMA_VERSION &&
@@ -642,15 +630,12 @@ sqlite_prepare(struct store_conn *s, const char *path, char *err, size_t errlen)
 {
 	int i;
 
-	for (i = 0; i < ST_COUNT; i++) {
+	for (i = 0; i < ST_COUNT; i++)
 		if (sqlite3_prepare_v3(s->db, sqlite_sql[i], -1,
 		        SQLITE_PREPARE_PERSISTENT, &s->st[i],
-		        NULL) != SQLITE_OK) {
-			sqlite_open_err(
+		        NULL) != SQLITE_OK)
+			return sqlite_open_err(
 			    s->db, path, "cannot prepare", err, errlen);
-			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -676,10 +661,8 @@ sqlite_connect(struct store_conn *s, char *err, size_t errlen)
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	const char *path = s->path;
 
-	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		sqlite_open_err(s->db, path, "cannot open", err, errlen);
-		return -1;
-	}
+	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK)
+		return sqlite_open_err(s->db, path, "cannot open", err, errlen);
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
 	if (sqlite_check_file(s->db, path, err, errlen) != 0 ||
@@ -692,19 +675,17 @@ sqlite_connect(struct store_conn *s, char *err, size_t errlen)
 	/* A reader never writes: SQLite refuses it if it tries. */
 	if (s->flags & STORE_READER) {
 		if (sqlite3_exec(s->db, "PRAGMA query_only = 1", NULL, NULL,
-		        NULL) != SQLITE_OK) {
-			sqlite_open_err(s->db, path, "query_only", err, errlen);
-			return -1;
-		}
+		        NULL) != SQLITE_OK)
+			return sqlite_open_err(
+			    s->db, path, "query_only", err, errlen);
 		return 0;
 	}
 	/* Checkpoints are the store thread's, between groups (sqlite_idle):
 	 * SQLite's automatic one would run inside a commit. */
 	if (sqlite3_exec(s->db, "PRAGMA wal_autocheckpoint = 0", NULL, NULL,
-	        NULL) != SQLITE_OK) {
-		sqlite_open_err(s->db, path, "wal_autocheckpoint", err, errlen);
-		return -1;
-	}
+	        NULL) != SQLITE_OK)
+		return sqlite_open_err(
+		    s->db, path, "wal_autocheckpoint", err, errlen);
 	sqlite3_wal_hook(s->db, sqlite_wal_hook, s);
 	return 0;
 }
@@ -750,17 +731,13 @@ sqlite_open(const char *path, int flags, char *err, size_t errlen)
 		return NULL;
 	}
 	if ((s = calloc(1, sizeof *s)) == NULL ||
-	    (s->path = strdup(path)) == NULL) {
-		snprintf(err, errlen, "data file %s: out of memory", path);
-		free(s);
-		return NULL;
-	}
-	s->flags = flags;
-	if (!(flags & STORE_READER) && store_fault_init(&s->fault) != 0) {
+	    (s->path = strdup(path)) == NULL ||
+	    (!(flags & STORE_READER) && store_fault_init(&s->fault) != 0)) {
 		snprintf(err, errlen, "data file %s: out of memory", path);
 		sqlite_close(s);
 		return NULL;
 	}
+	s->flags = flags;
 	if (sqlite_connect(s, err, errlen) != 0) {
 		sqlite_close(s);
 		return NULL;
@@ -805,13 +782,8 @@ sqlite_idle(struct store_conn *s)
 static int
 sqlite_identity_put(struct store_conn *s, const char *name, const char *hash)
 {
-	sqlite3_stmt *st = s->st[ST_IDENT_PUT];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, name, &rc);
-	sqlite_bind_text(st, 2, hash, &rc);
-	sqlite_bind_int(st, 3, sqlite_now_ms(), &rc);
-	return sqlite_exec(s, ST_IDENT_PUT, rc, "put identity");
+	return sqlite_exec(s, ST_IDENT_PUT, "put identity", "ttl", name, hash,
+	    (long long)clock_now_ms());
 }
 
 static int
@@ -820,11 +792,12 @@ sqlite_identity_find(struct store_conn *s, const char *name,
 {
 	sqlite3_stmt *st = s->st[ST_IDENT_FIND];
 	const unsigned char *n, *h;
-	int rc = SQLITE_OK, row;
+	int row;
 
 	*found = 0;
-	sqlite_bind_text(st, 1, name, &rc);
-	if ((row = sqlite_step_row(s, st, rc, "find identity")) <= 0)
+	row =
+	    sqlite_step_row(s, st, sqlite_bind(st, "t", name), "find identity");
+	if (row <= 0)
 		return row;
 	n = sqlite3_column_text(st, 0);
 	h = sqlite3_column_text(st, 1);
@@ -847,65 +820,39 @@ sqlite_identity_find(struct store_conn *s, const char *name,
 static int
 sqlite_identity_played(struct store_conn *s, const char *name)
 {
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(s->st[ST_IDENT_PLAYED], 1, name, &rc);
-	return sqlite_exec(s, ST_IDENT_PLAYED, rc, "mark identity played");
+	return sqlite_exec(
+	    s, ST_IDENT_PLAYED, "mark identity played", "t", name);
 }
 
 static int
 sqlite_identity_seen(struct store_conn *s, const char *name, long long ms)
 {
-	sqlite3_stmt *st = s->st[ST_IDENT_SEEN];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, name, &rc);
-	sqlite_bind_int(st, 2, ms, &rc);
-	return sqlite_exec(s, ST_IDENT_SEEN, rc, "mark identity seen");
+	return sqlite_exec(
+	    s, ST_IDENT_SEEN, "mark identity seen", "tl", name, ms);
 }
 
 static int
 sqlite_identity_prune(struct store_conn *s, long long before_ms)
 {
-	int rc = SQLITE_OK;
-
-	sqlite_bind_int(s->st[ST_IDENT_PRUNE], 1, before_ms, &rc);
-	return sqlite_exec(s, ST_IDENT_PRUNE, rc, "prune identities");
+	return sqlite_exec(
+	    s, ST_IDENT_PRUNE, "prune identities", "l", before_ms);
 }
 
+/* ?2, the room's number, stays NULL for an id not of the form "r<n>". */
 static int
 sqlite_room_save(struct store_conn *s, const struct store_room *r)
 {
-	sqlite3_stmt *st = s->st[ST_ROOM_SAVE];
-	long long n = sqlite_id_number(r->id);
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, r->id, &rc);
-	if (n >= 0)
-		sqlite_bind_int(st, 2, n, &rc);
-	sqlite_bind_text(st, 3, r->game, &rc);
-	sqlite_bind_text(st, 4, r->options, &rc);
-	sqlite_bind_text(st, 5, r->seats, &rc);
-	sqlite_bind_text(st, 6, r->status, &rc);
-	sqlite_bind_text(st, 7, r->result, &rc);
-	sqlite_bind_text(st, 8, r->creator, &rc);
-	sqlite_bind_int(st, 9, r->is_private != 0, &rc);
-	sqlite_bind_int(st, 10, r->clock_initial_ms, &rc);
-	sqlite_bind_int(st, 11, r->clock_increment_ms, &rc);
-	sqlite_bind_int(st, 12, r->game_no, &rc);
-	sqlite_bind_int(st, 13, r->created_ms, &rc);
-	sqlite_bind_int(st, 14, r->updated_ms, &rc);
-	sqlite_bind_int(st, 15, r->seq, &rc);
-	return sqlite_exec(s, ST_ROOM_SAVE, rc, "save room");
+	return sqlite_exec(s, ST_ROOM_SAVE, "save room", "tnttttttillilll",
+	    r->id, sqlite_id_number(r->id), r->game, r->options, r->seats,
+	    r->status, r->result, r->creator, r->is_private != 0,
+	    r->clock_initial_ms, r->clock_increment_ms, r->game_no,
+	    r->created_ms, r->updated_ms, r->seq);
 }
 
 static int
 sqlite_room_delete(struct store_conn *s, const char *id)
 {
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(s->st[ST_ROOM_DELETE], 1, id, &rc);
-	return sqlite_exec(s, ST_ROOM_DELETE, rc, "delete room");
+	return sqlite_exec(s, ST_ROOM_DELETE, "delete room", "t", id);
 }
 
 static int
@@ -913,48 +860,28 @@ sqlite_move_put(struct store_conn *s, const char *room, int game_no,
     const struct store_move *m)
 {
 	sqlite3_stmt *st = s->st[ST_MOVE_PUT];
-	char op[128];
-	int rc = SQLITE_OK;
+	char op[128] = "";
+	int rc = sqlite_bind(st, "tiiitllll", room, game_no, m->ply, m->seat,
+	    m->move, m->clock_ms[0], m->clock_ms[1], m->at_ms, m->seq);
 
-	sqlite_bind_text(st, 1, room, &rc);
-	sqlite_bind_int(st, 2, game_no, &rc);
-	sqlite_bind_int(st, 3, m->ply, &rc);
-	sqlite_bind_int(st, 4, m->seat, &rc);
-	sqlite_bind_text(st, 5, m->move, &rc);
-	sqlite_bind_int(st, 6, m->clock_ms[0], &rc);
-	sqlite_bind_int(st, 7, m->clock_ms[1], &rc);
-	sqlite_bind_int(st, 8, m->at_ms, &rc);
-	sqlite_bind_int(st, 9, m->seq, &rc);
 	if (rc == SQLITE_OK && store_fault_now(&s->fault)) {
 		sqlite_reset(st);
 		return sqlite_fail_injected(s, "put move");
 	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE) {
-		snprintf(op, sizeof op,
-		    "put move (room %.40s game %d ply"
-		    " %d)",
+	if (rc != SQLITE_DONE)
+		snprintf(op, sizeof op, "put move (room %.40s game %d ply %d)",
 		    room != NULL ? room : "(null)", game_no, m->ply);
-		sqlite_fail(s, op);
-		sqlite_reset(st);
-		return -1;
-	}
-	sqlite_reset(st);
-	return 0;
+	return sqlite_done(s, st, rc, op);
 }
 
 static int
 sqlite_move_truncate(
     struct store_conn *s, const char *room, int game_no, int ply)
 {
-	sqlite3_stmt *st = s->st[ST_MOVE_TRUNCATE];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, room, &rc);
-	sqlite_bind_int(st, 2, game_no, &rc);
-	sqlite_bind_int(st, 3, ply, &rc);
-	return sqlite_exec(s, ST_MOVE_TRUNCATE, rc, "truncate moves");
+	return sqlite_exec(
+	    s, ST_MOVE_TRUNCATE, "truncate moves", "tii", room, game_no, ply);
 }
 
 /* The text of column i, "" for NULL; valid until the statement steps. */
@@ -1036,13 +963,10 @@ sqlite_load_rooms(
 			goto nomem;
 		n++;
 	}
-	if (rc != SQLITE_DONE) {
-		sqlite_fail(s, "load rooms");
-		sqlite_reset(st);
+	if (sqlite_done(s, st, rc, "load rooms") != 0) {
 		sqlite_load_free(rooms, n);
 		return -1;
 	}
-	sqlite_reset(st);
 	*out = rooms;
 	*nout = n;
 	return 0;
@@ -1134,30 +1058,22 @@ sqlite_load_moves(struct store_conn *s, const struct store_room *r,
 {
 	sqlite3_stmt *st = s->st[ST_LOAD_MOVES];
 	char op[96];
-	int rc = SQLITE_OK;
+	int rc = sqlite_bind(st, "ti", r->id, r->game_no);
 
 	lm->n = 0;
 	lm->used = 0;
-	sqlite_bind_text(st, 1, r->id, &rc);
-	sqlite_bind_int(st, 2, r->game_no, &rc);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (sqlite_load_moves_add(lm, st) != 0) {
 			snprintf(s->err, sizeof s->err,
-			    "load moves (room"
-			    " %.40s): out of memory",
-			    r->id);
+			    "load moves (room %.40s): out of memory", r->id);
 			sqlite_reset(st);
 			return -1;
 		}
 		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE) {
-		snprintf(op, sizeof op, "load moves (room %.40s)", r->id);
-		sqlite_fail(s, op);
-		sqlite_reset(st);
+	snprintf(op, sizeof op, "load moves (room %.40s)", r->id);
+	if (sqlite_done(s, st, rc, op) != 0)
 		return -1;
-	}
-	sqlite_reset(st);
 	sqlite_load_moves_fix(lm);
 	return 0;
 }
@@ -1179,8 +1095,7 @@ sqlite_load(struct store_conn *s, store_room_cb cb, void *arg)
 		}
 		if (cb(arg, &rooms[i].r, lm.m, (int)lm.n) != 0) {
 			snprintf(s->err, sizeof s->err,
-			    "load: stopped by the"
-			    " caller at room %.40s",
+			    "load: stopped by the caller at room %.40s",
 			    rooms[i].r.id);
 			ret = -1;
 		}
@@ -1200,18 +1115,14 @@ sqlite_room_number(struct store_conn *s, long *n)
 	sqlite3_stmt *st = s->st[ST_ROOM_MAX];
 	long long v;
 
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite_fail(s, "max room number");
-		sqlite_reset(st);
+	/* An aggregate: always one row. */
+	if (sqlite_step_row(s, st, SQLITE_OK, "max room number") != 1)
 		return -1;
-	}
 	v = sqlite3_column_int64(st, 0);
 	sqlite_reset(st);
 	if (v < 0 || v > LONG_MAX) {
 		snprintf(s->err, sizeof s->err,
-		    "max room number: %lld out of"
-		    " range",
-		    v);
+		    "max room number: %lld out of range", v);
 		return -1;
 	}
 	if ((long)v > s->next_room)
@@ -1223,12 +1134,7 @@ sqlite_room_number(struct store_conn *s, long *n)
 static int
 sqlite_prune(struct store_conn *s, const char *status, long long before_ms)
 {
-	sqlite3_stmt *st = s->st[ST_PRUNE];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, status, &rc);
-	sqlite_bind_int(st, 2, before_ms, &rc);
-	return sqlite_exec(s, ST_PRUNE, rc, "prune rooms");
+	return sqlite_exec(s, ST_PRUNE, "prune rooms", "tl", status, before_ms);
 }
 
 /* At most max finished games that ended before before_ms, the oldest
@@ -1236,37 +1142,24 @@ sqlite_prune(struct store_conn *s, const char *status, long long before_ms)
 static int
 sqlite_games_prune(struct store_conn *s, long long before_ms, int max)
 {
-	sqlite3_stmt *st = s->st[ST_GAMES_PRUNE];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_int(st, 1, before_ms, &rc);
-	sqlite_bind_int(st, 2, max, &rc);
-	return sqlite_exec(s, ST_GAMES_PRUNE, rc, "prune games");
+	return sqlite_exec(
+	    s, ST_GAMES_PRUNE, "prune games", "li", before_ms, max);
 }
 
 static int
 sqlite_progress_put(
     struct store_conn *s, const char *name, const char *game, const char *json)
 {
-	sqlite3_stmt *st = s->st[ST_PROGRESS_PUT];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, name, &rc);
-	sqlite_bind_text(st, 2, game, &rc);
-	sqlite_bind_text(st, 3, json, &rc);
-	sqlite_bind_int(st, 4, sqlite_now_ms(), &rc);
-	return sqlite_exec(s, ST_PROGRESS_PUT, rc, "put progress");
+	return sqlite_exec(s, ST_PROGRESS_PUT, "put progress", "tttl", name,
+	    game, json, (long long)clock_now_ms());
 }
 
 static int
 sqlite_progress_get(struct store_conn *s, const char *name, const char *game,
     char *buf, size_t len, int *found)
 {
-	sqlite3_stmt *st = s->st[ST_PROGRESS_GET];
-	int rc = SQLITE_OK;
+	int rc = sqlite_bind(s->st[ST_PROGRESS_GET], "tt", name, game);
 
-	sqlite_bind_text(st, 1, name, &rc);
-	sqlite_bind_text(st, 2, game, &rc);
 	return sqlite_get_text(
 	    s, ST_PROGRESS_GET, rc, "get progress", buf, len, found);
 }
@@ -1274,27 +1167,11 @@ sqlite_progress_get(struct store_conn *s, const char *name, const char *game,
 static int
 sqlite_game_put(struct store_conn *s, const struct store_game *g)
 {
-	sqlite3_stmt *st = s->st[ST_GAME_PUT];
-	int rc = SQLITE_OK;
-
-	sqlite_bind_text(st, 1, g->room, &rc);
-	sqlite_bind_int(st, 2, g->game_no, &rc);
-	sqlite_bind_text(st, 3, g->game, &rc);
-	sqlite_bind_text(st, 4, g->options, &rc);
-	sqlite_bind_text(st, 5, g->seats, &rc);
-	sqlite_bind_text(st, 6, g->names[0], &rc);
-	sqlite_bind_text(st, 7, g->names[1], &rc);
-	sqlite_bind_text(st, 8, g->result, &rc);
-	sqlite_bind_int(st, 9, g->is_private != 0, &rc);
-	sqlite_bind_int(st, 10, g->clock_initial_ms, &rc);
-	sqlite_bind_int(st, 11, g->clock_increment_ms, &rc);
-	sqlite_bind_int(st, 12, g->started_ms, &rc);
-	sqlite_bind_int(st, 13, g->ended_ms, &rc);
-	sqlite_bind_int(st, 14, g->nmoves, &rc);
-	sqlite_bind_text(st, 15, g->moves, &rc);
-	sqlite_bind_text(st, 16, g->start, &rc);
-	sqlite_bind_text(st, 17, g->position, &rc);
-	return sqlite_exec(s, ST_GAME_PUT, rc, "put finished game");
+	return sqlite_exec(s, ST_GAME_PUT, "put finished game",
+	    "tittttttillllittt", g->room, g->game_no, g->game, g->options,
+	    g->seats, g->names[0], g->names[1], g->result, g->is_private != 0,
+	    g->clock_initial_ms, g->clock_increment_ms, g->started_ms,
+	    g->ended_ms, g->nmoves, g->moves, g->start, g->position);
 }
 
 /* The current row of a games query (STORE_GAME_COLS) into g; its strings
@@ -1337,23 +1214,15 @@ sqlite_games_run(struct store_conn *s, enum sqlite_stmt which, int bind_rc,
 		cb(arg, &g);
 		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE) {
-		sqlite_fail(s, op);
-		sqlite_reset(st);
-		return -1;
-	}
-	sqlite_reset(st);
-	return 0;
+	return sqlite_done(s, st, rc, op);
 }
 
 static int
 sqlite_games_recent(struct store_conn *s, const char *game, int limit,
     store_game_cb cb, void *arg)
 {
-	int rc = SQLITE_OK, n;
+	int rc = sqlite_bind(s->st[ST_GAMES_RECENT], "it", limit, game), n;
 
-	sqlite_bind_int(s->st[ST_GAMES_RECENT], 1, limit, &rc);
-	sqlite_bind_text(s->st[ST_GAMES_RECENT], 2, game, &rc);
 	return sqlite_games_run(
 	    s, ST_GAMES_RECENT, rc, "list finished games", cb, arg, &n);
 }
@@ -1362,12 +1231,10 @@ static int
 sqlite_games_of(struct store_conn *s, const char *name, int with_private,
     int limit, store_game_cb cb, void *arg)
 {
-	sqlite3_stmt *st = s->st[ST_GAMES_OF];
-	int rc = SQLITE_OK, n;
+	int n,
+	    rc = sqlite_bind(
+	        s->st[ST_GAMES_OF], "tii", name, with_private != 0, limit);
 
-	sqlite_bind_text(st, 1, name, &rc);
-	sqlite_bind_int(st, 2, with_private != 0, &rc);
-	sqlite_bind_int(st, 3, limit, &rc);
 	return sqlite_games_run(
 	    s, ST_GAMES_OF, rc, "a player's games", cb, arg, &n);
 }
@@ -1376,9 +1243,8 @@ static int
 sqlite_game_last(struct store_conn *s, const char *room, store_game_cb cb,
     void *arg, int *found)
 {
-	int rc = SQLITE_OK;
+	int rc = sqlite_bind(s->st[ST_GAME_LAST], "t", room);
 
-	sqlite_bind_text(s->st[ST_GAME_LAST], 1, room, &rc);
 	return sqlite_games_run(
 	    s, ST_GAME_LAST, rc, "a room's last game", cb, arg, found);
 }
@@ -1392,6 +1258,20 @@ sqlite_run(struct store_conn *s, const char *sql, const char *op)
 	return 0;
 }
 
+/* Open s's connection again: 0, or -1 with it closed (tried again by the
+ * next commit) and the reason kept for errmsg. */
+static int
+sqlite_reconnect(struct store_conn *s)
+{
+	char err[STORE_ERRLEN];
+
+	if (sqlite_connect(s, err, sizeof err) == 0)
+		return 0;
+	sqlite_disconnect(s);
+	snprintf(s->err, sizeof s->err, "%s", err);
+	return -1;
+}
+
 /* A group failed inside its transaction: roll it all back. When the
  * rollback fails (or the fault hook says it does), the connection is
  * closed, which rolls back too, and opened again: nothing half-written can
@@ -1399,18 +1279,12 @@ sqlite_run(struct store_conn *s, const char *sql, const char *op)
 static int
 sqlite_undo(struct store_conn *s)
 {
-	char err[STORE_ERRLEN];
-
 	if (!store_fault_undo(&s->fault) &&
 	    (sqlite3_get_autocommit(s->db) ||
 	        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK))
 		return -1;
 	sqlite_disconnect(s);
-	if (sqlite_connect(s, err, sizeof err) != 0) {
-		/* Tried again by the next commit. */
-		sqlite_disconnect(s);
-		snprintf(s->err, sizeof s->err, "%s", err);
-	}
+	sqlite_reconnect(s);
 	return -1;
 }
 
@@ -1462,13 +1336,8 @@ sqlite_op(struct store_conn *s, const struct store_op *op)
 static int
 sqlite_commit(struct store_conn *s, const struct store_op *ops)
 {
-	char err[STORE_ERRLEN];
-
-	if (s->db == NULL && sqlite_connect(s, err, sizeof err) != 0) {
-		sqlite_disconnect(s);
-		snprintf(s->err, sizeof s->err, "%s", err);
+	if (s->db == NULL && sqlite_reconnect(s) != 0)
 		return -1;
-	}
 	if (sqlite_run(s, "BEGIN IMMEDIATE", "begin") != 0)
 		return sqlite_undo(s);
 	for (; ops != NULL; ops = ops->next)

@@ -41,26 +41,34 @@ store_lock_init(pthread_mutex_t *mu)
 	pthread_mutexattr_destroy(&a);
 }
 
-/* A store around conn (NULL: conn is NULL, the error in err). */
+/* A store around conn, sharing the writer w's connection and lock when w
+ * is not NULL; NULL when conn is NULL or memory runs out, the reason in
+ * err. */
 static struct store *
 store_wrap(const struct store_backend *be, struct store_conn *conn,
-    const char *where, int flags)
+    const char *where, int flags, struct store *w, char *err, size_t errlen)
 {
 	struct store *s;
 
-	if (conn == NULL)
+	if (conn == NULL) {
+		if (err[0] == '\0')
+			snprintf(err, errlen, "%s: out of memory", where);
 		return NULL;
+	}
 	if ((s = calloc(1, sizeof *s)) == NULL ||
 	    (s->where = strdup(where)) == NULL) {
 		free(s);
-		be->close(conn);
+		if (w == NULL)
+			be->close(conn);
+		snprintf(err, errlen, "%s: out of memory", where);
 		return NULL;
 	}
 	s->be = be;
 	s->conn = conn;
 	s->flags = flags;
 	store_lock_init(&s->own);
-	s->mu = &s->own;
+	s->mu = w != NULL ? w->mu : &s->own;
+	s->shared = w != NULL;
 	return s;
 }
 
@@ -68,18 +76,14 @@ struct store *
 store_open(const char *where, int flags, char *err, size_t errlen)
 {
 	size_t i, n = sizeof store_backends / sizeof store_backends[0];
-	struct store *s;
+	const struct store_backend *be;
 
 	for (i = 0; i < n; i++) {
-		const struct store_backend *be = store_backends[i];
-
-		if (!be->handles(where))
-			continue;
-		s = store_wrap(
-		    be, be->open(where, flags, err, errlen), where, flags);
-		if (s == NULL && err[0] == '\0')
-			snprintf(err, errlen, "%s: out of memory", where);
-		return s;
+		be = store_backends[i];
+		if (be->handles(where))
+			return store_wrap(be,
+			    be->open(where, flags, err, errlen), where, flags,
+			    NULL, err, errlen);
 	}
 	snprintf(err, errlen, "%s: no store backend takes it", where);
 	return NULL;
@@ -90,28 +94,11 @@ store_open_reader(struct store *w, char *err, size_t errlen)
 {
 	const struct store_backend *be = w->be;
 	int flags = w->flags | STORE_READER;
-	struct store *s;
 
-	if (be->reader_shares == NULL || !be->reader_shares(w->where)) {
-		s = store_wrap(be, be->open(w->where, flags, err, errlen),
-		    w->where, flags);
-		if (s == NULL && err[0] == '\0')
-			snprintf(err, errlen, "%s: out of memory", w->where);
-		return s;
-	}
-	if ((s = calloc(1, sizeof *s)) == NULL ||
-	    (s->where = strdup(w->where)) == NULL) {
-		free(s);
-		snprintf(err, errlen, "%s: out of memory", w->where);
-		return NULL;
-	}
-	s->be = be;
-	s->conn = w->conn;
-	s->flags = flags;
-	store_lock_init(&s->own);
-	s->mu = w->mu;
-	s->shared = 1;
-	return s;
+	if (be->reader_shares != NULL && be->reader_shares(w->where))
+		return store_wrap(be, w->conn, w->where, flags, w, err, errlen);
+	return store_wrap(be, be->open(w->where, flags, err, errlen), w->where,
+	    flags, NULL, err, errlen);
 }
 
 void

@@ -385,6 +385,17 @@ storeq_main(void *arg)
 	return NULL;
 }
 
+/* Free q's events, lock and itself (the thread is not running). */
+static void
+storeq_destroy(struct storeq *q)
+{
+	event_free(q->flush_ev);
+	event_free(q->done_ev);
+	pthread_mutex_destroy(&q->mu);
+	pthread_cond_destroy(&q->wake);
+	free(q);
+}
+
 struct storeq *
 storeq_new(struct event_base *base, struct store *s, int64_t give_up_ms,
     storeq_done_fn done, void *arg)
@@ -405,11 +416,7 @@ storeq_new(struct event_base *base, struct store *s, int64_t give_up_ms,
 	pthread_cond_init(&q->wake, NULL);
 	if (pthread_create(&q->tid, NULL, storeq_main, q) != 0) {
 		log_error("cannot start the store thread");
-		pthread_mutex_destroy(&q->mu);
-		pthread_cond_destroy(&q->wake);
-		event_free(q->flush_ev);
-		event_free(q->done_ev);
-		free(q);
+		storeq_destroy(q);
 		return NULL;
 	}
 	return q;
@@ -433,11 +440,7 @@ storeq_free(struct storeq *q)
 		lost++;
 	store_op_free(q->handed.head);
 	store_op_free(q->collected.head);
-	event_free(q->flush_ev);
-	event_free(q->done_ev);
-	pthread_mutex_destroy(&q->mu);
-	pthread_cond_destroy(&q->wake);
-	free(q);
+	storeq_destroy(q);
 	return lost;
 }
 
