@@ -363,7 +363,7 @@ net_read_cb(struct bufferevent *bev, void *arg)
 		net_linger_read(c);
 		return;
 	}
-	while (c->state == CONN_OPEN && !c->waiting && c->held == NULL &&
+	while (c->state == CONN_OPEN && !c->waiting && !held_blocks(c) &&
 	    evbuffer_get_length(in) > 0) {
 		struct evbuffer_iovec v;
 		const char *line;

@@ -265,17 +265,21 @@ struct conn {
 	int lingering;    /* closing: reading and dropping what comes */
 	size_t discarded; /* bytes dropped while lingering */
 	/* Output held until the change it depends on is committed, in
-	 * order (net_held_*): while there is any, nothing more is read. */
+	 * order (held.c): while one of its replies is held, nothing more is
+	 * read. */
 	struct net_held *held; /* hq while anything is held, else NULL */
 	struct net_held *hq;   /* held output (kept once made) */
 	struct net_held *dq;   /* deferring: events behind a reply */
 	size_t held_bytes;     /* in hq: waiting for the store */
 	size_t deferred_bytes; /* in dq */
 	int held_slot;         /* slot in srv->held_conns, or -1 */
-	uint64_t reply_tag;    /* the tag of the last reply */
-	int bev_writes;        /* bev is no plain socket's: it writes by itself */
-	int relay;             /* bev is the server's end of a WebSocket (ws.c) */
-	int guest;             /* player is an anonymous watcher (session.c) */
+	/* The op the newest of its held replies waits for (0: none): while
+	 * that is not committed it reads nothing more (held_blocks). */
+	uint64_t reply_held;
+	int replying;   /* the message being sent is a reply (session_reply) */
+	int bev_writes; /* bev is no plain socket's: it writes by itself */
+	int relay;      /* bev is the server's end of a WebSocket (ws.c) */
+	int guest;      /* player is an anonymous watcher (session.c) */
 };
 TAILQ_HEAD(conn_list, conn);
 
@@ -407,6 +411,7 @@ struct server {
 	size_t queued;           /* output queued for everyone, or more */
 	struct storeq *storeq;   /* the store thread: every write goes there */
 	struct slots held_conns; /* connections with held output */
+	uint64_t committed;      /* every op up to this one is stored */
 	int out_free; /* output made now depends on no change (ping) */
 	struct proto_out encoded; /* net_send_msg's reused buffer */
 	struct web *web;          /* the web listeners (web.c), or NULL */
@@ -498,8 +503,8 @@ int net_bind_port(struct server *srv, const char *host, int port,
     const char *what);
 
 /* replay.c */
-int replay_at(const struct room *r, long long at, cJSON *state, char *err,
-    size_t errlen);
+int replay_at(
+    const struct room *r, long long at, cJSON *state, char *err, size_t errlen);
 
 /* web.c */
 struct ssl_ctx_st;
@@ -522,6 +527,7 @@ void tls_free(struct ssl_ctx_st *ctx);
 uint64_t held_tag(struct conn *c);
 void held_add(struct conn *c, const char *data, size_t len);
 void held_go_on(struct conn *c);
+int held_blocks(const struct conn *c);
 void held_end_deferring(struct conn *c);
 void held_release(struct server *srv, uint64_t committed);
 void held_free(struct conn *c);

@@ -138,8 +138,9 @@ session_reply(struct conn *c, cJSON *reply)
 	int deferring = c->deferring;
 
 	c->deferring = 0;
-	c->reply_tag = held_tag(c);
+	c->replying = 1;
 	net_send_msg(c, reply);
+	c->replying = 0;
 	c->deferring = deferring;
 	cJSON_Delete(reply);
 }
@@ -361,7 +362,6 @@ session_line(struct conn *c, const char *line, size_t len)
 	}
 	c->srv->out_free = 0;
 	proto_request_free(&req);
-	proto_request_free(&req);
 }
 
 /* The verbs that may change what the store keeps (and chat to a room,
@@ -417,7 +417,6 @@ session_dispatch(struct conn *c, const struct proto_request *req)
 		    "shortly");
 		return;
 	}
-	c->reply_tag = 0;
 	c->srv->out_free = session_free[req->verb];
 	c->deferring = 1;
 	session_cmds[req->verb](c, req);

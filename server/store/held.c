@@ -2,9 +2,13 @@
  * held.c: output held until the store has committed what it shows. Each
  * message is tagged with the newest op not yet known committed when it
  * was made (none for a ping's reply); a connection's messages go out in
- * order, each once its tag is committed. While a connection has output
- * held it reads nothing more, so its replies stay in order and at most its
- * last request waits. A group that fails is tried again, its output still
+ * order, each once its tag is committed, except that a reply showing
+ * nothing anyone changed (a ping's, a refusal) goes ahead of held events:
+ * they tell of changes not yet stored, which the client has not seen
+ * happen. While one of a connection's replies is held it reads nothing
+ * more, so its replies stay in order and at most its last request waits;
+ * events held for it alone do not stop it. A group that fails is tried
+ * again, its output still
  * held: nothing held is ever dropped for it. A connection's held bytes
  * sit in one buffer cut by (tag, length) marks, so holding a message
  * allocates nothing in the common case.
@@ -119,19 +123,32 @@ held_queue_free(struct net_held *q)
 	free(q);
 }
 
-/* len more bytes of c are held (in c->hq): it is listed, and reads no
- * more lines (its input stops growing at a line's worth, as net_pause's). */
+/* len more bytes of c are held (in c->hq): it is listed. */
 static void
 held_list(struct conn *c, size_t len)
 {
-	struct server *srv = c->srv;
-
 	c->held = c->hq;
 	c->held_bytes += len;
-	if (c->held_slot >= 0)
-		return;
-	c->held_slot = slots_add(&srv->held_conns, c);
-	bufferevent_setwatermark(c->bev, EV_READ, 0, srv->cfg.max_line);
+	if (c->held_slot < 0)
+		c->held_slot = slots_add(&c->srv->held_conns, c);
+}
+
+/* One of c's replies is held: c reads no more lines until it is sent.
+ * 1 while it is. */
+int
+held_blocks(const struct conn *c)
+{
+	return c->held != NULL && c->reply_held > c->srv->committed;
+}
+
+/* The reply just held at the end of c->hq: c reads no more lines (its
+ * input stops growing at a line's worth, as net_pause's) until the ops
+ * of that run are committed. */
+static void
+held_block(struct conn *c)
+{
+	c->reply_held = c->hq->marks[c->hq->n - 1].tag;
+	bufferevent_setwatermark(c->bev, EV_READ, 0, c->srv->cfg.max_line);
 }
 
 static void
@@ -148,7 +165,8 @@ held_unlist(struct conn *c)
 }
 
 /* Queue a message for c: behind the reply while deferring, held while it
- * (or anything before it) waits for a commit, else straight out. */
+ * (or anything before it) waits for a commit, else straight out; a reply
+ * that waits for nothing goes ahead of held events (not of a held reply). */
 void
 held_add(struct conn *c, const char *data, size_t len)
 {
@@ -159,12 +177,14 @@ held_add(struct conn *c, const char *data, size_t len)
 		c->deferred_bytes += len;
 		return;
 	}
-	if (c->held == NULL && tag == 0) {
+	if (tag == 0 && (c->held == NULL || (c->replying && !held_blocks(c)))) {
 		evbuffer_add(bufferevent_get_output(c->bev), data, len);
 		return;
 	}
 	held_append(held_queue(&c->hq), tag, data, len);
 	held_list(c, len);
+	if (c->replying)
+		held_block(c);
 }
 
 /* The request is done: the events it caused go behind its reply. */
@@ -214,26 +234,29 @@ held_send(struct conn *c, uint64_t committed)
 	return 1;
 }
 
-/* A connection with nothing held any more reads again. */
+/* A connection whose replies are all out reads again; one with nothing
+ * held any more that is closing starts its lingering close. */
 void
 held_go_on(struct conn *c)
 {
-	if (c->held != NULL)
+	if (held_blocks(c))
 		return;
-	if (c->state == CONN_FLUSHING && !c->lingering &&
+	if (c->held == NULL && c->state == CONN_FLUSHING && !c->lingering &&
 	    evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
 		net_linger_now(c);
 	if (!c->waiting)
 		net_resume(c);
 }
 
-/* Every op up to committed is stored: what waited for it goes out. */
+/* Every op up to committed is stored: what waited for it goes out, and
+ * connections whose held replies went read again. */
 void
 held_release(struct server *srv, uint64_t committed)
 {
 	struct conn *stack[HELD_RELEASE_STACK], **free_now = stack;
 	int n = 0, i = 0;
 
+	srv->committed = committed;
 	if (srv->held_conns.n == 0)
 		return;
 	if (srv->held_conns.n > HELD_RELEASE_STACK)
@@ -241,10 +264,14 @@ held_release(struct server *srv, uint64_t committed)
 		    xmalloc((size_t)srv->held_conns.n * sizeof *free_now);
 	while (i < srv->held_conns.n) {
 		struct conn *c = srv->held_conns.v[i];
+		int emptied = held_send(c, committed);
 
-		if (held_send(c, committed))
-			free_now[n++] = c; /* its slot now holds another */
-		else
+		if (emptied ||
+		    (c->reply_held != 0 && c->reply_held <= committed)) {
+			c->reply_held = 0;
+			free_now[n++] = c;
+		}
+		if (!emptied) /* else its slot now holds another */
 			i++;
 	}
 	for (i = 0; i < n; i++)
@@ -261,5 +288,6 @@ held_free(struct conn *c)
 	held_queue_free(c->dq);
 	c->held = c->hq = c->dq = NULL;
 	c->held_bytes = c->deferred_bytes = 0;
+	c->reply_held = 0;
 	held_unlist(c);
 }

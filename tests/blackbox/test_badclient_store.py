@@ -12,7 +12,9 @@ nobody hears an event, and a ping is answered. After a kill -9 the
 stored rooms are exactly as acknowledged before the fault. On a server
 whose store fails and comes back, the held reply goes out without a
 restart and every verb works again; after a SIGTERM restart the stored
-rooms are exactly what was acknowledged. A bot's move, a game's end by
+rooms are exactly what was acknowledged. The opponent of a player whose
+move is held still gets a ping's answer and a store_failing refusal at
+once, and a read of the room only behind the move's event. A bot's move, a game's end by
 the rules and a flag's fall wait for the store and happen once it is
 back; a store failing past --store-give-up makes tablerod exit non-zero,
 and a restart recovers what was committed.
@@ -284,6 +286,45 @@ def every_verb_works(ck, w, half, won):
     return expect, {half.room: half.state(), won.room: won.state()}
 
 
+def opponent_answers(ck, a, tmp, faults):
+    """The mover's move is held while the store fails; the opponent, who
+    has the moved event held for them, still gets a ping's answer and a
+    store_failing refusal at once, without the event; a read of the room
+    (which would show the move) waits behind the event; once the store is
+    back the mover's reply, the event and the read arrive, in that order
+    for the opponent."""
+    s = server(a.build, db=os.path.join(tmp, "opp.db"))
+    ana, bob = login(s.port, "oa"), login(s.port, "ob")
+    room = (req(ana, "create", game="ataxx", options={"size": 5})
+            or {}).get("room")
+    is_ok(ck, req(bob, "join", room=room), "opponent: bob joins")
+    settle(ana, 0.2)
+    settle(bob, 0.2)
+    faults.on()
+    rid = ana.send("move", room=room, move="b4")
+    ck.ok(no_reply(ana, rid), "opponent: the mover's reply is held")
+    bob.log = []
+    is_ok(ck, req(bob, "ping"), "opponent: a ping is answered while the "
+          "store fails")
+    refused(ck, None, bob, "say", "opponent: say", room=room, text="hi")
+    ck.eq([e.get("event") for e in bob.log], [], "opponent: the held "
+          "move is not heard")
+    sid = bob.send("state", room=room)
+    ck.ok(no_reply(bob, sid), "opponent: a read of the room waits")
+    faults.off()
+    is_ok(ck, ana.reply(rid), "opponent: the move acknowledged once the "
+          "store is back")
+    r = bob.reply(sid)
+    # events read before the reply wait in pending: the moved event came
+    # first, and the read shows the move
+    moved = [m for m in bob.pending if m.get("event") == "moved"]
+    ck.ok(r is not None and r.get("ok") and len(moved) == 1 and
+          r["state"]["seq"] == moved[0]["seq"],
+          "opponent: the event, then the read showing the move: %r %r"
+          % (moved, (r or {}).get("state", {}).get("seq")))
+    shut(s)
+
+
 def bot_waits(ck, a, tmp, faults):
     """A move against a bot while the store fails: held, and the bot's
     answer too; once the store is back the move is acknowledged and the
@@ -465,6 +506,7 @@ def run(ck, a, tmp):
     s, _ = restarted(ck, s, tmp, signal.SIGTERM, w, expect, solo,
                      solo_expect)
     shut(s)
+    opponent_answers(ck, a, tmp, faults)
     bot_waits(ck, a, tmp, faults)
     end_waits(ck, a, tmp, faults)
     flag_waits(ck, a, tmp, faults)
