@@ -67,7 +67,7 @@ struct ax {
 };
 
 /* The squares next to a set. */
-static ataxx_bb
+RULES_INLINE ataxx_bb
 ax_around(ataxx_bb set)
 {
 	ataxx_bb r = 0;
@@ -91,7 +91,7 @@ ax_key(const struct ax *a, ataxx_bb w, ataxx_bb b, int turn)
 }
 
 /* The final score of a finished game for the side with `own`. */
-static int
+RULES_INLINE int
 ax_final(int own, int opp, int ply)
 {
 	if (own > opp)
@@ -103,7 +103,7 @@ ax_final(int own, int opp, int ply)
 
 /* The side to move's view: material and the level's noise (the same for
  * the same position, so the table stays consistent). */
-static int
+RULES_INLINE int
 ax_eval(const struct ax *a, ataxx_bb own, ataxx_bb opp, uint64_t key)
 {
 	int v = AX_PIECE * (ataxx_pop(own) - ataxx_pop(opp));
@@ -116,7 +116,7 @@ ax_eval(const struct ax *a, ataxx_bb own, ataxx_bb opp, uint64_t key)
 }
 
 /* Every move of the side with `own` (clones first); the count. */
-static int
+RULES_INLINE int
 ax_gen(ataxx_bb own, ataxx_bb empty, uint16_t *mv)
 {
 	ataxx_bb b, t;
@@ -135,7 +135,7 @@ ax_gen(ataxx_bb own, ataxx_bb empty, uint16_t *mv)
 
 /* Ordering scores: the table move, then pieces infected (a clone counts
  * one more), killers, history. */
-static void
+RULES_INLINE void
 ax_score(const struct ax *a, const uint16_t *mv, int32_t *sc, int n,
     ataxx_bb opp, uint16_t ttmove, int ply)
 {
@@ -160,7 +160,7 @@ ax_score(const struct ax *a, const uint16_t *mv, int32_t *sc, int n,
 }
 
 /* Bring the best-scored move at or after i to i. */
-static void
+RULES_INLINE void
 ax_pick(uint16_t *mv, int32_t *sc, int i, int n)
 {
 	int b = i, j;
@@ -187,7 +187,7 @@ struct ax_pos {
 };
 
 /* The position after move m (not a pass), for the other side. */
-static void
+RULES_INLINE void
 ax_play(
     const struct ax *a, const struct ax_pos *p, uint16_t m, struct ax_pos *q)
 {
@@ -214,7 +214,7 @@ ax_play(
 }
 
 /* Store a result; win scores are kept relative to this node. */
-static void
+RULES_INLINE void
 ax_store(struct ax *a, uint64_t key, int depth, int score, int bound,
     uint16_t move, int ply)
 {
@@ -234,7 +234,7 @@ ax_store(struct ax *a, uint64_t key, int depth, int score, int bound,
 }
 
 /* Whether time is up or the search was cancelled, checked now and then. */
-static int
+RULES_INLINE int
 ax_stopped(struct ax *a)
 {
 	if ((a->nodes & (AX_CLOCK_EVERY - 1)) == 1 && !a->stop &&
@@ -243,11 +243,11 @@ ax_stopped(struct ax *a)
 	return a->stop;
 }
 
-static int ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply,
-    int alpha, int beta);
+RULES_HOT static int ax_search(struct ax *a, const struct ax_pos *p, int depth,
+    int ply, int alpha, int beta);
 
 /* A side with no move passes; the game ends when neither can move. */
-static int
+RULES_INLINE int
 ax_pass(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
     int beta)
 {
@@ -264,7 +264,7 @@ ax_pass(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 }
 
 /* Remember a move that cut off: killer (quiet ones) and history. */
-static void
+RULES_INLINE void
 ax_good(struct ax *a, const struct ax_pos *p, uint16_t m, int depth, int ply)
 {
 	int from = AX_FROM(m), to = AX_TO(m);
@@ -282,7 +282,7 @@ ax_good(struct ax *a, const struct ax_pos *p, uint16_t m, int depth, int ply)
  * clone gains a piece, each piece infected counts twice): 1 and the value
  * in *v, or 0 when the position needs the full search (a pass, the last
  * empty square, or a move that takes every opposing piece). */
-static int
+RULES_INLINE int
 ax_frontier(const struct ax_pos *p, int *v)
 {
 	ataxx_bb clones = ax_around(p->own) & p->empty, jumps = 0, b;
@@ -308,7 +308,7 @@ ax_frontier(const struct ax_pos *p, int *v)
 }
 
 /* Principal-variation search of position p to depth plies. */
-static int
+RULES_HOT static int
 ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
     int beta)
 {
