@@ -36,6 +36,9 @@ int ai_cancelled(const atomic_int *cancel);
 #define AI_LEVEL_MIN 1
 #define AI_LEVEL_MAX 5
 
+/* Evaluation weights a bench may try instead of an engine's own. */
+#define AI_WEIGHTS 8
+
 /* What a bot may spend on one move. */
 struct ai_limits {
 	int level;     /* AI_LEVEL_MIN..AI_LEVEL_MAX: strength and weakening */
@@ -45,6 +48,8 @@ struct ai_limits {
 	int plain;     /* the bench's yardstick: the evaluation's first term
 	                  alone (Amazons: queen territory), to measure the
 	                  others */
+	const int *weights; /* the bench's trial evaluation weights (NULL:
+	                       the engine's own; Ataxx reads AI_WEIGHTS) */
 	const atomic_int
 	    *cancel; /* set by another thread: stop (NULL: never) */
 };

@@ -20,6 +20,29 @@
 /* One piece of material. */
 #define AX_PIECE 100
 
+/* The evaluation's terms beyond material, in hundredths of a piece, each
+ * one side's count minus the other's (docs/ENGINES.md says how each was
+ * measured and tuned), then the search's switches (1 on, 0 off):
+ *   AX_W_EXPOSED: stones next to an empty square, which can be infected;
+ *   AX_W_REACH: empty squares a side can clone into;
+ *   AX_W_HOLES: empty squares next to that side's stones alone;
+ *   AX_W_TEMPO: being the side to move;
+ *   AX_W_LMR: late moves searched a ply shallower first;
+ *   AX_W_ASPIRATION: iterations searched in a window around the last score;
+ *   AX_W_TIME: more time when the best move or the score changes. */
+enum ax_weight {
+	AX_W_EXPOSED,
+	AX_W_REACH,
+	AX_W_HOLES,
+	AX_W_TEMPO,
+	AX_W_LMR,
+	AX_W_ASPIRATION,
+	AX_W_TIME,
+	AX_W_COUNT
+};
+static const int ax_weights[AX_W_COUNT] = {-20, 0, 0, 0, 1, 1, 1};
+_Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
+
 /* The deepest search (plies) and the most moves of one position: at most
  * 81 clones and 16 jumps into each of 81 squares. */
 #define AX_PLY_MAX 64
@@ -31,6 +54,15 @@
 #define AX_MOVE(from, to) ((uint16_t)(((from) + 1) << 7 | (to)))
 #define AX_FROM(m) ((int)((m) >> 7) - 1)
 #define AX_TO(m) ((int)((m)&0x7f))
+
+/* Late-move reductions: from this depth, after this many moves, and two
+ * plies from this many moves on. */
+#define AX_LMR_DEPTH 3
+#define AX_LMR_AFTER 3
+#define AX_LMR_LATE 12
+
+/* The aspiration window, each side of the last iteration's score. */
+#define AX_WINDOW 50
 
 /* The clock is read once in this many nodes (a power of two). */
 #define AX_CLOCK_EVERY 1024
@@ -62,8 +94,19 @@ struct ax {
 	const atomic_int *cancel;
 	int stop;
 	uint16_t root_best; /* the best root move fully searched */
+	uint16_t fail_high; /* a root move that beat the aspiration window */
 	int noise;          /* evaluation noise, +-, in hundredths of a piece */
+	int plain;          /* material alone (the bench's yardstick) */
+	int w[AX_W_COUNT];  /* the evaluation's weights */
+	ataxx_bb notcol0, notcol8; /* the grid but its first, last column */
 	uint64_t seed;
+};
+
+/* A position and its key, from the side to move's view. */
+struct ax_pos {
+	ataxx_bb own, opp, empty;
+	uint64_t key;
+	int side; /* seat of own */
 };
 
 /* The squares next to a set. */
@@ -101,12 +144,44 @@ ax_final(int own, int opp, int ply)
 	return 0;
 }
 
-/* The side to move's view: material and the level's noise (the same for
- * the same position, so the table stays consistent). */
-RULES_INLINE int
-ax_eval(const struct ax *a, ataxx_bb own, ataxx_bb opp, uint64_t key)
+/* The squares next to a set, by shifts (no loop over its squares). */
+RULES_INLINE ataxx_bb
+ax_near(const struct ax *a, ataxx_bb set)
 {
-	int v = AX_PIECE * (ataxx_pop(own) - ataxx_pop(opp));
+	ataxx_bb side = ((set << 1) & a->notcol0) | ((set >> 1) & a->notcol8);
+	ataxx_bb row = set | side;
+
+	return side | row << ATAXX_STRIDE | row >> ATAXX_STRIDE;
+}
+
+/* The terms beyond material, for the side with `own`, to move. */
+RULES_INLINE int
+ax_shape(const struct ax *a, ataxx_bb own, ataxx_bb opp, ataxx_bb empty)
+{
+	ataxx_bb open, nown, nopp;
+	int v;
+
+	if (a->plain)
+		return 0;
+	open = ax_near(a, empty);
+	nown = ax_near(a, own) & empty;
+	nopp = ax_near(a, opp) & empty;
+	v = a->w[AX_W_EXPOSED] *
+	    (ataxx_pop(own & open) - ataxx_pop(opp & open));
+	v += a->w[AX_W_REACH] * (ataxx_pop(nown) - ataxx_pop(nopp));
+	v += a->w[AX_W_HOLES] *
+	    (ataxx_pop(nown & ~nopp) - ataxx_pop(nopp & ~nown));
+	return v + a->w[AX_W_TEMPO];
+}
+
+/* The side to move's view: material, shape and the level's noise (the
+ * same for the same position, so the table stays consistent). */
+RULES_INLINE int
+ax_eval(const struct ax *a, const struct ax_pos *p)
+{
+	int v = AX_PIECE * (ataxx_pop(p->own) - ataxx_pop(p->opp)) +
+	    ax_shape(a, p->own, p->opp, p->empty);
+	uint64_t key = p->key;
 
 	if (a->noise > 0)
 		v += (int)(rules_mix64(key ^ a->seed) %
@@ -178,13 +253,6 @@ ax_pick(uint16_t *mv, int32_t *sc, int i, int n)
 		sc[b] = s;
 	}
 }
-
-/* A position and its key, from the side to move's view. */
-struct ax_pos {
-	ataxx_bb own, opp, empty;
-	uint64_t key;
-	int side; /* seat of own */
-};
 
 /* The position after move m (not a pass), for the other side. */
 RULES_INLINE void
@@ -281,7 +349,9 @@ ax_good(struct ax *a, const struct ax_pos *p, uint16_t m, int depth, int ply)
  * material after one move, found from the destination squares alone (a
  * clone gains a piece, each piece infected counts twice): 1 and the value
  * in *v, or 0 when the position needs the full search (a pass, the last
- * empty square, or a move that takes every opposing piece). */
+ * empty square, or a move that takes every opposing piece). The caller
+ * adds this position's shape terms: one move changes them little, and the
+ * shortcut is worth a ply. */
 RULES_INLINE int
 ax_frontier(const struct ax_pos *p, int *v)
 {
@@ -305,6 +375,19 @@ ax_frontier(const struct ax_pos *p, int *v)
 	}
 	*v = AX_PIECE * (ataxx_pop(p->own) - nopp + best);
 	return 1;
+}
+
+/* How many plies shallower the i-th move (in order) is searched first:
+ * late moves at depth AX_LMR_DEPTH or more, other than the killers, one
+ * ply, very late ones two; a move that then beats alpha is searched again
+ * at full depth. */
+RULES_INLINE int
+ax_reduction(const struct ax *a, int i, int depth, uint16_t m, int ply)
+{
+	if (!a->w[AX_W_LMR] || depth < AX_LMR_DEPTH || i < AX_LMR_AFTER ||
+	    m == a->killer[ply][0] || m == a->killer[ply][1])
+		return 0;
+	return i >= AX_LMR_LATE && depth >= AX_LMR_DEPTH + 2 ? 2 : 1;
 }
 
 /* Principal-variation search of position p to depth plies. */
@@ -341,9 +424,10 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 			return s;
 	}
 	if (depth <= 0 || ply >= AX_PLY_MAX - 1)
-		return ax_eval(a, p->own, p->opp, p->key);
+		return ax_eval(a, p);
 	if (depth == 1 && a->noise == 0 && ax_frontier(p, &n))
-		return n;
+		return n + ax_shape(a, p->own, p->opp, p->empty) -
+		    (a->plain ? 0 : 2 * a->w[AX_W_TEMPO]);
 	n = ax_gen(p->own, p->empty, mv);
 	if (n == 0)
 		return ax_pass(a, p, depth, ply, alpha, beta);
@@ -358,8 +442,13 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 			v = -ax_search(
 			    a, &q, depth - 1, ply + 1, -beta, -alpha);
 		} else {
+			int r = ax_reduction(a, i, depth, mv[i], ply);
+
 			v = -ax_search(
-			    a, &q, depth - 1, ply + 1, -alpha - 1, -alpha);
+			    a, &q, depth - 1 - r, ply + 1, -alpha - 1, -alpha);
+			if (r > 0 && v > alpha && !a->stop)
+				v = -ax_search(a, &q, depth - 1, ply + 1,
+				    -alpha - 1, -alpha);
 			if (v > alpha && v < beta && !a->stop)
 				v = -ax_search(
 				    a, &q, depth - 1, ply + 1, -beta, -alpha);
@@ -369,7 +458,10 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 		if (v > best) {
 			best = v;
 			bestmove = mv[i];
-			if (ply == 0)
+			/* at the root, in an aspiration window, a score at
+			 * or below alpha is only a bound: no better than the
+			 * first move's */
+			if (ply == 0 && (i == 0 || v > alpha))
 				a->root_best = mv[i];
 		}
 		if (v > alpha)
@@ -436,6 +528,21 @@ ax_new(const struct ai_limits *lim, uint64_t start)
 	a->deadline = ai_deadline(start, lim->ms);
 	a->cancel = lim->cancel;
 	a->seed = rules_mix64(lim->seed + 1);
+	/* plain: the previous engine, material and the plain search */
+	a->plain = lim->plain;
+	for (i = 0; i < AX_W_COUNT; i++)
+		a->w[i] = a->plain         ? 0
+		    : lim->weights != NULL ? lim->weights[i]
+		                           : ax_weights[i];
+	for (i = 0; i < ATAXX_STRIDE; i++) {
+		a->notcol0 |= (ataxx_bb)1 << (i * ATAXX_STRIDE);
+		a->notcol8 |= (ataxx_bb)1
+		    << (i * ATAXX_STRIDE + ATAXX_STRIDE - 1);
+	}
+	/* on the grid only: a bit shifted past the last square would come
+	 * back onto the first column a row up */
+	a->notcol0 = ataxx_board(ATAXX_STRIDE) & ~a->notcol0;
+	a->notcol8 = ataxx_board(ATAXX_STRIDE) & ~a->notcol8;
 	return a;
 }
 
@@ -455,34 +562,71 @@ ax_square(const struct ataxx_state *s, int bit)
 	return bit / ATAXX_STRIDE * s->size + bit % ATAXX_STRIDE;
 }
 
+/* One iteration: in a window around the last score `prev` when
+ * aspiration is on and the depth is worth it, searched again with the
+ * full window when the score falls outside. */
+static int
+ax_iterate(struct ax *a, const struct ax_pos *p, int depth, int prev)
+{
+	int lo = -AX_INF, hi = AX_INF, v;
+
+	if (a->w[AX_W_ASPIRATION] && depth >= 3 && prev > -AX_WIN / 2 &&
+	    prev < AX_WIN / 2) {
+		lo = prev - AX_WINDOW;
+		hi = prev + AX_WINDOW;
+	}
+	a->root_best = AX_NOMOVE;
+	v = ax_search(a, p, depth, 0, lo, hi);
+	if (a->stop || (v > lo && v < hi))
+		return v;
+	if (v >= hi && a->root_best != AX_NOMOVE)
+		a->fail_high = a->root_best; /* better than the last best */
+	a->root_best = AX_NOMOVE;
+	return ax_search(a, p, depth, 0, -AX_INF, AX_INF);
+}
+
+/* Whether to start another iteration after `spent` of `ms`: it takes a
+ * few times as long as the last, so past half the time it would mostly be
+ * cut off (a cut iteration still helps: it searches the best move first);
+ * while the best move or the score is still moving, up to three quarters. */
+static int
+ax_more_time(const struct ax *a, long spent, long ms, int unsettled)
+{
+	if (spent * 2 <= ms)
+		return 1;
+	return a->w[AX_W_TIME] && unsettled && spent * 4 <= ms * 3;
+}
+
 /* Iterative deepening from the root; the best move (AX_PASS if none). */
 static uint16_t
 ax_root(struct ax *a, const struct ax_pos *p, int cap, uint64_t start, long ms,
     struct ai_report *rep)
 {
 	uint16_t best = AX_NOMOVE;
-	int depth;
+	int depth, prev = 0;
 
 	for (depth = 1; depth <= cap; depth++) {
+		uint16_t before = best;
 		int v;
 
-		a->root_best = AX_NOMOVE;
-		v = ax_search(a, p, depth, 0, -AX_INF, AX_INF);
+		a->fail_high = AX_NOMOVE;
+		v = ax_iterate(a, p, depth, prev);
 		/* A stopped iteration searched the previous best first (the
 		 * table's move): a move it found better is better. */
 		if (a->root_best != AX_NOMOVE)
 			best = a->root_best;
+		else if (a->fail_high != AX_NOMOVE)
+			best = a->fail_high;
 		if (a->stop)
 			break;
 		rep->depth = depth;
 		rep->score = v;
 		if (v > AX_WIN - AX_PLY_MAX * 2 || v < -AX_WIN + AX_PLY_MAX * 2)
 			break;
-		/* The next iteration takes a few times as long: past half
-		 * the time it would mostly be cut off (a cut iteration still
-		 * helps: it searches the best move first). */
-		if ((long)(ai_clock_ms() - start) * 2 > ms)
+		if (!ax_more_time(a, (long)(ai_clock_ms() - start), ms,
+		        depth > 1 && (best != before || v < prev - AX_PIECE)))
 			break;
+		prev = v;
 	}
 	return best;
 }

@@ -69,6 +69,28 @@ bots_random(const struct rules_game *g, const void *st, struct rules_rng *rng,
 	return 0;
 }
 
+/* Trial evaluation weights for the engines (not the plain ones), from
+ * BOTS_WEIGHTS="w0,w1,...": the tuning runs of docs/ENGINES.md. */
+static int bots_weights[AI_WEIGHTS];
+static int bots_weights_given;
+
+static void
+bots_read_weights(void)
+{
+	const char *s = getenv("BOTS_WEIGHTS");
+	int i;
+
+	if (s == NULL || *s == '\0')
+		return;
+	for (i = 0; i < AI_WEIGHTS && *s != '\0'; i++) {
+		char *end;
+
+		bots_weights[i] = (int)strtol(s, &end, 10);
+		s = *end == ',' ? end + 1 : end;
+	}
+	bots_weights_given = 1;
+}
+
 /* One move of player p (scale multiplies the level's time). */
 static int
 bots_move(const struct rules_game *g, const void *st, int p, double scale,
@@ -82,6 +104,8 @@ bots_move(const struct rules_game *g, const void *st, int p, double scale,
 		return bots_random(g, st, rng, m);
 	ai_limits_level(&lim, p > 0 ? p % BOTS_PLAIN : AI_LEVEL_MAX, seed);
 	lim.plain = p > BOTS_PLAIN;
+	if (!lim.plain && bots_weights_given)
+		lim.weights = bots_weights;
 	lim.ms = (long)(lim.ms * scale);
 	if (lim.ms < 1)
 		lim.ms = 1;
@@ -131,16 +155,18 @@ bots_game(const struct rules_game *g, int a, int b, double scale,
 	return 0.5;
 }
 
+/* Openings first, first + 1, ... (each played with both colours), so
+ * that parallel runs can play different ones. */
 static int
 bots_ladder(const struct rules_game *g, const char *pa, const char *pb,
-    int games, double scale)
+    int games, double scale, int first)
 {
 	int a = bots_player(pa), b = bots_player(pb), i;
 	double score = 0;
 	long ms_a[2] = {0, 0}, ms_b[2] = {0, 0};
 
 	for (i = 0; i < games; i++) {
-		uint64_t opening = (uint64_t)(i / 2) + 1;
+		uint64_t opening = (uint64_t)(i / 2) + (uint64_t)first;
 
 		if (i % 2 == 0)
 			score += bots_game(g, a, b, scale, opening, ms_a);
@@ -289,13 +315,15 @@ main(int argc, char **argv)
 	}
 	if (g != NULL && argc == 3 && strcmp(argv[1], "speed") == 0)
 		return bots_speed(g);
-	if (g != NULL && argc == 7 && strcmp(argv[1], "ladder") == 0)
-		return bots_ladder(
-		    g, argv[3], argv[4], atoi(argv[5]), atof(argv[6]));
+	bots_read_weights();
+	if (g != NULL && (argc == 7 || argc == 8) &&
+	    strcmp(argv[1], "ladder") == 0)
+		return bots_ladder(g, argv[3], argv[4], atoi(argv[5]),
+		    atof(argv[6]), argc == 8 ? atoi(argv[7]) : 1);
 	fprintf(stderr,
 	    "usage: bots speed GAME [ATAXX_SIZE]\n"
 	    "       bots stones\n"
-	    "       bots ladder GAME A B GAMES SCALE   (A, B: 1-5, random, "
-	    "old, 1p-5p)\n");
+	    "       bots ladder GAME A B GAMES SCALE [FIRST_OPENING]   (A, B: "
+	    "1-5, random, old, 1p-5p)\n");
 	return 2;
 }
