@@ -95,6 +95,11 @@ int ai_generic_move(const struct rules_game *g, const void *st,
 int ai_ataxx_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep);
 
+/* The counts behind the Ataxx evaluation's terms beyond material, for the
+ * side to move, in the order of its weights (the rest 0), for tuning
+ * (bench/texel.py); the material, one side's pieces minus the other's. */
+int ai_ataxx_terms(const void *st, int terms[AI_WEIGHTS]);
+
 /* amazons_engine.c */
 int ai_amazons_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep);

@@ -22,25 +22,27 @@
 
 /* The evaluation's terms beyond material, in hundredths of a piece, each
  * one side's count minus the other's (docs/ENGINES.md says how each was
- * measured and tuned), then the search's switches (1 on, 0 off):
+ * measured and tuned), then the search's settings (0 off):
  *   AX_W_EXPOSED: stones next to an empty square, which can be infected;
  *   AX_W_REACH: empty squares a side can clone into;
  *   AX_W_HOLES: empty squares next to that side's stones alone;
  *   AX_W_TEMPO: being the side to move;
- *   AX_W_LMR: late moves searched a ply shallower first;
- *   AX_W_ASPIRATION: iterations searched in a window around the last score;
- *   AX_W_TIME: more time when the best move or the score changes. */
+ *   AX_W_LMR: from this depth, late moves searched a ply shallower first;
+ *   AX_W_ASPIRATION: iterations searched in a window this wide each side
+ *     of the last score;
+ *   AX_W_TIME: 1: more time when the best move or the score changes. */
 enum ax_weight {
 	AX_W_EXPOSED,
 	AX_W_REACH,
 	AX_W_HOLES,
 	AX_W_TEMPO,
-	AX_W_LMR,
+	AX_TERMS, /* the evaluation's terms come before */
+	AX_W_LMR = AX_TERMS,
 	AX_W_ASPIRATION,
 	AX_W_TIME,
 	AX_W_COUNT
 };
-static const int ax_weights[AX_W_COUNT] = {-20, 0, 0, 0, 1, 1, 1};
+static const int ax_weights[AX_W_COUNT] = {-32, 3, 3, 189, 0, 0, 1};
 _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 
 /* The deepest search (plies) and the most moves of one position: at most
@@ -55,14 +57,10 @@ _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 #define AX_FROM(m) ((int)((m) >> 7) - 1)
 #define AX_TO(m) ((int)((m)&0x7f))
 
-/* Late-move reductions: from this depth, after this many moves, and two
- * plies from this many moves on. */
-#define AX_LMR_DEPTH 3
+/* Late-move reductions: after this many moves, and two plies from this
+ * many moves on (and two plies deeper than the first reduction). */
 #define AX_LMR_AFTER 3
 #define AX_LMR_LATE 12
-
-/* The aspiration window, each side of the last iteration's score. */
-#define AX_WINDOW 50
 
 /* The clock is read once in this many nodes (a power of two). */
 #define AX_CLOCK_EVERY 1024
@@ -97,8 +95,8 @@ struct ax {
 	uint16_t fail_high; /* a root move that beat the aspiration window */
 	int noise;          /* evaluation noise, +-, in hundredths of a piece */
 	int plain;          /* material alone (the bench's yardstick) */
+	int shaped;         /* some term beyond material weighs */
 	int w[AX_W_COUNT];  /* the evaluation's weights */
-	ataxx_bb notcol0, notcol8; /* the grid but its first, last column */
 	uint64_t seed;
 };
 
@@ -144,34 +142,50 @@ ax_final(int own, int opp, int ply)
 	return 0;
 }
 
+/* The 9x9 grid but its first column, and but its last: a neighbour
+ * found by a shift must not wrap onto the next row, nor past the last
+ * square onto the first column a row up. */
+#define AX_HALVES(hi, lo) ((ataxx_bb)(hi) << 64 | (ataxx_bb)(lo))
+#define AX_NOT_COL0 AX_HALVES(0x1feffULL, 0x7fbfdfeff7fbfdfeULL)
+#define AX_NOT_COL8 AX_HALVES(0xff7fULL, 0xbfdfeff7fbfdfeffULL)
+
 /* The squares next to a set, by shifts (no loop over its squares). */
 RULES_INLINE ataxx_bb
-ax_near(const struct ax *a, ataxx_bb set)
+ax_near(ataxx_bb set)
 {
-	ataxx_bb side = ((set << 1) & a->notcol0) | ((set >> 1) & a->notcol8);
+	ataxx_bb side = ((set << 1) & AX_NOT_COL0) | ((set >> 1) & AX_NOT_COL8);
 	ataxx_bb row = set | side;
 
 	return side | row << ATAXX_STRIDE | row >> ATAXX_STRIDE;
 }
 
-/* The terms beyond material, for the side with `own`, to move. */
+/* The counts behind the terms beyond material, for the side with `own`,
+ * to move, in enum ax_weight's order (each one side's minus the
+ * other's; the tempo 1). */
+RULES_INLINE void
+ax_terms(ataxx_bb own, ataxx_bb opp, ataxx_bb empty, int t[AX_TERMS])
+{
+	ataxx_bb open = ax_near(empty);
+	ataxx_bb nown = ax_near(own) & empty, nopp = ax_near(opp) & empty;
+
+	t[AX_W_EXPOSED] = ataxx_pop(own & open) - ataxx_pop(opp & open);
+	t[AX_W_REACH] = ataxx_pop(nown) - ataxx_pop(nopp);
+	t[AX_W_HOLES] = ataxx_pop(nown & ~nopp) - ataxx_pop(nopp & ~nown);
+	t[AX_W_TEMPO] = 1;
+}
+
+/* The terms beyond material, weighed, for the side with `own`, to move. */
 RULES_INLINE int
 ax_shape(const struct ax *a, ataxx_bb own, ataxx_bb opp, ataxx_bb empty)
 {
-	ataxx_bb open, nown, nopp;
-	int v;
+	int t[AX_TERMS], v = 0, i;
 
-	if (a->plain)
+	if (!a->shaped)
 		return 0;
-	open = ax_near(a, empty);
-	nown = ax_near(a, own) & empty;
-	nopp = ax_near(a, opp) & empty;
-	v = a->w[AX_W_EXPOSED] *
-	    (ataxx_pop(own & open) - ataxx_pop(opp & open));
-	v += a->w[AX_W_REACH] * (ataxx_pop(nown) - ataxx_pop(nopp));
-	v += a->w[AX_W_HOLES] *
-	    (ataxx_pop(nown & ~nopp) - ataxx_pop(nopp & ~nown));
-	return v + a->w[AX_W_TEMPO];
+	ax_terms(own, opp, empty, t);
+	for (i = 0; i < AX_TERMS; i++)
+		v += a->w[i] * t[i];
+	return v;
 }
 
 /* The side to move's view: material, shape and the level's noise (the
@@ -378,16 +392,16 @@ ax_frontier(const struct ax_pos *p, int *v)
 }
 
 /* How many plies shallower the i-th move (in order) is searched first:
- * late moves at depth AX_LMR_DEPTH or more, other than the killers, one
- * ply, very late ones two; a move that then beats alpha is searched again
- * at full depth. */
+ * late moves at depth AX_W_LMR or more, other than the killers, one ply,
+ * very late ones two; a move that then beats alpha is searched again at
+ * full depth. */
 RULES_INLINE int
 ax_reduction(const struct ax *a, int i, int depth, uint16_t m, int ply)
 {
-	if (!a->w[AX_W_LMR] || depth < AX_LMR_DEPTH || i < AX_LMR_AFTER ||
+	if (a->w[AX_W_LMR] <= 0 || depth < a->w[AX_W_LMR] || i < AX_LMR_AFTER ||
 	    m == a->killer[ply][0] || m == a->killer[ply][1])
 		return 0;
-	return i >= AX_LMR_LATE && depth >= AX_LMR_DEPTH + 2 ? 2 : 1;
+	return i >= AX_LMR_LATE && depth >= a->w[AX_W_LMR] + 2 ? 2 : 1;
 }
 
 /* Principal-variation search of position p to depth plies. */
@@ -427,7 +441,7 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 		return ax_eval(a, p);
 	if (depth == 1 && a->noise == 0 && ax_frontier(p, &n))
 		return n + ax_shape(a, p->own, p->opp, p->empty) -
-		    (a->plain ? 0 : 2 * a->w[AX_W_TEMPO]);
+		    2 * a->w[AX_W_TEMPO];
 	n = ax_gen(p->own, p->empty, mv);
 	if (n == 0)
 		return ax_pass(a, p, depth, ply, alpha, beta);
@@ -534,15 +548,8 @@ ax_new(const struct ai_limits *lim, uint64_t start)
 		a->w[i] = a->plain         ? 0
 		    : lim->weights != NULL ? lim->weights[i]
 		                           : ax_weights[i];
-	for (i = 0; i < ATAXX_STRIDE; i++) {
-		a->notcol0 |= (ataxx_bb)1 << (i * ATAXX_STRIDE);
-		a->notcol8 |= (ataxx_bb)1
-		    << (i * ATAXX_STRIDE + ATAXX_STRIDE - 1);
-	}
-	/* on the grid only: a bit shifted past the last square would come
-	 * back onto the first column a row up */
-	a->notcol0 = ataxx_board(ATAXX_STRIDE) & ~a->notcol0;
-	a->notcol8 = ataxx_board(ATAXX_STRIDE) & ~a->notcol8;
+	for (i = 0; i < AX_TERMS; i++)
+		a->shaped |= a->w[i] != 0;
 	return a;
 }
 
@@ -570,10 +577,10 @@ ax_iterate(struct ax *a, const struct ax_pos *p, int depth, int prev)
 {
 	int lo = -AX_INF, hi = AX_INF, v;
 
-	if (a->w[AX_W_ASPIRATION] && depth >= 3 && prev > -AX_WIN / 2 &&
+	if (a->w[AX_W_ASPIRATION] > 0 && depth >= 3 && prev > -AX_WIN / 2 &&
 	    prev < AX_WIN / 2) {
-		lo = prev - AX_WINDOW;
-		hi = prev + AX_WINDOW;
+		lo = prev - a->w[AX_W_ASPIRATION];
+		hi = prev + a->w[AX_W_ASPIRATION];
 	}
 	a->root_best = AX_NOMOVE;
 	v = ax_search(a, p, depth, 0, lo, hi);
@@ -629,6 +636,19 @@ ax_root(struct ax *a, const struct ax_pos *p, int cap, uint64_t start, long ms,
 		prev = v;
 	}
 	return best;
+}
+
+int
+ai_ataxx_terms(const void *st, int terms[AI_WEIGHTS])
+{
+	const struct ataxx_state *s = st;
+	ataxx_bb w = ataxx_get(s->piece[0]), b = ataxx_get(s->piece[1]);
+	ataxx_bb own = s->turn ? b : w, opp = s->turn ? w : b;
+
+	memset(terms, 0, AI_WEIGHTS * sizeof *terms);
+	ax_terms(own, opp, ataxx_board(s->size) & ~(w | b | ataxx_get(s->gap)),
+	    terms);
+	return ataxx_pop(own) - ataxx_pop(opp);
 }
 
 int

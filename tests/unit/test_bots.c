@@ -339,6 +339,17 @@ ataxx_shape(const struct ataxx_state *s, const int *w)
 	return v;
 }
 
+/* The side to move's pieces minus the other side's. */
+static int
+ataxx_material(const void *st)
+{
+	struct rules_status s;
+	int me = rules_ataxx.turn(st);
+
+	rules_status(&rules_ataxx, st, &s);
+	return s.score[me] - s.score[1 - me];
+}
+
 /* The best material the side to move has after one move, or -1000000
  * when the engine's shortcut one ply before the leaves does not apply (no
  * move but a pass, at most one empty square, or a move that takes every
@@ -415,7 +426,7 @@ ataxx_negamax_shape(const void *st, int depth, int ply, const int *w)
 static void
 test_ataxx_shape(void)
 {
-	static const int w[AI_WEIGHTS] = {-23, 7, 11, 5, 0, 1, 0};
+	static const int w[AI_WEIGHTS] = {-23, 7, 11, 5, 0, 50, 0};
 	struct rules_rng rng;
 	int k;
 
@@ -425,7 +436,7 @@ test_ataxx_shape(void)
 		struct ai_report rep;
 		struct rules_move mv[RULES_MAX_MOVES / 8];
 		char val[16];
-		int ply, n, depth = 1 + k % 3;
+		int ply, n, depth = 1 + k % 3, t[AI_WEIGHTS], mat, i, v;
 
 		snprintf(val, sizeof val, "%d", 5 + k % 5);
 		new_game(&rules_ataxx, &st, "size", val);
@@ -441,6 +452,12 @@ test_ataxx_shape(void)
 			continue;
 		bot_weighed(&rules_ataxx, st.b, depth, 0, w, &rep);
 		CHECK_INT(rep.score, ataxx_negamax_shape(st.b, depth, 0, w));
+		/* the counts the tuner reads weigh up to the same */
+		mat = ai_ataxx_terms(st.b, t);
+		for (i = 0, v = 0; i < AI_WEIGHTS; i++)
+			v += w[i] * t[i];
+		CHECK_INT(v, ataxx_shape((const void *)st.b, w));
+		CHECK_INT(mat, ataxx_material(st.b));
 	}
 }
 
