@@ -3,8 +3,11 @@
  * the time per move, the depth reached and the positions searched per
  * second from the start and from a middle game; `bots ladder GAME A B N
  * SCALE` plays N games between two players (levels 1-5, `random`, or `old`
- * for the previous generic bot at level 5's time) from varied openings,
- * each opening with both colours, every level's time multiplied by SCALE.
+ * for the previous generic bot at level 5's time, `prev` for the previous
+ * release's level 5 in bots-prev) from varied openings, each opening with
+ * both colours, every level's time multiplied by SCALE; `bots hints` times
+ * the hints on every built-in solitaire board; `bots texel` writes
+ * self-play positions for bench/texel.py.
  */
 #include <stdio.h>
 #include <math.h>
@@ -298,6 +301,80 @@ bots_texel(int games, int depth, int first)
 	return 0;
 }
 
+/* Hints on one built-in solitaire board: the solver from the start, then
+ * along the line its hints give, to the end: the verdict, the first
+ * answer's time and the longest. */
+static void
+bots_hints_board(const char *board)
+{
+	const struct rules_game *g = &rules_solitaire;
+	struct rules_opt opt = {"board", board};
+	struct bots_state st;
+	struct rules_move hint;
+	char err[RULES_ERR_MAX];
+	double first = -1, longest = 0, t;
+	enum ai_verdict v, v0 = AI_UNKNOWN;
+	int n = 0;
+
+	if (g->init(st.b, &opt, 1, err, sizeof err) != 0) {
+		fprintf(stderr, "bots: %s\n", err);
+		exit(1);
+	}
+	for (;;) {
+		uint64_t t0 = ai_clock_ms();
+
+		v = ai_solve(g, st.b, 0, NULL, &hint);
+		t = (double)(ai_clock_ms() - t0);
+		if (first < 0) {
+			first = t;
+			v0 = v;
+		}
+		if (t > longest)
+			longest = t;
+		n++;
+		if (v != AI_WINNABLE || hint.to == RULES_NONE)
+			break;
+		g->apply(st.b, hint);
+	}
+	printf("hint solitaire %s: %s at the start, first hint %.0f ms, "
+	       "longest of %d along its line %.0f ms\n",
+	    board,
+	    v0 == AI_WINNABLE   ? "winnable"
+	        : v0 == AI_LOST ? "cannot be won"
+	                        : "unknown",
+	    first, n, longest);
+}
+
+/* Every built-in solitaire board's hint times (the board option's
+ * choices). */
+static int
+bots_hints(void)
+{
+	const struct rules_optdesc *o;
+
+	for (o = rules_solitaire.options; o->name != NULL; o++) {
+		const char *p, *bar;
+
+		if (strcmp(o->name, "board") != 0 || o->choices == NULL)
+			continue;
+		for (p = o->choices; *p != '\0'; p = *bar ? bar + 1 : bar) {
+			char name[32];
+			size_t len;
+
+			bar = strchr(p, '|');
+			if (bar == NULL)
+				bar = p + strlen(p);
+			len = (size_t)(bar - p) < sizeof name - 1
+			    ? (size_t)(bar - p)
+			    : sizeof name - 1;
+			memcpy(name, p, len);
+			name[len] = '\0';
+			bots_hints_board(name);
+		}
+	}
+	return 0;
+}
+
 /* A middle game: BOTS_MID plies of level-1 play from the start. */
 #define BOTS_MID 20
 
@@ -431,6 +508,8 @@ main(int argc, char **argv)
 		return bots_speed(g);
 	bots_read_weights(0, "BOTS_WEIGHTS");
 	bots_read_weights(1, "BOTS_WEIGHTS_B");
+	if (argc == 2 && strcmp(argv[1], "hints") == 0)
+		return bots_hints();
 	if (argc == 5 && strcmp(argv[1], "texel") == 0)
 		return bots_texel(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (g != NULL && (argc == 7 || argc == 8) &&
@@ -440,6 +519,7 @@ main(int argc, char **argv)
 	fprintf(stderr,
 	    "usage: bots speed GAME [ATAXX_SIZE]\n"
 	    "       bots stones\n"
+	    "       bots hints   (the solitaire boards' hint times)\n"
 	    "       bots texel GAMES DEPTH FIRST   (Ataxx self-play for "
 	    "bench/texel.py)\n"
 	    "       bots ladder GAME A B GAMES SCALE [FIRST_OPENING]   (A, B: "
