@@ -166,9 +166,9 @@ asan-test: asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    TABLERO_SLOW=1 sh tests/run.sh $(BUILD)/asan 0
 
-bench:
+bench: $(BUILD)/perft
 	$(MAKE) BUILD=$(BUILD)/native NATIVE=-march=native all bots-prev
-	sh bench/run.sh $(BUILD)/native
+	PORTABLE=$(BUILD) sh bench/run.sh $(BUILD)/native
 
 # bots-prev: the bots bench with the previous release's Ataxx and Amazons
 # engines (BOTS_PREV, a git revision) linked in beside today's, renamed
