@@ -30,7 +30,9 @@
  *   AX_W_LMR: from this depth, late moves searched a ply shallower first;
  *   AX_W_ASPIRATION: iterations searched in a window this wide each side
  *     of the last score;
- *   AX_W_TIME: 1: more time when the best move or the score changes. */
+ *   AX_W_TIME: 1: more time when the best move or the score changes;
+ *   AX_W_TT: 1: two table slots a key, the deeper result kept in the
+ *     first, the newest in the second (0: one slot, always replaced). */
 enum ax_weight {
 	AX_W_EXPOSED,
 	AX_W_REACH,
@@ -40,9 +42,10 @@ enum ax_weight {
 	AX_W_LMR = AX_TERMS,
 	AX_W_ASPIRATION,
 	AX_W_TIME,
+	AX_W_TT,
 	AX_W_COUNT
 };
-static const int ax_weights[AX_W_COUNT] = {-32, 3, 3, 189, 0, 0, 1};
+static const int ax_weights[AX_W_COUNT] = {-32, 3, 3, 189, 0, 0, 1, 1};
 _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 
 /* The deepest search (plies) and the most moves of one position: at most
@@ -295,13 +298,39 @@ ax_play(
 	q->side = !p->side;
 }
 
+/* The table's entry for a key: with AX_W_TT the one of its pair of slots
+ * that holds it, else (or when neither does) its first slot; one slot
+ * a key without AX_W_TT. */
+RULES_INLINE struct ax_tt *
+ax_slot(const struct ax *a, uint64_t key)
+{
+	struct ax_tt *pair;
+
+	if (!a->w[AX_W_TT])
+		return &a->tt[key & (AX_TT_SIZE - 1)];
+	pair = &a->tt[key & (AX_TT_SIZE - 2)];
+	return pair[1].key == key ? &pair[1] : &pair[0];
+}
+
 /* Store a result; win scores are kept relative to this node. */
 RULES_INLINE void
 ax_store(struct ax *a, uint64_t key, int depth, int score, int bound,
     uint16_t move, int ply)
 {
-	struct ax_tt *e = &a->tt[key & (AX_TT_SIZE - 1)];
+	struct ax_tt *e = ax_slot(a, key);
 
+	if (a->w[AX_W_TT] && e->key != key) {
+		/* a new position: over the shallower of the pair, keeping
+		 * the deeper one in the first slot */
+		struct ax_tt *pair = &a->tt[key & (AX_TT_SIZE - 2)];
+
+		if (depth >= pair[0].depth) {
+			pair[1] = pair[0];
+			e = &pair[0];
+		} else {
+			e = &pair[1];
+		}
+	}
 	if (score > AX_WIN - AX_PLY_MAX * 2)
 		score += ply;
 	else if (score < -AX_WIN + AX_PLY_MAX * 2)
@@ -412,7 +441,7 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 	uint16_t *mv = a->moves + (size_t)ply * AX_MOVES_MAX,
 	         ttmove = AX_NOMOVE;
 	int32_t *sc = a->order + (size_t)ply * AX_MOVES_MAX;
-	struct ax_tt *e = &a->tt[p->key & (AX_TT_SIZE - 1)];
+	struct ax_tt *e = ax_slot(a, p->key);
 	int n, i, best = -AX_INF, alpha0 = alpha;
 	uint16_t bestmove = AX_NOMOVE;
 
