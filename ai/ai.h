@@ -37,7 +37,7 @@ int ai_cancelled(const atomic_int *cancel);
 #define AI_LEVEL_MAX 5
 
 /* Evaluation weights a bench may try instead of an engine's own. */
-#define AI_WEIGHTS 8
+#define AI_WEIGHTS 12
 
 /* What a bot may spend on one move. */
 struct ai_limits {

@@ -32,7 +32,9 @@
  *     of the last score;
  *   AX_W_TIME: 1: more time when the best move or the score changes;
  *   AX_W_TT: 1: two table slots a key, the deeper result kept in the
- *     first, the newest in the second (0: one slot, always replaced). */
+ *     first, the newest in the second (0: one slot, always replaced);
+ *   AX_W_FULL: 1: no shortcut one ply before the leaves (ax_frontier), so
+ *     the terms are those of the positions after the last move. */
 enum ax_weight {
 	AX_W_EXPOSED,
 	AX_W_REACH,
@@ -43,9 +45,10 @@ enum ax_weight {
 	AX_W_ASPIRATION,
 	AX_W_TIME,
 	AX_W_TT,
+	AX_W_FULL,
 	AX_W_COUNT
 };
-static const int ax_weights[AX_W_COUNT] = {-32, 3, 3, 189, 0, 0, 1, 1};
+static const int ax_weights[AX_W_COUNT] = {-32, 3, 3, 189, 0, 0, 1, 1, 0};
 _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 
 /* The deepest search (plies) and the most moves of one position: at most
@@ -468,7 +471,8 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 	}
 	if (depth <= 0 || ply >= AX_PLY_MAX - 1)
 		return ax_eval(a, p);
-	if (depth == 1 && a->noise == 0 && ax_frontier(p, &n))
+	if (depth == 1 && a->noise == 0 && !a->w[AX_W_FULL] &&
+	    ax_frontier(p, &n))
 		return n + ax_shape(a, p->own, p->opp, p->empty) -
 		    2 * a->w[AX_W_TEMPO];
 	n = ax_gen(p->own, p->empty, mv);

@@ -403,7 +403,7 @@ ataxx_negamax_shape(const void *st, int depth, int ply, const int *w)
 	if (depth == 0)
 		return 100 * (s.score[me] - s.score[1 - me]) +
 		    ataxx_shape(st, w);
-	if (depth == 1 && (n = ataxx_one_ply(st)) > -1000000)
+	if (depth == 1 && !w[8] && (n = ataxx_one_ply(st)) > -1000000)
 		return n + ataxx_shape(st, w) - 2 * w[3];
 	n = rules_ataxx.legal_moves(st, mv, RULES_MAX_MOVES / 8);
 	for (i = 0; i < n; i++) {
@@ -420,13 +420,15 @@ ataxx_negamax_shape(const void *st, int depth, int ply, const int *w)
 }
 
 /* With its evaluation's terms (and no reductions), the engine's score at
- * depths 1 to 3 (3 in an aspiration window) equals negamax's with the
- * same terms counted square by square, on every size (the shifts that
- * find neighbours do not wrap). */
+ * depths 1 to 3 (3 in an aspiration window; with and without the shortcut
+ * one ply before the leaves, with one or two table slots a key) equals
+ * negamax's with the same terms counted square by square, on every size
+ * (the shifts that find neighbours do not wrap). */
 static void
 test_ataxx_shape(void)
 {
-	static const int w[AI_WEIGHTS] = {-23, 7, 11, 5, 0, 50, 0};
+	static const int ws[2][AI_WEIGHTS] = {
+	    {-23, 7, 11, 5, 0, 50, 0, 1, 0}, {-23, 7, 11, 5, 0, 50, 0, 0, 1}};
 	struct rules_rng rng;
 	int k;
 
@@ -437,6 +439,7 @@ test_ataxx_shape(void)
 		struct rules_move mv[RULES_MAX_MOVES / 8];
 		char val[16];
 		int ply, n, depth = 1 + k % 3, t[AI_WEIGHTS], mat, i, v;
+		const int *w = ws[k % 2];
 
 		snprintf(val, sizeof val, "%d", 5 + k % 5);
 		new_game(&rules_ataxx, &st, "size", val);
