@@ -3,7 +3,9 @@
 #   make            build tablerod, perft and the tests
 #   make run        build and start tablerod on port 7777 in the foreground
 #   make test       build and run every test; last line "N passed, M failed"
+#   make pg-test    the tests that store, against a throwaway PostgreSQL
 #   make asan       build and run the tests with address and UB sanitizers
+#   make tsan       build with ThreadSanitizer; tsan-test runs the threaded tests
 #   make fuzz       build the libFuzzer targets (clang)
 #   make bench      perft and server benchmarks
 #   make install    install the binaries, data and man pages under $(PREFIX)
@@ -22,11 +24,11 @@ PORT ?= 7777
 # How long each fuzz target runs in `make test`.
 FUZZ_SECONDS ?= 4
 
-PKGS = libevent libevent_pthreads libcjson sqlite3 libsodium
+PKGS = libevent libevent_pthreads libcjson sqlite3 libpq libsodium
 # Deferred (=) so that pkg-config is asked after deps.sh has run.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
-	echo -levent_pthreads -levent -lcjson -lsqlite3 -lsodium)
+	echo -levent_pthreads -levent -lcjson -lsqlite3 -lpq -lsodium)
 # The client alone reads the keyboard with libedit.
 CLIENT_PKGS = libedit
 CLIENT_LIBS = $(shell pkg-config --libs $(CLIENT_PKGS) 2>/dev/null || \
@@ -41,7 +43,7 @@ ALL_LDFLAGS = $(LDFLAGS) -pthread
 RULES_SRC = $(wildcard rules/*.c)
 AI_SRC = $(wildcard ai/*.c)
 PROTO_SRC = $(wildcard protocol/*.c)
-SERVER_SRC = $(filter-out server/main.c,$(wildcard server/*.c))
+SERVER_SRC = $(filter-out server/main.c,$(wildcard server/*.c server/store/*.c))
 CLIENT_SRC = $(filter-out client-cli/main.c,$(wildcard client-cli/*.c))
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
@@ -68,8 +70,8 @@ CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
 BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
 
-.PHONY: all deps run test asan asan-test fuzz fuzz-run bench bots-prev \
-	install clean format check-format FORCE
+.PHONY: all deps run test pg-test asan asan-test tsan tsan-test fuzz fuzz-run \
+	bench bots-prev install clean format check-format FORCE
 .SUFFIXES:
 # Keep every intermediate object: nothing is rebuilt for nothing, and make
 # prints no clean-up after the tests' closing "N passed, M failed" line.
@@ -157,6 +159,9 @@ fuzz-run: fuzz
 test: all fuzz
 	@sh tests/run.sh $(BUILD) $(FUZZ_SECONDS)
 
+pg-test: all
+	@sh tests/pg.sh $(BUILD)
+
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan NATIVE="$(NATIVE)" \
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
@@ -165,6 +170,22 @@ asan:
 asan-test: asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    TABLERO_SLOW=1 sh tests/run.sh $(BUILD)/asan 0
+
+# ThreadSanitizer: its own build, like asan. tsan-test runs the black-box
+# tests whose server runs more than one thread at once (the store thread,
+# bots and hints, signals under load); the first report stops the server
+# (halt_on_error) and the harness fails the test on any report.
+TSAN_TESTS = test_persist_store.py test_badclient_store.py \
+	test_badclient_group.py test_badclient_midgroup.py test_workers.py \
+	test_bots_fair.py test_persist_term.py test_threads_sighup.py
+tsan:
+	$(MAKE) BUILD=$(BUILD)/tsan NATIVE="$(NATIVE)" \
+	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" \
+	    LDFLAGS="-fsanitize=thread" all
+
+tsan-test: tsan
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
+	    TABLERO_SLOW=1 sh tests/run.sh $(BUILD)/tsan 0 $(TSAN_TESTS)
 
 bench: $(BUILD)/perft
 	$(MAKE) BUILD=$(BUILD)/native NATIVE=-march=native all bots-prev

@@ -1,9 +1,10 @@
 /*
  * bench_store.c: what the store costs the event loop. Measures moves
- * appended per second to a file-backed store with synchronous=NORMAL and
- * with FULL (each append its own committed transaction, as the server
- * does), with the latency spread of single appends, and the time to open
- * and load 1,000 unfinished rooms of 40 moves at start.
+ * put per second to a file-backed store with synchronous=NORMAL and
+ * with FULL (each put a group of its own, its own transaction: the
+ * server's worst case, one move per group), with the latency spread of single
+ * appends, and the time to open and load 1,000 unfinished rooms of 40 moves at
+ * start.
  *
  * Usage: bench_store [DIR]   (DIR for the data files, default /tmp; use a
  * directory on the disk the server will use: fsync cost is the disk's)
@@ -17,7 +18,7 @@
 #include <sys/vfs.h>
 #endif
 
-#include "server/store.h"
+#include "server/store/store.h"
 
 /* Appends per run, and the time after which a (slow, FULL) run stops. */
 #define BENCH_APPENDS 20000
@@ -119,7 +120,12 @@ bench_rooms(struct store *s, int n)
 		snprintf(id, sizeof id, "r%d", i);
 		r.id = id;
 		r.created_ms = r.updated_ms = bench_epoch_ms() + i;
-		if (store_room_save(s, &r) != 0) {
+		struct store_op op;
+
+		memset(&op, 0, sizeof op);
+		op.kind = STORE_OP_ROOM_SAVE;
+		op.u.room = r;
+		if (store_commit(s, &op) != 0) {
 			fprintf(stderr, "save room: %s\n", store_errmsg(s));
 			return -1;
 		}
@@ -132,6 +138,7 @@ static int
 bench_append(struct store *s, int i, int nrooms)
 {
 	struct store_move m;
+	struct store_op op;
 	char room[16];
 
 	snprintf(room, sizeof room, "r%d", i % nrooms + 1);
@@ -141,7 +148,12 @@ bench_append(struct store *s, int i, int nrooms)
 	m.clock_ms[0] = 300000 - m.ply * 10;
 	m.clock_ms[1] = 300000 - m.ply * 11;
 	m.at_ms = bench_epoch_ms();
-	if (store_move_append(s, room, 1, &m) != 0) {
+	memset(&op, 0, sizeof op);
+	op.kind = STORE_OP_MOVE_PUT;
+	op.a = room;
+	op.n = 1;
+	op.u.move = m;
+	if (store_commit(s, &op) != 0) {
 		fprintf(stderr, "%s\n", store_errmsg(s));
 		return -1;
 	}
@@ -160,7 +172,8 @@ bench_append_run(
 
 	if (bench_tmp(dir, path, sizeof path) != 0)
 		return -1;
-	if ((s = store_open(path, sync_full, err, sizeof err)) == NULL) {
+	if ((s = store_open(path, sync_full ? STORE_SYNC_FULL : 0, err,
+	         sizeof err)) == NULL) {
 		fprintf(stderr, "%s\n", err);
 		bench_rm(path);
 		return -1;

@@ -21,12 +21,15 @@
  *   bots   -r ROOMS -l LEVEL: rooms where two bots play each other.
  * In ping, moves and bots a bystander thread (its own socket, no room)
  * pings every 10 ms, so its times show how long the load makes others
- * wait. With -P PID the server's CPU time and minor page faults (from
- * /proc/PID/stat) and memory are measured over the same window.
- * -w: seconds of load before the measured window (0.5), e.g. to measure
- * 10,000 rooms once their games have reached their usual length.
- * Usage: loadgen -m MODE -p PORT [-P PID] [-s SECONDS] [-w SECONDS] [-c N]
- *        [-d N] [-r N] [-R] [-t RATE] [-l N] [-x SEED]
+ * wait. -L RATE adds a login storm: a thread that connects, says hello as
+ * a fresh name (a new identity the server stores) and closes, RATE times
+ * a second (logins= done in the window, login_p99_ms= of their replies). With
+ * -P PID the server's CPU time and minor page faults (from /proc/PID/stat) and
+ * memory are measured over the same window. -w: seconds of load before the
+ * measured window (0.5), e.g. to measure 10,000 rooms once their games have
+ * reached their usual length. Usage: loadgen -m MODE -p PORT [-P PID] [-s
+ * SECONDS] [-w SECONDS] [-c N]
+ *        [-d N] [-r N] [-R] [-t RATE] [-l N] [-x SEED] [-L RATE]
  * rate= counts the replies in the window: pings, or in moves mode the
  * moves acknowledged (not the rematches and state requests between them).
  */
@@ -76,6 +79,8 @@
 #define LG_PICK_TRIES 24
 /* The highest -t: a slot every 1 us is beyond any server here. */
 #define LG_PACE_MAX 1000000
+/* The highest -L: logins a second, each a connection of its own. */
+#define LG_LOGINS_MAX 10000
 
 enum lg_mode { LG_PING, LG_MOVES, LG_IDLE, LG_BOTS };
 
@@ -138,6 +143,19 @@ struct lg {
 	long rss0; /* the server's memory before the connections, KiB */
 	const char *failed; /* why the run failed, or NULL */
 	struct lg_by *by;
+	double logins;          /* -L: logins a second, 0: none */
+	struct lg_storm *storm; /* the login storm's thread */
+};
+
+/* The login storm (-L): a thread with blocking sockets of its own. */
+struct lg_storm {
+	pthread_t thread;
+	int port;
+	double rate;
+	atomic_int counting, stop;
+	struct lg_lat lat;
+	long n;     /* logins done in the window */
+	int failed; /* logins that failed */
 };
 
 /* The bystander: a thread with a blocking socket of its own. */
@@ -349,6 +367,100 @@ lg_by_main(void *arg)
 	}
 	close(fd);
 	return NULL;
+}
+
+/* A blocking socket connected to the server on loopback, its welcome
+ * read; -1 on failure. */
+static int
+lg_dial(int port, char *buf, size_t len)
+{
+	struct sockaddr_in sin;
+	struct timeval tv = {LG_BYSTANDER_WAIT_SEC, 0};
+	int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+
+	if (fd < 0)
+		return -1;
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((unsigned short)port);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
+	    lg_by_line(fd, buf, len) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* One login of the storm: connect, hello as fresh name i, close; 0 when
+ * the server said ok. */
+static int
+lg_storm_one(struct lg_storm *st, long i)
+{
+	char buf[4096], line[128];
+	int fd = lg_dial(st->port, buf, sizeof buf), n, ok;
+
+	if (fd < 0)
+		return -1;
+	n = snprintf(line, sizeof line,
+	    "{\"cmd\":\"hello\",\"name\":\"s%d_%ld\"}\n",
+	    (int)getpid() % 100000, i);
+	ok = send(fd, line, (size_t)n, MSG_NOSIGNAL) == n &&
+	    lg_by_reply(fd, buf, sizeof buf) == 0 &&
+	    strstr(buf, "\"ok\":true") != NULL;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static void *
+lg_storm_main(void *arg)
+{
+	struct lg_storm *st = arg;
+	double step = 1.0 / st->rate, next = lg_now();
+	long i = 0;
+
+	while (!atomic_load(&st->stop)) {
+		double now = lg_now(), t;
+		int counted;
+
+		if (now < next) {
+			double w = next - now;
+			struct timespec ts = {
+			    (time_t)w, (long)((w - (double)(time_t)w) * 1e9)};
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		/* a missed slot is given up, not made up in a burst */
+		next = (now - next > step ? now : next) + step;
+		counted = atomic_load(&st->counting);
+		t = lg_now();
+		if (lg_storm_one(st, i++) != 0) {
+			st->failed++;
+			continue;
+		}
+		if (counted) {
+			st->n++;
+			lg_lat_add(&st->lat, lg_now() - t);
+		}
+	}
+	return NULL;
+}
+
+static struct lg_storm *
+lg_storm_start(int port, double rate)
+{
+	struct lg_storm *st = calloc(1, sizeof *st);
+
+	if (st == NULL)
+		lg_die("out of memory");
+	st->port = port;
+	st->rate = rate;
+	if (pthread_create(&st->thread, NULL, lg_storm_main, st) != 0)
+		lg_die("no login storm thread");
+	return st;
 }
 
 static struct lg_by *
@@ -875,6 +987,8 @@ lg_window_open(struct lg *lg)
 	lg->counting = 1;
 	if (lg->by != NULL)
 		atomic_store(&lg->by->counting, 1);
+	if (lg->storm != NULL)
+		atomic_store(&lg->storm->counting, 1);
 	lg->t0 = lg_now();
 	lg->cpu0 = lg->pid ? lg_proc_cpu(lg->pid, &lg->flt0) : -1;
 	getrusage(RUSAGE_SELF, &lg->ru0);
@@ -936,6 +1050,17 @@ lg_by_report(struct lg_by *by)
 	if (by->lat.n > 0)
 		printf(" by_p50_ms=%.3f by_p99_ms=%.3f", lg_pct(&by->lat, 50),
 		    lg_pct(&by->lat, 99));
+}
+
+/* The login storm's figures, once it has stopped. */
+static void
+lg_storm_report(struct lg_storm *st)
+{
+	atomic_store(&st->stop, 1);
+	pthread_join(st->thread, NULL);
+	printf(" logins=%ld login_failed=%d", st->n, st->failed);
+	if (st->lat.n > 0)
+		printf(" login_p99_ms=%.3f", lg_pct(&st->lat, 99));
 }
 
 /* The clock of a run: setup, warm-up, window, drain. */
@@ -1005,7 +1130,7 @@ lg_usage(void)
 	    "usage: loadgen -m ping|moves|idle|bots -p PORT [-P PID] "
 	    "[-s SECONDS] [-w WARMUP]\n"
 	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-t RATE] "
-	    "[-l LEVEL] [-x SEED]\n");
+	    "[-l LEVEL] [-x SEED] [-L RATE]\n");
 	exit(2);
 }
 
@@ -1034,7 +1159,7 @@ lg_options(struct lg *lg, int argc, char **argv)
 	lg->seconds = 3;
 	lg->warmup = LG_WARMUP_SEC;
 	lg->rng = 88172645463325252ULL;
-	while ((o = getopt(argc, argv, "m:p:P:s:w:c:d:r:l:x:Rt:")) != -1) {
+	while ((o = getopt(argc, argv, "m:p:P:s:w:c:d:r:l:x:Rt:L:")) != -1) {
 		switch (o) {
 		case 'm':
 			lg->mode = lg_mode(optarg);
@@ -1069,6 +1194,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 		case 't':
 			lg->pace = atof(optarg);
 			break;
+		case 'L':
+			lg->logins = atof(optarg);
+			break;
 		case 'x':
 			lg->rng ^= strtoull(optarg, NULL, 10) * 2654435761ULL;
 			break;
@@ -1085,7 +1213,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 	    lg->depth > LG_DEPTH_MAX || lg->seconds <= 0 ||
 	    lg->seconds > LG_SECONDS_MAX || lg->warmup < 0 ||
 	    lg->warmup > LG_SECONDS_MAX || !(lg->pace >= 0) ||
-	    lg->pace > LG_PACE_MAX || (lg->pace > 0 && lg->mode != LG_MOVES))
+	    lg->pace > LG_PACE_MAX || (lg->pace > 0 && lg->mode != LG_MOVES) ||
+	    !(lg->logins >= 0) || lg->logins > LG_LOGINS_MAX ||
+	    (lg->logins > 0 && lg->mode == LG_IDLE))
 		lg_usage();
 }
 
@@ -1121,6 +1251,10 @@ lg_free(struct lg *lg)
 		free(lg->by->lat.v);
 		free(lg->by);
 	}
+	if (lg->storm != NULL) {
+		free(lg->storm->lat.v);
+		free(lg->storm);
+	}
 	event_base_free(lg->base);
 }
 
@@ -1152,11 +1286,15 @@ main(int argc, char **argv)
 	lg.rss0 = lg.pid ? lg_proc_rss(lg.pid) : -1;
 	if (lg.mode != LG_IDLE)
 		lg.by = lg_by_start(lg.port);
+	if (lg.logins > 0)
+		lg.storm = lg_storm_start(lg.port, lg.logins);
 	lg_connect_more(&lg);
 	lg_tick(-1, 0, &lg);
 	event_base_dispatch(lg.base);
 	if (lg.by != NULL)
 		lg_by_report(lg.by);
+	if (lg.storm != NULL)
+		lg_storm_report(lg.storm);
 	printf(" errors=%ld dropped=%ld nomove=%ld\n", lg.errors, lg.dropped,
 	    lg.nomove);
 	if (lg.failed != NULL)

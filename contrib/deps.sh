@@ -25,6 +25,12 @@ want_pc libcjson libcjson-dev
 want_pc sqlite3 libsqlite3-dev
 # Random tokens and their hashes (never hand-written crypto).
 want_pc libsodium libsodium-dev
+# The PostgreSQL backend (--db postgresql://...) links libpq.
+want_pc libpq libpq-dev
+# The PostgreSQL tests and bench start a throwaway server of their own
+# (contrib/pgtest.sh): initdb and pg_ctl, which Debian keeps off the PATH.
+[ -n "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null)" ] ||
+	command -v initdb >/dev/null 2>&1 || missing="$missing postgresql"
 # The client's line editing and history (readline-compatible callbacks).
 want_pc libedit libedit-dev
 # The client's black-box tests drive it in a terminal.

@@ -43,6 +43,8 @@ static const struct errors_entry errors_table[PROTO_E_COUNT] = {
     [PROTO_E_SERVER_FULL] = {"server_full",
         "the server is full: try again later"},
     [PROTO_E_IDLE] = {"idle", "closed for being idle"},
+    [PROTO_E_STORE_FAILING] = {"store_failing",
+        "the server cannot store games right now; try again shortly"},
     [PROTO_E_INTERNAL] = {"internal", "internal server error"},
 };
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "server/server.h"
-#include "server/storeq.h"
-#include "server/store.h"
+#include "server/store/storeq.h"
+#include "server/store/store.h"
 
 /* Finished games one `rooms ended` or `history` lists at most, newest
  * first: a screenful, and a bounded query however long the server runs. */
@@ -175,9 +175,9 @@ archive_recent(struct server *srv, const char *game, cJSON *list)
 {
 	struct archive_list l = {list, game};
 
-	if (store_games_recent(storeq_barrier(srv->storeq), game,
-	        ARCHIVE_LIST_MAX, archive_list_add, &l) != 0) {
-		log_error("store: %s", store_errmsg(srv->store));
+	if (store_games_recent(srv->reader, game, ARCHIVE_LIST_MAX,
+	        archive_list_add, &l) != 0) {
+		log_error("store: %s", store_errmsg(srv->reader));
 		return -1;
 	}
 	return 0;
@@ -200,10 +200,10 @@ cmd_history(struct conn *c, const struct proto_request *req)
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "name", name);
 	l.list = cJSON_AddArrayToObject(rep, "games");
-	if (store_games_of(storeq_barrier(c->srv->storeq), name,
+	if (store_games_of(c->srv->reader, name,
 	        strcmp(name, c->player->name) == 0, ARCHIVE_LIST_MAX,
 	        archive_list_add, &l) != 0) {
-		log_error("store: %s", store_errmsg(c->srv->store));
+		log_error("store: %s", store_errmsg(c->srv->reader));
 		cJSON_Delete(rep);
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
@@ -335,9 +335,9 @@ archive_find(struct conn *c, const struct proto_request *req, cJSON **row)
 	int found = 0;
 
 	*row = NULL;
-	if (store_game_last(storeq_barrier(c->srv->storeq), req->room,
-	        archive_keep, row, &found) != 0) {
-		log_error("store: %s", store_errmsg(c->srv->store));
+	if (store_game_last(
+	        c->srv->reader, req->room, archive_keep, row, &found) != 0) {
+		log_error("store: %s", store_errmsg(c->srv->reader));
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return NULL;
 	}
@@ -572,9 +572,9 @@ archive_just_advanced(const struct room *r)
 
 	if (r->status != ROOM_PLAYING || r->nhist > 0 || r->game_no < 2)
 		return 0;
-	if (store_game_last(storeq_barrier(r->srv->storeq), r->id,
-	        archive_result_of, &res, &found) != 0) {
-		log_error("store: %s", store_errmsg(r->srv->store));
+	if (store_game_last(
+	        r->srv->reader, r->id, archive_result_of, &res, &found) != 0) {
+		log_error("store: %s", store_errmsg(r->srv->reader));
 		return 0;
 	}
 	return found && res.game_no == r->game_no - 1 &&

@@ -8,7 +8,7 @@
 
 #include "ai/ai.h"
 #include "server/server.h"
-#include "server/store.h"
+#include "server/store/store.h"
 
 /* The room and the caller's seat in it, for verbs only players may use;
  * NULL after replying the error. */
@@ -46,14 +46,6 @@ cmd_need_playing(
 		    "the game in %s has not started: waiting for a player",
 		    r->id);
 	return -1;
-}
-
-/* The store refused the verb's change: nothing changed. */
-void
-cmd_unstored(struct conn *c, const struct proto_request *req)
-{
-	session_error(c, req, PROTO_E_INTERNAL,
-	    "the store failed; nothing changed (try again later)");
 }
 
 static int
@@ -129,12 +121,10 @@ cmd_resign(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_playing(c, req, r) != 0)
 		return;
-	if ((r->g->seats == 1
-	            ? room_end(r, "blocked", -1, "resignation")
-	            : room_end(r, "win", 1 - seat, "resignation")) != 0) {
-		cmd_unstored(c, req);
-		return;
-	}
+	if (r->g->seats == 1)
+		room_end(r, "blocked", -1, "resignation");
+	else
+		room_end(r, "win", 1 - seat, "resignation");
 	/* The reply still goes out ahead of the ended event. */
 	session_reply(c, proto_reply(req));
 }
@@ -178,11 +168,7 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	if (strcmp(req->action, "offer") == 0) {
-		if (room_commit(r, r->seats[1 - seat].bot > 0 ? 2 : 1, 0) !=
-		    0) {
-			cmd_unstored(c, req);
-			return;
-		}
+		room_commit(r, r->seats[1 - seat].bot > 0 ? 2 : 1, 0);
 		session_reply(c, proto_reply(req));
 		r->draw_offer = seat;
 		cmd_answer_here(r, 1 - seat);
@@ -199,12 +185,10 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 		    "your opponent has not offered a draw");
 		return;
 	}
-	if (strcmp(req->action, "accept") == 0
-	        ? room_end(r, "draw", -1, "draw by agreement")
-	        : room_commit(r, 1, 0)) {
-		cmd_unstored(c, req);
-		return;
-	}
+	if (strcmp(req->action, "accept") == 0)
+		room_end(r, "draw", -1, "draw by agreement");
+	else
+		room_commit(r, 1, 0);
 	session_reply(c, proto_reply(req));
 	if (r->status != ROOM_ENDED) {
 		r->draw_offer = -1;
@@ -253,23 +237,19 @@ static void cmd_level_start(struct room *r);
  * the start of its level: cmd_level_start), in the store too (in one
  * transaction, with the seq of the event to come). The game is under way
  * again until the rules say otherwise: the caller's room_after_move ends
- * it when that position is already over. 0, or -1 when the store failed
- * and nothing changed. */
-static int
+ * it when that position is already over. */
+static void
 cmd_rewind(struct room *r, int n, int level_start)
 {
-	struct room_snap snap;
-
-	room_snap_take(r, &snap);
 	room_replay(r, n);
 	if (level_start)
 		cmd_level_start(r);
 	if (r->status == ROOM_ENDED) {
 		r->status = ROOM_PLAYING;
-		room_retire_json(r, r->result);
+		cJSON_Delete(r->result);
 		r->result = NULL;
 	}
-	return room_commit_snap(r, &snap, 1, n + 1);
+	room_commit(r, 1, n + 1);
 }
 
 /* The start of the level the room's game was made from, as options for a
@@ -335,10 +315,7 @@ cmd_undo(struct conn *c, const struct proto_request *req)
 		session_error(c, req, PROTO_E_NOT_ALLOWED, "nothing to undo");
 		return;
 	}
-	if (cmd_rewind(r, r->nhist - 1, 0) != 0) {
-		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
-		return;
-	}
+	cmd_rewind(r, r->nhist - 1, 0);
 	session_reply(c, proto_reply(req));
 	cmd_position_event(r, PROTO_EV_UNDONE);
 	room_after_move(r);
@@ -353,10 +330,7 @@ cmd_restart(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_solo(c, req, r) != 0)
 		return;
-	if (cmd_rewind(r, 0, 1) != 0) {
-		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
-		return;
-	}
+	cmd_rewind(r, 0, 1);
 	session_reply(c, proto_reply(req));
 	cmd_position_event(r, PROTO_EV_RESTARTED);
 	room_after_move(r);
@@ -373,7 +347,7 @@ cmd_new_game(struct room *r, cJSON *options, char *err, size_t errlen)
 
 	if (fresh == NULL)
 		return -1;
-	room_retire_json(r, r->options); /* the snapshot's, if any */
+	cJSON_Delete(r->options);
 	r->options = fresh->options;
 	fresh->options = NULL;
 	memcpy(r->opts, fresh->opts, sizeof r->opts);
@@ -383,25 +357,20 @@ cmd_new_game(struct room *r, cJSON *options, char *err, size_t errlen)
 	room_free(fresh);
 	r->game_no++;
 	r->nhist = 0;
-	room_retire_json(r, r->result);
+	cJSON_Delete(r->result);
 	r->result = NULL;
 	room_start_prepare(r);
 	return 0;
 }
 
-/* Start the new game cmd_new_game set up: stored, then announced. 0, or
- * -1 with r as the snapshot kept it (after replying the error). */
-static int
-cmd_new_game_commit(struct conn *c, const struct proto_request *req,
-    struct room *r, struct room_snap *snap)
+/* Start the new game cmd_new_game set up: stored, then announced. */
+static void
+cmd_new_game_commit(
+    struct conn *c, const struct proto_request *req, struct room *r)
 {
-	if (room_commit_snap(r, snap, room_start_nevents(r), 0) != 0) {
-		cmd_unstored(c, req);
-		return -1;
-	}
+	room_commit(r, room_start_nevents(r), 0);
 	session_reply(c, proto_reply(req));
 	room_start_announce(r);
-	return 0;
 }
 
 /* The room's options without its seed (a new game draws a new one). */
@@ -442,15 +411,14 @@ cmd_next_level(struct room *r, long level, char *err, size_t errlen)
 }
 
 /* After a won level the next one starts by itself (as in the seed),
- * stored, then announced; nothing when the game has no levels, that was
- * the last, or the store refused (the player may still type next). */
+ * stored, then announced; nothing when the game has no levels or that was
+ * the last. */
 void
 cmd_auto_next(struct room *r)
 {
 	const struct rules_optdesc *d =
 	    rules_optdesc_find(r->g, RULES_OPT_LEVEL);
 	char err[RULES_ERR_MAX];
-	struct room_snap snap;
 	long level;
 
 	if (r->g->seats != 1 || d == NULL || !cmd_solved(r))
@@ -458,14 +426,11 @@ cmd_auto_next(struct room *r)
 	level = room_level_after(r);
 	if (level > d->max)
 		return;
-	room_snap_take(r, &snap);
 	if (cmd_next_level(r, level, err, sizeof err) != 0) {
-		room_snap_drop(&snap);
 		log_error("room %s: next level: %s", r->id, err);
 		return;
 	}
-	if (room_commit_snap(r, &snap, room_start_nevents(r), 0) != 0)
-		return;
+	room_commit(r, room_start_nevents(r), 0);
 	room_start_announce(r);
 }
 
@@ -474,7 +439,6 @@ cmd_next(struct conn *c, const struct proto_request *req)
 {
 	const struct rules_optdesc *d;
 	char err[RULES_ERR_MAX];
-	struct room_snap snap;
 	struct room *r;
 	cJSON *rep;
 	long level;
@@ -509,14 +473,12 @@ cmd_next(struct conn *c, const struct proto_request *req)
 		    c, req, PROTO_E_NOT_ALLOWED, "that was the last level");
 		return;
 	}
-	room_snap_take(r, &snap);
 	if (cmd_next_level(r, level, err, sizeof err) != 0) {
-		room_snap_drop(&snap);
 		log_error("room %s: next level: %s", r->id, err);
 		session_error(c, req, PROTO_E_INTERNAL, "%s", err);
 		return;
 	}
-	cmd_new_game_commit(c, req, r, &snap);
+	cmd_new_game_commit(c, req, r);
 }
 
 /* The solver runs on the worker thread; the reply comes when it is done,
@@ -584,7 +546,6 @@ void
 cmd_rematch(struct conn *c, const struct proto_request *req)
 {
 	char err[RULES_ERR_MAX];
-	struct room_snap snap;
 	struct room *r;
 	int seat, s, ready = 1;
 	cJSON *ev;
@@ -596,16 +557,12 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 		    "the game in %s is not over", r->id);
 		return;
 	}
-	room_snap_take(r, &snap);
 	r->seats[seat].rematch = 1;
 	for (s = 0; s < r->g->seats; s++)
 		if (r->seats[s].bot == 0 && !r->seats[s].rematch)
 			ready = 0;
 	if (!ready) {
-		if (room_commit_snap(r, &snap, 1, 0) != 0) {
-			cmd_unstored(c, req);
-			return;
-		}
+		room_commit(r, 1, 0);
 		session_reply(c, proto_reply(req));
 		for (s = 0; s < r->g->seats; s++)
 			if (s != seat)
@@ -619,12 +576,15 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 	if (r->g->seats == 2)
 		cmd_swap_seats(r);
 	if (cmd_new_game(r, cmd_rematch_options(r), err, sizeof err) != 0) {
-		room_snap_restore(r, &snap);
+		/* cmd_new_game changed nothing: the seats go back. */
+		if (r->g->seats == 2)
+			cmd_swap_seats(r);
+		r->seats[seat].rematch = 0;
 		log_error("room %s: rematch: %s", r->id, err);
 		session_error(c, req, PROTO_E_INTERNAL, "%s", err);
 		return;
 	}
-	cmd_new_game_commit(c, req, r, &snap);
+	cmd_new_game_commit(c, req, r);
 }
 
 void
@@ -650,9 +610,6 @@ cmd_claim(struct conn *c, const struct proto_request *req)
 		        1000));
 		return;
 	}
-	if (room_end(r, "win", seat, "abandonment") != 0) {
-		cmd_unstored(c, req);
-		return;
-	}
+	room_end(r, "win", seat, "abandonment");
 	session_reply(c, proto_reply(req));
 }

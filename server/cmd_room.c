@@ -11,8 +11,8 @@
 #include <sodium.h>
 
 #include "server/server.h"
-#include "server/storeq.h"
-#include "server/store.h"
+#include "server/store/storeq.h"
+#include "server/store/store.h"
 
 /* Letters of a private room's id after its 'p': twelve base32 letters are
  * 60 random bits, so counting or guessing ids never finds one. */
@@ -154,8 +154,8 @@ cmd_saved_level(struct conn *c, const struct rules_game *g)
 	long level = 0;
 	int found = 0;
 
-	if (store_progress_get(storeq_barrier(c->srv->storeq), c->player->name,
-	        g->name, buf, sizeof buf, &found) != 0 ||
+	if (store_progress_get(c->srv->reader, c->player->name, g->name, buf,
+	        sizeof buf, &found) != 0 ||
 	    !found)
 		return 0;
 	o = cJSON_Parse(buf);
@@ -182,8 +182,8 @@ cmd_resume_same(
 	cJSON *saved, *opts, *it;
 	int found = 0;
 
-	if (store_progress_get(storeq_barrier(c->srv->storeq), c->player->name,
-	        g->name, buf, sizeof buf, &found) != 0 ||
+	if (store_progress_get(c->srv->reader, c->player->name, g->name, buf,
+	        sizeof buf, &found) != 0 ||
 	    !found)
 		return;
 	saved = cJSON_Parse(buf);
@@ -314,8 +314,6 @@ cmd_member_event(
 static int
 cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 {
-	struct room_snap snap;
-
 	if (room_is_watcher(r, c->player))
 		return 0;
 	if (r->nwatchers >= c->srv->cfg.max_watchers) {
@@ -323,12 +321,8 @@ cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 		    "%s has %d watchers already", r->id, r->nwatchers);
 		return -1;
 	}
-	room_snap_take(r, &snap); /* put back if the commit fails later */
 	room_add_watcher(r, c->player);
-	if (room_commit_snap(r, &snap, 1, 0) != 0) {
-		cmd_unstored(c, req);
-		return -1;
-	}
+	room_commit(r, 1, 0);
 	cmd_member_event(r, PROTO_EV_JOINED, c->player, -1);
 	return 0;
 }
@@ -451,7 +445,13 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	if (r->is_private) {
 		cmd_private_id(c->srv, r->id, sizeof r->id);
 	} else {
-		r->number = ++c->srv->next_room;
+		if (store_room_number(c->srv->reader, &r->number) != 0) {
+			log_error("store: %s", store_errmsg(c->srv->reader));
+			room_free(r);
+			session_error(c, req, PROTO_E_INTERNAL,
+			    "no room number could be had; nothing was made");
+			return;
+		}
 		snprintf(r->id, sizeof r->id, "r%ld", r->number);
 	}
 	snprintf(r->creator, sizeof r->creator, "%s", c->player->name);
@@ -465,12 +465,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	full = cmd_room_full(r);
 	if (full)
 		room_start_prepare(r);
-	if (room_commit(r, 1 + (full ? room_start_nevents(r) : 0), 0) != 0) {
-		room_free(r);
-		session_error(c, req, PROTO_E_INTERNAL,
-		    "the room could not be stored; nothing was made");
-		return;
-	}
+	room_commit(r, 1 + (full ? room_start_nevents(r) : 0), 0);
 	room_add(r);
 	c->current = r;
 	log_info("%s created room %s (%s)", c->player->name, r->id, g->name);
@@ -486,17 +481,13 @@ void
 cmd_join(struct conn *c, const struct proto_request *req)
 {
 	struct room *r = cmd_room_arg(c, req);
-	struct room_snap snap;
 	int seat, s, start;
 
 	if (r == NULL)
 		return;
 	seat = room_seat_of(r, c->player);
 	if (seat >= 0) {
-		if (room_player_back(r, c->player) != 0) {
-			cmd_unstored(c, req);
-			return;
-		}
+		room_player_back(r, c->player);
 		c->current = r;
 		cmd_reply_room(c, req, r, seat, 0, 0);
 		return;
@@ -528,18 +519,13 @@ cmd_join(struct conn *c, const struct proto_request *req)
 	}
 	if (cmd_room_limit(c, req) != 0)
 		return;
-	room_snap_take(r, &snap);
 	room_remove_watcher(r, c->player);
 	r->seats[seat].player = c->player;
 	r->seats[seat].gone = 0;
 	start = r->status == ROOM_WAITING && cmd_room_full(r);
 	if (start)
 		room_start_prepare(r);
-	if (room_commit_snap(
-	        r, &snap, 1 + (start ? room_start_nevents(r) : 0), 0) != 0) {
-		cmd_unstored(c, req);
-		return;
-	}
+	room_commit(r, 1 + (start ? room_start_nevents(r) : 0), 0);
 	room_sync_member(r, c->player);
 	c->current = r;
 	cmd_member_event(r, PROTO_EV_JOINED, c->player, seat);
@@ -578,23 +564,15 @@ cmd_room_close(struct room *r)
 	room_forget(r);
 }
 
-/* Store what leave changed: the room deleted when it closes, else its
- * row with the nevents events to come; r put back as snap kept it when
- * the store fails. 0, or -1 logged. */
-static int
-cmd_leave_commit(
-    struct room *r, struct room_snap *snap, int closing, int nevents)
+/* Hand the store what leave changed: the room deleted when it closes,
+ * else its row with the nevents events to come. */
+static void
+cmd_leave_commit(struct room *r, int closing, int nevents)
 {
-	if (!closing)
-		return room_commit_snap(r, snap, nevents, 0);
-	if (store_room_delete(storeq_barrier(r->srv->storeq), r->id) != 0) {
-		log_error("store: room %s: %s; refused", r->id,
-		    store_errmsg(r->srv->store));
-		room_snap_restore(r, snap);
-		return -1;
-	}
-	room_snap_drop(snap);
-	return 0;
+	if (closing)
+		storeq_room_delete(r->srv->storeq, r->id);
+	else
+		room_commit(r, nevents, 0);
 }
 
 void
@@ -602,7 +580,6 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 {
 	struct room *r = cmd_room_arg(c, req);
 	int seat, s, people = 0, ended = 0, closing;
-	struct room_snap snap;
 
 	if (r == NULL)
 		return;
@@ -612,7 +589,6 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
 		return;
 	}
-	room_snap_take(r, &snap);
 	if (seat < 0) {
 		room_remove_watcher(r, c->player);
 	} else if (r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED) {
@@ -628,10 +604,7 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		if (r->seats[s].player != NULL)
 			people++;
 	closing = r->status == ROOM_WAITING && people == 0;
-	if (cmd_leave_commit(r, &snap, closing, 1 + ended) != 0) {
-		cmd_unstored(c, req);
-		return;
-	}
+	cmd_leave_commit(r, closing, 1 + ended);
 	room_sync_member(r, c->player);
 	session_reply(c, proto_reply(req));
 	if (c->current == r) {
@@ -759,10 +732,7 @@ cmd_say(struct conn *c, const struct proto_request *req)
 	}
 	if (!cmd_chat_fits(c, req))
 		return;
-	if (room_commit(r, 1, 0) != 0) {
-		cmd_unstored(c, req);
-		return;
-	}
+	room_commit(r, 1, 0);
 	session_reply(c, proto_reply(req));
 	ev = room_event(r, PROTO_EV_CHAT);
 	cJSON_AddStringToObject(ev, "from", c->player->name);

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "server/server.h"
-#include "server/storeq.h"
-#include "server/store.h"
+#include "server/store/storeq.h"
+#include "server/store/store.h"
 
 /* A room as hello lists it: the rooms verb's summary, with its seq,
  * privacy and whose turn it is. */
@@ -49,10 +49,9 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		return;
 	p = player_get(c->srv, id.name);
 	p->played = p->played || id.played;
-	/* hello waits for its writes (session_dispatch): this one too. */
-	if (!p->played && !is_new &&
-	    store_identity_seen(storeq_barrier(c->srv->storeq), p->name) != 0)
-		log_error("store: %s", store_errmsg(c->srv->store));
+	/* Queued like any write: the reply waits for its commit. */
+	if (!p->played && !is_new)
+		storeq_identity_seen(c->srv->storeq, p->name, clock_now_ms());
 	player_replace(p);
 	p->conn = c;
 	c->player = p;

@@ -77,9 +77,15 @@ static const struct flags_entry flags_table[] = {
     {.name = "db",
         .type = FLAGS_STRING,
         .off = CFG(db),
-        .arg = "PATH",
-        .help = "SQLite data file, or :memory:",
+        .arg = "PATH|URL",
+        .help = "SQLite data file, :memory:, or a postgresql:// URL",
         .def_text = SERVER_DB_NAME " in --data-dir"},
+    {.name = "copy-db",
+        .type = FLAGS_STRING,
+        .off = CFG(copy_db),
+        .arg = "FROM TO",
+        .help = "copy every game and identity of store FROM into the new"
+                " store TO (a path or URL each), then exit"},
     {.name = "data-dir",
         .type = FLAGS_STRING,
         .off = CFG(data_dir),
@@ -95,6 +101,16 @@ static const struct flags_entry flags_table[] = {
         .help = "SQLite synchronous mode: full syncs each group commit to "
                 "the disk (no acknowledged move is lost to a power cut), "
                 "normal only at checkpoints"},
+    {.name = "store-give-up",
+        .type = FLAGS_INT,
+        .off = CFG(store_give_up),
+        .min = 1,
+        .max = 86400,
+        .def = 60,
+        .arg = "SECONDS",
+        .help = "a store failing this long (full disk, lost database) makes "
+                "tablerod log why and exit non-zero; a restart recovers "
+                "what was committed"},
     {.name = "log-level",
         .type = FLAGS_CHOICE,
         .off = CFG(log_level),
@@ -703,6 +719,13 @@ flags_parse(struct config *cfg, int argc, char **argv)
 			fprintf(stderr, "tablerod: %s\n", err);
 			exit(2);
 		}
+	}
+	/* --copy-db FROM TO: TO is the one argument left. */
+	if (cfg->copy_db != NULL && optind == argc - 1)
+		cfg->copy_to = argv[optind++];
+	if (cfg->copy_db != NULL && cfg->copy_to == NULL) {
+		fprintf(stderr, "tablerod: --copy-db FROM TO: TO is missing\n");
+		exit(2);
 	}
 	if (optind != argc) {
 		fprintf(stderr, "tablerod: unexpected argument '%s'\n",

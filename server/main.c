@@ -18,8 +18,8 @@
 #include <sodium.h>
 
 #include "server/server.h"
-#include "server/storeq.h"
-#include "server/store.h"
+#include "server/store/storeq.h"
+#include "server/store/store.h"
 
 /* path made absolute against dir (relative to the working directory), so
  * that a daemon, which changes to /, still finds it. */
@@ -42,15 +42,59 @@ main_absolute(const char *dir, const char *path)
 	return out;
 }
 
+/* A store's --db string as opened: a URL or ":memory:" as it is, a path
+ * made absolute (in dir when given). */
+static char *
+main_store_path(const char *dir, const char *name)
+{
+	if (strcmp(name, ":memory:") == 0 || strstr(name, "://") != NULL)
+		return xstrdup(name);
+	return main_absolute(dir != NULL ? dir : ".", name);
+}
+
 /* The data file's path: --db, in --data-dir, or SERVER_DB_NAME. */
 static char *
 main_db_path(const struct config *cfg)
 {
 	const char *name = cfg->db != NULL ? cfg->db : SERVER_DB_NAME;
 
-	if (strcmp(name, ":memory:") == 0)
-		return xstrdup(name);
-	return main_absolute(cfg->data_dir != NULL ? cfg->data_dir : ".", name);
+	return main_store_path(cfg->data_dir, name);
+}
+
+/* The store's name for the log: a URL without its password. */
+static void
+main_store_shown(const char *db, char *buf, size_t len)
+{
+	const char *scheme = strstr(db, "://"), *at, *colon;
+
+	snprintf(buf, len, "%s", db);
+	if (scheme == NULL || (at = strchr(scheme + 3, '@')) == NULL)
+		return;
+	colon = memchr(scheme + 3, ':', (size_t)(at - scheme - 3));
+	if (colon != NULL)
+		snprintf(buf, len, "%.*s:***%s", (int)(colon - db), db, at);
+}
+
+/* --copy-db FROM TO: copy, log how it went; the exit status. */
+static int
+main_copy(const struct config *cfg)
+{
+	char err[512], from_shown[256], to_shown[256];
+	char *from = main_store_path(NULL, cfg->copy_db);
+	char *to = main_store_path(NULL, cfg->copy_to);
+	int rc;
+
+	main_store_shown(from, from_shown, sizeof from_shown);
+	main_store_shown(to, to_shown, sizeof to_shown);
+	log_info("copying %s to %s", from_shown, to_shown);
+	rc = store_copy(from, to, err, sizeof err);
+	if (rc != 0)
+		log_error("copy failed: %s", err);
+	else
+		log_info("copied %s to %s", from_shown, to_shown);
+	free(from);
+	free(to);
+	return rc != 0 ? 1 : 0;
 }
 
 static void
@@ -100,20 +144,27 @@ main_log(const struct config *cfg)
 static void
 main_cleanup(struct server *srv)
 {
+	uint64_t lost;
+
 	if (srv->worker != NULL)
 		worker_free(srv->worker);
 	sweep_stop(srv);
-	/* Everything queued is committed before the store closes. */
-	storeq_free(srv->storeq);
+	/* Everything queued is committed before the store closes (one more
+	 * try when it is failing: what it cannot store was never
+	 * acknowledged). */
+	if (srv->storeq != NULL && (lost = storeq_free(srv->storeq)) > 0)
+		log_error("store: %llu writes never acknowledged are not "
+		          "stored",
+		    (unsigned long long)lost);
 	srv->storeq = NULL;
 	net_free_all(srv);
 	room_free_all(srv);
 	slots_free(&srv->held_conns);
-	slots_free(&srv->pend_rooms);
 	player_free_all(srv);
 	limit_free_all(srv);
-	if (srv->store != NULL)
-		store_close(srv->store);
+	player_committed(srv, UINT64_MAX);
+	store_close(srv->reader);
+	store_close(srv->store);
 	if (srv->sig_term != NULL) {
 		event_free(srv->sig_term);
 		event_free(srv->sig_int);
@@ -162,7 +213,7 @@ main_open_files(struct config *cfg)
 static int
 main_start(struct server *srv)
 {
-	char err[512], *db;
+	char err[512], shown[256], *db;
 
 	if (evthread_use_pthreads() != 0 || sodium_init() < 0) {
 		log_error("cannot initialise libevent threads or libsodium");
@@ -193,17 +244,23 @@ main_start(struct server *srv)
 		return -1;
 	}
 	db = main_db_path(&srv->cfg);
-	srv->store = store_open(db, srv->cfg.sync_full, err, sizeof err);
-	if (srv->store == NULL) {
+	err[0] = '\0';
+	srv->store = store_open(
+	    db, srv->cfg.sync_full ? STORE_SYNC_FULL : 0, err, sizeof err);
+	if (srv->store != NULL)
+		srv->reader = store_open_reader(srv->store, err, sizeof err);
+	if (srv->reader == NULL) {
 		log_error("%s", err);
 		free(db);
 		return -1;
 	}
-	log_info("data file %s (synchronous=%s)", db,
+	main_store_shown(db, shown, sizeof shown);
+	log_info("data file %s (%s, synchronous=%s)", shown,
+	    store_backend_name(srv->store),
 	    srv->cfg.sync_full ? "full" : "normal");
 	free(db);
-	srv->storeq =
-	    storeq_new(srv->base, srv->store, session_store_done, srv);
+	srv->storeq = storeq_new(srv->base, srv->store,
+	    (int64_t)srv->cfg.store_give_up * 1000, session_store_done, srv);
 	if (srv->storeq == NULL)
 		return -1;
 	if (net_listen(srv) != 0)
@@ -242,6 +299,10 @@ main(int argc, char **argv)
 		    main_absolute(".", srv.cfg.log_file);
 	if (main_log(&srv.cfg) != 0)
 		return 1;
+	if (srv.cfg.copy_db != NULL) {
+		free(db);
+		return main_copy(&srv.cfg);
+	}
 	if (srv.cfg.daemon && daemon_detach(&ready, srv.cfg.log_file) != 0) {
 		log_error("cannot become a daemon: %s", strerror(errno));
 		return 1;

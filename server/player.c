@@ -6,12 +6,13 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sodium.h>
 
 #include "server/server.h"
-#include "server/storeq.h"
-#include "server/store.h"
+#include "server/store/storeq.h"
+#include "server/store/store.h"
 
 /* A token hash: BLAKE2b-256 as hex, with its NUL. */
 #define PLAYER_HASH_HEX (crypto_generichash_BYTES * 2 + 1)
@@ -83,18 +84,52 @@ player_prune(struct server *srv)
 {
 	int64_t before =
 	    clock_now_ms() - (int64_t)srv->cfg.unplayed_days * 86400 * 1000;
-	int n = 0;
 
 	srv->pruned_ms = clock_mono_ms();
-	if (store_identity_prune(storeq_barrier(srv->storeq), before, &n) !=
-	    0) {
-		log_error("store: %s", store_errmsg(srv->store));
-		return;
+	storeq_identity_prune(srv->storeq, before);
+	log_debug("pruning identities that never played, unseen for %d days "
+	          "(the store thread logs how many)",
+	    srv->cfg.unplayed_days);
+}
+
+/* An identity made and not yet known committed: the loop's reader cannot
+ * see it yet, so hello looks here first (memory is the truth). */
+struct player_fresh {
+	struct player_fresh *next;
+	uint64_t op; /* the op that stores it */
+	struct store_identity id;
+};
+
+/* The fresh identity of name whatever its case, into *id: 1, or 0. */
+static int
+player_fresh_find(
+    struct server *srv, const char *name, struct store_identity *id)
+{
+	struct player_fresh *f;
+
+	for (f = srv->fresh; f != NULL; f = f->next) {
+		if (strcasecmp(f->id.name, name) == 0) {
+			*id = f->id;
+			return 1;
+		}
 	}
-	if (n > 0)
-		log_info("pruned %d identities that never played, unseen for "
-		         "%d days",
-		    n, srv->cfg.unplayed_days);
+	return 0;
+}
+
+/* Ops up to committed are stored: their identities are the reader's. */
+void
+player_committed(struct server *srv, uint64_t committed)
+{
+	struct player_fresh **fp = &srv->fresh, *f;
+
+	while ((f = *fp) != NULL) {
+		if (f->op <= committed) {
+			*fp = f->next;
+			free(f);
+		} else {
+			fp = &f->next;
+		}
+	}
 }
 
 void
@@ -102,6 +137,7 @@ player_free_all(struct server *srv)
 {
 	int i;
 
+	player_committed(srv, UINT64_MAX);
 	for (i = 0; i < SERVER_PLAYER_BUCKETS; i++) {
 		while (srv->players[i] != NULL) {
 			struct player *p = srv->players[i];
@@ -120,7 +156,7 @@ player_release(struct server *srv, struct player *p)
 {
 	struct player **pp;
 
-	if (p->conn != NULL || p->nrooms > 0 || p->pins > 0)
+	if (p->conn != NULL || p->nrooms > 0)
 		return;
 	for (pp = &srv->players[player_bucket(p->name)]; *pp != NULL;
 	     pp = &(*pp)->next) {
@@ -254,6 +290,7 @@ player_register(struct conn *c, const struct proto_request *req,
     char *token_out, size_t toklen)
 {
 	char given[PLAYER_HASH_HEX];
+	struct player_fresh *f;
 	int64_t wait = 0;
 
 	if (!limit_names_take(c->srv, c->lim_addr, &wait)) {
@@ -270,12 +307,13 @@ player_register(struct conn *c, const struct proto_request *req,
 	}
 	player_token_new(token_out, toklen);
 	player_token_hash(token_out, given);
-	if (store_identity_put(
-	        storeq_barrier(c->srv->storeq), req->name, given) != 0) {
-		log_error("store: %s", store_errmsg(c->srv->store));
-		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
-		return -1;
-	}
+	storeq_identity_put(c->srv->storeq, req->name, given);
+	f = xcalloc(1, sizeof *f);
+	f->op = storeq_ops(c->srv->storeq);
+	snprintf(f->id.name, sizeof f->id.name, "%s", req->name);
+	snprintf(f->id.hash, sizeof f->id.hash, "%s", given);
+	f->next = c->srv->fresh;
+	c->srv->fresh = f;
 	return 0;
 }
 
@@ -291,9 +329,10 @@ player_authenticate(struct conn *c, const struct proto_request *req,
 	int found = 0;
 
 	*is_new = 0;
-	if (store_identity_find(
-	        storeq_barrier(c->srv->storeq), req->name, id, &found) != 0) {
-		log_error("store: %s", store_errmsg(c->srv->store));
+	found = player_fresh_find(c->srv, req->name, id);
+	if (!found &&
+	    store_identity_find(c->srv->reader, req->name, id, &found) != 0) {
+		log_error("store: %s", store_errmsg(c->srv->reader));
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return -1;
 	}

@@ -1,91 +1,15 @@
 /*
- * recover.c: the rooms in the store. Writing a room's row and each move as
- * it is played, and at start rebuilding every unfinished room by replaying
- * its moves through the rules; a room whose replay fails is set aside with
- * a logged error and the rest come back.
+ * recover.c: at start, every unfinished room rebuilt from the store by
+ * replaying its moves through the rules; a room whose replay fails is set
+ * aside with a logged error and the rest come back. Recovery only reads:
+ * what is written is store/write.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "server/server.h"
-#include "server/store.h"
-#include "server/storeq.h"
-
-static cJSON *
-recover_seats_json(const struct room *r)
-{
-	cJSON *a = cJSON_CreateArray();
-	int i;
-
-	for (i = 0; i < r->g->seats; i++) {
-		cJSON *s = cJSON_CreateObject();
-
-		if (r->seats[i].player != NULL)
-			cJSON_AddStringToObject(
-			    s, "name", r->seats[i].player->name);
-		else
-			cJSON_AddNullToObject(s, "name");
-		cJSON_AddNumberToObject(s, "bot", r->seats[i].bot);
-		if (r->seats[i].depth > 0)
-			cJSON_AddNumberToObject(s, "depth", r->seats[i].depth);
-		cJSON_AddItemToArray(a, s);
-	}
-	return a;
-}
-
-/* Queue the room's row as part of the change being made. */
-void
-recover_persist_room(struct room *r)
-{
-	struct store_room sr;
-	cJSON *seats = recover_seats_json(r);
-	char *options = cJSON_PrintUnformatted(r->options);
-	char *seatstr = cJSON_PrintUnformatted(seats);
-	char *result =
-	    r->result != NULL ? cJSON_PrintUnformatted(r->result) : NULL;
-
-	if (options == NULL || seatstr == NULL)
-		fatal("out of memory");
-	memset(&sr, 0, sizeof sr);
-	sr.id = r->id;
-	sr.game = r->g->name;
-	sr.options = options;
-	sr.seats = seatstr;
-	sr.status = room_status_name(r->status);
-	sr.result = result;
-	sr.creator = r->creator;
-	sr.is_private = r->is_private;
-	sr.clock_initial_ms = r->clock_initial_ms;
-	sr.clock_increment_ms = r->clock_inc_ms;
-	sr.game_no = r->game_no;
-	sr.created_ms = r->created_ms;
-	sr.updated_ms = r->updated_ms;
-	sr.seq = r->seq;
-	storeq_room_save(r->srv->storeq, &sr);
-	free(options);
-	free(seatstr);
-	free(result);
-	cJSON_Delete(seats);
-}
-
-/* Append a move before anyone hears of it, as a change of its own; 0, or
- * -1 when the store refused it at once (logged). */
-int
-recover_store_move(struct room *r, const struct room_move *mv, int ply)
-{
-	struct store_move sm;
-
-	sm.ply = ply;
-	sm.seat = mv->seat;
-	sm.move = mv->notation;
-	sm.clock_ms[0] = mv->clock_ms[0];
-	sm.clock_ms[1] = mv->clock_ms[1];
-	sm.at_ms = clock_now_ms();
-	sm.seq = r->seq + 1; /* the moved event that follows the store */
-	storeq_move_append(r->srv->storeq, r->id, r->game_no, &sm);
-	return storeq_commit(r->srv->storeq);
-}
+#include "server/store/store.h"
 
 /* A stored status; anything unknown comes back adjourned. */
 static enum room_status
@@ -225,29 +149,37 @@ recover_one(void *arg, const struct store_room *sr,
 	return 0;
 }
 
-/* Rebuild every unfinished room from the store. 0, or -1 when the store
- * could not be read. */
+/* Rebuild every unfinished room from the store, after pruning adjourned
+ * rooms too old to keep (committed here, before anything is queued: the
+ * store's lock keeps the idle thread out). 0, or -1 when the store could
+ * not be read or written. */
 int
 recover_rooms(struct server *srv)
 {
 	int64_t before =
 	    clock_now_ms() - (int64_t)srv->cfg.adjourn_days * 86400 * 1000;
+	struct store_op *prune = store_op_new(STORE_OP_ROOM_PRUNE);
 	struct room *r;
-	int pruned = 0, n = 0;
+	int n = 0, rc;
 
-	storeq_barrier(srv->storeq);
-	if (store_room_max_number(srv->store, &srv->next_room) != 0 ||
-	    store_prune(srv->store, "adjourned", before, &pruned) != 0 ||
-	    store_load(srv->store, recover_one, srv) != 0) {
+	prune->a = store_op_str(prune, "adjourned");
+	prune->ms = before;
+	rc = store_commit(srv->store, prune);
+	store_op_free(prune);
+	if (rc != 0) {
 		log_error("recover: %s", store_errmsg(srv->store));
+		return -1;
+	}
+	if (store_load(srv->reader, recover_one, srv) != 0) {
+		log_error("recover: %s", store_errmsg(srv->reader));
 		return -1;
 	}
 	TAILQ_FOREACH(r, &srv->rooms, entry) {
 		room_recovered(r);
 		n++;
 	}
-	log_info("recovered %d rooms (%d adjourned rooms older than %d days "
+	log_info("recovered %d rooms (adjourned rooms older than %d days "
 	         "pruned)",
-	    n, pruned, srv->cfg.adjourn_days);
+	    n, srv->cfg.adjourn_days);
 	return 0;
 }

@@ -12,19 +12,14 @@
 #include <sodium.h>
 
 #include "server/server.h"
-#include "server/store.h"
-#include "server/storeq.h"
+#include "server/store/store.h"
+#include "server/store/storeq.h"
 
 /* Passes the server may play in a row after one move: each side at most
  * once, since two passes in a row mean neither side can move. */
 #define ROOM_PASSES_MAX 2
-/* Seconds before a timer's change the store refused is tried again. */
+/* Seconds before a bot whose move was refused is asked again. */
 #define ROOM_RETRY_SEC 1
-/* A finished room whose changes are not committed yet retires this many
- * ms later instead (a failed commit may put it back to playing). */
-#define ROOM_RETIRE_PENDING_MS 50
-
-static void room_snap_free_all(struct room *r);
 
 /* FNV-1a of a room id. */
 static size_t
@@ -132,7 +127,6 @@ room_forget(struct room *r)
 	struct player **who;
 	int n = 0, i, j;
 
-	pending_clear(r); /* players it alone held go first, while seated */
 	who = xmalloc((size_t)(r->nwatchers + 3) * sizeof *who);
 	for (i = 0; i < r->g->seats; i++)
 		if (r->seats[i].player != NULL)
@@ -211,7 +205,6 @@ room_new(struct server *srv, const struct rules_game *g, cJSON *options,
 	r->srv = srv;
 	r->g = g;
 	r->options = options;
-	r->pend_slot = -1;
 	if (rules_has_option(g, RULES_OPT_SEED) &&
 	    cJSON_GetObjectItemCaseSensitive(options, RULES_OPT_SEED) == NULL &&
 	    !room_loaded(options)) {
@@ -254,7 +247,7 @@ room_reset_options(struct room *r, cJSON *o, char *err, size_t errlen)
 		free(st);
 		return -1;
 	}
-	room_retire_json(r, old); /* a snapshot may hold it */
+	cJSON_Delete(old);
 	free(st);
 	r->nhist = 0;
 	return 0;
@@ -265,7 +258,6 @@ room_reset_options(struct room *r, cJSON *o, char *err, size_t errlen)
 void
 room_free(struct room *r)
 {
-	pending_clear(r);
 	if (r->flag_timer != NULL)
 		event_free(r->flag_timer);
 	if (r->bot_timer != NULL)
@@ -274,7 +266,6 @@ room_free(struct room *r)
 		event_free(r->retire_timer);
 	cJSON_Delete(r->options);
 	cJSON_Delete(r->result);
-	room_snap_free_all(r);
 	free(r->st);
 	free(r->start);
 	free(r->watchers);
@@ -436,13 +427,6 @@ room_retire_fire(evutil_socket_t fd, short what, void *arg)
 
 	if (r->status != ROOM_ENDED)
 		return;
-	if (r->npend > 0) {
-		/* Its end may yet fail to be stored: after the commit. */
-		struct timeval soon = {0, ROOM_RETIRE_PENDING_MS * 1000};
-
-		evtimer_add(r->retire_timer, &soon);
-		return;
-	}
 	if (!room_idle(r) && left > 0) {
 		tv.tv_sec = (time_t)(left / 1000);
 		tv.tv_usec = (suseconds_t)(left % 1000) * 1000;
@@ -814,17 +798,14 @@ room_broadcast(struct room *r, cJSON *ev)
 	}
 }
 
-/* Write the room's row; 0, or -1 logged (the room goes on in memory,
- * and the next save tries again). Verbs use room_commit instead. */
-int
+/* Queue the room's row (its seq as it is now): not a verb's change of
+ * its own (room_broadcast's seq, an adjournment); its output is held. */
+void
 room_save(struct room *r)
 {
 	r->updated_ms = clock_now_ms();
-	recover_persist_room(r);
-	if (storeq_commit(r->srv->storeq) != 0)
-		return -1; /* logged by the store thread */
+	write_room(r);
 	r->seq_stored = r->seq;
-	return 0;
 }
 
 /* A finished one-player game's options, kept for the player's next create
@@ -851,388 +832,35 @@ room_save_progress(struct room *r)
 }
 
 /*
- * Store what a verb changed before anyone hears of it, as one change of
- * the store thread: the room's row with the seq of the nevents events
- * about to be sent, the moves from ply truncate_from on removed (0: none),
- * a finished one-player game's progress and a finished game kept for good.
- * 0 (queued: what it causes is held until it is committed), or -1 when the
- * store refused it at once (degraded after a failure), nothing stored.
+ * Hand the store what a verb changed, before anyone hears of it: the
+ * room's row with the seq of the nevents events about to be sent, the
+ * moves from ply truncate_from on removed (0: none), a finished
+ * one-player game's progress and a finished game kept for good. The
+ * change is made in memory already and stays: what it causes is held
+ * until the store commits it (memory is the truth).
  */
-static int
-room_commit_write(struct room *r, int nevents, int truncate_from)
+void
+room_commit(struct room *r, int nevents, int truncate_from)
 {
 	struct storeq *q = r->srv->storeq;
-	int rc;
 
-	r->seq += nevents;
 	r->updated_ms = clock_now_ms();
 	if (truncate_from > 0)
 		storeq_move_truncate(q, r->id, r->game_no, truncate_from);
-	recover_persist_room(r);
-	room_save_progress(r);
-	/* A game that has just ended is kept for good, in the same
-	 * change as its end. */
-	if (r->archive_due && r->status == ROOM_ENDED)
-		archive_game(r);
-	rc = storeq_commit(q);
+	r->seq += nevents;
+	write_room(r);
 	r->seq -= nevents;
-	if (rc != 0)
-		return -1; /* logged by the store thread */
-	r->seq_stored = r->seq + nevents;
-	if (r->status == ROOM_ENDED)
+	room_save_progress(r);
+	/* A game that has just ended is kept for good, in the same group
+	 * as its end. */
+	if (r->archive_due && r->status == ROOM_ENDED) {
+		archive_game(r);
 		r->archive_due = 0;
-	return 0;
-}
-
-/* room_commit_write for a change of r; snap is r before the change (used
- * up): kept until the change is committed, or put back (when given by the
- * caller) if the store refuses it now. 0, or -1. */
-static int
-room_commit_kept(struct room *r, struct room_snap *snap, int put_back,
-    int nevents, int truncate_from)
-{
-	struct storeq *q = r->srv->storeq;
-	uint64_t change = storeq_change(q);
-	int later = !storeq_sync(q), created = !r->in_server;
-
-	if (room_commit_write(r, nevents, truncate_from) != 0) {
-		if (put_back)
-			room_snap_restore(r, snap);
-		else
-			room_snap_drop(snap);
-		return -1;
 	}
-	if (later)
-		pending_keep(r, snap, change, created);
-	else
-		room_snap_drop(snap);
-	return 0;
-}
-
-/* Store a change the caller makes after this returns 0 (or made to a room
- * not yet in the server); -1 with nothing stored. */
-int
-room_commit(struct room *r, int nevents, int truncate_from)
-{
-	struct room_snap snap;
-
-	room_snap_take(r, &snap);
-	return room_commit_kept(r, &snap, 0, nevents, truncate_from);
-}
-
-/* Copy the plain fields a snapshot keeps from r into s, or (back) from s
- * into r. */
-static void
-room_snap_plain(struct room *r, struct room_snap *s, int back)
-{
-#define ROOM_SNAP_COPY(f)                                                      \
-	do {                                                                   \
-		if (back)                                                      \
-			memcpy(&r->f, &s->f, sizeof r->f);                     \
-		else                                                           \
-			memcpy(&s->f, &r->f, sizeof s->f);                     \
-	} while (0)
-	ROOM_SNAP_COPY(seats);
-	ROOM_SNAP_COPY(status);
-	ROOM_SNAP_COPY(nwatchers);
-	ROOM_SNAP_COPY(nhist);
-	ROOM_SNAP_COPY(game_no);
-	ROOM_SNAP_COPY(draw_offer);
-	ROOM_SNAP_COPY(seq);
-	ROOM_SNAP_COPY(seq_stored);
-	ROOM_SNAP_COPY(clock_ms);
-	ROOM_SNAP_COPY(turn_start_ms);
-	ROOM_SNAP_COPY(updated_ms);
-#undef ROOM_SNAP_COPY
-}
-
-/* Let each of the n players go (each once) that nothing holds any more:
- * no connection, no room, no snapshot. */
-static void
-room_release_players(struct server *srv, struct player **who, int n)
-{
-	int i, j;
-
-	for (i = 0; i < n; i++) {
-		for (j = i + 1; j < n; j++)
-			if (who[j] == who[i])
-				break;
-		if (j == n) /* its last mention: nothing reads it after */
-			player_release(srv, who[i]);
-	}
-}
-
-/* Count (+1) or uncount (-1) the players s names in their pins: a player
- * a snapshot names stays in memory while it does. */
-static void
-room_snap_pin(struct room_snap *s, int delta)
-{
-	int i;
-
-	for (i = 0; i < 2; i++)
-		if (s->seats[i].player != NULL)
-			s->seats[i].player->pins += delta;
-	for (i = 0; i < s->nwatchers; i++)
-		s->watchers[i]->pins += delta;
-}
-
-/* A snapshot's buffers, in one block: the position, the start position
- * and room for wcap watchers follow the header. */
-struct room_snap_mem {
-	struct room_snap_mem *next;
-	int wcap;
-};
-
-/* An object the room replaced while snapshots borrowed it. */
-struct room_retired {
-	uint64_t change; /* replaced while this change was made */
-	cJSON *o;
-};
-
-/* Spare snapshot blocks a room keeps for its next snapshots: a move and
- * a bot's answer may both wait for one commit. */
-#define ROOM_SNAP_SPARES 2
-/* Watchers a new snapshot block has room for at least, so a room whose
- * audience grows a little does not need a new block each time. */
-#define ROOM_SNAP_WATCHERS_MIN 4
-/* Players a dropped snapshot lets go without allocating a list. */
-#define ROOM_SNAP_WHO_STACK 32
-
-/* n rounded up to a multiple of max_align_t's alignment. */
-static size_t
-room_snap_align(size_t n)
-{
-	size_t a = _Alignof(max_align_t);
-
-	return (n + a - 1) / a * a;
-}
-
-/* A block for a snapshot of r with nw watchers: a spare one when it fits. */
-static struct room_snap_mem *
-room_snap_mem_get(struct room *r, int nw)
-{
-	struct room_snap_mem *m = r->snap_spare;
-	size_t hdr = room_snap_align(sizeof *m);
-	size_t st = room_snap_align(r->g->state_size);
-	int wcap;
-
-	if (m != NULL && m->wcap >= nw) {
-		r->snap_spare = m->next;
-		r->nsnap_spare--;
-		return m;
-	}
-	wcap = nw > ROOM_SNAP_WATCHERS_MIN ? nw : ROOM_SNAP_WATCHERS_MIN;
-	m = xmalloc(hdr + 2 * st + (size_t)wcap * sizeof(struct player *));
-	m->wcap = wcap;
-	return m;
-}
-
-/* Give a snapshot's block back to r's spares (or free it). */
-static void
-room_snap_mem_put(struct room *r, struct room_snap_mem *m)
-{
-	if (r->nsnap_spare >= ROOM_SNAP_SPARES) {
-		free(m);
-		return;
-	}
-	m->next = r->snap_spare;
-	r->snap_spare = m;
-	r->nsnap_spare++;
-}
-
-/* Free r's spare blocks and whatever it kept for snapshots (r leaves). */
-static void
-room_snap_free_all(struct room *r)
-{
-	struct room_snap_mem *m;
-	int i;
-
-	while ((m = r->snap_spare) != NULL) {
-		r->snap_spare = m->next;
-		free(m);
-	}
-	r->nsnap_spare = 0;
-	for (i = 0; i < r->nretired; i++)
-		cJSON_Delete(r->retired[i].o);
-	free(r->retired);
-	r->retired = NULL;
-	r->nretired = r->retiredcap = 0;
-}
-
-/* r no longer holds old (options or a result it replaced, may be NULL):
- * freed now when no snapshot may point at it, else kept until none can. */
-void
-room_retire_json(struct room *r, cJSON *old)
-{
-	struct storeq *q = r->srv->storeq;
-
-	if (old == NULL)
-		return;
-	if (r->nsnaps == 0) {
-		cJSON_Delete(old);
-		return;
-	}
-	r->retired = xgrow(
-	    r->retired, r->nretired, &r->retiredcap, 2, sizeof *r->retired);
-	r->retired[r->nretired].change = q != NULL ? storeq_change(q) : 0;
-	r->retired[r->nretired++].o = old;
-}
-
-/* Free what r retired that no snapshot can point at any more: every
- * change up to committed is stored (their snapshots are gone), or no
- * snapshot is left at all. */
-void
-room_snap_committed(struct room *r, uint64_t committed)
-{
-	int i = 0;
-
-	while (i < r->nretired) {
-		if (r->nsnaps > 0 && r->retired[i].change > committed) {
-			i++;
-			continue;
-		}
-		cJSON_Delete(r->retired[i].o);
-		r->retired[i] = r->retired[--r->nretired];
-	}
-}
-
-/* o is r's again (a snapshot put it back): no longer retired. */
-static void
-room_unretire(struct room *r, cJSON *o)
-{
-	int i;
-
-	for (i = 0; i < r->nretired; i++) {
-		if (r->retired[i].o == o) {
-			r->retired[i] = r->retired[--r->nretired];
-			return;
-		}
-	}
-}
-
-/* Keep what a verb may change in r, to put back if its commit fails:
- * the options and result are borrowed (a verb that replaces them hands
- * the old ones to room_retire_json), the rest copied. */
-void
-room_snap_take(struct room *r, struct room_snap *s)
-{
-	size_t nw = (size_t)r->nwatchers * sizeof *r->watchers;
-	size_t hdr = room_snap_align(sizeof *s->mem);
-	size_t st = room_snap_align(r->g->state_size);
-
-	s->room = r;
-	s->mem = room_snap_mem_get(r, r->nwatchers);
-	s->st = (char *)s->mem + hdr;
-	s->start = (char *)s->mem + hdr + st;
-	s->watchers = (struct player **)((char *)s->mem + hdr + 2 * st);
-	s->options = r->options;
-	s->result = r->result;
-	memcpy(s->st, r->st, r->g->state_size);
-	memcpy(s->start, r->start, r->g->state_size);
-	if (nw > 0) /* r->watchers is NULL while nobody ever watched */
-		memcpy(s->watchers, r->watchers, nw);
-	room_snap_plain(r, s, 0);
-	r->nsnaps++;
-	room_snap_pin(s, 1);
-}
-
-/* Make o (borrowed by a snapshot) r's own *slot again; what is there now
- * was made after the snapshot, so nothing else points at it. */
-static void
-room_snap_put_json(struct room *r, cJSON **slot, cJSON *o)
-{
-	if (*slot == o)
-		return;
-	cJSON_Delete(*slot);
-	if (o != NULL)
-		room_unretire(r, o);
-	*slot = o;
-}
-
-/* Put r back as room_snap_take kept it; s is used up. Only moves the
- * snapshot's history already had are kept, so nhist is enough. */
-void
-room_snap_restore(struct room *r, struct room_snap *s)
-{
-	struct player **who;
-	int n = 0, i;
-
-	/* Everyone in the room now or then: their lists of rooms follow. */
-	who = xmalloc((size_t)(r->nwatchers + s->nwatchers + 4) * sizeof *who);
-	for (i = 0; i < 2; i++) {
-		if (r->seats[i].player != NULL)
-			who[n++] = r->seats[i].player;
-		if (s->seats[i].player != NULL)
-			who[n++] = s->seats[i].player;
-	}
-	for (i = 0; i < r->nwatchers; i++)
-		who[n++] = r->watchers[i];
-	for (i = 0; i < s->nwatchers; i++)
-		who[n++] = s->watchers[i];
-	room_snap_pin(s, -1);
-	room_snap_put_json(r, &r->options, s->options);
-	room_opts_from_json(r);
-	room_snap_put_json(r, &r->result, s->result);
-	memcpy(r->st, s->st, r->g->state_size);
-	memcpy(r->start, s->start, r->g->state_size);
-	if (s->nwatchers > 0) {
-		r->watchers = xrealloc(
-		    r->watchers, (size_t)s->nwatchers * sizeof *r->watchers);
-		memcpy(r->watchers, s->watchers,
-		    (size_t)s->nwatchers * sizeof *r->watchers);
-	}
-	room_snap_plain(r, s, 1);
-	s->nwatchers = 0; /* unpinned already */
-	s->seats[0].player = s->seats[1].player = NULL;
-	room_snap_drop(s);
-	room_clock_arm(r);
-	for (i = 0; i < n; i++)
-		room_sync_member(r, who[i]);
-	room_release_players(r->srv, who, n);
-	free(who);
-}
-
-/* room_commit, and r put back as snap kept it when that fails; snap is
- * used up either way. 0, or -1. */
-int
-room_commit_snap(
-    struct room *r, struct room_snap *snap, int nevents, int truncate_from)
-{
-	return room_commit_kept(r, snap, 1, nevents, truncate_from);
-}
-
-/* Forget a snapshot (the commit went through); a player only it held
- * leaves memory. */
-void
-room_snap_drop(struct room_snap *s)
-{
-	struct player *stack[ROOM_SNAP_WHO_STACK], **who = stack;
-	struct room *r = s->room;
-	int n = 0, i;
-
-	if (r == NULL)
-		return;
-	room_snap_pin(s, -1);
-	if (s->nwatchers + 2 > ROOM_SNAP_WHO_STACK)
-		who = xmalloc((size_t)(s->nwatchers + 2) * sizeof *who);
-	for (i = 0; i < 2; i++)
-		if (s->seats[i].player != NULL)
-			who[n++] = s->seats[i].player;
-	for (i = 0; i < s->nwatchers; i++)
-		who[n++] = s->watchers[i];
-	room_release_players(r->srv, who, n);
-	if (who != stack)
-		free(who);
-	room_snap_mem_put(r, s->mem);
-	r->nsnaps--;
-	if (r->nsnaps == 0)
-		room_snap_committed(r, 0);
-	memset(s, 0, sizeof *s);
+	r->seq_stored = r->seq + nevents;
 }
 
 static void room_flag_fell(evutil_socket_t fd, short what, void *arg);
-static int room_after_move_due(struct room *r);
-static void room_after_move_later(struct room *r);
 
 /* Arm (or stop) the flag timer for the side to move. */
 void
@@ -1246,11 +874,6 @@ room_clock_arm(struct room *r)
 	        NULL)
 		fatal("out of memory");
 	evtimer_del(r->flag_timer);
-	if (r->status == ROOM_PLAYING && room_after_move_due(r)) {
-		/* What the store refused after the last move comes first. */
-		room_after_move_later(r);
-		return;
-	}
 	if (r->clock_initial_ms == 0 || r->status != ROOM_PLAYING ||
 	    r->g->seats < 2)
 		return;
@@ -1268,11 +891,6 @@ room_flag_fell(evutil_socket_t fd, short what, void *arg)
 
 	if (r->status != ROOM_PLAYING)
 		return;
-	if (room_after_move_due(r)) {
-		/* The store refused it after the last move: once more. */
-		room_after_move(r);
-		return;
-	}
 	if (r->clock_initial_ms == 0)
 		return;
 	seat = r->g->turn(r->st);
@@ -1280,13 +898,7 @@ room_flag_fell(evutil_socket_t fd, short what, void *arg)
 		room_clock_arm(r);
 		return;
 	}
-	if (room_end(r, "win", 1 - seat, "timeout") != 0) {
-		/* Not stored: the game goes on until the store takes it. */
-		struct timeval tv = {ROOM_RETRY_SEC, 0};
-
-		evtimer_add(r->flag_timer, &tv);
-		return;
-	}
+	room_end(r, "win", 1 - seat, "timeout");
 }
 
 /* Tell the room the clocks (a game with a clock only); running: as they
@@ -1437,7 +1049,7 @@ room_end_prepare(
 	}
 	r->status = ROOM_ENDED;
 	r->draw_offer = -1;
-	room_retire_json(r, r->result); /* a snapshot may hold it */
+	cJSON_Delete(r->result);
 	r->result = cJSON_CreateObject();
 	cJSON_AddStringToObject(r->result, "result", result);
 	if (winner >= 0) {
@@ -1463,21 +1075,16 @@ room_end_prepare(
 		evtimer_del(r->flag_timer);
 }
 
-/* The game is over, stored: one ended event with result, reason and
- * scores. 0, or -1 with the room unchanged when the store failed. */
-int
+/* The game is over: handed to the store, then one ended event with
+ * result, reason and scores. */
+void
 room_end(struct room *r, const char *result, int winner, const char *reason)
 {
-	struct room_snap snap;
-
 	if (r->status == ROOM_ENDED)
-		return 0;
-	room_snap_take(r, &snap);
+		return;
 	room_end_prepare(r, result, winner, reason);
-	if (room_commit_snap(r, &snap, 1, 0) != 0)
-		return -1;
+	room_commit(r, 1, 0);
 	room_end_announce(r);
-	return 0;
 }
 
 /* Tell everyone how the (stored) game ended. */
@@ -1517,8 +1124,6 @@ room_clock_charge(const struct room *r, int seat, int64_t now, int64_t clk[2])
 void
 room_hist_push(struct room *r, const struct room_move *mv)
 {
-	if (r->npend > 0)
-		pending_hist_guard(r);
 	if (r->nhist == r->histcap) {
 		r->histcap = r->histcap == 0 ? 64 : r->histcap * 2;
 		r->hist =
@@ -1527,17 +1132,14 @@ room_hist_push(struct room *r, const struct room_move *mv)
 	r->hist[r->nhist++] = *mv;
 }
 
-/* Play a legal move for seat (-1: the server, for a pass): stored first,
- * then the position changes and everyone hears of it. 0, or -1 when the
- * store failed (nothing changed) or the mover's flag fell. */
+/* Play a legal move for seat (-1: the server, for a pass): handed to the
+ * store, the position changes and everyone hears of it once the store
+ * commits. 0, or -1 when the mover's flag fell. */
 int
 room_play(
     struct room *r, int seat, struct rules_move m, char *err, size_t errlen)
 {
 	struct room_move mv;
-	struct room_snap snap;
-	uint64_t change = storeq_change(r->srv->storeq);
-	int later = !storeq_sync(r->srv->storeq);
 	int64_t clk[2], now;
 	cJSON *ev;
 
@@ -1555,17 +1157,8 @@ room_play(
 	}
 	mv.clock_ms[0] = r->clock_initial_ms ? clk[0] : -1;
 	mv.clock_ms[1] = r->clock_initial_ms ? clk[1] : -1;
-	room_snap_take(r, &snap);
-	if (recover_store_move(r, &mv, r->nhist + 1) != 0) {
-		room_snap_drop(&snap);
-		snprintf(err, errlen, "the move could not be stored");
-		return -1;
-	}
-	if (later) /* r as it was, until the move is committed */
-		pending_keep(r, &snap, change, 0);
-	else
-		room_snap_drop(&snap);
-	/* Stored: now the move happens, clocks included. */
+	write_move(r, &mv, r->nhist + 1);
+	/* The move happens in memory now, clocks included. */
 	if (r->clock_initial_ms > 0 && seat >= 0) {
 		r->clock_ms[0] = clk[0];
 		r->clock_ms[1] = clk[1];
@@ -1639,37 +1232,8 @@ room_result_name(enum rules_result res)
 	}
 }
 
-/* What the store refused after a move (the end the rules or the move
- * limit call for, a forced pass): tried again in ROOM_RETRY_SEC by
- * room_flag_fell. */
-static void
-room_after_move_later(struct room *r)
-{
-	struct timeval tv = {ROOM_RETRY_SEC, 0};
-
-	if (r->flag_timer == NULL &&
-	    (r->flag_timer = evtimer_new(r->srv->base, room_flag_fell, r)) ==
-	        NULL)
-		fatal("out of memory");
-	evtimer_add(r->flag_timer, &tv);
-}
-
-/* 1 when room_after_move has something to do: the game is over by the
- * rules or the move limit, or the side to move can only pass. */
-static int
-room_after_move_due(struct room *r)
-{
-	struct rules_status st;
-	struct rules_move pass;
-
-	rules_status(r->g, r->st, &st);
-	return st.result != RULES_PLAYING ||
-	    r->nhist >= SERVER_GAME_MOVES_MAX || room_forced_pass(r, &pass);
-}
-
 /* After any move: end the game if the rules say so, play forced passes,
- * then run the clock and wake a bot whose turn it is; what the store
- * refuses is tried again a little later. */
+ * then run the clock and wake a bot whose turn it is. */
 void
 room_after_move(struct room *r)
 {
@@ -1683,23 +1247,18 @@ room_after_move(struct room *r)
 			return;
 		rules_status(r->g, r->st, &st);
 		if (st.result != RULES_PLAYING) {
-			if (room_end(r, room_result_name(st.result), st.winner,
-			        st.reason) != 0)
-				room_after_move_later(r);
+			room_end(r, room_result_name(st.result), st.winner,
+			    st.reason);
 			return;
 		}
 		if (r->nhist >= SERVER_GAME_MOVES_MAX) {
-			if (room_end(r, "draw", -1, "move limit") != 0)
-				room_after_move_later(r);
+			room_end(r, "draw", -1, "move limit");
 			return;
 		}
 		if (passes == ROOM_PASSES_MAX || !room_forced_pass(r, &pass))
 			break;
-		if (room_play(r, -1, pass, err, sizeof err) != 0) {
-			if (r->status == ROOM_PLAYING)
-				room_after_move_later(r);
-			return;
-		}
+		if (room_play(r, -1, pass, err, sizeof err) != 0)
+			return; /* a pass has no clock to run out */
 		passes++;
 	}
 	room_clock_arm(r);
@@ -1735,10 +1294,7 @@ room_player_gone(struct room *r, struct player *p)
 		log_info("room %s adjourned", r->id);
 		return;
 	}
-	/* Its seq stored first; if the store fails nobody is told (the
-	 * seat is held as gone all the same, so claim works). */
-	if (room_commit(r, 1, 0) != 0)
-		return;
+	room_commit(r, 1, 0);
 	ev = room_event(r, PROTO_EV_OPPONENT_GONE);
 	cJSON_AddStringToObject(ev, "name", p->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
@@ -1746,22 +1302,19 @@ room_player_gone(struct room *r, struct player *p)
 	room_broadcast(r, ev);
 }
 
-/* A seated player is back (hello with the token, or join): 0, or -1 when
- * the store failed (the room unchanged, the seat still gone). */
-int
+/* A seated player is back (hello with the token, or join). */
+void
 room_player_back(struct room *r, struct player *p)
 {
 	int seat = room_seat_of(r, p);
-	struct room_snap snap;
 	cJSON *ev;
 
 	if (seat < 0 || !r->seats[seat].gone)
-		return 0;
+		return;
 	if (r->status == ROOM_ENDED || r->status == ROOM_WAITING) {
 		r->seats[seat].gone = 0;
-		return 0;
+		return;
 	}
-	room_snap_take(r, &snap);
 	r->seats[seat].gone = 0;
 	if (r->status == ROOM_ADJOURNED) {
 		int i;
@@ -1774,8 +1327,7 @@ room_player_back(struct room *r, struct player *p)
 		r->status = ROOM_PLAYING;
 		r->turn_start_ms = clock_mono_ms();
 	}
-	if (room_commit_snap(r, &snap, r->clock_initial_ms > 0 ? 2 : 1, 0) != 0)
-		return -1;
+	room_commit(r, r->clock_initial_ms > 0 ? 2 : 1, 0);
 	ev = room_event(r, PROTO_EV_OPPONENT_BACK);
 	cJSON_AddStringToObject(ev, "name", p->name);
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
@@ -1783,7 +1335,6 @@ room_player_back(struct room *r, struct player *p)
 	room_clock_event(r, 1);
 	room_clock_arm(r);
 	room_schedule_bot(r);
-	return 0;
 }
 
 /* Rebuild the position from the start and the first n moves (undo). */
@@ -1838,7 +1389,7 @@ room_schedule_bot(struct room *r)
 	evtimer_add(r->bot_timer, &tv);
 }
 
-/* The bot's move could not be stored: ask for it again in
+/* The bot's move was refused (its flag fell): ask again in
  * ROOM_RETRY_SEC (room_bot_fire lets it be if the game is over). */
 void
 room_bot_retry(struct room *r)

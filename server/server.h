@@ -148,9 +148,12 @@ struct config {
 	const char *listen[SERVER_LISTEN_MAX]; /* addresses; none: all */
 	int nlisten;
 	int port;
-	const char *db; /* data file, ":memory:" for none */
+	const char *db;      /* data file, ":memory:" for none, or a URL */
+	const char *copy_db; /* --copy-db FROM: copy it to copy_to, exit */
+	const char *copy_to;
 	const char *data_dir;
 	int sync_full;
+	int store_give_up;    /* seconds a failing store is tried */
 	const char *log_file; /* NULL: stderr */
 	int log_level;
 	int daemon;
@@ -250,12 +253,7 @@ struct conn {
 	size_t held_bytes;     /* in hq: waiting for the store */
 	size_t deferred_bytes; /* in dq */
 	int held_slot;         /* slot in srv->held_conns, or -1 */
-	/* The request whose reply is held: run again (refusing any change
-	 * when it made one) if a failed commit drops its reply. */
-	char *req_line;
-	size_t req_len;
-	int req_changed;
-	uint64_t reply_tag; /* the tag of the last reply */
+	uint64_t reply_tag;    /* the tag of the last reply */
 };
 TAILQ_HEAD(conn_list, conn);
 
@@ -277,7 +275,6 @@ struct player {
 	int nrooms, roomscap; /* at most the rooms per player plus those
 	                         watched */
 	int played;           /* has started a game (never pruned) */
-	int pins; /* room snapshots that name it: kept while any does */
 };
 
 /* The protocol's words for them (proto_room_status_name). */
@@ -347,40 +344,17 @@ struct room {
 	struct event *retire_timer; /* finished: when to leave memory */
 	int archive_due;            /* ended, not yet kept in the games table */
 	int in_server;              /* room_add'ed (not one being created) */
-	/* Changes the store thread has not committed yet, oldest first:
-	 * each with the room as it was before it (room_pending_*). */
-	struct room_pending *pend;
-	int npend, pendcap;
-	int pend_slot; /* slot in srv->pend_rooms, or -1 */
-	int nsnaps;    /* snapshots alive: pending or being taken */
-	struct room_snap_mem *snap_spare; /* dropped snapshots' buffers */
-	int nsnap_spare;
-	/* Options and results the room replaced while a snapshot may still
-	 * point at them (snapshots borrow them): freed once none can. */
-	struct room_retired *retired;
-	int nretired, retiredcap;
 };
 TAILQ_HEAD(room_list, room);
-
-/* What a verb may change in a room, kept so that a verb whose commit
- * fails leaves the room as it was (room_snap_take / _restore). */
-struct room_snap {
-	struct room *room;         /* NULL: nothing taken (or handed on) */
-	struct room_snap_mem *mem; /* holds st, start and watchers */
-	struct room_seat seats[2];
-	enum room_status status;
-	cJSON *options, *result; /* the room's at the time (borrowed) */
-	void *st, *start;
-	struct player **watchers;
-	int nwatchers, nhist, game_no, draw_offer;
-	long long seq, seq_stored;
-	int64_t clock_ms[2], turn_start_ms, updated_ms;
-};
 
 struct server {
 	struct event_base *base;
 	struct config cfg;
-	struct store *store;
+	struct store *store;  /* the writer: the store thread's */
+	struct store *reader; /* the loop's reads (store.h) */
+	/* Identities made and not yet known committed, newest first
+	 * (player.c): the reader cannot see them yet. */
+	struct player_fresh *fresh;
 	struct evconnlistener *listeners[SERVER_LISTEN_MAX * 2];
 	int nlisteners;
 	struct event *accept_retry;
@@ -399,7 +373,6 @@ struct server {
 	struct room_list rooms;   /* every room in memory, oldest first */
 	struct room **room_index; /* by id: chains of hnext */
 	size_t room_buckets, nrooms;
-	long next_room;
 	struct worker *worker;
 	int shutting_down;
 	struct limit_entry *limits[SERVER_LIMIT_BUCKETS];
@@ -412,7 +385,6 @@ struct server {
 	int64_t pruned_ms;       /* last prune of unplayed identities */
 	size_t queued;           /* output queued for everyone, or more */
 	struct storeq *storeq;   /* the store thread: every write goes there */
-	struct slots pend_rooms; /* rooms with uncommitted changes */
 	struct slots held_conns; /* connections with held output */
 	int out_free; /* output made now depends on no change (ping) */
 	struct proto_out encoded; /* net_send_msg's reused buffer */
@@ -497,7 +469,6 @@ void held_add(struct conn *c, const char *data, size_t len);
 void held_go_on(struct conn *c);
 void held_end_deferring(struct conn *c);
 void held_release(struct server *srv, uint64_t committed);
-int held_drop(struct server *srv, struct conn ***out);
 void held_free(struct conn *c);
 
 /* limit.c */
@@ -523,7 +494,7 @@ void session_line(struct conn *c, const char *line, size_t len);
 void session_closed(struct conn *c);
 void session_logged_in(struct conn *c);
 void session_reply(struct conn *c, cJSON *reply);
-void session_store_done(void *arg, uint64_t committed, uint64_t failed);
+void session_store_done(void *arg, uint64_t committed, int failing);
 void session_error(struct conn *c, const struct proto_request *req,
     enum proto_error e, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -539,6 +510,7 @@ void player_release(struct server *srv, struct player *p);
 void player_played(struct server *srv, struct player *p);
 void player_played_in(struct room *r);
 void player_prune(struct server *srv);
+void player_committed(struct server *srv, uint64_t committed);
 void player_room_add(struct player *p, struct room *r);
 void player_room_del(struct player *p, struct room *r);
 struct store_identity;
@@ -572,36 +544,21 @@ int room_picture(const struct room *r, char *buf, size_t len);
 void room_add_picture(const struct room *r, cJSON *ev);
 cJSON *room_event(struct room *r, enum proto_event_kind e);
 void room_broadcast(struct room *r, cJSON *ev);
-int room_save(struct room *r);
-int room_commit(struct room *r, int nevents, int truncate_from);
-
-/* pending.c */
-void pending_keep(
-    struct room *r, struct room_snap *snap, uint64_t change, int created);
-void pending_hist_guard(struct room *r);
-void pending_commit(struct server *srv, uint64_t committed);
-void pending_fail(struct server *srv);
-void pending_clear(struct room *r);
-void room_snap_take(struct room *r, struct room_snap *s);
-void room_snap_restore(struct room *r, struct room_snap *s);
-void room_snap_drop(struct room_snap *s);
-void room_retire_json(struct room *r, cJSON *old);
-void room_snap_committed(struct room *r, uint64_t committed);
-int room_commit_snap(
-    struct room *r, struct room_snap *snap, int nevents, int truncate_from);
+void room_save(struct room *r);
+void room_commit(struct room *r, int nevents, int truncate_from);
 void room_start_prepare(struct room *r);
 int room_start_nevents(const struct room *r);
 void room_start_announce(struct room *r);
 void room_end_prepare(
     struct room *r, const char *result, int winner, const char *reason);
 void room_end_announce(struct room *r);
-int room_end(
+void room_end(
     struct room *r, const char *result, int winner, const char *reason);
 int room_play(
     struct room *r, int seat, struct rules_move m, char *err, size_t errlen);
 void room_after_move(struct room *r);
 void room_player_gone(struct room *r, struct player *p);
-int room_player_back(struct room *r, struct player *p);
+void room_player_back(struct room *r, struct player *p);
 void room_remove_watcher(struct room *r, struct player *p);
 void room_replay(struct room *r, int nmoves);
 void room_hist_push(struct room *r, const struct room_move *mv);
@@ -627,7 +584,7 @@ void cmd_export_room(struct conn *c, const struct proto_request *req,
     const struct room *r, const cJSON *seats);
 int cmd_chat_fits(struct conn *c, const struct proto_request *req);
 int cmd_seat_index(const struct rules_game *g, const char *s);
-void cmd_unstored(struct conn *c, const struct proto_request *req);
+int cmd_store_failing(struct conn *c, const struct proto_request *req);
 
 /* cmd_play.c */
 void cmd_auto_next(struct room *r);
@@ -655,7 +612,9 @@ void sweep_stop(struct server *srv);
 
 /* recover.c */
 int recover_rooms(struct server *srv);
-void recover_persist_room(struct room *r);
-int recover_store_move(struct room *r, const struct room_move *mv, int ply);
+
+/* store/write.c: the server's objects as store ops */
+void write_room(struct room *r);
+void write_move(struct room *r, const struct room_move *mv, int ply);
 
 #endif

@@ -13,7 +13,7 @@
 #include <event2/bufferevent.h>
 
 #include "server/server.h"
-#include "server/storeq.h"
+#include "server/store/storeq.h"
 
 /* Every verb's handler, by the protocol's list of verbs: a verb without
  * its cmd_<name> does not link. */
@@ -121,7 +121,9 @@ session_open(struct conn *c)
 
 	c->tokens = c->srv->cfg.burst;
 	c->refill_ms = c->last_ms = clock_mono_ms();
+	c->srv->out_free = 1; /* it shows nothing the store holds */
 	net_send_msg(c, w);
+	c->srv->out_free = 0;
 	cJSON_Delete(w);
 	c->idle = evtimer_new(c->srv->base, session_idle, c);
 	if (c->idle == NULL)
@@ -233,8 +235,7 @@ session_log_line(struct conn *c, const char *line, size_t len)
 	    log_sanitize(line, len, safe, sizeof safe));
 }
 
-static void session_dispatch(struct conn *c, const struct proto_request *req,
-    const char *line, size_t len);
+static void session_dispatch(struct conn *c, const struct proto_request *req);
 
 /* One complete line from the client: check the rate, decode, dispatch, and
  * send the events the request caused after its reply. */
@@ -259,114 +260,97 @@ session_line(struct conn *c, const char *line, size_t len)
 	e = proto_decode(line, len, &req, err, sizeof err);
 	c->last_ms = clock_mono_ms();
 	over = session_rate_ok(c);
+	/* Refusals before the verb show nothing anyone changed: never
+	 * held behind a commit. */
+	c->srv->out_free = 1;
 	if (over != SESSION_RATE_OK) {
 		session_refuse(c, &req, over);
-		proto_request_free(&req);
-		return;
-	}
-	c->refused = 0;
-	if (e != PROTO_OK) {
+	} else if (e != PROTO_OK) {
+		c->refused = 0;
 		if (req.shorthand && e == PROTO_E_BAD_REQUEST)
 			proto_shorthand_usage(req.verb, err, sizeof err);
 		session_error(c, &req, e, "%s", err);
-		proto_request_free(&req);
-		return;
+	} else {
+		c->refused = 0;
+		session_dispatch(c, &req);
 	}
-	session_dispatch(c, &req, line, len);
+	c->srv->out_free = 0;
+	proto_request_free(&req);
 	proto_request_free(&req);
 }
 
-/* Run a decoded request through its verb's handler, the events it causes
- * behind its reply. A request whose reply is held (waiting for a commit)
- * is kept, to run again if that commit fails. */
-static void
-session_dispatch(struct conn *c, const struct proto_request *req,
-    const char *line, size_t len)
-{
-	struct storeq *q = c->srv->storeq;
-	uint64_t before = storeq_changes(q);
-	/* hello cannot be run again (it logs in): what it changes (taking
-	 * back an adjourned seat) waits for its commit, so its reply shows
-	 * nothing uncommitted of its own and is not held. */
-	int waits = req->verb == PROTO_HELLO;
+/* The verbs that may change what the store keeps (and chat to a room,
+ * which is say): refused at once while the store is failing (the others
+ * read memory or the committed store). */
+static const unsigned char session_stores[PROTO_VERB_COUNT] = {
+    [PROTO_HELLO] = 1,
+    [PROTO_CREATE] = 1,
+    [PROTO_JOIN] = 1,
+    [PROTO_WATCH] = 1,
+    [PROTO_LEAVE] = 1,
+    [PROTO_MOVE] = 1,
+    [PROTO_RESIGN] = 1,
+    [PROTO_DRAW] = 1,
+    [PROTO_UNDO] = 1,
+    [PROTO_RESTART] = 1,
+    [PROTO_NEXT] = 1,
+    [PROTO_REMATCH] = 1,
+    [PROTO_CLAIM] = 1,
+    [PROTO_SAY] = 1,
+};
 
+/* The verbs whose replies show nothing anyone changed (a ping, the list
+ * of games, help): never held behind a commit, so the server answers
+ * them while the store fails (only behind what the connection has held
+ * already). */
+static const unsigned char session_free[PROTO_VERB_COUNT] = {
+    [PROTO_PING] = 1,
+    [PROTO_GAMES] = 1,
+    [PROTO_HELP] = 1,
+    [PROTO_MODE] = 1,
+    [PROTO_QUIT] = 1,
+};
+
+/* Run a decoded request through its verb's handler, the events it causes
+ * behind its reply (held, with the reply, until what it changed is
+ * committed). */
+static void
+session_dispatch(struct conn *c, const struct proto_request *req)
+{
 	if (proto_verb_login(req->verb) && c->player == NULL) {
 		session_error(c, req, PROTO_E_NOT_LOGGED_IN,
 		    "say hello first: hello YOURNAME");
 		return;
 	}
+	if ((session_stores[req->verb] ||
+	        (req->verb == PROTO_CHAT && req->room != NULL)) &&
+	    storeq_failing(c->srv->storeq)) {
+		session_error(c, req, PROTO_E_STORE_FAILING,
+		    "the server cannot store games right now; try again "
+		    "shortly");
+		return;
+	}
 	c->reply_tag = 0;
-	/* A ping shows nothing anyone changed: never held behind a commit
-	 * (only behind what this connection has held already). */
-	c->srv->out_free = req->verb == PROTO_PING || waits;
+	c->srv->out_free = session_free[req->verb];
 	c->deferring = 1;
-	if (waits)
-		storeq_wait_mode(q, 1);
 	session_cmds[req->verb](c, req);
-	if (waits)
-		storeq_wait_mode(q, 0);
 	c->deferring = 0;
 	c->srv->out_free = 0;
 	held_end_deferring(c);
-	if (c->held != NULL && c->req_line == NULL && c->reply_tag != 0) {
-		c->req_line = xmalloc(len + 1);
-		memcpy(c->req_line, line, len);
-		c->req_line[len] = '\0';
-		c->req_len = len;
-		c->req_changed = storeq_changes(q) != before;
-	}
 }
 
-/* A failed commit dropped c's held reply: run its request again on the
- * rooms as they were put back. One that changed something is refused as
- * the store refuses it (the error it got before the store thread); one
- * that only read answers from the rooms as they are now. */
-static void
-session_redo(struct conn *c)
-{
-	struct proto_request req;
-	char err[256];
-	char *line = c->req_line;
-	size_t len = c->req_len;
-
-	c->req_line = NULL;
-	memset(&req, 0, sizeof req);
-	if (proto_decode(line, len, &req, err, sizeof err) == PROTO_OK) {
-		storeq_refuse(c->srv->storeq, c->req_changed);
-		session_dispatch(c, &req, line, len);
-		storeq_refuse(c->srv->storeq, 0);
-	}
-	proto_request_free(&req);
-	free(line);
-}
-
-/* News from the store thread (storeq_done_fn): what waited for changes up
- * to committed goes out; after a failed change, every room with a change
- * not committed is put back, all held output goes, and each request whose
- * reply it held is run again. */
+/* News from the store thread (storeq_done_fn): what waited for ops up to
+ * committed goes out, and identities made up to there are the reader's. A
+ * failing store needs nothing here: its group is tried again, its output
+ * still held, and session_dispatch refuses new changes meanwhile. */
 void
-session_store_done(void *arg, uint64_t committed, uint64_t failed)
+session_store_done(void *arg, uint64_t committed, int failing)
 {
 	struct server *srv = arg;
-	struct conn **cs;
-	int n, i;
 
-	pending_commit(srv, committed);
+	(void)failing;
+	player_committed(srv, committed);
 	held_release(srv, committed);
-	if (failed == 0)
-		return;
-	storeq_resume(srv->storeq);
-	pending_fail(srv);
-	n = held_drop(srv, &cs);
-	for (i = 0; i < n; i++) {
-		struct conn *c = cs[i];
-
-		if (c->state == CONN_OPEN && c->req_line != NULL &&
-		    c->reply_tag >= failed)
-			session_redo(c);
-		held_go_on(c);
-	}
-	free(cs);
 }
 
 /* Let go of the address's and identity's limits (kept while at rest). */

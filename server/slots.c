@@ -1,9 +1,8 @@
 /*
  * slots.c: an unordered set of pointers in one array, each member keeping
  * its own index (its slot) so that it leaves in constant time: the last
- * member moves into the slot it frees. The loop's lists of rooms with
- * uncommitted changes (pending.c) and of connections with held output
- * (held.c) are such sets.
+ * member moves into the slot it frees. The loop's list of connections
+ * with held output (store/held.c) is such a set.
  */
 #include <stdlib.h>
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "server/server.h"
-#include "server/storeq.h"
-#include "server/store.h"
+#include "server/store/storeq.h"
+#include "server/store/store.h"
 
 /* Seconds between two sweeps: the finest expiry the flags can ask for. */
 #define SWEEP_SEC 1
@@ -51,12 +51,7 @@ sweep_chain(struct server *srv, struct room *r, int64_t now)
 		next = r->hnext;
 		if (!sweep_expired(r, now))
 			continue;
-		if (store_room_delete(storeq_barrier(srv->storeq), r->id) !=
-		    0) {
-			log_error("store: room %s: %s; kept", r->id,
-			    store_errmsg(srv->store));
-			continue;
-		}
+		storeq_room_delete(srv->storeq, r->id);
 		log_info("room %s: waiting with its creator %s gone for %d s; "
 		         "expired",
 		    r->id, r->creator, srv->cfg.waiting_expire_sec);

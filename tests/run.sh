@@ -2,9 +2,14 @@
 # run.sh: run every test of tablero (unit binaries, black-box tests against
 # the real server, fuzz targets briefly) and end with one line
 # "N passed, M failed". Exits non-zero when anything failed.
-# Usage: run.sh BUILD_DIR [FUZZ_SECONDS]
+# Usage: run.sh BUILD_DIR [FUZZ_SECONDS [BLACKBOX_TEST...]]
+# Naming black-box tests (file names in tests/blackbox) runs only those:
+# no unit tests but those named too (test_NAME, in BUILD/tests), no fuzzing
+# (make tsan-test, make pg-test).
 BUILD=${1:-build}
 FUZZ_SECONDS=${2:-4}
+if [ $# -ge 2 ]; then shift 2; else shift $#; fi
+ONLY="$*"
 # No single test binary or script may run longer than this.
 LIMIT=600
 
@@ -35,12 +40,25 @@ tally() {
 
 for t in "$BUILD"/tests/test_*; do
 	[ -x "$t" ] || continue
+	if [ -n "$ONLY" ]; then
+		case " $ONLY " in
+		*" ${t##*/} "*) ;;
+		*) continue ;;
+		esac
+	fi
 	out=$(timeout "$LIMIT" "$t" 2>&1)
 	tally "unit/${t##*/}" $? "$out"
 done
 
-for t in tests/blackbox/test_*.py; do
-	[ -f "$t" ] || continue
+BLACKBOX=tests/blackbox/test_*.py
+if [ -n "$ONLY" ]; then
+	BLACKBOX=$(for n in $ONLY; do
+		case $n in *.py) printf 'tests/blackbox/%s\n' "$n" ;; esac
+	done)
+	FUZZ_SECONDS=0
+fi
+for t in $BLACKBOX; do
+	[ -f "$t" ] || { [ -z "$ONLY" ] || tally "blackbox/${t##*/}" 1 "no such test"; continue; }
 	out=$(timeout "$LIMIT" python3 "$t" --build "$BUILD" 2>&1)
 	tally "blackbox/${t##*/}" $? "$out"
 done

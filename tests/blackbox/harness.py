@@ -3,21 +3,47 @@
 Starts the real tablerod on a free loopback port (port 0, read back from its
 log), talks to it over real sockets with bounded waits, counts checks, and
 ends with the line "N passed, M failed". Standard library only.
+
+With TABLERO_TEST_PG set to a PostgreSQL URL (contrib/pgtest.sh run sets
+it), every server stores in PostgreSQL instead: a fresh database per
+":memory:" server, and one database per data file path, so that a server
+started again on the same path (after kill -9 or SIGTERM) finds what the
+last one stored. Tests of SQLite's file itself ask sqlite_only().
 """
 
 import argparse
+import itertools
 import json
 import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 
 # Every wait on the server is bounded by this many seconds.
 WAIT = 10.0
+
+# Sanitizer reports found in the logs (stderr) of stopped servers: a build
+# with ASan/UBSan/TSan writes them there; Checks.done() fails on any.
+SANITIZER_REPORTS = []
+
+SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                   "runtime error:", "WARNING: ThreadSanitizer",
+                   "ThreadSanitizer: reported")
+
+
+def scan_sanitizer(text):
+    """Record (and print) the first report of each kind in a log."""
+    for mark in SANITIZER_MARKS:
+        i = text.find(mark)
+        if i >= 0:
+            SANITIZER_REPORTS.append(text[max(0, i - 200):i + 3000])
+            print(text[max(0, i - 200):i + 3000], flush=True)
 
 
 class Checks:
@@ -39,6 +65,8 @@ class Checks:
         return self.ok(got == want, "%s: got %r, want %r" % (what, got, want))
 
     def done(self):
+        self.eq(len(SANITIZER_REPORTS), 0,
+                "no sanitizer report in the tablerod logs")
         print("%d passed, %d failed" % (self.passed, self.failed), flush=True)
         sys.exit(0 if self.failed == 0 else 1)
 
@@ -65,6 +93,105 @@ def is_ok(chk, rep, what):
                   "%s: want ok, got %.300r" % (what, rep))
 
 
+# The PostgreSQL server the tests store in, or None: SQLite files.
+PG = os.environ.get("TABLERO_TEST_PG") or None
+# Databases made so far by this process, by data file path.
+_pg_dbs = {}
+_pg_count = itertools.count(1)
+
+
+def pg_url(name):
+    """The URL of database name on PG's server."""
+    u = urllib.parse.urlsplit(PG)
+    return urllib.parse.urlunsplit(u._replace(path="/" + name))
+
+
+def pg_sql(sql, db=None):
+    """Run sql with psql on PG (on database db, a URL, when given);
+    its output, rows one a line with fields separated by '|'."""
+    out = subprocess.run(["psql", db or PG, "-X", "-q", "-A", "-t",
+                          "-v", "ON_ERROR_STOP=1", "-c", sql],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         timeout=WAIT, check=False)
+    if out.returncode != 0:
+        raise RuntimeError("psql: %s: %s" % (sql, out.stderr.decode()))
+    return out.stdout.decode()
+
+
+def store_url(db):
+    """What --db gets for a test's db: db itself without PG; with PG, a
+    fresh database for ":memory:" and the same one for the same path."""
+    if PG is None or db.startswith("postgresql:"):
+        return db
+    if db != ":memory:" and db in _pg_dbs:
+        return _pg_dbs[db]
+    name = "t%d_%d_%d" % (os.getpid(), int(time.time()), next(_pg_count))
+    pg_sql("CREATE DATABASE " + name)
+    url = pg_url(name)
+    if db != ":memory:":
+        _pg_dbs[db] = url
+    return url
+
+
+def store_bytes(db):
+    """Everything the store for db holds, as bytes: the data file and its
+    WAL, or with PG a data-only dump of its database."""
+    if PG is not None:
+        out = subprocess.run(["pg_dump", "--data-only", store_url(db)],
+                             stdout=subprocess.PIPE, timeout=WAIT,
+                             check=True)
+        return out.stdout
+    raw = b""
+    for p in (db, db + "-wal"):
+        if os.path.exists(p):
+            with open(p, "rb") as f:
+                raw += f.read()
+    return raw
+
+
+def store_exec(db, sql, pg=None):
+    """Run sql (statements separated by ';') on the store the tests'
+    servers use for db, as another program would: the SQLite file, or
+    with PG its database (pg, when given, is PostgreSQL's dialect)."""
+    if PG is not None:
+        pg_sql(pg if pg is not None else sql, store_url(db))
+        return
+    con = sqlite3.connect(db)
+    con.executescript(sql)
+    con.commit()
+    con.close()
+
+
+def store_rows(db, sql):
+    """The rows of query sql on db's store, each a tuple of its fields
+    (with PG all strings); None for NULL."""
+    if PG is None:
+        con = sqlite3.connect(db)
+        rows = con.execute(sql).fetchall()
+        con.close()
+        return rows
+    out = subprocess.run(["psql", store_url(db), "-X", "-q", "-A", "-t",
+                          "-P", "null=\\N", "-c", sql],
+                         stdout=subprocess.PIPE, timeout=WAIT, check=True)
+    return [tuple(None if f == "\\N" else f for f in line.split("|"))
+            for line in out.stdout.decode().splitlines()]
+
+
+def pg_fresh():
+    """The URL of a new, empty database on PG."""
+    return store_url(":memory:")
+
+
+def sqlite_only(chk, what):
+    """True when the tests store in SQLite files; else says that `what`
+    (a test of SQLite's file itself) does not apply, and False."""
+    if PG is None:
+        return True
+    print("skipped with PostgreSQL (SQLite's file only): %s" % what,
+          flush=True)
+    return False
+
+
 def args():
     """The command line every test takes: --build DIR."""
     p = argparse.ArgumentParser()
@@ -77,8 +204,9 @@ class Server:
     """A tablerod process on 127.0.0.1 and a free port."""
 
     def __init__(self, build, db=":memory:", extra=(), port=0,
-                 preexec=None):
+                 preexec=None, db_as_is=False):
         self.build = build
+        self.db_as_is = db_as_is  # db goes to --db unmapped (store_url)
         self.preexec = preexec  # run in the child before exec (limits)
         self.db = db
         self.extra = list(extra)
@@ -89,7 +217,9 @@ class Server:
 
     def start(self):
         cmd = [os.path.join(self.build, "tablerod"), "--listen", "127.0.0.1",
-               "--port", str(self.port), "--db", self.db, "--bot-delay", "0",
+               "--port", str(self.port), "--db",
+               self.db if self.db_as_is else store_url(self.db),
+               "--bot-delay", "0",
                "--bot-pace", "0",
                "--log-level", "debug"] + self.extra
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
@@ -122,6 +252,10 @@ class Server:
             self.proc.kill()
             rc = self.proc.wait(WAIT)
         self.proc = None
+        try:
+            scan_sanitizer(self.logtext())
+        except OSError:
+            pass
         return rc
 
     def __enter__(self):

@@ -82,10 +82,11 @@ static void
 test_usage(void)
 {
 	static const char *const want[] = {"  -l, --listen ADDR ",
-	    "  -p, --port N ", "      --db PATH ", "      --sync normal|full ",
-	    "  -d, --daemon ", "      --bot-delay MS ", "(default 500)",
-	    "(default 7777)", "(default 60)", "      --hint-nodes N ",
-	    "  -h, --help ", "  -V, --version "};
+	    "  -p, --port N ", "      --db PATH|URL ",
+	    "      --sync normal|full ", "  -d, --daemon ",
+	    "      --bot-delay MS ", "(default 500)", "(default 7777)",
+	    "(default 60)", "      --hint-nodes N ", "  -h, --help ",
+	    "  -V, --version "};
 	char *text = NULL, *line;
 	size_t len = 0, i;
 	FILE *f = open_memstream(&text, &len);

@@ -407,7 +407,8 @@ test_errors(void)
 	    "name_taken", "bad_token", "no_such_game", "bad_options",
 	    "no_such_room", "room_full", "not_in_room", "not_a_player",
 	    "not_your_turn", "illegal_move", "game_over", "not_allowed",
-	    "rate_limited", "limit_reached", "server_full", "idle", "internal"};
+	    "rate_limited", "limit_reached", "server_full", "idle",
+	    "store_failing", "internal"};
 	int i;
 
 	CHECK_INT(PROTO_E_COUNT - 1, sizeof codes / sizeof codes[0]);

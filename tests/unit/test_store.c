@@ -1,7 +1,9 @@
 /*
  * test_store.c: the SQLite store: schema creation and versions, each
- * operation's semantics (upserts, truncation, load order, pruning), data
- * surviving a reopen, and clear errors for corrupt, foreign, newer and
+ * op's semantics (upserts, truncation, load order, pruning), a group
+ * committed all or nothing (a failure in its middle, and in its rollback,
+ * leaves none of it), data surviving a reopen, a reader seeing what the
+ * writer committed, and clear errors for corrupt, foreign, newer and
  * unwritable files and for a store that breaks after open.
  */
 #include <stdio.h>
@@ -12,7 +14,7 @@
 
 #include <sqlite3.h>
 
-#include "server/store.h"
+#include "server/store/store.h"
 #include "tests/unit/check.h"
 
 /* Check that text holds part, showing the text when it does not. */
@@ -27,6 +29,124 @@ test_store_has(const char *text, const char *part, int line)
 		fprintf(stderr, "test_store.c:%d: \"%s\" lacks \"%s\"\n", line,
 		    text != NULL ? text : "(null)", part);
 	check_true(ok, __FILE__, line, part);
+}
+
+/* Commit one op (freed) as a group of its own: the store's answer. */
+static int
+store_write(struct store *s, struct store_op *op)
+{
+	int rc = store_commit(s, op);
+
+	store_op_free(op);
+	return rc;
+}
+
+/* An op of kind with strings a, b, c and numbers n, m, ms. */
+static struct store_op *
+store_plain(enum store_op_kind kind, const char *a, const char *b,
+    const char *c, int n, int m, long long ms)
+{
+	struct store_op *op = store_op_new(kind);
+
+	op->a = store_op_str(op, a);
+	op->b = store_op_str(op, b);
+	op->c = store_op_str(op, c);
+	op->n = n;
+	op->m = m;
+	op->ms = ms;
+	return op;
+}
+
+static int
+store_room_save(struct store *s, const struct store_room *r)
+{
+	struct store_op *op = store_op_new(STORE_OP_ROOM_SAVE);
+
+	op->u.room = *r; /* borrowed: lives until store_write returns */
+	return store_write(s, op);
+}
+
+static int
+store_room_delete(struct store *s, const char *id)
+{
+	return store_write(
+	    s, store_plain(STORE_OP_ROOM_DELETE, id, NULL, NULL, 0, 0, 0));
+}
+
+static int
+store_move_truncate(struct store *s, const char *room, int game_no, int ply)
+{
+	return store_write(s,
+	    store_plain(
+	        STORE_OP_MOVE_TRUNCATE, room, NULL, NULL, game_no, ply, 0));
+}
+
+static int
+store_identity_put(struct store *s, const char *name, const char *hash)
+{
+	struct store_op *op =
+	    store_plain(STORE_OP_IDENT_PUT, name, NULL, NULL, 0, 0, 0);
+
+	op->b = hash; /* NULL stays NULL */
+	return store_write(s, op);
+}
+
+static int
+store_identity_played(struct store *s, const char *name)
+{
+	return store_write(
+	    s, store_plain(STORE_OP_IDENT_PLAYED, name, NULL, NULL, 0, 0, 0));
+}
+
+static int
+store_identity_prune(struct store *s, long long before_ms)
+{
+	return store_write(s,
+	    store_plain(
+	        STORE_OP_IDENT_PRUNE, NULL, NULL, NULL, 0, 0, before_ms));
+}
+
+static int
+store_prune(struct store *s, const char *status, long long before_ms)
+{
+	return store_write(s,
+	    store_plain(
+	        STORE_OP_ROOM_PRUNE, status, NULL, NULL, 0, 0, before_ms));
+}
+
+static int
+store_progress_put(
+    struct store *s, const char *name, const char *game, const char *json)
+{
+	return store_write(
+	    s, store_plain(STORE_OP_PROGRESS_PUT, name, game, json, 0, 0, 0));
+}
+
+static int
+store_game_put(struct store *s, const struct store_game *g)
+{
+	struct store_op *op = store_op_new(STORE_OP_GAME_PUT);
+
+	op->u.game = *g;
+	return store_write(s, op);
+}
+
+/* An identity's hash by its name as registered: found only when the
+ * name found is spelled exactly so. */
+static int
+store_identity_hash(
+    struct store *s, const char *name, char *hash, size_t len, int *found)
+{
+	struct store_identity id;
+
+	hash[0] = '\0';
+	if (store_identity_find(s, name, &id, found) != 0)
+		return -1;
+	if (*found && strcmp(id.name, name) != 0)
+		*found = 0;
+	if (*found)
+		snprintf(hash, len, "%s", id.hash);
+	return 0;
 }
 
 /* A fresh temporary path in /tmp (the empty file mkstemp made). */
@@ -120,6 +240,7 @@ test_store_move(struct store *s, const char *room, int game_no, int ply)
 {
 	struct store_move m;
 	char text[32];
+	struct store_op *op;
 
 	snprintf(text, sizeof text, "m%d", ply);
 	m.ply = ply;
@@ -129,7 +250,11 @@ test_store_move(struct store *s, const char *room, int game_no, int ply)
 	m.clock_ms[1] = 2000 * ply;
 	m.at_ms = 5000 + ply;
 	m.seq = 100 + ply;
-	return store_move_append(s, room, game_no, &m);
+	op = store_op_new(STORE_OP_MOVE_PUT);
+	op->a = room;
+	op->n = game_no;
+	op->u.move = m;
+	return store_write(s, op);
 }
 
 /* What a store_load callback saw. */
@@ -196,7 +321,7 @@ static void
 test_store_identities_folded(struct store *s)
 {
 	struct store_identity id;
-	int found = -1, n = -1;
+	int found = -1;
 
 	CHECK_INT(store_identity_find(s, "ANA", &id, &found), 0);
 	CHECK_INT(found, 1);
@@ -213,8 +338,7 @@ test_store_identities_folded(struct store *s)
 	CHECK_INT(store_identity_find(s, "aNa", &id, &found), 0);
 	CHECK_INT(id.played, 1);
 	/* Seen before 2100: Cy never played and goes, ana stays. */
-	CHECK_INT(store_identity_prune(s, 4102444800000LL, &n), 0);
-	CHECK_INT(n, 1);
+	CHECK_INT(store_identity_prune(s, 4102444800000LL), 0);
 	CHECK_INT(store_identity_find(s, "cy", &id, &found), 0);
 	CHECK_INT(found, 0);
 	CHECK_INT(store_identity_find(s, "ana", &id, &found), 0);
@@ -224,27 +348,23 @@ test_store_identities_folded(struct store *s)
 static void
 test_store_identities(struct store *s)
 {
-	char hash[65];
+	char hash[128];
 	int found = -1;
 
-	CHECK_INT(store_identity_get(s, "ana", hash, sizeof hash, &found), 0);
+	CHECK_INT(store_identity_hash(s, "ana", hash, sizeof hash, &found), 0);
 	CHECK_INT(found, 0);
 	CHECK_STR(hash, "");
 	CHECK_INT(store_identity_put(s, "ana", "abc123"), 0);
-	CHECK_INT(store_identity_get(s, "ana", hash, sizeof hash, &found), 0);
+	CHECK_INT(store_identity_hash(s, "ana", hash, sizeof hash, &found), 0);
 	CHECK_INT(found, 1);
 	CHECK_STR(hash, "abc123");
-	/* A second put replaces the hash. */
+	/* A second put replaces the hash (a retried group does no harm). */
 	CHECK_INT(store_identity_put(s, "ana", "def456"), 0);
-	CHECK_INT(store_identity_get(s, "ana", hash, sizeof hash, &found), 0);
+	CHECK_INT(store_identity_hash(s, "ana", hash, sizeof hash, &found), 0);
 	CHECK_STR(hash, "def456");
-	/* Names are exact. */
-	CHECK_INT(store_identity_get(s, "Ana", hash, sizeof hash, &found), 0);
+	/* Another case finds it under its registered spelling. */
+	CHECK_INT(store_identity_hash(s, "Ana", hash, sizeof hash, &found), 0);
 	CHECK_INT(found, 0);
-	/* A buffer too small is an error, not a cut hash. */
-	CHECK_INT(store_identity_get(s, "ana", hash, 4, &found), -1);
-	CHECK_INT(found, 0);
-	CHECK_HAS(store_errmsg(s), "get identity: value too long");
 	/* A missing hash is refused. */
 	CHECK_INT(store_identity_put(s, "bo", NULL), -1);
 	CHECK_HAS(store_errmsg(s), "put identity: NOT NULL constraint failed");
@@ -301,12 +421,16 @@ test_store_rooms_moves(struct store *s)
 	CHECK(seen.result_null);
 	CHECK_INT(seen.clock0, 1000);
 
-	/* The same ply twice is refused, naming the operation and key. */
-	CHECK_INT(test_store_move(s, "r1", 1, 3), -1);
-	CHECK_HAS(store_errmsg(s), "append move (room r1 game 1 ply 3)");
-	CHECK_HAS(store_errmsg(s), "UNIQUE constraint failed");
-	/* A move for a room that does not exist is refused. */
+	/* The same ply twice is an upsert: a group tried again after a
+	 * commit that did happen writes it again, harmlessly. */
+	CHECK_INT(test_store_move(s, "r1", 1, 3), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.nmoves[0], 5);
+	CHECK(seen.plies_ok);
+	/* A move for a room that does not exist is refused, naming the
+	 * operation and key. */
 	CHECK_INT(test_store_move(s, "r404", 1, 1), -1);
+	CHECK_HAS(store_errmsg(s), "put move (room r404 game 1 ply 1)");
 	CHECK_HAS(store_errmsg(s), "FOREIGN KEY constraint failed");
 	/* A room without its game is refused. */
 	r.game = NULL;
@@ -353,11 +477,11 @@ test_store_load_order(struct store *s)
 	struct store_room r;
 	struct test_store_seen seen;
 	long n = -1;
-	int count = -1;
 
-	/* r1 of test_store_rooms_moves was deleted but still counts. */
-	CHECK_INT(store_room_max_number(s, &n), 0);
-	CHECK_INT(n, 1);
+	/* r1 of test_store_rooms_moves was deleted but still counts; 1
+	 * was given out already: a number never given out before. */
+	CHECK_INT(store_room_number(s, &n), 0);
+	CHECK_INT(n, 2);
 	/* Saved out of order; created_ms then number decide. */
 	r = test_store_room("r12", "playing", 300);
 	CHECK_INT(store_room_save(s, &r), 0);
@@ -375,8 +499,8 @@ test_store_load_order(struct store *s)
 	CHECK_INT(test_store_move(s, "r9", 1, 2), 0);
 	CHECK_INT(test_store_move(s, "r2", 1, 1), 0);
 
-	CHECK_INT(store_room_max_number(s, &n), 0);
-	CHECK_INT(n, 12);
+	CHECK_INT(store_room_number(s, &n), 0);
+	CHECK_INT(n, 13);
 	CHECK_INT(test_store_load(s, &seen), 0);
 	CHECK_INT(seen.rooms, 4);
 	CHECK_STR(seen.ids[0], "r9");
@@ -406,24 +530,32 @@ test_store_load_order(struct store *s)
 	CHECK(seen.plies_ok);
 
 	/* Prune adjourned and waiting rooms last updated before 200: r9. */
-	CHECK_INT(store_prune(s, "adjourned,waiting", 200, &count), 0);
-	CHECK_INT(count, 1);
-	CHECK_INT(store_prune(s, "adjourned", 1000, &count), 0);
-	CHECK_INT(count, 0);
+	CHECK_INT(store_prune(s, "adjourned,waiting", 200), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.rooms, 3);
+	CHECK_STR(seen.ids[0], "r3");
+	CHECK_INT(store_prune(s, "adjourned", 1000), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.rooms, 3);
 	/* A part of a status matches nothing; the whole status does. */
-	CHECK_INT(store_prune(s, "wait", 1000, &count), 0);
-	CHECK_INT(count, 0);
-	CHECK_INT(store_prune(s, "waiting", 1000, &count), 0);
-	CHECK_INT(count, 1);
-	CHECK_INT(store_prune(s, "ended", 1000, &count), 0);
-	CHECK_INT(count, 1);
+	CHECK_INT(store_prune(s, "wait", 1000), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.rooms, 3);
+	CHECK_INT(store_prune(s, "waiting", 1000), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.rooms, 2);
+	/* r2 (ended) goes: a move for it is refused now. */
+	CHECK_INT(test_store_move(s, "r2", 1, 2), 0);
+	CHECK_INT(store_prune(s, "ended", 1000), 0);
+	CHECK_INT(test_store_move(s, "r2", 1, 3), -1);
+	CHECK_HAS(store_errmsg(s), "FOREIGN KEY constraint failed");
 	CHECK_INT(test_store_load(s, &seen), 0);
 	CHECK_INT(seen.rooms, 2);
 	CHECK_STR(seen.ids[0], "r12");
 	/* The highest number ever used stays when its room is gone. */
 	CHECK_INT(store_room_delete(s, "r12"), 0);
-	CHECK_INT(store_room_max_number(s, &n), 0);
-	CHECK_INT(n, 12);
+	CHECK_INT(store_room_number(s, &n), 0);
+	CHECK_INT(n, 14);
 }
 
 /* Every operation on a throw-away store. */
@@ -440,8 +572,8 @@ test_store_memory(void)
 		return;
 	}
 	CHECK_STR(store_errmsg(s), "no error");
-	CHECK_INT(store_room_max_number(s, &n), 0);
-	CHECK_INT(n, 0);
+	CHECK_INT(store_room_number(s, &n), 0);
+	CHECK_INT(n, 1);
 	test_store_identities(s);
 	test_store_progress(s);
 	test_store_rooms_moves(s);
@@ -453,7 +585,7 @@ test_store_memory(void)
 static void
 test_store_file(int sync_full)
 {
-	char path[64], err[256] = "", buf[64];
+	char path[64], err[256] = "", buf[128];
 	struct store *s;
 	struct store_room r = test_store_room("r7", "playing", 10);
 	struct test_store_seen seen;
@@ -487,7 +619,7 @@ test_store_file(int sync_full)
 	CHECK(s != NULL);
 	if (s != NULL) {
 		CHECK_INT(
-		    store_identity_get(s, "ana", buf, sizeof buf, &found), 0);
+		    store_identity_hash(s, "ana", buf, sizeof buf, &found), 0);
 		CHECK_INT(found, 1);
 		CHECK_STR(buf, "h1");
 		CHECK_INT(store_progress_get(
@@ -499,8 +631,8 @@ test_store_file(int sync_full)
 		CHECK_STR(seen.ids[0], "r7");
 		CHECK_INT(seen.nmoves[0], 2);
 		CHECK(seen.plies_ok);
-		CHECK_INT(store_room_max_number(s, &n), 0);
-		CHECK_INT(n, 7);
+		CHECK_INT(store_room_number(s, &n), 0);
+		CHECK_INT(n, 8);
 		store_close(s);
 	}
 	test_store_rm(path);
@@ -680,7 +812,7 @@ test_store_broken(void)
 	CHECK_INT(test_store_move(s, "r1", 1, 1), 0);
 	CHECK_INT(test_store_sql(path, "DROP TABLE moves"), SQLITE_OK);
 	CHECK_INT(test_store_move(s, "r1", 1, 2), -1);
-	CHECK_HAS(store_errmsg(s), "append move (room r1 game 1 ply 2)");
+	CHECK_HAS(store_errmsg(s), "put move (room r1 game 1 ply 2)");
 	CHECK_HAS(store_errmsg(s), "no such table: moves");
 	CHECK_INT(test_store_load(s, &seen), -1);
 	CHECK_HAS(store_errmsg(s), "load moves (room r1): ");
@@ -767,9 +899,123 @@ test_store_games(void)
 	store_close(s);
 }
 
+/* Write ctl's fault control text (store.h's test hook). */
+static void
+test_store_fault(const char *ctl, const char *text)
+{
+	FILE *f = fopen(ctl, "w");
+
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A group of three ops: room id's row and its first two moves. */
+static struct store_op *
+test_store_group_ops(const char *id)
+{
+	static struct store_room r;
+	static struct store_move m[2];
+	struct store_op *room = store_op_new(STORE_OP_ROOM_SAVE);
+	int i;
+
+	r = test_store_room(id, "playing", 100);
+	room->u.room = r;
+	room->u.room.id = store_op_str(room, id);
+	for (i = 1; i >= 0; i--) {
+		struct store_op *op = store_op_new(STORE_OP_MOVE_PUT);
+
+		m[i].ply = i + 1;
+		m[i].seat = i % 2;
+		m[i].move = i == 0 ? "m1" : "m2";
+		m[i].clock_ms[0] = 1000 * (i + 1);
+		m[i].clock_ms[1] = 2000 * (i + 1);
+		m[i].at_ms = 5000 + i + 1;
+		m[i].seq = 100 + i + 1;
+		op->a = store_op_str(op, id);
+		op->n = 1;
+		op->u.move = m[i];
+		op->next = room->next;
+		room->next = op;
+	}
+	return room;
+}
+
+/*
+ * A group is all or nothing: a write failing in its middle, the commit
+ * failing, or the rollback of a failed group failing too (the connection
+ * is then closed and opened again) leave none of it, as the reader sees;
+ * the next group commits alone; a group committed twice (tried again
+ * after a commit that did happen) is stored once.
+ */
+static void
+test_store_group(void)
+{
+	char path[64], ctl[64], err[256] = "";
+	struct store *s, *rd;
+	struct store_op *g1, *g2;
+	struct test_store_seen seen;
+
+	test_store_tmp(path, sizeof path);
+	test_store_tmp(ctl, sizeof ctl);
+	setenv("TABLERO_TEST_STORE_FAULTS", ctl, 1);
+	s = store_open(path, 0, err, sizeof err);
+	unsetenv("TABLERO_TEST_STORE_FAULTS");
+	CHECK(s != NULL);
+	rd = s != NULL ? store_open_reader(s, err, sizeof err) : NULL;
+	CHECK(rd != NULL);
+	if (rd == NULL) {
+		store_close(s);
+		test_store_rm(path);
+		test_store_rm(ctl);
+		return;
+	}
+	g1 = test_store_group_ops("r1");
+	g2 = test_store_group_ops("r2");
+	/* The third write fails: the first two are not kept. */
+	test_store_fault(ctl, "pass 2");
+	CHECK_INT(store_commit(s, g1), -1);
+	CHECK_HAS(store_errmsg(s), "injected");
+	CHECK_INT(test_store_load(rd, &seen), 0);
+	CHECK_INT(seen.rooms, 0);
+	/* Every write goes through, the commit fails. */
+	test_store_fault(ctl, "pass 3");
+	CHECK_INT(store_commit(s, g1), -1);
+	CHECK_HAS(store_errmsg(s), "commit");
+	CHECK_INT(test_store_load(rd, &seen), 0);
+	CHECK_INT(seen.rooms, 0);
+	/* The second write fails and so does the rollback: what the first
+	 * wrote is not committed by the next group. */
+	test_store_fault(ctl, "pass 1 undo");
+	CHECK_INT(store_commit(s, g1), -1);
+	test_store_fault(ctl, "");
+	CHECK_INT(store_commit(s, g2), 0);
+	CHECK_INT(test_store_load(rd, &seen), 0);
+	CHECK_INT(seen.rooms, 1);
+	CHECK_STR(seen.ids[0], "r2");
+	CHECK_INT(seen.nmoves[0], 2);
+	/* The failed group tried again, twice: stored once, whole. */
+	CHECK_INT(store_commit(s, g1), 0);
+	CHECK_INT(store_commit(s, g1), 0);
+	CHECK_INT(test_store_load(rd, &seen), 0);
+	CHECK_INT(seen.rooms, 2);
+	CHECK_INT(seen.nmoves[0], 2);
+	CHECK_INT(seen.nmoves[1], 2);
+	CHECK(seen.plies_ok);
+	store_op_free(g1);
+	store_op_free(g2);
+	store_close(rd);
+	store_close(s);
+	test_store_rm(path);
+	test_store_rm(ctl);
+}
+
 int
 main(void)
 {
+	test_store_group();
 	test_store_games();
 	test_store_memory();
 	test_store_file(0);

@@ -1,10 +1,9 @@
 /*
- * test_storeq.c: the store thread's queue: changes queued in one loop pass
- * commit in one group and are reported through the done event; a change
- * that fails in the middle of a group is taken back alone (the ones before
- * it commit, the ones after it are dropped); after a failure the queue
- * waits for each change's own commit until one succeeds; refusing, and a
- * barrier that sees everything queued.
+ * test_storeq.c: the store thread's queue: ops queued in one loop pass
+ * commit in one group and are reported through the done event; a group
+ * that fails in its middle is kept, none of it on disk, reported as
+ * failing, and tried again (with what was queued meanwhile) until the
+ * fault clears, then committed whole; stopping commits what is queued.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +13,8 @@
 #include <event2/event.h>
 #include <event2/thread.h>
 
-#include "server/store.h"
-#include "server/storeq.h"
+#include "server/store/store.h"
+#include "server/store/storeq.h"
 #include "tests/unit/check.h"
 
 /* Loop passes to wait for the thread's news at most (each is bounded by
@@ -24,22 +23,22 @@
 
 /* What the done event said last. */
 struct test_storeq_news {
-	uint64_t committed, failed;
-	int calls;
+	uint64_t committed;
+	int failing, failures;
 };
 
 static void
-test_storeq_done(void *arg, uint64_t committed, uint64_t failed)
+test_storeq_done(void *arg, uint64_t committed, int failing)
 {
 	struct test_storeq_news *n = arg;
 
 	n->committed = committed;
-	n->failed = failed;
-	n->calls++;
+	n->failing = failing;
+	n->failures += failing;
 }
 
-/* Run the loop until the news says change `upto` committed or a change
- * failed. */
+/* Run the loop until the news says op `upto` committed, or (upto 0) that
+ * the store is failing. */
 static void
 test_storeq_wait(
     struct event_base *base, struct test_storeq_news *n, uint64_t upto)
@@ -48,15 +47,15 @@ test_storeq_wait(
 	int i;
 
 	for (i = 0; i < TEST_STOREQ_PASSES; i++) {
-		if (n->committed >= upto || n->failed != 0)
+		if (upto > 0 ? n->committed >= upto : n->failing)
 			return;
 		event_base_loopexit(base, &tick);
 		event_base_dispatch(base);
 	}
 }
 
-/* Queue one change: room id's row. */
-static int
+/* Queue one op: room id's row. */
+static void
 test_storeq_room(struct storeq *q, const char *id)
 {
 	struct store_room r;
@@ -70,7 +69,6 @@ test_storeq_room(struct storeq *q, const char *id)
 	r.creator = "ana";
 	r.game_no = 1;
 	storeq_room_save(q, &r);
-	return storeq_commit(q);
 }
 
 /* The ids of the stored rooms, space-separated, into buf. */
@@ -114,7 +112,7 @@ main(void)
 	struct test_storeq_news news = {0, 0, 0};
 	struct event_base *base;
 	struct storeq *q;
-	struct store *s;
+	struct store *s, *rd;
 	int fd = mkstemp(db);
 
 	CHECK(fd >= 0);
@@ -126,69 +124,71 @@ main(void)
 	base = event_base_new();
 	s = store_open(db, 0, err, sizeof err);
 	CHECK(s != NULL);
-	if (s == NULL || base == NULL)
+	rd = s != NULL ? store_open_reader(s, err, sizeof err) : NULL;
+	CHECK(rd != NULL);
+	if (rd == NULL || base == NULL)
 		return check_done();
-	q = storeq_new(base, s, test_storeq_done, &news);
+	q = storeq_new(base, s, 0, test_storeq_done, &news);
 	CHECK(q != NULL);
 
-	/* Two changes in one pass: one group, both committed. */
-	CHECK_U64(storeq_change(q), 1);
-	CHECK_INT(test_storeq_room(q, "r1"), 0);
-	CHECK_INT(test_storeq_room(q, "r2"), 0);
+	/* Two ops in one pass: one group, both committed. */
+	CHECK_U64(storeq_pending(q), 0);
+	test_storeq_room(q, "r1");
+	test_storeq_room(q, "r2");
 	CHECK_U64(storeq_pending(q), 2);
-	CHECK_INT(storeq_sync(q), 0);
 	test_storeq_wait(base, &news, 2);
 	CHECK_U64(news.committed, 2);
-	CHECK_U64(news.failed, 0);
+	CHECK_INT(news.failing, 0);
 	CHECK_U64(storeq_pending(q), 0);
+	CHECK_INT(storeq_failing(q), 0);
 
-	/* Three more in one pass; the second fails: the first commits,
-	 * the third is dropped. */
+	/* Three more in one pass; the second write fails: the group is
+	 * kept, none of it on disk, and the store is failing. */
 	test_storeq_fault(faults, "pass 1");
-	CHECK_INT(test_storeq_room(q, "r3"), 0);
-	CHECK_INT(test_storeq_room(q, "r4"), 0);
-	CHECK_INT(test_storeq_room(q, "r5"), 0);
-	test_storeq_wait(base, &news, 5);
-	CHECK_U64(news.committed, 3);
-	CHECK_U64(news.failed, 4);
-	storeq_resume(q);
+	test_storeq_room(q, "r3");
+	test_storeq_room(q, "r4");
+	test_storeq_room(q, "r5");
+	test_storeq_wait(base, &news, 0);
+	CHECK_INT(news.failing, 1);
+	CHECK_U64(news.committed, 2);
+	CHECK_INT(storeq_failing(q), 1);
+	CHECK(strstr(storeq_why(q), "injected") != NULL);
+	CHECK_U64(storeq_pending(q), 5);
+	test_storeq_ids(rd, ids);
+	CHECK_STR(ids, "r1 r2 ");
+
+	/* Queued while failing: joins the group tried again. The fault
+	 * clears: all of it commits, in order, and the store is well. */
+	test_storeq_room(q, "r6");
+	test_storeq_fault(faults, "");
+	test_storeq_wait(base, &news, 6);
+	CHECK_U64(news.committed, 6);
+	CHECK_INT(news.failing, 0);
+	CHECK_INT(storeq_failing(q), 0);
 	CHECK_U64(storeq_pending(q), 0);
-	CHECK_INT(storeq_sync(q), 1); /* degraded: changes wait */
-	test_storeq_ids(storeq_barrier(q), ids);
-	CHECK_STR(ids, "r1 r2 r3 ");
-
-	/* Degraded and still failing: refused at once, reported too. */
-	news.failed = 0;
-	CHECK_INT(test_storeq_room(q, "r6"), -1);
-	test_storeq_wait(base, &news, 99);
-	CHECK_U64(news.failed, 6);
-	storeq_resume(q);
-
-	/* The fault cleared: the change waits for its commit, and the
-	 * queue commits later again. */
-	unlink(faults);
-	CHECK_INT(test_storeq_room(q, "r7"), 0);
-	CHECK_INT(storeq_sync(q), 0);
-	CHECK_U64(storeq_pending(q), 0);
-
-	/* Refusing: -1 and nothing queued. */
-	storeq_refuse(q, 1);
-	CHECK_INT(test_storeq_room(q, "r8"), -1);
-	storeq_refuse(q, 0);
-	CHECK_U64(storeq_pending(q), 0);
-
-	/* A barrier sees everything queued before it. */
-	CHECK_INT(test_storeq_room(q, "r9"), 0);
-	test_storeq_ids(storeq_barrier(q), ids);
-	CHECK_STR(ids, "r1 r2 r3 r7 r9 ");
+	test_storeq_ids(rd, ids);
+	CHECK_STR(ids, "r1 r2 r3 r4 r5 r6 ");
 
 	/* Stopping commits what is queued. */
-	CHECK_INT(test_storeq_room(q, "r10"), 0);
-	storeq_free(q);
-	test_storeq_ids(s, ids);
-	CHECK_STR(ids, "r1 r2 r3 r7 r9 r10 ");
+	test_storeq_room(q, "r7");
+	CHECK_U64(storeq_free(q), 0);
+	test_storeq_ids(rd, ids);
+	CHECK_STR(ids, "r1 r2 r3 r4 r5 r6 r7 ");
+
+	/* Stopping while the store fails: one more try, and what it could
+	 * not store is counted (never acknowledged). */
+	q = storeq_new(base, s, 0, test_storeq_done, &news);
+	CHECK(q != NULL);
+	test_storeq_fault(faults, "fail");
+	test_storeq_room(q, "r8");
+	test_storeq_room(q, "r9");
+	CHECK_U64(storeq_free(q), 2);
+	test_storeq_ids(rd, ids);
+	CHECK_STR(ids, "r1 r2 r3 r4 r5 r6 r7 ");
+	store_close(rd);
 	store_close(s);
 	event_base_free(base);
+	unlink(faults);
 	unlink(db);
 	snprintf(p, sizeof p, "%s-wal", db);
 	unlink(p);

@@ -1,13 +1,13 @@
 /*
  * held.c: output held until the store has committed what it shows. Each
- * message is tagged with the newest change not yet known committed when it
+ * message is tagged with the newest op not yet known committed when it
  * was made (none for a ping's reply); a connection's messages go out in
  * order, each once its tag is committed. While a connection has output
  * held it reads nothing more, so its replies stay in order and at most its
- * last request waits. When a change fails, every held message goes (all of
- * them may show a dropped change) and that request is run again. A
- * connection's held bytes sit in one buffer cut by (tag, length) marks, so
- * holding a message allocates nothing in the common case.
+ * last request waits. A group that fails is tried again, its output still
+ * held: nothing held is ever dropped for it. A connection's held bytes
+ * sit in one buffer cut by (tag, length) marks, so holding a message
+ * allocates nothing in the common case.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +16,16 @@
 #include <event2/bufferevent.h>
 
 #include "server/server.h"
-#include "server/storeq.h"
+#include "server/store/storeq.h"
 
 /* Connections whose held output held_release sends without allocating
  * a list of them (more take one allocation): one commit's worth at 100
  * rooms, two players each. */
 #define HELD_RELEASE_STACK 256
 
-/* A run of bytes of a queue that waits for one change. */
+/* A run of bytes of a queue that waits for one op. */
 struct held_mark {
-	uint64_t tag; /* the newest change its messages may show */
+	uint64_t tag; /* the newest op its messages may show */
 	size_t len;
 };
 
@@ -66,7 +66,7 @@ held_queue_empty(const struct net_held *q)
 }
 
 /* A run of len bytes waiting for tag ends q (the bytes are in q->buf
- * already): part of the last run when that waits for the same change or
+ * already): part of the last run when that waits for the same op or
  * a newer one. */
 static void
 held_queue_mark(struct net_held *q, uint64_t tag, size_t len)
@@ -107,16 +107,6 @@ held_move(struct net_held *q, struct evbuffer *to, size_t len)
 	}
 	if (evbuffer_remove_buffer(q->buf, to, len) != (int)len)
 		fatal("held output lost");
-}
-
-/* Empty q (its buffer and marks stay for reuse). */
-static void
-held_queue_clear(struct net_held *q)
-{
-	if (q == NULL)
-		return;
-	evbuffer_drain(q->buf, evbuffer_get_length(q->buf));
-	q->first = q->n = 0;
 }
 
 static void
@@ -203,7 +193,7 @@ held_end_deferring(struct conn *c)
 	d->first = d->n = 0;
 }
 
-/* Send what of c waits for changes up to committed; 1 when nothing of it
+/* Send what of c waits for ops up to committed; 1 when nothing of it
  * is held any more. */
 static int
 held_send(struct conn *c, uint64_t committed)
@@ -232,8 +222,6 @@ held_go_on(struct conn *c)
 {
 	if (c->held != NULL)
 		return;
-	free(c->req_line);
-	c->req_line = NULL;
 	if (c->state == CONN_FLUSHING && !c->lingering &&
 	    evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
 		net_linger_now(c);
@@ -241,7 +229,7 @@ held_go_on(struct conn *c)
 		net_resume(c);
 }
 
-/* Every change up to committed is stored: what waited for it goes out. */
+/* Every op up to committed is stored: what waited for it goes out. */
 void
 held_release(struct server *srv, uint64_t committed)
 {
@@ -267,32 +255,6 @@ held_release(struct server *srv, uint64_t committed)
 		free(free_now);
 }
 
-/*
- * A change failed: every held message goes (each may show a dropped
- * change). The connections that had any, in *out (to free), their count:
- * the caller runs again each one's request whose reply was dropped and
- * then lets it read (held_go_on).
- */
-int
-held_drop(struct server *srv, struct conn ***out)
-{
-	struct conn **cs;
-	int n = 0;
-
-	cs = xmalloc((size_t)(srv->held_conns.n + 1) * sizeof *cs);
-	while (srv->held_conns.n > 0) {
-		struct conn *c = srv->held_conns.v[srv->held_conns.n - 1];
-
-		held_queue_clear(c->hq);
-		c->held = NULL;
-		c->held_bytes = 0;
-		held_unlist(c);
-		cs[n++] = c;
-	}
-	*out = cs;
-	return n;
-}
-
 /* The connection goes: everything it held goes with it. */
 void
 held_free(struct conn *c)
@@ -302,6 +264,4 @@ held_free(struct conn *c)
 	c->held = c->hq = c->dq = NULL;
 	c->held_bytes = c->deferred_bytes = 0;
 	held_unlist(c);
-	free(c->req_line);
-	c->req_line = NULL;
 }

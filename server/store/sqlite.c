@@ -1,10 +1,11 @@
 /*
- * store.c: tablerod's durable store on SQLite. One data file in WAL mode;
- * the schema is created and migrated here (PRAGMA user_version counts the
- * migrations applied); every statement is prepared once at open and every
- * write is its own committed transaction, so a call that returns 0 is on
- * disk (as far as the synchronous setting promises). Errors are never
- * silent: -1 and a message naming the operation, kept for store_errmsg.
+ * sqlite.c: the SQLite backend of the store (store.h). One data file in
+ * WAL mode; the schema is created and migrated here (PRAGMA user_version
+ * counts the migrations applied); every statement is prepared once at
+ * open. The writer commits a group of ops in one transaction; readers are
+ * their own connections, which WAL lets read while the writer writes.
+ * Errors are never silent: -1 and a message naming the operation, kept
+ * for errmsg.
  */
 #include <errno.h>
 #include <libgen.h>
@@ -17,8 +18,15 @@
 
 #include <sqlite3.h>
 
-#include "server/store.h"
+#include "server/store/fault.h"
+#include "server/store/schema.h"
+#include "server/store/store.h"
 
+/* WAL pages (of 4 KiB) past which the store thread checkpoints between
+ * groups: SQLite's automatic checkpoint would run at 1000 pages inside a
+ * commit; a larger WAL means fewer, longer checkpoints, none of them
+ * holding up a commit that output waits for. */
+#define STORE_CHECKPOINT_PAGES 4000
 /* Room for one error message: an operation, a key and SQLite's text. */
 #define STORE_ERRLEN 512
 /* How long a write waits for a lock another process holds (a backup, the
@@ -36,120 +44,10 @@
 #define STORE_APP_ID 0x74626c72
 /* Digits of a room number "r<digits>" that still fit a long long. */
 #define STORE_ROOM_DIGITS 18
-/* Test-only: when this environment variable names a file, every write
- * fails while that file holds STORE_FAULT_WORD, as it would on a full
- * disk, and "pass N" lets the next N writes through first (a fault in the
- * middle of a request); docs/PROTOCOL.md, "Storage faults". */
-#define STORE_FAULT_ENV "TABLERO_TEST_STORE_FAULTS"
-#define STORE_FAULT_WORD "fail"
-/* Bytes of the control file read. */
-#define STORE_FAULT_READ 32
 
-/*
- * The migrations, applied in order; the schema version of a file is the
- * number of them applied. Append new ones at the end, never edit old ones.
- */
-static const char *const store_migrations[] = {
-    /* 1: the first schema. */
-    "CREATE TABLE identities ("
-    " name TEXT PRIMARY KEY NOT NULL,"
-    " token_hash TEXT NOT NULL,"
-    " created_ms INTEGER NOT NULL);"
-    "CREATE TABLE rooms ("
-    " id TEXT PRIMARY KEY NOT NULL,"
-    " number INTEGER," /* from "r<digits>", for store_room_max_number */
-    " game TEXT NOT NULL,"
-    " options TEXT NOT NULL,"
-    " seats TEXT NOT NULL,"
-    " status TEXT NOT NULL,"
-    " result TEXT,"
-    " creator TEXT NOT NULL,"
-    " private INTEGER NOT NULL,"
-    " clock_initial_ms INTEGER NOT NULL,"
-    " clock_increment_ms INTEGER NOT NULL,"
-    " game_no INTEGER NOT NULL,"
-    " created_ms INTEGER NOT NULL,"
-    " updated_ms INTEGER NOT NULL);"
-    "CREATE INDEX rooms_status_updated ON rooms (status, updated_ms);"
-    "CREATE INDEX rooms_number ON rooms (number);"
-    "CREATE TABLE moves ("
-    " room TEXT NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,"
-    " game_no INTEGER NOT NULL,"
-    " ply INTEGER NOT NULL,"
-    " seat INTEGER NOT NULL,"
-    " move TEXT NOT NULL,"
-    " clock0 INTEGER NOT NULL,"
-    " clock1 INTEGER NOT NULL,"
-    " at_ms INTEGER NOT NULL,"
-    " PRIMARY KEY (room, game_no, ply)) WITHOUT ROWID;"
-    /* The highest room number ever saved, kept when rooms are deleted
-     * so that a pruned room's id is never given out again. */
-    "CREATE TABLE meta ("
-    " key TEXT PRIMARY KEY NOT NULL,"
-    " value INTEGER NOT NULL) WITHOUT ROWID;"
-    "INSERT INTO meta (key, value) VALUES ('room_max', 0);"
-    "CREATE TRIGGER rooms_max AFTER INSERT ON rooms"
-    " WHEN NEW.number IS NOT NULL BEGIN"
-    " UPDATE meta SET value = max(value, NEW.number)"
-    " WHERE key = 'room_max'; END;"
-    "CREATE TABLE progress ("
-    " name TEXT NOT NULL,"
-    " game TEXT NOT NULL,"
-    " json TEXT NOT NULL,"
-    " updated_ms INTEGER NOT NULL,"
-    " PRIMARY KEY (name, game)) WITHOUT ROWID;",
-    /* 2: event numbers survive a restart: the room's last seq, and the
-     * seq of each move's moved event. */
-    "ALTER TABLE rooms ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE moves ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;",
-    /* 3: every finished game is kept, whole: its players (name0 and
-     * name1, NULL for a bot or a free seat, for a player's history),
-     * result, times, moves (JSON) and start and final positions; a
-     * rematch or a restart of the room never touches it. */
-    "CREATE TABLE games ("
-    " id INTEGER PRIMARY KEY,"
-    " room TEXT NOT NULL,"
-    " game_no INTEGER NOT NULL,"
-    " game TEXT NOT NULL,"
-    " options TEXT NOT NULL,"
-    " seats TEXT NOT NULL,"
-    " name0 TEXT,"
-    " name1 TEXT,"
-    " result TEXT NOT NULL,"
-    " private INTEGER NOT NULL,"
-    " clock_initial_ms INTEGER NOT NULL,"
-    " clock_increment_ms INTEGER NOT NULL,"
-    " started_ms INTEGER NOT NULL,"
-    " ended_ms INTEGER NOT NULL,"
-    " nmoves INTEGER NOT NULL,"
-    " moves TEXT NOT NULL,"
-    " start TEXT NOT NULL,"
-    " position TEXT NOT NULL);"
-    "CREATE INDEX games_ended ON games (ended_ms);"
-    "CREATE INDEX games_room ON games (room);"
-    "CREATE INDEX games_name0 ON games (name0, ended_ms);"
-    "CREATE INDEX games_name1 ON games (name1, ended_ms);",
-    /* 4: names are unique whatever their case: `folded` is the name in
-     * lower case, unique. Where names clashed already, the first
-     * registered (oldest, then smallest in byte order) gets the folded
-     * key; the others keep working under their exact spelling only.
-     * `played`: set once the identity sat in a game that started;
-     * identities that never did are pruned --unplayed-days after they
-     * were last seen (`seen_ms`, the last hello). Those made before this
-     * version count as played (nothing says otherwise). */
-    "ALTER TABLE identities ADD COLUMN folded TEXT;"
-    "ALTER TABLE identities ADD COLUMN played INTEGER NOT NULL DEFAULT 1;"
-    "ALTER TABLE identities ADD COLUMN seen_ms INTEGER NOT NULL DEFAULT 0;"
-    "UPDATE identities SET folded = lower(name) WHERE NOT EXISTS"
-    " (SELECT 1 FROM identities o WHERE lower(o.name) ="
-    " lower(identities.name) AND (o.created_ms < identities.created_ms"
-    " OR (o.created_ms = identities.created_ms AND o.name <"
-    " identities.name)));"
-    "CREATE UNIQUE INDEX identities_folded ON identities (folded);"
-    "CREATE INDEX identities_unplayed ON identities (played, seen_ms);",
-};
-#define STORE_SCHEMA_VERSION                                                   \
-	((int)(sizeof store_migrations / sizeof store_migrations[0]))
+/* The schema (schema.c, one description for both backends): the
+ * schema version of a file is the number of migrations applied. */
+#define STORE_SCHEMA_VERSION store_schema_version
 
 /* The columns of a finished game, in the order store_game_row reads. */
 #define STORE_GAME_COLS                                                        \
@@ -158,12 +56,11 @@ static const char *const store_migrations[] = {
 	" nmoves, moves, start, position"
 
 /* The prepared statements, one per operation. */
-enum store_stmt {
-	ST_IDENT_GET,
+enum sqlite_stmt {
 	ST_IDENT_PUT,
 	ST_ROOM_SAVE,
 	ST_ROOM_DELETE,
-	ST_MOVE_APPEND,
+	ST_MOVE_PUT,
 	ST_MOVE_TRUNCATE,
 	ST_LOAD_ROOMS,
 	ST_LOAD_MOVES,
@@ -182,8 +79,7 @@ enum store_stmt {
 	ST_COUNT
 };
 
-static const char *const store_sql[ST_COUNT] = {
-    [ST_IDENT_GET] = "SELECT token_hash FROM identities WHERE name = ?1",
+static const char *const sqlite_sql[ST_COUNT] = {
     [ST_IDENT_PUT] = "INSERT INTO identities (name, token_hash, created_ms,"
                      " folded, played, seen_ms)"
                      " VALUES (?1, ?2, ?3, lower(?1), 0, ?3)"
@@ -206,9 +102,15 @@ static const char *const store_sql[ST_COUNT] = {
         " game_no = excluded.game_no, created_ms = excluded.created_ms,"
         " updated_ms = excluded.updated_ms, seq = excluded.seq",
     [ST_ROOM_DELETE] = "DELETE FROM rooms WHERE id = ?1",
-    [ST_MOVE_APPEND] =
+    /* An upsert: a group tried again after a commit that did happen
+     * writes the same move again, harmlessly. */
+    [ST_MOVE_PUT] =
         "INSERT INTO moves (room, game_no, ply, seat, move, clock0,"
-        " clock1, at_ms, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        " clock1, at_ms, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+        " ON CONFLICT (room, game_no, ply) DO UPDATE SET seat ="
+        " excluded.seat, move = excluded.move, clock0 = excluded.clock0,"
+        " clock1 = excluded.clock1, at_ms = excluded.at_ms,"
+        " seq = excluded.seq",
     [ST_MOVE_TRUNCATE] = "DELETE FROM moves WHERE room = ?1"
                          " AND game_no = ?2 AND ply >= ?3",
     [ST_LOAD_ROOMS] =
@@ -237,9 +139,12 @@ static const char *const store_sql[ST_COUNT] = {
         "INSERT INTO games (room, game_no, game, options, seats, name0,"
         " name1, result, private, clock_initial_ms, clock_increment_ms,"
         " started_ms, ended_ms, nmoves, moves, start, position)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+        " SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
         " coalesce((SELECT min(at_ms) FROM moves WHERE room = ?1"
-        " AND game_no = ?2), ?12), ?13, ?14, ?15, ?16, ?17)",
+        " AND game_no = ?2), ?12), ?13, ?14, ?15, ?16, ?17"
+        /* kept once, however often its group is tried */
+        " WHERE NOT EXISTS (SELECT 1 FROM games WHERE room = ?1"
+        " AND game_no = ?2 AND ended_ms = ?13)",
     [ST_GAMES_RECENT] = "SELECT " STORE_GAME_COLS " FROM games"
                         " WHERE private = 0 AND (?2 IS NULL OR game = ?2)"
                         " ORDER BY ended_ms DESC, id DESC LIMIT ?1",
@@ -264,26 +169,28 @@ static const char *const store_sql[ST_COUNT] = {
                        " AND rooms.status <> 'ended')",
 };
 
-struct store {
-	sqlite3 *db;
+struct store_conn {
+	sqlite3 *db; /* NULL: closed after a failed rollback, to reopen */
 	sqlite3_stmt *st[ST_COUNT];
+	char *path;
+	int flags; /* STORE_SYNC_FULL, STORE_READER */
 	char err[STORE_ERRLEN];
-	char *fault_file; /* test-only fault control file, or NULL */
-	char fault_seen[STORE_FAULT_READ]; /* its "pass N" last read */
-	long fault_left;                   /* writes it still lets through */
-	int in_txn;    /* inside store_begin .. store_commit */
-	int wal_pages; /* pages in the WAL after the last commit (manual) */
+	struct store_fault fault; /* test-only (fault.h); writers only */
+	int wal_pages;            /* pages in the WAL after the last commit */
+	long next_room;           /* the last room number given out (reader) */
+	sqlite3_stmt *copy_st;    /* --copy-db: the insert of copy_t */
+	const struct store_table *copy_t; /* its table */
 };
 
 /* A room of store_load with its strings copied out of the statement. */
-struct store_load_room {
+struct sqlite_load_room {
 	struct store_room r;
 	char *text; /* one block holding every string of r */
 };
 
 /* Milliseconds since the epoch, for the rows' creation and update times. */
 static long long
-store_now_ms(void)
+sqlite_now_ms(void)
 {
 	struct timespec ts;
 
@@ -294,44 +201,15 @@ store_now_ms(void)
 
 /* Keep "op: SQLite's message" as the last error; always -1. */
 static int
-store_fail(struct store *s, const char *op)
+sqlite_fail(struct store_conn *s, const char *op)
 {
 	snprintf(s->err, sizeof s->err, "%s: %s", op, sqlite3_errmsg(s->db));
 	return -1;
 }
 
-/* Test-only fault injection: 1 when the control file says every write
- * must fail now (STORE_FAULT_ENV); never without that variable. */
-static int
-store_fault(struct store *s)
-{
-	char buf[STORE_FAULT_READ];
-	size_t n;
-	FILE *f;
-
-	if (s->fault_file == NULL || (f = fopen(s->fault_file, "r")) == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if (strncmp(buf, "pass ", 5) == 0) {
-		if (strcmp(buf, s->fault_seen) != 0) {
-			memcpy(s->fault_seen, buf, sizeof buf);
-			s->fault_left = strtol(buf + 5, NULL, 10);
-		}
-		if (s->fault_left > 0) {
-			s->fault_left--;
-			return 0;
-		}
-		return 1;
-	}
-	s->fault_seen[0] = '\0';
-	return strcmp(buf, STORE_FAULT_WORD) == 0;
-}
-
 /* The injected failure of op, as SQLite would report a full disk; -1. */
 static int
-store_fail_injected(struct store *s, const char *op)
+sqlite_fail_injected(struct store_conn *s, const char *op)
 {
 	snprintf(s->err, sizeof s->err,
 	    "%s: database or disk is full (injected by %s)", op,
@@ -341,7 +219,7 @@ store_fail_injected(struct store *s, const char *op)
 
 /* Reset a statement for its next use, dropping the caller's strings. */
 static void
-store_reset(sqlite3_stmt *st)
+sqlite_reset(sqlite3_stmt *st)
 {
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
@@ -349,7 +227,7 @@ store_reset(sqlite3_stmt *st)
 
 /* Bind a string (NULL binds SQL NULL) unless an earlier bind failed. */
 static void
-store_bind_text(sqlite3_stmt *st, int i, const char *v, int *rc)
+sqlite_bind_text(sqlite3_stmt *st, int i, const char *v, int *rc)
 {
 	if (*rc != SQLITE_OK)
 		return;
@@ -361,7 +239,7 @@ store_bind_text(sqlite3_stmt *st, int i, const char *v, int *rc)
 
 /* Bind an integer unless an earlier bind failed. */
 static void
-store_bind_int(sqlite3_stmt *st, int i, long long v, int *rc)
+sqlite_bind_int(sqlite3_stmt *st, int i, long long v, int *rc)
 {
 	if (*rc == SQLITE_OK)
 		*rc = sqlite3_bind_int64(st, i, v);
@@ -369,30 +247,32 @@ store_bind_int(sqlite3_stmt *st, int i, long long v, int *rc)
 
 /* Run a bound write statement to its end; 0, or -1 with "op: why". */
 static int
-store_exec(struct store *s, enum store_stmt which, int bind_rc, const char *op)
+sqlite_exec(
+    struct store_conn *s, enum sqlite_stmt which, int bind_rc, const char *op)
 {
 	sqlite3_stmt *st = s->st[which];
 	int rc = bind_rc;
 
-	if (store_fault(s)) {
-		store_reset(st);
-		return store_fail_injected(s, op);
+	if (store_fault_now(&s->fault)) {
+		sqlite_reset(st);
+		return sqlite_fail_injected(s, op);
 	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE) {
-		store_fail(s, op);
-		store_reset(st);
+		sqlite_fail(s, op);
+		sqlite_reset(st);
 		return -1;
 	}
-	store_reset(st);
+	sqlite_reset(st);
 	return 0;
 }
 
 /* Step a bound query to its first row: 1 with a row (the statement still
  * open), 0 without one or -1 on an error (both reset). */
 static int
-store_step_row(struct store *s, sqlite3_stmt *st, int bind_rc, const char *op)
+sqlite_step_row(
+    struct store_conn *s, sqlite3_stmt *st, int bind_rc, const char *op)
 {
 	int rc = bind_rc;
 
@@ -401,8 +281,8 @@ store_step_row(struct store *s, sqlite3_stmt *st, int bind_rc, const char *op)
 	if (rc == SQLITE_ROW)
 		return 1;
 	if (rc != SQLITE_DONE)
-		store_fail(s, op);
-	store_reset(st);
+		sqlite_fail(s, op);
+	sqlite_reset(st);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -411,7 +291,7 @@ store_step_row(struct store *s, sqlite3_stmt *st, int bind_rc, const char *op)
  * text, and copy it into buf; *found says whether there was a row.
  */
 static int
-store_get_text(struct store *s, enum store_stmt which, int bind_rc,
+sqlite_get_text(struct store_conn *s, enum sqlite_stmt which, int bind_rc,
     const char *op, char *buf, size_t len, int *found)
 {
 	sqlite3_stmt *st = s->st[which];
@@ -421,7 +301,7 @@ store_get_text(struct store *s, enum store_stmt which, int bind_rc,
 	*found = 0;
 	if (len > 0)
 		buf[0] = '\0';
-	if ((row = store_step_row(s, st, bind_rc, op)) <= 0)
+	if ((row = sqlite_step_row(s, st, bind_rc, op)) <= 0)
 		return row;
 	v = sqlite3_column_text(st, 0);
 	n = sqlite3_column_bytes(st, 0);
@@ -430,18 +310,18 @@ store_get_text(struct store *s, enum store_stmt which, int bind_rc,
 		    "%s: %s (%d bytes, room for %zu)", op,
 		    v == NULL ? "stored value is NULL" : "value too long", n,
 		    len > 0 ? len - 1 : 0);
-		store_reset(st);
+		sqlite_reset(st);
 		return -1;
 	}
 	memcpy(buf, v, (size_t)n + 1);
 	*found = 1;
-	store_reset(st);
+	sqlite_reset(st);
 	return 0;
 }
 
 /* The number of a room id "r<digits>", or -1 when it has no such form. */
 static long long
-store_room_number(const char *id)
+sqlite_id_number(const char *id)
 {
 	long long n = 0;
 	size_t i;
@@ -459,7 +339,7 @@ store_room_number(const char *id)
 /* Run one statement of the open sequence and copy its first column's text
  * (if it gives a row) into buf; SQLite's code. */
 static int
-store_query_text(sqlite3 *db, const char *sql, char *buf, size_t len)
+sqlite_query_text(sqlite3 *db, const char *sql, char *buf, size_t len)
 {
 	sqlite3_stmt *st;
 	const unsigned char *v;
@@ -484,12 +364,12 @@ store_query_text(sqlite3 *db, const char *sql, char *buf, size_t len)
 
 /* Like store_query_text for a statement whose answer is an integer. */
 static int
-store_query_int(sqlite3 *db, const char *sql, long long *v)
+sqlite_query_int(sqlite3 *db, const char *sql, long long *v)
 {
 	char buf[32];
 	int rc;
 
-	rc = store_query_text(db, sql, buf, sizeof buf);
+	rc = sqlite_query_text(db, sql, buf, sizeof buf);
 	if (rc == SQLITE_OK)
 		*v = strtoll(buf, NULL, 10);
 	return rc;
@@ -498,7 +378,7 @@ store_query_int(sqlite3 *db, const char *sql, long long *v)
 /* When a file cannot be opened or written, say what is wrong with its
  * directory (WAL needs to create PATH-wal and PATH-shm beside it). */
 static void
-store_dir_hint(const char *path, char *buf, size_t len)
+sqlite_dir_hint(const char *path, char *buf, size_t len)
 {
 	char copy[STORE_PATHLEN];
 	const char *dir;
@@ -516,14 +396,14 @@ store_dir_hint(const char *path, char *buf, size_t len)
  * with a word on the directory when the file could not be opened or
  * written. */
 static void
-store_open_err(
+sqlite_open_err(
     sqlite3 *db, const char *path, const char *what, char *err, size_t errlen)
 {
 	char sys[128] = "", hint[STORE_PATHLEN + 64] = "";
 	int code = db != NULL ? sqlite3_errcode(db) & 0xff : SQLITE_NOMEM;
 
 	if (code == SQLITE_CANTOPEN || code == SQLITE_READONLY)
-		store_dir_hint(path, hint, sizeof hint);
+		sqlite_dir_hint(path, hint, sizeof hint);
 	/* The system error of SQLite's last try, unless the directory
 	 * explains it better (the last try may have been read-only). */
 	if (hint[0] == '\0' && db != NULL && sqlite3_system_errno(db) != 0)
@@ -536,7 +416,7 @@ store_open_err(
 /* The first line of quick_check's report that names a problem, cut to
  * one line for the log; the report is changed in place. */
 static const char *
-store_first_problem(char *report)
+sqlite_first_problem(char *report)
 {
 	char *p = report, *nl;
 
@@ -554,7 +434,7 @@ store_first_problem(char *report)
  * move. 0, or -1 with the reason in err.
  */
 static int
-store_check_file(sqlite3 *db, const char *path, char *err, size_t errlen)
+sqlite_check_file(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
 	char buf[256];
 	long long tables, app, version;
@@ -565,26 +445,29 @@ store_check_file(sqlite3 *db, const char *path, char *err, size_t errlen)
 		    path);
 		return -1;
 	}
-	if (store_query_int(db, "SELECT count(*) FROM sqlite_master",
+	if (sqlite_query_int(db, "SELECT count(*) FROM sqlite_master",
 	        &tables) != SQLITE_OK) {
-		store_open_err(db, path, "cannot use", err, errlen);
+		sqlite_open_err(db, path, "cannot use", err, errlen);
 		return -1;
 	}
-	if (store_query_text(db, "PRAGMA quick_check", buf, sizeof buf) !=
+	if (sqlite_query_text(db, "PRAGMA quick_check", buf, sizeof buf) !=
 	    SQLITE_OK) {
-		store_open_err(db, path, "integrity check failed", err, errlen);
+		sqlite_open_err(
+		    db, path, "integrity check failed", err, errlen);
 		return -1;
 	}
 	if (strcmp(buf, "ok") != 0) {
 		snprintf(err, errlen,
 		    "data file %s: damaged: %s (and maybe"
 		    " more; see PRAGMA quick_check)",
-		    path, store_first_problem(buf));
+		    path, sqlite_first_problem(buf));
 		return -1;
 	}
-	if (store_query_int(db, "PRAGMA application_id", &app) != SQLITE_OK ||
-	    store_query_int(db, "PRAGMA user_version", &version) != SQLITE_OK) {
-		store_open_err(db, path, "cannot read the header", err, errlen);
+	if (sqlite_query_int(db, "PRAGMA application_id", &app) != SQLITE_OK ||
+	    sqlite_query_int(db, "PRAGMA user_version", &version) !=
+	        SQLITE_OK) {
+		sqlite_open_err(
+		    db, path, "cannot read the header", err, errlen);
 		return -1;
 	}
 	if (app != STORE_APP_ID && (app != 0 || version != 0 || tables != 0)) {
@@ -600,16 +483,16 @@ store_check_file(sqlite3 *db, const char *path, char *err, size_t errlen)
 
 /* Give the connection a page cache of STORE_CACHE_KIB; 0 or -1. */
 static int
-store_cache(sqlite3 *db, const char *path, char *err, size_t errlen)
+sqlite_cache(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
 	char sql[64];
 	long long v;
 
 	snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", STORE_CACHE_KIB);
 	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
-	    store_query_int(db, "PRAGMA cache_size", &v) != SQLITE_OK ||
+	    sqlite_query_int(db, "PRAGMA cache_size", &v) != SQLITE_OK ||
 	    v != -STORE_CACHE_KIB) {
-		store_open_err(db, path, "cannot set cache_size", err, errlen);
+		sqlite_open_err(db, path, "cannot set cache_size", err, errlen);
 		return -1;
 	}
 	return 0;
@@ -618,15 +501,15 @@ store_cache(sqlite3 *db, const char *path, char *err, size_t errlen)
 /* Set WAL, the synchronous level, the page cache and foreign keys,
  * checking each answer. */
 static int
-store_pragmas(
+sqlite_pragmas(
     sqlite3 *db, const char *path, int sync_full, char *err, size_t errlen)
 {
 	char mode[32];
 	long long v;
 
-	if (store_query_text(db, "PRAGMA journal_mode = WAL", mode,
+	if (sqlite_query_text(db, "PRAGMA journal_mode = WAL", mode,
 	        sizeof mode) != SQLITE_OK) {
-		store_open_err(db, path, "cannot set WAL mode", err, errlen);
+		sqlite_open_err(db, path, "cannot set WAL mode", err, errlen);
 		return -1;
 	}
 	/* An in-memory database keeps its journal in memory: fine. */
@@ -641,8 +524,9 @@ store_pragmas(
 	        sync_full ? "PRAGMA synchronous = FULL"
 	                  : "PRAGMA synchronous = NORMAL",
 	        NULL, NULL, NULL) != SQLITE_OK ||
-	    store_query_int(db, "PRAGMA synchronous", &v) != SQLITE_OK) {
-		store_open_err(db, path, "cannot set synchronous", err, errlen);
+	    sqlite_query_int(db, "PRAGMA synchronous", &v) != SQLITE_OK) {
+		sqlite_open_err(
+		    db, path, "cannot set synchronous", err, errlen);
 		return -1;
 	}
 	if (v != (sync_full ? 2 : 1)) {
@@ -652,11 +536,11 @@ store_pragmas(
 		    path, v, sync_full ? 2 : 1);
 		return -1;
 	}
-	if (store_cache(db, path, err, errlen) != 0)
+	if (sqlite_cache(db, path, err, errlen) != 0)
 		return -1;
 	if (sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) !=
 	        SQLITE_OK ||
-	    store_query_int(db, "PRAGMA foreign_keys", &v) != SQLITE_OK ||
+	    sqlite_query_int(db, "PRAGMA foreign_keys", &v) != SQLITE_OK ||
 	    v != 1) {
 		snprintf(err, errlen,
 		    "data file %s: foreign keys cannot be"
@@ -670,19 +554,19 @@ store_pragmas(
 /* Apply the migrations from version `from` on, inside the open write
  * transaction; 0 or -1 with the reason in err. */
 static int
-store_apply(sqlite3 *db, const char *path, int from, char *err, size_t errlen)
+sqlite_apply(sqlite3 *db, const char *path, int from, char *err, size_t errlen)
 {
 	char sql[64], what[64];
 	int i;
 
 	for (i = from; i < STORE_SCHEMA_VERSION; i++) {
-		if (sqlite3_exec(db, store_migrations[i], NULL, NULL, NULL) !=
-		    SQLITE_OK) {
+		if (sqlite3_exec(db, store_schema_sql(i, 0), NULL, NULL,
+		        NULL) != SQLITE_OK) {
 			snprintf(what, sizeof what,
 			    "migration to schema"
 			    " version %d failed",
 			    i + 1);
-			store_open_err(db, path, what, err, errlen);
+			sqlite_open_err(db, path, what, err, errlen);
 			return -1;
 		}
 	}
@@ -691,7 +575,7 @@ store_apply(sqlite3 *db, const char *path, int from, char *err, size_t errlen)
 	    "PRAGMA application_id = %d",
 	    STORE_SCHEMA_VERSION, STORE_APP_ID);
 	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-		store_open_err(
+		sqlite_open_err(
 		    db, path, "cannot record the schema version", err, errlen);
 		return -1;
 	}
@@ -704,18 +588,19 @@ store_apply(sqlite3 *db, const char *path, int from, char *err, size_t errlen)
  * newer server is refused.
  */
 static int
-store_migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
+sqlite_migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
 	long long version;
 
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
 	    SQLITE_OK) {
-		store_open_err(
+		sqlite_open_err(
 		    db, path, "cannot lock for writing", err, errlen);
 		return -1;
 	}
-	if (store_query_int(db, "PRAGMA user_version", &version) != SQLITE_OK) {
-		store_open_err(
+	if (sqlite_query_int(db, "PRAGMA user_version", &version) !=
+	    SQLITE_OK) {
+		sqlite_open_err(
 		    db, path, "cannot read the schema version", err, errlen);
 		goto fail;
 	}
@@ -734,10 +619,10 @@ store_migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	if (version < STORE_SCHEMA_VERSION &&
-	    store_apply(db, path, (int)version, err, errlen) != 0)
+	    sqlite_apply(db, path, (int)version, err, errlen) != 0)
 		goto fail;
 	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		store_open_err(
+		sqlite_open_err(
 		    db, path, "cannot commit the schema", err, errlen);
 		goto fail;
 	}
@@ -749,15 +634,15 @@ fail:
 
 /* Prepare every statement for reuse until close. */
 static int
-store_prepare(struct store *s, const char *path, char *err, size_t errlen)
+sqlite_prepare(struct store_conn *s, const char *path, char *err, size_t errlen)
 {
 	int i;
 
 	for (i = 0; i < ST_COUNT; i++) {
-		if (sqlite3_prepare_v3(s->db, store_sql[i], -1,
+		if (sqlite3_prepare_v3(s->db, sqlite_sql[i], -1,
 		        SQLITE_PREPARE_PERSISTENT, &s->st[i],
 		        NULL) != SQLITE_OK) {
-			store_open_err(
+			sqlite_open_err(
 			    s->db, path, "cannot prepare", err, errlen);
 			return -1;
 		}
@@ -765,69 +650,11 @@ store_prepare(struct store *s, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* Open the store; after any fork (daemonising), since an SQLite
- * connection must not cross one. */
-struct store *
-store_open(const char *path, int sync_full, char *err, size_t errlen)
-{
-	struct store *s;
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-
-	if (path == NULL || *path == '\0') {
-		snprintf(err, errlen, "data file: no path given");
-		return NULL;
-	}
-	if ((s = calloc(1, sizeof *s)) == NULL) {
-		snprintf(err, errlen, "data file %s: out of memory", path);
-		return NULL;
-	}
-	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		store_open_err(s->db, path, "cannot open", err, errlen);
-		goto fail;
-	}
-	if (getenv(STORE_FAULT_ENV) != NULL && *getenv(STORE_FAULT_ENV) != '\0')
-		s->fault_file = strdup(getenv(STORE_FAULT_ENV));
-	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
-	if (store_check_file(s->db, path, err, errlen) != 0 ||
-	    store_pragmas(s->db, path, sync_full, err, errlen) != 0 ||
-	    store_migrate(s->db, path, err, errlen) != 0 ||
-	    store_prepare(s, path, err, errlen) != 0)
-		goto fail;
-	return s;
-fail:
-	store_close(s);
-	return NULL;
-}
-
-void
-store_close(struct store *s)
-{
-	int i;
-
-	if (s == NULL)
-		return;
-	for (i = 0; i < ST_COUNT; i++)
-		sqlite3_finalize(s->st[i]);
-	/* With every statement finalized the close cannot be refused. */
-	sqlite3_close(s->db);
-	free(s->fault_file);
-	free(s);
-}
-
-const char *
-store_errmsg(struct store *s)
-{
-	if (s == NULL)
-		return "no store";
-	return s->err[0] != '\0' ? s->err : "no error";
-}
-
-/* SQLite's WAL hook: remember the WAL's size for store_checkpoint. */
+/* SQLite's WAL hook: remember the WAL's size for sqlite_idle. */
 static int
-store_wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
+sqlite_wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
 {
-	struct store *s = arg;
+	struct store_conn *s = arg;
 
 	(void)db;
 	(void)name;
@@ -835,160 +662,165 @@ store_wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
 	return SQLITE_OK;
 }
 
-int
-store_wal_manual(struct store *s)
+static void sqlite_close(struct store_conn *s);
+
+/* Connect s to its file: open, check, set up, migrate (a writer) and
+ * prepare; 0 or -1 with the reason in err. */
+static int
+sqlite_connect(struct store_conn *s, char *err, size_t errlen)
 {
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	const char *path = s->path;
+
+	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+		sqlite_open_err(s->db, path, "cannot open", err, errlen);
+		return -1;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
+	if (sqlite_check_file(s->db, path, err, errlen) != 0 ||
+	    sqlite_pragmas(
+	        s->db, path, s->flags & STORE_SYNC_FULL, err, errlen) != 0 ||
+	    (!(s->flags & STORE_READER) &&
+	        sqlite_migrate(s->db, path, err, errlen) != 0) ||
+	    sqlite_prepare(s, path, err, errlen) != 0)
+		return -1;
+	/* A reader never writes: SQLite refuses it if it tries. */
+	if (s->flags & STORE_READER) {
+		if (sqlite3_exec(s->db, "PRAGMA query_only = 1", NULL, NULL,
+		        NULL) != SQLITE_OK) {
+			sqlite_open_err(s->db, path, "query_only", err, errlen);
+			return -1;
+		}
+		return 0;
+	}
+	/* Checkpoints are the store thread's, between groups (sqlite_idle):
+	 * SQLite's automatic one would run inside a commit. */
 	if (sqlite3_exec(s->db, "PRAGMA wal_autocheckpoint = 0", NULL, NULL,
-	        NULL) != SQLITE_OK)
-		return store_fail(s, "wal_autocheckpoint");
-	sqlite3_wal_hook(s->db, store_wal_hook, s);
+	        NULL) != SQLITE_OK) {
+		sqlite_open_err(s->db, path, "wal_autocheckpoint", err, errlen);
+		return -1;
+	}
+	sqlite3_wal_hook(s->db, sqlite_wal_hook, s);
 	return 0;
 }
 
-int
-store_checkpoint(struct store *s, int min_pages, int *done)
+/* Close s's connection (an open transaction is rolled back). */
+static void
+sqlite_disconnect(struct store_conn *s)
 {
-	*done = 0;
-	if (s->wal_pages < min_pages || s->in_txn)
+	int i;
+
+	for (i = 0; i < ST_COUNT; i++) {
+		sqlite3_finalize(s->st[i]);
+		s->st[i] = NULL;
+	}
+	/* With every statement finalized the close cannot be refused. */
+	sqlite3_close(s->db);
+	s->db = NULL;
+}
+
+static int
+sqlite_handles(const char *where)
+{
+	return where != NULL && strncmp(where, "postgres", 8) != 0;
+}
+
+/* A reader of an in-memory database shares the writer's connection:
+ * there is no file for a second one to open. */
+static int
+sqlite_reader_shares(const char *where)
+{
+	return strcmp(where, ":memory:") == 0;
+}
+
+/* Open the store; after any fork (daemonising), since an SQLite
+ * connection must not cross one. */
+static struct store_conn *
+sqlite_open(const char *path, int flags, char *err, size_t errlen)
+{
+	struct store_conn *s;
+
+	if (path == NULL || *path == '\0') {
+		snprintf(err, errlen, "data file: no path given");
+		return NULL;
+	}
+	if ((s = calloc(1, sizeof *s)) == NULL ||
+	    (s->path = strdup(path)) == NULL) {
+		snprintf(err, errlen, "data file %s: out of memory", path);
+		free(s);
+		return NULL;
+	}
+	s->flags = flags;
+	if (!(flags & STORE_READER) && store_fault_init(&s->fault) != 0) {
+		snprintf(err, errlen, "data file %s: out of memory", path);
+		sqlite_close(s);
+		return NULL;
+	}
+	if (sqlite_connect(s, err, errlen) != 0) {
+		sqlite_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void
+sqlite_close(struct store_conn *s)
+{
+	if (s == NULL)
+		return;
+	sqlite3_finalize(s->copy_st);
+	sqlite_disconnect(s);
+	store_fault_free(&s->fault);
+	free(s->path);
+	free(s);
+}
+
+static const char *
+sqlite_errmsg(struct store_conn *s)
+{
+	if (s == NULL)
+		return "no store";
+	return s->err[0] != '\0' ? s->err : "no error";
+}
+
+/* Between groups: copy the WAL back into the data file once it holds
+ * STORE_CHECKPOINT_PAGES (a passive checkpoint never waits for readers). */
+static int
+sqlite_idle(struct store_conn *s)
+{
+	if (s->wal_pages < STORE_CHECKPOINT_PAGES)
 		return 0;
 	if (sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
 	        NULL, NULL) != SQLITE_OK)
-		return store_fail(s, "checkpoint");
+		return sqlite_fail(s, "checkpoint");
 	s->wal_pages = 0;
-	*done = 1;
 	return 0;
 }
 
-/* Run one fixed statement of the group transaction; 0 or -1. */
 static int
-store_group_exec(struct store *s, const char *sql, const char *op)
-{
-	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return store_fail(s, op);
-	return 0;
-}
-
-int
-store_group_begin(struct store *s)
-{
-	if (store_group_exec(s, "BEGIN IMMEDIATE", "begin") != 0)
-		return -1;
-	s->in_txn = 1;
-	return 0;
-}
-
-int
-store_group_commit(struct store *s)
-{
-	s->in_txn = 0;
-	if (store_group_exec(s, "COMMIT", "commit") == 0)
-		return 0;
-	if (sqlite3_get_autocommit(s->db) == 0)
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
-}
-
-int
-store_group_mark(struct store *s)
-{
-	return store_group_exec(s, "SAVEPOINT change", "savepoint");
-}
-
-int
-store_group_keep(struct store *s)
-{
-	return store_group_exec(s, "RELEASE change", "release");
-}
-
-int
-store_group_undo(struct store *s)
-{
-	/* ROLLBACK TO leaves the savepoint open: RELEASE it too. */
-	if (store_group_exec(s, "ROLLBACK TO change", "rollback to") != 0)
-		return -1;
-	return store_group_keep(s);
-}
-
-int
-store_begin(struct store *s)
-{
-	if (s->in_txn) {
-		snprintf(s->err, sizeof s->err,
-		    "begin: a transaction is open already");
-		return -1;
-	}
-	if (store_fault(s))
-		return store_fail_injected(s, "begin");
-	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
-	    SQLITE_OK)
-		return store_fail(s, "begin");
-	s->in_txn = 1;
-	return 0;
-}
-
-int
-store_commit(struct store *s)
-{
-	if (!s->in_txn)
-		return 0;
-	if (store_fault(s)) {
-		store_rollback(s);
-		return store_fail_injected(s, "commit");
-	}
-	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		store_fail(s, "commit");
-		store_rollback(s);
-		return -1;
-	}
-	s->in_txn = 0;
-	return 0;
-}
-
-void
-store_rollback(struct store *s)
-{
-	if (!s->in_txn)
-		return;
-	/* SQLite may have rolled back already (a full disk): harmless. */
-	if (sqlite3_get_autocommit(s->db) == 0)
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	s->in_txn = 0;
-}
-
-int
-store_identity_get(
-    struct store *s, const char *name, char *hash, size_t hashlen, int *found)
-{
-	int rc = SQLITE_OK;
-
-	store_bind_text(s->st[ST_IDENT_GET], 1, name, &rc);
-	return store_get_text(
-	    s, ST_IDENT_GET, rc, "get identity", hash, hashlen, found);
-}
-
-int
-store_identity_put(struct store *s, const char *name, const char *hash)
+sqlite_identity_put(struct store_conn *s, const char *name, const char *hash)
 {
 	sqlite3_stmt *st = s->st[ST_IDENT_PUT];
 	int rc = SQLITE_OK;
 
-	store_bind_text(st, 1, name, &rc);
-	store_bind_text(st, 2, hash, &rc);
-	store_bind_int(st, 3, store_now_ms(), &rc);
-	return store_exec(s, ST_IDENT_PUT, rc, "put identity");
+	sqlite_bind_text(st, 1, name, &rc);
+	sqlite_bind_text(st, 2, hash, &rc);
+	sqlite_bind_int(st, 3, sqlite_now_ms(), &rc);
+	return sqlite_exec(s, ST_IDENT_PUT, rc, "put identity");
 }
 
-int
-store_identity_find(
-    struct store *s, const char *name, struct store_identity *out, int *found)
+static int
+sqlite_identity_find(struct store_conn *s, const char *name,
+    struct store_identity *out, int *found)
 {
 	sqlite3_stmt *st = s->st[ST_IDENT_FIND];
 	const unsigned char *n, *h;
 	int rc = SQLITE_OK, row;
 
 	*found = 0;
-	store_bind_text(st, 1, name, &rc);
-	if ((row = store_step_row(s, st, rc, "find identity")) <= 0)
+	sqlite_bind_text(st, 1, name, &rc);
+	if ((row = sqlite_step_row(s, st, rc, "find identity")) <= 0)
 		return row;
 	n = sqlite3_column_text(st, 0);
 	h = sqlite3_column_text(st, 1);
@@ -997,146 +829,133 @@ store_identity_find(
 	    (size_t)sqlite3_column_bytes(st, 1) >= sizeof out->hash) {
 		snprintf(s->err, sizeof s->err, "find identity: bad row for %s",
 		    name);
-		store_reset(st);
+		sqlite_reset(st);
 		return -1;
 	}
 	snprintf(out->name, sizeof out->name, "%s", (const char *)n);
 	snprintf(out->hash, sizeof out->hash, "%s", (const char *)h);
 	out->played = sqlite3_column_int(st, 2);
 	*found = 1;
-	store_reset(st);
+	sqlite_reset(st);
 	return 0;
 }
 
-int
-store_identity_played(struct store *s, const char *name)
+static int
+sqlite_identity_played(struct store_conn *s, const char *name)
 {
 	int rc = SQLITE_OK;
 
-	store_bind_text(s->st[ST_IDENT_PLAYED], 1, name, &rc);
-	return store_exec(s, ST_IDENT_PLAYED, rc, "mark identity played");
+	sqlite_bind_text(s->st[ST_IDENT_PLAYED], 1, name, &rc);
+	return sqlite_exec(s, ST_IDENT_PLAYED, rc, "mark identity played");
 }
 
-/* store_exec for a DELETE, with the count of rows it deleted. */
 static int
-store_exec_count(struct store *s, enum store_stmt which, int bind_rc,
-    const char *op, int *count)
-{
-	*count = 0;
-	if (store_exec(s, which, bind_rc, op) != 0)
-		return -1;
-	/* Rows a cascade removed (a room's moves) are not counted. */
-	*count = sqlite3_changes(s->db);
-	return 0;
-}
-
-int
-store_identity_seen(struct store *s, const char *name)
+sqlite_identity_seen(struct store_conn *s, const char *name, long long ms)
 {
 	sqlite3_stmt *st = s->st[ST_IDENT_SEEN];
 	int rc = SQLITE_OK;
 
-	store_bind_text(st, 1, name, &rc);
-	store_bind_int(st, 2, store_now_ms(), &rc);
-	return store_exec(s, ST_IDENT_SEEN, rc, "mark identity seen");
+	sqlite_bind_text(st, 1, name, &rc);
+	sqlite_bind_int(st, 2, ms, &rc);
+	return sqlite_exec(s, ST_IDENT_SEEN, rc, "mark identity seen");
 }
 
-int
-store_identity_prune(struct store *s, long long before_ms, int *count)
+static int
+sqlite_identity_prune(struct store_conn *s, long long before_ms)
 {
 	int rc = SQLITE_OK;
 
-	store_bind_int(s->st[ST_IDENT_PRUNE], 1, before_ms, &rc);
-	return store_exec_count(
-	    s, ST_IDENT_PRUNE, rc, "prune identities", count);
+	sqlite_bind_int(s->st[ST_IDENT_PRUNE], 1, before_ms, &rc);
+	return sqlite_exec(s, ST_IDENT_PRUNE, rc, "prune identities");
 }
 
-int
-store_room_save(struct store *s, const struct store_room *r)
+static int
+sqlite_room_save(struct store_conn *s, const struct store_room *r)
 {
 	sqlite3_stmt *st = s->st[ST_ROOM_SAVE];
-	long long n = store_room_number(r->id);
+	long long n = sqlite_id_number(r->id);
 	int rc = SQLITE_OK;
 
-	store_bind_text(st, 1, r->id, &rc);
+	sqlite_bind_text(st, 1, r->id, &rc);
 	if (n >= 0)
-		store_bind_int(st, 2, n, &rc);
-	store_bind_text(st, 3, r->game, &rc);
-	store_bind_text(st, 4, r->options, &rc);
-	store_bind_text(st, 5, r->seats, &rc);
-	store_bind_text(st, 6, r->status, &rc);
-	store_bind_text(st, 7, r->result, &rc);
-	store_bind_text(st, 8, r->creator, &rc);
-	store_bind_int(st, 9, r->is_private != 0, &rc);
-	store_bind_int(st, 10, r->clock_initial_ms, &rc);
-	store_bind_int(st, 11, r->clock_increment_ms, &rc);
-	store_bind_int(st, 12, r->game_no, &rc);
-	store_bind_int(st, 13, r->created_ms, &rc);
-	store_bind_int(st, 14, r->updated_ms, &rc);
-	store_bind_int(st, 15, r->seq, &rc);
-	return store_exec(s, ST_ROOM_SAVE, rc, "save room");
+		sqlite_bind_int(st, 2, n, &rc);
+	sqlite_bind_text(st, 3, r->game, &rc);
+	sqlite_bind_text(st, 4, r->options, &rc);
+	sqlite_bind_text(st, 5, r->seats, &rc);
+	sqlite_bind_text(st, 6, r->status, &rc);
+	sqlite_bind_text(st, 7, r->result, &rc);
+	sqlite_bind_text(st, 8, r->creator, &rc);
+	sqlite_bind_int(st, 9, r->is_private != 0, &rc);
+	sqlite_bind_int(st, 10, r->clock_initial_ms, &rc);
+	sqlite_bind_int(st, 11, r->clock_increment_ms, &rc);
+	sqlite_bind_int(st, 12, r->game_no, &rc);
+	sqlite_bind_int(st, 13, r->created_ms, &rc);
+	sqlite_bind_int(st, 14, r->updated_ms, &rc);
+	sqlite_bind_int(st, 15, r->seq, &rc);
+	return sqlite_exec(s, ST_ROOM_SAVE, rc, "save room");
 }
 
-int
-store_room_delete(struct store *s, const char *id)
+static int
+sqlite_room_delete(struct store_conn *s, const char *id)
 {
 	int rc = SQLITE_OK;
 
-	store_bind_text(s->st[ST_ROOM_DELETE], 1, id, &rc);
-	return store_exec(s, ST_ROOM_DELETE, rc, "delete room");
+	sqlite_bind_text(s->st[ST_ROOM_DELETE], 1, id, &rc);
+	return sqlite_exec(s, ST_ROOM_DELETE, rc, "delete room");
 }
 
-int
-store_move_append(
-    struct store *s, const char *room, int game_no, const struct store_move *m)
+static int
+sqlite_move_put(struct store_conn *s, const char *room, int game_no,
+    const struct store_move *m)
 {
-	sqlite3_stmt *st = s->st[ST_MOVE_APPEND];
+	sqlite3_stmt *st = s->st[ST_MOVE_PUT];
 	char op[128];
 	int rc = SQLITE_OK;
 
-	store_bind_text(st, 1, room, &rc);
-	store_bind_int(st, 2, game_no, &rc);
-	store_bind_int(st, 3, m->ply, &rc);
-	store_bind_int(st, 4, m->seat, &rc);
-	store_bind_text(st, 5, m->move, &rc);
-	store_bind_int(st, 6, m->clock_ms[0], &rc);
-	store_bind_int(st, 7, m->clock_ms[1], &rc);
-	store_bind_int(st, 8, m->at_ms, &rc);
-	store_bind_int(st, 9, m->seq, &rc);
-	if (rc == SQLITE_OK && store_fault(s)) {
-		store_reset(st);
-		return store_fail_injected(s, "append move");
+	sqlite_bind_text(st, 1, room, &rc);
+	sqlite_bind_int(st, 2, game_no, &rc);
+	sqlite_bind_int(st, 3, m->ply, &rc);
+	sqlite_bind_int(st, 4, m->seat, &rc);
+	sqlite_bind_text(st, 5, m->move, &rc);
+	sqlite_bind_int(st, 6, m->clock_ms[0], &rc);
+	sqlite_bind_int(st, 7, m->clock_ms[1], &rc);
+	sqlite_bind_int(st, 8, m->at_ms, &rc);
+	sqlite_bind_int(st, 9, m->seq, &rc);
+	if (rc == SQLITE_OK && store_fault_now(&s->fault)) {
+		sqlite_reset(st);
+		return sqlite_fail_injected(s, "put move");
 	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE) {
 		snprintf(op, sizeof op,
-		    "append move (room %.40s game %d ply"
+		    "put move (room %.40s game %d ply"
 		    " %d)",
 		    room != NULL ? room : "(null)", game_no, m->ply);
-		store_fail(s, op);
-		store_reset(st);
+		sqlite_fail(s, op);
+		sqlite_reset(st);
 		return -1;
 	}
-	store_reset(st);
+	sqlite_reset(st);
 	return 0;
 }
 
-int
-store_move_truncate(struct store *s, const char *room, int game_no, int ply)
+static int
+sqlite_move_truncate(
+    struct store_conn *s, const char *room, int game_no, int ply)
 {
 	sqlite3_stmt *st = s->st[ST_MOVE_TRUNCATE];
 	int rc = SQLITE_OK;
 
-	store_bind_text(st, 1, room, &rc);
-	store_bind_int(st, 2, game_no, &rc);
-	store_bind_int(st, 3, ply, &rc);
-	return store_exec(s, ST_MOVE_TRUNCATE, rc, "truncate moves");
+	sqlite_bind_text(st, 1, room, &rc);
+	sqlite_bind_int(st, 2, game_no, &rc);
+	sqlite_bind_int(st, 3, ply, &rc);
+	return sqlite_exec(s, ST_MOVE_TRUNCATE, rc, "truncate moves");
 }
 
 /* The text of column i, "" for NULL; valid until the statement steps. */
 static const char *
-store_col(sqlite3_stmt *st, int i)
+sqlite_col(sqlite3_stmt *st, int i)
 {
 	const unsigned char *v = sqlite3_column_text(st, i);
 
@@ -1146,7 +965,7 @@ store_col(sqlite3_stmt *st, int i)
 /* Copy the current row of ST_LOAD_ROOMS into lr, its strings (columns 0
  * to 6, in the order of store_room's) into one block. */
 static int
-store_load_copy(sqlite3_stmt *st, struct store_load_room *lr)
+sqlite_load_copy(sqlite3_stmt *st, struct sqlite_load_room *lr)
 {
 	const char **dst[7] = {&lr->r.id, &lr->r.game, &lr->r.options,
 	    &lr->r.seats, &lr->r.status, &lr->r.result, &lr->r.creator};
@@ -1154,14 +973,14 @@ store_load_copy(sqlite3_stmt *st, struct store_load_room *lr)
 	int i;
 
 	for (i = 0; i < 7; i++) {
-		len[i] = strlen(store_col(st, i)) + 1;
+		len[i] = strlen(sqlite_col(st, i)) + 1;
 		off[i] = total;
 		total += len[i];
 	}
 	if ((lr->text = malloc(total)) == NULL)
 		return -1;
 	for (i = 0; i < 7; i++) {
-		memcpy(lr->text + off[i], store_col(st, i), len[i]);
+		memcpy(lr->text + off[i], sqlite_col(st, i), len[i]);
 		*dst[i] = lr->text + off[i];
 	}
 	/* A room not ended has no result: NULL as on save. */
@@ -1179,7 +998,7 @@ store_load_copy(sqlite3_stmt *st, struct store_load_room *lr)
 
 /* Free the rooms store_load_rooms gathered. */
 static void
-store_load_free(struct store_load_room *rooms, size_t n)
+sqlite_load_free(struct sqlite_load_room *rooms, size_t n)
 {
 	size_t i;
 
@@ -1193,10 +1012,11 @@ store_load_free(struct store_load_room *rooms, size_t n)
  * is active while the callback runs (it may write to the store itself).
  */
 static int
-store_load_rooms(struct store *s, struct store_load_room **out, size_t *nout)
+sqlite_load_rooms(
+    struct store_conn *s, struct sqlite_load_room **out, size_t *nout)
 {
 	sqlite3_stmt *st = s->st[ST_LOAD_ROOMS];
-	struct store_load_room *rooms = NULL, *grown;
+	struct sqlite_load_room *rooms = NULL, *grown;
 	size_t n = 0, cap = 0;
 	int rc;
 
@@ -1208,30 +1028,30 @@ store_load_rooms(struct store *s, struct store_load_room **out, size_t *nout)
 				goto nomem;
 			rooms = grown;
 		}
-		if (store_load_copy(st, &rooms[n]) != 0)
+		if (sqlite_load_copy(st, &rooms[n]) != 0)
 			goto nomem;
 		n++;
 	}
 	if (rc != SQLITE_DONE) {
-		store_fail(s, "load rooms");
-		store_reset(st);
-		store_load_free(rooms, n);
+		sqlite_fail(s, "load rooms");
+		sqlite_reset(st);
+		sqlite_load_free(rooms, n);
 		return -1;
 	}
-	store_reset(st);
+	sqlite_reset(st);
 	*out = rooms;
 	*nout = n;
 	return 0;
 nomem:
 	snprintf(s->err, sizeof s->err, "load rooms: out of memory");
-	store_reset(st);
-	store_load_free(rooms, n);
+	sqlite_reset(st);
+	sqlite_load_free(rooms, n);
 	return -1;
 }
 
 /* A growing array of moves with their notations in one text block; off
  * keeps each notation's offset until the block stops moving. */
-struct store_load_moves {
+struct sqlite_load_moves {
 	struct store_move *m;
 	size_t *off;
 	size_t n, cap;
@@ -1241,7 +1061,7 @@ struct store_load_moves {
 
 /* Make room for one more move in lm. */
 static int
-store_load_moves_grow(struct store_load_moves *lm)
+sqlite_load_moves_grow(struct sqlite_load_moves *lm)
 {
 	void *grown;
 	size_t cap;
@@ -1264,14 +1084,14 @@ store_load_moves_grow(struct store_load_moves *lm)
 
 /* Add the current row of ST_LOAD_MOVES to lm. */
 static int
-store_load_moves_add(struct store_load_moves *lm, sqlite3_stmt *st)
+sqlite_load_moves_add(struct sqlite_load_moves *lm, sqlite3_stmt *st)
 {
-	const char *move = store_col(st, 2);
+	const char *move = sqlite_col(st, 2);
 	size_t len = strlen(move) + 1;
 	struct store_move *m;
 	void *grown;
 
-	if (store_load_moves_grow(lm) != 0)
+	if (sqlite_load_moves_grow(lm) != 0)
 		return -1;
 	while (lm->size - lm->used < len) {
 		lm->size = lm->size ? lm->size * 2 : 1024;
@@ -1295,7 +1115,7 @@ store_load_moves_add(struct store_load_moves *lm, sqlite3_stmt *st)
 
 /* Point each move at its notation once the text block stops moving. */
 static void
-store_load_moves_fix(struct store_load_moves *lm)
+sqlite_load_moves_fix(struct sqlite_load_moves *lm)
 {
 	size_t i;
 
@@ -1305,8 +1125,8 @@ store_load_moves_fix(struct store_load_moves *lm)
 
 /* Read the moves of (room, game_no) in order into lm. */
 static int
-store_load_moves(
-    struct store *s, const struct store_room *r, struct store_load_moves *lm)
+sqlite_load_moves(struct store_conn *s, const struct store_room *r,
+    struct sqlite_load_moves *lm)
 {
 	sqlite3_stmt *st = s->st[ST_LOAD_MOVES];
 	char op[96];
@@ -1314,42 +1134,42 @@ store_load_moves(
 
 	lm->n = 0;
 	lm->used = 0;
-	store_bind_text(st, 1, r->id, &rc);
-	store_bind_int(st, 2, r->game_no, &rc);
+	sqlite_bind_text(st, 1, r->id, &rc);
+	sqlite_bind_int(st, 2, r->game_no, &rc);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (store_load_moves_add(lm, st) != 0) {
+		if (sqlite_load_moves_add(lm, st) != 0) {
 			snprintf(s->err, sizeof s->err,
 			    "load moves (room"
 			    " %.40s): out of memory",
 			    r->id);
-			store_reset(st);
+			sqlite_reset(st);
 			return -1;
 		}
 		rc = SQLITE_OK;
 	}
 	if (rc != SQLITE_DONE) {
 		snprintf(op, sizeof op, "load moves (room %.40s)", r->id);
-		store_fail(s, op);
-		store_reset(st);
+		sqlite_fail(s, op);
+		sqlite_reset(st);
 		return -1;
 	}
-	store_reset(st);
-	store_load_moves_fix(lm);
+	sqlite_reset(st);
+	sqlite_load_moves_fix(lm);
 	return 0;
 }
 
-int
-store_load(struct store *s, store_room_cb cb, void *arg)
+static int
+sqlite_load(struct store_conn *s, store_room_cb cb, void *arg)
 {
-	struct store_load_room *rooms;
-	struct store_load_moves lm = {0};
+	struct sqlite_load_room *rooms;
+	struct sqlite_load_moves lm = {0};
 	size_t n, i;
 	int ret = 0;
 
-	if (store_load_rooms(s, &rooms, &n) != 0)
+	if (sqlite_load_rooms(s, &rooms, &n) != 0)
 		return -1;
 	for (i = 0; i < n && ret == 0; i++) {
-		if (store_load_moves(s, &rooms[i].r, &lm) != 0) {
+		if (sqlite_load_moves(s, &rooms[i].r, &lm) != 0) {
 			ret = -1;
 			break;
 		}
@@ -1364,23 +1184,25 @@ store_load(struct store *s, store_room_cb cb, void *arg)
 	free(lm.m);
 	free(lm.off);
 	free(lm.text);
-	store_load_free(rooms, n);
+	sqlite_load_free(rooms, n);
 	return ret;
 }
 
-int
-store_room_max_number(struct store *s, long *n)
+/* The next room number: the highest ever stored, read once, then
+ * counted here (the loop's reader alone gives them out). */
+static int
+sqlite_room_number(struct store_conn *s, long *n)
 {
 	sqlite3_stmt *st = s->st[ST_ROOM_MAX];
 	long long v;
 
 	if (sqlite3_step(st) != SQLITE_ROW) {
-		store_fail(s, "max room number");
-		store_reset(st);
+		sqlite_fail(s, "max room number");
+		sqlite_reset(st);
 		return -1;
 	}
 	v = sqlite3_column_int64(st, 0);
-	store_reset(st);
+	sqlite_reset(st);
 	if (v < 0 || v > LONG_MAX) {
 		snprintf(s->err, sizeof s->err,
 		    "max room number: %lld out of"
@@ -1388,102 +1210,103 @@ store_room_max_number(struct store *s, long *n)
 		    v);
 		return -1;
 	}
-	*n = (long)v;
+	if ((long)v > s->next_room)
+		s->next_room = (long)v;
+	*n = ++s->next_room;
 	return 0;
 }
 
-int
-store_prune(
-    struct store *s, const char *status, long long before_ms, int *count)
+static int
+sqlite_prune(struct store_conn *s, const char *status, long long before_ms)
 {
 	sqlite3_stmt *st = s->st[ST_PRUNE];
 	int rc = SQLITE_OK;
 
-	store_bind_text(st, 1, status, &rc);
-	store_bind_int(st, 2, before_ms, &rc);
-	return store_exec_count(s, ST_PRUNE, rc, "prune rooms", count);
+	sqlite_bind_text(st, 1, status, &rc);
+	sqlite_bind_int(st, 2, before_ms, &rc);
+	return sqlite_exec(s, ST_PRUNE, rc, "prune rooms");
 }
 
-int
-store_progress_put(
-    struct store *s, const char *name, const char *game, const char *json)
+static int
+sqlite_progress_put(
+    struct store_conn *s, const char *name, const char *game, const char *json)
 {
 	sqlite3_stmt *st = s->st[ST_PROGRESS_PUT];
 	int rc = SQLITE_OK;
 
-	store_bind_text(st, 1, name, &rc);
-	store_bind_text(st, 2, game, &rc);
-	store_bind_text(st, 3, json, &rc);
-	store_bind_int(st, 4, store_now_ms(), &rc);
-	return store_exec(s, ST_PROGRESS_PUT, rc, "put progress");
+	sqlite_bind_text(st, 1, name, &rc);
+	sqlite_bind_text(st, 2, game, &rc);
+	sqlite_bind_text(st, 3, json, &rc);
+	sqlite_bind_int(st, 4, sqlite_now_ms(), &rc);
+	return sqlite_exec(s, ST_PROGRESS_PUT, rc, "put progress");
 }
 
-int
-store_progress_get(struct store *s, const char *name, const char *game,
+static int
+sqlite_progress_get(struct store_conn *s, const char *name, const char *game,
     char *buf, size_t len, int *found)
 {
 	sqlite3_stmt *st = s->st[ST_PROGRESS_GET];
 	int rc = SQLITE_OK;
 
-	store_bind_text(st, 1, name, &rc);
-	store_bind_text(st, 2, game, &rc);
-	return store_get_text(
+	sqlite_bind_text(st, 1, name, &rc);
+	sqlite_bind_text(st, 2, game, &rc);
+	return sqlite_get_text(
 	    s, ST_PROGRESS_GET, rc, "get progress", buf, len, found);
 }
 
-int
-store_game_put(struct store *s, const struct store_game *g)
+static int
+sqlite_game_put(struct store_conn *s, const struct store_game *g)
 {
 	sqlite3_stmt *st = s->st[ST_GAME_PUT];
 	int rc = SQLITE_OK;
 
-	store_bind_text(st, 1, g->room, &rc);
-	store_bind_int(st, 2, g->game_no, &rc);
-	store_bind_text(st, 3, g->game, &rc);
-	store_bind_text(st, 4, g->options, &rc);
-	store_bind_text(st, 5, g->seats, &rc);
-	store_bind_text(st, 6, g->names[0], &rc);
-	store_bind_text(st, 7, g->names[1], &rc);
-	store_bind_text(st, 8, g->result, &rc);
-	store_bind_int(st, 9, g->is_private != 0, &rc);
-	store_bind_int(st, 10, g->clock_initial_ms, &rc);
-	store_bind_int(st, 11, g->clock_increment_ms, &rc);
-	store_bind_int(st, 12, g->started_ms, &rc);
-	store_bind_int(st, 13, g->ended_ms, &rc);
-	store_bind_int(st, 14, g->nmoves, &rc);
-	store_bind_text(st, 15, g->moves, &rc);
-	store_bind_text(st, 16, g->start, &rc);
-	store_bind_text(st, 17, g->position, &rc);
-	return store_exec(s, ST_GAME_PUT, rc, "put finished game");
+	sqlite_bind_text(st, 1, g->room, &rc);
+	sqlite_bind_int(st, 2, g->game_no, &rc);
+	sqlite_bind_text(st, 3, g->game, &rc);
+	sqlite_bind_text(st, 4, g->options, &rc);
+	sqlite_bind_text(st, 5, g->seats, &rc);
+	sqlite_bind_text(st, 6, g->names[0], &rc);
+	sqlite_bind_text(st, 7, g->names[1], &rc);
+	sqlite_bind_text(st, 8, g->result, &rc);
+	sqlite_bind_int(st, 9, g->is_private != 0, &rc);
+	sqlite_bind_int(st, 10, g->clock_initial_ms, &rc);
+	sqlite_bind_int(st, 11, g->clock_increment_ms, &rc);
+	sqlite_bind_int(st, 12, g->started_ms, &rc);
+	sqlite_bind_int(st, 13, g->ended_ms, &rc);
+	sqlite_bind_int(st, 14, g->nmoves, &rc);
+	sqlite_bind_text(st, 15, g->moves, &rc);
+	sqlite_bind_text(st, 16, g->start, &rc);
+	sqlite_bind_text(st, 17, g->position, &rc);
+	return sqlite_exec(s, ST_GAME_PUT, rc, "put finished game");
 }
 
 /* The current row of a games query (STORE_GAME_COLS) into g; its strings
  * live until the statement steps again. */
 static void
-store_game_row(sqlite3_stmt *st, struct store_game *g)
+sqlite_game_row(sqlite3_stmt *st, struct store_game *g)
 {
 	memset(g, 0, sizeof *g);
 	g->id = sqlite3_column_int64(st, 0);
-	g->room = store_col(st, 1);
+	g->room = sqlite_col(st, 1);
 	g->game_no = sqlite3_column_int(st, 2);
-	g->game = store_col(st, 3);
-	g->options = store_col(st, 4);
-	g->seats = store_col(st, 5);
-	g->result = store_col(st, 6);
+	g->game = sqlite_col(st, 3);
+	g->options = sqlite_col(st, 4);
+	g->seats = sqlite_col(st, 5);
+	g->result = sqlite_col(st, 6);
 	g->is_private = sqlite3_column_int(st, 7);
 	g->clock_initial_ms = sqlite3_column_int64(st, 8);
 	g->clock_increment_ms = sqlite3_column_int64(st, 9);
 	g->started_ms = sqlite3_column_int64(st, 10);
 	g->ended_ms = sqlite3_column_int64(st, 11);
 	g->nmoves = sqlite3_column_int(st, 12);
-	g->moves = store_col(st, 13);
-	g->start = store_col(st, 14);
-	g->position = store_col(st, 15);
+	g->moves = sqlite_col(st, 13);
+	g->start = sqlite_col(st, 14);
+	g->position = sqlite_col(st, 15);
 }
 
 /* Step a bound games query, calling cb on each row; the count into *n. */
 static int
-store_games_run(struct store *s, enum store_stmt which, int bind_rc,
+sqlite_games_run(struct store_conn *s, enum sqlite_stmt which, int bind_rc,
     const char *op, store_game_cb cb, void *arg, int *n)
 {
 	sqlite3_stmt *st = s->st[which];
@@ -1492,53 +1315,234 @@ store_games_run(struct store *s, enum store_stmt which, int bind_rc,
 
 	*n = 0;
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		store_game_row(st, &g);
+		sqlite_game_row(st, &g);
 		(*n)++;
 		cb(arg, &g);
 		rc = SQLITE_OK;
 	}
 	if (rc != SQLITE_DONE) {
-		store_fail(s, op);
-		store_reset(st);
+		sqlite_fail(s, op);
+		sqlite_reset(st);
 		return -1;
 	}
-	store_reset(st);
+	sqlite_reset(st);
 	return 0;
 }
 
-int
-store_games_recent(
-    struct store *s, const char *game, int limit, store_game_cb cb, void *arg)
+static int
+sqlite_games_recent(struct store_conn *s, const char *game, int limit,
+    store_game_cb cb, void *arg)
 {
 	int rc = SQLITE_OK, n;
 
-	store_bind_int(s->st[ST_GAMES_RECENT], 1, limit, &rc);
-	store_bind_text(s->st[ST_GAMES_RECENT], 2, game, &rc);
-	return store_games_run(
+	sqlite_bind_int(s->st[ST_GAMES_RECENT], 1, limit, &rc);
+	sqlite_bind_text(s->st[ST_GAMES_RECENT], 2, game, &rc);
+	return sqlite_games_run(
 	    s, ST_GAMES_RECENT, rc, "list finished games", cb, arg, &n);
 }
 
-int
-store_games_of(struct store *s, const char *name, int with_private, int limit,
-    store_game_cb cb, void *arg)
+static int
+sqlite_games_of(struct store_conn *s, const char *name, int with_private,
+    int limit, store_game_cb cb, void *arg)
 {
 	sqlite3_stmt *st = s->st[ST_GAMES_OF];
 	int rc = SQLITE_OK, n;
 
-	store_bind_text(st, 1, name, &rc);
-	store_bind_int(st, 2, with_private != 0, &rc);
-	store_bind_int(st, 3, limit, &rc);
-	return store_games_run(
+	sqlite_bind_text(st, 1, name, &rc);
+	sqlite_bind_int(st, 2, with_private != 0, &rc);
+	sqlite_bind_int(st, 3, limit, &rc);
+	return sqlite_games_run(
 	    s, ST_GAMES_OF, rc, "a player's games", cb, arg, &n);
 }
 
-int
-store_game_last(
-    struct store *s, const char *room, store_game_cb cb, void *arg, int *found)
+static int
+sqlite_game_last(struct store_conn *s, const char *room, store_game_cb cb,
+    void *arg, int *found)
 {
 	int rc = SQLITE_OK;
 
-	store_bind_text(s->st[ST_GAME_LAST], 1, room, &rc);
-	return store_games_run(
+	sqlite_bind_text(s->st[ST_GAME_LAST], 1, room, &rc);
+	return sqlite_games_run(
 	    s, ST_GAME_LAST, rc, "a room's last game", cb, arg, found);
 }
+
+/* Run one fixed statement; 0 or -1 with "op: why". */
+static int
+sqlite_run(struct store_conn *s, const char *sql, const char *op)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sqlite_fail(s, op);
+	return 0;
+}
+
+/* A group failed inside its transaction: roll it all back. When the
+ * rollback fails (or the fault hook says it does), the connection is
+ * closed, which rolls back too, and opened again: nothing half-written can
+ * be committed by a later group. Always -1, the group's error kept. */
+static int
+sqlite_undo(struct store_conn *s)
+{
+	char err[STORE_ERRLEN];
+
+	if (!store_fault_undo(&s->fault) &&
+	    (sqlite3_get_autocommit(s->db) ||
+	        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK))
+		return -1;
+	sqlite_disconnect(s);
+	if (sqlite_connect(s, err, sizeof err) != 0) {
+		/* Tried again by the next commit. */
+		sqlite_disconnect(s);
+		snprintf(s->err, sizeof s->err, "%s", err);
+	}
+	return -1;
+}
+
+/* A prune's answer rc; its rows removed added to *op->count. */
+static int
+sqlite_counted(struct store_conn *s, const struct store_op *op, int rc)
+{
+	if (rc == 0 && op->count != NULL)
+		*op->count += sqlite3_changes(s->db);
+	return rc;
+}
+
+/* Run one op inside the group's transaction. */
+static int
+sqlite_op(struct store_conn *s, const struct store_op *op)
+{
+	switch (op->kind) {
+	case STORE_OP_ROOM_SAVE:
+		return sqlite_room_save(s, &op->u.room);
+	case STORE_OP_ROOM_DELETE:
+		return sqlite_room_delete(s, op->a);
+	case STORE_OP_MOVE_PUT:
+		return sqlite_move_put(s, op->a, op->n, &op->u.move);
+	case STORE_OP_MOVE_TRUNCATE:
+		return sqlite_move_truncate(s, op->a, op->n, op->m);
+	case STORE_OP_PROGRESS_PUT:
+		return sqlite_progress_put(s, op->a, op->b, op->c);
+	case STORE_OP_GAME_PUT:
+		return sqlite_game_put(s, &op->u.game);
+	case STORE_OP_IDENT_PUT:
+		return sqlite_identity_put(s, op->a, op->b);
+	case STORE_OP_IDENT_PLAYED:
+		return sqlite_identity_played(s, op->a);
+	case STORE_OP_IDENT_SEEN:
+		return sqlite_identity_seen(s, op->a, op->ms);
+	case STORE_OP_IDENT_PRUNE:
+		return sqlite_counted(s, op, sqlite_identity_prune(s, op->ms));
+	case STORE_OP_ROOM_PRUNE:
+		return sqlite_counted(s, op, sqlite_prune(s, op->a, op->ms));
+	}
+	snprintf(s->err, sizeof s->err, "unknown op %d", (int)op->kind);
+	return -1;
+}
+
+/* The group's transaction: all of ops or none. */
+static int
+sqlite_commit(struct store_conn *s, const struct store_op *ops)
+{
+	char err[STORE_ERRLEN];
+
+	if (s->db == NULL && sqlite_connect(s, err, sizeof err) != 0) {
+		sqlite_disconnect(s);
+		snprintf(s->err, sizeof s->err, "%s", err);
+		return -1;
+	}
+	if (sqlite_run(s, "BEGIN IMMEDIATE", "begin") != 0)
+		return sqlite_undo(s);
+	for (; ops != NULL; ops = ops->next)
+		if (sqlite_op(s, ops) != 0)
+			return sqlite_undo(s);
+	if (store_fault_now(&s->fault)) {
+		sqlite_fail_injected(s, "commit");
+		return sqlite_undo(s);
+	}
+	if (sqlite_run(s, "COMMIT", "commit") != 0)
+		return sqlite_undo(s);
+	return 0;
+}
+static int
+sqlite_copy_read(struct store_conn *s, const struct store_table *t,
+    store_row_cb cb, void *arg)
+{
+	const char *vals[STORE_TABLE_COLS];
+	sqlite3_stmt *st;
+	int i, rc, ret = 0;
+
+	if (sqlite3_prepare_v2(
+	        s->db, store_table_sql(t, 0, 0), -1, &st, NULL) != SQLITE_OK)
+		return sqlite_fail(s, t->name);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (i = 0; i < t->ncols; i++)
+			vals[i] = sqlite3_column_type(st, i) == SQLITE_NULL
+			    ? NULL
+			    : sqlite_col(st, i);
+		if ((ret = cb(arg, vals)) != 0)
+			break;
+	}
+	if (ret == 0 && rc != SQLITE_DONE)
+		ret = sqlite_fail(s, t->name);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int
+sqlite_copy_txn(struct store_conn *s, int what)
+{
+	sqlite3_finalize(s->copy_st);
+	s->copy_st = NULL;
+	s->copy_t = NULL;
+	if (what == 0)
+		return sqlite_run(s, "BEGIN IMMEDIATE", "begin the copy");
+	if (what > 0)
+		return sqlite_run(s, "COMMIT", "commit the copy");
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return 0;
+}
+
+static int
+sqlite_copy_write(
+    struct store_conn *s, const struct store_table *t, const char *const *vals)
+{
+	int i, rc = SQLITE_OK;
+
+	if (s->copy_t != t) {
+		sqlite3_finalize(s->copy_st);
+		s->copy_t = NULL;
+		if (sqlite3_prepare_v2(s->db, store_table_sql(t, 1, 0), -1,
+		        &s->copy_st, NULL) != SQLITE_OK)
+			return sqlite_fail(s, t->name);
+		s->copy_t = t;
+	}
+	for (i = 0; i < t->ncols && rc == SQLITE_OK; i++)
+		rc = vals[i] == NULL ? sqlite3_bind_null(s->copy_st, i + 1)
+		                     : sqlite3_bind_text(s->copy_st, i + 1,
+		                           vals[i], -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s->copy_st);
+	sqlite_reset(s->copy_st);
+	return rc == SQLITE_DONE ? 0 : sqlite_fail(s, t->name);
+}
+
+const struct store_backend store_sqlite = {
+    .name = "sqlite",
+    .handles = sqlite_handles,
+    .reader_shares = sqlite_reader_shares,
+    .open = sqlite_open,
+    .close = sqlite_close,
+    .errmsg = sqlite_errmsg,
+    .commit = sqlite_commit,
+    .idle = sqlite_idle,
+    .load = sqlite_load,
+    .room_number = sqlite_room_number,
+    .identity_find = sqlite_identity_find,
+    .progress_get = sqlite_progress_get,
+    .games_recent = sqlite_games_recent,
+    .games_of = sqlite_games_of,
+    .game_last = sqlite_game_last,
+    .copy_read = sqlite_copy_read,
+    .copy_txn = sqlite_copy_txn,
+    .copy_write = sqlite_copy_write,
+};

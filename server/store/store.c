@@ -1,0 +1,285 @@
+/*
+ * store.c: the store interface's calls (store.h), each passed on to the
+ * backend the --db string picked, and the ops the loop hands the store
+ * thread. A store is one connection; a reader that cannot have its own
+ * (an in-memory SQLite database) shares the writer's under a lock, so
+ * every call takes the store's lock, never contended otherwise.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/store/store.h"
+
+/* The backends, the default (a file path) last. */
+static const struct store_backend *const store_backends[] = {
+    &store_pg,
+    &store_sqlite,
+};
+
+struct store {
+	const struct store_backend *be;
+	struct store_conn *conn;
+	char *where;
+	int flags;
+	pthread_mutex_t own;
+	pthread_mutex_t *mu; /* &own, or the writer's when shared */
+	int shared;          /* conn is the writer's: not closed here */
+};
+
+/* A store's lock: recursive, so that a load's callback may write to the
+ * store it reads (a reader sharing the writer's connection). */
+static void
+store_lock_init(pthread_mutex_t *mu)
+{
+	pthread_mutexattr_t a;
+
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(mu, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
+/* A store around conn (NULL: conn is NULL, the error in err). */
+static struct store *
+store_wrap(const struct store_backend *be, struct store_conn *conn,
+    const char *where, int flags)
+{
+	struct store *s;
+
+	if (conn == NULL)
+		return NULL;
+	if ((s = calloc(1, sizeof *s)) == NULL ||
+	    (s->where = strdup(where)) == NULL) {
+		free(s);
+		be->close(conn);
+		return NULL;
+	}
+	s->be = be;
+	s->conn = conn;
+	s->flags = flags;
+	store_lock_init(&s->own);
+	s->mu = &s->own;
+	return s;
+}
+
+struct store *
+store_open(const char *where, int flags, char *err, size_t errlen)
+{
+	size_t i, n = sizeof store_backends / sizeof store_backends[0];
+	struct store *s;
+
+	for (i = 0; i < n; i++) {
+		const struct store_backend *be = store_backends[i];
+
+		if (!be->handles(where))
+			continue;
+		s = store_wrap(
+		    be, be->open(where, flags, err, errlen), where, flags);
+		if (s == NULL && err[0] == '\0')
+			snprintf(err, errlen, "%s: out of memory", where);
+		return s;
+	}
+	snprintf(err, errlen, "%s: no store backend takes it", where);
+	return NULL;
+}
+
+struct store *
+store_open_reader(struct store *w, char *err, size_t errlen)
+{
+	const struct store_backend *be = w->be;
+	int flags = w->flags | STORE_READER;
+	struct store *s;
+
+	if (be->reader_shares == NULL || !be->reader_shares(w->where)) {
+		s = store_wrap(be, be->open(w->where, flags, err, errlen),
+		    w->where, flags);
+		if (s == NULL && err[0] == '\0')
+			snprintf(err, errlen, "%s: out of memory", w->where);
+		return s;
+	}
+	if ((s = calloc(1, sizeof *s)) == NULL ||
+	    (s->where = strdup(w->where)) == NULL) {
+		free(s);
+		snprintf(err, errlen, "%s: out of memory", w->where);
+		return NULL;
+	}
+	s->be = be;
+	s->conn = w->conn;
+	s->flags = flags;
+	store_lock_init(&s->own);
+	s->mu = w->mu;
+	s->shared = 1;
+	return s;
+}
+
+void
+store_close(struct store *s)
+{
+	if (s == NULL)
+		return;
+	if (!s->shared)
+		s->be->close(s->conn);
+	pthread_mutex_destroy(&s->own);
+	free(s->where);
+	free(s);
+}
+
+const char *
+store_errmsg(struct store *s)
+{
+	const char *m;
+
+	if (s == NULL)
+		return "no store";
+	pthread_mutex_lock(s->mu);
+	m = s->be->errmsg(s->conn);
+	pthread_mutex_unlock(s->mu);
+	return m;
+}
+
+const char *
+store_backend_name(const struct store *s)
+{
+	return s->be->name;
+}
+
+/* Run one backend call under the store's lock. */
+#define STORE_CALL(s, call)                                                    \
+	do {                                                                   \
+		int rc_;                                                       \
+		pthread_mutex_lock((s)->mu);                                   \
+		rc_ = (s)->be->call;                                           \
+		pthread_mutex_unlock((s)->mu);                                 \
+		return rc_;                                                    \
+	} while (0)
+
+int
+store_commit(struct store *s, const struct store_op *ops)
+{
+	STORE_CALL(s, commit(s->conn, ops));
+}
+
+int
+store_idle(struct store *s)
+{
+	if (s->be->idle == NULL)
+		return 0;
+	STORE_CALL(s, idle(s->conn));
+}
+
+int
+store_load(struct store *s, store_room_cb cb, void *arg)
+{
+	STORE_CALL(s, load(s->conn, cb, arg));
+}
+
+int
+store_room_number(struct store *s, long *n)
+{
+	STORE_CALL(s, room_number(s->conn, n));
+}
+
+int
+store_identity_find(
+    struct store *s, const char *name, struct store_identity *out, int *found)
+{
+	STORE_CALL(s, identity_find(s->conn, name, out, found));
+}
+
+int
+store_progress_get(struct store *s, const char *name, const char *game,
+    char *buf, size_t len, int *found)
+{
+	STORE_CALL(s, progress_get(s->conn, name, game, buf, len, found));
+}
+
+int
+store_games_recent(
+    struct store *s, const char *game, int limit, store_game_cb cb, void *arg)
+{
+	STORE_CALL(s, games_recent(s->conn, game, limit, cb, arg));
+}
+
+int
+store_games_of(struct store *s, const char *name, int with_private, int limit,
+    store_game_cb cb, void *arg)
+{
+	STORE_CALL(s, games_of(s->conn, name, with_private, limit, cb, arg));
+}
+
+int
+store_game_last(
+    struct store *s, const char *room, store_game_cb cb, void *arg, int *found)
+{
+	STORE_CALL(s, game_last(s->conn, room, cb, arg, found));
+}
+
+int
+store_copy_read(
+    struct store *s, const struct store_table *t, store_row_cb cb, void *arg)
+{
+	STORE_CALL(s, copy_read(s->conn, t, cb, arg));
+}
+
+int
+store_copy_txn(struct store *s, int what)
+{
+	STORE_CALL(s, copy_txn(s->conn, what));
+}
+
+int
+store_copy_write(
+    struct store *s, const struct store_table *t, const char *const *vals)
+{
+	STORE_CALL(s, copy_write(s->conn, t, vals));
+}
+
+struct store_op *
+store_op_new(enum store_op_kind kind)
+{
+	struct store_op *op = calloc(1, sizeof *op);
+
+	if (op == NULL) {
+		fputs("tablerod: out of memory\n", stderr);
+		abort();
+	}
+	op->kind = kind;
+	return op;
+}
+
+const char *
+store_op_str(struct store_op *op, const char *v)
+{
+	size_t n;
+
+	if (v == NULL)
+		return NULL;
+	if (op->nown == STORE_OP_STRS) {
+		fprintf(stderr, "tablerod: more than %d strings in one op\n",
+		    STORE_OP_STRS);
+		abort();
+	}
+	n = strlen(v) + 1;
+	if ((op->own[op->nown] = malloc(n)) == NULL) {
+		fputs("tablerod: out of memory\n", stderr);
+		abort();
+	}
+	memcpy(op->own[op->nown], v, n);
+	return op->own[op->nown++];
+}
+
+void
+store_op_free(struct store_op *ops)
+{
+	struct store_op *next;
+	int i;
+
+	for (; ops != NULL; ops = next) {
+		next = ops->next;
+		for (i = 0; i < ops->nown; i++)
+			free(ops->own[i]);
+		free(ops);
+	}
+}

@@ -1,0 +1,255 @@
+/*
+ * store.h: the store interface. A backend (sqlite.c, pg.c) is a table of
+ * functions, struct store_backend; the server talks to a store only through
+ * the store_* calls below, which pick the backend by the --db string. The
+ * store knows no game: rooms carry their options, seats and results as JSON
+ * text the server prepares.
+ *
+ * Writes are ops (struct store_op), built on the loop and committed by the
+ * store thread (thread.c) in groups: one transaction per group, all or
+ * nothing. Every op is idempotent (an upsert keyed as its comment says), so
+ * a group retried after a commit whose outcome was unknown does no harm.
+ * Reads run on their own connection (STORE_READER), so the loop never
+ * waits for the writer; they see what is committed, nothing more.
+ */
+#ifndef TABLERO_STORE_STORE_H
+#define TABLERO_STORE_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One connection to a backend (opaque; each backend defines its own). */
+struct store;
+struct store_conn;
+
+/* A room as stored. Strings are NUL-terminated; JSON fields are text. */
+struct store_room {
+	const char *id;      /* "r12" */
+	const char *game;    /* wire name */
+	const char *options; /* JSON object: the options it was made with */
+	const char *seats;   /* JSON array: [{"name":"ana","bot":0}, ...] */
+	const char *status;  /* "waiting", "playing", "ended", "adjourned" */
+	const char *result;  /* JSON object, or NULL while not ended */
+	const char *creator; /* name of the player who created it */
+	int is_private;
+	long long clock_initial_ms; /* 0: no clock */
+	long long clock_increment_ms;
+	int game_no;          /* 1, 2, ...: a rematch, restart or next level */
+	long long created_ms; /* ms since the epoch */
+	long long updated_ms;
+	long long seq; /* the room's last event number */
+};
+
+/* One accepted move of a room's current game. */
+struct store_move {
+	int ply;               /* 1, 2, ... within (room, game_no) */
+	int seat;              /* seat index that played it; -1 server (pass) */
+	const char *move;      /* notation, as accepted */
+	long long clock_ms[2]; /* clocks after the move; -1 without a clock */
+	long long at_ms;       /* when it was played, ms since the epoch */
+	long long seq;         /* the seq of its moved event */
+};
+
+/* A finished game as kept for good. Strings are NUL-terminated. */
+struct store_game {
+	long long id;         /* its number in the store, 1, 2, ... */
+	const char *room;     /* "r12" */
+	int game_no;          /* which game of the room */
+	const char *game;     /* wire name */
+	const char *options;  /* JSON object, as the room's */
+	const char *seats;    /* JSON array: [{"seat":..,"name":..,"bot":..}] */
+	const char *names[2]; /* the seated people's names, NULL: none */
+	const char *result;   /* JSON object: the ended event's fields */
+	int is_private;
+	long long clock_initial_ms, clock_increment_ms; /* 0: no clock */
+	long long started_ms; /* put: when there is no move, else ignored */
+	long long ended_ms;
+	int nmoves;
+	const char *moves; /* JSON array: [{"seat":..,"move":..,"text":..}] */
+	const char *start; /* position strings at the start and the end */
+	const char *position;
+};
+
+/* An identity found by name whatever its case (the exact spelling first):
+ * its name as registered, its token hash, whether it ever played. */
+struct store_identity {
+	char name[64];
+	char hash[128];
+	int played;
+};
+
+/* The writes. a, b, c are the op's strings, n and m its numbers. */
+enum store_op_kind {
+	/* u.room; upsert keyed by room id. */
+	STORE_OP_ROOM_SAVE,
+	/* a room id: the room and its moves go (none: nothing). */
+	STORE_OP_ROOM_DELETE,
+	/* a room, n game_no, u.move; upsert keyed by (room, game_no, ply). */
+	STORE_OP_MOVE_PUT,
+	/* a room, n game_no, m ply: the moves from ply on go. */
+	STORE_OP_MOVE_TRUNCATE,
+	/* a name, b game, c JSON; upsert keyed by (name, game). */
+	STORE_OP_PROGRESS_PUT,
+	/* u.game; kept once per (room, game_no, ended_ms). */
+	STORE_OP_GAME_PUT,
+	/* a name, b token hash; upsert keyed by name. */
+	STORE_OP_IDENT_PUT,
+	/* a name: it sat in a game that started (never pruned). */
+	STORE_OP_IDENT_PLAYED,
+	/* a name, ms now: it logged in (the prune counts from then). */
+	STORE_OP_IDENT_SEEN,
+	/* ms: identities that never played, last seen before it and creating
+	 * no unfinished room, go. */
+	STORE_OP_IDENT_PRUNE,
+	/* a status list ("adjourned", or several, comma-separated), ms: rooms
+	 * in it last updated before ms go, with their moves. */
+	STORE_OP_ROOM_PRUNE,
+};
+
+/* The most strings one op owns (a kept game has ten). */
+#define STORE_OP_STRS 12
+
+/* One write, its values copied: own[] holds every string it points at. */
+struct store_op {
+	struct store_op *next;
+	enum store_op_kind kind;
+	uint64_t change; /* the change it belongs to (thread.c) */
+	const char *a, *b, *c;
+	int n, m;
+	long long ms;
+	/* Not NULL: where commit adds the rows a prune removed (a backend
+	 * that cannot count leaves it). */
+	long *count;
+	union {
+		struct store_room room;
+		struct store_move move;
+		struct store_game game;
+	} u;
+	char *own[STORE_OP_STRS];
+	int nown;
+};
+
+/* Called by store_load for each room to rebuild, with its current game's
+ * moves in order; return 0 to go on, -1 to stop with an error. */
+typedef int (*store_room_cb)(void *arg, const struct store_room *r,
+    const struct store_move *moves, int nmoves);
+/* Called for each finished game a query finds; it must not use the store
+ * (the query is still running) and its strings live until it returns. */
+typedef void (*store_game_cb)(void *arg, const struct store_game *g);
+
+/* Called by copy_read with each row, its columns as text (NULL: SQL
+ * NULL); return 0 to go on, else the read stops with that value. */
+typedef int (*store_row_cb)(void *arg, const char *const *vals);
+
+struct store_table;
+
+/* store_open flags. */
+enum {
+	STORE_SYNC_FULL = 1, /* every commit waits for the disk (fsync) */
+	STORE_READER = 2,    /* a connection for reads only: no migration */
+};
+
+/*
+ * What a backend implements. Every int function returns 0 on success and
+ * -1 on an error whose text errmsg gives. A writer connection is used by
+ * the store thread alone, a reader by the loop alone.
+ */
+struct store_backend {
+	const char *name; /* "sqlite", "postgresql": for logs */
+	/* 1 when `where` (the --db string) is this backend's. */
+	int (*handles)(const char *where);
+	/* 1 when a reader of `where` must share the writer's connection (an
+	 * in-memory database); NULL: never. */
+	int (*reader_shares)(const char *where);
+	/* Connect; a writer creates and migrates the schema. NULL with the
+	 * reason in err (corrupt file, unreachable server, newer schema). */
+	struct store_conn *(*open)(
+	    const char *where, int flags, char *err, size_t errlen);
+	void (*close)(struct store_conn *c);
+	const char *(*errmsg)(struct store_conn *c);
+
+	/* Write the ops in one transaction: all of them or, on -1, none
+	 * (the backend leaves the connection ready for the next try). */
+	int (*commit)(struct store_conn *c, const struct store_op *ops);
+	/* Between groups, on the thread: housekeeping (a checkpoint); NULL
+	 * when the backend has none. */
+	int (*idle)(struct store_conn *c);
+
+	/* Call cb for every room whose status is not "ended", oldest first,
+	 * with its current game's moves. */
+	int (*load)(struct store_conn *c, store_room_cb cb, void *arg);
+	/* A room number never given out before, larger than any stored. */
+	int (*room_number)(struct store_conn *c, long *n);
+	int (*identity_find)(struct store_conn *c, const char *name,
+	    struct store_identity *out, int *found);
+	/* A player's one-player progress per game, JSON text. */
+	int (*progress_get)(struct store_conn *c, const char *name,
+	    const char *game, char *buf, size_t len, int *found);
+	/* The last `limit` finished games that are not private (of one game
+	 * when game is not NULL), newest first. */
+	int (*games_recent)(struct store_conn *c, const char *game, int limit,
+	    store_game_cb cb, void *arg);
+	/* The last `limit` finished games name played (private ones too when
+	 * with_private), newest first. */
+	int (*games_of)(struct store_conn *c, const char *name,
+	    int with_private, int limit, store_game_cb cb, void *arg);
+	/* The last finished game of a room; *found is 0 when it has none. */
+	int (*game_last)(struct store_conn *c, const char *room,
+	    store_game_cb cb, void *arg, int *found);
+
+	/* --copy-db (copy.c), on writers. Every row of table t (schema.h),
+	 * in t's order, to cb. */
+	int (*copy_read)(struct store_conn *c, const struct store_table *t,
+	    store_row_cb cb, void *arg);
+	/* The copy's one transaction on the target: begin (0), commit (1)
+	 * or roll back (-1). */
+	int (*copy_txn)(struct store_conn *c, int what);
+	/* Write one row of t inside it (it may be sent later, at the latest
+	 * by the commit, whose result then says how it went). */
+	int (*copy_write)(struct store_conn *c, const struct store_table *t,
+	    const char *const *vals);
+};
+
+extern const struct store_backend store_sqlite;
+extern const struct store_backend store_pg;
+
+/* The calls (store.c): the backend's, through the store's table. Open the
+ * writer first (it migrates), then the loop's reader of the same store. */
+struct store *store_open(
+    const char *where, int flags, char *err, size_t errlen);
+struct store *store_open_reader(struct store *writer, char *err, size_t errlen);
+void store_close(struct store *s);
+const char *store_errmsg(struct store *s);
+const char *store_backend_name(const struct store *s);
+int store_commit(struct store *s, const struct store_op *ops);
+int store_idle(struct store *s);
+int store_load(struct store *s, store_room_cb cb, void *arg);
+int store_room_number(struct store *s, long *n);
+int store_identity_find(
+    struct store *s, const char *name, struct store_identity *out, int *found);
+int store_progress_get(struct store *s, const char *name, const char *game,
+    char *buf, size_t len, int *found);
+int store_games_recent(
+    struct store *s, const char *game, int limit, store_game_cb cb, void *arg);
+int store_games_of(struct store *s, const char *name, int with_private,
+    int limit, store_game_cb cb, void *arg);
+int store_game_last(
+    struct store *s, const char *room, store_game_cb cb, void *arg, int *found);
+int store_copy_read(
+    struct store *s, const struct store_table *t, store_row_cb cb, void *arg);
+int store_copy_txn(struct store *s, int what);
+int store_copy_write(
+    struct store *s, const struct store_table *t, const char *const *vals);
+
+/* Copy everything in the store at from (a path or URL) into the empty
+ * store at to (copy.c): 0, or -1 with the reason in err. Each table's
+ * row count is logged. */
+int store_copy(const char *from, const char *to, char *err, size_t errlen);
+
+/* Ops (op.c): a new op of kind with its strings copied; store_op_free
+ * frees a list of them. */
+struct store_op *store_op_new(enum store_op_kind kind);
+const char *store_op_str(struct store_op *op, const char *v);
+void store_op_free(struct store_op *ops);
+
+#endif

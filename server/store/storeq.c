@@ -1,0 +1,453 @@
+/*
+ * storeq.c: the store thread and its queue (see storeq.h). The loop
+ * numbers each op as it queues it and, at the end of its callback, hands
+ * what it collected to the thread. The thread takes everything handed
+ * over so far as one group and commits it in one transaction through the
+ * backend: all of it or none. On success it tells the loop (through one
+ * event) the number of the group's last op; on failure it keeps the group,
+ * tells the loop the store is failing, waits (backing off) and tries the
+ * group again with whatever was handed over meanwhile. The thread never
+ * logs: the loop does, from what the event tells it.
+ */
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "server/server.h"
+#include "server/store/storeq.h"
+
+/* The first wait before a failed group is tried again, and the longest:
+ * short enough that a cleared fault (space freed) is noticed within a
+ * second, long enough not to spin on a full disk. */
+#define STOREQ_RETRY_FIRST_MS 50
+#define STOREQ_RETRY_MAX_MS 1000
+/* Room for the last failure's text. */
+#define STOREQ_WHY 512
+
+/* A list of ops in order. */
+struct storeq_list {
+	struct store_op *head, **tail;
+};
+
+struct storeq {
+	struct store *db;
+	pthread_t tid;
+	pthread_mutex_t mu;
+	pthread_cond_t wake; /* the thread: work or stop */
+	/* Under mu. */
+	struct storeq_list handed; /* for the thread */
+	uint64_t committed;        /* newest op committed */
+	int64_t failing_since;     /* monotonic ms of the first failed try
+	                              of the group, 0: not failing */
+	char why[STOREQ_WHY];      /* the last failure */
+	long pruned;               /* identities pruned, not yet logged */
+	int stop;
+	/* The loop's own. */
+	struct storeq_list collected;
+	uint64_t made;  /* ops queued ever: the newest op's number */
+	uint64_t known; /* newest op the loop knows committed */
+	int failing;    /* the loop's view of failing_since != 0 */
+	int64_t since;  /* and of failing_since */
+	char seen[STOREQ_WHY];
+	int64_t give_up_ms;
+	int flush_armed;
+	struct event *flush_ev, *done_ev;
+	storeq_done_fn done;
+	void *arg;
+};
+
+static void
+storeq_list_init(struct storeq_list *l)
+{
+	l->head = NULL;
+	l->tail = &l->head;
+}
+
+/* Move all of from to the end of to. */
+static void
+storeq_list_splice(struct storeq_list *to, struct storeq_list *from)
+{
+	if (from->head == NULL)
+		return;
+	*to->tail = from->head;
+	to->tail = from->tail;
+	storeq_list_init(from);
+}
+
+/* Hand what the loop collected to the thread. */
+static void
+storeq_hand(struct storeq *q)
+{
+	if (q->collected.head == NULL)
+		return;
+	pthread_mutex_lock(&q->mu);
+	storeq_list_splice(&q->handed, &q->collected);
+	pthread_cond_signal(&q->wake);
+	pthread_mutex_unlock(&q->mu);
+}
+
+/* The end of a loop callback: hand the ops over. */
+static void
+storeq_flush_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct storeq *q = arg;
+
+	(void)fd;
+	(void)what;
+	q->flush_armed = 0;
+	storeq_hand(q);
+}
+
+/* Log the store starting or stopping to fail (the loop logs for the
+ * thread). */
+static void
+storeq_log(struct storeq *q, int failing)
+{
+	if (failing && !q->failing)
+		log_error("store: %s; changes are refused until it stores "
+		          "again",
+		    q->seen);
+	else if (!failing && q->failing)
+		log_warn("store: storing again");
+}
+
+/* The thread has news: what committed, whether failing; tell the owner. */
+static void
+storeq_done_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct storeq *q = arg;
+	uint64_t committed;
+	long pruned;
+
+	(void)fd;
+	(void)what;
+	pthread_mutex_lock(&q->mu);
+	committed = q->committed;
+	pruned = q->pruned;
+	q->pruned = 0;
+	q->since = q->failing_since;
+	memcpy(q->seen, q->why, sizeof q->seen);
+	pthread_mutex_unlock(&q->mu);
+	if (committed > q->known)
+		q->known = committed;
+	storeq_log(q, q->since != 0);
+	if (pruned > 0)
+		log_info("pruned %ld identities that never played", pruned);
+	q->failing = q->since != 0;
+	if (q->failing && q->give_up_ms > 0 &&
+	    clock_mono_ms() - q->since >= q->give_up_ms) {
+		log_error("store: failing for %lld s (%s); giving up: a "
+		          "restart recovers what was committed",
+		    (long long)(clock_mono_ms() - q->since) / 1000, q->seen);
+		exit(EXIT_FAILURE);
+	}
+	q->done(q->arg, committed, q->failing);
+}
+
+void
+storeq_add(struct storeq *q, struct store_op *op)
+{
+	op->change = ++q->made;
+	*q->collected.tail = op;
+	q->collected.tail = &op->next;
+	if (!q->flush_armed) {
+		q->flush_armed = 1;
+		event_active(q->flush_ev, 0, 0);
+	}
+}
+
+void
+storeq_room_save(struct storeq *q, const struct store_room *r)
+{
+	struct store_op *op = store_op_new(STORE_OP_ROOM_SAVE);
+
+	op->u.room = *r;
+	op->u.room.id = store_op_str(op, r->id);
+	op->u.room.game = store_op_str(op, r->game);
+	op->u.room.options = store_op_str(op, r->options);
+	op->u.room.seats = store_op_str(op, r->seats);
+	op->u.room.status = store_op_str(op, r->status);
+	op->u.room.result = store_op_str(op, r->result);
+	op->u.room.creator = store_op_str(op, r->creator);
+	storeq_add(q, op);
+}
+
+/* An op of kind with up to three strings and two numbers. */
+static void
+storeq_plain(struct storeq *q, enum store_op_kind kind, const char *a,
+    const char *b, const char *c, int n, int m, long long ms)
+{
+	struct store_op *op = store_op_new(kind);
+
+	op->a = store_op_str(op, a);
+	op->b = store_op_str(op, b);
+	op->c = store_op_str(op, c);
+	op->n = n;
+	op->m = m;
+	op->ms = ms;
+	storeq_add(q, op);
+}
+
+void
+storeq_room_delete(struct storeq *q, const char *id)
+{
+	storeq_plain(q, STORE_OP_ROOM_DELETE, id, NULL, NULL, 0, 0, 0);
+}
+
+void
+storeq_move_put(
+    struct storeq *q, const char *room, int game_no, const struct store_move *m)
+{
+	struct store_op *op = store_op_new(STORE_OP_MOVE_PUT);
+
+	op->u.move = *m;
+	op->u.move.move = store_op_str(op, m->move);
+	op->a = store_op_str(op, room);
+	op->n = game_no;
+	storeq_add(q, op);
+}
+
+void
+storeq_move_truncate(struct storeq *q, const char *room, int game_no, int ply)
+{
+	storeq_plain(
+	    q, STORE_OP_MOVE_TRUNCATE, room, NULL, NULL, game_no, ply, 0);
+}
+
+void
+storeq_progress_put(
+    struct storeq *q, const char *name, const char *game, const char *json)
+{
+	storeq_plain(q, STORE_OP_PROGRESS_PUT, name, game, json, 0, 0, 0);
+}
+
+void
+storeq_game_put(struct storeq *q, const struct store_game *g)
+{
+	struct store_op *op = store_op_new(STORE_OP_GAME_PUT);
+	struct store_game *c = &op->u.game;
+
+	*c = *g;
+	c->room = store_op_str(op, g->room);
+	c->game = store_op_str(op, g->game);
+	c->options = store_op_str(op, g->options);
+	c->seats = store_op_str(op, g->seats);
+	c->names[0] = store_op_str(op, g->names[0]);
+	c->names[1] = store_op_str(op, g->names[1]);
+	c->result = store_op_str(op, g->result);
+	c->moves = store_op_str(op, g->moves);
+	c->start = store_op_str(op, g->start);
+	c->position = store_op_str(op, g->position);
+	storeq_add(q, op);
+}
+
+void
+storeq_identity_put(struct storeq *q, const char *name, const char *hash)
+{
+	storeq_plain(q, STORE_OP_IDENT_PUT, name, hash, NULL, 0, 0, 0);
+}
+
+void
+storeq_identity_played(struct storeq *q, const char *name)
+{
+	storeq_plain(q, STORE_OP_IDENT_PLAYED, name, NULL, NULL, 0, 0, 0);
+}
+
+void
+storeq_identity_seen(struct storeq *q, const char *name, long long ms)
+{
+	storeq_plain(q, STORE_OP_IDENT_SEEN, name, NULL, NULL, 0, 0, ms);
+}
+
+void
+storeq_identity_prune(struct storeq *q, long long before_ms)
+{
+	storeq_plain(
+	    q, STORE_OP_IDENT_PRUNE, NULL, NULL, NULL, 0, 0, before_ms);
+}
+
+void
+storeq_room_prune(struct storeq *q, const char *status, long long before_ms)
+{
+	storeq_plain(
+	    q, STORE_OP_ROOM_PRUNE, status, NULL, NULL, 0, 0, before_ms);
+}
+
+/* The last op of a list (not empty). */
+static struct store_op *
+storeq_last(struct storeq_list *l)
+{
+	return (struct store_op *)((char *)l->tail -
+	    offsetof(struct store_op, next));
+}
+
+/* Wait ms on the thread, or less when stopped; mu held. */
+static void
+storeq_sleep(struct storeq *q, int ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	if (!q->stop)
+		pthread_cond_timedwait(&q->wake, &q->mu, &ts);
+}
+
+/* The thread: group after group until stopped with nothing left (or,
+ * stopping, with a group that failed once more). */
+/* Point the group's identity prunes at *count (the thread's own). */
+static void
+storeq_count_prunes(struct store_op *op, long *count)
+{
+	for (; op != NULL; op = op->next)
+		if (op->kind == STORE_OP_IDENT_PRUNE)
+			op->count = count;
+}
+
+static void *
+storeq_main(void *arg)
+{
+	struct storeq *q = arg;
+	struct storeq_list group;
+	int retry_ms = STOREQ_RETRY_FIRST_MS, rc;
+	long pruned;
+
+	storeq_list_init(&group);
+	pthread_mutex_lock(&q->mu);
+	for (;;) {
+		while (!q->stop && q->handed.head == NULL && group.head == NULL)
+			pthread_cond_wait(&q->wake, &q->mu);
+		storeq_list_splice(&group, &q->handed);
+		if (group.head == NULL)
+			break; /* stopping, nothing left */
+		pthread_mutex_unlock(&q->mu);
+		pruned = 0;
+		storeq_count_prunes(group.head, &pruned);
+		rc = store_commit(q->db, group.head);
+		pthread_mutex_lock(&q->mu);
+		if (rc == 0) {
+			q->committed = storeq_last(&group)->change;
+			q->pruned += pruned;
+			q->failing_since = 0;
+			q->why[0] = '\0';
+			store_op_free(group.head);
+			storeq_list_init(&group);
+			retry_ms = STOREQ_RETRY_FIRST_MS;
+			event_active(q->done_ev, 0, 0);
+			pthread_mutex_unlock(&q->mu);
+			store_idle(q->db); /* a failed checkpoint waits */
+			pthread_mutex_lock(&q->mu);
+			continue;
+		}
+		if (q->failing_since == 0)
+			q->failing_since = clock_mono_ms();
+		snprintf(q->why, sizeof q->why, "%s", store_errmsg(q->db));
+		event_active(q->done_ev, 0, 0);
+		if (q->stop)
+			break; /* tried once more: the group stays unstored */
+		storeq_sleep(q, retry_ms);
+		retry_ms = retry_ms * 2 > STOREQ_RETRY_MAX_MS
+		    ? STOREQ_RETRY_MAX_MS
+		    : retry_ms * 2;
+	}
+	storeq_list_splice(&group, &q->handed);
+	q->handed = group; /* what was never stored, for storeq_free */
+	if (group.head == NULL)
+		storeq_list_init(&q->handed);
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+struct storeq *
+storeq_new(struct event_base *base, struct store *s, int64_t give_up_ms,
+    storeq_done_fn done, void *arg)
+{
+	struct storeq *q = xcalloc(1, sizeof *q);
+
+	q->db = s;
+	q->done = done;
+	q->arg = arg;
+	q->give_up_ms = give_up_ms;
+	storeq_list_init(&q->handed);
+	storeq_list_init(&q->collected);
+	q->flush_ev = event_new(base, -1, 0, storeq_flush_cb, q);
+	q->done_ev = event_new(base, -1, 0, storeq_done_cb, q);
+	if (q->flush_ev == NULL || q->done_ev == NULL)
+		fatal("out of memory");
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->wake, NULL);
+	if (pthread_create(&q->tid, NULL, storeq_main, q) != 0) {
+		log_error("cannot start the store thread");
+		pthread_mutex_destroy(&q->mu);
+		pthread_cond_destroy(&q->wake);
+		event_free(q->flush_ev);
+		event_free(q->done_ev);
+		free(q);
+		return NULL;
+	}
+	return q;
+}
+
+uint64_t
+storeq_free(struct storeq *q)
+{
+	uint64_t lost = 0;
+	struct store_op *op;
+
+	if (q == NULL)
+		return 0;
+	storeq_hand(q);
+	pthread_mutex_lock(&q->mu);
+	q->stop = 1;
+	pthread_cond_signal(&q->wake);
+	pthread_mutex_unlock(&q->mu);
+	pthread_join(q->tid, NULL);
+	for (op = q->handed.head; op != NULL; op = op->next)
+		lost++;
+	store_op_free(q->handed.head);
+	store_op_free(q->collected.head);
+	event_free(q->flush_ev);
+	event_free(q->done_ev);
+	pthread_mutex_destroy(&q->mu);
+	pthread_cond_destroy(&q->wake);
+	free(q);
+	return lost;
+}
+
+uint64_t
+storeq_pending(const struct storeq *q)
+{
+	return q->made > q->known ? q->made : 0;
+}
+
+uint64_t
+storeq_ops(const struct storeq *q)
+{
+	return q->made;
+}
+
+int
+storeq_failing(const struct storeq *q)
+{
+	return q->failing;
+}
+
+const char *
+storeq_why(const struct storeq *q)
+{
+	return q->seen;
+}
+
+int64_t
+storeq_failing_ms(const struct storeq *q)
+{
+	return q->failing ? clock_mono_ms() - q->since : 0;
+}

@@ -1,0 +1,69 @@
+/*
+ * storeq.h: the store thread and its queue. The loop applies a change in
+ * memory, hands the queue its writes as ops (copied values, numbered in
+ * order) and goes on; at the end of the loop's callback the ops go to the
+ * thread, which commits everything handed over so far in one transaction
+ * (group commit), then runs the backend's housekeeping. A group that fails
+ * is kept and tried again with backoff, with whatever was handed over
+ * since; nothing is ever taken back in memory. The loop learns through
+ * one event how far the store has committed and whether it is failing.
+ */
+#ifndef TABLERO_STORE_STOREQ_H
+#define TABLERO_STORE_STOREQ_H
+
+#include <stdint.h>
+
+#include <event2/event.h>
+
+#include "server/store/store.h"
+
+struct storeq;
+
+/* Called on the loop when the thread has news: every op up to committed
+ * is stored; failing is 1 while the last try of a group failed. */
+typedef void (*storeq_done_fn)(void *arg, uint64_t committed, int failing);
+
+/* Start the thread on the writer s (which it then owns: the loop reads
+ * through its own reader). give_up_ms: a store failing that long makes
+ * the loop log why and exit non-zero (0: never). NULL when it cannot
+ * start. */
+struct storeq *storeq_new(struct event_base *base, struct store *s,
+    int64_t give_up_ms, storeq_done_fn done, void *arg);
+/* Commit everything handed over (one more try when failing), stop the
+ * thread, free q (not the store); the number of ops not stored. */
+uint64_t storeq_free(struct storeq *q);
+
+/* Queue an op (taken over): one more write of the change being made. */
+void storeq_add(struct storeq *q, struct store_op *op);
+
+/* Queue a write, values copied (the usual ops). */
+void storeq_room_save(struct storeq *q, const struct store_room *r);
+void storeq_room_delete(struct storeq *q, const char *id);
+void storeq_move_put(struct storeq *q, const char *room, int game_no,
+    const struct store_move *m);
+void storeq_move_truncate(
+    struct storeq *q, const char *room, int game_no, int ply);
+void storeq_progress_put(
+    struct storeq *q, const char *name, const char *game, const char *json);
+void storeq_game_put(struct storeq *q, const struct store_game *g);
+void storeq_identity_put(struct storeq *q, const char *name, const char *hash);
+void storeq_identity_played(struct storeq *q, const char *name);
+void storeq_identity_seen(struct storeq *q, const char *name, long long ms);
+void storeq_identity_prune(struct storeq *q, long long before_ms);
+void storeq_room_prune(
+    struct storeq *q, const char *status, long long before_ms);
+
+/* The newest op queued and not yet known committed, 0 when none: output
+ * made now is held until it is. */
+uint64_t storeq_pending(const struct storeq *q);
+/* Ops queued so far (a counter). */
+uint64_t storeq_ops(const struct storeq *q);
+/* 1 while the store is failing: requests that would change stored state
+ * are refused (PROTO_E_STORE_FAILING). */
+int storeq_failing(const struct storeq *q);
+/* Why the last try failed ("" when none), for logs and errors. */
+const char *storeq_why(const struct storeq *q);
+/* How long, in ms, the store has been failing (0: it is not). */
+int64_t storeq_failing_ms(const struct storeq *q);
+
+#endif

@@ -1,0 +1,24 @@
+#!/bin/sh
+# pg.sh: every black-box test that stores anything, against PostgreSQL: a
+# throwaway server (contrib/pgtest.sh) that the harness gives each tablerod
+# a database of (tests/blackbox/harness.py, TABLERO_TEST_PG). Ends with
+# run.sh's "N passed, M failed"; exits non-zero when anything failed.
+# Usage: sh tests/pg.sh [BUILD_DIR]
+set -eu
+BUILD=${1:-build}
+cd "$(dirname "$0")/.."
+# The scripts whose servers store: persistence (kill -9, SIGTERM, data
+# files, --copy-db), store faults (in the middle of a group too), finished
+# games, progress, identities (tokens, case-folded names and their
+# migration, pruning), the protocol suites, bots resuming after a restart.
+TESTS=$(cd tests/blackbox && echo test_persist_*.py test_badclient_store.py \
+    test_badclient_group.py test_badclient_midgroup.py \
+    test_badclient_private.py test_badclient_abuse.py \
+    test_newcomer_archive.py test_newcomer_solo.py test_protocol_*.py \
+    test_client_reconnect.py test_client_token.py test_bots_fair.py \
+    test_workers.py)
+# PostgreSQL's own fsync is not under test (the tests kill tablerod, never
+# PostgreSQL): off keeps the suite quick. The backend's own unit test too.
+# shellcheck disable=SC2086 # the list is meant to split into words
+PGTEST_FSYNC=off exec sh contrib/pgtest.sh run \
+    sh tests/run.sh "$BUILD" 0 test_pgstore $TESTS

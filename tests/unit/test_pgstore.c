@@ -1,0 +1,371 @@
+/*
+ * test_pgstore.c: the PostgreSQL backend (server/store/pg.c), against the
+ * server TABLERO_TEST_PG names (tests/pg.sh starts a throwaway one; each
+ * run makes fresh databases on it). Ops are idempotent (a move put twice,
+ * a run of moves repeating a key, a finished game kept once), a group is
+ * all or nothing (a fault in its middle, in a run of moves, and in its
+ * rollback, leaves none of it), room numbers come from the sequence above
+ * any stored, reads see what is committed, a newer schema and another
+ * program's database are refused, and --copy-db's engine carries a store
+ * to SQLite and back. Without TABLERO_TEST_PG it says so and checks
+ * nothing: make pg-test runs it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libpq-fe.h>
+
+#include "server/store/store.h"
+#include "tests/unit/check.h"
+
+/* The URL of the maintenance database, and the fault control file. */
+static const char *test_pg_url;
+static char test_pg_fault[64];
+
+/* Run sql on the database at url (NULL: the maintenance one); 0 or -1. */
+static int
+test_pg_exec(const char *url, const char *sql)
+{
+	PGconn *c = PQconnectdb(url != NULL ? url : test_pg_url);
+	PGresult *r = PQexec(c, sql);
+	int ok = PQresultStatus(r) == PGRES_COMMAND_OK ||
+	    PQresultStatus(r) == PGRES_TUPLES_OK;
+
+	if (!ok)
+		fprintf(stderr, "test_pgstore: %s: %s", sql, PQerrorMessage(c));
+	PQclear(r);
+	PQfinish(c);
+	return ok ? 0 : -1;
+}
+
+/* The first field of sql's first row as a number (-1: none). */
+static long long
+test_pg_num(const char *url, const char *sql)
+{
+	PGconn *c = PQconnectdb(url);
+	PGresult *r = PQexec(c, sql);
+	long long v = -1;
+
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0)
+		v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	PQfinish(c);
+	return v;
+}
+
+/* A fresh database's URL into buf. */
+static void
+test_pg_fresh(char *buf, size_t len)
+{
+	static int n;
+	char sql[96], name[48];
+	const char *slash = strrchr(test_pg_url, '/');
+
+	snprintf(name, sizeof name, "u%ld_%d_%d", (long)getpid(),
+	    (int)time(NULL) % 100000, ++n);
+	snprintf(sql, sizeof sql, "CREATE DATABASE %s", name);
+	CHECK(test_pg_exec(NULL, sql) == 0);
+	snprintf(
+	    buf, len, "%.*s/%s", (int)(slash - test_pg_url), test_pg_url, name);
+}
+
+/* The fault control file holds text ("" : no fault). */
+static void
+test_pg_faults(const char *text)
+{
+	FILE *f = fopen(test_pg_fault, "w");
+
+	if (f == NULL)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A move op of room r, game 1, ply with the notation mv. */
+static struct store_op *
+test_pg_move(const char *room, int ply, const char *mv)
+{
+	struct store_op *op = store_op_new(STORE_OP_MOVE_PUT);
+
+	op->a = store_op_str(op, room);
+	op->n = 1;
+	op->u.move.ply = ply;
+	op->u.move.seat = ply % 2;
+	op->u.move.move = store_op_str(op, mv);
+	op->u.move.clock_ms[0] = op->u.move.clock_ms[1] = -1;
+	op->u.move.at_ms = 1000 + ply;
+	op->u.move.seq = ply + 1;
+	return op;
+}
+
+/* A room op for "r<n>" (playing, game 1). */
+static struct store_op *
+test_pg_room(const char *id)
+{
+	struct store_op *op = store_op_new(STORE_OP_ROOM_SAVE);
+	struct store_room *r = &op->u.room;
+
+	r->id = store_op_str(op, id);
+	r->game = "ataxx";
+	r->options = "{}";
+	r->seats = "[{\"name\":\"ana\",\"bot\":0}]";
+	r->status = "playing";
+	r->creator = "ana";
+	r->game_no = 1;
+	r->created_ms = r->updated_ms = 5;
+	return op;
+}
+
+/* Chain n ops into one group; its first. */
+static struct store_op *
+test_pg_chain(struct store_op **ops, int n)
+{
+	int i;
+
+	for (i = 0; i + 1 < n; i++)
+		ops[i]->next = ops[i + 1];
+	return ops[0];
+}
+
+/* What store_load gave: "room:ply:move ..." and the count. */
+struct test_pg_moves {
+	char text[256];
+	int n;
+};
+
+static int
+test_pg_load_cb(
+    void *arg, const struct store_room *r, const struct store_move *m, int n)
+{
+	struct test_pg_moves *out = arg;
+	size_t len;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		len = strlen(out->text);
+		snprintf(out->text + len, sizeof out->text - len, "%s%s:%d:%s",
+		    out->text[0] != '\0' ? " " : "", r->id, m[i].ply,
+		    m[i].move);
+	}
+	out->n += n;
+	return 0;
+}
+
+/* Everything store_load gives, as text. */
+static void
+test_pg_loaded(struct store *s, struct test_pg_moves *out)
+{
+	memset(out, 0, sizeof *out);
+	CHECK(store_load(s, test_pg_load_cb, out) == 0);
+}
+
+static void
+test_pg_games_cb(void *arg, const struct store_game *g)
+{
+	(*(int *)arg)++;
+	(void)g;
+}
+
+/* Ops are idempotent; a run of moves with a repeated key keeps the
+ * later; reads see commits; room numbers rise above any stored. */
+static void
+test_pg_ops(void)
+{
+	char url[256], err[512] = "";
+	struct store *w, *r;
+	struct store_op *ops[6];
+	struct store_identity id;
+	struct test_pg_moves got;
+	struct store_game g;
+	long n1, n2;
+	int found, count = 0;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, STORE_SYNC_FULL, err, sizeof err);
+	CHECK(w != NULL);
+	if (w == NULL) {
+		fprintf(stderr, "test_pgstore: %s\n", err);
+		return;
+	}
+	CHECK_STR(store_backend_name(w), "postgresql");
+	r = store_open_reader(w, err, sizeof err);
+	CHECK(r != NULL);
+	ops[0] = test_pg_room("r7");
+	ops[1] = test_pg_move("r7", 1, "b6");
+	ops[2] = test_pg_move("r7", 2, "f6");
+	ops[3] = test_pg_move("r7", 2, "f7"); /* the same key: later wins */
+	ops[4] = store_op_new(STORE_OP_IDENT_PUT);
+	ops[4]->a = store_op_str(ops[4], "Ana");
+	ops[4]->b = store_op_str(ops[4], "hash1");
+	ops[5] = store_op_new(STORE_OP_GAME_PUT);
+	memset(&g, 0, sizeof g);
+	g.room = "r7";
+	g.game_no = 1;
+	g.game = g.options = g.seats = g.result = g.moves = "x";
+	g.start = g.position = "p";
+	g.ended_ms = 9;
+	ops[5]->u.game = g;
+	test_pg_chain(ops, 6);
+	/* Twice: a group tried again after an unknown outcome. */
+	CHECK(store_commit(w, ops[0]) == 0);
+	CHECK(store_commit(w, ops[0]) == 0);
+	store_op_free(ops[0]);
+	test_pg_loaded(r, &got);
+	CHECK_STR(got.text, "r7:1:b6 r7:2:f7");
+	CHECK(store_identity_find(r, "ANA", &id, &found) == 0);
+	CHECK_INT(found, 1);
+	CHECK_STR(id.name, "Ana");
+	CHECK(store_game_last(r, "r7", test_pg_games_cb, &count, &found) == 0);
+	CHECK_INT(test_pg_num(url, "SELECT count(*) FROM games"), 1);
+	CHECK(store_room_number(r, &n1) == 0);
+	CHECK(n1 > 7);
+	CHECK(store_room_number(r, &n2) == 0);
+	CHECK(n2 > n1);
+	store_close(r);
+	store_close(w);
+	/* Reopened: the numbers go on above what was given out. */
+	w = store_open(url, 0, err, sizeof err);
+	r = w != NULL ? store_open_reader(w, err, sizeof err) : NULL;
+	CHECK(r != NULL && store_room_number(r, &n1) == 0 && n1 > n2);
+	store_close(r);
+	store_close(w);
+}
+
+/* A fault in the middle of a run of moves, at the commit, and in the
+ * rollback: none of the group on disk, and the next try commits it. */
+static void
+test_pg_faults_group(void)
+{
+	static const char *const faults[] = {
+	    "pass 2", "pass 4", "pass 3 undo", "fail undo"};
+	char url[256], err[512] = "";
+	struct store_op *ops[4];
+	struct store *w, *r;
+	struct test_pg_moves got;
+	size_t i;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, 0, err, sizeof err);
+	r = w != NULL ? store_open_reader(w, err, sizeof err) : NULL;
+	CHECK(r != NULL);
+	if (r == NULL)
+		return;
+	for (i = 0; i < sizeof faults / sizeof faults[0]; i++) {
+		ops[0] = test_pg_room("r1");
+		ops[1] = test_pg_move("r1", 1, "b6");
+		ops[2] = test_pg_move("r1", 2, "f6");
+		ops[3] = test_pg_move("r1", 3, "a7");
+		test_pg_chain(ops, 4);
+		test_pg_faults(faults[i]);
+		CHECK(store_commit(w, ops[0]) != 0);
+		CHECK(strstr(store_errmsg(w), "injected") != NULL);
+		test_pg_loaded(r, &got);
+		CHECK_INT(got.n, 0);
+		CHECK_INT(test_pg_num(url, "SELECT count(*) FROM rooms"), 0);
+		test_pg_faults("");
+		CHECK(store_commit(w, ops[0]) == 0);
+		test_pg_loaded(r, &got);
+		CHECK_STR(got.text, "r1:1:b6 r1:2:f6 r1:3:a7");
+		store_op_free(ops[0]);
+		ops[0] = store_op_new(STORE_OP_ROOM_DELETE);
+		ops[0]->a = store_op_str(ops[0], "r1");
+		CHECK(store_commit(w, ops[0]) == 0);
+		store_op_free(ops[0]);
+	}
+	store_close(r);
+	store_close(w);
+}
+
+/* A newer schema and another program's database are refused. */
+static void
+test_pg_refused(void)
+{
+	char url[256], err[512] = "";
+	struct store *w;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, 0, err, sizeof err);
+	CHECK(w != NULL);
+	store_close(w);
+	CHECK(
+	    test_pg_exec(url, "UPDATE tablero_schema SET version = 999") == 0);
+	err[0] = '\0';
+	CHECK(store_open(url, 0, err, sizeof err) == NULL);
+	CHECK(strstr(err, "999") != NULL);
+	test_pg_fresh(url, sizeof url);
+	CHECK(test_pg_exec(url, "CREATE TABLE recipes (name text)") == 0);
+	err[0] = '\0';
+	CHECK(store_open(url, 0, err, sizeof err) == NULL);
+	CHECK(strstr(err, "not tablero's") != NULL);
+}
+
+/* A store copied to SQLite and back keeps its moves and numbers. */
+static void
+test_pg_copy(void)
+{
+	char url[256], back[256], err[512] = "", file[64];
+	struct store_op *ops[3];
+	struct store *w, *r;
+	struct test_pg_moves got;
+	long n;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, 0, err, sizeof err);
+	CHECK(w != NULL);
+	if (w == NULL)
+		return;
+	ops[0] = test_pg_room("r40");
+	ops[1] = test_pg_move("r40", 1, "b6");
+	ops[2] = test_pg_move("r40", 2, "with \"quotes\" and \\");
+	CHECK(store_commit(w, test_pg_chain(ops, 3)) == 0);
+	store_op_free(ops[0]);
+	store_close(w);
+	snprintf(file, sizeof file, "/tmp/test_pgstore.%ld.db", (long)getpid());
+	unlink(file);
+	CHECK(store_copy(url, file, err, sizeof err) == 0);
+	test_pg_fresh(back, sizeof back);
+	CHECK(store_copy(file, back, err, sizeof err) == 0);
+	CHECK(store_copy(file, back, err, sizeof err) != 0);
+	CHECK(strstr(err, "not empty") != NULL);
+	w = store_open(back, 0, err, sizeof err);
+	r = w != NULL ? store_open_reader(w, err, sizeof err) : NULL;
+	CHECK(r != NULL);
+	if (r != NULL) {
+		test_pg_loaded(r, &got);
+		CHECK_STR(got.text, "r40:1:b6 r40:2:with \"quotes\" and \\");
+		CHECK(store_room_number(r, &n) == 0 && n > 40);
+	}
+	store_close(r);
+	store_close(w);
+	unlink(file);
+	strcat(file, "-wal");
+	unlink(file);
+	file[strlen(file) - 4] = '\0';
+	strcat(file, "-shm");
+	unlink(file);
+}
+
+int
+main(void)
+{
+	test_pg_url = getenv("TABLERO_TEST_PG");
+	if (test_pg_url == NULL || *test_pg_url == '\0') {
+		printf("test_pgstore: skipped: no TABLERO_TEST_PG (make "
+		       "pg-test runs it)\n");
+		return check_done();
+	}
+	snprintf(test_pg_fault, sizeof test_pg_fault,
+	    "/tmp/test_pgstore.%ld.faults", (long)getpid());
+	test_pg_faults("");
+	/* The backend reads the variable when it opens a writer. */
+	setenv("TABLERO_TEST_STORE_FAULTS", test_pg_fault, 1);
+	test_pg_ops();
+	test_pg_faults_group();
+	test_pg_refused();
+	test_pg_copy();
+	unlink(test_pg_fault);
+	return check_done();
+}
