@@ -2,11 +2,11 @@
  * ataxx_engine.c: the Ataxx computer player, on the bitboards of
  * rules/ataxx.h: iterative deepening principal-variation search with
  * alpha-beta, a transposition table keyed by a Zobrist hash, move ordering
- * (table move, pieces infected, killers, history), judged by material (a
- * term for pieces that cannot be infected back lost to material alone in
- * the bench, see docs/RULES.md). It stops at its deadline
- * (or when cancelled) and plays the best move of the deepest iteration;
- * low levels are weakened by a depth cap and noise in the evaluation.
+ * (table move, pieces infected, killers, history), judged by material and
+ * terms tuned on self-play (enum ax_weight; docs/ENGINES.md has every
+ * match behind them). It stops at its deadline (or when cancelled) and
+ * plays the best move of the deepest iteration; low levels are weakened
+ * by a depth cap and noise in the evaluation.
  */
 #include <stdlib.h>
 #include <string.h>
