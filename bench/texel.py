@@ -13,8 +13,8 @@ engine's weights (hundredths of a piece), with the error before and after
 and the error on every fifth block of positions held out (to show the fit
 is not learning noise).
 
-    build/bots texel 1200 5 1 | gzip > bench/texel/ataxx-d5.csv.gz
-    python3 bench/texel.py bench/texel/ataxx-d5.csv.gz
+    build/bots texel 1200 5 1 | gzip > ataxx-d5.csv.gz
+    python3 bench/texel.py bench/texel/ataxx-d5.csv.gz   # the data used
 
 Python 3 standard library only; deterministic.
 """
