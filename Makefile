@@ -74,8 +74,8 @@ CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
 BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
 
-.PHONY: all deps run test pg-test asan asan-test tsan tsan-test fuzz fuzz-run bench install clean \
-	format check-format
+.PHONY: all deps run test pg-test asan asan-test tsan tsan-test fuzz fuzz-run \
+	bench bots-prev install clean format check-format FORCE
 .SUFFIXES:
 # Keep every intermediate object: nothing is rebuilt for nothing, and make
 # prints no clean-up after the tests' closing "N passed, M failed" line.
@@ -117,7 +117,7 @@ $(BUILD)/tablero: $(BUILD)/obj/client-cli/main.o $(CLIENT_OBJ) $(LIBPROTO) $(LIB
 $(BUILD)/perft: $(BUILD)/obj/bench/perft.o $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 $(BUILD)/bots: $(BUILD)/obj/bench/bots.o $(LIBAI) $(LIBRULES)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) -lm
 $(BUILD)/bench_store: $(BUILD)/obj/bench/bench_store.o $(LIBSERVER)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 $(BUILD)/echod: $(BUILD)/obj/bench/echod.o
@@ -191,9 +191,25 @@ tsan-test: tsan
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
 	    TABLERO_SLOW=1 sh tests/run.sh $(BUILD)/tsan 0 $(TSAN_TESTS)
 
-bench:
-	$(MAKE) BUILD=$(BUILD)/native NATIVE=-march=native all
-	sh bench/run.sh $(BUILD)/native
+bench: $(BUILD)/perft
+	$(MAKE) BUILD=$(BUILD)/native NATIVE=-march=native all bots-prev
+	PORTABLE=$(BUILD) sh bench/run.sh $(BUILD)/native
+
+# bots-prev: the bots bench with the previous release's Ataxx and Amazons
+# engines (BOTS_PREV, a git revision) linked in beside today's, renamed
+# *_prev, for the ladder's `prev` player. Needs git; not part of `all`.
+BOTS_PREV ?= c54ec62
+PREV_SRC = $(BUILD)/prev/ataxx_engine.c $(BUILD)/prev/amazons_engine.c
+
+bots-prev: $(BUILD)/bots-prev
+$(BUILD)/prev/%_engine.c: FORCE
+	@mkdir -p $(@D)
+	git show $(BOTS_PREV):ai/$*_engine.c | \
+	    sed 's/\bai_$*_move\b/ai_$*_move_prev/' > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+$(BUILD)/bots-prev: $(BUILD)/obj/bench/bots.o $(PREV_SRC) $(LIBAI) $(LIBRULES)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -o $@ $^ $(ALL_LDFLAGS) -lm
+FORCE:
 
 run: all
 	$(BUILD)/tablerod --port $(PORT) --db tablero.db

@@ -36,6 +36,9 @@ int ai_cancelled(const atomic_int *cancel);
 #define AI_LEVEL_MIN 1
 #define AI_LEVEL_MAX 5
 
+/* Evaluation weights a bench may try instead of an engine's own. */
+#define AI_WEIGHTS 12
+
 /* What a bot may spend on one move. */
 struct ai_limits {
 	int level;     /* AI_LEVEL_MIN..AI_LEVEL_MAX: strength and weakening */
@@ -45,6 +48,8 @@ struct ai_limits {
 	int plain;     /* the bench's yardstick: the evaluation's first term
 	                  alone (Amazons: queen territory), to measure the
 	                  others */
+	const int *weights; /* the bench's trial evaluation weights (NULL:
+	                       the engine's own; Ataxx reads AI_WEIGHTS) */
 	const atomic_int
 	    *cancel; /* set by another thread: stop (NULL: never) */
 };
@@ -89,6 +94,11 @@ int ai_generic_move(const struct rules_game *g, const void *st,
 /* ataxx_engine.c */
 int ai_ataxx_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep);
+
+/* The counts behind the Ataxx evaluation's terms beyond material, for the
+ * side to move, in the order of its weights (the rest 0), for tuning
+ * (bench/texel.py); the material, one side's pieces minus the other's. */
+int ai_ataxx_terms(const void *st, int terms[AI_WEIGHTS]);
 
 /* amazons_engine.c */
 int ai_amazons_move(const void *st, const struct ai_limits *lim,

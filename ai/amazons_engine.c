@@ -13,6 +13,7 @@
 
 #include "ai/ai.h"
 #include "rules/amazons.h"
+#include "rules/cpu.h"
 
 __extension__ typedef unsigned __int128 am_bb;
 
@@ -62,14 +63,14 @@ struct am {
 	uint64_t seed;
 };
 
-static int
+RULES_INLINE int
 am_pop(am_bb b)
 {
 	return __builtin_popcountll((uint64_t)b) +
 	    __builtin_popcountll((uint64_t)(b >> 64));
 }
 
-static int
+RULES_INLINE int
 am_lsb(am_bb b)
 {
 	uint64_t lo = (uint64_t)b;
@@ -79,14 +80,14 @@ am_lsb(am_bb b)
 	return 64 + __builtin_ctzll((uint64_t)(b >> 64));
 }
 
-static am_bb
+RULES_INLINE am_bb
 am_get(const uint64_t h[2])
 {
 	return AM_HALVES(h[1], h[0]);
 }
 
 /* A set moved one step in direction d (0..7), edges masked. */
-static am_bb
+RULES_INLINE am_bb
 am_step(am_bb b, int d)
 {
 	switch (d) {
@@ -110,7 +111,7 @@ am_step(am_bb b, int d)
 }
 
 /* Every empty square a queen on any square of `set` reaches. */
-static am_bb
+RULES_INLINE am_bb
 am_queen(am_bb set, am_bb empty)
 {
 	am_bb r = 0;
@@ -128,7 +129,7 @@ am_queen(am_bb set, am_bb empty)
 }
 
 /* Every empty square next to a square of `set`. */
-static am_bb
+RULES_INLINE am_bb
 am_king(am_bb set, am_bb empty)
 {
 	am_bb r = 0;
@@ -141,7 +142,7 @@ am_king(am_bb set, am_bb empty)
 
 /* Squares closer to side a than to b (in moves of `reach`), minus the
  * opposite, and ties in *ties. */
-static int
+RULES_INLINE int
 am_territory(
     am_bb a, am_bb b, am_bb empty, am_bb (*reach)(am_bb, am_bb), int *ties)
 {
@@ -164,7 +165,7 @@ am_territory(
 }
 
 /* The amazons' mobility: queen moves of each, capped. */
-static int
+RULES_INLINE int
 am_mobility(am_bb set, am_bb empty)
 {
 	int m = 0;
@@ -178,7 +179,7 @@ am_mobility(am_bb set, am_bb empty)
 }
 
 /* The position for the side to move, with amazons `me` against `opp`. */
-static int
+RULES_HOT static int
 am_eval(struct am *a, am_bb me, am_bb opp, am_bb arrows)
 {
 	am_bb empty = AM_FULL & ~(me | opp | arrows);

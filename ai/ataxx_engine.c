@@ -2,11 +2,11 @@
  * ataxx_engine.c: the Ataxx computer player, on the bitboards of
  * rules/ataxx.h: iterative deepening principal-variation search with
  * alpha-beta, a transposition table keyed by a Zobrist hash, move ordering
- * (table move, pieces infected, killers, history), judged by material (a
- * term for pieces that cannot be infected back lost to material alone in
- * the bench, see docs/RULES.md). It stops at its deadline
- * (or when cancelled) and plays the best move of the deepest iteration;
- * low levels are weakened by a depth cap and noise in the evaluation.
+ * (table move, pieces infected, killers, history), judged by material and
+ * terms tuned on self-play (enum ax_weight; docs/ENGINES.md has every
+ * match behind them). It stops at its deadline (or when cancelled) and
+ * plays the best move of the deepest iteration; low levels are weakened
+ * by a depth cap and noise in the evaluation.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +20,37 @@
 /* One piece of material. */
 #define AX_PIECE 100
 
+/* The evaluation's terms beyond material, in hundredths of a piece, each
+ * one side's count minus the other's (docs/ENGINES.md says how each was
+ * measured and tuned), then the search's settings (0 off):
+ *   AX_W_EXPOSED: stones next to an empty square, which can be infected;
+ *   AX_W_REACH: empty squares a side can clone into;
+ *   AX_W_HOLES: empty squares next to that side's stones alone;
+ *   AX_W_TEMPO: being the side to move;
+ *   AX_W_LMR: from this depth, late moves searched a ply shallower first;
+ *   AX_W_ASPIRATION: iterations searched in a window this wide each side
+ *     of the last score;
+ *   AX_W_TIME: 1: more time when the best move or the score changes;
+ *   AX_W_TT: 1: two table slots a key, the deeper result kept in the
+ *     first, the newest in the second (0: one slot, always replaced);
+ *   AX_W_FULL: 1: no shortcut one ply before the leaves (ax_frontier), so
+ *     the terms are those of the positions after the last move. */
+enum ax_weight {
+	AX_W_EXPOSED,
+	AX_W_REACH,
+	AX_W_HOLES,
+	AX_W_TEMPO,
+	AX_TERMS, /* the evaluation's terms come before */
+	AX_W_LMR = AX_TERMS,
+	AX_W_ASPIRATION,
+	AX_W_TIME,
+	AX_W_TT,
+	AX_W_FULL,
+	AX_W_COUNT
+};
+static const int ax_weights[AX_W_COUNT] = {-32, 3, 3, 189, 0, 0, 0, 0, 0};
+_Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
+
 /* The deepest search (plies) and the most moves of one position: at most
  * 81 clones and 16 jumps into each of 81 squares. */
 #define AX_PLY_MAX 64
@@ -31,6 +62,11 @@
 #define AX_MOVE(from, to) ((uint16_t)(((from) + 1) << 7 | (to)))
 #define AX_FROM(m) ((int)((m) >> 7) - 1)
 #define AX_TO(m) ((int)((m)&0x7f))
+
+/* Late-move reductions: after this many moves, and two plies from this
+ * many moves on (and two plies deeper than the first reduction). */
+#define AX_LMR_AFTER 3
+#define AX_LMR_LATE 12
 
 /* The clock is read once in this many nodes (a power of two). */
 #define AX_CLOCK_EVERY 1024
@@ -62,12 +98,23 @@ struct ax {
 	const atomic_int *cancel;
 	int stop;
 	uint16_t root_best; /* the best root move fully searched */
+	uint16_t fail_high; /* a root move that beat the aspiration window */
 	int noise;          /* evaluation noise, +-, in hundredths of a piece */
+	int plain;          /* material alone (the bench's yardstick) */
+	int shaped;         /* some term beyond material weighs */
+	int w[AX_W_COUNT];  /* the evaluation's weights */
 	uint64_t seed;
 };
 
+/* A position and its key, from the side to move's view. */
+struct ax_pos {
+	ataxx_bb own, opp, empty;
+	uint64_t key;
+	int side; /* seat of own */
+};
+
 /* The squares next to a set. */
-static ataxx_bb
+RULES_INLINE ataxx_bb
 ax_around(ataxx_bb set)
 {
 	ataxx_bb r = 0;
@@ -91,7 +138,7 @@ ax_key(const struct ax *a, ataxx_bb w, ataxx_bb b, int turn)
 }
 
 /* The final score of a finished game for the side with `own`. */
-static int
+RULES_INLINE int
 ax_final(int own, int opp, int ply)
 {
 	if (own > opp)
@@ -101,12 +148,60 @@ ax_final(int own, int opp, int ply)
 	return 0;
 }
 
-/* The side to move's view: material and the level's noise (the same for
- * the same position, so the table stays consistent). */
-static int
-ax_eval(const struct ax *a, ataxx_bb own, ataxx_bb opp, uint64_t key)
+/* The 9x9 grid but its first column, and but its last: a neighbour
+ * found by a shift must not wrap onto the next row, nor past the last
+ * square onto the first column a row up. */
+#define AX_HALVES(hi, lo) ((ataxx_bb)(hi) << 64 | (ataxx_bb)(lo))
+#define AX_NOT_COL0 AX_HALVES(0x1feffULL, 0x7fbfdfeff7fbfdfeULL)
+#define AX_NOT_COL8 AX_HALVES(0xff7fULL, 0xbfdfeff7fbfdfeffULL)
+
+/* The squares next to a set, by shifts (no loop over its squares). */
+RULES_INLINE ataxx_bb
+ax_near(ataxx_bb set)
 {
-	int v = AX_PIECE * (ataxx_pop(own) - ataxx_pop(opp));
+	ataxx_bb side = ((set << 1) & AX_NOT_COL0) | ((set >> 1) & AX_NOT_COL8);
+	ataxx_bb row = set | side;
+
+	return side | row << ATAXX_STRIDE | row >> ATAXX_STRIDE;
+}
+
+/* The counts behind the terms beyond material, for the side with `own`,
+ * to move, in enum ax_weight's order (each one side's minus the
+ * other's; the tempo 1). */
+RULES_INLINE void
+ax_terms(ataxx_bb own, ataxx_bb opp, ataxx_bb empty, int t[AX_TERMS])
+{
+	ataxx_bb open = ax_near(empty);
+	ataxx_bb nown = ax_near(own) & empty, nopp = ax_near(opp) & empty;
+
+	t[AX_W_EXPOSED] = ataxx_pop(own & open) - ataxx_pop(opp & open);
+	t[AX_W_REACH] = ataxx_pop(nown) - ataxx_pop(nopp);
+	t[AX_W_HOLES] = ataxx_pop(nown & ~nopp) - ataxx_pop(nopp & ~nown);
+	t[AX_W_TEMPO] = 1;
+}
+
+/* The terms beyond material, weighed, for the side with `own`, to move. */
+RULES_INLINE int
+ax_shape(const struct ax *a, ataxx_bb own, ataxx_bb opp, ataxx_bb empty)
+{
+	int t[AX_TERMS], v = 0, i;
+
+	if (!a->shaped)
+		return 0;
+	ax_terms(own, opp, empty, t);
+	for (i = 0; i < AX_TERMS; i++)
+		v += a->w[i] * t[i];
+	return v;
+}
+
+/* The side to move's view: material, shape and the level's noise (the
+ * same for the same position, so the table stays consistent). */
+RULES_INLINE int
+ax_eval(const struct ax *a, const struct ax_pos *p)
+{
+	int v = AX_PIECE * (ataxx_pop(p->own) - ataxx_pop(p->opp)) +
+	    ax_shape(a, p->own, p->opp, p->empty);
+	uint64_t key = p->key;
 
 	if (a->noise > 0)
 		v += (int)(rules_mix64(key ^ a->seed) %
@@ -116,7 +211,7 @@ ax_eval(const struct ax *a, ataxx_bb own, ataxx_bb opp, uint64_t key)
 }
 
 /* Every move of the side with `own` (clones first); the count. */
-static int
+RULES_INLINE int
 ax_gen(ataxx_bb own, ataxx_bb empty, uint16_t *mv)
 {
 	ataxx_bb b, t;
@@ -135,7 +230,7 @@ ax_gen(ataxx_bb own, ataxx_bb empty, uint16_t *mv)
 
 /* Ordering scores: the table move, then pieces infected (a clone counts
  * one more), killers, history. */
-static void
+RULES_INLINE void
 ax_score(const struct ax *a, const uint16_t *mv, int32_t *sc, int n,
     ataxx_bb opp, uint16_t ttmove, int ply)
 {
@@ -160,7 +255,7 @@ ax_score(const struct ax *a, const uint16_t *mv, int32_t *sc, int n,
 }
 
 /* Bring the best-scored move at or after i to i. */
-static void
+RULES_INLINE void
 ax_pick(uint16_t *mv, int32_t *sc, int i, int n)
 {
 	int b = i, j;
@@ -179,15 +274,8 @@ ax_pick(uint16_t *mv, int32_t *sc, int i, int n)
 	}
 }
 
-/* A position and its key, from the side to move's view. */
-struct ax_pos {
-	ataxx_bb own, opp, empty;
-	uint64_t key;
-	int side; /* seat of own */
-};
-
 /* The position after move m (not a pass), for the other side. */
-static void
+RULES_INLINE void
 ax_play(
     const struct ax *a, const struct ax_pos *p, uint16_t m, struct ax_pos *q)
 {
@@ -213,13 +301,39 @@ ax_play(
 	q->side = !p->side;
 }
 
+/* The table's entry for a key: with AX_W_TT the one of its pair of slots
+ * that holds it, else (or when neither does) its first slot; one slot
+ * a key without AX_W_TT. */
+RULES_INLINE struct ax_tt *
+ax_slot(const struct ax *a, uint64_t key)
+{
+	struct ax_tt *pair;
+
+	if (!a->w[AX_W_TT])
+		return &a->tt[key & (AX_TT_SIZE - 1)];
+	pair = &a->tt[key & (AX_TT_SIZE - 2)];
+	return pair[1].key == key ? &pair[1] : &pair[0];
+}
+
 /* Store a result; win scores are kept relative to this node. */
-static void
+RULES_INLINE void
 ax_store(struct ax *a, uint64_t key, int depth, int score, int bound,
     uint16_t move, int ply)
 {
-	struct ax_tt *e = &a->tt[key & (AX_TT_SIZE - 1)];
+	struct ax_tt *e = ax_slot(a, key);
 
+	if (a->w[AX_W_TT] && e->key != key) {
+		/* a new position: over the shallower of the pair, keeping
+		 * the deeper one in the first slot */
+		struct ax_tt *pair = &a->tt[key & (AX_TT_SIZE - 2)];
+
+		if (depth >= pair[0].depth) {
+			pair[1] = pair[0];
+			e = &pair[0];
+		} else {
+			e = &pair[1];
+		}
+	}
 	if (score > AX_WIN - AX_PLY_MAX * 2)
 		score += ply;
 	else if (score < -AX_WIN + AX_PLY_MAX * 2)
@@ -234,7 +348,7 @@ ax_store(struct ax *a, uint64_t key, int depth, int score, int bound,
 }
 
 /* Whether time is up or the search was cancelled, checked now and then. */
-static int
+RULES_INLINE int
 ax_stopped(struct ax *a)
 {
 	if ((a->nodes & (AX_CLOCK_EVERY - 1)) == 1 && !a->stop &&
@@ -243,11 +357,11 @@ ax_stopped(struct ax *a)
 	return a->stop;
 }
 
-static int ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply,
-    int alpha, int beta);
+RULES_HOT static int ax_search(struct ax *a, const struct ax_pos *p, int depth,
+    int ply, int alpha, int beta);
 
 /* A side with no move passes; the game ends when neither can move. */
-static int
+RULES_INLINE int
 ax_pass(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
     int beta)
 {
@@ -264,7 +378,7 @@ ax_pass(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 }
 
 /* Remember a move that cut off: killer (quiet ones) and history. */
-static void
+RULES_INLINE void
 ax_good(struct ax *a, const struct ax_pos *p, uint16_t m, int depth, int ply)
 {
 	int from = AX_FROM(m), to = AX_TO(m);
@@ -281,8 +395,10 @@ ax_good(struct ax *a, const struct ax_pos *p, uint16_t m, int depth, int ply)
  * material after one move, found from the destination squares alone (a
  * clone gains a piece, each piece infected counts twice): 1 and the value
  * in *v, or 0 when the position needs the full search (a pass, the last
- * empty square, or a move that takes every opposing piece). */
-static int
+ * empty square, or a move that takes every opposing piece). The caller
+ * adds this position's shape terms: one move changes them little, and the
+ * shortcut is worth a ply. */
+RULES_INLINE int
 ax_frontier(const struct ax_pos *p, int *v)
 {
 	ataxx_bb clones = ax_around(p->own) & p->empty, jumps = 0, b;
@@ -307,15 +423,28 @@ ax_frontier(const struct ax_pos *p, int *v)
 	return 1;
 }
 
+/* How many plies shallower the i-th move (in order) is searched first:
+ * late moves at depth AX_W_LMR or more, other than the killers, one ply,
+ * very late ones two; a move that then beats alpha is searched again at
+ * full depth. */
+RULES_INLINE int
+ax_reduction(const struct ax *a, int i, int depth, uint16_t m, int ply)
+{
+	if (a->w[AX_W_LMR] <= 0 || depth < a->w[AX_W_LMR] || i < AX_LMR_AFTER ||
+	    m == a->killer[ply][0] || m == a->killer[ply][1])
+		return 0;
+	return i >= AX_LMR_LATE && depth >= a->w[AX_W_LMR] + 2 ? 2 : 1;
+}
+
 /* Principal-variation search of position p to depth plies. */
-static int
+RULES_HOT static int
 ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
     int beta)
 {
 	uint16_t *mv = a->moves + (size_t)ply * AX_MOVES_MAX,
 	         ttmove = AX_NOMOVE;
 	int32_t *sc = a->order + (size_t)ply * AX_MOVES_MAX;
-	struct ax_tt *e = &a->tt[p->key & (AX_TT_SIZE - 1)];
+	struct ax_tt *e = ax_slot(a, p->key);
 	int n, i, best = -AX_INF, alpha0 = alpha;
 	uint16_t bestmove = AX_NOMOVE;
 
@@ -341,9 +470,11 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 			return s;
 	}
 	if (depth <= 0 || ply >= AX_PLY_MAX - 1)
-		return ax_eval(a, p->own, p->opp, p->key);
-	if (depth == 1 && a->noise == 0 && ax_frontier(p, &n))
-		return n;
+		return ax_eval(a, p);
+	if (depth == 1 && a->noise == 0 && !a->w[AX_W_FULL] &&
+	    ax_frontier(p, &n))
+		return n + ax_shape(a, p->own, p->opp, p->empty) -
+		    2 * a->w[AX_W_TEMPO];
 	n = ax_gen(p->own, p->empty, mv);
 	if (n == 0)
 		return ax_pass(a, p, depth, ply, alpha, beta);
@@ -358,8 +489,13 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 			v = -ax_search(
 			    a, &q, depth - 1, ply + 1, -beta, -alpha);
 		} else {
+			int r = ax_reduction(a, i, depth, mv[i], ply);
+
 			v = -ax_search(
-			    a, &q, depth - 1, ply + 1, -alpha - 1, -alpha);
+			    a, &q, depth - 1 - r, ply + 1, -alpha - 1, -alpha);
+			if (r > 0 && v > alpha && !a->stop)
+				v = -ax_search(a, &q, depth - 1, ply + 1,
+				    -alpha - 1, -alpha);
 			if (v > alpha && v < beta && !a->stop)
 				v = -ax_search(
 				    a, &q, depth - 1, ply + 1, -beta, -alpha);
@@ -369,7 +505,10 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 		if (v > best) {
 			best = v;
 			bestmove = mv[i];
-			if (ply == 0)
+			/* at the root, in an aspiration window, a score at
+			 * or below alpha is only a bound: no better than the
+			 * first move's */
+			if (ply == 0 && (i == 0 || v > alpha))
 				a->root_best = mv[i];
 		}
 		if (v > alpha)
@@ -436,6 +575,14 @@ ax_new(const struct ai_limits *lim, uint64_t start)
 	a->deadline = ai_deadline(start, lim->ms);
 	a->cancel = lim->cancel;
 	a->seed = rules_mix64(lim->seed + 1);
+	/* plain: the previous engine, material and the plain search */
+	a->plain = lim->plain;
+	for (i = 0; i < AX_W_COUNT; i++)
+		a->w[i] = a->plain         ? 0
+		    : lim->weights != NULL ? lim->weights[i]
+		                           : ax_weights[i];
+	for (i = 0; i < AX_TERMS; i++)
+		a->shaped |= a->w[i] != 0;
 	return a;
 }
 
@@ -455,36 +602,86 @@ ax_square(const struct ataxx_state *s, int bit)
 	return bit / ATAXX_STRIDE * s->size + bit % ATAXX_STRIDE;
 }
 
+/* One iteration: in a window around the last score `prev` when
+ * aspiration is on and the depth is worth it, searched again with the
+ * full window when the score falls outside. */
+static int
+ax_iterate(struct ax *a, const struct ax_pos *p, int depth, int prev)
+{
+	int lo = -AX_INF, hi = AX_INF, v;
+
+	if (a->w[AX_W_ASPIRATION] > 0 && depth >= 3 && prev > -AX_WIN / 2 &&
+	    prev < AX_WIN / 2) {
+		lo = prev - a->w[AX_W_ASPIRATION];
+		hi = prev + a->w[AX_W_ASPIRATION];
+	}
+	a->root_best = AX_NOMOVE;
+	v = ax_search(a, p, depth, 0, lo, hi);
+	if (a->stop || (v > lo && v < hi))
+		return v;
+	if (v >= hi && a->root_best != AX_NOMOVE)
+		a->fail_high = a->root_best; /* better than the last best */
+	a->root_best = AX_NOMOVE;
+	return ax_search(a, p, depth, 0, -AX_INF, AX_INF);
+}
+
+/* Whether to start another iteration after `spent` of `ms`: it takes a
+ * few times as long as the last, so past half the time it would mostly be
+ * cut off (a cut iteration still helps: it searches the best move first);
+ * while the best move or the score is still moving, up to three quarters. */
+static int
+ax_more_time(const struct ax *a, long spent, long ms, int unsettled)
+{
+	if (spent * 2 <= ms)
+		return 1;
+	return a->w[AX_W_TIME] && unsettled && spent * 4 <= ms * 3;
+}
+
 /* Iterative deepening from the root; the best move (AX_PASS if none). */
 static uint16_t
 ax_root(struct ax *a, const struct ax_pos *p, int cap, uint64_t start, long ms,
     struct ai_report *rep)
 {
 	uint16_t best = AX_NOMOVE;
-	int depth;
+	int depth, prev = 0;
 
 	for (depth = 1; depth <= cap; depth++) {
+		uint16_t before = best;
 		int v;
 
-		a->root_best = AX_NOMOVE;
-		v = ax_search(a, p, depth, 0, -AX_INF, AX_INF);
+		a->fail_high = AX_NOMOVE;
+		v = ax_iterate(a, p, depth, prev);
 		/* A stopped iteration searched the previous best first (the
 		 * table's move): a move it found better is better. */
 		if (a->root_best != AX_NOMOVE)
 			best = a->root_best;
+		else if (a->fail_high != AX_NOMOVE)
+			best = a->fail_high;
 		if (a->stop)
 			break;
 		rep->depth = depth;
 		rep->score = v;
 		if (v > AX_WIN - AX_PLY_MAX * 2 || v < -AX_WIN + AX_PLY_MAX * 2)
 			break;
-		/* The next iteration takes a few times as long: past half
-		 * the time it would mostly be cut off (a cut iteration still
-		 * helps: it searches the best move first). */
-		if ((long)(ai_clock_ms() - start) * 2 > ms)
+		if (!ax_more_time(a, (long)(ai_clock_ms() - start), ms,
+		        depth > 1 && (best != before || v < prev - AX_PIECE)))
 			break;
+		prev = v;
 	}
 	return best;
+}
+
+int
+ai_ataxx_terms(const void *st, int terms[AI_WEIGHTS])
+{
+	const struct ataxx_state *s = st;
+	ataxx_bb w = ataxx_get(s->piece[0]), b = ataxx_get(s->piece[1]);
+	ataxx_bb own = s->turn ? b : w, opp = s->turn ? w : b;
+
+	memset(terms, 0, AI_WEIGHTS * sizeof *terms);
+	ax_terms(own, opp, ataxx_board(s->size) & ~(w | b | ataxx_get(s->gap)),
+	    terms);
+	return ataxx_pop(own) - ataxx_pop(opp);
 }
 
 int

@@ -3,10 +3,14 @@
  * the time per move, the depth reached and the positions searched per
  * second from the start and from a middle game; `bots ladder GAME A B N
  * SCALE` plays N games between two players (levels 1-5, `random`, or `old`
- * for the previous generic bot at level 5's time) from varied openings,
- * each opening with both colours, every level's time multiplied by SCALE.
+ * for the previous generic bot at level 5's time, `prev` for the previous
+ * release's level 5 in bots-prev) from varied openings, each opening with
+ * both colours, every level's time multiplied by SCALE; `bots hints` times
+ * the hints on every built-in solitaire board; `bots texel` writes
+ * self-play positions for bench/texel.py.
  */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,10 +26,13 @@ struct bots_state {
 	_Alignas(16) unsigned char b[RULES_STATE_MAX];
 };
 
-/* A player: a level 1..5, 0 random, -1 the old generic bot; a level
- * followed by "p" (e.g. 4p) adds BOTS_PLAIN: the engine with its
- * evaluation's first term alone, to measure what the others add. */
+/* A player: a level 1..5, 0 random, -1 the old generic bot, -2 the
+ * previous release's engine at level 5 (BOTS_PREV); a level followed by
+ * "p" (e.g. 4p) adds BOTS_PLAIN: the engine with its evaluation's first
+ * term alone (Ataxx: and the plain search), to measure what the others
+ * add. */
 #define BOTS_PLAIN 100
+#define BOTS_PREV (-2)
 static int
 bots_player(const char *s)
 {
@@ -33,7 +40,37 @@ bots_player(const char *s)
 		return 0;
 	if (strcmp(s, "old") == 0)
 		return -1;
+	if (strcmp(s, "prev") == 0)
+		return BOTS_PREV;
 	return atoi(s) + (strchr(s, 'p') != NULL ? BOTS_PLAIN : 0);
+}
+
+/* The previous release's engines, renamed: linked into `bots-prev` (make
+ * bench builds it from git, see the Makefile), absent (NULL) from `bots`. */
+int ai_ataxx_move_prev(const void *st, const struct ai_limits *lim,
+    struct rules_move *out, struct ai_report *rep) __attribute__((weak));
+int ai_amazons_move_prev(const void *st, const struct ai_limits *lim,
+    struct rules_move *out, struct ai_report *rep) __attribute__((weak));
+
+/* The previous release's level 5, or -1 when this binary lacks it. */
+static int
+bots_prev(const struct rules_game *g, const void *st,
+    const struct ai_limits *lim, struct rules_move *m, struct ai_report *rep)
+{
+	int (*move)(const void *, const struct ai_limits *, struct rules_move *,
+	    struct ai_report *) = strcmp(g->name, "ataxx") == 0
+	    ? ai_ataxx_move_prev
+	    : strcmp(g->name, "amazons") == 0 ? ai_amazons_move_prev
+	                                      : NULL;
+
+	if (move == NULL) {
+		fprintf(stderr,
+		    "bots: no previous engine for %s in this "
+		    "binary (build/native/bots-prev has them)\n",
+		    g->name);
+		exit(2);
+	}
+	return move(st, lim, m, rep);
 }
 
 /* The Ataxx board side the bench plays on (`bots speed ataxx 9`). */
@@ -69,10 +106,34 @@ bots_random(const struct rules_game *g, const void *st, struct rules_rng *rng,
 	return 0;
 }
 
+/* Trial evaluation weights for the engines (not the plain ones) of the
+ * ladder's first player, from BOTS_WEIGHTS="w0,w1,...", and of its second,
+ * from BOTS_WEIGHTS_B: the tuning runs of docs/ENGINES.md. NULL: the
+ * engine's own. */
+static int bots_wbuf[2][AI_WEIGHTS];
+static const int *bots_w[2];
+
+static void
+bots_read_weights(int k, const char *name)
+{
+	const char *s = getenv(name);
+	int i;
+
+	if (s == NULL || *s == '\0')
+		return;
+	for (i = 0; i < AI_WEIGHTS && *s != '\0'; i++) {
+		char *end;
+
+		bots_wbuf[k][i] = (int)strtol(s, &end, 10);
+		s = *end == ',' ? end + 1 : end;
+	}
+	bots_w[k] = bots_wbuf[k];
+}
+
 /* One move of player p (scale multiplies the level's time). */
 static int
-bots_move(const struct rules_game *g, const void *st, int p, double scale,
-    uint64_t seed, struct rules_rng *rng, struct rules_move *m,
+bots_move(const struct rules_game *g, const void *st, int p, const int *weights,
+    double scale, uint64_t seed, struct rules_rng *rng, struct rules_move *m,
     struct ai_report *rep)
 {
 	struct ai_limits lim;
@@ -82,9 +143,14 @@ bots_move(const struct rules_game *g, const void *st, int p, double scale,
 		return bots_random(g, st, rng, m);
 	ai_limits_level(&lim, p > 0 ? p % BOTS_PLAIN : AI_LEVEL_MAX, seed);
 	lim.plain = p > BOTS_PLAIN;
+	lim.weights = weights;
 	lim.ms = (long)(lim.ms * scale);
 	if (lim.ms < 1)
 		lim.ms = 1;
+	if (p == BOTS_PREV) {
+		lim.weights = NULL;
+		return bots_prev(g, st, &lim, m, rep);
+	}
 	if (p < 0) {
 		lim.depth = 64;
 		return ai_generic_move(g, st, &lim, m, rep);
@@ -92,11 +158,11 @@ bots_move(const struct rules_game *g, const void *st, int p, double scale,
 	return ai_bot_move(g, st, &lim, m, rep);
 }
 
-/* One game, player a as seat 0; 1, 0.5 or 0 for a. maxms[seat] keeps
- * the longest move of each seat's player. */
+/* One game, player a (weights wa) as seat 0; 1, 0.5 or 0 for a.
+ * maxms[seat] keeps the longest move of each seat's player. */
 static double
-bots_game(const struct rules_game *g, int a, int b, double scale,
-    uint64_t opening, long maxms[2])
+bots_game(const struct rules_game *g, int a, int b, const int *wa,
+    const int *wb, double scale, uint64_t opening, long maxms[2])
 {
 	struct bots_state st;
 	struct rules_status s;
@@ -115,8 +181,8 @@ bots_game(const struct rules_game *g, int a, int b, double scale,
 			break;
 		if (ply < BOTS_OPENING_PLIES && strcmp(g->name, "stones") != 0)
 			p = 0;
-		if (bots_move(g, st.b, p, scale, opening * 977 + (uint64_t)ply,
-		        &rng, &m, &rep) != 0)
+		if (bots_move(g, st.b, p, seat == 0 ? wa : wb, scale,
+		        opening * 977 + (uint64_t)ply, &rng, &m, &rep) != 0)
 			break;
 		if (rep.ms > maxms[seat])
 			maxms[seat] = rep.ms;
@@ -131,30 +197,181 @@ bots_game(const struct rules_game *g, int a, int b, double scale,
 	return 0.5;
 }
 
+/* Openings first, first + 1, ... (each played with both colours), so
+ * that parallel runs can play different ones. */
 static int
 bots_ladder(const struct rules_game *g, const char *pa, const char *pb,
-    int games, double scale)
+    int games, double scale, int first)
 {
 	int a = bots_player(pa), b = bots_player(pb), i;
-	double score = 0;
+	double score = 0, squares = 0, mean, margin;
 	long ms_a[2] = {0, 0}, ms_b[2] = {0, 0};
 
 	for (i = 0; i < games; i++) {
-		uint64_t opening = (uint64_t)(i / 2) + 1;
+		uint64_t opening = (uint64_t)(i / 2) + (uint64_t)first;
+		double r;
 
 		if (i % 2 == 0)
-			score += bots_game(g, a, b, scale, opening, ms_a);
+			r = bots_game(g, a, b, bots_w[0], bots_w[1], scale,
+			    opening, ms_a);
 		else
-			score += 1.0 - bots_game(g, b, a, scale, opening, ms_b);
+			r = 1.0 -
+			    bots_game(g, b, a, bots_w[1], bots_w[0], scale,
+			        opening, ms_b);
+		score += r;
+		squares += r * r;
 		fprintf(stderr, "\r%s %s vs %s: %d/%d games", g->name, pa, pb,
 		    i + 1, games);
 	}
 	fprintf(stderr, "\n");
-	printf("%s ladder %s vs %s (time x%.2f): %.1f / %d = %.1f%% "
+	/* the 95% margin of the mean score, from the games' own spread */
+	mean = games > 0 ? score / games : 0;
+	margin = games > 1
+	    ? 1.96 * sqrt((squares / games - mean * mean) / (games - 1))
+	    : 0;
+	printf("%s ladder %s vs %s (time x%g): %.1f / %d = %.1f%% +- %.1f "
 	       "(longest move: %s %ld ms, %s %ld ms)\n",
-	    g->name, pa, pb, scale, score, games, 100.0 * score / games, pa,
-	    ms_a[0] > ms_b[1] ? ms_a[0] : ms_b[1], pb,
+	    g->name, pa, pb, scale, score, games, 100.0 * mean, 100.0 * margin,
+	    pa, ms_a[0] > ms_b[1] ? ms_a[0] : ms_b[1], pb,
 	    ms_a[1] > ms_b[0] ? ms_a[1] : ms_b[0]);
+	return 0;
+}
+
+/* Plies played at random before a tuning game's positions are kept. */
+#define BOTS_TEXEL_RANDOM 8
+
+/* Self-play for tuning (bench/texel.py): GAMES Ataxx games of level 5 at
+ * a fixed depth from random openings (FIRST, FIRST + 1, ...), and for each
+ * position after the opening one line: the result for the side to move (1,
+ * 0.5, 0), its material and the counts of the evaluation's other terms. */
+static int
+bots_texel(int games, int depth, int first)
+{
+	const struct rules_game *g = &rules_ataxx;
+	static int rec[BOTS_PLIES_MAX][1 + AI_WEIGHTS];
+	static int turn[BOTS_PLIES_MAX];
+	int i, k, j;
+
+	for (i = 0; i < games; i++) {
+		struct bots_state st;
+		struct rules_status s;
+		struct rules_rng rng;
+		int ply, n = 0;
+		double white;
+
+		rules_rng_seed(&rng, (uint64_t)(first + i));
+		bots_new(g, &st);
+		for (ply = 0; ply < BOTS_PLIES_MAX; ply++) {
+			struct rules_move m;
+			struct ai_limits lim;
+			struct ai_report rep;
+
+			rules_status(g, st.b, &s);
+			if (s.result != RULES_PLAYING)
+				break;
+			if (ply < BOTS_TEXEL_RANDOM) {
+				if (bots_random(g, st.b, &rng, &m) != 0)
+					break;
+			} else {
+				turn[n] = g->turn(st.b);
+				rec[n][0] = ai_ataxx_terms(st.b, rec[n] + 1);
+				n++;
+				ai_limits_level(&lim, AI_LEVEL_MAX, 1);
+				lim.depth = depth;
+				lim.ms = 60000;
+				if (ai_bot_move(g, st.b, &lim, &m, &rep) != 0)
+					break;
+			}
+			g->apply(st.b, m);
+		}
+		rules_status(g, st.b, &s);
+		white = s.result == RULES_WIN ? (s.winner == 0 ? 1.0 : 0.0)
+		    : s.nscores == 2 && s.score[0] != s.score[1]
+		    ? (s.score[0] > s.score[1] ? 1.0 : 0.0)
+		    : 0.5;
+		for (k = 0; k < n; k++) {
+			printf("%g", turn[k] == 0 ? white : 1.0 - white);
+			for (j = 0; j <= AI_WEIGHTS; j++)
+				printf(",%d", rec[k][j]);
+			printf("\n");
+		}
+		fprintf(stderr, "\rtexel: %d/%d games", i + 1, games);
+	}
+	fprintf(stderr, "\n");
+	return 0;
+}
+
+/* Hints on one built-in solitaire board: the solver from the start, then
+ * along the line its hints give, to the end: the verdict, the first
+ * answer's time and the longest. */
+static void
+bots_hints_board(const char *board)
+{
+	const struct rules_game *g = &rules_solitaire;
+	struct rules_opt opt = {"board", board};
+	struct bots_state st;
+	struct rules_move hint;
+	char err[RULES_ERR_MAX];
+	double first = -1, longest = 0, t;
+	enum ai_verdict v, v0 = AI_UNKNOWN;
+	int n = 0;
+
+	if (g->init(st.b, &opt, 1, err, sizeof err) != 0) {
+		fprintf(stderr, "bots: %s\n", err);
+		exit(1);
+	}
+	for (;;) {
+		uint64_t t0 = ai_clock_ms();
+
+		v = ai_solve(g, st.b, 0, NULL, &hint);
+		t = (double)(ai_clock_ms() - t0);
+		if (first < 0) {
+			first = t;
+			v0 = v;
+		}
+		if (t > longest)
+			longest = t;
+		n++;
+		if (v != AI_WINNABLE || hint.to == RULES_NONE)
+			break;
+		g->apply(st.b, hint);
+	}
+	printf("hint solitaire %s: %s at the start, first hint %.0f ms, "
+	       "longest of %d along its line %.0f ms\n",
+	    board,
+	    v0 == AI_WINNABLE   ? "winnable"
+	        : v0 == AI_LOST ? "cannot be won"
+	                        : "unknown",
+	    first, n, longest);
+}
+
+/* Every built-in solitaire board's hint times (the board option's
+ * choices). */
+static int
+bots_hints(void)
+{
+	const struct rules_optdesc *o;
+
+	for (o = rules_solitaire.options; o->name != NULL; o++) {
+		const char *p, *bar;
+
+		if (strcmp(o->name, "board") != 0 || o->choices == NULL)
+			continue;
+		for (p = o->choices; *p != '\0'; p = *bar ? bar + 1 : bar) {
+			char name[32];
+			size_t len;
+
+			bar = strchr(p, '|');
+			if (bar == NULL)
+				bar = p + strlen(p);
+			len = (size_t)(bar - p) < sizeof name - 1
+			    ? (size_t)(bar - p)
+			    : sizeof name - 1;
+			memcpy(name, p, len);
+			name[len] = '\0';
+			bots_hints_board(name);
+		}
+	}
 	return 0;
 }
 
@@ -195,8 +412,8 @@ bots_speed(const struct rules_game *g)
 		struct rules_move m;
 		struct ai_report rep;
 
-		if (bots_move(g, st.b, 1, 1.0, (uint64_t)i, &rng, &m, &rep) !=
-		    0)
+		if (bots_move(g, st.b, 1, NULL, 1.0, (uint64_t)i, &rng, &m,
+		        &rep) != 0)
 			return 0;
 		g->apply(st.b, m);
 	}
@@ -289,13 +506,23 @@ main(int argc, char **argv)
 	}
 	if (g != NULL && argc == 3 && strcmp(argv[1], "speed") == 0)
 		return bots_speed(g);
-	if (g != NULL && argc == 7 && strcmp(argv[1], "ladder") == 0)
-		return bots_ladder(
-		    g, argv[3], argv[4], atoi(argv[5]), atof(argv[6]));
+	bots_read_weights(0, "BOTS_WEIGHTS");
+	bots_read_weights(1, "BOTS_WEIGHTS_B");
+	if (argc == 2 && strcmp(argv[1], "hints") == 0)
+		return bots_hints();
+	if (argc == 5 && strcmp(argv[1], "texel") == 0)
+		return bots_texel(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (g != NULL && (argc == 7 || argc == 8) &&
+	    strcmp(argv[1], "ladder") == 0)
+		return bots_ladder(g, argv[3], argv[4], atoi(argv[5]),
+		    atof(argv[6]), argc == 8 ? atoi(argv[7]) : 1);
 	fprintf(stderr,
 	    "usage: bots speed GAME [ATAXX_SIZE]\n"
 	    "       bots stones\n"
-	    "       bots ladder GAME A B GAMES SCALE   (A, B: 1-5, random, "
-	    "old, 1p-5p)\n");
+	    "       bots hints   (the solitaire boards' hint times)\n"
+	    "       bots texel GAMES DEPTH FIRST   (Ataxx self-play for "
+	    "bench/texel.py)\n"
+	    "       bots ladder GAME A B GAMES SCALE [FIRST_OPENING]   (A, B: "
+	    "1-5, random, old, prev, 1p-5p)\n");
 	return 2;
 }

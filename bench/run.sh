@@ -39,6 +39,8 @@
 # BENCH_ALSO=DIR: the paced rows also with DIR/tablerod (e.g. an older
 # commit built in another BUILD dir), in the same run, named
 # ${BENCH_ALSO_NAME:-DIR} in the table.
+# PORTABLE=DIR (make bench sets it): DIR/perft, built without -march, gets
+# a perft row beside the native one.
 BUILD=${1:-build}
 HERE=$(dirname "$0")
 status=0
@@ -475,7 +477,18 @@ for spec in "ataxx 5 4752668" "amazons 2 4307152"; do
 done
 if [ -z "${BENCH_QUICK:-}" ] || [ "${BENCH_QUICK:-0}" = 0 ]; then
 	perft_speed ataxx 7 5023479496
-	row "perft ataxx 7" "leaves/s" "$last_median" - - - - - -
+	native=$last_median
+	row "perft ataxx 7" "leaves/s" "$native" - - - - - -
+	# The portable build (no -march: what make install ships) against
+	# this native one: its POPCNT/AVX2 clones should run at native speed.
+	if [ -x "${PORTABLE:-}/perft" ]; then
+		nb=$BUILD
+		BUILD=$PORTABLE
+		perft_speed ataxx 7 5023479496
+		BUILD=$nb
+		row "perft ataxx 7, portable build (baseline: native)" \
+		    "leaves/s" "$last_median" "$native" - - - - -
+	fi
 fi
 
 # The store alone (bench_store): appends per second, its median lines.
@@ -567,14 +580,27 @@ target "moves/s, $PG_ROOMS rooms, PostgreSQL / SQLite (both full)" \
 #   for p in "1 random" "2 1" "3 2" "4 3" "5 4"; do
 #     build/bots ladder ataxx $p 100 0.1; build/bots ladder amazons $p 20 0.1
 #   done; build/bots ladder ataxx 5 old 100 1
+# and against the previous release (docs/ENGINES.md: 200 games or more):
+#   build/native/bots-prev ladder ataxx 5 prev 200 0.01
 if [ -x "$BUILD/bots" ]; then
 	echo "bots:"
 	"$BUILD/bots" speed ataxx
 	"$BUILD/bots" speed amazons
 	"$BUILD/bots" stones | tail -n 1
+	"$BUILD/bots" hints
 	if [ -z "${BENCH_QUICK:-}" ] || [ "${BENCH_QUICK:-0}" = 0 ]; then
+		# each level against the one below, level 5 against the
+		# previous release's (bots-prev, BOTS_PREV in the Makefile)
 		"$BUILD/bots" ladder ataxx 1 random 20 1 2>/dev/null
-		"$BUILD/bots" ladder ataxx 2 1 20 0.1 2>/dev/null
+		for p in "2 1" "3 2" "4 3" "5 4"; do
+			"$BUILD/bots" ladder ataxx $p 20 0.05 2>/dev/null
+		done
+		if [ -x "$BUILD/bots-prev" ]; then
+			"$BUILD/bots-prev" ladder ataxx 5 prev 40 0.05 \
+			    2>/dev/null
+			"$BUILD/bots-prev" ladder amazons 5 prev 4 0.1 \
+			    2>/dev/null
+		fi
 		"$BUILD/bots" ladder ataxx 5 old 10 0.05 2>/dev/null
 		"$BUILD/bots" ladder amazons 2 1 4 0.1 2>/dev/null
 	fi

@@ -896,7 +896,7 @@ ataxx_hash(const void *st)
 
 /* Leaves one ply on for the side with `own` to move: its moves (bulk
  * counted), else 1 for a pass, else 0 when the game is over. */
-static uint64_t
+RULES_INLINE uint64_t
 ataxx_count(ataxx_bb own, ataxx_bb opp, ataxx_bb empty)
 {
 	ataxx_bb reach = 0, b;
@@ -917,7 +917,7 @@ ataxx_count(ataxx_bb own, ataxx_bb opp, ataxx_bb empty)
 }
 
 /* Perft by copy-make on bitboards, the side to move always `own`. */
-static uint64_t
+RULES_HOT static uint64_t
 ataxx_walk(ataxx_bb own, ataxx_bb opp, ataxx_bb empty, int depth)
 {
 	ataxx_bb reach = 0, b, t, cap, bit, fb;

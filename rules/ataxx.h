@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "rules/cpu.h"
+
 __extension__ typedef unsigned __int128 ataxx_bb;
 
 /* Width of the bit grid: the largest board. Squares are bits
@@ -30,7 +32,7 @@ extern const ataxx_bb ataxx_jump[ATAXX_CELLS];
 
 /* Bitboard helpers shared by the rules and the engine. */
 
-static inline int
+RULES_INLINE int
 ataxx_pop(ataxx_bb b)
 {
 	return __builtin_popcountll((uint64_t)b) +
@@ -38,7 +40,7 @@ ataxx_pop(ataxx_bb b)
 }
 
 /* Index of the lowest set bit of a non-empty bitboard. */
-static inline int
+RULES_INLINE int
 ataxx_lsb(ataxx_bb b)
 {
 	uint64_t lo = (uint64_t)b;
@@ -48,14 +50,14 @@ ataxx_lsb(ataxx_bb b)
 	return 64 + __builtin_ctzll((uint64_t)(b >> 64));
 }
 
-static inline ataxx_bb
+RULES_INLINE ataxx_bb
 ataxx_get(const uint64_t w[2])
 {
 	return (ataxx_bb)w[0] | (ataxx_bb)w[1] << 64;
 }
 
 /* Every square of a board of side n. */
-static inline ataxx_bb
+RULES_INLINE ataxx_bb
 ataxx_board(int n)
 {
 	ataxx_bb row = ((ataxx_bb)1 << n) - 1, all = 0;
@@ -67,7 +69,7 @@ ataxx_board(int n)
 }
 
 /* Can a side with these pieces move into one of these empty squares? */
-static inline int
+RULES_INLINE int
 ataxx_mobile(ataxx_bb side, ataxx_bb empty)
 {
 	for (; side != 0; side &= side - 1) {

@@ -39,8 +39,9 @@ static const char *const solitaire_dirname[SOL_NDIRS] = {
 
 static const struct rules_optdesc solitaire_options[] = {
     {"board", RULES_OPT_CHOICE, 0, 0, "english|european|example", "english",
-        "a built-in board: the English cross, the European board or the "
-        "seed's 6x6 example"},
+        "a built-in board: the English cross, the European board (cannot "
+        "be won: its start and goal differ in position class) or the seed's "
+        "6x6 example"},
     {"file", RULES_OPT_TEXT, 0, SOLITAIRE_FILE_MAX, NULL, NULL,
         "a board file's text: rows cols, the cells as 0/1/2 row by row, the "
         "goal's row and column from 0"},

@@ -11,6 +11,7 @@
 
 #include "ai/ai.h"
 #include "check.h"
+#include "rules/ataxx.h"
 #include "rules/games.h"
 
 struct state {
@@ -189,20 +190,32 @@ test_ataxx_levels(void)
 	}
 }
 
-/* The bot's move from a position, with an explicit depth. */
+/* The bot's move from a position, with an explicit depth, plain or not
+ * (Ataxx: material alone and the plain search), and evaluation weights
+ * (NULL: the engine's own). */
 static struct rules_move
-bot_depth(const struct rules_game *g, const void *st, int depth,
-    struct ai_report *rep)
+bot_weighed(const struct rules_game *g, const void *st, int depth, int plain,
+    const int *weights, struct ai_report *rep)
 {
 	struct ai_limits lim;
 	struct rules_move m = {RULES_NONE, RULES_NONE, RULES_NONE};
 
 	ai_limits_level(&lim, AI_LEVEL_MAX, 1);
 	lim.depth = depth;
+	lim.plain = plain;
+	lim.weights = weights;
 	lim.ms = 60000;
 	CHECK_INT(ai_bot_move(g, st, &lim, &m, rep), 0);
 	CHECK(legal(g, st, m));
 	return m;
+}
+
+/* The bot's move from a position, with an explicit depth. */
+static struct rules_move
+bot_depth(const struct rules_game *g, const void *st, int depth,
+    struct ai_report *rep)
+{
+	return bot_weighed(g, st, depth, 0, NULL, rep);
 }
 
 /* Blocked squares, a win in one (take the last black piece), a pass, and
@@ -272,6 +285,185 @@ ataxx_negamax(const void *st, int depth, int ply)
 	return best;
 }
 
+/* What cell (r, c) of an Ataxx board holds: 0 empty, 1 the side to move,
+ * 2 the other side, 3 off the board or blocked. */
+static int
+ataxx_at(const struct ataxx_state *s, int r, int c)
+{
+	int bit = r * ATAXX_STRIDE + c;
+
+	if (r < 0 || c < 0 || r >= s->size || c >= s->size ||
+	    (ataxx_get(s->gap) >> bit & 1))
+		return 3;
+	if (ataxx_get(s->piece[s->turn]) >> bit & 1)
+		return 1;
+	if (ataxx_get(s->piece[!s->turn]) >> bit & 1)
+		return 2;
+	return 0;
+}
+
+/* Whether cell (r, c) has a neighbour holding `what`. */
+static int
+ataxx_beside(const struct ataxx_state *s, int r, int c, int what)
+{
+	int dr, dc;
+
+	for (dr = -1; dr <= 1; dr++)
+		for (dc = -1; dc <= 1; dc++)
+			if ((dr != 0 || dc != 0) &&
+			    ataxx_at(s, r + dr, c + dc) == what)
+				return 1;
+	return 0;
+}
+
+/* The engine's terms beyond material (ataxx_engine.c's ax_shape), square
+ * by square, for the side to move. */
+static int
+ataxx_shape(const struct ataxx_state *s, const int *w)
+{
+	int r, c, v = w[3];
+
+	for (r = 0; r < s->size; r++)
+		for (c = 0; c < s->size; c++) {
+			int at = ataxx_at(s, r, c), sign = at == 1 ? 1 : -1;
+			int mine = ataxx_beside(s, r, c, 1);
+			int theirs = ataxx_beside(s, r, c, 2);
+
+			if ((at == 1 || at == 2) && ataxx_beside(s, r, c, 0))
+				v += sign * w[0];
+			if (at != 0)
+				continue;
+			v += w[1] * (mine - theirs);
+			v += w[2] * ((mine && !theirs) - (theirs && !mine));
+		}
+	return v;
+}
+
+/* The side to move's pieces minus the other side's. */
+static int
+ataxx_material(const void *st)
+{
+	struct rules_status s;
+	int me = rules_ataxx.turn(st);
+
+	rules_status(&rules_ataxx, st, &s);
+	return s.score[me] - s.score[1 - me];
+}
+
+/* The best material the side to move has after one move, or -1000000
+ * when the engine's shortcut one ply before the leaves does not apply (no
+ * move but a pass, at most one empty square, or a move that takes every
+ * opposing piece). */
+static int
+ataxx_one_ply(const void *st)
+{
+	const struct ataxx_state *s = st;
+	struct rules_move mv[RULES_MAX_MOVES / 8];
+	int me = s->turn, n, i, r, c, empty = 0, best = -1000000;
+
+	for (r = 0; r < s->size; r++)
+		for (c = 0; c < s->size; c++)
+			empty += ataxx_at(s, r, c) == 0;
+	n = rules_ataxx.legal_moves(st, mv, RULES_MAX_MOVES / 8);
+	if (empty <= 1 || n == 0 || mv[0].to == RULES_NONE)
+		return -1000000;
+	for (i = 0; i < n; i++) {
+		struct state next;
+		struct rules_status t;
+
+		memcpy(next.b, st, rules_ataxx.state_size);
+		rules_ataxx.apply(next.b, mv[i]);
+		rules_status(&rules_ataxx, next.b, &t);
+		if (t.score[1 - me] == 0)
+			return -1000000;
+		if (100 * (t.score[me] - t.score[1 - me]) > best)
+			best = 100 * (t.score[me] - t.score[1 - me]);
+	}
+	return best;
+}
+
+/* Negamax with the engine's whole evaluation (weights w, no reductions):
+ * as ataxx_negamax, plus the shape terms, and one ply before the leaves
+ * the engine's shortcut (the best material after one move plus this
+ * position's shape, the move handing the tempo over). */
+static int
+ataxx_negamax_shape(const void *st, int depth, int ply, const int *w)
+{
+	struct rules_move mv[RULES_MAX_MOVES / 8];
+	struct rules_status s;
+	int me = rules_ataxx.turn(st), n, i, best = -1000000;
+
+	rules_status(&rules_ataxx, st, &s);
+	if (s.result != RULES_PLAYING &&
+	    (depth > 0 || strcmp(s.reason, "neither side can move") != 0)) {
+		if (s.result == RULES_DRAW)
+			return 0;
+		return s.winner == me ? 100000 - ply : -100000 + ply;
+	}
+	if (depth == 0)
+		return 100 * (s.score[me] - s.score[1 - me]) +
+		    ataxx_shape(st, w);
+	if (depth == 1 && !w[8] && (n = ataxx_one_ply(st)) > -1000000)
+		return n + ataxx_shape(st, w) - 2 * w[3];
+	n = rules_ataxx.legal_moves(st, mv, RULES_MAX_MOVES / 8);
+	for (i = 0; i < n; i++) {
+		struct state next;
+		int v;
+
+		memcpy(next.b, st, rules_ataxx.state_size);
+		rules_ataxx.apply(next.b, mv[i]);
+		v = -ataxx_negamax_shape(next.b, depth - 1, ply + 1, w);
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+/* With its evaluation's terms (and no reductions), the engine's score at
+ * depths 1 to 3 (3 in an aspiration window; with and without the shortcut
+ * one ply before the leaves, with one or two table slots a key) equals
+ * negamax's with the same terms counted square by square, on every size
+ * (the shifts that find neighbours do not wrap). */
+static void
+test_ataxx_shape(void)
+{
+	static const int ws[2][AI_WEIGHTS] = {
+	    {-23, 7, 11, 5, 0, 50, 0, 1, 0}, {-23, 7, 11, 5, 0, 50, 0, 0, 1}};
+	struct rules_rng rng;
+	int k;
+
+	rules_rng_seed(&rng, 12);
+	for (k = 0; k < 60; k++) {
+		struct state st;
+		struct ai_report rep;
+		struct rules_move mv[RULES_MAX_MOVES / 8];
+		char val[16];
+		int ply, n, depth = 1 + k % 3, t[AI_WEIGHTS], mat, i, v;
+		const int *w = ws[k % 2];
+
+		snprintf(val, sizeof val, "%d", 5 + k % 5);
+		new_game(&rules_ataxx, &st, "size", val);
+		for (ply = 0; ply < (int)rules_rng_below(&rng, 60); ply++) {
+			n = rules_ataxx.legal_moves(
+			    st.b, mv, RULES_MAX_MOVES / 8);
+			if (n == 0)
+				break;
+			rules_ataxx.apply(
+			    st.b, mv[rules_rng_below(&rng, (unsigned)n)]);
+		}
+		if (rules_ataxx.legal_moves(st.b, mv, 1) == 0)
+			continue;
+		bot_weighed(&rules_ataxx, st.b, depth, 0, w, &rep);
+		CHECK_INT(rep.score, ataxx_negamax_shape(st.b, depth, 0, w));
+		/* the counts the tuner reads weigh up to the same */
+		mat = ai_ataxx_terms(st.b, t);
+		for (i = 0, v = 0; i < AI_WEIGHTS; i++)
+			v += w[i] * t[i];
+		CHECK_INT(v, ataxx_shape((const void *)st.b, w));
+		CHECK_INT(mat, ataxx_material(st.b));
+	}
+}
+
 /* The engine's exact-depth score equals plain negamax's, from random
  * positions of every size (its shortcut one ply before the leaves, its
  * table and its pruning change nothing). */
@@ -301,7 +493,7 @@ test_ataxx_scores(void)
 		}
 		if (rules_ataxx.legal_moves(st.b, mv, 1) == 0)
 			continue;
-		bot_depth(&rules_ataxx, st.b, depth, &rep);
+		bot_weighed(&rules_ataxx, st.b, depth, 1, NULL, &rep);
 		CHECK_INT(rep.score, ataxx_negamax(st.b, depth, 0));
 	}
 }
@@ -395,6 +587,7 @@ main(void)
 	test_ataxx_levels();
 	test_ataxx_positions();
 	test_ataxx_scores();
+	test_ataxx_shape();
 	test_cancel();
 	test_amazons();
 	return check_done();

@@ -927,10 +927,16 @@ test_solver(void)
 	CHECK_INT(make(&s, "board", "example", err), 0);
 	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 	CHECK_INT(follow_hints(&s), 0);
-	/* the European board from its centre: lost (position class) */
+	/* the European board from its centre: lost (position class), as
+	 * the board option's help (in `games`) says, with a node limit far
+	 * below a tenth of a second of search */
 	CHECK_INT(make(&s, "board", "european", err), 0);
-	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_LOST);
+	CHECK_INT(ai_solitaire_solve(&s, 1, NULL, &hint), AI_LOST);
 	CHECK_INT(hint.to, RULES_NONE);
+	CHECK(strstr(G->options[0].help, "European board (cannot be won") !=
+	    NULL);
+	CHECK(strstr(G->options[0].help, "cannot") ==
+	    strrchr(G->options[0].help, '(') + 1);
 	/* ... but from (2, 4) with the goal at (6, 4) it is winnable */
 	load(&s,
 	    "7x7:##ooo##/#oo.oo#/ooooooo/ooooooo/ooooooo/#ooooo#/##ooo## "

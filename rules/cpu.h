@@ -1,0 +1,26 @@
+/*
+ * cpu.h: function multi-versioning for the bit-counting hot paths (the
+ * Ataxx and Amazons bitboards, perft). The installed binaries are built for
+ * any x86-64, whose popcount is a slow library call; a function marked
+ * RULES_HOT is compiled twice more, for POPCNT and for AVX2 machines
+ * (Haswell and later: POPCNT too), and the loader picks the best copy the
+ * machine runs.
+ * Built with -march=native (make bench) or for another architecture, the
+ * mark is empty and the one copy is already the machine's best.
+ */
+#ifndef TABLERO_CPU_H
+#define TABLERO_CPU_H
+
+#if defined(__x86_64__) && !defined(__POPCNT__) &&                             \
+    (defined(__GNUC__) || defined(__clang__))
+#define RULES_HOT __attribute__((target_clones("avx2", "popcnt", "default")))
+#else
+#define RULES_HOT
+#endif
+
+/* A helper of a RULES_HOT function: compilers inline a plain function
+ * into a clone only when told to, and a call out of the clone runs the
+ * slow generic copy. */
+#define RULES_INLINE static inline __attribute__((always_inline))
+
+#endif
