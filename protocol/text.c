@@ -196,6 +196,21 @@ proto_text_untrusted_tree(cJSON *v)
 	return 0;
 }
 
+/* Untrusted text after prefix (taken: freed here), each of its lines
+ * prefixed the same. */
+static void
+text_prefixed(struct text_buf *b, struct text_buf *prefix, const char *text)
+{
+	if (prefix->oom)
+		b->oom = 1;
+	else {
+		text_add(b, prefix->p);
+		text_add_untrusted(b, text != NULL ? text : "", prefix->p);
+		text_add(b, "\n");
+	}
+	free(prefix->p);
+}
+
 /* A chat line: "[lobby] ana: text" or "[r1] ana: text", and every further
  * line of a multi-line text with the same prefix. */
 static void
@@ -207,14 +222,7 @@ text_chat(
 	text_addf(&prefix, "[%s] ", room != NULL ? room : "lobby");
 	text_add_untrusted(&prefix, from != NULL ? from : "?", NULL);
 	text_add(&prefix, ": ");
-	if (prefix.oom) {
-		b->oom = 1;
-		return;
-	}
-	text_add(b, prefix.p);
-	text_add_untrusted(b, text != NULL ? text : "", prefix.p);
-	text_add(b, "\n");
-	free(prefix.p);
+	text_prefixed(b, &prefix, text);
 }
 
 /* End the current line unless it is already ended (or nothing is there). */
@@ -1235,14 +1243,7 @@ text_event_told(struct text_buf *b, const cJSON *msg)
 	text_add(&prefix, "[");
 	text_add_untrusted(&prefix, from != NULL ? from : "?", NULL);
 	text_add(&prefix, " to you] ");
-	if (prefix.oom) {
-		b->oom = 1;
-		return;
-	}
-	text_add(b, prefix.p);
-	text_add_untrusted(b, text != NULL ? text : "", prefix.p);
-	text_add(b, "\n");
-	free(prefix.p);
+	text_prefixed(b, &prefix, text);
 }
 
 /* "ana invites you to room r4 (amazons): type join to accept." */
