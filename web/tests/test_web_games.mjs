@@ -1,6 +1,7 @@
 // test_web_games.mjs: each game played in the browser, by clicks on the
 // squares the server's `moves` lit: Ataxx against a bot to the end, an
-// Amazons move whose choice is changed and taken back, a solitaire board
+// Amazons move whose choice is changed and taken back, an Amazons game
+// played to its end between two browsers, a solitaire board
 // loaded from a file and won, Shape Shifter levels solved with hints and
 // one retried, a telnet player against a browser player, and the server
 // restarted mid-game with the browsers back in it by themselves, and a
@@ -304,10 +305,44 @@ async function tlsGame(browser) {
   }
 }
 
+// Amazons to its end between two browsers, from a loaded position: white's
+// i10-i9/h10 leaves black's four amazons no move, and both pages name
+// white the winner (not the player who cannot move).
+async function amazonsEnd(browser, srv) {
+  const w = await newPage(browser, srv.url);
+  await login(w, "amzw");
+  // the seed's tablero.txt, loaded from the player's machine
+  await w.selectOption("select[name=game]", "amazons");
+  await w.setInputFiles(".create input[type=file]", {
+    name: "tablero.txt", mimeType: "text/plain",
+    buffer: Buffer.from("a1,b1,c1,i10\na10,c10,e10,g10\nb10,d10,f10,a9,b9,c9,d9,e9,f9,g9,h9,j9\n1\n"),
+  });
+  await sleep(200);
+  await w.click(".create-btn");
+  await w.waitForSelector(".board", { timeout: WAIT_MS });
+  const room = (await text(w, ".room-title")).split(" · ")[1];
+  const b = await newPage(browser, srv.url);
+  await login(b, "amzb");
+  await b.click(`.room-item[data-room="${room}"] .join`);
+  await b.waitForSelector(".board", { timeout: WAIT_MS });
+  await waitTurn(w, "Your turn");
+  for (const sq of ["i10", "i9", "h10"]) await clickSq(w, sq);
+  for (const p of [w, b]) {
+    await waitTurn(p, "wins");
+    const t = await text(p, ".turn");
+    ck.ok(t.includes("amzw") && !t.includes("amzb wins"), "amazons end: white (amzw) named the winner: " + t);
+  }
+  ck.eq(await waitMoves(b, 1), ["i10-i9/h10"], "amazons end: the last move listed");
+  ck.eq(w.errors.concat(b.errors), [], "no script errors (amazons end)");
+  await w.context().close();
+  await b.context().close();
+}
+
 const browser = await launch();
 const srv = await startServer(a.build);
 try {
-  for (const [name, fn] of [["ataxx", ataxxBot], ["amazons", amazonsChoice], ["solitaire", solitaireFile],
+  for (const [name, fn] of [["ataxx", ataxxBot], ["amazons", amazonsChoice],
+    ["amazons end", amazonsEnd], ["solitaire", solitaireFile],
     ["shifter", shifterLevels], ["telnet", telnetVsBrowser], ["draw", keysAndDraw]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
