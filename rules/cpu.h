@@ -11,8 +11,19 @@
 #ifndef TABLERO_CPU_H
 #define TABLERO_CPU_H
 
+/* ThreadSanitizer instruments the loader's choice of copy (an ifunc
+ * resolver, run while relocating, before its runtime starts): the program
+ * crashes at once. `make tsan` builds one plain copy. */
+#if defined(__SANITIZE_THREAD__)
+#define RULES_NO_CLONES 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RULES_NO_CLONES 1
+#endif
+#endif
+
 #if defined(__x86_64__) && !defined(__POPCNT__) &&                             \
-    (defined(__GNUC__) || defined(__clang__))
+    (defined(__GNUC__) || defined(__clang__)) && !defined(RULES_NO_CLONES)
 #define RULES_HOT __attribute__((target_clones("avx2", "popcnt", "default")))
 #else
 #define RULES_HOT
