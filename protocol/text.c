@@ -609,6 +609,10 @@ text_hello(struct text_buf *b, const cJSON *msg)
 		    name, token, name, token);
 	else
 		text_addf(b, "Welcome back, %s.\n", name);
+	cJSON_ArrayForEach(
+	    r, cJSON_GetObjectItemCaseSensitive(msg, "abandoned"))
+		if (text_str(r, "message") != NULL)
+			text_addf(b, "%s\n", text_str(r, "message"));
 	if (!cJSON_IsArray(rooms) || rooms->child == NULL)
 		return;
 	text_add(b, "Your rooms (join ROOM to go back):\n");
