@@ -1096,17 +1096,17 @@ text_reply(struct text_buf *b, const cJSON *msg)
  * start with "[room] ".
  */
 
+/* The greeting in words for a person who typed before logging in (the
+ * hint's JSON example is for programs, and left out). */
 void
 text_event_welcome(struct text_buf *b, const cJSON *msg)
 {
-	const char *s;
-
-	text_addf(b, "Welcome to %s %s (protocol %d).\n",
+	text_addf(b,
+	    "Welcome to %s %s (protocol %d). To play, type: hello YOURNAME "
+	    "(help lists the commands).\n",
 	    text_str(msg, "server") ? text_str(msg, "server") : "",
 	    text_str(msg, "version") ? text_str(msg, "version") : "",
 	    PROTO_VERSION);
-	if ((s = text_str(msg, "hint")) != NULL)
-		text_addf(b, "%s\n", s);
 }
 
 void

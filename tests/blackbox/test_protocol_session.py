@@ -392,6 +392,9 @@ def test_mode(chk, srv):
     # a text connection from the first line on
     t = Client(srv.port)
     t.raw("ping\n")
+    # a person's first shorthand line is greeted in words first (issue 21)
+    chk.ok(t.line().startswith("Welcome to tablerod "),
+           "first shorthand line: the greeting in words")
     chk.eq(t.line().strip(), "pong", "first shorthand line sets text mode")
     t.raw('{"cmd":"ping"}\n')
     chk.eq(t.line().strip(), "pong", "later JSON lines stay text")
