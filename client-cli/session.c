@@ -399,6 +399,7 @@ session_event_follows(enum proto_verb re)
 	case PROTO_UNDO:
 	case PROTO_RESIGN:
 	case PROTO_DRAW:
+	case PROTO_TAKEBACK:
 	case PROTO_CLAIM:
 		return 1;
 	default:

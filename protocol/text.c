@@ -1213,6 +1213,24 @@ text_event_draw_declined(struct text_buf *b, const cJSON *msg)
 }
 
 void
+text_event_takeback_offered(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b,
+	    " asks to take back their last move: takeback accept or "
+	    "takeback decline.\n");
+}
+
+void
+text_event_takeback_declined(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b, " declines the take-back.\n");
+}
+
+void
 text_event_rematch_offered(struct text_buf *b, const cJSON *msg)
 {
 	text_room(b, msg);
@@ -1294,11 +1312,21 @@ text_event_clock(struct text_buf *b, const cJSON *msg)
 	text_eol(b);
 }
 
+/* undone: a one-player undo, or a two-player take-back (who asked, and
+ * how many moves went). */
 void
 text_event_undone(struct text_buf *b, const cJSON *msg)
 {
+	long long n = 1;
+
 	text_room(b, msg);
-	text_add(b, "Move taken back.\n");
+	if (text_str(msg, "name") != NULL) {
+		text_num(msg, "moves", &n);
+		text_who(b, msg);
+		text_addf(
+		    b, " takes back %lld move%s.\n", n, n == 1 ? "" : "s");
+	} else
+		text_add(b, "Move taken back.\n");
 	text_picture(b, msg);
 }
 

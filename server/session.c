@@ -405,6 +405,7 @@ static const unsigned char session_stores[PROTO_VERB_COUNT] = {
     [PROTO_MOVE] = 1,
     [PROTO_RESIGN] = 1,
     [PROTO_DRAW] = 1,
+    [PROTO_TAKEBACK] = 1,
     [PROTO_UNDO] = 1,
     [PROTO_RESTART] = 1,
     [PROTO_NEXT] = 1,

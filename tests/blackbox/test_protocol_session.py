@@ -17,7 +17,8 @@ from harness import Checks, Client, Server, args, login, is_error, is_ok  # noqa
 
 # Every verb of the protocol, as help must list them.
 VERBS = ["hello", "games", "rooms", "create", "join", "watch", "leave",
-         "state", "moves", "move", "resign", "draw", "undo", "restart",
+         "state", "moves", "move", "resign", "draw", "takeback",
+         "undo", "restart",
          "next", "hint", "rematch", "claim", "export", "history", "chat",
          "say", "tell", "invite", "who", "ping", "quit", "mode", "help"]
 
