@@ -72,29 +72,22 @@ ataxx_input(struct client_room *r, const char *line, char *move, size_t mlen,
 	return CG_SEND;
 }
 
-/* The seed's move sentence, for people and for the bot alike. */
+/* The seed's move sentence, for people and for the bot alike: the
+ * rules' own (describe_move on the position before the move, which the
+ * room still holds), so the client says what the server says. Nothing
+ * when the move does not parse there (the server's text is shown). */
 static void
 ataxx_moved(const struct client_room *r, const cJSON *ev, char *buf, size_t len)
 {
 	const cJSON *mv = cJSON_GetObjectItemCaseSensitive(ev, "move");
-	const cJSON *seat = cJSON_GetObjectItemCaseSensitive(ev, "seat");
-	int s = r->turn;
-	char who[64];
-	const char *t;
+	struct rules_move m;
+	char err[RULES_ERR_MAX], sentence[RULES_TEXT_MAX];
 
-	if (cJSON_IsString(seat))
-		s = strcmp(seat->valuestring, r->rg->seat_names[0]) == 0 ? 0
-		                                                         : 1;
-	ataxx_player(r, s, who, sizeof who);
-	if (!cJSON_IsString(mv))
+	if (!cJSON_IsString(mv) ||
+	    r->rg->parse_move(r->st, mv->valuestring, &m, err, sizeof err) != 0)
 		return;
-	t = mv->valuestring;
-	if (strcmp(t, "0000") == 0)
-		snprintf(buf, len, "%s has no move and passes.", who);
-	else if (strlen(t) <= 3)
-		snprintf(buf, len, "%s clones at %s.", who, t);
-	else
-		snprintf(buf, len, "%s moves from %.2s to %s.", who, t, t + 2);
+	r->rg->describe_move(r->st, m, sentence, sizeof sentence);
+	snprintf(buf, len, "%s.", sentence);
 }
 
 /* The winner (or a draw) and both counts. */

@@ -172,6 +172,21 @@ session_name_again(struct client *c, const char *code)
 	return 1;
 }
 
+/* The games hello says we lost by abandonment while away (the opponent
+ * claimed them), each in the server's sentence. */
+static void
+session_abandoned(struct client *c, const cJSON *rep)
+{
+	const cJSON *g;
+
+	if (c->opts.batch)
+		return;
+	cJSON_ArrayForEach(
+	    g, cJSON_GetObjectItemCaseSensitive(rep, "abandoned"))
+		if (session_str(g, "message") != NULL)
+			view_print(c, "%s\n", session_str(g, "message"));
+}
+
 /* Our hello's reply: keep the token, say hello, resume. */
 static void
 session_hello_reply(struct client *c, const cJSON *rep)
@@ -222,6 +237,7 @@ session_hello_reply(struct client *c, const cJSON *rep)
 	else if (c->ever_logged_in && !c->opts.batch)
 		view_print(c, "Connected again as %s.\n", c->opts.name);
 	c->ever_logged_in = 1;
+	session_abandoned(c, rep);
 	mine_from_hello(c, cJSON_GetObjectItemCaseSensitive(rep, "rooms"));
 	if (!c->opts.batch)
 		session_resume(
@@ -383,6 +399,7 @@ session_event_follows(enum proto_verb re)
 	case PROTO_UNDO:
 	case PROTO_RESIGN:
 	case PROTO_DRAW:
+	case PROTO_TAKEBACK:
 	case PROTO_CLAIM:
 		return 1;
 	default:

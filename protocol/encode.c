@@ -12,8 +12,8 @@
 
 /* The hint of the welcome event, for people who connect by hand. */
 #define ENCODE_HINT                                                            \
-	"Type: hello YOURNAME   (JSON programs: "                              \
-	"{\"cmd\":\"hello\",\"name\":\"ana\"}); help lists the commands"
+	"Welcome! To play, type: hello YOURNAME (help lists the commands). "   \
+	"Programs speak JSON lines: {\"cmd\":\"hello\",\"name\":\"ana\"}"
 
 /* Add item as member `key`, a string constant that is not copied (one
  * allocation less per member); 0, or -1 (item freed) out of memory. */

@@ -187,6 +187,7 @@ void proto_framer_trim(struct proto_framer *f);
 	X(MOVE, move)                                                          \
 	X(RESIGN, resign)                                                      \
 	X(DRAW, draw)                                                          \
+	X(TAKEBACK, takeback)                                                  \
 	X(UNDO, undo)                                                          \
 	X(RESTART, restart)                                                    \
 	X(NEXT, next)                                                          \
@@ -253,6 +254,8 @@ enum proto_verb proto_verbs_check(void);
 	X(ENDED, ended)                                                        \
 	X(DRAW_OFFERED, draw_offered)                                          \
 	X(DRAW_DECLINED, draw_declined)                                        \
+	X(TAKEBACK_OFFERED, takeback_offered)                                  \
+	X(TAKEBACK_DECLINED, takeback_declined)                                \
 	X(REMATCH_OFFERED, rematch_offered)                                    \
 	X(OPPONENT_GONE, opponent_gone)                                        \
 	X(OPPONENT_BACK, opponent_back)                                        \

@@ -609,6 +609,10 @@ text_hello(struct text_buf *b, const cJSON *msg)
 		    name, token, name, token);
 	else
 		text_addf(b, "Welcome back, %s.\n", name);
+	cJSON_ArrayForEach(
+	    r, cJSON_GetObjectItemCaseSensitive(msg, "abandoned"))
+		if (text_str(r, "message") != NULL)
+			text_addf(b, "%s\n", text_str(r, "message"));
 	if (!cJSON_IsArray(rooms) || rooms->child == NULL)
 		return;
 	text_add(b, "Your rooms (join ROOM to go back):\n");
@@ -1092,17 +1096,17 @@ text_reply(struct text_buf *b, const cJSON *msg)
  * start with "[room] ".
  */
 
+/* The greeting in words for a person who typed before logging in (the
+ * hint's JSON example is for programs, and left out). */
 void
 text_event_welcome(struct text_buf *b, const cJSON *msg)
 {
-	const char *s;
-
-	text_addf(b, "Welcome to %s %s (protocol %d).\n",
+	text_addf(b,
+	    "Welcome to %s %s (protocol %d). To play, type: hello YOURNAME "
+	    "(help lists the commands).\n",
 	    text_str(msg, "server") ? text_str(msg, "server") : "",
 	    text_str(msg, "version") ? text_str(msg, "version") : "",
 	    PROTO_VERSION);
-	if ((s = text_str(msg, "hint")) != NULL)
-		text_addf(b, "%s\n", s);
 }
 
 void
@@ -1209,6 +1213,24 @@ text_event_draw_declined(struct text_buf *b, const cJSON *msg)
 }
 
 void
+text_event_takeback_offered(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b,
+	    " asks to take back their last move: takeback accept or "
+	    "takeback decline.\n");
+}
+
+void
+text_event_takeback_declined(struct text_buf *b, const cJSON *msg)
+{
+	text_room(b, msg);
+	text_who(b, msg);
+	text_add(b, " declines the take-back.\n");
+}
+
+void
 text_event_rematch_offered(struct text_buf *b, const cJSON *msg)
 {
 	text_room(b, msg);
@@ -1290,11 +1312,21 @@ text_event_clock(struct text_buf *b, const cJSON *msg)
 	text_eol(b);
 }
 
+/* undone: a one-player undo, or a two-player take-back (who asked, and
+ * how many moves went). */
 void
 text_event_undone(struct text_buf *b, const cJSON *msg)
 {
+	long long n = 1;
+
 	text_room(b, msg);
-	text_add(b, "Move taken back.\n");
+	if (text_str(msg, "name") != NULL) {
+		text_num(msg, "moves", &n);
+		text_who(b, msg);
+		text_addf(
+		    b, " takes back %lld move%s.\n", n, n == 1 ? "" : "s");
+	} else
+		text_add(b, "Move taken back.\n");
 	text_picture(b, msg);
 }
 

@@ -174,6 +174,19 @@ static const struct verbs_entry verbs_draw = {
     .text = text_reply_ok,
 };
 
+static const struct verbs_entry verbs_takeback = {
+    .name = "takeback",
+    .login = 1,
+    .fields = F(ACTION),
+    .required = F(ACTION),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_ACTION, -1},
+    .usage = "takeback offer|accept|decline",
+    .summary = "two-player games: ask to take back your last move, or "
+               "answer",
+    .text = text_reply_ok,
+};
+
 static const struct verbs_entry verbs_undo = {
     .name = "undo",
     .login = 1,

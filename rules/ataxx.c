@@ -531,11 +531,15 @@ ataxx_format_move(const void *st, struct rules_move m, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", a, b);
 }
 
+/* The move in the seed's words ("Jugador negro clona en 4,3": "Black
+ * player clones at b6"; "Jugador blanco mueve de 4,2 a 4,4": "White
+ * player moves from a7 to c5"), which clients show as they are. */
 static void
 ataxx_describe_move(const void *st, struct rules_move m, char *buf, size_t len)
 {
 	const struct ataxx_state *s = st;
-	const char *who = rules_ataxx.seat_names[s->turn];
+	const char *who =
+	    s->turn == ATAXX_WHITE ? "White player" : "Black player";
 	int from = ataxx_to_bit(s, m.from), to = ataxx_to_bit(s, m.to);
 	char a[ATAXX_NAME_LEN], b[ATAXX_NAME_LEN];
 
@@ -549,7 +553,7 @@ ataxx_describe_move(const void *st, struct rules_move m, char *buf, size_t len)
 		return;
 	}
 	ataxx_name(s, from, a);
-	snprintf(buf, len, "%s jumps from %s to %s", who, a, b);
+	snprintf(buf, len, "%s moves from %s to %s", who, a, b);
 }
 
 /* Count a clock up, stopping at the limit. */

@@ -148,7 +148,7 @@ struct rules_game {
 	/* A move in notation ("a7c5"), from the state before it. */
 	void (*format_move)(
 	    const void *st, struct rules_move m, char *buf, size_t len);
-	/* A move as a sentence ("black jumps from a7 to c5"), from the state
+	/* A move as a sentence ("Black player moves from a7 to c5"), from the state
 	 * before it. */
 	void (*describe_move)(
 	    const void *st, struct rules_move m, char *buf, size_t len);

@@ -1,6 +1,7 @@
 /*
  * cmd_play.c: the verbs of playing: move, resign, draw offers, the
- * one-player undo, restart, next and hint, rematch and claim.
+ * one-player undo, restart, next and hint, two-player take-backs, rematch
+ * and claim.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,9 +211,10 @@ cmd_status_from_rules(const struct room *r, cJSON *ev)
 	cJSON_ReplaceItemInObject(ev, "turn", cJSON_CreateNull());
 }
 
-/* Tell the room the position changed without a move (undo, restart). */
-static void
-cmd_position_event(struct room *r, enum proto_event_kind e)
+/* The event that tells the room the position changed without a move
+ * (undo, restart, an accepted take-back), not sent yet. */
+static cJSON *
+cmd_position_json(struct room *r, enum proto_event_kind e)
 {
 	cJSON *ev = room_event(r, e);
 	cJSON *st = room_state(r), *it;
@@ -228,7 +230,14 @@ cmd_position_event(struct room *r, enum proto_event_kind e)
 	cJSON_Delete(st);
 	cmd_status_from_rules(r, ev);
 	room_add_picture(r, ev);
-	room_broadcast(r, ev);
+	return ev;
+}
+
+/* Tell the room the position changed without a move (undo, restart). */
+static void
+cmd_position_event(struct room *r, enum proto_event_kind e)
+{
+	room_broadcast(r, cmd_position_json(r, e));
 }
 
 static void cmd_level_start(struct room *r);
@@ -250,6 +259,106 @@ cmd_rewind(struct room *r, int n, int level_start)
 		r->result = NULL;
 	}
 	room_commit(r, 1, n + 1);
+}
+
+/* How many moves stay when seat's last move and every move after it are
+ * taken back (so that seat is to move again); -1 when seat has none. */
+static int
+cmd_takeback_keep(const struct room *r, int seat)
+{
+	int i;
+
+	for (i = r->nhist - 1; i >= 0; i--)
+		if (r->hist[i].seat == seat)
+			return i;
+	return -1;
+}
+
+/* The clocks as they were after the first n moves (the last of them
+ * that ran a clock), or as they started. */
+static void
+cmd_takeback_clocks(struct room *r, int n)
+{
+	int i;
+
+	if (r->clock_initial_ms <= 0)
+		return;
+	r->clock_ms[0] = r->clock_ms[1] = r->clock_initial_ms;
+	for (i = n - 1; i >= 0; i--)
+		if (r->hist[i].clock_ms[0] >= 0 &&
+		    r->hist[i].clock_ms[1] >= 0) {
+			r->clock_ms[0] = r->hist[i].clock_ms[0];
+			r->clock_ms[1] = r->hist[i].clock_ms[1];
+			break;
+		}
+	r->turn_start_ms = clock_mono_ms();
+}
+
+/* The accepted take-back of seat's last move: the room goes back to its
+ * first n moves, in the store too (truncated as undo does, in one group
+ * with the event's seq), then an undone event says who and how many. */
+static void
+cmd_takeback_accept(struct conn *c, const struct proto_request *req,
+    struct room *r, int seat, int n)
+{
+	const struct player *p = r->seats[seat].player;
+	int taken = r->nhist - n;
+	cJSON *ev;
+
+	room_replay(r, n);
+	cmd_takeback_clocks(r, n);
+	r->takeback_offer = -1;
+	room_commit(r, 1, n + 1);
+	session_reply(c, proto_reply(req));
+	ev = cmd_position_json(r, PROTO_EV_UNDONE);
+	cJSON_AddStringToObject(ev, "name", p != NULL ? p->name : "bot");
+	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
+	cJSON_AddNumberToObject(ev, "moves", taken);
+	room_broadcast(r, ev);
+	room_after_move(r);
+}
+
+void
+cmd_takeback(struct conn *c, const struct proto_request *req)
+{
+	struct room *r;
+	int seat, n;
+
+	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
+	    cmd_need_duo(c, req, r) != 0 || cmd_need_playing(c, req, r) != 0)
+		return;
+	if (strcmp(req->action, "offer") == 0) {
+		if (cmd_takeback_keep(r, seat) < 0) {
+			session_error(c, req, PROTO_E_NOT_ALLOWED,
+			    "you have played no move to take back");
+			return;
+		}
+		room_commit(r, r->seats[1 - seat].bot > 0 ? 2 : 1, 0);
+		session_reply(c, proto_reply(req));
+		r->takeback_offer = seat;
+		cmd_answer_here(r, 1 - seat);
+		cmd_draw_event(r, PROTO_EV_TAKEBACK_OFFERED, seat);
+		if (r->seats[1 - seat].bot > 0) {
+			/* Bots play on: they decline at once. */
+			r->takeback_offer = -1;
+			cmd_draw_event(r, PROTO_EV_TAKEBACK_DECLINED, 1 - seat);
+		}
+		return;
+	}
+	if (r->takeback_offer != 1 - seat ||
+	    (n = cmd_takeback_keep(r, 1 - seat)) < 0) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "your opponent has not asked to take back a move");
+		return;
+	}
+	if (strcmp(req->action, "accept") == 0) {
+		cmd_takeback_accept(c, req, r, 1 - seat, n);
+		return;
+	}
+	room_commit(r, 1, 0);
+	session_reply(c, proto_reply(req));
+	r->takeback_offer = -1;
+	cmd_draw_event(r, PROTO_EV_TAKEBACK_DECLINED, seat);
 }
 
 /* The start of the level the room's game was made from, as options for a

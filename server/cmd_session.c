@@ -25,6 +25,41 @@ cmd_hello_summary(const struct room *r)
 	return o;
 }
 
+/* The game in r that seat lost by abandonment while away (the opponent
+ * claimed it), as hello tells of it: the room, its game, the winner and
+ * a sentence; NULL when r is not such a game. */
+static cJSON *
+cmd_hello_abandoned(const struct room *r, int seat)
+{
+	const char *reason =
+	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "reason"));
+	const char *winner =
+	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "winner"));
+	const char *wname =
+	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "winner_name"));
+	char msg[256];
+	cJSON *o;
+
+	if (r->status != ROOM_ENDED || reason == NULL ||
+	    strcmp(reason, "abandonment") != 0 || winner == NULL ||
+	    strcmp(winner, r->g->seat_names[seat]) == 0)
+		return NULL;
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "room", r->id);
+	cJSON_AddStringToObject(o, "game", r->g->name);
+	cJSON_AddStringToObject(o, "winner", winner);
+	if (wname != NULL)
+		cJSON_AddStringToObject(o, "winner_name", wname);
+	else
+		cJSON_AddNullToObject(o, "winner_name");
+	snprintf(msg, sizeof msg,
+	    "While you were away, %s claimed %s (%s): you lost it by "
+	    "abandonment.",
+	    wname != NULL ? wname : winner, r->id, r->g->title);
+	cJSON_AddStringToObject(o, "message", msg);
+	return o;
+}
+
 void
 cmd_hello(struct conn *c, const struct proto_request *req)
 {
@@ -32,7 +67,7 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	struct player *p;
 	struct room *r, *latest = NULL, **held;
 	struct store_identity id;
-	cJSON *rep, *rooms;
+	cJSON *rep, *rooms, *lost, *one;
 	int is_new, i, n;
 
 	if (c->player != NULL) {
@@ -73,8 +108,12 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		if (room_seat_of(held[i], p) >= 0)
 			room_player_back(held[i], p);
 	rooms = cJSON_AddArrayToObject(rep, "rooms");
+	lost = cJSON_AddArrayToObject(rep, "abandoned");
 	for (i = 0; i < n; i++) {
 		r = held[i];
+		if (room_seat_of(r, p) >= 0 &&
+		    (one = cmd_hello_abandoned(r, room_seat_of(r, p))) != NULL)
+			cJSON_AddItemToArray(lost, one);
 		if (room_seat_of(r, p) < 0 || r->status == ROOM_ENDED)
 			continue;
 		/* A summary, not the state: a reply that never grows with

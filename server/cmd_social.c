@@ -3,7 +3,7 @@
  * tell (a private message, with chat's limit and attribution) and invite
  * (a room's id handed to one player, who alone sees it: "join r4"
  * accepts, or a bare "join" in tablero). Both reach players who are
- * connected.
+ * connected; nothing is kept for one who is not (refused, saying so).
  */
 #include <strings.h>
 
@@ -21,9 +21,14 @@ social_target(struct conn *c, const struct proto_request *req)
 		    "that is you: tell and invite are for someone else");
 		return NULL;
 	}
+	/* Nothing is kept for a player who is away: a message held only
+	 * in memory would be acknowledged without being stored, and lost
+	 * by a restart. The sender is told so and tries again later. */
 	if (p == NULL || p->conn == NULL || p->conn->state != CONN_OPEN) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
-		    "%s is not connected now", req->name);
+		    "%s is not connected now, and nothing is kept for later: "
+		    "try again when they are back (who lists who is here)",
+		    req->name);
 		return NULL;
 	}
 	return p;

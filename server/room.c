@@ -159,6 +159,7 @@ room_new(struct server *srv, const struct rules_game *g, cJSON *options,
 	r->st = xcalloc(1, g->state_size);
 	r->start = xcalloc(1, g->state_size);
 	r->draw_offer = -1;
+	r->takeback_offer = -1;
 	r->game_no = game_no;
 	r->created_ms = r->updated_ms = clock_now_ms();
 	if (room_init_state(r, err, errlen) != 0) {
@@ -867,6 +868,7 @@ room_start_prepare(struct room *r)
 
 	r->status = ROOM_PLAYING;
 	r->draw_offer = -1;
+	r->takeback_offer = -1;
 	for (i = 0; i < 2; i++) {
 		r->clock_ms[i] = r->clock_initial_ms;
 		r->seats[i].rematch = 0;
@@ -992,6 +994,7 @@ room_end_prepare(
 	}
 	r->status = ROOM_ENDED;
 	r->draw_offer = -1;
+	r->takeback_offer = -1;
 	cJSON_Delete(r->result);
 	r->result = cJSON_CreateObject();
 	cJSON_AddStringToObject(r->result, "result", result);
@@ -1110,6 +1113,7 @@ room_play(
 	r->g->apply(r->st, m);
 	room_hist_push(r, &mv);
 	r->draw_offer = -1;
+	r->takeback_offer = -1;
 	r->updated_ms = clock_now_ms();
 
 	ev = room_event(r, PROTO_EV_MOVED);

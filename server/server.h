@@ -366,7 +366,8 @@ struct room {
 	struct event *flag_timer;
 	struct event *bot_timer;
 	int bot_pending;
-	int draw_offer; /* seat that offered a draw, or -1 */
+	int draw_offer;     /* seat that offered a draw, or -1 */
+	int takeback_offer; /* seat that asked for a take-back, or -1 */
 	int64_t created_ms, updated_ms;
 	int64_t ended_mono_ms;      /* when the game ended (monotonic) */
 	struct event *retire_timer; /* finished: when to leave memory */

@@ -4,10 +4,12 @@
  * one table, and the rule that a reply goes out before the events it
  * causes.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -321,6 +323,30 @@ session_guest_gate(struct conn *c, const struct proto_request *req)
 	return 0;
 }
 
+/* A person's first line (shorthand, not hello): greet them in words
+ * before its reply. The JSON welcome stays as it is, since programs wait
+ * for it before speaking; a first hello gets its own greeting. */
+static void
+session_greet(struct conn *c, const char *line, size_t len)
+{
+	static const char hello[] = "hello";
+	size_t i = 0, n = sizeof hello - 1;
+	cJSON *w;
+
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (len - i >= n && strncasecmp(line + i, hello, n) == 0 &&
+	    (len - i == n || isspace((unsigned char)line[i + n])))
+		return;
+	w = proto_welcome(TABLEROD_VERSION);
+	if (w == NULL)
+		fatal("out of memory");
+	c->srv->out_free = 1; /* it shows nothing the store holds */
+	net_send_msg(c, w);
+	c->srv->out_free = 0;
+	cJSON_Delete(w);
+}
+
 /* One complete line from the client: check the rate, decode, dispatch, and
  * send the events the request caused after its reply. */
 void
@@ -335,9 +361,12 @@ session_line(struct conn *c, const char *line, size_t len)
 		session_log_line(c, line, len);
 	if (c->player == NULL)
 		session_idle_reset(c);
-	if (c->mode == CONN_MODE_UNSET)
+	if (c->mode == CONN_MODE_UNSET) {
 		c->mode = proto_line_is_json(line, len) ? CONN_MODE_JSON
 		                                        : CONN_MODE_TEXT;
+		if (c->mode == CONN_MODE_TEXT)
+			session_greet(c, line, len);
+	}
 	memset(&req, 0, sizeof req);
 	err[0] = '\0';
 	/* Decoded even when refused, so that every reply echoes its id. */
@@ -376,6 +405,7 @@ static const unsigned char session_stores[PROTO_VERB_COUNT] = {
     [PROTO_MOVE] = 1,
     [PROTO_RESIGN] = 1,
     [PROTO_DRAW] = 1,
+    [PROTO_TAKEBACK] = 1,
     [PROTO_UNDO] = 1,
     [PROTO_RESTART] = 1,
     [PROTO_NEXT] = 1,

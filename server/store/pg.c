@@ -127,9 +127,13 @@ static const char *const pgpg_sql[PS_COUNT] = {
                         " SET json = excluded.json,"
                         " updated_ms = excluded.updated_ms",
     /* Kept once per (room, game_no, ended_ms): a retried group adds no
-     * second row. started_ms: the first move's time, else $12. */
+     * second row. started_ms: the first move's time, else $12. A game
+     * taken back after its end (one-player undo or restart) and ended
+     * again is kept once, as it ended last: its earlier end goes. */
     [PS_GAME_PUT] =
-        "INSERT INTO games (room, game_no, game, options, seats, name0,"
+        "WITH replaced AS (DELETE FROM games WHERE room = $1"
+        " AND game_no = $2 AND ended_ms <> $13)"
+        " INSERT INTO games (room, game_no, game, options, seats, name0,"
         " name1, result, private, clock_initial_ms, clock_increment_ms,"
         " started_ms, ended_ms, nmoves, moves, start, position)"
         " SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"

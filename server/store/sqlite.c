@@ -70,6 +70,7 @@ enum sqlite_stmt {
 	ST_PROGRESS_PUT,
 	ST_PROGRESS_GET,
 	ST_GAME_PUT,
+	ST_GAME_REPLACED,
 	ST_GAMES_RECENT,
 	ST_GAMES_OF,
 	ST_GAME_LAST,
@@ -147,6 +148,10 @@ static const char *const sqlite_sql[ST_COUNT] = {
         /* kept once, however often its group is tried */
         " WHERE NOT EXISTS (SELECT 1 FROM games WHERE room = ?1"
         " AND game_no = ?2 AND ended_ms = ?13)",
+    /* A game taken back after its end (one-player undo or restart) and
+     * ended again is kept once, as it ended last: its earlier end goes. */
+    [ST_GAME_REPLACED] = "DELETE FROM games WHERE room = ?1"
+                         " AND game_no = ?2 AND ended_ms <> ?3",
     [ST_GAMES_RECENT] = "SELECT " STORE_GAME_COLS " FROM games"
                         " WHERE private = 0 AND (?2 IS NULL OR game = ?2)"
                         " ORDER BY ended_ms DESC, id DESC LIMIT ?1",
@@ -1167,6 +1172,9 @@ sqlite_progress_get(struct store_conn *s, const char *name, const char *game,
 static int
 sqlite_game_put(struct store_conn *s, const struct store_game *g)
 {
+	if (sqlite_exec(s, ST_GAME_REPLACED, "replace finished game", "til",
+	        g->room, g->game_no, g->ended_ms) != 0)
+		return -1;
 	return sqlite_exec(s, ST_GAME_PUT, "put finished game",
 	    "tittttttillllittt", g->room, g->game_no, g->game, g->options,
 	    g->seats, g->names[0], g->names[1], g->result, g->is_private != 0,

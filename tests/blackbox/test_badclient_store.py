@@ -7,7 +7,7 @@ Memory is the truth: the first change after the fault (a create) is made
 in memory and its reply held; its group fails and is kept. From then on
 each state-changing verb (create, join that starts a game, watch, say,
 draw offer, accept and decline, resign, claim, leave, rematch, move,
-undo, restart, next, hello) is refused at once with store_failing,
+undo, restart, next, hello, takeback) is refused at once with store_failing,
 nobody hears an event, and a ping is answered. After a kill -9 the
 stored rooms are exactly as acknowledged before the fault. On a server
 whose store fails and comes back, the held reply goes out without a
@@ -216,6 +216,8 @@ def every_verb_refused(ck, w, half, won, port):
             action="accept")
     refused(ck, w, cy, "draw", "draw decline", room=rm["draw"],
             action="decline")
+    refused(ck, w, ana, "takeback", "takeback offer", room=rm["play"],
+            action="offer")
     refused(ck, w, ana, "resign", "resign", room=rm["res"])
     refused(ck, w, eve, "claim", "claim", room=rm["gone"])
     refused(ck, w, bob, "leave", "leave while playing", room=rm["play"])

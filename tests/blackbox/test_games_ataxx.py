@@ -89,8 +89,11 @@ def pass_game(ck, port):
           [("white", "d1"), (None, "0000")], "%s: the pass is in the "
           "history" % tag)
     if len(hist) == 2:
-        ck.eq(hist[1]["text"], "black has no move and passes",
-              "%s: the pass sentence" % tag)
+        ck.eq([h["text"] for h in hist],
+              ["White player clones at d1",
+               "Black player has no move and passes"],
+              "%s: the seed's sentences (\"Jugador blanco clona en ...\")"
+              % tag)
     r = req(d.seats["white"], "move", room=d.room, move="0000")
     ck.eq((r or {}).get("error"), "illegal_move", "%s: white may not pass"
           % tag)
@@ -104,7 +107,7 @@ def pass_game(ck, port):
            ("white", d.names["white"], "e1")],
           "%s: moved events d1, the pass, e1" % tag)
     if len(moved) == 3:
-        ck.eq(moved[1]["text"], "black has no move and passes",
+        ck.eq(moved[1]["text"], "Black player has no move and passes",
               "%s: the pass event's sentence" % tag)
         ck.eq((moved[0]["turn"], moved[1]["turn"]), ("black", "white"),
               "%s: turns around the pass" % tag)

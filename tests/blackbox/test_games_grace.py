@@ -2,8 +2,10 @@
 when it comes (issue 21, item 8): bob drops out of a running game, ana
 gets opponent_gone, then, once --grace seconds have passed, grace_over
 (with bob's name and seat) without asking; a text-mode watcher reads
-"bob (black) did not come back: claim wins r1."; claim then wins. A
-player who comes back in time makes no grace_over."""
+"bob (black) did not come back: claim wins r1."; claim then wins, and
+bob, back later, is told by hello that he lost it by abandonment (JSON
+`abandoned`, and a sentence in text). A player who comes back in time
+makes no grace_over."""
 
 import os
 import sys
@@ -47,6 +49,22 @@ def main():
                    "the watcher reads it in words")
             chk.ok(ana.call("claim", room=room).get("ok"), "claim wins")
             chk.ok(ana.event("ended") is not None, "the game ended")
+            # bob comes back: hello tells him he lost it
+            btok = bob.token
+            bob = Client(srv.port)
+            rep = bob.call("hello", name="bob", token=btok)
+            lost = rep.get("abandoned") or [{}]
+            chk.eq((len(rep.get("abandoned") or []), lost[0].get("room"),
+                    lost[0].get("winner"), lost[0].get("winner_name")),
+                   (1, room, "white", "ana"),
+                   "hello lists the game bob lost while away: %r" % rep)
+            bob.close()
+            bt = Telnet(srv.port)
+            bt.type("hello bob " + btok)
+            chk.ok(bt.until(r"^While you were away, ana claimed %s "
+                            r"\(Ataxx\): you lost it by abandonment\.$"
+                            % room), "in words for a person")
+            bt.close()
             # back in time: no grace_over
             ana.call("leave", room=room)
             room2 = ana.call("create", game="ataxx")["state"]["room"]

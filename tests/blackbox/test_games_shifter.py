@@ -4,7 +4,9 @@ Levels 1, 2 and 3 won by following `hint` (ended "solved", "level won"),
 the next level starting by itself in the same room (`next` then only says
 so); undo and restart inside a
 level; a board that ends blocked ("no capture left"); the saved level
-offered by the next `create`; export and the `file` option round trip.
+offered by the next `create`; export and the `file` option round trip;
+a game ended, taken back (undo, restart) and ended again is in `history`
+once.
 """
 
 import os
@@ -181,6 +183,27 @@ def blocked(ck, port):
     g.close()
 
 
+def history_once(ck, port):
+    """A lost game taken back by undo, then by restart, and lost again
+    each time is one game in the player's history, as it ended last."""
+    pos = ("1 .......T/......../......../......../......../.C....../"
+           "......../C....... a1")
+    g = Solo(ck, port, "shhis", "shifter", {"position": pos})
+    for step in ("first", "undo", "restart"):
+        if step != "first":
+            r = g.call(step)
+            ck.ok(r and r.get("ok"), "shhis: %s: %r" % (step, r))
+        r = g.call("move", move="b3")
+        ck.ok(r and r.get("ok"), "shhis: b3 after %s: %r" % (step, r))
+        ck.ok(until(g.p, ended(g.room)) is not None,
+              "shhis: ended after %s" % step)
+    h = req(g.p, "history") or {}
+    mine = [(x.get("room"), x.get("game_no")) for x in h.get("games", [])
+            if x.get("room") == g.room]
+    ck.eq(mine, [(g.room, 1)], "shhis: the game is listed once: %r" % h)
+    g.close()
+
+
 def next_after_file(ck, port):
     """A level loaded from a level file knows its own number: winning it
     leads to the level after that one, not to level 2."""
@@ -206,6 +229,7 @@ def main():
     try:
         levels(ck, s.port)
         blocked(ck, s.port)
+        history_once(ck, s.port)
         next_after_file(ck, s.port)
     finally:
         shut(s)

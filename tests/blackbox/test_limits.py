@@ -121,7 +121,10 @@ def test_long_lines(chk, build):
         # a long shorthand line in text mode: the error in text, then close
         c = Client(srv.port)
         c.raw("ping\n")
-        c.line()
+        # a first shorthand line is greeted in words, then answered
+        chk.ok(c.line().startswith("Welcome to tablerod "),
+               "text mode: the greeting first")
+        chk.eq(c.line().strip(), "pong", "text mode: then the pong")
         c.raw("say " + "y" * 9000 + "\n")
         lines, closed = read_all(c)
         chk.ok(len(lines) == 1 and lines[0].startswith(

@@ -17,7 +17,8 @@ from harness import Checks, Client, Server, args, login, is_error, is_ok  # noqa
 
 # Every verb of the protocol, as help must list them.
 VERBS = ["hello", "games", "rooms", "create", "join", "watch", "leave",
-         "state", "moves", "move", "resign", "draw", "undo", "restart",
+         "state", "moves", "move", "resign", "draw", "takeback",
+         "undo", "restart",
          "next", "hint", "rematch", "claim", "export", "history", "chat",
          "say", "tell", "invite", "who", "ping", "quit", "mode", "help"]
 
@@ -392,6 +393,9 @@ def test_mode(chk, srv):
     # a text connection from the first line on
     t = Client(srv.port)
     t.raw("ping\n")
+    # a person's first shorthand line is greeted in words first (issue 21)
+    chk.ok(t.line().startswith("Welcome to tablerod "),
+           "first shorthand line: the greeting in words")
     chk.eq(t.line().strip(), "pong", "first shorthand line sets text mode")
     t.raw('{"cmd":"ping"}\n')
     chk.eq(t.line().strip(), "pong", "later JSON lines stay text")

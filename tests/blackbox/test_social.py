@@ -39,7 +39,8 @@ def main():
             chk.ok(carl.until(r"^\[ana to you\] lines$"),
                    "text mode attributes every line")
             is_error(chk, ana.call("tell", name="nobody", text="x"),
-                     "not_allowed", "tell to nobody", ["not connected"])
+                     "not_allowed", "tell to nobody",
+                     ["not connected", "nothing is kept for later"])
             is_error(chk, ana.call("tell", name="ana", text="x"),
                      "not_allowed", "tell to oneself")
             is_error(chk, ana.call("tell", name="bob", text="x" * 5000),

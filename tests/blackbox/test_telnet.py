@@ -2,7 +2,7 @@
 negotiation first, CRLF line endings and shorthand commands; the server
 answers in text mode (sentences, ASCII boards). Two of them play a whole
 game of Stones to its end while a third watches; then `mode json` and
-`mode text` switch the output.
+`mode text` switch the output. A person is greeted in words (issue 21).
 """
 
 import json
@@ -301,11 +301,49 @@ def test_token_again(chk, srv):
     u.close()
 
 
+def test_greeting(chk, srv):
+    """A person is greeted in words: the JSON welcome's hint is a
+    sentence, and a first shorthand line that is not hello gets a plain
+    greeting before its reply; a first hello or JSON line gets none."""
+    t = Telnet(srv.port)
+    w = t.until(r"welcome")
+    hint = json.loads(w[-1]).get("hint", "") if w else ""
+    chk.ok(hint.startswith("Welcome! To play, type: hello YOURNAME"),
+           "the welcome's hint speaks to people: %r" % hint)
+    t.type("help")
+    lines = t.until(r"^Welcome to tablerod ")
+    chk.ok(lines and re.search(r"^Welcome to tablerod \S+ \(protocol 1\)\. "
+                               r"To play, type: hello YOURNAME \(help lists "
+                               r"the commands\)\.$", lines[-1]),
+           "a first shorthand line is greeted in words: %r" % lines)
+    rest = t.quiet()
+    chk.ok(rest and not rest[0].startswith("{"),
+           "then the reply, in text: %r" % rest[:2])
+    t.type("games")
+    chk.ok(not any(x.startswith("Welcome to") for x in t.quiet()),
+           "greeted once")
+    t.close()
+    h = Telnet(srv.port)
+    h.until(r"welcome")
+    h.type("hello greta")
+    lines = h.until(r"Keep it")
+    chk.ok(lines and not any(x.startswith("Welcome to") for x in lines),
+           "a first hello is its own greeting: %r" % lines)
+    h.close()
+    j = Telnet(srv.port)
+    j.until(r"welcome")
+    j.type(json.dumps({"cmd": "games"}))
+    out = j.quiet()
+    chk.ok(out and all(x.startswith("{") for x in out),
+           "a first JSON line gets JSON only: %r" % out[:2])
+    j.close()
+
+
 def main():
     a = args()
     chk = Checks()
     with Server(a.build, extra=FAST) as srv:
-        for t in [test_session, test_token_again]:
+        for t in [test_session, test_token_again, test_greeting]:
             try:
                 t(chk, srv)
             except Exception as e:  # a crash in one test is one failure

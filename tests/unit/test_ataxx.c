@@ -169,7 +169,7 @@ test_clone_jump_infect(void)
 	CHECK_INT(m.to, 5);
 	CHECK_INT(m.arg, RULES_NONE);
 	G->describe_move(st.b, m, buf, sizeof buf);
-	CHECK_STR(buf, "white clones at a4");
+	CHECK_STR(buf, "White player clones at a4");
 	G->format_move(st.b, m, buf, sizeof buf);
 	CHECK_STR(buf, "a4");
 	G->apply(st.b, m);
@@ -187,7 +187,7 @@ test_clone_jump_infect(void)
 	CHECK_INT(m.from, 0);
 	CHECK_INT(m.to, 9);
 	G->describe_move(st.b, m, buf, sizeof buf);
-	CHECK_STR(buf, "white jumps from a7 to c6");
+	CHECK_STR(buf, "White player moves from a7 to c6");
 	G->format_move(st.b, m, buf, sizeof buf);
 	CHECK_STR(buf, "a7c6");
 	G->apply(st.b, m);
@@ -236,7 +236,7 @@ test_pass(void)
 	G->format_move(st.b, mv[0], buf, sizeof buf);
 	CHECK_STR(buf, "0000");
 	G->describe_move(st.b, mv[0], buf, sizeof buf);
-	CHECK_STR(buf, "white has no move and passes");
+	CHECK_STR(buf, "White player has no move and passes");
 	illegal(&st, "a4", "no piece of yours adjacent to a4");
 	illegal(&st, "a1a3", "destination a3 is occupied by black");
 	CHECK_INT(G->parse_move(st.b, "0000", &m, err, sizeof err), 0);
@@ -249,7 +249,7 @@ test_pass(void)
 	load(&st, "xxxx1/xxxxx/xxxxx/ooooo/ooooo o 0 4");
 	CHECK_INT(G->legal_moves(st.b, mv, RULES_MAX_MOVES), 1);
 	G->describe_move(st.b, mv[0], buf, sizeof buf);
-	CHECK_STR(buf, "black has no move and passes");
+	CHECK_STR(buf, "Black player has no move and passes");
 	play(&st, "0000");
 	CHECK_STR(fen(&st), "xxxx1/xxxxx/xxxxx/ooooo/ooooo x 1 5");
 	illegal(&st, "0000", "you have legal moves, you cannot pass");

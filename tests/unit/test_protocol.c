@@ -520,9 +520,10 @@ test_encode_escape(void)
 	s = proto_json_line(ev);
 	CHECK_STR(s,
 	    "{\"event\":\"welcome\",\"server\":\"tablerod\","
-	    "\"version\":\"0.1.0\",\"proto\":1,\"hint\":\"Type: hello "
-	    "YOURNAME   (JSON programs: {\\\"cmd\\\":\\\"hello\\\","
-	    "\\\"name\\\":\\\"ana\\\"}); help lists the commands\"}\n");
+	    "\"version\":\"0.1.0\",\"proto\":1,\"hint\":\"Welcome! To "
+	    "play, type: hello YOURNAME (help lists the commands). Programs "
+	    "speak JSON lines: {\\\"cmd\\\":\\\"hello\\\","
+	    "\\\"name\\\":\\\"ana\\\"}\"}\n");
 	free(s);
 	cJSON_Delete(ev);
 	/* a large seq prints as an integer (cJSON prints integers exactly up

@@ -132,14 +132,16 @@ render_games(const struct render_case *rc, uint64_t seed)
 /* The fingerprints were taken from the writers before the rewrite;
  * Shape Shifter's again when its pictures and sentences began to call
  * the seed's pieces by their English names (issue 21): "the knight on
- * b1", "C knight (caballo)". */
+ * b1", "C knight (caballo)"; Ataxx's when its move sentences became the
+ * seed's words (issue 21): "White player clones at b6", "Black player
+ * moves from a7 to c5", "Black player has no move and passes". */
 static const struct render_case render_cases[] = {
     {&rules_amazons, {OPT(NULL, NULL)}, 0, 0xc0878118889d2352ULL},
-    {&rules_ataxx, {OPT("size", "5")}, 1, 0xe5d19849625b4934ULL},
-    {&rules_ataxx, {OPT("size", "7")}, 1, 0xd396d5da95eed46aULL},
-    {&rules_ataxx, {OPT("size", "9")}, 1, 0xcd2e5600758fad3eULL},
+    {&rules_ataxx, {OPT("size", "5")}, 1, 0x1dea030171c334cfULL},
+    {&rules_ataxx, {OPT("size", "7")}, 1, 0x1c4b5cd1b7c5fde9ULL},
+    {&rules_ataxx, {OPT("size", "9")}, 1, 0xc35d1f44c53bd782ULL},
     {&rules_ataxx, {OPT("position", "x1-1-1o/7/2-1-2/7/2-1-2/7/o1-1-1x x 0 1")},
-        1, 0xb19efd120a6c3b20ULL},
+        1, 0xee854f30e05e02abULL},
     {&rules_stones, {OPT("first", "1")}, 1, 0xa05296ab6371e72bULL},
     {&rules_stones, {OPT("first", "2")}, 1, 0x64d228e75f396147ULL},
     {&rules_solitaire, {OPT("board", "english")}, 1, 0x7a0f1aaf16e8c9d4ULL},
