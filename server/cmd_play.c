@@ -152,6 +152,27 @@ cmd_answer_here(struct room *r, int seat)
 		p->conn->current = r;
 }
 
+/* seat asks the opponent (a draw or a take-back): stored, replied, the
+ * room made current for the one who answers, and the request announced;
+ * a bot declines at once (bots play on). *offer holds the asking seat. */
+static void
+cmd_offer(struct conn *c, const struct proto_request *req, struct room *r,
+    int seat, int *offer, enum proto_event_kind asked,
+    enum proto_event_kind declined)
+{
+	int bot = r->seats[1 - seat].bot > 0;
+
+	room_commit(r, bot ? 2 : 1, 0);
+	session_reply(c, proto_reply(req));
+	*offer = seat;
+	cmd_answer_here(r, 1 - seat);
+	cmd_draw_event(r, asked, seat);
+	if (bot) {
+		*offer = -1;
+		cmd_draw_event(r, declined, 1 - seat);
+	}
+}
+
 void
 cmd_draw(struct conn *c, const struct proto_request *req)
 {
@@ -169,16 +190,8 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	if (strcmp(req->action, "offer") == 0) {
-		room_commit(r, r->seats[1 - seat].bot > 0 ? 2 : 1, 0);
-		session_reply(c, proto_reply(req));
-		r->draw_offer = seat;
-		cmd_answer_here(r, 1 - seat);
-		cmd_draw_event(r, PROTO_EV_DRAW_OFFERED, seat);
-		if (r->seats[1 - seat].bot > 0) {
-			/* Bots play on: they decline at once. */
-			r->draw_offer = -1;
-			cmd_draw_event(r, PROTO_EV_DRAW_DECLINED, 1 - seat);
-		}
+		cmd_offer(c, req, r, seat, &r->draw_offer,
+		    PROTO_EV_DRAW_OFFERED, PROTO_EV_DRAW_DECLINED);
 		return;
 	}
 	if (r->draw_offer != 1 - seat) {
@@ -333,16 +346,8 @@ cmd_takeback(struct conn *c, const struct proto_request *req)
 			    "you have played no move to take back");
 			return;
 		}
-		room_commit(r, r->seats[1 - seat].bot > 0 ? 2 : 1, 0);
-		session_reply(c, proto_reply(req));
-		r->takeback_offer = seat;
-		cmd_answer_here(r, 1 - seat);
-		cmd_draw_event(r, PROTO_EV_TAKEBACK_OFFERED, seat);
-		if (r->seats[1 - seat].bot > 0) {
-			/* Bots play on: they decline at once. */
-			r->takeback_offer = -1;
-			cmd_draw_event(r, PROTO_EV_TAKEBACK_DECLINED, 1 - seat);
-		}
+		cmd_offer(c, req, r, seat, &r->takeback_offer,
+		    PROTO_EV_TAKEBACK_OFFERED, PROTO_EV_TAKEBACK_DECLINED);
 		return;
 	}
 	if (r->takeback_offer != 1 - seat ||
