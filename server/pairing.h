@@ -1,0 +1,71 @@
+/*
+ * pairing.h: a tournament's pure arithmetic (pairing.c): the round robin's
+ * rounds by the circle method (Berger tables), a Swiss round paired by
+ * score without repeats, and the standings with their tie-breaks. Players
+ * are indices 0..n-1 in their seeding order (the order they joined); no
+ * I/O, no allocation beyond the caller's arrays.
+ */
+#ifndef TABLERO_PAIRING_H
+#define TABLERO_PAIRING_H
+
+/* Most players in one tournament: a class or a club night; the Swiss
+ * search and the standings stay instant at this size. */
+#define PAIRING_PLAYERS_MAX 64
+/* Games of one round at most (a bye counts as one). */
+#define PAIRING_BOARDS_MAX (PAIRING_PLAYERS_MAX / 2 + 1)
+/* Steps the Swiss search may take before it gives up on a round without
+ * repeats (then repeats are allowed, the least first): bounds the work of
+ * an impossible round; a possible one of 64 players takes far fewer. */
+#define PAIRING_SEARCH_MAX 200000L
+
+/* A game's result; a bye is a game with black -1, scored PAIRING_WHITE. */
+enum pairing_res {
+	PAIRING_NONE,  /* not played yet */
+	PAIRING_WHITE, /* white (the first seat) won */
+	PAIRING_BLACK, /* black (the second seat) won */
+	PAIRING_DRAW,
+	PAIRING_NEITHER, /* both lost (neither showed up) */
+};
+
+/* One game of a round: player indices; black -1 is a bye for white. */
+struct pairing_game {
+	int white, black;
+	enum pairing_res res;
+};
+
+/* The tie-break of the standings. */
+enum pairing_tiebreak {
+	PAIRING_SONNEBORN_BERGER, /* round robin */
+	PAIRING_BUCHHOLZ,         /* Swiss */
+};
+
+/* One line of the standings. Points are in halves (a win 2, a draw 1). */
+struct pairing_standing {
+	int player;
+	int halves;      /* the score in half points */
+	int tb_quarters; /* the tie-break in quarter points */
+	int wins, draws, losses, byes;
+};
+
+/* Rounds of a round robin of n players (n - 1, or n when n is odd). */
+int pairing_rr_rounds(int n);
+/* Round `round` (0-based) of a round robin of n players into out; the
+ * number of games (a bye included). */
+int pairing_rr_round(int n, int round, struct pairing_game *out);
+/* The next Swiss round of n players after the past games into out: by
+ * score (then seeding), no pair meeting twice and at most one bye each
+ * (the lowest-placed without one) when the search finds such a round, and
+ * colours given to the player who had fewer whites (then who had black
+ * last). The number of games; *repeats is set to 1 when no round without
+ * repeats was found and one with repeats was made. */
+int pairing_swiss(int n, const struct pairing_game *past, int npast,
+    struct pairing_game *out, int *repeats);
+/* The standings of n players after the games into out (n lines), best
+ * first: by score, then tie-break, then seeding. Sonneborn-Berger: the
+ * scores of the opponents beaten plus half those of the opponents drawn;
+ * Buchholz: the sum of the opponents' scores. A bye adds nothing to
+ * either. */
+void pairing_standings(int n, const struct pairing_game *games, int ngames,
+    enum pairing_tiebreak tb, struct pairing_standing *out);
+
+#endif

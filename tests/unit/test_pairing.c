@@ -1,0 +1,287 @@
+/*
+ * test_pairing.c: server/pairing.c: the circle method meets every pair
+ * once with colours balanced and one bye each for an odd count; Swiss
+ * rounds pair everyone once without repeats (byes to different players);
+ * the standings' Sonneborn-Berger and Buchholz, worked by hand.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/pairing.h"
+#include "tests/unit/check.h"
+
+/* Every pair of n players meets once over the rounds; each player plays
+ * once a round; whites and blacks differ by one at most; a player of an
+ * odd count has exactly one bye. */
+static void
+test_round_robin(int n)
+{
+	static int met[PAIRING_PLAYERS_MAX][PAIRING_PLAYERS_MAX];
+	struct pairing_game g[PAIRING_BOARDS_MAX];
+	int colour[PAIRING_PLAYERS_MAX] = {0}, byes[PAIRING_PLAYERS_MAX] = {0};
+	int rounds = pairing_rr_rounds(n), r, i, k, a, b, pairs = 0;
+
+	memset(met, 0, sizeof met);
+	CHECK_INT(rounds, n % 2 == 0 ? n - 1 : n);
+	for (r = 0; r < rounds; r++) {
+		int seen[PAIRING_PLAYERS_MAX] = {0};
+
+		k = pairing_rr_round(n, r, g);
+		CHECK_INT(k, (n + 1) / 2);
+		for (i = 0; i < k; i++) {
+			a = g[i].white;
+			b = g[i].black;
+			CHECK(a >= 0 && a < n);
+			seen[a]++;
+			if (b < 0) {
+				byes[a]++;
+				continue;
+			}
+			seen[b]++;
+			met[a][b]++;
+			met[b][a]++;
+			colour[a]++;
+			colour[b]--;
+			pairs++;
+		}
+		for (i = 0; i < n; i++)
+			CHECK_INT(seen[i], 1);
+	}
+	CHECK_INT(pairs, n * (n - 1) / 2);
+	for (a = 0; a < n; a++) {
+		CHECK(colour[a] >= -1 && colour[a] <= 1);
+		CHECK_INT(byes[a], n % 2);
+		for (b = 0; b < n; b++)
+			CHECK_INT(met[a][b], a == b ? 0 : 1);
+	}
+	CHECK_INT(pairing_rr_round(n, rounds, g), 0);
+}
+
+/* A small generator for results, the same every run. */
+static unsigned long test_seed = 12345;
+
+static int
+test_rand(int m)
+{
+	test_seed = test_seed * 6364136223846793005UL + 1442695040888963407UL;
+	return (int)((test_seed >> 33) % (unsigned long)m);
+}
+
+/* A Swiss of n players over `rounds` rounds with random results: each
+ * round pairs everyone once, no pair twice, nobody two byes, colours
+ * within two. */
+static void
+test_swiss(int n, int rounds)
+{
+	static struct pairing_game all[PAIRING_PLAYERS_MAX * 8];
+	static int met[PAIRING_PLAYERS_MAX][PAIRING_PLAYERS_MAX];
+	int byes[PAIRING_PLAYERS_MAX] = {0}, colour[PAIRING_PLAYERS_MAX] = {0};
+	int nall = 0, r, i, k, repeats;
+
+	memset(met, 0, sizeof met);
+	for (r = 0; r < rounds; r++) {
+		struct pairing_game g[PAIRING_BOARDS_MAX];
+		int seen[PAIRING_PLAYERS_MAX] = {0};
+
+		k = pairing_swiss(n, all, nall, g, &repeats);
+		CHECK_INT(repeats, 0);
+		CHECK_INT(k, (n + 1) / 2);
+		for (i = 0; i < k; i++) {
+			int a = g[i].white, b = g[i].black;
+
+			seen[a]++;
+			if (b < 0) {
+				CHECK_INT(g[i].res, PAIRING_WHITE);
+				byes[a]++;
+			} else {
+				seen[b]++;
+				met[a][b]++;
+				met[b][a]++;
+				colour[a]++;
+				colour[b]--;
+				g[i].res = 1 + test_rand(3);
+			}
+			all[nall++] = g[i];
+		}
+		for (i = 0; i < n; i++)
+			CHECK_INT(seen[i], 1);
+	}
+	for (i = 0; i < n; i++) {
+		int j;
+
+		CHECK(byes[i] <= 1);
+		CHECK(colour[i] >= -2 && colour[i] <= 2);
+		for (j = 0; j < n; j++)
+			CHECK(met[i][j] <= 1);
+	}
+}
+
+/* The first round of a Swiss pairs the top half against... by seeding:
+ * 0-1, 2-3 (by score, then seeding), and the bye to the last. */
+static void
+test_swiss_first(void)
+{
+	struct pairing_game g[PAIRING_BOARDS_MAX];
+	int repeats, k = pairing_swiss(5, NULL, 0, g, &repeats);
+
+	CHECK_INT(k, 3);
+	CHECK_INT(g[0].white, 0);
+	CHECK_INT(g[0].black, 1);
+	CHECK_INT(g[1].white, 2);
+	CHECK_INT(g[1].black, 3);
+	CHECK_INT(g[2].white, 4);
+	CHECK_INT(g[2].black, -1);
+}
+
+/* Two rounds of four: 0-1 and 2-3, then 0-2 and 1-3; the third round can
+ * only be 0-3 and 1-2 although 0 and 1 (or 2 and 3) lead on score. */
+static void
+test_swiss_forced(void)
+{
+	struct pairing_game past[4] = {
+	    {0, 1, PAIRING_DRAW},
+	    {2, 3, PAIRING_DRAW},
+	    {2, 0, PAIRING_DRAW},
+	    {3, 1, PAIRING_DRAW},
+	};
+	struct pairing_game g[PAIRING_BOARDS_MAX];
+	int repeats, k = pairing_swiss(4, past, 4, g, &repeats), i;
+
+	CHECK_INT(k, 2);
+	CHECK_INT(repeats, 0);
+	for (i = 0; i < k; i++) {
+		int a = g[i].white < g[i].black ? g[i].white : g[i].black;
+		int b = g[i].white < g[i].black ? g[i].black : g[i].white;
+
+		CHECK((a == 0 && b == 3) || (a == 1 && b == 2));
+	}
+	/* A fourth round cannot avoid repeats: one is made, and said. */
+	{
+		struct pairing_game all[6];
+
+		memcpy(all, past, sizeof past);
+		all[4] = g[0];
+		all[5] = g[1];
+		all[4].res = all[5].res = PAIRING_WHITE;
+		k = pairing_swiss(4, all, 6, g, &repeats);
+		CHECK_INT(k, 2);
+		CHECK_INT(repeats, 1);
+	}
+}
+
+/* Colours: the player with more blacks gets white. */
+static void
+test_swiss_colours(void)
+{
+	struct pairing_game past[2] = {
+	    {1, 0, PAIRING_BLACK}, /* 0 won with black */
+	    {2, 3, PAIRING_WHITE}, /* 2 won with white */
+	};
+	struct pairing_game g[PAIRING_BOARDS_MAX];
+	int repeats, k = pairing_swiss(4, past, 2, g, &repeats);
+
+	CHECK_INT(k, 2);
+	/* 0 and 2 lead: 0 had black, so 0 has white */
+	CHECK_INT(g[0].white, 0);
+	CHECK_INT(g[0].black, 2);
+	CHECK_INT(g[1].white, 3);
+	CHECK_INT(g[1].black, 1);
+}
+
+/*
+ * By hand: A beats B, A draws C, D beats A, B beats C, B beats D, C beats
+ * D. Scores: B 2, A 1.5, C 1.5, D 1.
+ * Sonneborn-Berger: B: beat C (1.5) + beat D (1) = 2.5; A: beat B (2) +
+ * draw C (1.5 / 2) = 2.75; C: draw A (0.75) + beat D (1) = 1.75; D: beat A
+ * (1.5). So A places above C.
+ * Buchholz: A: B 2 + C 1.5 + D 1 = 4.5; B: A 1.5 + C 1.5 + D 1 = 4;
+ * C: A 1.5 + B 2 + D 1 = 4.5; D: 1.5 + 2 + 1.5 = 5.
+ */
+static void
+test_standings(void)
+{
+	struct pairing_game g[6] = {
+	    {0, 1, PAIRING_WHITE},
+	    {2, 0, PAIRING_DRAW},
+	    {3, 0, PAIRING_WHITE},
+	    {1, 2, PAIRING_WHITE},
+	    {3, 1, PAIRING_BLACK},
+	    {2, 3, PAIRING_WHITE},
+	};
+	struct pairing_standing s[4];
+
+	pairing_standings(4, g, 6, PAIRING_SONNEBORN_BERGER, s);
+	CHECK_INT(s[0].player, 1);
+	CHECK_INT(s[0].halves, 4);
+	CHECK_INT(s[0].tb_quarters, 10);
+	CHECK_INT(s[1].player, 0);
+	CHECK_INT(s[1].halves, 3);
+	CHECK_INT(s[1].tb_quarters, 11);
+	CHECK_INT(s[1].wins, 1);
+	CHECK_INT(s[1].draws, 1);
+	CHECK_INT(s[1].losses, 1);
+	CHECK_INT(s[2].player, 2);
+	CHECK_INT(s[2].tb_quarters, 7);
+	CHECK_INT(s[3].player, 3);
+	CHECK_INT(s[3].halves, 2);
+	CHECK_INT(s[3].tb_quarters, 6);
+
+	pairing_standings(4, g, 6, PAIRING_BUCHHOLZ, s);
+	CHECK_INT(s[0].player, 1);
+	CHECK_INT(s[0].tb_quarters, 16);
+	/* A and C tie on score and on Buchholz (4.5): the seeding decides */
+	CHECK_INT(s[1].player, 0);
+	CHECK_INT(s[1].tb_quarters, 18);
+	CHECK_INT(s[2].player, 2);
+	CHECK_INT(s[2].tb_quarters, 18);
+	CHECK_INT(s[3].tb_quarters, 20);
+}
+
+/* A bye scores a win and adds nothing to the tie-break; a game neither
+ * played (both absent) is a loss for both. */
+static void
+test_standings_bye(void)
+{
+	struct pairing_game g[3] = {
+	    {0, 1, PAIRING_WHITE},
+	    {2, -1, PAIRING_WHITE},
+	    {3, 4, PAIRING_NEITHER},
+	};
+	struct pairing_standing s[5];
+
+	pairing_standings(5, g, 3, PAIRING_BUCHHOLZ, s);
+	CHECK_INT(s[0].player, 0); /* 1 point, Buchholz 0 (1 has 0) */
+	CHECK_INT(s[0].halves, 2);
+	CHECK_INT(s[1].player, 2);
+	CHECK_INT(s[1].halves, 2);
+	CHECK_INT(s[1].byes, 1);
+	CHECK_INT(s[1].tb_quarters, 0);
+	CHECK_INT(s[4].player, 4);
+	CHECK_INT(s[4].halves, 0);
+	CHECK_INT(s[4].losses, 1);
+	CHECK_INT(s[3].losses, 1);
+}
+
+int
+main(void)
+{
+	int n;
+
+	for (n = 2; n <= 12; n++)
+		test_round_robin(n);
+	test_round_robin(PAIRING_PLAYERS_MAX);
+	test_round_robin(PAIRING_PLAYERS_MAX - 1);
+	test_swiss_first();
+	test_swiss_forced();
+	test_swiss_colours();
+	for (n = 0; n < 50; n++) {
+		test_swiss(8, 4);
+		test_swiss(7, 3);
+		test_swiss(12, 6);
+		test_swiss(PAIRING_PLAYERS_MAX, 7);
+	}
+	test_standings();
+	test_standings_bye();
+	return check_done();
+}
