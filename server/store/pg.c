@@ -609,6 +609,8 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_int(p, op->ms);
 		pgpg_int(p, op->n);
 		return PS_GAMES_PRUNE;
+	case STORE_OP_ROW:
+		break; /* pgpg_send_row: no prepared statement */
 	}
 	return PS_COUNT;
 }
@@ -704,6 +706,8 @@ pgpg_op_name(enum store_op_kind kind)
 		return "prune rooms";
 	case STORE_OP_GAMES_PRUNE:
 		return "prune games";
+	case STORE_OP_ROW:
+		return "write a row";
 	}
 	return "write";
 }
@@ -832,6 +836,17 @@ pgpg_send_moves(
 	"DO $$BEGIN RAISE EXCEPTION 'database or disk is full (injected "      \
 	"by " STORE_FAULT_ENV ")'; END$$"
 
+/* Queue a row op on the pipeline: its statement, the values as text;
+ * 0 or -1. */
+static int
+pgpg_send_row(struct store_conn *c, const struct store_row *row)
+{
+	if (PQsendQueryParams(
+	        c->pg, row->sql, row->n, NULL, row->vals, NULL, NULL, 0) != 1)
+		return pgpg_fail(c, row->what, NULL);
+	return 0;
+}
+
 /* Send ops from *op on, up to PGPG_PIPE_CHUNK of them (the BEGIN first
  * when begin), then read their results; *op moves past them. */
 static int
@@ -857,6 +872,12 @@ pgpg_chunk(struct store_conn *c, const struct store_op **op, int begin)
 			what[sent] = "put move";
 		} else if (store_fault_now(&c->fault)) {
 			faulted = 1;
+		} else if ((*op)->kind == STORE_OP_ROW) {
+			what[sent] = (*op)->u.row.what;
+			if ((rc = pgpg_send_row(c, &(*op)->u.row)) != 0)
+				break;
+			sent++;
+			*op = (*op)->next;
 		} else if ((which = pgpg_op_params(*op, &p)) == PS_COUNT) {
 			snprintf(c->err, sizeof c->err, "unknown op %d",
 			    (int)(*op)->kind);

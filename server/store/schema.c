@@ -105,6 +105,37 @@
 	" identities.name)));"                                                 \
 	"CREATE UNIQUE INDEX identities_folded ON identities (folded);"        \
 	"CREATE INDEX identities_unplayed ON identities (played, seen_ms);"
+#define STORE_V_TOURNEY(BIG)                                                   \
+	"CREATE TABLE tourneys ("                                              \
+	" id TEXT PRIMARY KEY NOT NULL,"                                       \
+	" game TEXT NOT NULL,"                                                 \
+	" options TEXT NOT NULL,"                                              \
+	" format TEXT NOT NULL,"                                               \
+	" rounds INTEGER NOT NULL,"                                            \
+	" grace_sec INTEGER NOT NULL,"                                         \
+	" clock_initial_ms " BIG " NOT NULL,"                                  \
+	" clock_increment_ms " BIG " NOT NULL,"                                \
+	" organiser TEXT NOT NULL,"                                            \
+	" status TEXT NOT NULL,"                                               \
+	" round INTEGER NOT NULL,"                                             \
+	" created_ms " BIG " NOT NULL);"                                       \
+	"CREATE TABLE tourney_players ("                                       \
+	" tourney TEXT NOT NULL REFERENCES tourneys (id) ON DELETE CASCADE,"   \
+	" name TEXT NOT NULL,"                                                 \
+	" seq INTEGER NOT NULL,"                                               \
+	" joined_ms " BIG " NOT NULL,"                                         \
+	" PRIMARY KEY (tourney, name));"                                       \
+	"CREATE TABLE tourney_games ("                                         \
+	" tourney TEXT NOT NULL REFERENCES tourneys (id) ON DELETE CASCADE,"   \
+	" round INTEGER NOT NULL,"                                             \
+	" board INTEGER NOT NULL,"                                             \
+	" white TEXT NOT NULL,"                                                \
+	" black TEXT,"                                                         \
+	" room TEXT,"                                                          \
+	" result TEXT NOT NULL,"                                               \
+	" reason TEXT NOT NULL,"                                               \
+	" deadline_ms " BIG " NOT NULL,"                                       \
+	" PRIMARY KEY (tourney, round, board));"
 
 const struct store_migration store_schema[] = {
     /* 1: the first schema. */
@@ -128,6 +159,13 @@ const struct store_migration store_schema[] = {
      * were last seen (`seen_ms`, the last hello). Those made before this
      * version count as played (nothing says otherwise). */
     {.sqlite = STORE_V4("INTEGER"), .pg = STORE_V4("BIGINT")},
+    /* tourney: tournaments (tourney.c): one row each, its players in
+     * the order they joined (seq: the seeding), and every game of every
+     * round made so far: white and black (NULL: a bye), its room, its
+     * result ("" while it is played; "1-0", "0-1", "1/2", "0-0" when
+     * neither showed, "bye") and why, and when a player not seated by
+     * then loses it (deadline_ms, ms since the epoch). */
+    {.sqlite = STORE_V_TOURNEY("INTEGER"), .pg = STORE_V_TOURNEY("BIGINT")},
 };
 
 const int store_schema_version =
@@ -154,6 +192,13 @@ store_schema_sql(int i, int pg)
 	" private, clock_initial_ms, clock_increment_ms, started_ms,"          \
 	" ended_ms, nmoves, moves, start, position"
 #define STORE_PROGRESS_COLS "name, game, json, updated_ms"
+#define STORE_TOURNEY_COLS                                                     \
+	"id, game, options, format, rounds, grace_sec, clock_initial_ms,"      \
+	" clock_increment_ms, organiser, status, round, created_ms"
+#define STORE_TPLAYER_COLS "tourney, name, seq, joined_ms"
+#define STORE_TGAME_COLS                                                       \
+	"tourney, round, board, white, black, room, result, reason,"           \
+	" deadline_ms"
 
 const struct store_table store_tables[] = {
     {"identities", 6,
@@ -181,6 +226,26 @@ const struct store_table store_tables[] = {
         NULL,
         "INSERT INTO progress (" STORE_PROGRESS_COLS ")"
         " VALUES ($1, $2, $3, $4)",
+        NULL},
+    {"tourneys", 12,
+        "SELECT " STORE_TOURNEY_COLS " FROM tourneys ORDER BY created_ms, id",
+        NULL,
+        "INSERT INTO tourneys (" STORE_TOURNEY_COLS ") VALUES ($1, $2, $3,"
+        " $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        NULL},
+    {"tourney_players", 4,
+        "SELECT " STORE_TPLAYER_COLS " FROM tourney_players"
+        " ORDER BY tourney, seq",
+        NULL,
+        "INSERT INTO tourney_players (" STORE_TPLAYER_COLS ")"
+        " VALUES ($1, $2, $3, $4)",
+        NULL},
+    {"tourney_games", 9,
+        "SELECT " STORE_TGAME_COLS " FROM tourney_games"
+        " ORDER BY tourney, round, board",
+        NULL,
+        "INSERT INTO tourney_games (" STORE_TGAME_COLS ") VALUES ($1, $2,"
+        " $3, $4, $5, $6, $7, $8, $9)",
         NULL},
     {"room_max", 1,
         "SELECT max(coalesce((SELECT value FROM meta"

@@ -1305,6 +1305,26 @@ sqlite_counted(struct store_conn *s, const struct store_op *op, int rc)
 	return rc;
 }
 
+/* A row op: its statement with its values as text. */
+static int
+sqlite_row(struct store_conn *s, const struct store_row *row)
+{
+	sqlite3_stmt *st;
+	int i, rc = SQLITE_OK;
+
+	if (sqlite3_prepare_v2(s->db, row->sql, -1, &st, NULL) != SQLITE_OK)
+		return sqlite_fail(s, row->what);
+	for (i = 0; i < row->n && rc == SQLITE_OK; i++)
+		rc = row->vals[i] == NULL
+		    ? sqlite3_bind_null(st, i + 1)
+		    : sqlite3_bind_text(
+		          st, i + 1, row->vals[i], -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sqlite_fail(s, row->what);
+}
+
 /* Run one op inside the group's transaction. */
 static int
 sqlite_op(struct store_conn *s, const struct store_op *op)
@@ -1335,6 +1355,8 @@ sqlite_op(struct store_conn *s, const struct store_op *op)
 	case STORE_OP_GAMES_PRUNE:
 		return sqlite_counted(
 		    s, op, sqlite_games_prune(s, op->ms, op->n));
+	case STORE_OP_ROW:
+		return sqlite_row(s, &op->u.row);
 	}
 	snprintf(s->err, sizeof s->err, "unknown op %d", (int)op->kind);
 	return -1;

@@ -107,10 +107,22 @@ enum store_op_kind {
 	/* ms, n: at most n finished games that ended before ms go, the
 	 * oldest first (--keep-games-days). */
 	STORE_OP_GAMES_PRUNE,
+	/* u.row: a statement of fixed text, the same in both dialects (an
+	 * upsert keyed as its text says, or a delete), run with the row's
+	 * values as text: the tables of tourney.c (tstore.c). */
+	STORE_OP_ROW,
 };
 
 /* The most strings one op owns (a kept game has ten). */
 #define STORE_OP_STRS 12
+
+/* A row op's statement and values (NULL: SQL NULL), $1.. in order. */
+struct store_row {
+	const char *what; /* its table, for errors */
+	const char *sql;
+	int n;
+	const char *vals[STORE_OP_STRS];
+};
 
 /* One write, its values copied: own[] holds every string it points at. */
 struct store_op {
@@ -127,6 +139,7 @@ struct store_op {
 		struct store_room room;
 		struct store_move move;
 		struct store_game game;
+		struct store_row row;
 	} u;
 	char *own[STORE_OP_STRS];
 	int nown;

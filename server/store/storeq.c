@@ -204,6 +204,23 @@ storeq_room_delete(struct storeq *q, const char *id)
 }
 
 void
+storeq_row(struct storeq *q, const char *what, const char *sql, int n,
+    const char *const *vals)
+{
+	struct store_op *op = store_op_new(STORE_OP_ROW);
+	int i;
+
+	if (n > STORE_OP_STRS)
+		fatal("%s: %d values in one row op", what, n);
+	op->u.row.what = what;
+	op->u.row.sql = sql;
+	op->u.row.n = n;
+	for (i = 0; i < n; i++)
+		op->u.row.vals[i] = store_op_str(op, vals[i]);
+	storeq_add(q, op);
+}
+
+void
 storeq_move_put(
     struct storeq *q, const char *room, int game_no, const struct store_move *m)
 {

@@ -39,6 +39,9 @@ void storeq_add(struct storeq *q, struct store_op *op);
 /* Queue a write, values copied (the usual ops). */
 void storeq_room_save(struct storeq *q, const struct store_room *r);
 void storeq_room_delete(struct storeq *q, const char *id);
+/* A row op: the statement sql (static text) with n values, copied. */
+void storeq_row(struct storeq *q, const char *what, const char *sql, int n,
+    const char *const *vals);
 void storeq_move_put(struct storeq *q, const char *room, int game_no,
     const struct store_move *m);
 void storeq_move_truncate(
