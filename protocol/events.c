@@ -40,6 +40,8 @@ static const struct events_entry events_table[] = {
     [PROTO_EV_GRACE_OVER] = {"grace_over", 1, text_event_grace_over},
     [PROTO_EV_TOLD] = {"told", 0, text_event_told},
     [PROTO_EV_INVITED] = {"invited", 0, text_event_invited},
+    [PROTO_EV_TOURNEY_ROUND] = {"tourney_round", 0, text_event_tourney_round},
+    [PROTO_EV_TOURNEY_ENDED] = {"tourney_ended", 0, text_event_tourney_ended},
 };
 _Static_assert(sizeof events_table / sizeof events_table[0] == PROTO_EV_COUNT,
     "one row per event");

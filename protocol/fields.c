@@ -82,6 +82,10 @@ static const struct fields_entry fields_table[PROTO_F_COUNT] = {
     [PROTO_F_SINCE] = {"since", FIELDS_SEQ, 0, FIELDS_PLAIN, 0, 0, NULL},
     [PROTO_F_DEPTH] = {"depth", FIELDS_DEPTH, 0, FIELDS_PLAIN, 0, 0, NULL},
     [PROTO_F_AT] = {"at", FIELDS_SEQ, 0, FIELDS_PLAIN, 0, 0, NULL},
+    [PROTO_F_DO] = {"do", FIELDS_ENUM, PROTO_FIELD_MAX, FIELDS_PLAIN, 0,
+        FIELDS_OFF(act), "create, join, leave, start, list, show"},
+    [PROTO_F_TOURNEY] = {"tourney", FIELDS_STRING, PROTO_FIELD_MAX,
+        FIELDS_PLAIN, 0, FIELDS_OFF(tourney), NULL},
 };
 
 /* Longest word of an enumeration. */

@@ -169,7 +169,8 @@ shorthand_key(struct proto_request *req, const char *key, size_t keylen,
 		name[keylen] = '\0';
 		f = proto_field_from_name(name);
 	}
-	if (req->verb == PROTO_CREATE && keylen < sizeof name) {
+	if ((req->verb == PROTO_CREATE || req->verb == PROTO_TOURNEY) &&
+	    keylen < sizeof name) {
 		if (strcmp(name, "time") == 0) {
 			if (*t >= 0 ||
 			    !proto_parse_int(value, len,

@@ -1420,3 +1420,195 @@ proto_text(const cJSON *msg)
 {
 	return proto_text_beside(msg, NULL);
 }
+
+/* A tournament's one-line summary: "t1 stones swiss, round 2 of 3,
+ * playing, 7 players (organiser ana)". */
+static void
+text_tourney_line(struct text_buf *b, const cJSON *t)
+{
+	const char *id = text_str(t, "id"), *game = text_str(t, "game");
+	const char *format = text_str(t, "format"), *st = text_str(t, "status");
+	const char *org = text_str(t, "organiser");
+	long long round = 0, rounds = 0, n = 0;
+
+	text_num(t, "round", &round);
+	text_num(t, "rounds", &rounds);
+	text_num(t, "nplayers", &n);
+	text_add_untrusted(b, id != NULL ? id : "?", NULL);
+	text_add(b, " ");
+	text_add_untrusted(b, game != NULL ? game : "?", NULL);
+	text_add(b, " ");
+	text_add(b,
+	    format != NULL && strcmp(format, "swiss") == 0 ? "Swiss"
+	                                                   : "round robin");
+	text_addf(b, ", round %lld of %lld, %s, %lld player%s (organiser ",
+	    round, rounds, st != NULL ? st : "?", n, n == 1 ? "" : "s");
+	text_add_untrusted(b, org != NULL ? org : "?", NULL);
+	text_add(b, ")\n");
+}
+
+/* A score in quarters of a point, as "2", "2.5" or "2.75". */
+static void
+text_quarters(struct text_buf *b, long long q, int width)
+{
+	char s[32];
+
+	if (q % 4 == 0)
+		snprintf(s, sizeof s, "%lld", q / 4);
+	else if (q % 2 == 0)
+		snprintf(s, sizeof s, "%lld.5", q / 4);
+	else
+		snprintf(s, sizeof s, "%.2f", (double)q / 4);
+	text_addf(b, "%*s", width, s);
+}
+
+/* The standings as a table: place, name, points, tie-break, W-D-L. */
+static void
+text_standings(struct text_buf *b, const cJSON *list, const char *tb)
+{
+	const cJSON *s;
+
+	if (!cJSON_IsArray(list) || list->child == NULL)
+		return;
+	text_addf(b, "  #  %-16s %6s %6s  W-D-L\n", "name", "points",
+	    tb != NULL ? tb : "tb");
+	cJSON_ArrayForEach(s, list) {
+		const char *name = text_str(s, "name");
+		long long place = 0, halves = 0, tbq = 0, w = 0, d = 0, l = 0;
+		size_t len;
+
+		text_num(s, "place", &place);
+		text_num(s, "points_halves", &halves);
+		text_num(s, "tiebreak_quarters", &tbq);
+		text_num(s, "wins", &w);
+		text_num(s, "draws", &d);
+		text_num(s, "losses", &l);
+		text_addf(b, "%3lld  ", place);
+		text_add_untrusted(b, name != NULL ? name : "?", NULL);
+		len = name != NULL ? strlen(name) : 1;
+		text_addf(b, "%*s ", len < 16 ? (int)(16 - len) : 0, "");
+		text_quarters(b, halves * 2, 6);
+		text_add(b, " ");
+		text_quarters(b, tbq, 6);
+		text_addf(b, "  %lld-%lld-%lld\n", w, d, l);
+	}
+}
+
+/* The games of a round: "  1. ana - bob  r7  1-0". */
+static void
+text_pairings(struct text_buf *b, const cJSON *list)
+{
+	const cJSON *g;
+
+	cJSON_ArrayForEach(g, list) {
+		const char *w = text_str(g, "white"), *k = text_str(g, "black");
+		const char *room = text_str(g, "room"),
+		           *res = text_str(g, "result");
+		long long board = 0;
+
+		text_num(g, "board", &board);
+		text_addf(b, "  %lld. ", board);
+		text_add_untrusted(b, w != NULL ? w : "?", NULL);
+		if (k == NULL) {
+			text_add(b, " has the bye");
+		} else {
+			text_add(b, " - ");
+			text_add_untrusted(b, k, NULL);
+		}
+		if (room != NULL) {
+			text_add(b, "  ");
+			text_add_untrusted(b, room, NULL);
+		}
+		text_add(b, "  ");
+		text_add_untrusted(
+		    b, res != NULL && *res != '\0' ? res : "playing", NULL);
+		text_eol(b);
+	}
+}
+
+/* tourney's reply: a list, or one tournament with its standings and the
+ * current round's pairings. */
+void
+text_reply_tourney(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(msg, "tourneys");
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "tourney");
+	const cJSON *it, *players, *pairings;
+
+	if (cJSON_IsArray(list)) {
+		if (list->child == NULL)
+			text_add(b,
+			    "No tournaments yet: tourney create GAME "
+			    "starts one.\n");
+		cJSON_ArrayForEach(it, list)
+			text_tourney_line(b, it);
+		return;
+	}
+	if (!cJSON_IsObject(t)) {
+		text_reply_ok(b, msg);
+		return;
+	}
+	text_tourney_line(b, t);
+	players = cJSON_GetObjectItemCaseSensitive(t, "players");
+	if (cJSON_IsArray(players) && players->child != NULL) {
+		text_add(b, "Players:");
+		cJSON_ArrayForEach(it, players)
+			if (cJSON_IsString(it)) {
+				text_add(b, " ");
+				text_add_untrusted(b, it->valuestring, NULL);
+			}
+		text_eol(b);
+	}
+	text_standings(b, cJSON_GetObjectItemCaseSensitive(msg, "standings"),
+	    text_str(msg, "tiebreak"));
+	pairings = cJSON_GetObjectItemCaseSensitive(msg, "pairings");
+	if (cJSON_IsArray(pairings) && pairings->child != NULL) {
+		long long round = 0;
+
+		text_num(msg, "pairings_round", &round);
+		text_addf(b, "Round %lld:\n", round);
+		text_pairings(b, pairings);
+	}
+}
+
+/* A round begins: where to go, or the bye. */
+void
+text_event_tourney_round(struct text_buf *b, const cJSON *msg)
+{
+	const char *id = text_str(msg, "tourney"),
+	           *room = text_str(msg, "room");
+	const char *seat = text_str(msg, "seat"),
+	           *opp = text_str(msg, "opponent");
+	long long round = 0, rounds = 0, grace = 0;
+
+	text_num(msg, "round", &round);
+	text_num(msg, "rounds", &rounds);
+	text_num(msg, "grace", &grace);
+	text_add(b, "Tournament ");
+	text_add_untrusted(b, id != NULL ? id : "?", NULL);
+	text_addf(b, ", round %lld of %lld: ", round, rounds);
+	if (room == NULL) {
+		text_add(b, "you have the bye (a win).\n");
+		return;
+	}
+	text_add(b, "you play ");
+	text_add_untrusted(b, seat != NULL ? seat : "?", NULL);
+	text_add(b, " against ");
+	text_add_untrusted(b, opp != NULL ? opp : "?", NULL);
+	text_add(b, ": type join ");
+	text_add_untrusted(b, room, NULL);
+	text_addf(b, " within %lld s or lose the game.\n", grace);
+}
+
+/* The last round is over: the final standings. */
+void
+text_event_tourney_ended(struct text_buf *b, const cJSON *msg)
+{
+	const char *id = text_str(msg, "tourney");
+
+	text_add(b, "Tournament ");
+	text_add_untrusted(b, id != NULL ? id : "?", NULL);
+	text_add(b, " is over. Final standings:\n");
+	text_standings(b, cJSON_GetObjectItemCaseSensitive(msg, "standings"),
+	    text_str(msg, "tiebreak"));
+}

@@ -400,6 +400,22 @@ static const struct verbs_entry verbs_help = {
     .text = text_reply_help,
 };
 
+static const struct verbs_entry verbs_tourney = {
+    .name = "tourney",
+    .login = 1,
+    .fields = F(DO) | F(TOURNEY) | F(GAME) | F(OPTIONS) | F(CLOCK),
+    .required = F(DO),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_DO, PROTO_F_TOURNEY},
+    .usage = "tourney create GAME [OPTION=VALUE ...] "
+             "[format=roundrobin|swiss] [rounds=N] [grace=SECONDS] "
+             "[time=SECONDS] [inc=SECONDS] | tourney join|leave|start|show "
+             "ID | tourney list",
+    .summary = "tournaments: create one, join or leave it, start it (its "
+               "organiser), list them, show standings and pairings",
+    .text = text_reply_tourney,
+};
+
 /* The rows by verb; a verb of PROTO_VERBS without its verbs_<name> row does
  * not compile. */
 static const struct verbs_entry *const verbs_table[] = {

@@ -11,6 +11,7 @@
 #include <sodium.h>
 
 #include "server/server.h"
+#include "server/tourney.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
 
@@ -497,7 +498,14 @@ cmd_join(struct conn *c, const struct proto_request *req)
 		    "the game in %s is over (watch it instead)", r->id);
 		return;
 	}
-	if (req->seat != NULL) {
+	if (tourney_seat(r, c->player, &seat) != 0) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s is a tournament game of two other players (watch it "
+		    "instead)",
+		    r->id);
+		return;
+	}
+	if (seat < 0 && req->seat != NULL) {
 		seat = cmd_seat_index(r->g, req->seat);
 		if (seat < 0) {
 			cmd_bad_seat(c, req, r->g, req->seat);

@@ -18,6 +18,7 @@
 #include <sodium.h>
 
 #include "server/server.h"
+#include "server/tourney.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
 
@@ -160,6 +161,7 @@ main_cleanup(struct server *srv)
 	web_free_all(srv);
 	net_free_all(srv);
 	room_free_all(srv);
+	tourney_free_all();
 	slots_free(&srv->held_conns);
 	player_free_all(srv);
 	limit_free_all(srv);
@@ -267,7 +269,7 @@ main_start(struct server *srv)
 	if (net_listen(srv) != 0 || web_listen(srv) != 0)
 		return -1;
 	srv->worker = worker_new(srv);
-	if (recover_rooms(srv) != 0)
+	if (recover_rooms(srv) != 0 || tourney_recover(srv) != 0)
 		return -1;
 	sweep_start(srv);
 	return 0;

@@ -12,6 +12,7 @@
 #include <sodium.h>
 
 #include "server/server.h"
+#include "server/tourney.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
 
@@ -1019,6 +1020,7 @@ room_end_prepare(
 	r->archive_due = 1;
 	if (r->flag_timer != NULL)
 		evtimer_del(r->flag_timer);
+	tourney_room_ended(r, winner, reason);
 }
 
 /* The game is over: handed to the store, then one ended event with

@@ -1,0 +1,929 @@
+/*
+ * tourney.c: tournaments: the tourney verb (create, join, leave, start,
+ * list, show), the state machine (open -> playing, round after round ->
+ * ended), the rooms made for each round's pairings and the players told
+ * where to go (tourney_round), results taken from the rooms' ends
+ * (tourney_room_ended, from room_end_prepare), forfeits for players not
+ * seated within the grace (tourney_sweep, every second) and recovery at
+ * start. Pairings and standings are pairing.c's; rows go through
+ * store/tstore.c. Every change is handed to the store before anyone is
+ * told of it (the replies and events are held until it commits).
+ *
+ * The tournaments live in one list for the process (one server each).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/store/store.h"
+#include "server/store/storeq.h"
+#include "server/tourney.h"
+
+static struct tourney *tourney_list, **tourney_tail = &tourney_list;
+static long tourney_max_number;
+
+struct tourney *
+tourney_find(const char *id)
+{
+	struct tourney *t;
+
+	if (id == NULL)
+		return NULL;
+	for (t = tourney_list; t != NULL; t = t->next)
+		if (strcmp(t->id, id) == 0)
+			return t;
+	return NULL;
+}
+
+/* A new tournament with this id at the end of the list (NULL when the id
+ * is taken or malformed). */
+struct tourney *
+tourney_new(struct server *srv, const char *id)
+{
+	struct tourney *t;
+	long n;
+
+	if (tourney_find(id) != NULL || id[0] != 't' ||
+	    strlen(id) >= TOURNEY_ID_MAX)
+		return NULL;
+	n = strtol(id + 1, NULL, 10);
+	t = xcalloc(1, sizeof *t);
+	t->srv = srv;
+	snprintf(t->id, sizeof t->id, "%s", id);
+	t->number = n;
+	if (n > tourney_max_number)
+		tourney_max_number = n;
+	*tourney_tail = t;
+	tourney_tail = &t->next;
+	return t;
+}
+
+void
+tourney_add_player(struct tourney *t, const char *name, int64_t ms)
+{
+	if (t->nplayers >= PAIRING_PLAYERS_MAX)
+		return;
+	snprintf(t->names[t->nplayers], sizeof t->names[0], "%s", name);
+	t->joined_ms[t->nplayers++] = ms;
+}
+
+/* A new, zeroed game at the end of t's games. */
+struct tourney_game *
+tourney_add_game(struct tourney *t)
+{
+	struct tourney_game *g;
+
+	t->games =
+	    xgrow(t->games, t->ngames + 1, &t->gamescap, 16, sizeof *t->games);
+	g = &t->games[t->ngames++];
+	memset(g, 0, sizeof *g);
+	g->black = -1;
+	return g;
+}
+
+int
+tourney_player_index(const struct tourney *t, const char *name)
+{
+	int i;
+
+	for (i = 0; i < t->nplayers; i++)
+		if (strcmp(t->names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/* A result as stored and shown: "" while played, "1-0" (the first seat
+ * won), "0-1", "1/2", "0-0" (neither showed), "bye". */
+const char *
+tourney_res_text(enum pairing_res res, int bye)
+{
+	if (bye)
+		return "bye";
+	switch (res) {
+	case PAIRING_WHITE:
+		return "1-0";
+	case PAIRING_BLACK:
+		return "0-1";
+	case PAIRING_DRAW:
+		return "1/2";
+	case PAIRING_NEITHER:
+		return "0-0";
+	case PAIRING_NONE:
+		break;
+	}
+	return "";
+}
+
+enum pairing_res
+tourney_res_parse(const char *s)
+{
+	if (strcmp(s, "1-0") == 0 || strcmp(s, "bye") == 0)
+		return PAIRING_WHITE;
+	if (strcmp(s, "0-1") == 0)
+		return PAIRING_BLACK;
+	if (strcmp(s, "1/2") == 0)
+		return PAIRING_DRAW;
+	if (strcmp(s, "0-0") == 0)
+		return PAIRING_NEITHER;
+	return PAIRING_NONE;
+}
+
+static const char *
+tourney_status_name(enum tourney_status s)
+{
+	return s == TOURNEY_OPEN   ? "open"
+	    : s == TOURNEY_PLAYING ? "playing"
+	                           : "ended";
+}
+
+/* The live tournament (not ended) whose current round plays in room r,
+ * and that game; NULL when none. */
+static struct tourney *
+tourney_of_room(const char *room, struct tourney_game **gp)
+{
+	struct tourney *t;
+	int i;
+
+	for (t = tourney_list; t != NULL; t = t->next) {
+		if (t->status != TOURNEY_PLAYING)
+			continue;
+		for (i = t->ngames - 1; i >= 0; i--) {
+			struct tourney_game *g = &t->games[i];
+
+			if (g->round != t->round)
+				break;
+			if (g->room[0] != '\0' && strcmp(g->room, room) == 0) {
+				*gp = g;
+				return t;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* The pairing.c view of t's games into out (at least ngames long). */
+static int
+tourney_pairing_games(const struct tourney *t, struct pairing_game *out)
+{
+	int i;
+
+	for (i = 0; i < t->ngames; i++) {
+		out[i].white = t->games[i].white;
+		out[i].black = t->games[i].black;
+		out[i].res = t->games[i].res;
+	}
+	return t->ngames;
+}
+
+/* The standings as JSON (place, name, points, tie-break, W-D-L, byes). */
+static cJSON *
+tourney_standings_json(const struct tourney *t)
+{
+	struct pairing_standing st[PAIRING_PLAYERS_MAX];
+	struct pairing_game *pg =
+	    xmalloc(sizeof *pg * (size_t)(t->ngames > 0 ? t->ngames : 1));
+	cJSON *a = cJSON_CreateArray();
+	int i, n = tourney_pairing_games(t, pg);
+
+	pairing_standings(t->nplayers, pg, n,
+	    t->swiss ? PAIRING_BUCHHOLZ : PAIRING_SONNEBORN_BERGER, st);
+	free(pg);
+	for (i = 0; i < t->nplayers; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(o, "place", i + 1);
+		cJSON_AddStringToObject(o, "name", t->names[st[i].player]);
+		cJSON_AddNumberToObject(o, "points", st[i].halves / 2.0);
+		cJSON_AddNumberToObject(o, "points_halves", st[i].halves);
+		cJSON_AddNumberToObject(o, "tiebreak", st[i].tb_quarters / 4.0);
+		cJSON_AddNumberToObject(
+		    o, "tiebreak_quarters", st[i].tb_quarters);
+		cJSON_AddNumberToObject(o, "wins", st[i].wins);
+		cJSON_AddNumberToObject(o, "draws", st[i].draws);
+		cJSON_AddNumberToObject(o, "losses", st[i].losses);
+		cJSON_AddNumberToObject(o, "byes", st[i].byes);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+static const char *
+tourney_tiebreak_name(const struct tourney *t)
+{
+	return t->swiss ? "Buchholz" : "Sonneborn-Berger";
+}
+
+/* One tournament's summary (players listed when with_players). */
+static cJSON *
+tourney_summary(const struct tourney *t, int with_players)
+{
+	cJSON *o = cJSON_CreateObject();
+	int i;
+
+	cJSON_AddStringToObject(o, "id", t->id);
+	cJSON_AddStringToObject(o, "game", t->g->name);
+	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(t->options, 1));
+	cJSON_AddStringToObject(o, "format", t->swiss ? "swiss" : "roundrobin");
+	cJSON_AddNumberToObject(o, "rounds", t->rounds);
+	cJSON_AddNumberToObject(o, "round", t->round);
+	cJSON_AddStringToObject(o, "status", tourney_status_name(t->status));
+	cJSON_AddStringToObject(o, "organiser", t->organiser);
+	cJSON_AddNumberToObject(o, "grace", t->grace_sec);
+	if (t->clock_initial_ms > 0)
+		cJSON_AddItemToObject(o, "clock",
+		    room_clock_summary(t->clock_initial_ms, t->clock_inc_ms));
+	cJSON_AddNumberToObject(o, "nplayers", t->nplayers);
+	if (with_players) {
+		cJSON *p = cJSON_AddArrayToObject(o, "players");
+
+		for (i = 0; i < t->nplayers; i++)
+			cJSON_AddItemToArray(
+			    p, cJSON_CreateString(t->names[i]));
+	}
+	return o;
+}
+
+/* The games of round `round` as JSON. */
+static cJSON *
+tourney_pairings_json(const struct tourney *t, int round)
+{
+	cJSON *a = cJSON_CreateArray();
+	int i;
+
+	for (i = 0; i < t->ngames; i++) {
+		const struct tourney_game *g = &t->games[i];
+		cJSON *o;
+
+		if (g->round != round)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "board", g->board);
+		cJSON_AddStringToObject(o, "white", t->names[g->white]);
+		if (g->black >= 0)
+			cJSON_AddStringToObject(o, "black", t->names[g->black]);
+		else
+			cJSON_AddNullToObject(o, "black");
+		if (g->room[0] != '\0')
+			cJSON_AddStringToObject(o, "room", g->room);
+		else
+			cJSON_AddNullToObject(o, "room");
+		cJSON_AddStringToObject(
+		    o, "result", tourney_res_text(g->res, g->black < 0));
+		cJSON_AddStringToObject(o, "reason", g->reason);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+/* Send ev to name when it is online. */
+static void
+tourney_tell(struct server *srv, const char *name, const cJSON *ev)
+{
+	struct player *p = player_find(srv, name);
+
+	if (p != NULL && p->conn != NULL)
+		net_send_msg(p->conn, ev);
+}
+
+/* A room for game g of t: made, stored and in the server, its seats free
+ * for the two paired players only (tourney_seat). 0, or -1 (logged). */
+static int
+tourney_make_room(struct tourney *t, struct tourney_game *g)
+{
+	char err[RULES_ERR_MAX];
+	struct room *r;
+
+	r = room_new(
+	    t->srv, t->g, cJSON_Duplicate(t->options, 1), 1, err, sizeof err);
+	if (r == NULL) {
+		log_error("tournament %s: no room: %s", t->id, err);
+		return -1;
+	}
+	if (store_room_number(t->srv->reader, &r->number) != 0) {
+		log_error("store: %s", store_errmsg(t->srv->reader));
+		room_free(r);
+		return -1;
+	}
+	snprintf(r->id, sizeof r->id, "r%ld", r->number);
+	/* "~t1": no player's name, so the room counts against nobody's rooms */
+	snprintf(r->creator, sizeof r->creator, "~t%u", (unsigned)t->number);
+	if (t->clock_initial_ms > 0) {
+		r->clock_initial_ms = t->clock_initial_ms;
+		r->clock_inc_ms = t->clock_inc_ms;
+		r->clock_ms[0] = r->clock_ms[1] = r->clock_initial_ms;
+	}
+	room_commit(r, 0, 0);
+	room_add(r);
+	snprintf(g->room, sizeof g->room, "%s", r->id);
+	return 0;
+}
+
+/* Tell both players of g where to play (or of the bye). */
+static void
+tourney_announce_game(struct tourney *t, const struct tourney_game *g)
+{
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		int me = side == 0 ? g->white : g->black;
+		int opp = side == 0 ? g->black : g->white;
+		cJSON *ev;
+
+		if (me < 0)
+			continue;
+		ev = proto_event(PROTO_EV_TOURNEY_ROUND, NULL, 0);
+		cJSON_AddStringToObject(ev, "tourney", t->id);
+		cJSON_AddNumberToObject(ev, "round", g->round);
+		cJSON_AddNumberToObject(ev, "rounds", t->rounds);
+		cJSON_AddNumberToObject(ev, "board", g->board);
+		if (opp < 0) {
+			cJSON_AddNullToObject(ev, "room");
+			cJSON_AddBoolToObject(ev, "bye", 1);
+		} else {
+			cJSON_AddStringToObject(ev, "room", g->room);
+			cJSON_AddStringToObject(
+			    ev, "seat", t->g->seat_names[side]);
+			cJSON_AddStringToObject(ev, "opponent", t->names[opp]);
+			cJSON_AddNumberToObject(ev, "grace", t->grace_sec);
+		}
+		tourney_tell(t->srv, t->names[me], ev);
+		cJSON_Delete(ev);
+	}
+}
+
+/* Pair round t->round + 1, make its rooms and store it all; then tell
+ * the players. 0, or -1 when no pairing or room could be had (the round
+ * is not begun). */
+static int
+tourney_next_round(struct tourney *t)
+{
+	struct pairing_game pg[PAIRING_BOARDS_MAX], *past;
+	int n, i, first = t->ngames, repeats = 0;
+	int64_t deadline = clock_now_ms() + (int64_t)t->grace_sec * 1000;
+
+	if (t->swiss) {
+		past = xmalloc(sizeof *past * (size_t)(t->ngames + 1));
+		tourney_pairing_games(t, past);
+		n = pairing_swiss(t->nplayers, past, t->ngames, pg, &repeats);
+		free(past);
+	} else {
+		n = pairing_rr_round(t->nplayers, t->round, pg);
+	}
+	if (n <= 0)
+		return -1;
+	if (repeats)
+		log_warn("tournament %s: round %d repeats a pairing (no round "
+		         "without one was found)",
+		    t->id, t->round + 1);
+	for (i = 0; i < n; i++) {
+		struct tourney_game *g = tourney_add_game(t);
+
+		g->round = t->round + 1;
+		g->board = i + 1;
+		g->white = pg[i].white;
+		g->black = pg[i].black;
+		g->deadline_ms = deadline;
+		if (g->black < 0) {
+			g->res = PAIRING_WHITE;
+			snprintf(g->reason, sizeof g->reason, "bye");
+		} else if (tourney_make_room(t, g) != 0) {
+			/* rooms made so far stay (empty, harmless); the
+			 * round is tried again by the next sweep */
+			t->ngames = first;
+			return -1;
+		}
+	}
+	t->round++;
+	t->status = TOURNEY_PLAYING;
+	tstore_tourney(t);
+	for (i = first; i < t->ngames; i++)
+		tstore_game(t, &t->games[i]);
+	log_info("tournament %s: round %d of %d paired, %d games", t->id,
+	    t->round, t->rounds, n);
+	for (i = first; i < t->ngames; i++)
+		tourney_announce_game(t, &t->games[i]);
+	return 0;
+}
+
+/* The last round is over: stored, then everyone told the standings. */
+static void
+tourney_finish(struct tourney *t)
+{
+	cJSON *ev;
+	int i;
+
+	t->status = TOURNEY_ENDED;
+	tstore_tourney(t);
+	log_info("tournament %s ended", t->id);
+	ev = proto_event(PROTO_EV_TOURNEY_ENDED, NULL, 0);
+	cJSON_AddStringToObject(ev, "tourney", t->id);
+	cJSON_AddStringToObject(ev, "tiebreak", tourney_tiebreak_name(t));
+	cJSON_AddItemToObject(ev, "standings", tourney_standings_json(t));
+	for (i = 0; i < t->nplayers; i++)
+		tourney_tell(t->srv, t->names[i], ev);
+	if (tourney_player_index(t, t->organiser) < 0)
+		tourney_tell(t->srv, t->organiser, ev);
+	cJSON_Delete(ev);
+}
+
+/* 1 when every game of the current round has its result. */
+static int
+tourney_round_done(const struct tourney *t)
+{
+	int i;
+
+	for (i = t->ngames - 1; i >= 0 && t->games[i].round == t->round; i--)
+		if (t->games[i].res == PAIRING_NONE)
+			return 0;
+	return 1;
+}
+
+/*
+ * The room r has just ended (room_end_prepare, before anything is sent):
+ * when it plays a tournament's game, the result is the game's, stored in
+ * the same group as the room's end. winner: the seat that won, -1 a
+ * draw. The next round is made by the sweep.
+ */
+void
+tourney_room_ended(struct room *r, int winner, const char *reason)
+{
+	struct tourney_game *g;
+	struct tourney *t = tourney_of_room(r->id, &g);
+
+	if (t == NULL || g->res != PAIRING_NONE)
+		return;
+	g->res = winner == 0 ? PAIRING_WHITE
+	    : winner == 1    ? PAIRING_BLACK
+	                     : PAIRING_DRAW;
+	snprintf(g->reason, sizeof g->reason, "%s", reason);
+	tstore_game(t, g);
+}
+
+/*
+ * Where p may sit in room r: 0 with *seat its seat when r plays a
+ * tournament game of p's, 0 with *seat unchanged when r is no tournament
+ * room, -1 when it is one and p is not one of its two players.
+ */
+int
+tourney_seat(const struct room *r, const struct player *p, int *seat)
+{
+	struct tourney_game *g;
+	struct tourney *t = tourney_of_room(r->id, &g);
+
+	if (t == NULL)
+		return 0;
+	if (strcmp(t->names[g->white], p->name) == 0) {
+		*seat = 0;
+		return 0;
+	}
+	if (g->black >= 0 && strcmp(t->names[g->black], p->name) == 0) {
+		*seat = 1;
+		return 0;
+	}
+	return -1;
+}
+
+/* A game whose room still waits past its deadline is lost by whoever is
+ * not seated (both: neither scores); the room goes. */
+static void
+tourney_forfeit(struct tourney *t, struct tourney_game *g)
+{
+	struct room *r = room_find(t->srv, g->room);
+	int seated[2] = {0, 0}, i;
+
+	for (i = 0; r != NULL && i < 2; i++)
+		seated[i] = r->seats[i].player != NULL;
+	g->res = seated[0] && !seated[1] ? PAIRING_WHITE
+	    : seated[1] && !seated[0]    ? PAIRING_BLACK
+	                                 : PAIRING_NEITHER;
+	snprintf(g->reason, sizeof g->reason, "forfeit");
+	tstore_game(t, g);
+	log_info("tournament %s: %s - %s in %s: %s by forfeit", t->id,
+	    t->names[g->white], t->names[g->black], g->room,
+	    tourney_res_text(g->res, 0));
+	if (r != NULL) {
+		storeq_room_delete(t->srv->storeq, r->id);
+		room_forget(r);
+	}
+}
+
+/* Forfeits due, and the next round (or the end) once a round is over. */
+static void
+tourney_step(struct tourney *t, int64_t now)
+{
+	int i;
+
+	for (i = t->ngames - 1; i >= 0 && t->games[i].round == t->round; i--) {
+		struct tourney_game *g = &t->games[i];
+		struct room *r;
+
+		if (g->res != PAIRING_NONE || g->black < 0 ||
+		    now < g->deadline_ms)
+			continue;
+		r = room_find(t->srv, g->room);
+		if (r == NULL || r->status == ROOM_WAITING)
+			tourney_forfeit(t, g);
+	}
+	if (!tourney_round_done(t))
+		return;
+	if (t->round >= t->rounds)
+		tourney_finish(t);
+	else
+		tourney_next_round(t);
+}
+
+void
+tourney_sweep(struct server *srv)
+{
+	struct tourney *t;
+	int64_t now = clock_now_ms();
+
+	if (storeq_failing(srv->storeq))
+		return;
+	for (t = tourney_list; t != NULL; t = t->next)
+		if (t->status == TOURNEY_PLAYING && t->srv == srv)
+			tourney_step(t, now);
+}
+
+/* At start, after the rooms: every tournament back from the store. A
+ * current game whose room ended while the server was down cannot be (its
+ * result is stored with the room's end); one whose room is gone is
+ * forfeited at its deadline by the sweep. */
+int
+tourney_recover(struct server *srv)
+{
+	struct tourney *t;
+	int all = 0, live = 0;
+
+	if (tstore_load(srv) != 0)
+		return -1;
+	for (t = tourney_list; t != NULL; t = t->next) {
+		all++;
+		if (t->status != TOURNEY_ENDED)
+			live++;
+	}
+	if (all > 0)
+		log_info("tournaments: %d back, %d not over", all, live);
+	return 0;
+}
+
+void
+tourney_free_all(void)
+{
+	struct tourney *t, *next;
+
+	for (t = tourney_list; t != NULL; t = next) {
+		next = t->next;
+		cJSON_Delete(t->options);
+		free(t->games);
+		free(t);
+	}
+	tourney_list = NULL;
+	tourney_tail = &tourney_list;
+	tourney_max_number = 0;
+}
+
+/* ------------------------------------------------------------ the verb */
+
+/* The tournament named by the request, or NULL after replying. */
+static struct tourney *
+tourney_arg(struct conn *c, const struct proto_request *req)
+{
+	struct tourney *t = tourney_find(req->tourney);
+
+	if (req->tourney == NULL) {
+		session_error(c, req, PROTO_E_BAD_REQUEST,
+		    "which tournament? (tourney %s ID; tourney list shows "
+		    "them)",
+		    req->act);
+		return NULL;
+	}
+	if (t == NULL)
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "no tournament '%s' (tourney list shows them)",
+		    req->tourney);
+	return t;
+}
+
+/* Reply with the tournament's summary and its players. */
+static void
+tourney_reply(
+    struct conn *c, const struct proto_request *req, const struct tourney *t)
+{
+	cJSON *rep = proto_reply(req);
+
+	cJSON_AddItemToObject(rep, "tourney", tourney_summary(t, 1));
+	session_reply(c, rep);
+}
+
+/* An integer option of create taken out of the options (the rest are the
+ * game's): 0 with *v set (def when absent), -1 after replying. */
+static int
+tourney_take_int(struct conn *c, const struct proto_request *req, cJSON *o,
+    const char *key, int min, int max, int def, int *v)
+{
+	cJSON *it = cJSON_DetachItemFromObjectCaseSensitive(o, key);
+	char *end;
+	long n;
+
+	*v = def;
+	if (it == NULL)
+		return 0;
+	n = cJSON_IsString(it) ? strtol(it->valuestring, &end, 10) : -1;
+	if (!cJSON_IsString(it) || *end != '\0' || end == it->valuestring ||
+	    n < min || n > max) {
+		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		    "%s must be an integer from %d to %d", key, min, max);
+		cJSON_Delete(it);
+		return -1;
+	}
+	*v = (int)n;
+	cJSON_Delete(it);
+	return 0;
+}
+
+/* format=: 0 with *swiss set, -1 after replying. */
+static int
+tourney_take_format(
+    struct conn *c, const struct proto_request *req, cJSON *o, int *swiss)
+{
+	cJSON *it = cJSON_DetachItemFromObjectCaseSensitive(o, "format");
+	int ok = 1;
+
+	*swiss = 0;
+	if (it != NULL) {
+		const char *s = cJSON_GetStringValue(it);
+
+		if (s != NULL && strcmp(s, "swiss") == 0)
+			*swiss = 1;
+		else if (s == NULL ||
+		    (strcmp(s, "roundrobin") != 0 && strcmp(s, "rr") != 0))
+			ok = 0;
+		cJSON_Delete(it);
+	}
+	if (!ok)
+		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		    "format must be roundrobin or swiss");
+	return ok ? 0 : -1;
+}
+
+/* Tournaments not over that name organises, and all of them. */
+static int
+tourney_live(const char *name, int *all)
+{
+	struct tourney *t;
+	int mine = 0;
+
+	*all = 0;
+	for (t = tourney_list; t != NULL; t = t->next) {
+		if (t->status == TOURNEY_ENDED)
+			continue;
+		(*all)++;
+		if (strcmp(t->organiser, name) == 0)
+			mine++;
+	}
+	return mine;
+}
+
+static void
+tourney_create(struct conn *c, const struct proto_request *req)
+{
+	const char *game = req->game != NULL ? req->game : req->tourney;
+	const struct rules_game *g = game != NULL ? rules_find(game) : NULL;
+	char err[RULES_ERR_MAX], id[TOURNEY_ID_MAX];
+	struct tourney *t;
+	struct room *probe;
+	cJSON *o;
+	int i, swiss, rounds, grace, all;
+
+	if (g == NULL) {
+		session_error(c, req, PROTO_E_NO_SUCH_GAME,
+		    "no game '%s' (games lists them)", game ? game : "");
+		return;
+	}
+	if (g->seats != 2) {
+		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		    "%s is a one-player game: no tournaments", g->name);
+		return;
+	}
+	if (tourney_live(c->player->name, &all) >= TOURNEY_PER_ORGANISER ||
+	    all >= TOURNEY_LIVE_MAX) {
+		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		    all >= TOURNEY_LIVE_MAX
+		        ? "the server runs %d tournaments already"
+		        : "you organise %d tournaments already",
+		    all >= TOURNEY_LIVE_MAX ? TOURNEY_LIVE_MAX
+		                            : TOURNEY_PER_ORGANISER);
+		return;
+	}
+	o = cJSON_CreateObject();
+	for (i = 0; i < req->noptions; i++)
+		cJSON_AddStringToObject(
+		    o, req->options[i].key, req->options[i].value);
+	if (tourney_take_format(c, req, o, &swiss) != 0 ||
+	    tourney_take_int(
+	        c, req, o, "rounds", 1, TOURNEY_ROUNDS_MAX, 0, &rounds) != 0 ||
+	    tourney_take_int(c, req, o, "grace", TOURNEY_GRACE_MIN,
+	        TOURNEY_GRACE_MAX, TOURNEY_GRACE_DEFAULT, &grace) != 0) {
+		cJSON_Delete(o);
+		return;
+	}
+	/* The game's options are checked by making a room of them. */
+	probe = room_new(c->srv, g, cJSON_Duplicate(o, 1), 1, err, sizeof err);
+	if (probe == NULL) {
+		session_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
+		cJSON_Delete(o);
+		return;
+	}
+	room_free(probe);
+	snprintf(id, sizeof id, "t%ld", tourney_max_number + 1);
+	t = tourney_new(c->srv, id);
+	t->g = g;
+	t->options = o;
+	t->swiss = swiss;
+	t->rounds = swiss ? rounds : 0;
+	t->grace_sec = grace;
+	if (req->has_clock) {
+		t->clock_initial_ms = (int64_t)req->clock_initial * 1000;
+		t->clock_inc_ms = (int64_t)req->clock_increment * 1000;
+	}
+	snprintf(t->organiser, sizeof t->organiser, "%s", c->player->name);
+	t->created_ms = clock_now_ms();
+	tstore_tourney(t);
+	log_info("%s created tournament %s (%s, %s)", c->player->name, t->id,
+	    g->name, swiss ? "swiss" : "roundrobin");
+	tourney_reply(c, req, t);
+}
+
+static void
+tourney_join(struct conn *c, const struct proto_request *req)
+{
+	struct tourney *t = tourney_arg(c, req);
+
+	if (t == NULL)
+		return;
+	if (t->status != TOURNEY_OPEN) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s has started: it takes no more players", t->id);
+		return;
+	}
+	if (tourney_player_index(t, c->player->name) >= 0) {
+		tourney_reply(c, req, t);
+		return;
+	}
+	if (t->nplayers >= PAIRING_PLAYERS_MAX) {
+		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		    "%s has %d players already", t->id, PAIRING_PLAYERS_MAX);
+		return;
+	}
+	tourney_add_player(t, c->player->name, clock_now_ms());
+	tstore_player(t, t->nplayers - 1);
+	tourney_reply(c, req, t);
+}
+
+static void
+tourney_leave(struct conn *c, const struct proto_request *req)
+{
+	struct tourney *t = tourney_arg(c, req);
+	int i;
+
+	if (t == NULL)
+		return;
+	if (t->status != TOURNEY_OPEN) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s has started: a player cannot leave it (a game not "
+		    "played is lost at its grace)",
+		    t->id);
+		return;
+	}
+	if ((i = tourney_player_index(t, c->player->name)) < 0) {
+		session_error(
+		    c, req, PROTO_E_NOT_ALLOWED, "you are not in %s", t->id);
+		return;
+	}
+	tstore_player_delete(t, t->names[i]);
+	for (; i + 1 < t->nplayers; i++) {
+		memcpy(t->names[i], t->names[i + 1], sizeof t->names[i]);
+		t->joined_ms[i] = t->joined_ms[i + 1];
+		tstore_player(t, i); /* the seeding closes up */
+	}
+	t->nplayers--;
+	tourney_reply(c, req, t);
+}
+
+/* The most rounds a Swiss of n players can play without a repeat. */
+static int
+tourney_swiss_rounds_max(int n)
+{
+	return pairing_rr_rounds(n);
+}
+
+/* A Swiss's rounds when rounds= was not given: enough for one winner,
+ * about log2 of the players (at least 1). */
+static int
+tourney_swiss_rounds_default(int n)
+{
+	int r = 0;
+
+	while ((1 << r) < n)
+		r++;
+	if (r < 1)
+		r = 1;
+	return r < tourney_swiss_rounds_max(n) ? r
+	                                       : tourney_swiss_rounds_max(n);
+}
+
+static void
+tourney_start(struct conn *c, const struct proto_request *req)
+{
+	struct tourney *t = tourney_arg(c, req);
+	int rounds;
+
+	if (t == NULL)
+		return;
+	if (strcmp(t->organiser, c->player->name) != 0) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "only %s, the organiser, can start %s", t->organiser,
+		    t->id);
+		return;
+	}
+	if (t->status != TOURNEY_OPEN) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s has started already", t->id);
+		return;
+	}
+	if (t->nplayers < 2) {
+		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s needs two players at least (it has %d)", t->id,
+		    t->nplayers);
+		return;
+	}
+	rounds = t->swiss
+	    ? (t->rounds > 0 ? t->rounds
+	                     : tourney_swiss_rounds_default(t->nplayers))
+	    : pairing_rr_rounds(t->nplayers);
+	if (t->swiss && rounds > tourney_swiss_rounds_max(t->nplayers)) {
+		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		    "%d players can play %d Swiss rounds at most without "
+		    "meeting twice (this one asks %d)",
+		    t->nplayers, tourney_swiss_rounds_max(t->nplayers), rounds);
+		return;
+	}
+	t->rounds = rounds;
+	if (tourney_next_round(t) != 0) {
+		t->rounds = t->swiss ? t->rounds : 0;
+		session_error(c, req, PROTO_E_INTERNAL,
+		    "the first round could not be made; nothing was started");
+		return;
+	}
+	log_info("%s started tournament %s: %d players, %d rounds",
+	    c->player->name, t->id, t->nplayers, t->rounds);
+	tourney_reply(c, req, t);
+}
+
+static void
+tourney_list_reply(struct conn *c, const struct proto_request *req)
+{
+	cJSON *rep = proto_reply(req);
+	cJSON *a = cJSON_AddArrayToObject(rep, "tourneys");
+	struct tourney *t;
+
+	for (t = tourney_list; t != NULL; t = t->next)
+		cJSON_AddItemToArray(a, tourney_summary(t, 0));
+	session_reply(c, rep);
+}
+
+static void
+tourney_show(struct conn *c, const struct proto_request *req)
+{
+	struct tourney *t = tourney_arg(c, req);
+	cJSON *rep;
+
+	if (t == NULL)
+		return;
+	rep = proto_reply(req);
+	cJSON_AddItemToObject(rep, "tourney", tourney_summary(t, 1));
+	cJSON_AddStringToObject(rep, "tiebreak", tourney_tiebreak_name(t));
+	cJSON_AddItemToObject(rep, "standings", tourney_standings_json(t));
+	cJSON_AddNumberToObject(rep, "pairings_round", t->round);
+	cJSON_AddItemToObject(
+	    rep, "pairings", tourney_pairings_json(t, t->round));
+	session_reply(c, rep);
+}
+
+void
+cmd_tourney(struct conn *c, const struct proto_request *req)
+{
+	if (strcmp(req->act, "create") == 0)
+		tourney_create(c, req);
+	else if (strcmp(req->act, "join") == 0)
+		tourney_join(c, req);
+	else if (strcmp(req->act, "leave") == 0)
+		tourney_leave(c, req);
+	else if (strcmp(req->act, "start") == 0)
+		tourney_start(c, req);
+	else if (strcmp(req->act, "list") == 0)
+		tourney_list_reply(c, req);
+	else
+		tourney_show(c, req);
+}
