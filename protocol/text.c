@@ -1470,8 +1470,8 @@ text_standings(struct text_buf *b, const cJSON *list, const char *tb)
 
 	if (!cJSON_IsArray(list) || list->child == NULL)
 		return;
-	text_addf(b, "  #  %-16s %6s %6s  W-D-L\n", "name", "points",
-	    tb != NULL ? tb : "tb");
+	text_addf(b, "  #  %-16s %6s %6s  W-D-L   (tb: %s)\n", "name", "points",
+	    "tb", tb != NULL ? tb : "tie-break");
 	cJSON_ArrayForEach(s, list) {
 		const char *name = text_str(s, "name");
 		long long place = 0, halves = 0, tbq = 0, w = 0, d = 0, l = 0;
