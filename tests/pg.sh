@@ -10,14 +10,15 @@ cd "$(dirname "$0")/.."
 # The scripts whose servers store: persistence (kill -9, SIGTERM, data
 # files, --copy-db, the bounded disk of test_persist_bounded), store
 # faults (in the middle of a group too), finished games, progress,
-# identities (tokens, case-folded names and their migration, pruning), the
+# identities (tokens, case-folded names and their migration, pruning),
+# tournaments (their rows, restarts in the middle of a round), the
 # protocol suites, bots resuming after a restart.
 TESTS=$(cd tests/blackbox && echo test_persist_*.py test_badclient_store.py \
     test_badclient_group.py test_badclient_midgroup.py \
     test_badclient_private.py test_badclient_abuse.py \
     test_newcomer_archive.py test_newcomer_solo.py test_protocol_*.py \
     test_client_reconnect.py test_client_token.py test_bots_fair.py \
-    test_workers.py)
+    test_workers.py test_tourney.py)
 # PostgreSQL's own fsync is not under test (the tests kill tablerod, never
 # PostgreSQL): off keeps the suite quick. The backend's own unit test too.
 # shellcheck disable=SC2086 # the list is meant to split into words
