@@ -1233,12 +1233,23 @@ pgpg_game_last(struct store_conn *c, const char *room, store_game_cb cb,
 	    c, PS_GAME_LAST, &p, "a room's last game", cb, arg, found);
 }
 
-/* Run sql on the writer's pipeline and wait for its rows. */
+/* Run sql and wait for its rows: on the writer's pipeline, or as a plain
+ * query on a reader (no pipeline: the tournaments' reload at start reads
+ * its tables through copy_read on the loop's reader). */
 static PGresult *
 pgpg_pipe_query(struct store_conn *c, const char *sql, const char *op)
 {
 	PGresult *r, *rows;
 
+	if (PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF) {
+		rows = PQexec(c->pg, sql);
+		if (PQresultStatus(rows) != PGRES_TUPLES_OK) {
+			pgpg_fail(c, op, PQresultErrorMessage(rows));
+			PQclear(rows);
+			return NULL;
+		}
+		return rows;
+	}
 	if (pgpg_send_sql(c, sql) != 0 || PQpipelineSync(c->pg) != 1) {
 		pgpg_fail(c, op, NULL);
 		return NULL;
