@@ -420,6 +420,22 @@ session_remember_rooms(const cJSON *rep)
 	}
 }
 
+/* The tournament ids of a tourney reply (one, or a list), for tab
+ * completion after `tourney join` and the like. */
+static void
+session_remember_tourneys(const cJSON *rep)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(rep, "tourney");
+
+	if (session_str(t, "id") != NULL)
+		term_add_room(session_str(t, "id"));
+	cJSON_ArrayForEach(
+	    t, cJSON_GetObjectItemCaseSensitive(rep, "tourneys")) {
+		if (session_str(t, "id") != NULL)
+			term_add_room(session_str(t, "id"));
+	}
+}
+
 /* A moves reply in the current game's short form, when it has one: 1
  * when printed. */
 static int
@@ -473,6 +489,8 @@ session_ok(struct client *c, const cJSON *rep, enum proto_verb re,
 	}
 	if (re == PROTO_ROOMS)
 		session_remember_rooms(rep);
+	if (re == PROTO_TOURNEY)
+		session_remember_tourneys(rep);
 	if (re == PROTO_MOVES && session_moves(c, rep))
 		return;
 	session_text(c, rep);
@@ -625,8 +643,12 @@ session_event(struct client *c, const cJSON *ev, enum proto_event_kind ev_kind)
 		c->quitting = 1;
 		return;
 	}
-	if (ev_kind == PROTO_EV_INVITED && room != NULL) /* join alone */
+	if ((ev_kind == PROTO_EV_INVITED ||
+	        ev_kind == PROTO_EV_TOURNEY_ROUND) &&
+	    room != NULL) /* join alone */
 		snprintf(c->invited, sizeof c->invited, "%s", room);
+	if (ev_kind == PROTO_EV_TOURNEY_ROUND && room != NULL)
+		term_add_room(room);
 	if (ev_kind == PROTO_EV_SHUTDOWN) {
 		/* the server's own words are for telnet (hello NAME TOKEN):
 		 * this client logs in again by itself */

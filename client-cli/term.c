@@ -43,6 +43,10 @@ static int term_nrooms;
 
 /* 1 while the word being completed is the line's first (a verb). */
 static int term_first_word;
+/* 1 while it is the second word after `tourney`: its subcommands first. */
+static int term_tourney_word;
+static const char *const term_tourney_words[] = {
+    "create", "join", "leave", "start", "list", "show", NULL};
 
 /* Remember a room id for tab completion. */
 void
@@ -87,15 +91,20 @@ term_complete_one(const char *text, int state)
 	static int i;
 	size_t n = strlen(text);
 	int words = term_first_word ? term_words() : 0;
+	int sub = 0;
 	const char *w;
 
 	if (state == 0)
 		i = 0;
+	while (term_tourney_word && term_tourney_words[sub] != NULL)
+		sub++;
 	for (;; i++) {
-		int k = i - words;
+		int k = i - words - sub;
 		const struct client_game *g;
-		if (i < words)
-			w = command_word(i);
+		if (i < sub)
+			w = term_tourney_words[i];
+		else if (i < words + sub)
+			w = command_word(i - sub);
 		else if (term_first_word)
 			return NULL;
 		else if ((g = games_at(k)) != NULL)
@@ -125,6 +134,13 @@ term_complete(const char *text, int start, int end)
 	for (i = 0; i < start && rl_line_buffer[i] != '\0'; i++)
 		if (rl_line_buffer[i] != ' ' && rl_line_buffer[i] != '\t')
 			term_first_word = 0;
+	/* "tourney " and nothing more before the word: its subcommand */
+	i = 0;
+	while (rl_line_buffer[i] == ' ' || rl_line_buffer[i] == '\t')
+		i++;
+	term_tourney_word = strncmp(rl_line_buffer + i, "tourney", 7) == 0 &&
+	    (rl_line_buffer[i + 7] == ' ' || rl_line_buffer[i + 7] == '\t') &&
+	    strspn(rl_line_buffer + i + 7, " \t") == (size_t)(start - i - 7);
 	rl_attempted_completion_over = 1;
 	return rl_completion_matches(text, term_complete_one);
 }

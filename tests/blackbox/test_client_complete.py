@@ -1,6 +1,8 @@
 """test_client_complete.py: tab completion in tablero (libedit, in tmux):
 the first word of a line completes to verbs and the client's own commands
-only; the words after it to game names and room ids only."""
+only; the words after it to game names and room ids only (and, right after
+`tourney`, to its subcommands; tournament ids are remembered as room ids
+are)."""
 
 import os
 import re
@@ -47,6 +49,16 @@ def main():
             typed(t, "ata\t", "ata", chk, "no game name as the first word")
             typed(t, "  sta\t", "  state ", chk,
                   "a verb after leading blanks")
+            typed(t, "tourney cr\t", "tourney create ", chk,
+                  "a tourney subcommand after tourney")
+            typed(t, "tourney create sto\t", "tourney create stones ", chk,
+                  "a game name after tourney create")
+            typed(t, "join cr\t", "join cr", chk,
+                  "no tourney subcommand after another verb")
+            chk.ok(t.say("tourney create stones", "t1"),
+                   "tourney create answers with its id")
+            typed(t, "tourney join t\t", "tourney join t1 ", chk,
+                  "a tournament's id after tourney join")
         finally:
             t.stop()
             b.close()
