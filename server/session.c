@@ -412,7 +412,6 @@ static const unsigned char session_stores[PROTO_VERB_COUNT] = {
     [PROTO_REMATCH] = 1,
     [PROTO_CLAIM] = 1,
     [PROTO_SAY] = 1,
-    [PROTO_TOURNEY] = 1,
 };
 
 /* The verbs whose replies show nothing anyone changed (a ping, the list

@@ -914,6 +914,18 @@ tourney_show(struct conn *c, const struct proto_request *req)
 void
 cmd_tourney(struct conn *c, const struct proto_request *req)
 {
+	/* create, join, leave and start store a change: refused at once
+	 * while the store fails, as session.c refuses the verbs that
+	 * store; list and show only read (their replies wait behind what
+	 * the connection has held, as every read's). */
+	if (strcmp(req->act, "list") != 0 && strcmp(req->act, "show") != 0 &&
+	    storeq_failing(c->srv->storeq)) {
+		c->srv->out_free = 1; /* shows nothing changed: not held */
+		session_error(c, req, PROTO_E_STORE_FAILING,
+		    "the server cannot store games right now; try again "
+		    "shortly");
+		return;
+	}
 	if (strcmp(req->act, "create") == 0)
 		tourney_create(c, req);
 	else if (strcmp(req->act, "join") == 0)

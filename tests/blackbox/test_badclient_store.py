@@ -7,7 +7,8 @@ Memory is the truth: the first change after the fault (a create) is made
 in memory and its reply held; its group fails and is kept. From then on
 each state-changing verb (create, join that starts a game, watch, say,
 draw offer, accept and decline, resign, claim, leave, rematch, move,
-undo, restart, next, hello, takeback) is refused at once with store_failing,
+undo, restart, next, hello, takeback, tourney create and join) is refused
+at once with store_failing,
 nobody hears an event, and a ping is answered. After a kill -9 the
 stored rooms are exactly as acknowledged before the fault. On a server
 whose store fails and comes back, the held reply goes out without a
@@ -227,6 +228,9 @@ def every_verb_refused(ck, w, half, won, port):
     refused(ck, w, half.p, "undo", "undo", room=half.room)
     refused(ck, w, half.p, "restart", "restart", room=half.room)
     refused(ck, w, won.p, "next", "next", room=won.room)
+    refused(ck, w, cy, "tourney", "tourney create", do="create",
+            game="stones")
+    refused(ck, w, cy, "tourney", "tourney join", do="join", tourney="t1")
     c = Client(port)
     refused(ck, w, c, "hello", "hello", name="newcomer")
     c.close()
@@ -280,6 +284,11 @@ def every_verb_works(ck, w, half, won):
           "half: move works")
     is_ok(ck, half.call("undo"), "undo works")
     is_ok(ck, won.call("next"), "next works")
+    r = req(cy, "tourney", do="create", game="stones")
+    is_ok(ck, r, "tourney create works")
+    is_ok(ck, req(cy, "tourney", do="join",
+                  tourney=((r or {}).get("tourney") or {}).get("id")),
+          "tourney join works")
     expect = w.states()
     # Ended games are not reloaded as rooms, never adjourned and playable:
     # after a restart state shows the game kept in the store as it ended.
