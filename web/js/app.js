@@ -7,6 +7,7 @@
 import { Conn } from "./conn.js";
 import { t, getLang, setLang } from "./i18n.js";
 import { drawBoard, moveTargets, moveSquares, squareName } from "./board.js";
+import { tourneyInit, renderTourneys, tourneyEvent } from "./tourney.js";
 
 const $ = (sel) => document.querySelector(sel);
 // A new element with attributes; children are nodes or strings (text).
@@ -34,6 +35,7 @@ function stored() {
 const proto = location.protocol === "https:" ? "wss:" : "ws:";
 const conn = new Conn(proto + "//" + location.host + "/ws", onEvent, onStatus);
 conn.onOpen = onOpen;
+tourneyInit({ conn, S, el, enterRoom: (id, seat) => enterRoom(id, seat), renderAll: () => renderAll() });
 
 function onStatus(s) {
   $("#status").textContent = s === "online" ? t("status_online") : s === "offline" ? t("offline") : t("connecting");
@@ -131,6 +133,7 @@ async function refresh() {
 
 function onEvent(ev) {
   if (ev.event === "replaced") { S.replaced = true; S.notice = "replaced"; renderAll(); return; }
+  if (ev.event === "tourney_round" || ev.event === "tourney_ended") { tourneyEvent(ev); return; }
   if (ev.room && ev.room !== S.roomId) return;
   if (ev.event === "chat") { addChat(ev); return; }
   switch (ev.event) {
@@ -299,7 +302,8 @@ async function renderLobby() {
     lobby.replaceChildren(el("p", { class: "notice", role: "status" }), createForm(),
       el("section", { class: "rooms" }, el("h2", {}, t("rooms")), el("ul", { class: "room-list" })),
       el("section", { class: "who" }, el("h2", {}, t("online")), el("ul", { class: "who-list" }), el("p", { class: "guests" })),
-      S.me ? el("section", { class: "history" }, el("h2", {}, t("history")), el("ul", { class: "room-list" })) : "");
+      S.me ? el("section", { class: "history" }, el("h2", {}, t("history")), el("ul", { class: "room-list" })) : "",
+      el("section", { class: "tourneys" }));
   }
   const note = lobby.querySelector(".notice");
   note.textContent = S.notice || (S.me ? "" : t("watching_as_guest"));
@@ -324,6 +328,7 @@ async function renderLobby() {
     lobby.querySelector(".who-list").replaceChildren(...who.players.map((p) => el("li", {}, p.name)));
     lobby.querySelector(".guests").textContent = t("guests", who.guests || 0);
   }
+  renderTourneys(lobby.querySelector(".tourneys"));
   const hl = lobby.querySelector(".history .room-list");
   if (hist && hist.ok && hl) {
     hl.replaceChildren(...hist.games.map((g) => el("li", { class: "room-item", "data-room": g.room },

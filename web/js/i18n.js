@@ -27,6 +27,13 @@ const words = {
     hint_unknown: "The solver found no answer in time.", select_piece: "Select a piece",
     room_chat: "Room chat", lobby_chat: "Lobby chat", seat_gone: "(gone)",
     first: "first", prev: "back", next: "forward", last: "last", play: "Play", level: "level {0}", view: "View", n_moves: "{0} moves", move_of: "move {0} of {1}",
+    tourneys: "Tournaments", no_tourneys: "No tournaments yet.", tourney_create: "Create a tournament",
+    format: "Format", roundrobin: "round robin", swiss: "Swiss", rounds: "rounds", open: "open",
+    n_players: "players: {0}", start: "Start", standings: "Standings", standings_of: "Standings of {0} ({1})",
+    points: "Points", wdl: "W-D-L", bye: "has the bye", round_n: "Round {0} of {1}", tourney_go: "Go",
+    tourney_round_notice: "Tournament {0}, round {1}: your game is in {2} against {3}.",
+    tourney_bye_notice: "Tournament {0}, round {1}: you have the bye.",
+    tourney_over_notice: "Tournament {0} is over: the standings are below.",
   },
   es: {
     title: "tablero", lobby: "Sala", games: "Juegos", rooms: "Mesas",
@@ -52,6 +59,13 @@ const words = {
     hint_unknown: "El buscador no halló respuesta a tiempo.", select_piece: "Elige una pieza",
     room_chat: "Charla de la mesa", lobby_chat: "Charla de la sala", seat_gone: "(ausente)",
     first: "inicio", prev: "atrás", next: "adelante", last: "final", play: "Jugar", level: "nivel {0}", view: "Ver", n_moves: "{0} jugadas", move_of: "jugada {0} de {1}",
+    tourneys: "Torneos", no_tourneys: "Aún no hay torneos.", tourney_create: "Crear un torneo",
+    format: "Sistema", roundrobin: "todos contra todos", swiss: "suizo", rounds: "rondas", open: "abierto",
+    n_players: "jugadores: {0}", start: "Empezar", standings: "Clasificación", standings_of: "Clasificación de {0} ({1})",
+    points: "Puntos", wdl: "G-T-P", bye: "descansa", round_n: "Ronda {0} de {1}", tourney_go: "Ir",
+    tourney_round_notice: "Torneo {0}, ronda {1}: tu partida es en {2} contra {3}.",
+    tourney_bye_notice: "Torneo {0}, ronda {1}: descansas (cuenta como victoria).",
+    tourney_over_notice: "El torneo {0} ha terminado: la clasificación está abajo.",
   },
 };
 
