@@ -622,7 +622,7 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 	for (s = 0; s < r->g->seats; s++)
 		if (r->seats[s].player != NULL)
 			people++;
-	closing = r->status == ROOM_WAITING && people == 0;
+	closing = r->status == ROOM_WAITING && people == 0 && !tourney_keeps(r);
 	cmd_leave_commit(r, closing, 1 + ended);
 	room_sync_member(r, c->player);
 	session_reply(c, proto_reply(req));

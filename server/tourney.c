@@ -483,6 +483,17 @@ tourney_seat(const struct room *r, const struct player *p, int *seat)
 	return -1;
 }
 
+/* 1 when r is the room of a tournament game not yet played: it stays
+ * when the last player seated leaves it before the start, so that both
+ * may still come (the sweep forfeits it at its deadline). */
+int
+tourney_keeps(const struct room *r)
+{
+	struct tourney_game *g;
+
+	return tourney_of_room(r->id, &g) != NULL && g->res == PAIRING_NONE;
+}
+
 /* A game whose room still waits past its deadline is lost by whoever is
  * not seated (both: neither scores); the room goes. */
 static void

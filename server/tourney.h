@@ -66,6 +66,7 @@ struct tourney {
 /* tourney.c */
 void tourney_room_ended(struct room *r, int winner, const char *reason);
 int tourney_seat(const struct room *r, const struct player *p, int *seat);
+int tourney_keeps(const struct room *r);
 void tourney_sweep(struct server *srv);
 int tourney_recover(struct server *srv);
 void tourney_free_all(void);

@@ -265,6 +265,10 @@ def no_show(ck, port):
     p = ps[0]
     r = req(t.c[p["white"]], "join", room=p["room"])
     ck.ok(r and r.get("ok"), "ns: the first player sits")
+    r = req(t.c[p["white"]], "leave", room=p["room"])
+    ck.ok(r and r.get("ok"), "ns: and leaves before the start")
+    r = req(t.c[p["white"]], "join", room=p["room"])
+    ck.ok(r and r.get("ok"), "ns: the room stayed: the player sits again")
     stranger = login(port, "nsx")
     r = req(stranger, "join", room=p["room"])
     ck.eq((r or {}).get("error"), "not_allowed",
@@ -336,7 +340,21 @@ def restarts(ck, a, tmp):
         res = decide(second["white"], second["black"])
         t.finish(second, res)
         t.games.append(dict(second, result=res))
-    t.play_round(3, decide)
+    # Round 3 is paired; kill -9 before anyone sits: its rooms, waiting
+    # and empty, come back and take their players.
+    ps = t.pairings(3)
+    shut(s, signal.SIGKILL)
+    s = server(a.build, db=db)
+    t.port = s.port
+    relogin(t)
+    sh = t.show()
+    ck.eq([(p.get("room"), p.get("result")) for p in sh.get("pairings") or []],
+          [(p["room"], "") for p in ps], "rs: round 3's rooms back, unplayed")
+    for p in ps:
+        t.sit(p)
+        res = decide(p["white"], p["black"])
+        t.finish(p, res)
+        t.games.append(dict(p, result=res))
     ev = until(t.c[t.names[0]], ended_event(t.id))
     check_standings(ck, "rs: after two restarts",
                     (ev or {}).get("standings"),
