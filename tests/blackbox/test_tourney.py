@@ -9,18 +9,21 @@ of `tourney show` and of the tourney_ended event are checked against the
 same arithmetic done here (Sonneborn-Berger, Buchholz). A player who never
 sits down loses by forfeit at the grace (and neither scores when both stay
 away). A tournament survives SIGTERM and kill -9 in the middle of a round:
-its games, results and rooms come back and it is finished after.
+its games, results and rooms come back and it is finished after. Over
+telnet, shorthand in and text out, create, join and show (the standings
+table).
 Stones games: quick, and any Stones room ends at once by resignation.
 """
 
 import os
+import re
 import signal
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from games_lib import (WAIT, login, main_in_tmp, req, server,  # noqa: E402
-                       shut, until)
+from games_lib import (WAIT, Client, login, main_in_tmp, req,  # noqa: E402
+                       server, shut, until)
 
 
 def round_event(tid, rnd):
@@ -391,8 +394,44 @@ def errors(ck, port):
     c.close()
 
 
+def lines_until(c, pattern, limit=50):
+    """Text-mode lines until one matches pattern (bounded): its match."""
+    for _ in range(limit):
+        try:
+            line = c.line(WAIT)
+        except (TimeoutError, OSError):
+            return None
+        if line is None:
+            return None
+        m = re.search(pattern, line)
+        if m:
+            return m
+    return None
+
+
+def text_mode(ck, port):
+    """Telnet: shorthand in, text out: the summary line and the standings
+    table."""
+    c = Client(port)
+    c.raw(b"hello tx\r\n")
+    ck.ok(lines_until(c, r"tx") is not None, "text: logged in")
+    c.raw(b"tourney create stones format=swiss rounds=1 grace=30\r\n")
+    m = lines_until(c, r"^(t\d+) stones Swiss, round 0 of 1, open")
+    ck.ok(m is not None, "text: the summary line of create")
+    tid = m.group(1) if m else "t0"
+    c.raw(("tourney join %s\r\n" % tid).encode())
+    ck.ok(lines_until(c, r"^Players: tx$") is not None, "text: joined")
+    c.raw(("tourney show %s\r\n" % tid).encode())
+    ck.ok(lines_until(c, r"#  name +points +tb  W-D-L   \(tb: Buchholz\)")
+          is not None, "text: the standings table's header")
+    ck.ok(lines_until(c, r"^ +1  tx +0 +0  0-0-0$") is not None,
+          "text: a standings line")
+    c.close()
+
+
 def run(ck, a, tmp):
     s = server(a.build)
+    text_mode(ck, s.port)
     errors(ck, s.port)
     round_robin(ck, s.port).close()
     swiss(ck, s.port).close()
