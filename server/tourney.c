@@ -351,6 +351,27 @@ tourney_announce_game(struct tourney *t, const struct tourney_game *g)
 	}
 }
 
+/* A round that could not be made whole is taken back: the rooms of its
+ * games from first on go (from memory and the store), and so do the
+ * games; the sweep tries the round again. */
+static void
+tourney_unmake(struct tourney *t, int first)
+{
+	int i;
+
+	for (i = first; i < t->ngames; i++) {
+		struct room *r = t->games[i].room[0] != '\0'
+		    ? room_find(t->srv, t->games[i].room)
+		    : NULL;
+
+		if (r != NULL) {
+			storeq_room_delete(t->srv->storeq, r->id);
+			room_forget(r);
+		}
+	}
+	t->ngames = first;
+}
+
 /* Pair round t->round + 1, make its rooms and store it all; then tell
  * the players. 0, or -1 when no pairing or room could be had (the round
  * is not begun). */
@@ -387,9 +408,7 @@ tourney_next_round(struct tourney *t)
 			g->res = PAIRING_WHITE;
 			snprintf(g->reason, sizeof g->reason, "bye");
 		} else if (tourney_make_room(t, g) != 0) {
-			/* rooms made so far stay (empty, harmless); the
-			 * round is tried again by the next sweep */
-			t->ngames = first;
+			tourney_unmake(t, first);
 			return -1;
 		}
 	}
