@@ -117,8 +117,9 @@ test_swiss(int n, int rounds)
 	}
 }
 
-/* The first round of a Swiss pairs the top half against... by seeding:
- * 0-1, 2-3 (by score, then seeding), and the bye to the last. */
+/* The first round of a Swiss: everyone on 0, so by seeding, each the
+ * highest-placed free player against the next one (0-1, 2-3), and the bye
+ * to the last. */
 static void
 test_swiss_first(void)
 {
@@ -168,6 +169,36 @@ test_swiss_forced(void)
 		CHECK_INT(k, 2);
 		CHECK_INT(repeats, 1);
 	}
+}
+
+/* Six players, all drawn so far (one score group, in seeding order),
+ * after 0-4, 1-3, 2-5 and 3-0, 2-1, 5-4: the greedy round (0-1, 2-3) leaves
+ * 4 and 5, who have met; the search backtracks to 0-1, 2-4, 3-5. */
+static void
+test_swiss_backtrack(void)
+{
+	struct pairing_game past[6] = {
+	    {0, 4, PAIRING_DRAW},
+	    {1, 3, PAIRING_DRAW},
+	    {2, 5, PAIRING_DRAW},
+	    {3, 0, PAIRING_DRAW},
+	    {2, 1, PAIRING_DRAW},
+	    {5, 4, PAIRING_DRAW},
+	};
+	struct pairing_game g[PAIRING_BOARDS_MAX];
+	int repeats, k = pairing_swiss(6, past, 6, g, &repeats), i, seen = 0;
+
+	CHECK_INT(k, 3);
+	CHECK_INT(repeats, 0);
+	for (i = 0; i < k; i++) {
+		int a = g[i].white < g[i].black ? g[i].white : g[i].black;
+		int b = g[i].white < g[i].black ? g[i].black : g[i].white;
+
+		if ((a == 0 && b == 1) || (a == 2 && b == 4) ||
+		    (a == 3 && b == 5))
+			seen++;
+	}
+	CHECK_INT(seen, 3);
 }
 
 /* Colours: the player with more blacks gets white. */
@@ -274,6 +305,7 @@ main(void)
 	test_round_robin(PAIRING_PLAYERS_MAX - 1);
 	test_swiss_first();
 	test_swiss_forced();
+	test_swiss_backtrack();
 	test_swiss_colours();
 	for (n = 0; n < 50; n++) {
 		test_swiss(8, 4);
