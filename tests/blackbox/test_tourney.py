@@ -18,10 +18,12 @@ Stones games: quick, and any Stones room ends at once by resignation.
 import os
 import re
 import signal
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
 from games_lib import (WAIT, Client, login, main_in_tmp, req,  # noqa: E402
                        server, shut, until)
 
@@ -359,10 +361,27 @@ def restarts(ck, a, tmp):
         t.finish(p, res)
         t.games.append(dict(p, result=res))
     ev = until(t.c[t.names[0]], ended_event(t.id))
+    want = expected(t.names, t.games, False)
     check_standings(ck, "rs: after two restarts",
-                    (ev or {}).get("standings"),
-                    expected(t.names, t.games, False))
+                    (ev or {}).get("standings"), want)
     t.close()
+    ck.eq(shut(s), 0, "rs: the server stops cleanly")
+    # --copy-db takes the tournament along (to an SQLite file).
+    dst = os.path.join(tmp, "copy.db")
+    p = subprocess.run([os.path.join(a.build, "tablerod"), "--copy-db",
+                        harness.store_url(db), dst, "--log-level", "info"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=WAIT * 3, check=False)
+    log = p.stdout.decode("utf-8", "replace")
+    ck.ok(p.returncode == 0 and "tourney_games: 6 rows" in log,
+          "rs: --copy-db copies the tournament's rows: %s" % log[-600:])
+    s = harness.Server(a.build, db=dst, db_as_is=True).start()
+    c = login(s.port, "rs0", t.tokens["rs0"])
+    sh = req(c, "tourney", do="show", tourney=t.id) or {}
+    ck.eq((sh.get("tourney") or {}).get("status"), "ended",
+          "rs: the copy holds the ended tournament")
+    check_standings(ck, "rs: on the copy", sh.get("standings"), want)
+    c.close()
     shut(s)
 
 
