@@ -20,7 +20,8 @@ VERBS = ["hello", "games", "rooms", "create", "join", "watch", "leave",
          "state", "moves", "move", "resign", "draw", "takeback",
          "undo", "restart",
          "next", "hint", "rematch", "claim", "export", "history", "chat",
-         "say", "tell", "invite", "who", "ping", "quit", "mode", "help"]
+         "say", "tell", "invite", "who", "ping", "quit", "mode", "help",
+         "tourney"]
 
 # Functional tests send quickly: keep the rate limit out of their way.
 FAST = ["--rate", "100000", "--burst", "100000"]
