@@ -259,8 +259,11 @@ def test_idle_lobby(chk, build):
 
 def downgrade_to_v3(path):
     """Turn a data file into schema version 3 (before names were folded),
-    as an older server left it."""
-    drop = ("DROP INDEX identities_folded; DROP INDEX identities_unplayed;"
+    as an older server left it: every later migration undone (the
+    tournaments' tables too)."""
+    drop = ("DROP TABLE tourney_games; DROP TABLE tourney_players;"
+            "DROP TABLE tourneys;"
+            "DROP INDEX identities_folded; DROP INDEX identities_unplayed;"
             "ALTER TABLE identities DROP COLUMN folded;"
             "ALTER TABLE identities DROP COLUMN played;"
             "ALTER TABLE identities DROP COLUMN seen_ms;")
