@@ -105,6 +105,21 @@
 	" identities.name)));"                                                 \
 	"CREATE UNIQUE INDEX identities_folded ON identities (folded);"        \
 	"CREATE INDEX identities_unplayed ON identities (played, seen_ms);"
+/* REAL: a double in either backend (SQLite's REAL, PostgreSQL's DOUBLE
+ * PRECISION). */
+#define STORE_RATINGS(BIG, REAL, NOROWID)                                     \
+	"CREATE TABLE ratings ("                                               \
+	" name TEXT NOT NULL,"                                                 \
+	" pool TEXT NOT NULL,"                                                 \
+	" rating " REAL " NOT NULL,"                                           \
+	" rd " REAL " NOT NULL,"                                               \
+	" vol " REAL " NOT NULL,"                                              \
+	" wins INTEGER NOT NULL,"                                              \
+	" draws INTEGER NOT NULL,"                                             \
+	" losses INTEGER NOT NULL,"                                            \
+	" updated_ms " BIG " NOT NULL,"                                        \
+	" PRIMARY KEY (name, pool))" NOROWID ";"                               \
+	"CREATE INDEX ratings_pool ON ratings (pool, rating);"
 
 const struct store_migration store_schema[] = {
     /* 1: the first schema. */
@@ -128,6 +143,11 @@ const struct store_migration store_schema[] = {
      * were last seen (`seen_ms`, the last hello). Those made before this
      * version count as played (nothing says otherwise). */
     {.sqlite = STORE_V4("INTEGER"), .pg = STORE_V4("BIGINT")},
+    /* ratings: each person's Glicko-2 rating per pool (a game and the
+     * options that change its play), with wins, draws and losses there;
+     * written in the same transaction as the rated game's end. */
+    {.sqlite = STORE_RATINGS("INTEGER", "REAL", " WITHOUT ROWID"),
+        .pg = STORE_RATINGS("BIGINT", "DOUBLE PRECISION", "")},
 };
 
 const int store_schema_version =
@@ -154,6 +174,8 @@ store_schema_sql(int i, int pg)
 	" private, clock_initial_ms, clock_increment_ms, started_ms,"          \
 	" ended_ms, nmoves, moves, start, position"
 #define STORE_PROGRESS_COLS "name, game, json, updated_ms"
+#define STORE_RATING_COLS                                                      \
+	"name, pool, rating, rd, vol, wins, draws, losses, updated_ms"
 
 const struct store_table store_tables[] = {
     {"identities", 6,
@@ -181,6 +203,11 @@ const struct store_table store_tables[] = {
         NULL,
         "INSERT INTO progress (" STORE_PROGRESS_COLS ")"
         " VALUES ($1, $2, $3, $4)",
+        NULL},
+    {"ratings", 9,
+        "SELECT " STORE_RATING_COLS " FROM ratings ORDER BY name, pool", NULL,
+        "INSERT INTO ratings (" STORE_RATING_COLS ")"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         NULL},
     {"room_max", 1,
         "SELECT max(coalesce((SELECT value FROM meta"

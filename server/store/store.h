@@ -71,11 +71,23 @@ struct store_game {
 };
 
 /* An identity found by name whatever its case (the exact spelling first):
- * its name as registered, its token hash, whether it ever played. */
+ * its name as registered, its token hash, whether it ever played, when
+ * it was made and last said hello (ms since the epoch). */
 struct store_identity {
 	char name[64];
 	char hash[128];
 	int played;
+	long long created_ms, seen_ms;
+};
+
+/* One person's Glicko-2 rating in one pool (a game and the options that
+ * change its play: "ataxx size=9"), with their results there. */
+struct store_rating {
+	const char *name;
+	const char *pool;
+	double rating, rd, vol;
+	int wins, draws, losses;
+	long long updated_ms;
 };
 
 /* The writes. a, b, c are the op's strings, n and m its numbers. */
@@ -107,6 +119,8 @@ enum store_op_kind {
 	/* ms, n: at most n finished games that ended before ms go, the
 	 * oldest first (--keep-games-days). */
 	STORE_OP_GAMES_PRUNE,
+	/* u.rating; upsert keyed by (name, pool): the values after a game. */
+	STORE_OP_RATING_PUT,
 };
 
 /* The most strings one op owns (a kept game has ten). */
@@ -127,6 +141,7 @@ struct store_op {
 		struct store_room room;
 		struct store_move move;
 		struct store_game game;
+		struct store_rating rating;
 	} u;
 	char *own[STORE_OP_STRS];
 	int nown;
@@ -139,6 +154,8 @@ typedef int (*store_room_cb)(void *arg, const struct store_room *r,
 /* Called for each finished game a query finds; it must not use the store
  * (the query is still running) and its strings live until it returns. */
 typedef void (*store_game_cb)(void *arg, const struct store_game *g);
+/* Called for each rating a query finds; as store_game_cb. */
+typedef void (*store_rating_cb)(void *arg, const struct store_rating *r);
 
 /* Called by copy_read with each row, its columns as text (NULL: SQL
  * NULL); return 0 to go on, else the read stops with that value. */
@@ -199,6 +216,15 @@ struct store_backend {
 	/* The last finished game of a room; *found is 0 when it has none. */
 	int (*game_last)(struct store_conn *c, const char *room,
 	    store_game_cb cb, void *arg, int *found);
+	/* Every rating of name, by pool. */
+	int (*ratings_of)(struct store_conn *c, const char *name,
+	    store_rating_cb cb, void *arg);
+	/* At most limit ratings of pool from the offset-th on, highest
+	 * first (then by name): those whose deviation is below rd_bound, or
+	 * (provisional) the others. */
+	int (*ratings_top)(struct store_conn *c, const char *pool,
+	    int provisional, double rd_bound, int offset, int limit,
+	    store_rating_cb cb, void *arg);
 
 	/* --copy-db (copy.c), on writers. Every row of table t (schema.h),
 	 * in t's order, to cb. */
@@ -238,6 +264,10 @@ int store_games_of(struct store *s, const char *name, int with_private,
     int limit, store_game_cb cb, void *arg);
 int store_game_last(
     struct store *s, const char *room, store_game_cb cb, void *arg, int *found);
+int store_ratings_of(
+    struct store *s, const char *name, store_rating_cb cb, void *arg);
+int store_ratings_top(struct store *s, const char *pool, int provisional,
+    double rd_bound, int offset, int limit, store_rating_cb cb, void *arg);
 int store_copy_read(
     struct store *s, const struct store_table *t, store_row_cb cb, void *arg);
 int store_copy_txn(struct store *s, int what);
