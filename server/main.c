@@ -164,6 +164,7 @@ main_cleanup(struct server *srv)
 	player_free_all(srv);
 	limit_free_all(srv);
 	player_committed(srv, UINT64_MAX);
+	rating_committed(srv, UINT64_MAX);
 	store_close(srv->reader);
 	store_close(srv->store);
 	if (srv->sig_term != NULL) {

@@ -417,6 +417,8 @@ struct server {
 	struct proto_out encoded; /* net_send_msg's reused buffer */
 	struct web *web;          /* the web listeners (web.c), or NULL */
 	int nweb; /* web.c's connections not yet handed to net.c */
+	/* Ratings queued and not yet known committed (rating.c). */
+	struct rating_fresh *rating_fresh;
 };
 
 /* log.c */
@@ -688,6 +690,22 @@ void sweep_stop(struct server *srv);
 
 /* recover.c */
 int recover_rooms(struct server *srv);
+
+/* rating.c: rated games (Glicko-2, glicko.c) */
+/* The create option that says whether a two-player game is rated. */
+#define RATING_OPT "rated"
+/* A game's pool: its name and the options rated apart ("ataxx size=9"). */
+#define RATING_POOL_MAX 64
+/* A rating is provisional (shown with '?') while its deviation is at or
+ * above this: about three new games against established players. */
+#define RATING_PROVISIONAL_RD 110.0
+void rating_pool(const struct rules_game *g, const struct rules_opt *opts,
+    int nopts, char *buf, size_t len);
+int rating_provisional(double rd);
+void rating_committed(struct server *srv, uint64_t committed);
+int rating_option_check(const struct rules_game *g, const cJSON *options,
+    char *err, size_t errlen);
+void rating_game_end(struct room *r, const char *result, int winner);
 
 /* store/write.c: the server's objects as store ops */
 void write_room(struct room *r);
