@@ -150,6 +150,31 @@ rating_get(struct server *srv, const char *name, const char *pool,
 	return 0;
 }
 
+/* Call cb with each of name's ratings queued and not yet committed, the
+ * newest first (finger). */
+void
+rating_fresh_each(
+    struct server *srv, const char *name, store_rating_cb cb, void *arg)
+{
+	const struct rating_fresh *f;
+	struct store_rating sr;
+
+	for (f = srv->rating_fresh; f != NULL; f = f->next) {
+		if (strcmp(f->name, name) != 0)
+			continue;
+		memset(&sr, 0, sizeof sr);
+		sr.name = f->name;
+		sr.pool = f->pool;
+		sr.rating = f->g.rating;
+		sr.rd = f->g.rd;
+		sr.vol = f->g.vol;
+		sr.wins = f->wins;
+		sr.draws = f->draws;
+		sr.losses = f->losses;
+		cb(arg, &sr);
+	}
+}
+
 /* Ops up to committed are stored: their ratings are the reader's. */
 void
 rating_committed(struct server *srv, uint64_t committed)

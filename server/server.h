@@ -703,6 +703,9 @@ void rating_pool(const struct rules_game *g, const struct rules_opt *opts,
     int nopts, char *buf, size_t len);
 int rating_provisional(double rd);
 void rating_committed(struct server *srv, uint64_t committed);
+struct store_rating;
+void rating_fresh_each(struct server *srv, const char *name,
+    void (*cb)(void *arg, const struct store_rating *r), void *arg);
 int rating_option_check(const struct rules_game *g, const cJSON *options,
     char *err, size_t errlen);
 void rating_game_end(struct room *r, const char *result, int winner);
