@@ -109,16 +109,16 @@ def check_people(ck, db, a, b):
 def check_bot(ck, db, a):
     """A person against bot level 1: rated against its fixed rating."""
     room = req(a, "create", game="ataxx", options={"size": 5}, bot=1)["room"]
-    mine = 0
-    for _ in range(40):
-        if mine >= 3:
-            break
+
+    def bot_moves():
+        return [e for e in a.log if e.get("event") == "moved" and
+                e.get("room") == room and e.get("seat") == "black"]
+    for mine in range(1, 4):
         moves = req(a, "moves", room=room).get("moves") or []
         r = req(a, "move", room=room, move=moves[0]) if moves else None
-        if r and r.get("ok"):
-            mine += 1
-            until(a, lambda e: e.get("event") == "moved" and
-                  e.get("room") == room and e.get("seat") == "black")
+        ck.ok(r and r.get("ok"), "ana's move %d against the bot" % mine)
+        # the bot answers each move before ana's next
+        until(a, lambda e, n=mine: len(bot_moves()) >= n)
     req(a, "resign", room=room)
     ev = until(a, ended(room))
     ck.eq(ev and ev.get("rated"), True, "a game against a bot is rated")
