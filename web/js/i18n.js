@@ -27,6 +27,10 @@ const words = {
     hint_unknown: "The solver found no answer in time.", select_piece: "Select a piece",
     room_chat: "Room chat", lobby_chat: "Lobby chat", seat_gone: "(gone)",
     first: "first", prev: "back", next: "forward", last: "last", play: "Play", level: "level {0}", view: "View", n_moves: "{0} moves", move_of: "move {0} of {1}",
+    ratings: "Ratings", player: "Player", rating: "Rating", deviation: "Deviation", won_drawn_lost: "Won–drawn–lost",
+    provisional: "Provisional (?)", no_ratings: "No rated games yet.", no_rated_games: "No rated games yet.",
+    member_since: "Member since {0}, last seen {1}", playing_now: "Playing now: {0}",
+    rated_line: "Rated ({0}): {1}", not_rated: "Not rated: {0}",
   },
   es: {
     title: "tablero", lobby: "Sala", games: "Juegos", rooms: "Mesas",
@@ -52,6 +56,10 @@ const words = {
     hint_unknown: "El buscador no halló respuesta a tiempo.", select_piece: "Elige una pieza",
     room_chat: "Charla de la mesa", lobby_chat: "Charla de la sala", seat_gone: "(ausente)",
     first: "inicio", prev: "atrás", next: "adelante", last: "final", play: "Jugar", level: "nivel {0}", view: "Ver", n_moves: "{0} jugadas", move_of: "jugada {0} de {1}",
+    ratings: "Clasificación", player: "Jugador", rating: "Puntos", deviation: "Desviación", won_drawn_lost: "Ganadas–tablas–perdidas",
+    provisional: "Provisionales (?)", no_ratings: "Aún no hay partidas puntuadas.", no_rated_games: "Aún no hay partidas puntuadas.",
+    member_since: "Miembro desde {0}, visto por última vez {1}", playing_now: "Jugando ahora: {0}",
+    rated_line: "Puntuada ({0}): {1}", not_rated: "No puntuada: {0}",
   },
 };
 
