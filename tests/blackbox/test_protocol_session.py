@@ -21,6 +21,7 @@ VERBS = ["hello", "games", "rooms", "create", "join", "watch", "leave",
          "undo", "restart",
          "next", "hint", "rematch", "claim", "export", "history", "chat",
          "say", "tell", "invite", "who", "ping", "quit", "mode", "help"]
+VERBS += ["finger", "ratings"]  # issue 22: ratings and profiles
 
 # Functional tests send quickly: keep the rate limit out of their way.
 FAST = ["--rate", "100000", "--burst", "100000"]
