@@ -1135,6 +1135,29 @@ text_rating_row(struct text_buf *b, const cJSON *o)
 	    rd, w, d, l);
 }
 
+/* One one-player record: "12 solved, highest level 7 in 2 tries" or
+ * "3 solved, fewest left 1". */
+static void
+text_solo_record(struct text_buf *b, const cJSON *o)
+{
+	long long solved = 0, level = 0, tries = 0, left = 0;
+
+	text_num(o, "solved", &solved);
+	if (text_num(o, "level", &level)) {
+		text_num(o, "tries", &tries);
+		if (level > 0)
+			text_addf(b,
+			    "%lld solved, highest level %lld (%lld %s)\n",
+			    solved, level, tries,
+			    tries == 1 ? "retry" : "retries");
+		else
+			text_addf(b, "%lld solved\n", solved);
+		return;
+	}
+	text_num(o, "fewest_left", &left);
+	text_addf(b, "%lld solved, fewest left %lld\n", solved, left);
+}
+
 /* finger's reply: who, since when, last seen, ratings, games now. */
 void
 text_reply_finger(struct text_buf *b, const cJSON *msg)
@@ -1166,6 +1189,15 @@ text_reply_finger(struct text_buf *b, const cJSON *msg)
 
 		text_addf(b, "    %-16s ", pool != NULL ? pool : "?");
 		text_rating_row(b, it);
+	}
+	list = cJSON_GetObjectItemCaseSensitive(msg, "records");
+	if (cJSON_IsArray(list) && list->child != NULL)
+		text_add(b, "  One-player records:\n");
+	cJSON_ArrayForEach(it, list) {
+		const char *game = text_str(it, "game");
+
+		text_addf(b, "    %-16s ", game != NULL ? game : "?");
+		text_solo_record(b, it);
 	}
 	list = cJSON_GetObjectItemCaseSensitive(msg, "playing");
 	if (cJSON_IsArray(list) && list->child != NULL) {
@@ -1205,16 +1237,56 @@ text_ratings_list(struct text_buf *b, const cJSON *list)
 	}
 }
 
-/* ratings' reply: the page's established players, then the provisional. */
+/* ratings' reply of a one-player game: its records, best first. */
+static void
+text_records(struct text_buf *b, const cJSON *msg, const cJSON *list)
+{
+	const char *game = text_str(msg, "game"),
+	           *order = text_str(msg, "order");
+	const cJSON *it;
+	long long page = 1, rank = 0;
+
+	text_num(msg, "page", &page);
+	text_addf(b, "Records of %s (%s), page %lld:\n", game ? game : "?",
+	    order != NULL && strcmp(order, "level") == 0
+	        ? "highest level solved, then fewest retries"
+	        : "most games solved, then fewest pieces left",
+	    page);
+	if (list->child == NULL)
+		text_add(b, "  Nobody has finished a game yet.\n");
+	cJSON_ArrayForEach(it, list) {
+		const char *name = text_str(it, "name");
+
+		text_num(it, "rank", &rank);
+		text_addf(b, "  %4lld. ", rank);
+		text_add_untrusted(b, name != NULL ? name : "?", NULL);
+		text_addf(b, "%*s ",
+		    (int)(name != NULL && strlen(name) < 16 ? 16 - strlen(name)
+		                                            : 0),
+		    "");
+		text_solo_record(b, it);
+	}
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")))
+		text_addf(b, "More: ratings %s page=%lld\n", game ? game : "?",
+		    page + 1);
+}
+
+/* ratings' reply: the page's established players, then the provisional
+ * (or a one-player game's records). */
 void
 text_reply_ratings(struct text_buf *b, const cJSON *msg)
 {
 	const char *pool = text_str(msg, "pool");
 	const cJSON *top = cJSON_GetObjectItemCaseSensitive(msg, "players"),
 	            *prov =
-	                cJSON_GetObjectItemCaseSensitive(msg, "provisional");
+	                cJSON_GetObjectItemCaseSensitive(msg, "provisional"),
+	            *records = cJSON_GetObjectItemCaseSensitive(msg, "records");
 	long long page = 1, bound = 0;
 
+	if (cJSON_IsArray(records)) {
+		text_records(b, msg, records);
+		return;
+	}
 	text_num(msg, "page", &page);
 	text_num(msg, "provisional_rd", &bound);
 	text_addf(

@@ -1,11 +1,12 @@
 /*
  * cmd_rating.c: the verbs that show ratings and profiles: finger (a
  * player's ratings per pool with their deviation and results, the games
- * they sit in now, member since and last seen) and ratings (a pool's
- * best, a page at a time, provisional ones apart). Both read through the
+ * they sit in now, member since and last seen, one-player records) and
+ * ratings (a pool's best, a page at a time, provisional ones apart; a
+ * one-player game's records, record.c). Both read through the
  * loop's reader (what is committed, on either backend and on every node
  * sharing the database); finger adds this node's ratings not yet known
- * committed (rating.c).
+ * committed (rating.c, record.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,40 @@ cmd_finger_add(void *arg, const struct store_rating *sr)
 	cJSON_AddStringToObject(o, "game", game);
 	cJSON_AddStringToObject(o, "pool", sr->pool);
 	cJSON_AddItemToArray(l->list, o);
+}
+
+/* A one-player record as the replies show it. */
+static cJSON *
+cmd_record_json(const struct store_record *sr)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "game", sr->game);
+	cJSON_AddNumberToObject(o, "solved", sr->solved);
+	if (sr->game != NULL && rules_find(sr->game) != NULL &&
+	    record_by_level(rules_find(sr->game))) {
+		cJSON_AddNumberToObject(o, "level", sr->best);
+		cJSON_AddNumberToObject(o, "tries", sr->tries);
+	} else {
+		cJSON_AddNumberToObject(o, "fewest_left", sr->best);
+	}
+	return o;
+}
+
+/* finger's list of records: one per game, this node's fresh ones first. */
+static void
+cmd_finger_record(void *arg, const struct store_record *sr)
+{
+	struct cmd_finger_list *l = arg;
+	cJSON *it;
+
+	cJSON_ArrayForEach(it, l->list) {
+		if (strcmp(
+		        cJSON_GetStringValue(cJSON_GetObjectItem(it, "game")),
+		        sr->game) == 0)
+			return; /* a fresher one is listed */
+	}
+	cJSON_AddItemToArray(l->list, cmd_record_json(sr));
 }
 
 /* The unfinished games name sits in, as finger lists them (private ones
@@ -135,6 +170,18 @@ cmd_finger(struct conn *c, const struct proto_request *req)
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
+	l.list = cJSON_AddArrayToObject(rep, "records");
+	record_fresh_each(c->srv,
+	    cJSON_GetStringValue(cJSON_GetObjectItem(rep, "name")),
+	    cmd_finger_record, &l);
+	if (store_records_of(c->srv->reader,
+	        cJSON_GetStringValue(cJSON_GetObjectItem(rep, "name")),
+	        cmd_finger_record, &l) != 0) {
+		log_error("store: %s", store_errmsg(c->srv->reader));
+		cJSON_Delete(rep);
+		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		return;
+	}
 	cJSON_AddItemToObject(rep, "playing", cmd_finger_rooms(c, p));
 	session_reply(c, rep);
 }
@@ -159,6 +206,64 @@ cmd_ratings_add(void *arg, const struct store_rating *sr)
 	if (l->rank > 0)
 		cJSON_AddNumberToObject(o, "rank", l->rank++);
 	cJSON_AddItemToArray(l->list, o);
+}
+
+static void
+cmd_records_add(void *arg, const struct store_record *sr)
+{
+	struct cmd_ratings_list *l = arg;
+	cJSON *o;
+
+	if (++l->n > CMD_RATING_PAGE)
+		return; /* the one past the page: there is more */
+	o = cmd_record_json(sr);
+	cJSON_DeleteItemFromObject(o, "game");
+	cJSON_AddStringToObject(o, "name", sr->name);
+	cJSON_AddNumberToObject(o, "rank", l->rank++);
+	cJSON_AddItemToArray(l->list, o);
+}
+
+/* ratings of a one-player game: its records, the best first, a page. */
+static void
+cmd_records(
+    struct conn *c, const struct proto_request *req, const struct rules_game *g)
+{
+	struct cmd_ratings_list l;
+	cJSON *rep;
+	int i, page = 1;
+
+	for (i = 0; i < req->noptions; i++) {
+		const char *v = req->options[i].value;
+		char *end;
+		long p;
+
+		p = strtol(v, &end, 10);
+		if (strcmp(req->options[i].key, "page") != 0 || *v == '\0' ||
+		    *end != '\0' || p < 1 || p > CMD_RATING_PAGES_MAX) {
+			session_error(c, req, PROTO_E_BAD_OPTIONS,
+			    "%s's records take only page (1 to %d)", g->name,
+			    CMD_RATING_PAGES_MAX);
+			return;
+		}
+		page = (int)p;
+	}
+	rep = proto_reply(req);
+	cJSON_AddStringToObject(rep, "game", g->name);
+	cJSON_AddNumberToObject(rep, "page", page);
+	cJSON_AddStringToObject(
+	    rep, "order", record_by_level(g) ? "level" : "solved");
+	l = (struct cmd_ratings_list){cJSON_AddArrayToObject(rep, "records"),
+	    (page - 1) * CMD_RATING_PAGE + 1, 0};
+	if (store_records_top(c->srv->reader, g->name, record_by_level(g),
+	        (page - 1) * CMD_RATING_PAGE, CMD_RATING_PAGE + 1,
+	        cmd_records_add, &l) != 0) {
+		log_error("store: %s", store_errmsg(c->srv->reader));
+		cJSON_Delete(rep);
+		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		return;
+	}
+	cJSON_AddBoolToObject(rep, "more", l.n > CMD_RATING_PAGE);
+	session_reply(c, rep);
 }
 
 /* The pool and page a ratings request names: 0, or -1 with the reason. */
@@ -231,8 +336,7 @@ cmd_ratings(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	if (g->seats < 2) {
-		session_error(c, req, PROTO_E_BAD_OPTIONS,
-		    "%s is a one-player game: it has no ratings", g->name);
+		cmd_records(c, req, g);
 		return;
 	}
 	if (cmd_ratings_args(

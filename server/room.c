@@ -1019,6 +1019,7 @@ room_end_prepare(
 	if (r->g->seats == 1)
 		room_solo_message(r, result, reason, &st);
 	rating_game_end(r, result, winner);
+	record_game_end(r, result);
 	r->archive_due = 1;
 	if (r->flag_timer != NULL)
 		evtimer_del(r->flag_timer);

@@ -373,6 +373,8 @@ struct room {
 	struct event *retire_timer; /* finished: when to leave memory */
 	int archive_due;            /* ended, not yet kept in the games table */
 	int in_server;              /* room_add'ed (not one being created) */
+	int solo_tries; /* one player: restarts and failed ends at this level
+	                   since it was last solved (record.c) */
 };
 TAILQ_HEAD(room_list, room);
 
@@ -419,6 +421,7 @@ struct server {
 	int nweb; /* web.c's connections not yet handed to net.c */
 	/* Ratings queued and not yet known committed (rating.c). */
 	struct rating_fresh *rating_fresh;
+	struct record_fresh *record_fresh; /* the same, of records.c */
 };
 
 /* log.c */
@@ -709,6 +712,14 @@ void rating_fresh_each(struct server *srv, const char *name,
 int rating_option_check(const struct rules_game *g, const cJSON *options,
     char *err, size_t errlen);
 void rating_game_end(struct room *r, const char *result, int winner);
+
+/* record.c: one-player records */
+struct store_record;
+int record_by_level(const struct rules_game *g);
+void record_fresh_each(struct server *srv, const char *name,
+    void (*cb)(void *arg, const struct store_record *r), void *arg);
+void record_committed(struct server *srv, uint64_t committed);
+void record_game_end(struct room *r, const char *result);
 
 /* store/write.c: the server's objects as store ops */
 void write_room(struct room *r);

@@ -73,6 +73,9 @@ enum pgpg_stmt {
 	PS_RATING_PUT,
 	PS_RATINGS_OF,
 	PS_RATINGS_TOP,
+	PS_RECORD_PUT,
+	PS_RECORDS_OF,
+	PS_RECORDS_TOP,
 	PS_COUNT
 };
 
@@ -81,6 +84,9 @@ enum pgpg_stmt {
 	"id, room, game_no, game, options, seats, result, private,"            \
 	" clock_initial_ms, clock_increment_ms, started_ms, ended_ms,"         \
 	" nmoves, moves, start, position"
+
+/* A record's columns, in struct store_record's order. */
+#define PGPG_RECORD_COLS "name, game, solved, best, tries, updated_ms"
 
 /* A rating's columns, in struct store_rating's order. */
 #define PGPG_RATING_COLS                                                       \
@@ -182,6 +188,19 @@ static const char *const pgpg_sql[PS_COUNT] = {
         "SELECT " PGPG_RATING_COLS " FROM ratings"
         " WHERE pool = $1 AND (rd >= $3::double precision) = ($2::int = 1)"
         " ORDER BY rating DESC, name LIMIT $5 OFFSET $4",
+    [PS_RECORD_PUT] =
+        "INSERT INTO records (name, game, solved, best, tries, updated_ms)"
+        " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name, game) DO UPDATE"
+        " SET solved = excluded.solved, best = excluded.best,"
+        " tries = excluded.tries, updated_ms = excluded.updated_ms",
+    [PS_RECORDS_OF] = "SELECT " PGPG_RECORD_COLS " FROM records"
+                      " WHERE name = $1 ORDER BY game",
+    /* $2: 1 for a game with levels (highest level, fewest tries). */
+    [PS_RECORDS_TOP] =
+        "SELECT " PGPG_RECORD_COLS " FROM records WHERE game = $1"
+        " ORDER BY CASE WHEN $2::int = 1 THEN best ELSE solved END DESC,"
+        " CASE WHEN $2::int = 1 THEN tries ELSE best END, name"
+        " LIMIT $4 OFFSET $3",
     [PS_LOAD_ROOMS] =
         "SELECT id, game, options, seats, status, result, creator,"
         " private, clock_initial_ms, clock_increment_ms, game_no,"
@@ -652,6 +671,14 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_int(p, op->u.rating.losses);
 		pgpg_int(p, op->u.rating.updated_ms);
 		return PS_RATING_PUT;
+	case STORE_OP_RECORD_PUT:
+		pgpg_text(p, op->u.record.name);
+		pgpg_text(p, op->u.record.game);
+		pgpg_int(p, op->u.record.solved);
+		pgpg_int(p, op->u.record.best);
+		pgpg_int(p, op->u.record.tries);
+		pgpg_int(p, op->u.record.updated_ms);
+		return PS_RECORD_PUT;
 	}
 	return PS_COUNT;
 }
@@ -749,6 +776,8 @@ pgpg_op_name(enum store_op_kind kind)
 		return "prune games";
 	case STORE_OP_RATING_PUT:
 		return "put rating";
+	case STORE_OP_RECORD_PUT:
+		return "put record";
 	}
 	return "write";
 }
@@ -1262,8 +1291,7 @@ pgpg_game_last(struct store_conn *c, const char *room, store_game_cb cb,
 /* Run a ratings query, calling cb on each row. */
 static int
 pgpg_ratings_run(struct store_conn *c, enum pgpg_stmt which,
-    const struct pgpg_params *p, const char *op, store_rating_cb cb,
-    void *arg)
+    const struct pgpg_params *p, const char *op, store_rating_cb cb, void *arg)
 {
 	struct store_rating rt;
 	PGresult *r;
@@ -1310,6 +1338,54 @@ pgpg_ratings_top(struct store_conn *c, const char *pool, int provisional,
 	pgpg_int(&p, offset);
 	pgpg_int(&p, limit);
 	return pgpg_ratings_run(c, PS_RATINGS_TOP, &p, "list ratings", cb, arg);
+}
+
+/* Run a records query, calling cb on each row. */
+static int
+pgpg_records_run(struct store_conn *c, enum pgpg_stmt which,
+    const struct pgpg_params *p, const char *op, store_record_cb cb, void *arg)
+{
+	struct store_record rec;
+	PGresult *r;
+	int i;
+
+	if ((r = pgpg_query(c, which, p, op)) == NULL)
+		return -1;
+	for (i = 0; i < PQntuples(r); i++) {
+		rec.name = PQgetvalue(r, i, 0);
+		rec.game = PQgetvalue(r, i, 1);
+		rec.solved = (int)pgpg_ll(r, i, 2);
+		rec.best = (int)pgpg_ll(r, i, 3);
+		rec.tries = (int)pgpg_ll(r, i, 4);
+		rec.updated_ms = pgpg_ll(r, i, 5);
+		cb(arg, &rec);
+	}
+	PQclear(r);
+	return 0;
+}
+
+static int
+pgpg_records_of(
+    struct store_conn *c, const char *name, store_record_cb cb, void *arg)
+{
+	struct pgpg_params p = {.n = 0};
+
+	pgpg_text(&p, name);
+	return pgpg_records_run(
+	    c, PS_RECORDS_OF, &p, "a player's records", cb, arg);
+}
+
+static int
+pgpg_records_top(struct store_conn *c, const char *game, int by_level,
+    int offset, int limit, store_record_cb cb, void *arg)
+{
+	struct pgpg_params p = {.n = 0};
+
+	pgpg_text(&p, game);
+	pgpg_int(&p, by_level != 0);
+	pgpg_int(&p, offset);
+	pgpg_int(&p, limit);
+	return pgpg_records_run(c, PS_RECORDS_TOP, &p, "list records", cb, arg);
 }
 
 /* Run sql on the writer's pipeline and wait for its rows. */
@@ -1433,6 +1509,8 @@ const struct store_backend store_pg = {
     .identity_find = pgpg_identity_find,
     .ratings_of = pgpg_ratings_of,
     .ratings_top = pgpg_ratings_top,
+    .records_of = pgpg_records_of,
+    .records_top = pgpg_records_top,
     .progress_get = pgpg_progress_get,
     .games_recent = pgpg_games_recent,
     .games_of = pgpg_games_of,

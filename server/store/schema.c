@@ -107,7 +107,7 @@
 	"CREATE INDEX identities_unplayed ON identities (played, seen_ms);"
 /* REAL: a double in either backend (SQLite's REAL, PostgreSQL's DOUBLE
  * PRECISION). */
-#define STORE_RATINGS(BIG, REAL, NOROWID)                                     \
+#define STORE_RATINGS(BIG, REAL, NOROWID)                                      \
 	"CREATE TABLE ratings ("                                               \
 	" name TEXT NOT NULL,"                                                 \
 	" pool TEXT NOT NULL,"                                                 \
@@ -119,7 +119,15 @@
 	" losses INTEGER NOT NULL,"                                            \
 	" updated_ms " BIG " NOT NULL,"                                        \
 	" PRIMARY KEY (name, pool))" NOROWID ";"                               \
-	"CREATE INDEX ratings_pool ON ratings (pool, rating);"
+	"CREATE INDEX ratings_pool ON ratings (pool, rating);"                 \
+	"CREATE TABLE records ("                                               \
+	" name TEXT NOT NULL,"                                                 \
+	" game TEXT NOT NULL,"                                                 \
+	" solved INTEGER NOT NULL,"                                            \
+	" best INTEGER NOT NULL,"                                              \
+	" tries INTEGER NOT NULL,"                                             \
+	" updated_ms " BIG " NOT NULL,"                                        \
+	" PRIMARY KEY (name, game))" NOROWID ";"
 
 const struct store_migration store_schema[] = {
     /* 1: the first schema. */
@@ -145,7 +153,10 @@ const struct store_migration store_schema[] = {
     {.sqlite = STORE_V4("INTEGER"), .pg = STORE_V4("BIGINT")},
     /* ratings: each person's Glicko-2 rating per pool (a game and the
      * options that change its play), with wins, draws and losses there;
-     * written in the same transaction as the rated game's end. */
+     * written in the same transaction as the rated game's end. records:
+     * each person's record in each one-player game (levels solved, the
+     * highest and its fewest tries; or games solved and fewest pieces
+     * left), written with the game's end. */
     {.sqlite = STORE_RATINGS("INTEGER", "REAL", " WITHOUT ROWID"),
         .pg = STORE_RATINGS("BIGINT", "DOUBLE PRECISION", "")},
 };
@@ -176,6 +187,7 @@ store_schema_sql(int i, int pg)
 #define STORE_PROGRESS_COLS "name, game, json, updated_ms"
 #define STORE_RATING_COLS                                                      \
 	"name, pool, rating, rd, vol, wins, draws, losses, updated_ms"
+#define STORE_RECORD_COLS "name, game, solved, best, tries, updated_ms"
 
 const struct store_table store_tables[] = {
     {"identities", 6,
@@ -208,6 +220,11 @@ const struct store_table store_tables[] = {
         "SELECT " STORE_RATING_COLS " FROM ratings ORDER BY name, pool", NULL,
         "INSERT INTO ratings (" STORE_RATING_COLS ")"
         " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        NULL},
+    {"records", 6,
+        "SELECT " STORE_RECORD_COLS " FROM records ORDER BY name, game", NULL,
+        "INSERT INTO records (" STORE_RECORD_COLS ")"
+        " VALUES ($1, $2, $3, $4, $5, $6)",
         NULL},
     {"room_max", 1,
         "SELECT max(coalesce((SELECT value FROM meta"

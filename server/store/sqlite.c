@@ -56,6 +56,9 @@
 	" clock_initial_ms, clock_increment_ms, started_ms, ended_ms,"         \
 	" nmoves, moves, start, position"
 
+/* A record's columns, in struct store_record's order. */
+#define STORE_RECORD_COLS "name, game, solved, best, tries, updated_ms"
+
 /* A rating's columns, in struct store_rating's order. */
 #define STORE_RATING_COLS                                                      \
 	"name, pool, rating, rd, vol, wins, draws, losses, updated_ms"
@@ -86,6 +89,9 @@ enum sqlite_stmt {
 	ST_RATING_PUT,
 	ST_RATINGS_OF,
 	ST_RATINGS_TOP,
+	ST_RECORD_PUT,
+	ST_RECORDS_OF,
+	ST_RECORDS_TOP,
 	ST_COUNT
 };
 
@@ -199,6 +205,19 @@ static const char *const sqlite_sql[ST_COUNT] = {
     [ST_RATINGS_TOP] = "SELECT " STORE_RATING_COLS " FROM ratings"
                        " WHERE pool = ?1 AND (rd >= ?3) = (?2 = 1)"
                        " ORDER BY rating DESC, name LIMIT ?5 OFFSET ?4",
+    [ST_RECORD_PUT] =
+        "INSERT INTO records (name, game, solved, best, tries, updated_ms)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (name, game) DO UPDATE"
+        " SET solved = excluded.solved, best = excluded.best,"
+        " tries = excluded.tries, updated_ms = excluded.updated_ms",
+    [ST_RECORDS_OF] = "SELECT " STORE_RECORD_COLS " FROM records"
+                      " WHERE name = ?1 ORDER BY game",
+    /* ?2: 1 for a game with levels (highest level, fewest tries). */
+    [ST_RECORDS_TOP] =
+        "SELECT " STORE_RECORD_COLS " FROM records WHERE game = ?1"
+        " ORDER BY CASE WHEN ?2 = 1 THEN best ELSE solved END DESC,"
+        " CASE WHEN ?2 = 1 THEN tries ELSE best END, name"
+        " LIMIT ?4 OFFSET ?3",
 };
 
 struct store_conn {
@@ -1298,12 +1317,62 @@ sqlite_ratings_top(struct store_conn *s, const char *pool, int provisional,
 	    s, ST_RATINGS_TOP, rc, "list ratings", cb, arg);
 }
 
+/* Step a bound records query, calling cb on each row. */
+static int
+sqlite_records_run(struct store_conn *s, enum sqlite_stmt which, int bind_rc,
+    const char *op, store_record_cb cb, void *arg)
+{
+	sqlite3_stmt *st = s->st[which];
+	struct store_record r;
+	int rc = bind_rc;
+
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r.name = sqlite_col(st, 0);
+		r.game = sqlite_col(st, 1);
+		r.solved = sqlite3_column_int(st, 2);
+		r.best = sqlite3_column_int(st, 3);
+		r.tries = sqlite3_column_int(st, 4);
+		r.updated_ms = sqlite3_column_int64(st, 5);
+		cb(arg, &r);
+		rc = SQLITE_OK;
+	}
+	return sqlite_done(s, st, rc, op);
+}
+
+static int
+sqlite_records_of(
+    struct store_conn *s, const char *name, store_record_cb cb, void *arg)
+{
+	int rc = sqlite_bind(s->st[ST_RECORDS_OF], "t", name);
+
+	return sqlite_records_run(
+	    s, ST_RECORDS_OF, rc, "a player's records", cb, arg);
+}
+
+static int
+sqlite_records_top(struct store_conn *s, const char *game, int by_level,
+    int offset, int limit, store_record_cb cb, void *arg)
+{
+	int rc = sqlite_bind(
+	    s->st[ST_RECORDS_TOP], "tiii", game, by_level != 0, offset, limit);
+
+	return sqlite_records_run(
+	    s, ST_RECORDS_TOP, rc, "list records", cb, arg);
+}
+
+static int
+sqlite_record_put(struct store_conn *s, const struct store_record *r)
+{
+	return sqlite_exec(s, ST_RECORD_PUT, "put record", "ttiiil", r->name,
+	    r->game, r->solved, r->best, r->tries, r->updated_ms);
+}
+
 static int
 sqlite_rating_put(struct store_conn *s, const struct store_rating *r)
 {
-	return sqlite_exec(s, ST_RATING_PUT, "put rating", "ttdddiiil",
-	    r->name, r->pool, r->rating, r->rd, r->vol, r->wins, r->draws,
-	    r->losses, r->updated_ms);
+	return sqlite_exec(s, ST_RATING_PUT, "put rating", "ttdddiiil", r->name,
+	    r->pool, r->rating, r->rd, r->vol, r->wins, r->draws, r->losses,
+	    r->updated_ms);
 }
 
 static int
@@ -1418,6 +1487,8 @@ sqlite_op(struct store_conn *s, const struct store_op *op)
 		    s, op, sqlite_games_prune(s, op->ms, op->n));
 	case STORE_OP_RATING_PUT:
 		return sqlite_rating_put(s, &op->u.rating);
+	case STORE_OP_RECORD_PUT:
+		return sqlite_record_put(s, &op->u.record);
 	}
 	snprintf(s->err, sizeof s->err, "unknown op %d", (int)op->kind);
 	return -1;
@@ -1523,6 +1594,8 @@ const struct store_backend store_sqlite = {
     .games_of = sqlite_games_of,
     .ratings_of = sqlite_ratings_of,
     .ratings_top = sqlite_ratings_top,
+    .records_of = sqlite_records_of,
+    .records_top = sqlite_records_top,
     .game_last = sqlite_game_last,
     .copy_read = sqlite_copy_read,
     .copy_txn = sqlite_copy_txn,

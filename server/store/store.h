@@ -90,6 +90,17 @@ struct store_rating {
 	long long updated_ms;
 };
 
+/* One person's record in a one-player game: for a game with levels the
+ * levels solved, the highest (best) and the fewest tries it took
+ * (tries); for another the games solved and the fewest pieces left
+ * (best; tries unused). */
+struct store_record {
+	const char *name;
+	const char *game;
+	int solved, best, tries;
+	long long updated_ms;
+};
+
 /* The writes. a, b, c are the op's strings, n and m its numbers. */
 enum store_op_kind {
 	/* u.room; upsert keyed by room id. */
@@ -121,6 +132,8 @@ enum store_op_kind {
 	STORE_OP_GAMES_PRUNE,
 	/* u.rating; upsert keyed by (name, pool): the values after a game. */
 	STORE_OP_RATING_PUT,
+	/* u.record; upsert keyed by (name, game): the values after a game. */
+	STORE_OP_RECORD_PUT,
 };
 
 /* The most strings one op owns (a kept game has ten). */
@@ -142,6 +155,7 @@ struct store_op {
 		struct store_move move;
 		struct store_game game;
 		struct store_rating rating;
+		struct store_record record;
 	} u;
 	char *own[STORE_OP_STRS];
 	int nown;
@@ -156,6 +170,8 @@ typedef int (*store_room_cb)(void *arg, const struct store_room *r,
 typedef void (*store_game_cb)(void *arg, const struct store_game *g);
 /* Called for each rating a query finds; as store_game_cb. */
 typedef void (*store_rating_cb)(void *arg, const struct store_rating *r);
+/* Called for each one-player record a query finds; as store_game_cb. */
+typedef void (*store_record_cb)(void *arg, const struct store_record *r);
 
 /* Called by copy_read with each row, its columns as text (NULL: SQL
  * NULL); return 0 to go on, else the read stops with that value. */
@@ -225,6 +241,14 @@ struct store_backend {
 	int (*ratings_top)(struct store_conn *c, const char *pool,
 	    int provisional, double rd_bound, int offset, int limit,
 	    store_rating_cb cb, void *arg);
+	/* Every one-player record of name, by game. */
+	int (*records_of)(struct store_conn *c, const char *name,
+	    store_record_cb cb, void *arg);
+	/* At most limit records of game from the offset-th on, the best
+	 * first: by_level, the highest best then the fewest tries; else the
+	 * most solved then the lowest best; then by name. */
+	int (*records_top)(struct store_conn *c, const char *game, int by_level,
+	    int offset, int limit, store_record_cb cb, void *arg);
 
 	/* --copy-db (copy.c), on writers. Every row of table t (schema.h),
 	 * in t's order, to cb. */
@@ -268,6 +292,10 @@ int store_ratings_of(
     struct store *s, const char *name, store_rating_cb cb, void *arg);
 int store_ratings_top(struct store *s, const char *pool, int provisional,
     double rd_bound, int offset, int limit, store_rating_cb cb, void *arg);
+int store_records_of(
+    struct store *s, const char *name, store_record_cb cb, void *arg);
+int store_records_top(struct store *s, const char *game, int by_level,
+    int offset, int limit, store_record_cb cb, void *arg);
 int store_copy_read(
     struct store *s, const struct store_table *t, store_row_cb cb, void *arg);
 int store_copy_txn(struct store *s, int what);

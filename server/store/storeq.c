@@ -263,6 +263,18 @@ storeq_rating_put(struct storeq *q, const struct store_rating *r)
 }
 
 void
+storeq_record_put(struct storeq *q, const struct store_record *r)
+{
+	struct store_op *op = store_op_new(STORE_OP_RECORD_PUT);
+	struct store_record *c = &op->u.record;
+
+	*c = *r;
+	c->name = store_op_str(op, r->name);
+	c->game = store_op_str(op, r->game);
+	storeq_add(q, op);
+}
+
+void
 storeq_identity_put(struct storeq *q, const char *name, const char *hash)
 {
 	storeq_plain(q, STORE_OP_IDENT_PUT, name, hash, NULL, 0, 0, 0);

@@ -8,8 +8,10 @@ rating, and the bot's does not change; a game created rated=no and an
 aborted game (fewer than two moves by each side) are not rated, and say
 why; `ratings` lists a pool highest first, 50 a page, the provisional
 apart, with ranks that go on across pages; finger shows ratings,
-results, the games being played, member since and last seen; the
-ratings survive kill -9. Runs on SQLite and, through tests/pg.sh, on
+results, the games being played, member since and last seen; one-player
+games keep records (solitaire: games solved, fewest pegs left; Shape
+Shifter: highest level, fewest retries) that `ratings` lists best first;
+ratings and records survive kill -9. Runs on SQLite and, through tests/pg.sh, on
 PostgreSQL."""
 
 import json
@@ -226,6 +228,66 @@ def check_finger(ck, a, bob_after):
     return mine.get("ratings")
 
 
+def solve(ck, c, room, what):
+    """Play the solver's hints in room until the game is solved."""
+    for _ in range(80):
+        h = req(c, "hint", room=room)
+        if not h.get("move"):
+            break
+        req(c, "move", room=room, move=h["move"])
+        ev = until(c, ended(room), timeout=0.05)
+        if ev:
+            ck.eq(ev.get("result"), "solved", what + " solved")
+            return ev
+    ck.ok(False, what + ": not solved by the hints")
+    return None
+
+
+def check_records(ck, db, a):
+    """One-player records: solitaire's games solved and fewest left,
+    Shape Shifter's highest level and fewest retries; ratings lists them
+    best first."""
+    room = req(a, "create", game="solitaire",
+               options={"board": "example"})["room"]
+    solve(ck, a, room, "the example board")
+    room = req(a, "create", game="solitaire",
+               options={"board": "example"})["room"]
+    moves = req(a, "moves", room=room)["moves"]
+    req(a, "move", room=room, move=moves[0])
+    req(a, "resign", room=room)
+    until(a, ended(room))
+    room = req(a, "create", game="shifter", options={"level": 1})["room"]
+    moves = req(a, "moves", room=room)["moves"]
+    req(a, "move", room=room, move=moves[0])
+    ck.ok(req(a, "restart", room=room).get("ok"), "a restart is a retry")
+    solve(ck, a, room, "level 1")
+    req(a, "leave", room=room)
+    f = req(a, "finger")
+    recs = {r["game"]: r for r in f.get("records", [])}
+    ck.eq(recs.get("solitaire"), {"game": "solitaire", "solved": 1,
+                                  "fewest_left": 1},
+          "solitaire: one solved, fewest pegs left 1 (the given-up game "
+          "changes neither)")
+    ck.eq(recs.get("shifter"), {"game": "shifter", "solved": 1, "level": 1,
+                                "tries": 1},
+          "shifter: level 1 solved after one retry")
+    store_exec(db, "INSERT INTO records (name, game, solved, best, tries,"
+               " updated_ms) VALUES ('bob', 'shifter', 3, 3, 5, 1),"
+               " ('carl', 'shifter', 3, 3, 2, 1), ('dan', 'shifter', 1, 1,"
+               " 0, 1), ('bob', 'solitaire', 3, 2, 0, 1), ('carl',"
+               " 'solitaire', 3, 1, 0, 1)")
+    r = req(a, "ratings", game="shifter")
+    ck.eq([(x["rank"], x["name"]) for x in r.get("records", [])],
+          [(1, "carl"), (2, "bob"), (3, "dan"), (4, "ana")],
+          "shifter: highest level first, then fewest retries")
+    r = req(a, "ratings", game="solitaire")
+    ck.eq([x["name"] for x in r.get("records", [])], ["carl", "bob", "ana"],
+          "solitaire: most solved first, then fewest left")
+    r = req(a, "ratings", game="solitaire", options={"board": "english"})
+    ck.eq(r.get("error"), "bad_options", "records take only page")
+    return f.get("records")
+
+
 def run(ck, a, tmp):
     db = os.path.join(tmp, "r.db")
     s = server(a.build, db=db)
@@ -236,12 +298,14 @@ def run(ck, a, tmp):
     check_unrated(ck, db, ana, bob)
     check_list(ck, db, ana)
     mine = check_finger(ck, ana, bob_after)
+    records = check_records(ck, db, ana)
     settle(ana)
     shut(s, signal.SIGKILL)
     s = server(a.build, db=db)
     ana = login(s.port, "ana", ana.token)
     again = req(ana, "finger")
     ck.eq(again.get("ratings"), mine, "the ratings survive kill -9")
+    ck.eq(again.get("records"), records, "the records survive kill -9")
     text = login(s.port, "carl")
     text.raw("mode text\nratings ataxx size=7\n")
     out = ""
