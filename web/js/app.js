@@ -407,6 +407,8 @@ function renderProfile() {
     f.ratings.length ? el("ul", { class: "profile-ratings" }, f.ratings.map((r) => el("li", { "data-pool": r.pool },
       r.pool + ": " + ratingText(r) + " ±" + r.rd + " · " + r.wins + "–" + r.draws + "–" + r.losses)))
       : el("p", {}, t("no_rated_games")),
+    (f.records || []).length ? el("ul", { class: "profile-records" }, f.records.map((r) => el("li", { "data-game": r.game },
+      gameTitle(r.game) + ": " + (r.level != null ? t("record_level", r.solved, r.level, r.tries) : t("record_solved", r.solved, r.fewest_left))))) : "",
     f.playing.length ? el("p", { class: "profile-playing" }, t("playing_now", f.playing.map((p) => p.room + " (" + gameTitle(p.game) + ")").join(", "))) : "");
 }
 

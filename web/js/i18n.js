@@ -31,6 +31,7 @@ const words = {
     provisional: "Provisional (?)", no_ratings: "No rated games yet.", no_rated_games: "No rated games yet.",
     member_since: "Member since {0}, last seen {1}", playing_now: "Playing now: {0}",
     rated_line: "Rated ({0}): {1}", not_rated: "Not rated: {0}",
+    record_level: "{0} solved, highest level {1} ({2} retries)", record_solved: "{0} solved, fewest left {1}",
   },
   es: {
     title: "tablero", lobby: "Sala", games: "Juegos", rooms: "Mesas",
@@ -60,6 +61,7 @@ const words = {
     provisional: "Provisionales (?)", no_ratings: "Aún no hay partidas puntuadas.", no_rated_games: "Aún no hay partidas puntuadas.",
     member_since: "Miembro desde {0}, visto por última vez {1}", playing_now: "Jugando ahora: {0}",
     rated_line: "Puntuada ({0}): {1}", not_rated: "No puntuada: {0}",
+    record_level: "{0} resueltos, nivel más alto {1} ({2} reintentos)", record_solved: "{0} resueltos, mínimo de piezas {1}",
   },
 };
 

@@ -79,6 +79,19 @@ async function rated(browser, srv) {
   ck.ok((await text(ana, ".profile h3")).startsWith("bob"), "the profile is bob's");
   ck.eq(await text(ana, ".profile-ratings li"), "ataxx size=7: 1662? ±290 · 1–0–0", "with his rating and results");
   ck.ok((await text(ana, ".profile .since")).length > 10, "member since, last seen");
+  // a one-player record shows in one's own profile
+  const sol = await bob.call("create", { game: "solitaire", options: { board: "example" } });
+  for (let i = 0; i < 40; i++) {
+    const h = await bob.call("hint", { room: sol.room });
+    if (!h.move) break;
+    const m = await bob.call("move", { room: sol.room, move: h.move });
+    if (!m.ok) break;
+    const st = await bob.call("state", { room: sol.room });
+    if (st.state.status === "ended") break;
+  }
+  await ana.click(".ratings-table tr[data-name=bob] .profile-link");
+  await ana.waitForSelector(".profile-records li", { timeout: WAIT_MS });
+  ck.eq(await text(ana, ".profile-records li"), "Peg solitaire: 1 solved, fewest left 1", "bob's solitaire record");
   ck.eq(ana.errors, [], "no script errors");
   bob.close();
 }
