@@ -8,6 +8,7 @@
  * sharing the database); finger adds this node's ratings not yet known
  * committed (rating.c, record.c).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,8 @@ cmd_rating_json(const struct store_rating *sr)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(o, "rating", (double)(long)(sr->rating + 0.5));
-	cJSON_AddNumberToObject(o, "rd", (double)(long)(sr->rd + 0.5));
+	cJSON_AddNumberToObject(o, "rating", (double)lround(sr->rating));
+	cJSON_AddNumberToObject(o, "rd", (double)lround(sr->rd));
 	cJSON_AddBoolToObject(o, "provisional", rating_provisional(sr->rd));
 	cJSON_AddNumberToObject(o, "wins", sr->wins);
 	cJSON_AddNumberToObject(o, "draws", sr->draws);
