@@ -17,12 +17,13 @@ PostgreSQL."""
 import json
 import os
 import signal
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from games_lib import (ended, login, main_in_tmp, req, server,  # noqa: E402
                        settle, shut, until)
-from harness import store_exec, store_rows  # noqa: E402
+from harness import WAIT, store_exec, store_rows, store_url  # noqa: E402
 
 # The bound below which a rating is established (RATING_PROVISIONAL_RD).
 PROVISIONAL_RD = 110
@@ -318,6 +319,19 @@ def run(ck, a, tmp):
             break
     ck.ok("Ratings of ataxx size=7" in out and "bob" in out,
           "ratings in text mode: %r" % out)
+    shut(s)
+    # --copy-db takes the ratings and the records along
+    dst = os.path.join(tmp, "copy.db")
+    p = subprocess.run([os.path.join(a.build, "tablerod"), "--copy-db",
+                        store_url(db), store_url(dst)],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=WAIT * 3, check=False)
+    ck.eq(p.returncode, 0, "--copy-db: %s" % p.stdout.decode()[-300:])
+    s = server(a.build, db=dst)
+    ana = login(s.port, "ana", ana.token)
+    again = req(ana, "finger")
+    ck.eq((again.get("ratings"), again.get("records")), (mine, records),
+          "the copy holds the ratings and the records")
     shut(s)
 
 
