@@ -17,13 +17,16 @@ PostgreSQL."""
 import json
 import os
 import signal
+import re
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from games_lib import (ended, login, main_in_tmp, req, server,  # noqa: E402
                        settle, shut, until)
-from harness import WAIT, store_exec, store_rows, store_url  # noqa: E402
+from harness import (WAIT, Client, store_exec, store_rows,  # noqa: E402
+                     store_url)
 
 # The bound below which a rating is established (RATING_PROVISIONAL_RD).
 PROVISIONAL_RD = 110
@@ -289,6 +292,41 @@ def check_records(ck, db, a):
     return f.get("records")
 
 
+def check_text(ck, port):
+    """Telnet: the ended text says each side's rating before and after."""
+    t = Client(port)
+    t.raw("hello tina\n")
+    dora = login(port, "dora")
+    t.raw("create ataxx size=8\n")
+    room = None
+    for _ in range(40):
+        line = t.line()
+        m = re.search(r"\b(r\d+)\b", line or "")
+        if m:
+            room = m.group(1)
+            break
+    req(dora, "join", room=room)
+    for mine, theirs in (("b7", "g7"), ("b6", "g6")):
+        t.raw("move %s room=%s\n" % (mine, room))
+        for _ in range(50):
+            r = req(dora, "move", room=room, move=theirs)
+            if r.get("ok") or r.get("error") != "not_your_turn":
+                break
+            time.sleep(0.05)
+    t.raw("resign room=%s\n" % room)
+    out = ""
+    for _ in range(200):
+        line = t.line()
+        if line is None:
+            break
+        out += line + "\n"
+        if line.startswith("Rated") or line.startswith("Not rated"):
+            break
+    ck.ok("Rated (ataxx size=8): tina 1500 -> 1338?, dora 1500 -> 1662?."
+          in out, "the ended text in telnet: %r" % out[-300:])
+    t.close()
+
+
 def run(ck, a, tmp):
     db = os.path.join(tmp, "r.db")
     s = server(a.build, db=db)
@@ -300,6 +338,7 @@ def run(ck, a, tmp):
     check_list(ck, db, ana)
     mine = check_finger(ck, ana, bob_after)
     records = check_records(ck, db, ana)
+    check_text(ck, s.port)
     settle(ana)
     shut(s, signal.SIGKILL)
     s = server(a.build, db=db)
