@@ -158,7 +158,8 @@ record_game_end(struct room *r, const char *result)
 	struct rules_status st;
 	int found, solved = strcmp(result, "solved") == 0;
 
-	if (r->g->seats != 1 || p == NULL)
+	/* A game left before any move is no game (archive.c keeps none). */
+	if (r->g->seats != 1 || p == NULL || r->nhist == 0)
 		return;
 	if (record_get(r->srv, p->name, r->g->name, &rec, &found) != 0)
 		return; /* logged; the game itself is kept as ever */
