@@ -260,7 +260,9 @@ def test_idle_lobby(chk, build):
 def downgrade_to_v3(path):
     """Turn a data file into schema version 3 (before names were folded),
     as an older server left it."""
-    drop = ("DROP INDEX identities_folded; DROP INDEX identities_unplayed;"
+    # every later migration undone too: ratings and records (issue 22)
+    drop = ("DROP TABLE IF EXISTS ratings; DROP TABLE IF EXISTS records;"
+            "DROP INDEX identities_folded; DROP INDEX identities_unplayed;"
             "ALTER TABLE identities DROP COLUMN folded;"
             "ALTER TABLE identities DROP COLUMN played;"
             "ALTER TABLE identities DROP COLUMN seen_ms;")
