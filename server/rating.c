@@ -150,6 +150,24 @@ rating_get(struct server *srv, const char *name, const char *pool,
 	return 0;
 }
 
+/* name's current rating in game g with options opts (its pool), rounded,
+ * and whether it is provisional: for seeks' ranges and the like. 0, or
+ * -1 when the store could not be read (a new player's 1500 then). */
+int
+rating_of(struct server *srv, const char *name, const struct rules_game *g,
+    const struct rules_opt *opts, int nopts, int *rating, int *provisional)
+{
+	char pool[RATING_POOL_MAX];
+	struct rating_row row;
+	int rc;
+
+	rating_pool(g, opts, nopts, pool, sizeof pool);
+	rc = rating_get(srv, name, pool, &row);
+	*rating = (int)lround(row.g.rating);
+	*provisional = rating_provisional(row.g.rd);
+	return rc;
+}
+
 /* Call cb with each of name's ratings queued and not yet committed, the
  * newest first (finger). */
 void
