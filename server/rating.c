@@ -150,22 +150,32 @@ rating_get(struct server *srv, const char *name, const char *pool,
 	return 0;
 }
 
-/* name's current rating in game g with options opts (its pool), rounded,
- * and whether it is provisional: for seeks' ranges and the like. 0, or
- * -1 when the store could not be read (a new player's 1500 then). */
+/* name's current rating in game g with options (an object of strings, as
+ * a room's), rounded; *provisional (when not NULL) says whether it is
+ * provisional. A new player's 1500 when there is none, or when the store
+ * could not be read (logged). For seeks' ranges (seek_rating). */
 int
 rating_of(struct server *srv, const char *name, const struct rules_game *g,
-    const struct rules_opt *opts, int nopts, int *rating, int *provisional)
+    const cJSON *options, int *provisional)
 {
+	struct rules_opt opts[PROTO_MAX_OPTIONS];
 	char pool[RATING_POOL_MAX];
 	struct rating_row row;
-	int rc;
+	const cJSON *it;
+	int n = 0;
 
-	rating_pool(g, opts, nopts, pool, sizeof pool);
-	rc = rating_get(srv, name, pool, &row);
-	*rating = (int)lround(row.g.rating);
-	*provisional = rating_provisional(row.g.rd);
-	return rc;
+	cJSON_ArrayForEach(it, options) {
+		if (n == PROTO_MAX_OPTIONS || !cJSON_IsString(it))
+			continue;
+		opts[n].key = it->string;
+		opts[n].value = it->valuestring;
+		n++;
+	}
+	rating_pool(g, opts, n, pool, sizeof pool);
+	rating_get(srv, name, pool, &row);
+	if (provisional != NULL)
+		*provisional = rating_provisional(row.g.rd);
+	return (int)lround(row.g.rating);
 }
 
 /* Call cb with each of name's ratings queued and not yet committed, the

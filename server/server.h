@@ -706,7 +706,7 @@ void rating_pool(const struct rules_game *g, const struct rules_opt *opts,
     int nopts, char *buf, size_t len);
 int rating_provisional(double rd);
 int rating_of(struct server *srv, const char *name, const struct rules_game *g,
-    const struct rules_opt *opts, int nopts, int *rating, int *provisional);
+    const cJSON *options, int *provisional);
 void rating_committed(struct server *srv, uint64_t committed);
 struct store_rating;
 void rating_fresh_each(struct server *srv, const char *name,
