@@ -205,6 +205,8 @@ void proto_framer_trim(struct proto_framer *f);
 	X(QUIT, quit)                                                          \
 	X(MODE, mode)                                                          \
 	X(HELP, help)                                                          \
+	X(FINGER, finger)                                                      \
+	X(RATINGS, ratings)                                                    \
 	X(TOURNEY, tourney)
 
 enum proto_verb {
@@ -607,8 +609,9 @@ const char *proto_verb_said(enum proto_verb v); /* in verbs.c */
 text_fn text_reply_hello, text_reply_games, text_reply_rooms, text_reply_seated,
     text_reply_watch, text_reply_leave, text_reply_state, text_reply_moves,
     text_reply_move, text_reply_hint, text_reply_export, text_reply_who,
-    text_reply_help, text_reply_said, text_reply_ok, text_reply_history,
-    text_reply_tourney;
+    text_reply_help, text_reply_said, text_reply_ok, text_reply_history;
+text_fn text_reply_finger, text_reply_ratings;
+text_fn text_reply_tourney;
 
 /* text.c: the event renderers that events.c's rows name */
 text_fn *proto_event_text(enum proto_event_kind e); /* in events.c */

@@ -204,6 +204,11 @@ shorthand_key(struct proto_request *req, const char *key, size_t keylen,
 			return proto_request_add_option(
 			    req, key, keylen, value, len, err, errlen);
 	}
+	/* Another verb that takes options (ratings): an unknown key is one. */
+	if ((f < 0 || !proto_verb_has_field(req->verb, (enum proto_field)f)) &&
+	    proto_verb_has_field(req->verb, PROTO_F_OPTIONS))
+		return proto_request_add_option(
+		    req, key, keylen, value, len, err, errlen);
 	if (f < 0 || !proto_verb_has_field(req->verb, (enum proto_field)f)) {
 		proto_errf(err, errlen, "unknown key '%s' (usage: %s)",
 		    shorthand_word(key, keylen, word, sizeof word),

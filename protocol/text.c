@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "protocol/protocol.h"
 
@@ -426,6 +427,49 @@ text_seats(struct text_buf *b, const cJSON *seats)
 	}
 }
 
+/* One side of a rated game: "ana 1512 -> 1498?" (a provisional rating
+ * has '?'), a bot's fixed rating "bot level 3 (1500)". */
+static void
+text_rated_side(struct text_buf *b, const cJSON *s)
+{
+	const char *name = text_str(s, "name");
+	long long before = 0, after = 0, bot = 0;
+
+	text_num(s, "before", &before);
+	text_num(s, "after", &after);
+	if (name == NULL) {
+		text_num(s, "bot", &bot);
+		text_addf(b, "bot level %lld (%lld)", bot, before);
+		return;
+	}
+	text_add_untrusted(b, name, NULL);
+	text_addf(b, " %lld -> %lld%s", before, after,
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "provisional"))
+	        ? "?"
+	        : "");
+}
+
+/* A two-player result's rating line: "Rated (ataxx size=7): ana 1512 ->
+ * 1498, bob 1490 -> 1504." or "Not rated: why." */
+static void
+text_rated(struct text_buf *b, const cJSON *r)
+{
+	const cJSON *rated = cJSON_GetObjectItemCaseSensitive(r, "rated"), *s;
+	const char *why = text_str(r, "unrated"), *pool = text_str(r, "pool");
+
+	if (cJSON_IsFalse(rated)) {
+		text_addf(b, "Not rated: %s.\n", why != NULL ? why : "-");
+		return;
+	}
+	if (!cJSON_IsTrue(rated))
+		return;
+	text_addf(b, "Rated (%s): ", pool != NULL ? pool : "?");
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(r, "ratings")) {
+		text_rated_side(b, s);
+		text_add(b, s->next != NULL ? ", " : ".\n");
+	}
+}
+
 /* The outcome of a game from {result, winner, winner_name, reason,
  * scores}. */
 static void
@@ -470,6 +514,7 @@ text_result(struct text_buf *b, const cJSON *r)
 			text_add(b, c->next != NULL ? ", " : ".\n");
 		}
 	}
+	text_rated(b, r);
 }
 
 /* Past a note in brackets on the same line (" (player 1)"), if one
@@ -1053,6 +1098,209 @@ text_reply_history(struct text_buf *b, const cJSON *msg)
 		text_add(b, "  ");
 		text_finished(b, g);
 	}
+}
+
+/* A time in ms since the epoch as "2026-11-27 04:50 UTC" ("-" when 0). */
+static void
+text_date(struct text_buf *b, long long ms)
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+	char buf[32];
+
+	if (ms <= 0 || gmtime_r(&t, &tm) == NULL ||
+	    strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm) == 0) {
+		text_add(b, "-");
+		return;
+	}
+	text_add(b, buf);
+}
+
+/* One rating in a table: "1512? rd 240  3 won, 1 drawn, 2 lost". */
+static void
+text_rating_row(struct text_buf *b, const cJSON *o)
+{
+	long long rating = 0, rd = 0, w = 0, d = 0, l = 0;
+
+	text_num(o, "rating", &rating);
+	text_num(o, "rd", &rd);
+	text_num(o, "wins", &w);
+	text_num(o, "draws", &d);
+	text_num(o, "losses", &l);
+	text_addf(b, "%5lld%s rd %-4lld %lld won, %lld drawn, %lld lost\n",
+	    rating,
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "provisional"))
+	        ? "?"
+	        : " ",
+	    rd, w, d, l);
+}
+
+/* One one-player record: "12 solved, highest level 7 in 2 tries" or
+ * "3 solved, fewest left 1". */
+static void
+text_solo_record(struct text_buf *b, const cJSON *o)
+{
+	long long solved = 0, level = 0, tries = 0, left = 0;
+
+	text_num(o, "solved", &solved);
+	if (text_num(o, "level", &level)) {
+		text_num(o, "tries", &tries);
+		if (level > 0)
+			text_addf(b,
+			    "%lld solved, highest level %lld (%lld %s)\n",
+			    solved, level, tries,
+			    tries == 1 ? "retry" : "retries");
+		else
+			text_addf(b, "%lld solved\n", solved);
+		return;
+	}
+	text_num(o, "fewest_left", &left);
+	text_addf(b, "%lld solved, fewest left %lld\n", solved, left);
+}
+
+/* finger's reply: who, since when, last seen, ratings, games now. */
+void
+text_reply_finger(struct text_buf *b, const cJSON *msg)
+{
+	const char *name = text_str(msg, "name");
+	const cJSON *it, *list;
+	long long ms = 0;
+
+	text_add_untrusted(b, name != NULL ? name : "?", NULL);
+	text_add(b,
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "online"))
+	        ? ": online now.\n"
+	        : ":\n");
+	if (text_num(msg, "since_ms", &ms)) {
+		text_add(b, "  Member since ");
+		text_date(b, ms);
+		text_add(b, ", last seen ");
+		text_num(msg, "seen_ms", &ms);
+		text_date(b, ms);
+		text_add(b, ".\n");
+	}
+	list = cJSON_GetObjectItemCaseSensitive(msg, "ratings");
+	if (!cJSON_IsArray(list) || list->child == NULL)
+		text_add(b, "  No rated games yet.\n");
+	else
+		text_add(b, "  Ratings ('?': provisional):\n");
+	cJSON_ArrayForEach(it, list) {
+		const char *pool = text_str(it, "pool");
+
+		text_addf(b, "    %-16s ", pool != NULL ? pool : "?");
+		text_rating_row(b, it);
+	}
+	list = cJSON_GetObjectItemCaseSensitive(msg, "records");
+	if (cJSON_IsArray(list) && list->child != NULL)
+		text_add(b, "  One-player records:\n");
+	cJSON_ArrayForEach(it, list) {
+		const char *game = text_str(it, "game");
+
+		text_addf(b, "    %-16s ", game != NULL ? game : "?");
+		text_solo_record(b, it);
+	}
+	list = cJSON_GetObjectItemCaseSensitive(msg, "playing");
+	if (cJSON_IsArray(list) && list->child != NULL) {
+		text_add(b, "  Playing now:");
+		cJSON_ArrayForEach(it, list) {
+			const char *room = text_str(it, "room"),
+			           *game = text_str(it, "game"),
+			           *seat = text_str(it, "seat");
+
+			text_addf(b, " %s (%s, %s)%s", room ? room : "?",
+			    game ? game : "?", seat ? seat : "?",
+			    it->next != NULL ? "," : ".\n");
+		}
+	}
+}
+
+/* One list of ratings' rows: "  1. bob     1712  rd 60 ...". */
+static void
+text_ratings_list(struct text_buf *b, const cJSON *list)
+{
+	const cJSON *it;
+	long long rank;
+
+	cJSON_ArrayForEach(it, list) {
+		const char *name = text_str(it, "name");
+
+		if (text_num(it, "rank", &rank))
+			text_addf(b, "  %4lld. ", rank);
+		else
+			text_add(b, "        ");
+		text_add_untrusted(b, name != NULL ? name : "?", NULL);
+		text_addf(b, "%*s ",
+		    (int)(name != NULL && strlen(name) < 16 ? 16 - strlen(name)
+		                                            : 0),
+		    "");
+		text_rating_row(b, it);
+	}
+}
+
+/* ratings' reply of a one-player game: its records, best first. */
+static void
+text_records(struct text_buf *b, const cJSON *msg, const cJSON *list)
+{
+	const char *game = text_str(msg, "game"),
+	           *order = text_str(msg, "order");
+	const cJSON *it;
+	long long page = 1, rank = 0;
+
+	text_num(msg, "page", &page);
+	text_addf(b, "Records of %s (%s), page %lld:\n", game ? game : "?",
+	    order != NULL && strcmp(order, "level") == 0
+	        ? "highest level solved, then fewest retries"
+	        : "most games solved, then fewest pieces left",
+	    page);
+	if (list->child == NULL)
+		text_add(b, "  Nobody has finished a game yet.\n");
+	cJSON_ArrayForEach(it, list) {
+		const char *name = text_str(it, "name");
+
+		text_num(it, "rank", &rank);
+		text_addf(b, "  %4lld. ", rank);
+		text_add_untrusted(b, name != NULL ? name : "?", NULL);
+		text_addf(b, "%*s ",
+		    (int)(name != NULL && strlen(name) < 16 ? 16 - strlen(name)
+		                                            : 0),
+		    "");
+		text_solo_record(b, it);
+	}
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")))
+		text_addf(b, "More: ratings %s page=%lld\n", game ? game : "?",
+		    page + 1);
+}
+
+/* ratings' reply: the page's established players, then the provisional
+ * (or a one-player game's records). */
+void
+text_reply_ratings(struct text_buf *b, const cJSON *msg)
+{
+	const char *pool = text_str(msg, "pool");
+	const cJSON *top = cJSON_GetObjectItemCaseSensitive(msg, "players"),
+	            *prov =
+	                cJSON_GetObjectItemCaseSensitive(msg, "provisional"),
+	            *records = cJSON_GetObjectItemCaseSensitive(msg, "records");
+	long long page = 1, bound = 0;
+
+	if (cJSON_IsArray(records)) {
+		text_records(b, msg, records);
+		return;
+	}
+	text_num(msg, "page", &page);
+	text_num(msg, "provisional_rd", &bound);
+	text_addf(
+	    b, "Ratings of %s, page %lld:\n", pool != NULL ? pool : "?", page);
+	if (!cJSON_IsArray(top) || top->child == NULL)
+		text_add(b, "  Nobody established here yet.\n");
+	text_ratings_list(b, top);
+	if (cJSON_IsArray(prov) && prov->child != NULL) {
+		text_addf(b, "Provisional (deviation %lld or more):\n", bound);
+		text_ratings_list(b, prov);
+	}
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")))
+		text_addf(b, "More: ratings %s page=%lld\n",
+		    pool != NULL ? pool : "?", page + 1);
 }
 
 /* The verbs whose reply in text is one fixed sentence, their row's. */

@@ -400,6 +400,32 @@ static const struct verbs_entry verbs_help = {
     .text = text_reply_help,
 };
 
+static const struct verbs_entry verbs_finger = {
+    .name = "finger",
+    .login = 1,
+    .fields = F(NAME),
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, -1},
+    .usage = "finger [NAME]",
+    .summary = "a player's profile: ratings, results, games now, member "
+               "since, last seen (yours without NAME)",
+    .text = text_reply_finger,
+};
+
+static const struct verbs_entry verbs_ratings = {
+    .name = "ratings",
+    .login = 1,
+    .fields = F(GAME) | F(OPTIONS),
+    .required = F(GAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_GAME, -1},
+    .usage = "ratings GAME [OPTION=VALUE] [page=N]",
+    .summary = "a game's best players, 50 a page, provisional ones apart; "
+               "a one-player game's records",
+    .text = text_reply_ratings,
+};
+
 static const struct verbs_entry verbs_tourney = {
     .name = "tourney",
     .login = 1,

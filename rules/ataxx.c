@@ -974,6 +974,7 @@ const struct rules_game rules_ataxx = {
     .title = "Ataxx",
     .seats = 2,
     .seat_names = {"white", "black"},
+    .rating_pools = "size",
     .options = ataxx_options,
     .notation = "clone: destination (b6); jump: source and destination "
                 "(a7c5); pass: 0000",

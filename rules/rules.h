@@ -121,6 +121,9 @@ struct rules_game {
 	 * a loser), so the server refuses draw offers in it; 0 when players
 	 * may agree a draw (two-player games) or it means nothing (one). */
 	int no_draw_offers;
+	/* Options whose values are rated apart, ","-separated ("size": a
+	 * rating on 5x5 says little of one on 9x9); NULL: one pool. */
+	const char *rating_pools;
 	const struct rules_optdesc *options; /* ends with a NULL name */
 	const char *notation;    /* one line of help on move notation */
 	const char *file_format; /* import/export format name, or NULL */

@@ -444,6 +444,8 @@ cmd_restart(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
 	    cmd_need_solo(c, req, r) != 0)
 		return;
+	if (r->status != ROOM_ENDED)
+		r->solo_tries++; /* a try given up (record.c); an end counted */
 	cmd_rewind(r, 0, 1);
 	session_reply(c, proto_reply(req));
 	cmd_position_event(r, PROTO_EV_RESTARTED);

@@ -415,6 +415,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	const struct rules_game *g = rules_find(req->game);
 	char err[RULES_ERR_MAX];
 	struct room *r;
+	cJSON *options;
 	long resumed;
 	int seat, full;
 
@@ -430,8 +431,13 @@ cmd_create(struct conn *c, const struct proto_request *req)
 		    "%s is a one-player game: no clock", g->name);
 		return;
 	}
-	r = room_new(c->srv, g, cmd_create_options(c, req, g, &resumed), 1, err,
-	    sizeof err);
+	options = cmd_create_options(c, req, g, &resumed);
+	if (rating_option_check(g, options, err, sizeof err) != 0) {
+		cJSON_Delete(options);
+		session_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
+		return;
+	}
+	r = room_new(c->srv, g, options, 1, err, sizeof err);
 	if (r == NULL) {
 		session_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
 		return;

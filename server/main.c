@@ -166,6 +166,8 @@ main_cleanup(struct server *srv)
 	player_free_all(srv);
 	limit_free_all(srv);
 	player_committed(srv, UINT64_MAX);
+	rating_committed(srv, UINT64_MAX);
+	record_committed(srv, UINT64_MAX);
 	store_close(srv->reader);
 	store_close(srv->store);
 	if (srv->sig_term != NULL) {

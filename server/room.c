@@ -105,6 +105,8 @@ room_opts_from_json(struct room *r)
 	cJSON_ArrayForEach(it, r->options) {
 		if (r->nopts == PROTO_MAX_OPTIONS || !cJSON_IsString(it))
 			continue;
+		if (strcmp(it->string, RATING_OPT) == 0)
+			continue; /* the server's (rating.c), not the game's */
 		r->opts[r->nopts].key = it->string;
 		r->opts[r->nopts].value = it->valuestring;
 		r->nopts++;
@@ -1017,6 +1019,8 @@ room_end_prepare(
 	cJSON_AddItemToObject(r->result, "scores", room_scores(r, &st));
 	if (r->g->seats == 1)
 		room_solo_message(r, result, reason, &st);
+	rating_game_end(r, result, winner);
+	record_game_end(r, result);
 	r->archive_due = 1;
 	if (r->flag_timer != NULL)
 		evtimer_del(r->flag_timer);

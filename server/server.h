@@ -373,6 +373,8 @@ struct room {
 	struct event *retire_timer; /* finished: when to leave memory */
 	int archive_due;            /* ended, not yet kept in the games table */
 	int in_server;              /* room_add'ed (not one being created) */
+	int solo_tries; /* one player: restarts and failed ends at this level
+	                   since it was last solved (record.c) */
 };
 TAILQ_HEAD(room_list, room);
 
@@ -417,6 +419,9 @@ struct server {
 	struct proto_out encoded; /* net_send_msg's reused buffer */
 	struct web *web;          /* the web listeners (web.c), or NULL */
 	int nweb; /* web.c's connections not yet handed to net.c */
+	/* Ratings queued and not yet known committed (rating.c). */
+	struct rating_fresh *rating_fresh;
+	struct record_fresh *record_fresh; /* the same, of records.c */
 };
 
 /* log.c */
@@ -688,6 +693,35 @@ void sweep_stop(struct server *srv);
 
 /* recover.c */
 int recover_rooms(struct server *srv);
+
+/* rating.c: rated games (Glicko-2, glicko.c) */
+/* The create option that says whether a two-player game is rated. */
+#define RATING_OPT "rated"
+/* A game's pool: its name and the options rated apart ("ataxx size=9"). */
+#define RATING_POOL_MAX 64
+/* A rating is provisional (shown with '?') while its deviation is at or
+ * above this: about three new games against established players. */
+#define RATING_PROVISIONAL_RD 110.0
+void rating_pool(const struct rules_game *g, const struct rules_opt *opts,
+    int nopts, char *buf, size_t len);
+int rating_provisional(double rd);
+int rating_of(struct server *srv, const char *name, const struct rules_game *g,
+    const cJSON *options, int *provisional);
+void rating_committed(struct server *srv, uint64_t committed);
+struct store_rating;
+void rating_fresh_each(struct server *srv, const char *name,
+    void (*cb)(void *arg, const struct store_rating *r), void *arg);
+int rating_option_check(const struct rules_game *g, const cJSON *options,
+    char *err, size_t errlen);
+void rating_game_end(struct room *r, const char *result, int winner);
+
+/* record.c: one-player records */
+struct store_record;
+int record_by_level(const struct rules_game *g);
+void record_fresh_each(struct server *srv, const char *name,
+    void (*cb)(void *arg, const struct store_record *r), void *arg);
+void record_committed(struct server *srv, uint64_t committed);
+void record_game_end(struct room *r, const char *result);
 
 /* store/write.c: the server's objects as store ops */
 void write_room(struct room *r);

@@ -466,6 +466,8 @@ session_store_done(void *arg, uint64_t committed, int failing)
 
 	(void)failing;
 	player_committed(srv, committed);
+	rating_committed(srv, committed);
+	record_committed(srv, committed);
 	held_release(srv, committed);
 }
 

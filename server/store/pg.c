@@ -70,6 +70,12 @@ enum pgpg_stmt {
 	PS_GAMES_RECENT,
 	PS_GAMES_OF,
 	PS_GAME_LAST,
+	PS_RATING_PUT,
+	PS_RATINGS_OF,
+	PS_RATINGS_TOP,
+	PS_RECORD_PUT,
+	PS_RECORDS_OF,
+	PS_RECORDS_TOP,
 	PS_COUNT
 };
 
@@ -78,6 +84,13 @@ enum pgpg_stmt {
 	"id, room, game_no, game, options, seats, result, private,"            \
 	" clock_initial_ms, clock_increment_ms, started_ms, ended_ms,"         \
 	" nmoves, moves, start, position"
+
+/* A record's columns, in struct store_record's order. */
+#define PGPG_RECORD_COLS "name, game, solved, best, tries, updated_ms"
+
+/* A rating's columns, in struct store_rating's order. */
+#define PGPG_RATING_COLS                                                       \
+	"name, pool, rating, rd, vol, wins, draws, losses, updated_ms"
 
 static const char *const pgpg_sql[PS_COUNT] = {
     [PS_ROOM_SAVE] =
@@ -160,6 +173,34 @@ static const char *const pgpg_sql[PS_COUNT] = {
     /* The oldest first, $2 at most (games_ended finds them). */
     [PS_GAMES_PRUNE] = "DELETE FROM games WHERE id IN (SELECT id FROM games"
                        " WHERE ended_ms < $1 ORDER BY ended_ms LIMIT $2)",
+    /* The values after a game: written again harmlessly on a retry. */
+    [PS_RATING_PUT] =
+        "INSERT INTO ratings (name, pool, rating, rd, vol, wins, draws,"
+        " losses, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+        " ON CONFLICT (name, pool) DO UPDATE SET rating = excluded.rating,"
+        " rd = excluded.rd, vol = excluded.vol, wins = excluded.wins,"
+        " draws = excluded.draws, losses = excluded.losses,"
+        " updated_ms = excluded.updated_ms",
+    [PS_RATINGS_OF] = "SELECT " PGPG_RATING_COLS " FROM ratings"
+                      " WHERE name = $1 ORDER BY pool",
+    /* $2: 1 for the provisional ones (rd at or above $3). */
+    [PS_RATINGS_TOP] =
+        "SELECT " PGPG_RATING_COLS " FROM ratings"
+        " WHERE pool = $1 AND (rd >= $3::double precision) = ($2::int = 1)"
+        " ORDER BY rating DESC, name LIMIT $5 OFFSET $4",
+    [PS_RECORD_PUT] =
+        "INSERT INTO records (name, game, solved, best, tries, updated_ms)"
+        " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name, game) DO UPDATE"
+        " SET solved = excluded.solved, best = excluded.best,"
+        " tries = excluded.tries, updated_ms = excluded.updated_ms",
+    [PS_RECORDS_OF] = "SELECT " PGPG_RECORD_COLS " FROM records"
+                      " WHERE name = $1 ORDER BY game",
+    /* $2: 1 for a game with levels (highest level, fewest tries). */
+    [PS_RECORDS_TOP] =
+        "SELECT " PGPG_RECORD_COLS " FROM records WHERE game = $1"
+        " ORDER BY CASE WHEN $2::int = 1 THEN best ELSE solved END DESC,"
+        " CASE WHEN $2::int = 1 THEN tries ELSE best END, name"
+        " LIMIT $4 OFFSET $3",
     [PS_LOAD_ROOMS] =
         "SELECT id, game, options, seats, status, result, creator,"
         " private, clock_initial_ms, clock_increment_ms, game_no,"
@@ -175,7 +216,8 @@ static const char *const pgpg_sql[PS_COUNT] = {
      * nobody has and above every stored room. */
     [PS_ROOM_SKIP] = "SELECT max(nextval('room_numbers'))"
                      " FROM generate_series(1, $1::bigint)",
-    [PS_IDENT_FIND] = "SELECT name, token_hash, played FROM identities"
+    [PS_IDENT_FIND] = "SELECT name, token_hash, played, created_ms, seen_ms"
+                      " FROM identities"
                       " WHERE folded = lower($1) OR name = $1"
                       " ORDER BY name = $1 DESC LIMIT 1",
     [PS_PROGRESS_GET] = "SELECT json FROM progress"
@@ -222,6 +264,15 @@ static void
 pgpg_int(struct pgpg_params *p, long long v)
 {
 	snprintf(p->num[p->n], sizeof p->num[p->n], "%lld", v);
+	p->v[p->n] = p->num[p->n];
+	p->n++;
+}
+
+/* Add a floating-point parameter (a rating: 15 digits are plenty). */
+static void
+pgpg_real(struct pgpg_params *p, double v)
+{
+	snprintf(p->num[p->n], sizeof p->num[p->n], "%.15g", v);
 	p->v[p->n] = p->num[p->n];
 	p->n++;
 }
@@ -609,6 +660,25 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_int(p, op->ms);
 		pgpg_int(p, op->n);
 		return PS_GAMES_PRUNE;
+	case STORE_OP_RATING_PUT:
+		pgpg_text(p, op->u.rating.name);
+		pgpg_text(p, op->u.rating.pool);
+		pgpg_real(p, op->u.rating.rating);
+		pgpg_real(p, op->u.rating.rd);
+		pgpg_real(p, op->u.rating.vol);
+		pgpg_int(p, op->u.rating.wins);
+		pgpg_int(p, op->u.rating.draws);
+		pgpg_int(p, op->u.rating.losses);
+		pgpg_int(p, op->u.rating.updated_ms);
+		return PS_RATING_PUT;
+	case STORE_OP_RECORD_PUT:
+		pgpg_text(p, op->u.record.name);
+		pgpg_text(p, op->u.record.game);
+		pgpg_int(p, op->u.record.solved);
+		pgpg_int(p, op->u.record.best);
+		pgpg_int(p, op->u.record.tries);
+		pgpg_int(p, op->u.record.updated_ms);
+		return PS_RECORD_PUT;
 	case STORE_OP_ROW:
 		break; /* pgpg_send_row: no prepared statement */
 	}
@@ -706,6 +776,10 @@ pgpg_op_name(enum store_op_kind kind)
 		return "prune rooms";
 	case STORE_OP_GAMES_PRUNE:
 		return "prune games";
+	case STORE_OP_RATING_PUT:
+		return "put rating";
+	case STORE_OP_RECORD_PUT:
+		return "put record";
 	case STORE_OP_ROW:
 		return "write a row";
 	}
@@ -1112,6 +1186,8 @@ pgpg_identity_find(struct store_conn *c, const char *name,
 		snprintf(
 		    out->hash, sizeof out->hash, "%s", PQgetvalue(r, 0, 1));
 		out->played = (int)pgpg_ll(r, 0, 2);
+		out->created_ms = pgpg_ll(r, 0, 3);
+		out->seen_ms = pgpg_ll(r, 0, 4);
 		*found = 1;
 	}
 	PQclear(r);
@@ -1231,6 +1307,106 @@ pgpg_game_last(struct store_conn *c, const char *room, store_game_cb cb,
 	pgpg_text(&p, room);
 	return pgpg_games_run(
 	    c, PS_GAME_LAST, &p, "a room's last game", cb, arg, found);
+}
+
+/* Run a ratings query, calling cb on each row. */
+static int
+pgpg_ratings_run(struct store_conn *c, enum pgpg_stmt which,
+    const struct pgpg_params *p, const char *op, store_rating_cb cb, void *arg)
+{
+	struct store_rating rt;
+	PGresult *r;
+	int i;
+
+	if ((r = pgpg_query(c, which, p, op)) == NULL)
+		return -1;
+	for (i = 0; i < PQntuples(r); i++) {
+		rt.name = PQgetvalue(r, i, 0);
+		rt.pool = PQgetvalue(r, i, 1);
+		rt.rating = strtod(PQgetvalue(r, i, 2), NULL);
+		rt.rd = strtod(PQgetvalue(r, i, 3), NULL);
+		rt.vol = strtod(PQgetvalue(r, i, 4), NULL);
+		rt.wins = (int)pgpg_ll(r, i, 5);
+		rt.draws = (int)pgpg_ll(r, i, 6);
+		rt.losses = (int)pgpg_ll(r, i, 7);
+		rt.updated_ms = pgpg_ll(r, i, 8);
+		cb(arg, &rt);
+	}
+	PQclear(r);
+	return 0;
+}
+
+static int
+pgpg_ratings_of(
+    struct store_conn *c, const char *name, store_rating_cb cb, void *arg)
+{
+	struct pgpg_params p = {.n = 0};
+
+	pgpg_text(&p, name);
+	return pgpg_ratings_run(
+	    c, PS_RATINGS_OF, &p, "a player's ratings", cb, arg);
+}
+
+static int
+pgpg_ratings_top(struct store_conn *c, const char *pool, int provisional,
+    double rd_bound, int offset, int limit, store_rating_cb cb, void *arg)
+{
+	struct pgpg_params p = {.n = 0};
+
+	pgpg_text(&p, pool);
+	pgpg_int(&p, provisional != 0);
+	pgpg_real(&p, rd_bound);
+	pgpg_int(&p, offset);
+	pgpg_int(&p, limit);
+	return pgpg_ratings_run(c, PS_RATINGS_TOP, &p, "list ratings", cb, arg);
+}
+
+/* Run a records query, calling cb on each row. */
+static int
+pgpg_records_run(struct store_conn *c, enum pgpg_stmt which,
+    const struct pgpg_params *p, const char *op, store_record_cb cb, void *arg)
+{
+	struct store_record rec;
+	PGresult *r;
+	int i;
+
+	if ((r = pgpg_query(c, which, p, op)) == NULL)
+		return -1;
+	for (i = 0; i < PQntuples(r); i++) {
+		rec.name = PQgetvalue(r, i, 0);
+		rec.game = PQgetvalue(r, i, 1);
+		rec.solved = (int)pgpg_ll(r, i, 2);
+		rec.best = (int)pgpg_ll(r, i, 3);
+		rec.tries = (int)pgpg_ll(r, i, 4);
+		rec.updated_ms = pgpg_ll(r, i, 5);
+		cb(arg, &rec);
+	}
+	PQclear(r);
+	return 0;
+}
+
+static int
+pgpg_records_of(
+    struct store_conn *c, const char *name, store_record_cb cb, void *arg)
+{
+	struct pgpg_params p = {.n = 0};
+
+	pgpg_text(&p, name);
+	return pgpg_records_run(
+	    c, PS_RECORDS_OF, &p, "a player's records", cb, arg);
+}
+
+static int
+pgpg_records_top(struct store_conn *c, const char *game, int by_level,
+    int offset, int limit, store_record_cb cb, void *arg)
+{
+	struct pgpg_params p = {.n = 0};
+
+	pgpg_text(&p, game);
+	pgpg_int(&p, by_level != 0);
+	pgpg_int(&p, offset);
+	pgpg_int(&p, limit);
+	return pgpg_records_run(c, PS_RECORDS_TOP, &p, "list records", cb, arg);
 }
 
 /* Run sql and wait for its rows: on the writer's pipeline, or as a plain
@@ -1363,6 +1539,10 @@ const struct store_backend store_pg = {
     .load = pgpg_load,
     .room_number = pgpg_room_number,
     .identity_find = pgpg_identity_find,
+    .ratings_of = pgpg_ratings_of,
+    .ratings_top = pgpg_ratings_top,
+    .records_of = pgpg_records_of,
+    .records_top = pgpg_records_top,
     .progress_get = pgpg_progress_get,
     .games_recent = pgpg_games_recent,
     .games_of = pgpg_games_of,

@@ -51,6 +51,7 @@
 	" json TEXT NOT NULL,"                                                 \
 	" updated_ms " BIG " NOT NULL,"                                        \
 	" PRIMARY KEY (name, game))" NOROWID ";"
+
 /* SQLite keeps the highest room number ever saved, kept when rooms are
  * deleted so that a pruned room's id is never given out again. */
 #define STORE_V1_SQLITE_NUMBERS                                                \
@@ -105,6 +106,30 @@
 	" identities.name)));"                                                 \
 	"CREATE UNIQUE INDEX identities_folded ON identities (folded);"        \
 	"CREATE INDEX identities_unplayed ON identities (played, seen_ms);"
+/* REAL: a double in either backend (SQLite's REAL, PostgreSQL's DOUBLE
+ * PRECISION). */
+#define STORE_RATINGS(BIG, REAL, NOROWID)                                      \
+	"CREATE TABLE ratings ("                                               \
+	" name TEXT NOT NULL,"                                                 \
+	" pool TEXT NOT NULL,"                                                 \
+	" rating " REAL " NOT NULL,"                                           \
+	" rd " REAL " NOT NULL,"                                               \
+	" vol " REAL " NOT NULL,"                                              \
+	" wins INTEGER NOT NULL,"                                              \
+	" draws INTEGER NOT NULL,"                                             \
+	" losses INTEGER NOT NULL,"                                            \
+	" updated_ms " BIG " NOT NULL,"                                        \
+	" PRIMARY KEY (name, pool))" NOROWID ";"                               \
+	"CREATE INDEX ratings_pool ON ratings (pool, rating);"                 \
+	"CREATE TABLE records ("                                               \
+	" name TEXT NOT NULL,"                                                 \
+	" game TEXT NOT NULL,"                                                 \
+	" solved INTEGER NOT NULL,"                                            \
+	" best INTEGER NOT NULL,"                                              \
+	" tries INTEGER NOT NULL,"                                             \
+	" updated_ms " BIG " NOT NULL,"                                        \
+	" PRIMARY KEY (name, game))" NOROWID ";"
+
 #define STORE_V_TOURNEY(BIG)                                                   \
 	"CREATE TABLE tourneys ("                                              \
 	" id TEXT PRIMARY KEY NOT NULL,"                                       \
@@ -159,6 +184,14 @@ const struct store_migration store_schema[] = {
      * were last seen (`seen_ms`, the last hello). Those made before this
      * version count as played (nothing says otherwise). */
     {.sqlite = STORE_V4("INTEGER"), .pg = STORE_V4("BIGINT")},
+    /* ratings: each person's Glicko-2 rating per pool (a game and the
+     * options that change its play), with wins, draws and losses there;
+     * written in the same transaction as the rated game's end. records:
+     * each person's record in each one-player game (levels solved, the
+     * highest and its fewest tries; or games solved and fewest pieces
+     * left), written with the game's end. */
+    {.sqlite = STORE_RATINGS("INTEGER", "REAL", " WITHOUT ROWID"),
+        .pg = STORE_RATINGS("BIGINT", "DOUBLE PRECISION", "")},
     /* tourney: tournaments (tourney.c): one row each, its players in
      * the order they joined (seq: the seeding), and every game of every
      * round made so far: white and black (NULL: a bye), its room, its
@@ -192,6 +225,9 @@ store_schema_sql(int i, int pg)
 	" private, clock_initial_ms, clock_increment_ms, started_ms,"          \
 	" ended_ms, nmoves, moves, start, position"
 #define STORE_PROGRESS_COLS "name, game, json, updated_ms"
+#define STORE_RATING_COLS                                                      \
+	"name, pool, rating, rd, vol, wins, draws, losses, updated_ms"
+#define STORE_RECORD_COLS "name, game, solved, best, tries, updated_ms"
 #define STORE_TOURNEY_COLS                                                     \
 	"id, game, options, format, rounds, grace_sec, clock_initial_ms,"      \
 	" clock_increment_ms, organiser, status, round, created_ms"
@@ -226,6 +262,16 @@ const struct store_table store_tables[] = {
         NULL,
         "INSERT INTO progress (" STORE_PROGRESS_COLS ")"
         " VALUES ($1, $2, $3, $4)",
+        NULL},
+    {"ratings", 9,
+        "SELECT " STORE_RATING_COLS " FROM ratings ORDER BY name, pool", NULL,
+        "INSERT INTO ratings (" STORE_RATING_COLS ")"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        NULL},
+    {"records", 6,
+        "SELECT " STORE_RECORD_COLS " FROM records ORDER BY name, game", NULL,
+        "INSERT INTO records (" STORE_RECORD_COLS ")"
+        " VALUES ($1, $2, $3, $4, $5, $6)",
         NULL},
     {"tourneys", 12,
         "SELECT " STORE_TOURNEY_COLS " FROM tourneys ORDER BY created_ms, id",

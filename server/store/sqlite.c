@@ -56,6 +56,13 @@
 	" clock_initial_ms, clock_increment_ms, started_ms, ended_ms,"         \
 	" nmoves, moves, start, position"
 
+/* A record's columns, in struct store_record's order. */
+#define STORE_RECORD_COLS "name, game, solved, best, tries, updated_ms"
+
+/* A rating's columns, in struct store_rating's order. */
+#define STORE_RATING_COLS                                                      \
+	"name, pool, rating, rd, vol, wins, draws, losses, updated_ms"
+
 /* The prepared statements, one per operation. */
 enum sqlite_stmt {
 	ST_IDENT_PUT,
@@ -79,6 +86,12 @@ enum sqlite_stmt {
 	ST_IDENT_SEEN,
 	ST_IDENT_PRUNE,
 	ST_GAMES_PRUNE,
+	ST_RATING_PUT,
+	ST_RATINGS_OF,
+	ST_RATINGS_TOP,
+	ST_RECORD_PUT,
+	ST_RECORDS_OF,
+	ST_RECORDS_TOP,
 	ST_COUNT
 };
 
@@ -164,7 +177,8 @@ static const char *const sqlite_sql[ST_COUNT] = {
                      " WHERE room = ?1 ORDER BY id DESC LIMIT 1",
     /* The exact spelling first (a name that clashed before version 4),
      * else whatever case. */
-    [ST_IDENT_FIND] = "SELECT name, token_hash, played FROM identities"
+    [ST_IDENT_FIND] = "SELECT name, token_hash, played, created_ms, seen_ms"
+                      " FROM identities"
                       " WHERE folded = lower(?1) OR name = ?1"
                       " ORDER BY name = ?1 DESC LIMIT 1",
     [ST_IDENT_PLAYED] = "UPDATE identities SET played = 1 WHERE name = ?1",
@@ -177,6 +191,33 @@ static const char *const sqlite_sql[ST_COUNT] = {
     /* The oldest first, ?2 at most (games_ended finds them). */
     [ST_GAMES_PRUNE] = "DELETE FROM games WHERE id IN (SELECT id FROM games"
                        " WHERE ended_ms < ?1 ORDER BY ended_ms LIMIT ?2)",
+    /* The values after a game: written again harmlessly on a retry. */
+    [ST_RATING_PUT] =
+        "INSERT INTO ratings (name, pool, rating, rd, vol, wins, draws,"
+        " losses, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+        " ON CONFLICT (name, pool) DO UPDATE SET rating = excluded.rating,"
+        " rd = excluded.rd, vol = excluded.vol, wins = excluded.wins,"
+        " draws = excluded.draws, losses = excluded.losses,"
+        " updated_ms = excluded.updated_ms",
+    [ST_RATINGS_OF] = "SELECT " STORE_RATING_COLS " FROM ratings"
+                      " WHERE name = ?1 ORDER BY pool",
+    /* ?2: 1 for the provisional ones (rd at or above ?3). */
+    [ST_RATINGS_TOP] = "SELECT " STORE_RATING_COLS " FROM ratings"
+                       " WHERE pool = ?1 AND (rd >= ?3) = (?2 = 1)"
+                       " ORDER BY rating DESC, name LIMIT ?5 OFFSET ?4",
+    [ST_RECORD_PUT] =
+        "INSERT INTO records (name, game, solved, best, tries, updated_ms)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (name, game) DO UPDATE"
+        " SET solved = excluded.solved, best = excluded.best,"
+        " tries = excluded.tries, updated_ms = excluded.updated_ms",
+    [ST_RECORDS_OF] = "SELECT " STORE_RECORD_COLS " FROM records"
+                      " WHERE name = ?1 ORDER BY game",
+    /* ?2: 1 for a game with levels (highest level, fewest tries). */
+    [ST_RECORDS_TOP] =
+        "SELECT " STORE_RECORD_COLS " FROM records WHERE game = ?1"
+        " ORDER BY CASE WHEN ?2 = 1 THEN best ELSE solved END DESC,"
+        " CASE WHEN ?2 = 1 THEN tries ELSE best END, name"
+        " LIMIT ?4 OFFSET ?3",
 };
 
 struct store_conn {
@@ -226,7 +267,8 @@ sqlite_reset(sqlite3_stmt *st)
 
 /* Bind ?1, ?2, ... from ap as fmt says, one letter each: 't' a string
  * (NULL: SQL NULL), 'i' an int, 'l' a long long, 'n' a long long left NULL
- * when negative; SQLite's code, stopping at the first failure. */
+ * when negative, 'd' a double; SQLite's code, stopping at the first
+ * failure. */
 static int
 sqlite_vbind(sqlite3_stmt *st, const char *fmt, va_list ap)
 {
@@ -237,6 +279,8 @@ sqlite_vbind(sqlite3_stmt *st, const char *fmt, va_list ap)
 	for (i = 0; fmt[i] != '\0' && rc == SQLITE_OK; i++) {
 		if (fmt[i] == 'i')
 			rc = sqlite3_bind_int64(st, i + 1, va_arg(ap, int));
+		else if (fmt[i] == 'd')
+			rc = sqlite3_bind_double(st, i + 1, va_arg(ap, double));
 		else if (fmt[i] == 'l' || fmt[i] == 'n') {
 			n = va_arg(ap, long long);
 			if (fmt[i] == 'l' || n >= 0)
@@ -469,9 +513,15 @@ sqlite_check_file(sqlite3 *db, const char *path, char *err, size_t errlen)
 		    path);
 		return -1;
 	}
+	/* A schema too big for page 1 (as the tables of six migrations
+	 * are) is read from later pages: damage there shows here. */
 	if (sqlite_query_int(
 	        db, "SELECT count(*) FROM sqlite_master", &tables) != SQLITE_OK)
-		return sqlite_open_err(db, path, "cannot use", err, errlen);
+		return sqlite_open_err(db, path,
+		    (sqlite3_errcode(db) & 0xff) == SQLITE_CORRUPT
+		        ? "damaged"
+		        : "cannot use",
+		    err, errlen);
 	if (sqlite_query_text(db, "PRAGMA quick_check", buf, sizeof buf) !=
 	    SQLITE_OK)
 		return sqlite_open_err(
@@ -817,6 +867,8 @@ sqlite_identity_find(struct store_conn *s, const char *name,
 	snprintf(out->name, sizeof out->name, "%s", (const char *)n);
 	snprintf(out->hash, sizeof out->hash, "%s", (const char *)h);
 	out->played = sqlite3_column_int(st, 2);
+	out->created_ms = sqlite3_column_int64(st, 3);
+	out->seen_ms = sqlite3_column_int64(st, 4);
 	*found = 1;
 	sqlite_reset(st);
 	return 0;
@@ -1225,6 +1277,110 @@ sqlite_games_run(struct store_conn *s, enum sqlite_stmt which, int bind_rc,
 	return sqlite_done(s, st, rc, op);
 }
 
+/* Step a bound ratings query, calling cb on each row. */
+static int
+sqlite_ratings_run(struct store_conn *s, enum sqlite_stmt which, int bind_rc,
+    const char *op, store_rating_cb cb, void *arg)
+{
+	sqlite3_stmt *st = s->st[which];
+	struct store_rating r;
+	int rc = bind_rc;
+
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r.name = sqlite_col(st, 0);
+		r.pool = sqlite_col(st, 1);
+		r.rating = sqlite3_column_double(st, 2);
+		r.rd = sqlite3_column_double(st, 3);
+		r.vol = sqlite3_column_double(st, 4);
+		r.wins = sqlite3_column_int(st, 5);
+		r.draws = sqlite3_column_int(st, 6);
+		r.losses = sqlite3_column_int(st, 7);
+		r.updated_ms = sqlite3_column_int64(st, 8);
+		cb(arg, &r);
+		rc = SQLITE_OK;
+	}
+	return sqlite_done(s, st, rc, op);
+}
+
+static int
+sqlite_ratings_of(
+    struct store_conn *s, const char *name, store_rating_cb cb, void *arg)
+{
+	int rc = sqlite_bind(s->st[ST_RATINGS_OF], "t", name);
+
+	return sqlite_ratings_run(
+	    s, ST_RATINGS_OF, rc, "a player's ratings", cb, arg);
+}
+
+static int
+sqlite_ratings_top(struct store_conn *s, const char *pool, int provisional,
+    double rd_bound, int offset, int limit, store_rating_cb cb, void *arg)
+{
+	int rc = sqlite_bind(s->st[ST_RATINGS_TOP], "tidii", pool,
+	    provisional != 0, rd_bound, offset, limit);
+
+	return sqlite_ratings_run(
+	    s, ST_RATINGS_TOP, rc, "list ratings", cb, arg);
+}
+
+/* Step a bound records query, calling cb on each row. */
+static int
+sqlite_records_run(struct store_conn *s, enum sqlite_stmt which, int bind_rc,
+    const char *op, store_record_cb cb, void *arg)
+{
+	sqlite3_stmt *st = s->st[which];
+	struct store_record r;
+	int rc = bind_rc;
+
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r.name = sqlite_col(st, 0);
+		r.game = sqlite_col(st, 1);
+		r.solved = sqlite3_column_int(st, 2);
+		r.best = sqlite3_column_int(st, 3);
+		r.tries = sqlite3_column_int(st, 4);
+		r.updated_ms = sqlite3_column_int64(st, 5);
+		cb(arg, &r);
+		rc = SQLITE_OK;
+	}
+	return sqlite_done(s, st, rc, op);
+}
+
+static int
+sqlite_records_of(
+    struct store_conn *s, const char *name, store_record_cb cb, void *arg)
+{
+	int rc = sqlite_bind(s->st[ST_RECORDS_OF], "t", name);
+
+	return sqlite_records_run(
+	    s, ST_RECORDS_OF, rc, "a player's records", cb, arg);
+}
+
+static int
+sqlite_records_top(struct store_conn *s, const char *game, int by_level,
+    int offset, int limit, store_record_cb cb, void *arg)
+{
+	int rc = sqlite_bind(
+	    s->st[ST_RECORDS_TOP], "tiii", game, by_level != 0, offset, limit);
+
+	return sqlite_records_run(
+	    s, ST_RECORDS_TOP, rc, "list records", cb, arg);
+}
+
+static int
+sqlite_record_put(struct store_conn *s, const struct store_record *r)
+{
+	return sqlite_exec(s, ST_RECORD_PUT, "put record", "ttiiil", r->name,
+	    r->game, r->solved, r->best, r->tries, r->updated_ms);
+}
+
+static int
+sqlite_rating_put(struct store_conn *s, const struct store_rating *r)
+{
+	return sqlite_exec(s, ST_RATING_PUT, "put rating", "ttdddiiil", r->name,
+	    r->pool, r->rating, r->rd, r->vol, r->wins, r->draws, r->losses,
+	    r->updated_ms);
+}
+
 static int
 sqlite_games_recent(struct store_conn *s, const char *game, int limit,
     store_game_cb cb, void *arg)
@@ -1355,6 +1511,10 @@ sqlite_op(struct store_conn *s, const struct store_op *op)
 	case STORE_OP_GAMES_PRUNE:
 		return sqlite_counted(
 		    s, op, sqlite_games_prune(s, op->ms, op->n));
+	case STORE_OP_RATING_PUT:
+		return sqlite_rating_put(s, &op->u.rating);
+	case STORE_OP_RECORD_PUT:
+		return sqlite_record_put(s, &op->u.record);
 	case STORE_OP_ROW:
 		return sqlite_row(s, &op->u.row);
 	}
@@ -1460,6 +1620,10 @@ const struct store_backend store_sqlite = {
     .progress_get = sqlite_progress_get,
     .games_recent = sqlite_games_recent,
     .games_of = sqlite_games_of,
+    .ratings_of = sqlite_ratings_of,
+    .ratings_top = sqlite_ratings_top,
+    .records_of = sqlite_records_of,
+    .records_top = sqlite_records_top,
     .game_last = sqlite_game_last,
     .copy_read = sqlite_copy_read,
     .copy_txn = sqlite_copy_txn,

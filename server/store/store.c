@@ -204,6 +204,37 @@ store_game_last(
 }
 
 int
+store_ratings_of(
+    struct store *s, const char *name, store_rating_cb cb, void *arg)
+{
+	STORE_CALL(s, ratings_of(s->conn, name, cb, arg));
+}
+
+int
+store_ratings_top(struct store *s, const char *pool, int provisional,
+    double rd_bound, int offset, int limit, store_rating_cb cb, void *arg)
+{
+	STORE_CALL(s,
+	    ratings_top(
+	        s->conn, pool, provisional, rd_bound, offset, limit, cb, arg));
+}
+
+int
+store_records_of(
+    struct store *s, const char *name, store_record_cb cb, void *arg)
+{
+	STORE_CALL(s, records_of(s->conn, name, cb, arg));
+}
+
+int
+store_records_top(struct store *s, const char *game, int by_level, int offset,
+    int limit, store_record_cb cb, void *arg)
+{
+	STORE_CALL(
+	    s, records_top(s->conn, game, by_level, offset, limit, cb, arg));
+}
+
+int
 store_copy_read(
     struct store *s, const struct store_table *t, store_row_cb cb, void *arg)
 {

@@ -71,11 +71,34 @@ struct store_game {
 };
 
 /* An identity found by name whatever its case (the exact spelling first):
- * its name as registered, its token hash, whether it ever played. */
+ * its name as registered, its token hash, whether it ever played, when
+ * it was made and last said hello (ms since the epoch). */
 struct store_identity {
 	char name[64];
 	char hash[128];
 	int played;
+	long long created_ms, seen_ms;
+};
+
+/* One person's Glicko-2 rating in one pool (a game and the options that
+ * change its play: "ataxx size=9"), with their results there. */
+struct store_rating {
+	const char *name;
+	const char *pool;
+	double rating, rd, vol;
+	int wins, draws, losses;
+	long long updated_ms;
+};
+
+/* One person's record in a one-player game: for a game with levels the
+ * levels solved, the highest (best) and the fewest tries it took
+ * (tries); for another the games solved and the fewest pieces left
+ * (best; tries unused). */
+struct store_record {
+	const char *name;
+	const char *game;
+	int solved, best, tries;
+	long long updated_ms;
 };
 
 /* The writes. a, b, c are the op's strings, n and m its numbers. */
@@ -107,6 +130,10 @@ enum store_op_kind {
 	/* ms, n: at most n finished games that ended before ms go, the
 	 * oldest first (--keep-games-days). */
 	STORE_OP_GAMES_PRUNE,
+	/* u.rating; upsert keyed by (name, pool): the values after a game. */
+	STORE_OP_RATING_PUT,
+	/* u.record; upsert keyed by (name, game): the values after a game. */
+	STORE_OP_RECORD_PUT,
 	/* u.row: a statement of fixed text, the same in both dialects (an
 	 * upsert keyed as its text says, or a delete), run with the row's
 	 * values as text: the tables of tourney.c (tstore.c). */
@@ -139,6 +166,8 @@ struct store_op {
 		struct store_room room;
 		struct store_move move;
 		struct store_game game;
+		struct store_rating rating;
+		struct store_record record;
 		struct store_row row;
 	} u;
 	char *own[STORE_OP_STRS];
@@ -152,6 +181,10 @@ typedef int (*store_room_cb)(void *arg, const struct store_room *r,
 /* Called for each finished game a query finds; it must not use the store
  * (the query is still running) and its strings live until it returns. */
 typedef void (*store_game_cb)(void *arg, const struct store_game *g);
+/* Called for each rating a query finds; as store_game_cb. */
+typedef void (*store_rating_cb)(void *arg, const struct store_rating *r);
+/* Called for each one-player record a query finds; as store_game_cb. */
+typedef void (*store_record_cb)(void *arg, const struct store_record *r);
 
 /* Called by copy_read with each row, its columns as text (NULL: SQL
  * NULL); return 0 to go on, else the read stops with that value. */
@@ -212,6 +245,23 @@ struct store_backend {
 	/* The last finished game of a room; *found is 0 when it has none. */
 	int (*game_last)(struct store_conn *c, const char *room,
 	    store_game_cb cb, void *arg, int *found);
+	/* Every rating of name, by pool. */
+	int (*ratings_of)(struct store_conn *c, const char *name,
+	    store_rating_cb cb, void *arg);
+	/* At most limit ratings of pool from the offset-th on, highest
+	 * first (then by name): those whose deviation is below rd_bound, or
+	 * (provisional) the others. */
+	int (*ratings_top)(struct store_conn *c, const char *pool,
+	    int provisional, double rd_bound, int offset, int limit,
+	    store_rating_cb cb, void *arg);
+	/* Every one-player record of name, by game. */
+	int (*records_of)(struct store_conn *c, const char *name,
+	    store_record_cb cb, void *arg);
+	/* At most limit records of game from the offset-th on, the best
+	 * first: by_level, the highest best then the fewest tries; else the
+	 * most solved then the lowest best; then by name. */
+	int (*records_top)(struct store_conn *c, const char *game, int by_level,
+	    int offset, int limit, store_record_cb cb, void *arg);
 
 	/* --copy-db (copy.c), on writers. Every row of table t (schema.h),
 	 * in t's order, to cb. */
@@ -251,6 +301,14 @@ int store_games_of(struct store *s, const char *name, int with_private,
     int limit, store_game_cb cb, void *arg);
 int store_game_last(
     struct store *s, const char *room, store_game_cb cb, void *arg, int *found);
+int store_ratings_of(
+    struct store *s, const char *name, store_rating_cb cb, void *arg);
+int store_ratings_top(struct store *s, const char *pool, int provisional,
+    double rd_bound, int offset, int limit, store_rating_cb cb, void *arg);
+int store_records_of(
+    struct store *s, const char *name, store_record_cb cb, void *arg);
+int store_records_top(struct store *s, const char *game, int by_level,
+    int offset, int limit, store_record_cb cb, void *arg);
 int store_copy_read(
     struct store *s, const struct store_table *t, store_row_cb cb, void *arg);
 int store_copy_txn(struct store *s, int what);

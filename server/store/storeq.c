@@ -268,6 +268,30 @@ storeq_game_put(struct storeq *q, const struct store_game *g)
 }
 
 void
+storeq_rating_put(struct storeq *q, const struct store_rating *r)
+{
+	struct store_op *op = store_op_new(STORE_OP_RATING_PUT);
+	struct store_rating *c = &op->u.rating;
+
+	*c = *r;
+	c->name = store_op_str(op, r->name);
+	c->pool = store_op_str(op, r->pool);
+	storeq_add(q, op);
+}
+
+void
+storeq_record_put(struct storeq *q, const struct store_record *r)
+{
+	struct store_op *op = store_op_new(STORE_OP_RECORD_PUT);
+	struct store_record *c = &op->u.record;
+
+	*c = *r;
+	c->name = store_op_str(op, r->name);
+	c->game = store_op_str(op, r->game);
+	storeq_add(q, op);
+}
+
+void
 storeq_identity_put(struct storeq *q, const char *name, const char *hash)
 {
 	storeq_plain(q, STORE_OP_IDENT_PUT, name, hash, NULL, 0, 0, 0);

@@ -49,6 +49,8 @@ void storeq_move_truncate(
 void storeq_progress_put(
     struct storeq *q, const char *name, const char *game, const char *json);
 void storeq_game_put(struct storeq *q, const struct store_game *g);
+void storeq_rating_put(struct storeq *q, const struct store_rating *r);
+void storeq_record_put(struct storeq *q, const struct store_record *r);
 void storeq_identity_put(struct storeq *q, const char *name, const char *hash);
 void storeq_identity_played(struct storeq *q, const char *name);
 void storeq_identity_seen(struct storeq *q, const char *name, long long ms);

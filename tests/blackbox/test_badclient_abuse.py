@@ -259,10 +259,13 @@ def test_idle_lobby(chk, build):
 
 def downgrade_to_v3(path):
     """Turn a data file into schema version 3 (before names were folded),
-    as an older server left it: every later migration undone (the
-    tournaments' tables too)."""
-    drop = ("DROP TABLE tourney_games; DROP TABLE tourney_players;"
-            "DROP TABLE tourneys;"
+    as an older server left it."""
+    # every later migration undone too: ratings and records (issue 22),
+    # tournaments
+    drop = ("DROP TABLE IF EXISTS ratings; DROP TABLE IF EXISTS records;"
+            "DROP TABLE IF EXISTS tourney_games;"
+            "DROP TABLE IF EXISTS tourney_players;"
+            "DROP TABLE IF EXISTS tourneys;"
             "DROP INDEX identities_folded; DROP INDEX identities_unplayed;"
             "ALTER TABLE identities DROP COLUMN folded;"
             "ALTER TABLE identities DROP COLUMN played;"

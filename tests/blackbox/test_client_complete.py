@@ -2,7 +2,7 @@
 the first word of a line completes to verbs and the client's own commands
 only; the words after it to game names and room ids only (and, right after
 `tourney`, to its subcommands; tournament ids are remembered as room ids
-are)."""
+are). finger and ratings complete and show their text in the client."""
 
 import os
 import re
@@ -49,6 +49,14 @@ def main():
             typed(t, "ata\t", "ata", chk, "no game name as the first word")
             typed(t, "  sta\t", "  state ", chk,
                   "a verb after leading blanks")
+            # issue 22: finger and ratings complete, and show their tables
+            typed(t, "fin\t", "finger ", chk, "finger completes")
+            typed(t, "ratings ata\t", "ratings ataxx ", chk,
+                  "a game name after ratings")
+            chk.ok(t.say("ratings ataxx size=5", r"Ratings of ataxx size=5"),
+                   "the client shows a ratings table")
+            chk.ok(t.say("finger ana", r"Member since"),
+                   "the client shows a profile")
             typed(t, "tourney cr\t", "tourney create ", chk,
                   "a tourney subcommand after tourney")
             typed(t, "tourney create sto\t", "tourney create stones ", chk,

@@ -109,6 +109,9 @@ class Duo:
         end = ends[-1] if ends else {}
         res = {k: end.get(k) for k in ("result", "winner", "winner_name",
                                        "reason", "scores")}
+        # a two-player result also says whether it was rated (issue 22)
+        res.update({k: end[k] for k in ("rated", "unrated", "pool",
+                                        "ratings") if k in end})
         ck.eq(st["result"], res, "%s: state result = the ended event" % tag)
         if end.get("winner") is not None:
             ck.eq(end.get("winner_name"), self.names.get(end["winner"]),

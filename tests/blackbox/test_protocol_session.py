@@ -20,8 +20,9 @@ VERBS = ["hello", "games", "rooms", "create", "join", "watch", "leave",
          "state", "moves", "move", "resign", "draw", "takeback",
          "undo", "restart",
          "next", "hint", "rematch", "claim", "export", "history", "chat",
-         "say", "tell", "invite", "who", "ping", "quit", "mode", "help",
-         "tourney"]
+         "say", "tell", "invite", "who", "ping", "quit", "mode", "help"]
+VERBS += ["finger", "ratings"]  # issue 22: ratings and profiles
+VERBS += ["tourney"]  # issue 22: tournaments
 
 # Functional tests send quickly: keep the rate limit out of their way.
 FAST = ["--rate", "100000", "--burst", "100000"]

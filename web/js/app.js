@@ -25,6 +25,7 @@ function el(tag, attrs, ...kids) {
 const S = {
   me: null, games: [], room: null, roomId: null, sel: null, stateAt: 0,
   drawOffer: null, notice: "", hint: "", replaced: false, helloRooms: [],
+  ratingsGame: null, profile: null,
 };
 const ID_KEY = "tablero.id";
 
@@ -105,6 +106,7 @@ async function enterRoom(id, wantSeat = false) {
 
 function setState(st) {
   S.room = st;
+  if (st.seats && st.seats.length === 2) S.ratingsGame = st.game; // the lobby's ratings show it
   S.stateAt = Date.now();
   S.sel = null;
   S.replay = null;
@@ -303,6 +305,7 @@ async function renderLobby() {
       el("section", { class: "rooms" }, el("h2", {}, t("rooms")), el("ul", { class: "room-list" })),
       el("section", { class: "who" }, el("h2", {}, t("online")), el("ul", { class: "who-list" }), el("p", { class: "guests" })),
       S.me ? el("section", { class: "history" }, el("h2", {}, t("history")), el("ul", { class: "room-list" })) : "",
+      S.me ? ratingsFrame() : "",
       el("section", { class: "tourneys" }));
   }
   const note = lobby.querySelector(".notice");
@@ -325,9 +328,11 @@ async function renderLobby() {
     if (!rooms.rooms.length) list.append(el("li", {}, t("no_rooms")));
   }
   if (who && who.ok) {
-    lobby.querySelector(".who-list").replaceChildren(...who.players.map((p) => el("li", {}, p.name)));
+    lobby.querySelector(".who-list").replaceChildren(...who.players.map((p) => el("li", {},
+      S.me ? nameButton(p.name) : p.name)));
     lobby.querySelector(".guests").textContent = t("guests", who.guests || 0);
   }
+  renderRatings();
   renderTourneys(lobby.querySelector(".tourneys"));
   const hl = lobby.querySelector(".history .room-list");
   if (hist && hist.ok && hl) {
@@ -338,6 +343,86 @@ async function renderLobby() {
       el("span", { class: "room-status" }, t("n_moves", g.moves)), " ",
       el("button", { type: "button", class: "view", onclick: () => viewGame(g.room) }, t("view")))));
   }
+}
+
+// A player's name that opens their profile (finger).
+function nameButton(name) {
+  return el("button", { type: "button", class: "profile-link", "data-name": name,
+    onclick: () => showProfile(name) }, name);
+}
+
+// A rating as people read it: "1662?" while provisional.
+function ratingText(r) {
+  return String(r.rating) + (r.provisional ? "?" : "");
+}
+
+// The lobby's ratings: a two-player game's table (ratings) and the
+// profile (finger) of the last name clicked.
+function ratingsFrame() {
+  const duo = S.games.filter((g) => g.seats === 2);
+  if (!S.ratingsGame && duo.length) S.ratingsGame = duo[0].name;
+  const sel = el("select", { class: "ratings-game", "aria-label": t("game"),
+    onchange: () => { S.ratingsGame = sel.value; renderRatings(); } },
+  duo.map((g) => el("option", { value: g.name, selected: g.name === S.ratingsGame ? "" : null }, g.title)));
+  return el("section", { class: "ratings" }, el("h2", {}, t("ratings")), sel,
+    el("table", { class: "ratings-table" }), el("div", { class: "profile" }));
+}
+
+function ratingsRow(p) {
+  return el("tr", { class: p.provisional ? "provisional" : null, "data-name": p.name },
+    el("td", {}, p.rank != null ? String(p.rank) : ""), el("td", {}, nameButton(p.name)),
+    el("td", { class: "rating" }, ratingText(p)), el("td", {}, "±" + p.rd),
+    el("td", {}, p.wins + "–" + p.draws + "–" + p.losses));
+}
+
+async function renderRatings() {
+  const table = document.querySelector("#lobby .ratings-table");
+  if (!table || !S.ratingsGame) return;
+  document.querySelector("#lobby .ratings-game").value = S.ratingsGame;
+  const r = await conn.send("ratings", { game: S.ratingsGame }).catch(() => null);
+  if (!r || !r.ok) return;
+  const head = el("tr", {}, ["#", t("player"), t("rating"), t("deviation"), t("won_drawn_lost")].map((h) => el("th", {}, h)));
+  const rows = [head, ...r.players.map(ratingsRow)];
+  if (r.provisional.length)
+    rows.push(el("tr", {}, el("th", { colspan: 5 }, t("provisional"))), ...r.provisional.map(ratingsRow));
+  if (!r.players.length && !r.provisional.length)
+    rows.push(el("tr", {}, el("td", { colspan: 5 }, t("no_ratings"))));
+  table.replaceChildren(el("caption", {}, r.pool), ...rows);
+  renderProfile();
+}
+
+async function showProfile(name) {
+  const r = await conn.send("finger", { name }).catch(() => null);
+  S.profile = r && r.ok ? r : null;
+  if (!S.profile && r) S.notice = r.message || r.error;
+  renderProfile();
+}
+
+function fmtDate(ms) {
+  return ms ? new Date(ms).toLocaleString(getLang()) : "–";
+}
+
+function renderProfile() {
+  const box = document.querySelector("#lobby .profile");
+  const f = S.profile;
+  if (!box) return;
+  if (!f) { box.replaceChildren(); return; }
+  box.replaceChildren(el("h3", {}, f.name + (f.online ? " · " + t("status_online") : "")),
+    el("p", { class: "since" }, t("member_since", fmtDate(f.since_ms), fmtDate(f.seen_ms))),
+    f.ratings.length ? el("ul", { class: "profile-ratings" }, f.ratings.map((r) => el("li", { "data-pool": r.pool },
+      r.pool + ": " + ratingText(r) + " ±" + r.rd + " · " + r.wins + "–" + r.draws + "–" + r.losses)))
+      : el("p", {}, t("no_rated_games")),
+    (f.records || []).length ? el("ul", { class: "profile-records" }, f.records.map((r) => el("li", { "data-game": r.game },
+      gameTitle(r.game) + ": " + (r.level != null ? t("record_level", r.solved, r.level, r.tries) : t("record_solved", r.solved, r.fewest_left))))) : "",
+    f.playing.length ? el("p", { class: "profile-playing" }, t("playing_now", f.playing.map((p) => p.room + " (" + gameTitle(p.game) + ")").join(", "))) : "");
+}
+
+// The rating line of a finished two-player game: "ana 1500 → 1338?".
+function ratedWords(res) {
+  if (!res || res.rated === undefined) return "";
+  if (!res.rated) return t("not_rated", res.unrated || "");
+  return t("rated_line", res.pool, (res.ratings || []).map((s) =>
+    (s.name || "bot " + s.bot) + " " + s.before + " → " + s.after + (s.provisional ? "?" : "")).join(", "));
 }
 
 // The create form: the game's own options from `games`, bots, clock,
@@ -501,6 +586,7 @@ function renderRoom() {
     el("h2", { class: "room-title" }, gameTitle(st.game) + " · " + st.room +
       (st.options && st.options.level != null ? " · " + t("level", st.options.level) : "")),
     el("p", { class: "turn", role: "status", "aria-live": "polite" }, turnWords(st)),
+    st.status === "ended" && st.result && st.result.rated !== undefined ? el("p", { class: "rating-change" }, ratedWords(st.result)) : "",
     el("p", { class: "notice", role: "alert" }, S.notice || (S.drawOffer && S.drawOffer !== S.me ? t("draw_offered", S.drawOffer) : "")),
     S.hint ? el("p", { class: "hint" }, S.hint) : "",
     seats,

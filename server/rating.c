@@ -1,0 +1,406 @@
+/*
+ * rating.c: rated games. When a two-player game ends (room_end_prepare)
+ * this decides whether it is rated, computes both sides' new Glicko-2
+ * ratings (glicko.c) from their ratings before it, puts the change into
+ * the result (so the ended event, the room's row and the kept game all
+ * show it) and queues the new rows in the same change as the end: one
+ * transaction. Each game is its own rating period. Ratings queued and not
+ * yet known committed are kept here, since the loop's reader cannot see
+ * them yet (memory is the truth). docs/RULES.md, "Ratings", says why each
+ * number is what it is.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ai/ai.h"
+#include "server/glicko.h"
+#include "server/server.h"
+#include "server/store/store.h"
+#include "server/store/storeq.h"
+
+/* Each bot level's fixed rating (the same in every game): a lone
+ * player's games against bots are rated against these, and a bot's
+ * rating never changes. Levels are about 300 points apart, level 3 at a
+ * new player's 1500. */
+static const double rating_bot[AI_LEVEL_MAX + 1] = {
+    0, 900, 1200, 1500, 1800, 2100};
+/* A bot's deviation: its strength is known and fixed, but it is an
+ * estimate, not a measurement. */
+#define RATING_BOT_RD 80.0
+/* Longest option name a game rates apart by ("size"). */
+#define RATING_KEY_MAX 32
+/* Moves each side must have made for a game to be rated: fewer, and the
+ * game was aborted, not played. */
+#define RATING_MOVES_MIN 2
+
+/* A rating queued and not yet known committed. */
+struct rating_fresh {
+	struct rating_fresh *next;
+	uint64_t op; /* the op that stores it */
+	char name[SERVER_NAME_MAX + 1];
+	char pool[RATING_POOL_MAX];
+	struct glicko g;
+	int wins, draws, losses;
+};
+
+/* One rating as this file uses it. */
+struct rating_row {
+	struct glicko g;
+	int wins, draws, losses;
+};
+
+/* The pool of game g with options opts: its name, then each option it
+ * rates apart as " key=value" (an integer as a number, so that "07" and
+ * "7" are one pool). */
+void
+rating_pool(const struct rules_game *g, const struct rules_opt *opts, int nopts,
+    char *buf, size_t len)
+{
+	const char *p = g->rating_pools;
+	size_t n = (size_t)snprintf(buf, len, "%s", g->name);
+
+	while (p != NULL && *p != '\0' && n < len) {
+		char key[RATING_KEY_MAX];
+		size_t k = strcspn(p, ",");
+		const struct rules_optdesc *d;
+		const char *v;
+
+		snprintf(key, sizeof key, "%.*s", (int)k, p);
+		p += k + (p[k] == ',');
+		d = rules_optdesc_find(g, key);
+		if (d == NULL)
+			continue;
+		if (d->type == RULES_OPT_INT)
+			n += (size_t)snprintf(buf + n, len - n, " %s=%ld", key,
+			    rules_opt_long(g, opts, nopts, key));
+		else if ((v = rules_opt_get(g, opts, nopts, key)) != NULL)
+			n += (size_t)snprintf(
+			    buf + n, len - n, " %s=%s", key, v);
+	}
+}
+
+/* 1 when the rating's deviation is at or above the provisional bound. */
+int
+rating_provisional(double rd)
+{
+	return rd >= RATING_PROVISIONAL_RD;
+}
+
+/* The newest rating of name in pool queued and not yet committed. */
+static const struct rating_fresh *
+rating_fresh_find(struct server *srv, const char *name, const char *pool)
+{
+	const struct rating_fresh *f;
+
+	for (f = srv->rating_fresh; f != NULL; f = f->next)
+		if (strcmp(f->name, name) == 0 && strcmp(f->pool, pool) == 0)
+			return f;
+	return NULL;
+}
+
+/* What rating_get's query looks for and finds. */
+struct rating_find {
+	const char *pool;
+	struct rating_row *out;
+	int found;
+};
+
+static void
+rating_find_cb(void *arg, const struct store_rating *r)
+{
+	struct rating_find *f = arg;
+
+	if (strcmp(r->pool, f->pool) != 0)
+		return;
+	f->out->g.rating = r->rating;
+	f->out->g.rd = r->rd;
+	f->out->g.vol = r->vol;
+	f->out->wins = r->wins;
+	f->out->draws = r->draws;
+	f->out->losses = r->losses;
+	f->found = 1;
+}
+
+/* name's rating in pool (a new player's when there is none); 0, or -1
+ * when the store could not be read. */
+static int
+rating_get(struct server *srv, const char *name, const char *pool,
+    struct rating_row *out)
+{
+	const struct rating_fresh *f = rating_fresh_find(srv, name, pool);
+	struct rating_find q = {pool, out, 0};
+
+	memset(out, 0, sizeof *out);
+	out->g.rating = GLICKO_START_RATING;
+	out->g.rd = GLICKO_START_RD;
+	out->g.vol = GLICKO_START_VOL;
+	if (f != NULL) {
+		out->g = f->g;
+		out->wins = f->wins;
+		out->draws = f->draws;
+		out->losses = f->losses;
+		return 0;
+	}
+	if (store_ratings_of(srv->reader, name, rating_find_cb, &q) != 0) {
+		log_error("store: %s", store_errmsg(srv->reader));
+		return -1;
+	}
+	return 0;
+}
+
+/* name's current rating in game g with options (an object of strings, as
+ * a room's), rounded; *provisional (when not NULL) says whether it is
+ * provisional. A new player's 1500 when there is none, or when the store
+ * could not be read (logged). For seeks' ranges (seek_rating). */
+int
+rating_of(struct server *srv, const char *name, const struct rules_game *g,
+    const cJSON *options, int *provisional)
+{
+	struct rules_opt opts[PROTO_MAX_OPTIONS];
+	char pool[RATING_POOL_MAX];
+	struct rating_row row;
+	const cJSON *it;
+	int n = 0;
+
+	cJSON_ArrayForEach(it, options) {
+		if (n == PROTO_MAX_OPTIONS || !cJSON_IsString(it))
+			continue;
+		opts[n].key = it->string;
+		opts[n].value = it->valuestring;
+		n++;
+	}
+	rating_pool(g, opts, n, pool, sizeof pool);
+	rating_get(srv, name, pool, &row);
+	if (provisional != NULL)
+		*provisional = rating_provisional(row.g.rd);
+	return (int)lround(row.g.rating);
+}
+
+/* Call cb with each of name's ratings queued and not yet committed, the
+ * newest first (finger). */
+void
+rating_fresh_each(
+    struct server *srv, const char *name, store_rating_cb cb, void *arg)
+{
+	const struct rating_fresh *f;
+	struct store_rating sr;
+
+	for (f = srv->rating_fresh; f != NULL; f = f->next) {
+		if (strcmp(f->name, name) != 0)
+			continue;
+		memset(&sr, 0, sizeof sr);
+		sr.name = f->name;
+		sr.pool = f->pool;
+		sr.rating = f->g.rating;
+		sr.rd = f->g.rd;
+		sr.vol = f->g.vol;
+		sr.wins = f->wins;
+		sr.draws = f->draws;
+		sr.losses = f->losses;
+		cb(arg, &sr);
+	}
+}
+
+/* Ops up to committed are stored: their ratings are the reader's. */
+void
+rating_committed(struct server *srv, uint64_t committed)
+{
+	struct rating_fresh **fp = &srv->rating_fresh, *f;
+
+	while ((f = *fp) != NULL) {
+		if (f->op <= committed) {
+			*fp = f->next;
+			free(f);
+		} else {
+			fp = &f->next;
+		}
+	}
+}
+
+/* Check the create option rated (yes or no, two-player games only); 0,
+ * or -1 with the reason. */
+int
+rating_option_check(
+    const struct rules_game *g, const cJSON *options, char *err, size_t errlen)
+{
+	const char *v = cJSON_GetStringValue(
+	    cJSON_GetObjectItemCaseSensitive(options, RATING_OPT));
+
+	if (cJSON_GetObjectItemCaseSensitive(options, RATING_OPT) == NULL)
+		return 0;
+	if (g->seats < 2) {
+		snprintf(err, errlen,
+		    "%s is a one-player game: it is never "
+		    "rated (no rated option)",
+		    g->name);
+		return -1;
+	}
+	if (v == NULL || (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0)) {
+		snprintf(err, errlen, "option rated must be yes or no");
+		return -1;
+	}
+	return 0;
+}
+
+/* Moves seat made in the game. */
+static int
+rating_moves_of(const struct room *r, int seat)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->nhist; i++)
+		if (r->hist[i].seat == seat)
+			n++;
+	return n;
+}
+
+/* Why the game that just ended in r is not rated, or NULL when it is. */
+static const char *
+rating_unrated(const struct room *r, const char *result)
+{
+	const char *opt = cJSON_GetStringValue(
+	    cJSON_GetObjectItemCaseSensitive(r->options, RATING_OPT));
+	int s, people = 0;
+
+	if (opt != NULL && strcmp(opt, "no") == 0)
+		return "created with rated=no";
+	if (cJSON_GetObjectItemCaseSensitive(r->options, RULES_OPT_FILE) !=
+	        NULL ||
+	    cJSON_GetObjectItemCaseSensitive(r->options, RULES_OPT_POSITION) !=
+	        NULL)
+		return "it began from a loaded position";
+	if (strcmp(result, "win") != 0 && strcmp(result, "draw") != 0)
+		return "it has no winner and is no draw";
+	for (s = 0; s < 2; s++) {
+		if (r->seats[s].player != NULL)
+			people++;
+		else if (r->seats[s].bot <= 0 || r->seats[s].bot > AI_LEVEL_MAX)
+			return "a seat was empty";
+		else if (r->seats[s].depth > 0)
+			return "a bot with a set depth has no rating";
+	}
+	if (people == 0)
+		return "no person played";
+	for (s = 0; s < 2; s++)
+		if (rating_moves_of(r, s) < RATING_MOVES_MIN)
+			return "aborted: fewer than two moves by each side";
+	return NULL;
+}
+
+/* One side's entry of the result's ratings. */
+static cJSON *
+rating_entry(const struct room *r, int seat, const struct glicko *before,
+    const struct glicko *after)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "seat", r->g->seat_names[seat]);
+	if (r->seats[seat].player != NULL)
+		cJSON_AddStringToObject(o, "name", r->seats[seat].player->name);
+	else {
+		cJSON_AddNullToObject(o, "name");
+		cJSON_AddNumberToObject(o, "bot", r->seats[seat].bot);
+	}
+	cJSON_AddNumberToObject(o, "before", lround(before->rating));
+	cJSON_AddNumberToObject(o, "after", lround(after->rating));
+	cJSON_AddNumberToObject(
+	    o, "change", lround(after->rating) - lround(before->rating));
+	cJSON_AddNumberToObject(o, "rd", lround(after->rd));
+	cJSON_AddBoolToObject(o, "provisional", rating_provisional(after->rd));
+	return o;
+}
+
+/* Queue seat's new rating and keep it until it is committed. */
+static void
+rating_put(
+    struct room *r, int seat, const char *pool, const struct rating_row *row)
+{
+	struct store_rating sr;
+	struct rating_fresh *f = xcalloc(1, sizeof *f);
+
+	memset(&sr, 0, sizeof sr);
+	sr.name = r->seats[seat].player->name;
+	sr.pool = pool;
+	sr.rating = row->g.rating;
+	sr.rd = row->g.rd;
+	sr.vol = row->g.vol;
+	sr.wins = row->wins;
+	sr.draws = row->draws;
+	sr.losses = row->losses;
+	sr.updated_ms = clock_now_ms();
+	storeq_rating_put(r->srv->storeq, &sr);
+	f->op = storeq_ops(r->srv->storeq);
+	snprintf(f->name, sizeof f->name, "%s", sr.name);
+	snprintf(f->pool, sizeof f->pool, "%s", pool);
+	f->g = row->g;
+	f->wins = row->wins;
+	f->draws = row->draws;
+	f->losses = row->losses;
+	f->next = r->srv->rating_fresh;
+	r->srv->rating_fresh = f;
+}
+
+/* seat's side before the game: a person's rating, or a bot level's. */
+static int
+rating_side(struct room *r, int seat, const char *pool, struct rating_row *row)
+{
+	if (r->seats[seat].player != NULL)
+		return rating_get(
+		    r->srv, r->seats[seat].player->name, pool, row);
+	memset(row, 0, sizeof *row);
+	row->g.rating = rating_bot[r->seats[seat].bot];
+	row->g.rd = RATING_BOT_RD;
+	row->g.vol = GLICKO_START_VOL;
+	return 0;
+}
+
+/* Rate the two-player game that has just ended in r (room_end_prepare,
+ * r->result made): rated, and either the ratings or why not, go into the
+ * result; the new ratings are queued with the end. */
+void
+rating_game_end(struct room *r, const char *result, int winner)
+{
+	const char *why;
+	char pool[RATING_POOL_MAX];
+	struct rating_row side[2], after[2];
+	cJSON *list;
+	int s;
+
+	if (r->g->seats != 2)
+		return;
+	why = rating_unrated(r, result);
+	rating_pool(r->g, r->opts, r->nopts, pool, sizeof pool);
+	if (why == NULL &&
+	    (rating_side(r, 0, pool, &side[0]) != 0 ||
+	        rating_side(r, 1, pool, &side[1]) != 0))
+		why = "the ratings could not be read";
+	cJSON_AddBoolToObject(r->result, "rated", why == NULL);
+	if (why != NULL) {
+		cJSON_AddStringToObject(r->result, "unrated", why);
+		return;
+	}
+	cJSON_AddStringToObject(r->result, "pool", pool);
+	list = cJSON_AddArrayToObject(r->result, "ratings");
+	for (s = 0; s < 2; s++) {
+		struct glicko_game g = {side[1 - s].g.rating, side[1 - s].g.rd,
+		    winner < 0        ? 0.5
+		        : winner == s ? 1.0
+		                      : 0.0};
+
+		after[s] = side[s];
+		if (r->seats[s].player != NULL) {
+			glicko_update(
+			    &side[s].g, &g, 1, GLICKO_TAU, &after[s].g);
+			after[s].wins += winner == s;
+			after[s].losses += winner == 1 - s;
+			after[s].draws += winner < 0;
+		}
+		cJSON_AddItemToArray(
+		    list, rating_entry(r, s, &side[s].g, &after[s].g));
+	}
+	for (s = 0; s < 2; s++)
+		if (r->seats[s].player != NULL)
+			rating_put(r, s, pool, &after[s]);
+}
