@@ -417,6 +417,7 @@ struct server {
 	struct proto_out encoded; /* net_send_msg's reused buffer */
 	struct web *web;          /* the web listeners (web.c), or NULL */
 	int nweb; /* web.c's connections not yet handed to net.c */
+	struct seek_pool *seeks; /* open seeks, memory only (seek.h) */
 };
 
 /* log.c */
