@@ -255,6 +255,7 @@ session_guest_verb(enum proto_verb v)
 	case PROTO_EXPORT:
 	case PROTO_HISTORY:
 	case PROTO_WHO:
+	case PROTO_SEEKS:
 		return 1;
 	default:
 		return 0;

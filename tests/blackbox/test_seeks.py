@@ -16,7 +16,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from games_lib import (Checks, absorb, done, login, play_out, req,  # noqa
                        seeded, server, until)
-from harness import args, is_error, is_ok  # noqa: E402
+from harness import Client, args, is_error, is_ok  # noqa: E402
 from test_telnet import Telnet  # noqa: E402
 
 # The grace the server is started with: short, so the test can outlast it.
@@ -169,6 +169,11 @@ def test_verbs(chk, srv):
         is_error(chk, req(gus, "seek", game="ataxx", range=bad),
                  "bad_request", "range=%s" % bad, ["LO-HI"])
     chk.eq(req(ivy, "seeks").get("seeks"), [], "nothing refused was kept")
+    guest = Client(srv.port)
+    is_ok(chk, guest.call("seeks"), "a guest may list the seeks")
+    is_error(chk, guest.call("seek", game="ataxx"), "not_logged_in",
+             "a guest may not seek")
+    guest.close()
     gus.close()
     ivy.close()
 

@@ -27,6 +27,9 @@ const words = {
     hint_unknown: "The solver found no answer in time.", select_piece: "Select a piece",
     room_chat: "Room chat", lobby_chat: "Lobby chat", seat_gone: "(gone)",
     first: "first", prev: "back", next: "forward", last: "last", play: "Play", level: "level {0}", view: "View", n_moves: "{0} moves", move_of: "move {0} of {1}",
+    seeks: "Seeks", seek: "Seek an opponent", rated: "Rated", casual: "casual", rated_word: "rated",
+    range: "Ratings from–to", no_seeks: "Nobody is seeking a game: seek one.", withdraw: "Withdraw",
+    untimed: "untimed", seeking: "Seeking {0}: the board opens when someone matches.",
   },
   es: {
     title: "tablero", lobby: "Sala", games: "Juegos", rooms: "Mesas",
@@ -52,6 +55,9 @@ const words = {
     hint_unknown: "El buscador no halló respuesta a tiempo.", select_piece: "Elige una pieza",
     room_chat: "Charla de la mesa", lobby_chat: "Charla de la sala", seat_gone: "(ausente)",
     first: "inicio", prev: "atrás", next: "adelante", last: "final", play: "Jugar", level: "nivel {0}", view: "Ver", n_moves: "{0} jugadas", move_of: "jugada {0} de {1}",
+    seeks: "Buscan rival", seek: "Buscar rival", rated: "Puntuable", casual: "amistosa", rated_word: "puntuable",
+    range: "Puntuación de–a", no_seeks: "Nadie busca partida: busca tú.", withdraw: "Retirar",
+    untimed: "sin reloj", seeking: "Buscando {0}: el tablero se abre cuando alguien coincida.",
   },
 };
 
