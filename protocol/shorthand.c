@@ -169,9 +169,9 @@ shorthand_key(struct proto_request *req, const char *key, size_t keylen,
 		name[keylen] = '\0';
 		f = proto_field_from_name(name);
 	}
-	/* create and seek: time= and inc= are the clock, and every key
-	 * that is no field of theirs a game option */
-	if (proto_verb_has_field(req->verb, PROTO_F_OPTIONS) &&
+	/* create and seek (the verbs with a clock): time= and inc= are the
+	 * clock, and every key that is no field of theirs a game option */
+	if (proto_verb_has_field(req->verb, PROTO_F_CLOCK) &&
 	    keylen < sizeof name) {
 		if (strcmp(name, "time") == 0) {
 			if (*t >= 0 ||

@@ -213,18 +213,23 @@ cmd_seek_tell(struct room *r, int seat, const char *seek_id, int rated)
 /* A room for two seeks (theirs, older, of player p; mine, of player me),
  * its seats drawn by lot, the game started, both told; NULL when no room
  * could be had (logged). The seeks leave the pool as the game starts
- * (seek_room_started). Rated or casual is told in the paired event; the
- * room takes rated=no once ratings gives create that option. */
+ * (seek_room_started). Rated or casual is told in the paired event, and
+ * where ratings exist (RATING_OPT) a casual game is made rated=no. */
 static struct room *
 cmd_seek_room(struct server *srv, struct seek *theirs, struct player *p,
     struct seek *mine, struct player *me)
 {
 	char err[RULES_ERR_MAX], their_id[SEEK_ID_MAX], my_id[SEEK_ID_MAX];
 	int rated = mine->rated, seat = (int)randombytes_uniform(2);
+	cJSON *options = cJSON_Duplicate(mine->options, 1);
 	struct room *r;
 
-	r = room_new(srv, mine->g, cJSON_Duplicate(mine->options, 1), 1, err,
-	    sizeof err);
+#ifdef RATING_OPT /* with ratings (rating.c): a casual seek's game is not      \
+                     rated, as create rated=no */
+	if (!mine->rated)
+		cJSON_AddStringToObject(options, RATING_OPT, "no");
+#endif
+	r = room_new(srv, mine->g, options, 1, err, sizeof err);
 	if (r == NULL || store_room_number(srv->reader, &r->number) != 0) {
 		log_error("seek: no room for %s and %s: %s", theirs->name,
 		    mine->name, r == NULL ? err : store_errmsg(srv->reader));
