@@ -147,31 +147,29 @@ cmd_seek_limits(struct conn *c, const struct proto_request *req)
 	return limit_games_check(c, req);
 }
 
-/* The seeker of an open seek, when a game can start for them now:
- * connected, with a room and a game left to them. */
-static struct player *
-cmd_seek_ready(struct server *srv, const struct seek *s)
+/* Can the seeker of an open seek start a game now: connected, with a
+ * room and a game left to them? (seek_match's question.) */
+static int
+cmd_seek_ready(void *arg, const struct seek *s)
 {
+	struct server *srv = arg;
 	struct player *p = player_find(srv, s->name);
 	char why[128];
 
-	if (p == NULL || p->conn == NULL ||
-	    room_count_for(p) >= srv->cfg.max_rooms_per_player ||
-	    !limit_games_ok(srv, p->name, p->conn->lim_addr, why, sizeof why))
-		return NULL;
-	return p;
+	return p != NULL && p->conn != NULL &&
+	    room_count_for(p) < srv->cfg.max_rooms_per_player &&
+	    limit_games_ok(srv, p->name, p->conn->lim_addr, why, sizeof why);
 }
 
-/* The oldest open seek that meets s and whose player can play now. */
+/* The oldest open seek that meets s and whose player can play now, with
+ * that player in *p. */
 static struct seek *
 cmd_seek_match(struct server *srv, const struct seek *s, struct player **p)
 {
-	struct seek *o;
+	struct seek *o = seek_match(srv->seeks, s, cmd_seek_ready, srv);
 
-	TAILQ_FOREACH(o, &srv->seeks->list, entry)
-		if (seek_compatible(o, s) && (*p = cmd_seek_ready(srv, o)))
-			return o;
-	return NULL;
+	*p = o != NULL ? player_find(srv, o->name) : NULL;
+	return o;
 }
 
 /* A joined event for a seated player. */
@@ -306,9 +304,8 @@ void
 cmd_seeks(struct conn *c, const struct proto_request *req)
 {
 	const struct rules_game *g = NULL;
-	struct seek *s;
 	cJSON *rep, *list;
-	int n = 0, more = 0;
+	int more;
 
 	if (req->game != NULL && (g = rules_find(req->game)) == NULL) {
 		session_error(
@@ -317,17 +314,7 @@ cmd_seeks(struct conn *c, const struct proto_request *req)
 	}
 	rep = proto_reply(req);
 	list = cJSON_AddArrayToObject(rep, "seeks");
-	TAILQ_FOREACH_REVERSE(s, &c->srv->seeks->list, seek_list, entry)
-	{
-		if (s->gone_ms != 0 || (g != NULL && s->g != g))
-			continue;
-		if (n == SEEK_LIST_MAX) {
-			more = 1;
-			break;
-		}
-		cJSON_AddItemToArray(list, seek_json(s));
-		n++;
-	}
+	more = seek_list_json(c->srv->seeks, g, SEEK_LIST_MAX, list);
 	cJSON_AddBoolToObject(rep, "more", more);
 	session_reply(c, rep);
 }
@@ -338,7 +325,7 @@ void
 cmd_unseek(struct conn *c, const struct proto_request *req)
 {
 	struct seek_pool *pool = c->srv->seeks;
-	struct seek *s, *next;
+	struct seek *s;
 	cJSON *rep, *gone, *left;
 
 	s = req->seek != NULL ? seek_find(pool, req->seek) : NULL;
@@ -351,17 +338,7 @@ cmd_unseek(struct conn *c, const struct proto_request *req)
 	rep = proto_reply(req);
 	gone = cJSON_AddArrayToObject(rep, "removed");
 	left = cJSON_AddArrayToObject(rep, "seeks");
-	for (s = TAILQ_FIRST(&pool->list); s != NULL; s = next) {
-		next = TAILQ_NEXT(s, entry);
-		if (strcmp(s->name, c->player->name) != 0)
-			continue;
-		if (req->seek == NULL || strcmp(s->id, req->seek) == 0) {
-			cJSON_AddItemToArray(gone, cJSON_CreateString(s->id));
-			seek_remove(pool, s);
-		} else {
-			cJSON_AddItemToArray(left, seek_json(s));
-		}
-	}
+	seek_withdraw(pool, c->player->name, req->seek, gone, left);
 	session_reply(c, rep);
 }
 
@@ -404,9 +381,8 @@ seek_logged_in(struct server *srv, struct player *me)
 	seek_player_back(srv->seeks, me->name);
 	if (room_count_for(me) >= srv->cfg.max_rooms_per_player)
 		return;
-	TAILQ_FOREACH(s, &srv->seeks->list, entry) {
-		if (strcmp(s->name, me->name) != 0)
-			continue;
+	for (s = seek_next_of(srv->seeks, me->name, NULL); s != NULL;
+	     s = seek_next_of(srv->seeks, me->name, s)) {
 		if ((theirs = cmd_seek_match(srv, s, &p)) != NULL) {
 			cmd_seek_room(srv, theirs, p, s, me);
 			return;

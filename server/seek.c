@@ -194,6 +194,78 @@ seek_compatible(const struct seek *a, const struct seek *b)
 	    seek_in_range(a, b->rating) && seek_in_range(b, a->rating);
 }
 
+/* The oldest seek of the pool compatible with s whose player ready()
+ * says can play now, or NULL. */
+struct seek *
+seek_match(const struct seek_pool *pool, const struct seek *s,
+    int (*ready)(void *arg, const struct seek *o), void *arg)
+{
+	struct seek *o;
+
+	TAILQ_FOREACH(o, &pool->list, entry)
+		if (seek_compatible(o, s) && ready(arg, o))
+			return o;
+	return NULL;
+}
+
+/* The player's next seek after prev (NULL: the first), oldest first. */
+struct seek *
+seek_next_of(
+    const struct seek_pool *pool, const char *name, const struct seek *prev)
+{
+	struct seek *s =
+	    prev != NULL ? TAILQ_NEXT(prev, entry) : TAILQ_FIRST(&pool->list);
+
+	for (; s != NULL; s = TAILQ_NEXT(s, entry))
+		if (strcmp(s->name, name) == 0)
+			return s;
+	return NULL;
+}
+
+/* The open seeks (of game g, or all when NULL), newest first, at most max
+ * of them into the array list, leaving out those whose player is away;
+ * 1 when more were left out, else 0. */
+int
+seek_list_json(const struct seek_pool *pool, const struct rules_game *g,
+    int max, cJSON *list)
+{
+	const struct seek *s;
+	int n = 0;
+
+	TAILQ_FOREACH_REVERSE(s, &pool->list, seek_list, entry)
+	{
+		if (s->gone_ms != 0 || (g != NULL && s->g != g))
+			continue;
+		if (n == max)
+			return 1;
+		cJSON_AddItemToArray(list, seek_json(s));
+		n++;
+	}
+	return 0;
+}
+
+/* Withdraw the player's seek with this id (all of theirs when id is
+ * NULL): each id withdrawn into the array gone, each seek of theirs left
+ * into the array left. */
+void
+seek_withdraw(struct seek_pool *pool, const char *name, const char *id,
+    cJSON *gone, cJSON *left)
+{
+	struct seek *s, *next;
+
+	for (s = TAILQ_FIRST(&pool->list); s != NULL; s = next) {
+		next = TAILQ_NEXT(s, entry);
+		if (strcmp(s->name, name) != 0)
+			continue;
+		if (id == NULL || strcmp(s->id, id) == 0) {
+			cJSON_AddItemToArray(gone, cJSON_CreateString(s->id));
+			seek_remove(pool, s);
+		} else {
+			cJSON_AddItemToArray(left, seek_json(s));
+		}
+	}
+}
+
 /* The player's connection dropped: their seeks wait, unmatched and
  * unlisted, for the grace period (seek_expire). */
 void

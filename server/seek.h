@@ -4,7 +4,8 @@
  * ratings wanted); two compatible seeks make a room (cmd_seek.c). The
  * pool is memory only, like Lichess's: it is not stored and does not
  * survive a restart. It knows players by name only, never by pointer,
- * so a cluster can move it elsewhere (Redis) behind these calls.
+ * and only seek.c walks it, so a cluster can move it elsewhere (Redis)
+ * behind these calls.
  */
 #ifndef TABLERO_SEEK_H
 #define TABLERO_SEEK_H
@@ -75,6 +76,14 @@ int seek_count_of(const struct seek_pool *pool, const char *name);
 struct seek *seek_find(const struct seek_pool *pool, const char *id);
 struct seek *seek_find_same(const struct seek_pool *pool, const struct seek *s);
 int seek_compatible(const struct seek *a, const struct seek *b);
+struct seek *seek_match(const struct seek_pool *pool, const struct seek *s,
+    int (*ready)(void *arg, const struct seek *o), void *arg);
+struct seek *seek_next_of(
+    const struct seek_pool *pool, const char *name, const struct seek *prev);
+int seek_list_json(const struct seek_pool *pool, const struct rules_game *g,
+    int max, cJSON *list);
+void seek_withdraw(struct seek_pool *pool, const char *name, const char *id,
+    cJSON *gone, cJSON *left);
 void seek_player_gone(struct seek_pool *pool, const char *name, int64_t now);
 void seek_player_back(struct seek_pool *pool, const char *name);
 int seek_expire(struct seek_pool *pool, int64_t now, int64_t grace_ms);
