@@ -132,10 +132,10 @@ cmd_seek_limits(struct conn *c, const struct proto_request *req)
 		    SEEK_PER_PLAYER_MAX);
 		return -1;
 	}
-	if (pool->n >= SEEK_POOL_MAX) {
+	if (pool->n >= c->srv->cfg.max_seeks) {
 		session_error(c, req, PROTO_E_LIMIT_REACHED,
 		    "the server has %d open seeks; try again shortly",
-		    SEEK_POOL_MAX);
+		    c->srv->cfg.max_seeks);
 		return -1;
 	}
 	if (room_count_for(c->player) >= c->srv->cfg.max_rooms_per_player) {

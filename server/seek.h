@@ -21,9 +21,10 @@
 /* Open seeks per player: a few games or clocks at once is what people
  * do (Lichess allows a handful); more only fills the lobby's list. */
 #define SEEK_PER_PLAYER_MAX 3
-/* Open seeks on the server: each is under 2 KB (options are capped by
- * SEEK_OPTIONS_MAX) and a new seek scans the pool once, so 5,000 keep
- * the pool under 10 MB and a scan well under a millisecond. */
+/* Open seeks on the server (--max-seeks' default): each is under 2 KB
+ * (options are capped by SEEK_OPTIONS_MAX) and a new seek scans the pool
+ * once, so 5,000 keep the pool under 10 MB and a scan well under a
+ * millisecond. */
 #define SEEK_POOL_MAX 5000
 /* Bytes of a seek's options (keys and values): a seek is for a quick
  * game with the usual options; a board file or a position belongs to

@@ -204,6 +204,7 @@ struct config {
 	int nweb_origin;
 	int tls_port; /* -1: no TLS port */
 	const char *tls_cert, *tls_key;
+	int max_seeks; /* open seeks on the server (seek.h) */
 };
 
 /* A token bucket (limit.c). */

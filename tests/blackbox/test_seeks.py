@@ -6,7 +6,8 @@ to the end. Seeks that differ in any of these do not pair. unseek
 withdraws one or all; the limits per player; bad seeks are refused with
 the rules' words; a seek waits unlisted while its player is away within
 the grace and pairs when they are back, ends past the grace, at quit, and
-when the player starts another two-player game. Text mode renders the
+when the player starts another two-player game; --max-seeks bounds the
+pool. Text mode renders the
 verbs and the event."""
 
 import os
@@ -243,6 +244,23 @@ def test_text(chk, srv):
     oli.close()
 
 
+def test_pool_full(chk, build):
+    """--max-seeks bounds the pool; a withdrawn seek makes room again."""
+    s = server(build, extra=["--max-seeks", "3"])
+    try:
+        pat, ray = login(s.port, "pat"), login(s.port, "ray")
+        for c, game in ((pat, "amazons"), (pat, "stones"), (ray, "ataxx")):
+            is_ok(chk, req(c, "seek", game=game), "seek %s" % game)
+        is_error(chk, req(ray, "seek", game="stones", rated=False),
+                 "limit_reached", "the pool is full",
+                 ["the server has 3 open seeks"])
+        req(pat, "unseek", seek="s1")
+        is_ok(chk, req(ray, "seek", game="stones", rated=False),
+              "room again after an unseek")
+    finally:
+        s.stop()
+
+
 def main():
     a = args()
     chk = Checks()
@@ -255,6 +273,7 @@ def main():
         test_text(chk, s)
     finally:
         s.stop()
+    test_pool_full(chk, a.build)
     done(chk)
 
 
