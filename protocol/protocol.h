@@ -206,7 +206,10 @@ void proto_framer_trim(struct proto_framer *f);
 	X(MODE, mode)                                                          \
 	X(HELP, help)                                                          \
 	X(FINGER, finger)                                                      \
-	X(RATINGS, ratings)
+	X(RATINGS, ratings)                                                    \
+	X(SEEK, seek)                                                          \
+	X(SEEKS, seeks)                                                        \
+	X(UNSEEK, unseek)
 
 enum proto_verb {
 #define PROTO_VERB_ENUM(upper, lower) PROTO_##upper,
@@ -266,7 +269,8 @@ enum proto_verb proto_verbs_check(void);
 	X(RESTARTED, restarted)                                                \
 	X(GRACE_OVER, grace_over)                                              \
 	X(TOLD, told)                                                          \
-	X(INVITED, invited)
+	X(INVITED, invited)                                                    \
+	X(PAIRED, paired)
 
 enum proto_event_kind {
 #define PROTO_EVENT_ENUM(upper, lower) PROTO_EV_##upper,
@@ -350,6 +354,10 @@ struct proto_request {
 	struct proto_bot bots[PROTO_MAX_BOTS]; /* create */
 	int nbots;
 	int bot_depth; /* create: the bots' search depth, 0 for their level's */
+	int has_rated; /* seek: rated (1) or casual (0) */
+	int is_rated;
+	char *range; /* seek: the opponents' ratings, "LO-HI" */
+	char *seek;  /* unseek: the seek's id */
 };
 
 /*
@@ -536,6 +544,9 @@ enum proto_field {
 	PROTO_F_SINCE,
 	PROTO_F_DEPTH,
 	PROTO_F_AT,
+	PROTO_F_RATED,
+	PROTO_F_RANGE,
+	PROTO_F_SEEK,
 	PROTO_F_COUNT
 };
 
@@ -604,6 +615,7 @@ text_fn text_reply_hello, text_reply_games, text_reply_rooms, text_reply_seated,
     text_reply_move, text_reply_hint, text_reply_export, text_reply_who,
     text_reply_help, text_reply_said, text_reply_ok, text_reply_history;
 text_fn text_reply_finger, text_reply_ratings;
+text_fn text_reply_seek, text_reply_seeks;
 
 /* text.c: the event renderers that events.c's rows name */
 text_fn *proto_event_text(enum proto_event_kind e); /* in events.c */

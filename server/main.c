@@ -17,6 +17,7 @@
 #include <event2/thread.h>
 #include <sodium.h>
 
+#include "server/seek.h"
 #include "server/server.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
@@ -160,6 +161,8 @@ main_cleanup(struct server *srv)
 	web_free_all(srv);
 	net_free_all(srv);
 	room_free_all(srv);
+	seek_pool_free(srv->seeks);
+	srv->seeks = NULL;
 	slots_free(&srv->held_conns);
 	player_free_all(srv);
 	limit_free_all(srv);
@@ -269,6 +272,7 @@ main_start(struct server *srv)
 	if (net_listen(srv) != 0 || web_listen(srv) != 0)
 		return -1;
 	srv->worker = worker_new(srv);
+	srv->seeks = seek_pool_new();
 	if (recover_rooms(srv) != 0)
 		return -1;
 	sweep_start(srv);

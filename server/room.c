@@ -11,6 +11,7 @@
 
 #include <sodium.h>
 
+#include "server/seek.h"
 #include "server/server.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
@@ -876,6 +877,7 @@ room_start_prepare(struct room *r)
 		r->seats[i].rematch = 0;
 	}
 	r->turn_start_ms = clock_mono_ms();
+	seek_room_started(r);
 }
 
 /* The events room_start_announce sends. */

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "server/seek.h"
 #include "server/server.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
@@ -102,6 +103,7 @@ sweep_run(evutil_socket_t fd, short what, void *arg)
 		return;
 	limit_sweep(srv);
 	sweep_rooms(srv);
+	seek_sweep(srv);
 	if (clock_mono_ms() - srv->pruned_ms >= SWEEP_PRUNE_SEC * 1000)
 		player_prune(srv);
 	if (clock_mono_ms() - srv->games_pruned_ms >= SWEEP_GAMES_SEC * 1000)

@@ -32,6 +32,9 @@ const words = {
     member_since: "Member since {0}, last seen {1}", playing_now: "Playing now: {0}",
     rated_line: "Rated ({0}): {1}", not_rated: "Not rated: {0}",
     record_level: "{0} solved, highest level {1} ({2} retries)", record_solved: "{0} solved, fewest left {1}",
+    seeks: "Seeks", seek: "Seek an opponent", rated: "Rated", casual: "casual", rated_word: "rated",
+    range: "Ratings from–to", no_seeks: "Nobody is seeking a game: seek one.", withdraw: "Withdraw",
+    untimed: "untimed", seeking: "Seeking {0}: the board opens when someone matches.",
   },
   es: {
     title: "tablero", lobby: "Sala", games: "Juegos", rooms: "Mesas",
@@ -62,6 +65,9 @@ const words = {
     member_since: "Miembro desde {0}, visto por última vez {1}", playing_now: "Jugando ahora: {0}",
     rated_line: "Puntuada ({0}): {1}", not_rated: "No puntuada: {0}",
     record_level: "{0} resueltos, nivel más alto {1} ({2} reintentos)", record_solved: "{0} resueltos, mínimo de piezas {1}",
+    seeks: "Buscan rival", seek: "Buscar rival", rated: "Puntuable", casual: "amistosa", rated_word: "puntuable",
+    range: "Puntuación de–a", no_seeks: "Nadie busca partida: busca tú.", withdraw: "Retirar",
+    untimed: "sin reloj", seeking: "Buscando {0}: el tablero se abre cuando alguien coincida.",
   },
 };
 
