@@ -261,6 +261,46 @@ def test_pool_full(chk, build):
         s.stop()
 
 
+def rated_game(srv, winner, loser):
+    """A rated Ataxx game (size 7) that loser resigns after two moves a
+    side; the ratings it gave, by name."""
+    w, l_ = login(srv.port, winner), login(srv.port, loser)
+    room = req(w, "create", game="ataxx")["room"]
+    req(l_, "join", room=room)
+    for _ in range(2):
+        for c in (w, l_):
+            moves = req(c, "moves", room=room)["moves"]
+            req(c, "move", room=room, move=moves[0])
+    req(l_, "resign", room=room)
+    ev = until(w, lambda e: e.get("event") == "ended" and
+               e.get("room") == room)
+    return w, l_, {x.get("name"): x.get("after")
+                   for x in (ev or {}).get("ratings", [])}
+
+
+def test_rated_range(chk, srv):
+    """A range is checked against the players' real ratings: after a rated
+    game the winner is above 1500 and out of a 1400-1600 range, a new
+    player (1500) inside it."""
+    rina, _, after = rated_game(srv, "rina", "rolf")
+    chk.ok(after.get("rina", 0) > 1600,
+           "rina won a rated game: above 1600 (%s)" % after.get("rina"))
+    rudi = login(srv.port, "rudi")
+    r = req(rudi, "seek", game="ataxx", range="1400-1600")
+    is_ok(chk, r, "rudi seeks ataxx, opponents 1400-1600")
+    r = req(rina, "seek", game="ataxx")
+    is_ok(chk, r, "rina seeks ataxx")
+    chk.eq((r.get("room"), (r.get("seek") or {}).get("rating")),
+           (None, after.get("rina")),
+           "rina's seek carries her rating and meets no one: she is out "
+           "of rudi's range")
+    req(rina, "unseek")
+    ruth = login(srv.port, "ruth")
+    r = req(ruth, "seek", game="ataxx")
+    chk.ok(bool(r.get("room")), "ruth (new, 1500) meets rudi's seek")
+    chk.ok(paired(rudi) is not None, "rudi is paired")
+
+
 def main():
     a = args()
     chk = Checks()
@@ -271,6 +311,7 @@ def main():
         test_verbs(chk, s)
         test_away(chk, s)
         test_text(chk, s)
+        test_rated_range(chk, s)
     finally:
         s.stop()
     test_pool_full(chk, a.build)
