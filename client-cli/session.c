@@ -420,6 +420,22 @@ session_remember_rooms(const cJSON *rep)
 	}
 }
 
+/* The seek ids of a seek, seeks or unseek reply, for tab completion
+ * (unseek SEEK). */
+static void
+session_remember_seeks(const cJSON *rep)
+{
+	const cJSON *s, *one = cJSON_GetObjectItemCaseSensitive(rep, "seek");
+	const char *id;
+
+	if ((id = session_str(one, "seek")) != NULL)
+		term_add_room(id);
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(rep, "seeks")) {
+		if ((id = session_str(s, "seek")) != NULL)
+			term_add_room(id);
+	}
+}
+
 /* The tournament ids of a tourney reply (one, or a list), for tab
  * completion after `tourney join` and the like. */
 static void
@@ -489,6 +505,8 @@ session_ok(struct client *c, const cJSON *rep, enum proto_verb re,
 	}
 	if (re == PROTO_ROOMS)
 		session_remember_rooms(rep);
+	if (re == PROTO_SEEK || re == PROTO_SEEKS || re == PROTO_UNSEEK)
+		session_remember_seeks(rep);
 	if (re == PROTO_TOURNEY)
 		session_remember_tourneys(rep);
 	if (re == PROTO_MOVES && session_moves(c, rep))
@@ -649,6 +667,14 @@ session_event(struct client *c, const cJSON *ev, enum proto_event_kind ev_kind)
 		snprintf(c->invited, sizeof c->invited, "%s", room);
 	if (ev_kind == PROTO_EV_TOURNEY_ROUND && room != NULL)
 		term_add_room(room);
+	if (ev_kind == PROTO_EV_PAIRED && room != NULL) {
+		/* a seek met another: said, and on to the new game's board
+		 * (seated already: join answers with its state) */
+		session_text(c, ev);
+		term_add_room(room);
+		session_resync(c, "join", room);
+		return;
+	}
 	if (ev_kind == PROTO_EV_SHUTDOWN) {
 		/* the server's own words are for telnet (hello NAME TOKEN):
 		 * this client logs in again by itself */

@@ -20,7 +20,7 @@ enum fields_kind {
 	FIELDS_ENUM,    /* one of a few words */
 	FIELDS_SEQ,     /* a non-negative integer */
 	FIELDS_PROTO,   /* the protocol version */
-	FIELDS_PRIVATE, /* a boolean */
+	FIELDS_PRIVATE, /* a boolean: private, rated (fields_bool) */
 	FIELDS_CLOCK,   /* {initial, increment} */
 	FIELDS_OPTIONS, /* {key: string or integer} */
 	FIELDS_BOTS,    /* {seat: level} */
@@ -82,11 +82,28 @@ static const struct fields_entry fields_table[PROTO_F_COUNT] = {
     [PROTO_F_SINCE] = {"since", FIELDS_SEQ, 0, FIELDS_PLAIN, 0, 0, NULL},
     [PROTO_F_DEPTH] = {"depth", FIELDS_DEPTH, 0, FIELDS_PLAIN, 0, 0, NULL},
     [PROTO_F_AT] = {"at", FIELDS_SEQ, 0, FIELDS_PLAIN, 0, 0, NULL},
+    [PROTO_F_RATED] = {"rated", FIELDS_PRIVATE, 0, FIELDS_PLAIN, 0, 0, NULL},
+    [PROTO_F_RANGE] = {"range", FIELDS_STRING, PROTO_FIELD_MAX, FIELDS_PLAIN, 0,
+        FIELDS_OFF(range), NULL},
+    [PROTO_F_SEEK] = {"seek", FIELDS_STRING, PROTO_FIELD_MAX, FIELDS_PLAIN, 0,
+        FIELDS_OFF(seek), NULL},
     [PROTO_F_DO] = {"do", FIELDS_ENUM, PROTO_FIELD_MAX, FIELDS_PLAIN, 0,
         FIELDS_OFF(act), "create, join, leave, start, list, show"},
     [PROTO_F_TOURNEY] = {"tourney", FIELDS_STRING, PROTO_FIELD_MAX,
         FIELDS_PLAIN, 0, FIELDS_OFF(tourney), NULL},
 };
+
+/* A boolean field's two members: *has (given) and the value. */
+static int *
+fields_bool(struct proto_request *req, enum proto_field field, int **has)
+{
+	if (field == PROTO_F_RATED) {
+		*has = &req->has_rated;
+		return &req->is_rated;
+	}
+	*has = &req->has_private;
+	return &req->is_private;
+}
 
 /* Longest word of an enumeration. */
 #define FIELDS_WORD_MAX 16
@@ -668,16 +685,20 @@ proto_field_json(struct proto_request *req, enum proto_field field,
 			return PROTO_E_BAD_REQUEST;
 		}
 		return fields_proto(req, v, err, errlen);
-	case FIELDS_PRIVATE:
+	case FIELDS_PRIVATE: {
+		int *has, *val = fields_bool(req, field, &has);
+
 		if (!cJSON_IsBool(item)) {
 			proto_errf(err, errlen,
-			    "field 'private' must be true "
-			    "or false");
+			    "field '%s' must be true "
+			    "or false",
+			    fe->name);
 			return PROTO_E_BAD_REQUEST;
 		}
-		req->has_private = 1;
-		req->is_private = cJSON_IsTrue(item);
+		*has = 1;
+		*val = cJSON_IsTrue(item);
 		return PROTO_OK;
+	}
 	case FIELDS_CLOCK:
 		return fields_json_clock(req, item, err, errlen);
 	case FIELDS_OPTIONS:
@@ -742,27 +763,33 @@ fields_text_bots(struct proto_request *req, const char *s, size_t len,
 	return PROTO_OK;
 }
 
-/* Shorthand private=yes|no|true|false|1|0. */
+/* Shorthand private=yes|no|true|false|1|0; rated takes the seek's
+ * words too, rated|casual (seek ataxx rated). */
 static enum proto_error
-fields_text_private(struct proto_request *req, const char *s, size_t len,
-    char *err, size_t errlen)
+fields_text_private(struct proto_request *req, enum proto_field field,
+    const char *s, size_t len, char *err, size_t errlen)
 {
-	static const char *const yes[] = {"yes", "true", "1"};
-	static const char *const no[] = {"no", "false", "0"};
-	size_t i;
+	static const char *const yes[] = {"yes", "true", "1", "rated"};
+	static const char *const no[] = {"no", "false", "0", "casual"};
+	size_t i, n = field == PROTO_F_RATED ? 4 : 3;
+	int *has, *val = fields_bool(req, field, &has);
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < n; i++) {
 		if (len == strlen(yes[i]) && strncasecmp(s, yes[i], len) == 0) {
-			req->has_private = req->is_private = 1;
+			*has = *val = 1;
 			return PROTO_OK;
 		}
 		if (len == strlen(no[i]) && strncasecmp(s, no[i], len) == 0) {
-			req->has_private = 1;
-			req->is_private = 0;
+			*has = 1;
+			*val = 0;
 			return PROTO_OK;
 		}
 	}
-	proto_errf(err, errlen, "field 'private' must be yes or no");
+	if (field == PROTO_F_RATED)
+		proto_errf(err, errlen,
+		    "field 'rated' must be yes or no (rated or casual)");
+	else
+		proto_errf(err, errlen, "field 'private' must be yes or no");
 	return PROTO_E_BAD_REQUEST;
 }
 
@@ -803,7 +830,7 @@ proto_field_text(struct proto_request *req, enum proto_field field,
 		}
 		return fields_proto(req, v, err, errlen);
 	case FIELDS_PRIVATE:
-		return fields_text_private(req, value, len, err, errlen);
+		return fields_text_private(req, field, value, len, err, errlen);
 	case FIELDS_BOTS:
 		return fields_text_bots(req, value, len, err, errlen);
 	case FIELDS_BOT:
@@ -851,8 +878,12 @@ fields_present(const struct proto_request *req, enum proto_field field)
 		                              : req->has_seq;
 	case FIELDS_PROTO:
 		return req->has_proto;
-	case FIELDS_PRIVATE:
-		return req->has_private;
+	case FIELDS_PRIVATE: {
+		int *has;
+
+		fields_bool((struct proto_request *)req, field, &has);
+		return *has;
+	}
 	case FIELDS_CLOCK:
 		return req->has_clock;
 	case FIELDS_OPTIONS:
@@ -941,11 +972,14 @@ fields_encode_one(
 		           o, fe->name, (double)req->proto) != NULL
 		    ? 0
 		    : -1;
-	case FIELDS_PRIVATE:
-		return cJSON_AddBoolToObject(o, fe->name, req->is_private) !=
-		        NULL
-		    ? 0
-		    : -1;
+	case FIELDS_PRIVATE: {
+		int *has,
+		    *val =
+		        fields_bool((struct proto_request *)req, field, &has);
+
+		return cJSON_AddBoolToObject(o, fe->name, *val) != NULL ? 0
+		                                                        : -1;
+	}
 	case FIELDS_CLOCK:
 		sub = cJSON_AddObjectToObject(o, fe->name);
 		return sub != NULL &&

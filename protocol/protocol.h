@@ -207,6 +207,9 @@ void proto_framer_trim(struct proto_framer *f);
 	X(HELP, help)                                                          \
 	X(FINGER, finger)                                                      \
 	X(RATINGS, ratings)                                                    \
+	X(SEEK, seek)                                                          \
+	X(SEEKS, seeks)                                                        \
+	X(UNSEEK, unseek)                                                      \
 	X(TOURNEY, tourney)
 
 enum proto_verb {
@@ -268,6 +271,7 @@ enum proto_verb proto_verbs_check(void);
 	X(GRACE_OVER, grace_over)                                              \
 	X(TOLD, told)                                                          \
 	X(INVITED, invited)                                                    \
+	X(PAIRED, paired)                                                      \
 	X(TOURNEY_ROUND, tourney_round)                                        \
 	X(TOURNEY_ENDED, tourney_ended)
 
@@ -353,6 +357,10 @@ struct proto_request {
 	struct proto_bot bots[PROTO_MAX_BOTS]; /* create */
 	int nbots;
 	int bot_depth; /* create: the bots' search depth, 0 for their level's */
+	int has_rated; /* seek: rated (1) or casual (0) */
+	int is_rated;
+	char *range;   /* seek: the opponents' ratings, "LO-HI" */
+	char *seek;    /* unseek: the seek's id */
 	char *act;     /* tourney: field "do", what to do (create, join, ...) */
 	char *tourney; /* tourney: a tournament's id ("t1") */
 };
@@ -541,6 +549,9 @@ enum proto_field {
 	PROTO_F_SINCE,
 	PROTO_F_DEPTH,
 	PROTO_F_AT,
+	PROTO_F_RATED,
+	PROTO_F_RANGE,
+	PROTO_F_SEEK,
 	PROTO_F_DO,
 	PROTO_F_TOURNEY,
 	PROTO_F_COUNT
@@ -611,6 +622,7 @@ text_fn text_reply_hello, text_reply_games, text_reply_rooms, text_reply_seated,
     text_reply_move, text_reply_hint, text_reply_export, text_reply_who,
     text_reply_help, text_reply_said, text_reply_ok, text_reply_history;
 text_fn text_reply_finger, text_reply_ratings;
+text_fn text_reply_seek, text_reply_seeks;
 text_fn text_reply_tourney;
 
 /* text.c: the event renderers that events.c's rows name */

@@ -2,8 +2,8 @@
  * shorthand.c: decodes a text line `verb arg ... key=value ...` (what people
  * type on telnet) into the same struct proto_request as a JSON line. Values
  * with spaces are quoted ("..." with \" \\ \n \t escapes); chat and say take
- * the rest of the line verbatim; in create every key that is not a request
- * field becomes a game option.
+ * the rest of the line verbatim; in create and seek every key that is not
+ * a request field becomes a game option.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,7 +169,9 @@ shorthand_key(struct proto_request *req, const char *key, size_t keylen,
 		name[keylen] = '\0';
 		f = proto_field_from_name(name);
 	}
-	if ((req->verb == PROTO_CREATE || req->verb == PROTO_TOURNEY) &&
+	/* create and seek (the verbs with a clock): time= and inc= are the
+	 * clock, and every key that is no field of theirs a game option */
+	if (proto_verb_has_field(req->verb, PROTO_F_CLOCK) &&
 	    keylen < sizeof name) {
 		if (strcmp(name, "time") == 0) {
 			if (*t >= 0 ||

@@ -1669,6 +1669,121 @@ proto_text(const cJSON *msg)
 	return proto_text_beside(msg, NULL);
 }
 
+/* A seek as one line of seeks and the seek reply: "s3 ana (1500) ataxx
+ * size=7 time=300 inc=3 rated range=1400-1600"; names and options come
+ * from other players, so they are printed as untrusted text. */
+static void
+text_seek_line(struct text_buf *b, const cJSON *s)
+{
+	const cJSON *o, *clk = cJSON_GetObjectItemCaseSensitive(s, "clock");
+	const cJSON *range = cJSON_GetObjectItemCaseSensitive(s, "range");
+	const char *id = text_str(s, "seek"), *name = text_str(s, "name");
+	const char *game = text_str(s, "game");
+	long long n, lo, hi;
+
+	text_add_untrusted(b, id != NULL ? id : "?", NULL);
+	text_add(b, " ");
+	text_add_untrusted(b, name != NULL ? name : "?", NULL);
+	if (text_num(s, "rating", &n))
+		text_addf(b, " (%lld)", n);
+	text_add(b, " ");
+	text_add_untrusted(b, game != NULL ? game : "?", NULL);
+	cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(s, "options")) {
+		text_add(b, " ");
+		text_add_untrusted(b, o->string, NULL);
+		text_add(b, "=");
+		text_add_untrusted(
+		    b, cJSON_IsString(o) ? o->valuestring : "?", NULL);
+	}
+	if (text_num(clk, "initial", &n)) {
+		text_addf(b, " time=%lld", n);
+		if (text_num(clk, "increment", &n) && n > 0)
+			text_addf(b, " inc=%lld", n);
+	} else {
+		text_add(b, " untimed");
+	}
+	text_add(b,
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "rated"))
+	        ? " rated"
+	        : " casual");
+	if (text_num(range, "min", &lo) && text_num(range, "max", &hi))
+		text_addf(b, " range=%lld-%lld", lo, hi);
+	text_eol(b);
+}
+
+/* seek's reply: the seek made, and whether it met another at once. */
+void
+text_reply_seek(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(msg, "seek");
+	const char *room = text_str(msg, "room"), *id = text_str(s, "seek");
+
+	if (room != NULL) {
+		text_addf(b, "Your seek %s met another at once: room ",
+		    id != NULL ? id : "");
+		text_add_untrusted(b, room, NULL);
+		text_add(b, ".\n");
+		return;
+	}
+	text_add(b, "Seeking: ");
+	text_seek_line(b, s);
+	text_addf(b,
+	    "A matching seek starts the game; unseek %s withdraws it.\n",
+	    id != NULL ? id : "");
+}
+
+/* seeks' reply (and unseek's: what was withdrawn, what is still open). */
+void
+text_reply_seeks(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *s, *list = cJSON_GetObjectItemCaseSensitive(msg, "seeks");
+	const cJSON *gone = cJSON_GetObjectItemCaseSensitive(msg, "removed");
+
+	if (cJSON_IsArray(gone)) {
+		text_add(b, "Withdrawn:");
+		cJSON_ArrayForEach(s, gone) {
+			text_add(b, " ");
+			text_add_untrusted(
+			    b, cJSON_IsString(s) ? s->valuestring : "?", NULL);
+		}
+		text_add(b, gone->child == NULL ? " none.\n" : ".\n");
+	}
+	if (!cJSON_IsArray(list) || list->child == NULL) {
+		text_add(b,
+		    cJSON_IsArray(gone)
+		        ? "You have no open seek.\n"
+		        : "No open seeks. Make one with: seek GAME\n");
+		return;
+	}
+	text_add(
+	    b, cJSON_IsArray(gone) ? "Your open seeks:\n" : "Open seeks:\n");
+	cJSON_ArrayForEach(s, list) {
+		text_add(b, "  ");
+		text_seek_line(b, s);
+	}
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")))
+		text_add(b, "  (more: seeks GAME narrows the list)\n");
+}
+
+/* A seek met another: the game starts in the room named. */
+void
+text_event_paired(struct text_buf *b, const cJSON *msg)
+{
+	const char *room = text_str(msg, "room"),
+	           *opp = text_str(msg, "opponent");
+	const char *game = text_str(msg, "game"), *seat = text_str(msg, "seat");
+
+	text_add(b, "Paired with ");
+	text_add_untrusted(b, opp != NULL ? opp : "?", NULL);
+	text_add(b, " for ");
+	text_add_untrusted(b, game != NULL ? game : "?", NULL);
+	text_add(b, ": you play ");
+	text_add_untrusted(b, seat != NULL ? seat : "?", NULL);
+	text_add(b, " in room ");
+	text_add_untrusted(b, room != NULL ? room : "?", NULL);
+	text_add(b, ".\n");
+}
+
 /* A tournament's one-line summary: "t1 stones swiss, round 2 of 3,
  * playing, 7 players (organiser ana)". */
 static void

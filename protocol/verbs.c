@@ -426,6 +426,43 @@ static const struct verbs_entry verbs_ratings = {
     .text = text_reply_ratings,
 };
 
+static const struct verbs_entry verbs_seek = {
+    .name = "seek",
+    .login = 1,
+    .fields = F(GAME) | F(OPTIONS) | F(CLOCK) | F(RATED) | F(RANGE),
+    .required = F(GAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_GAME, PROTO_F_RATED},
+    .usage = "seek GAME [OPTION=VALUE ...] [time=SECONDS] [inc=SECONDS] "
+             "[rated|casual] [range=LO-HI]",
+    .summary = "look for an opponent: a matching seek starts a game at once",
+    .text = text_reply_seek,
+};
+
+static const struct verbs_entry verbs_seeks = {
+    .name = "seeks",
+    .login = 1,
+    .fields = F(GAME),
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_GAME, -1},
+    .usage = "seeks [GAME]",
+    .summary = "the open seeks, newest first",
+    .text = text_reply_seeks,
+};
+
+static const struct verbs_entry verbs_unseek = {
+    .name = "unseek",
+    .login = 1,
+    .fields = F(SEEK),
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_SEEK, -1},
+    .usage = "unseek [SEEK]",
+    .summary = "withdraw one of your seeks, or all of them",
+    .text = text_reply_seeks,
+};
+
 static const struct verbs_entry verbs_tourney = {
     .name = "tourney",
     .login = 1,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/seek.h"
 #include "server/server.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
@@ -125,6 +126,7 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	session_reply(c, rep);
 	c->current = latest;
 	free(held);
+	seek_logged_in(c->srv, p);
 }
 
 void
@@ -144,6 +146,8 @@ cmd_quit(struct conn *c, const struct proto_request *req)
 	cJSON *rep = proto_reply(req);
 
 	cJSON_AddStringToObject(rep, "message", "bye");
+	if (c->player != NULL && c->srv->seeks != NULL)
+		seek_remove_player(c->srv->seeks, c->player->name);
 	session_reply(c, rep);
 	net_close(c, 1);
 }

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "server/seek.h"
 #include "server/server.h"
 
 /* A macro's value as a string literal. */
@@ -439,6 +440,14 @@ static const struct flags_entry flags_table[] = {
         .arg = "BYTES",
         .help = "unread output of all clients together; past it those "
                 "furthest behind are dropped first"},
+    {.name = "max-seeks",
+        .type = FLAGS_INT,
+        .off = CFG(max_seeks),
+        .min = 0,
+        .max = 1000000,
+        .def = SEEK_POOL_MAX,
+        .arg = "N",
+        .help = "open seeks on the server"},
     {.name = "help", .shortname = 'h', .type = FLAGS_HELP, .help = "this help"},
     {.name = "version",
         .shortname = 'V',

@@ -17,6 +17,7 @@
 #include <event2/thread.h>
 #include <sodium.h>
 
+#include "server/seek.h"
 #include "server/server.h"
 #include "server/tourney.h"
 #include "server/store/storeq.h"
@@ -161,6 +162,8 @@ main_cleanup(struct server *srv)
 	web_free_all(srv);
 	net_free_all(srv);
 	room_free_all(srv);
+	seek_pool_free(srv->seeks);
+	srv->seeks = NULL;
 	tourney_free_all();
 	slots_free(&srv->held_conns);
 	player_free_all(srv);
@@ -271,6 +274,7 @@ main_start(struct server *srv)
 	if (net_listen(srv) != 0 || web_listen(srv) != 0)
 		return -1;
 	srv->worker = worker_new(srv);
+	srv->seeks = seek_pool_new();
 	if (recover_rooms(srv) != 0 || tourney_recover(srv) != 0)
 		return -1;
 	sweep_start(srv);

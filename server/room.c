@@ -11,6 +11,7 @@
 
 #include <sodium.h>
 
+#include "server/seek.h"
 #include "server/server.h"
 #include "server/tourney.h"
 #include "server/store/store.h"
@@ -877,6 +878,7 @@ room_start_prepare(struct room *r)
 		r->seats[i].rematch = 0;
 	}
 	r->turn_start_ms = clock_mono_ms();
+	seek_room_started(r);
 }
 
 /* The events room_start_announce sends. */

@@ -204,6 +204,7 @@ struct config {
 	int nweb_origin;
 	int tls_port; /* -1: no TLS port */
 	const char *tls_cert, *tls_key;
+	int max_seeks; /* open seeks on the server (seek.h) */
 };
 
 /* A token bucket (limit.c). */
@@ -422,6 +423,7 @@ struct server {
 	/* Ratings queued and not yet known committed (rating.c). */
 	struct rating_fresh *rating_fresh;
 	struct record_fresh *record_fresh; /* the same, of records.c */
+	struct seek_pool *seeks; /* open seeks, memory only (seek.h) */
 };
 
 /* log.c */

@@ -14,6 +14,7 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 
+#include "server/seek.h"
 #include "server/server.h"
 #include "server/store/storeq.h"
 
@@ -254,6 +255,7 @@ session_guest_verb(enum proto_verb v)
 	case PROTO_EXPORT:
 	case PROTO_HISTORY:
 	case PROTO_WHO:
+	case PROTO_SEEKS:
 		return 1;
 	default:
 		return 0;
@@ -412,6 +414,7 @@ static const unsigned char session_stores[PROTO_VERB_COUNT] = {
     [PROTO_REMATCH] = 1,
     [PROTO_CLAIM] = 1,
     [PROTO_SAY] = 1,
+    [PROTO_SEEK] = 1, /* a pairing makes a room */
 };
 
 /* The verbs whose replies show nothing anyone changed (a ping, the list
@@ -504,6 +507,7 @@ session_closed(struct conn *c)
 	log_info("%s left (conn %llu)", p->name, (unsigned long long)c->id);
 	if (c->srv->shutting_down)
 		return;
+	seek_conn_closed(c->srv, p->name);
 	/* a copy: leaving a room as watcher takes it off p->rooms */
 	held = room_sorted(p, &n);
 	for (i = 0; i < n; i++) {

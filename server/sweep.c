@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "server/seek.h"
 #include "server/server.h"
 #include "server/tourney.h"
 #include "server/store/storeq.h"
@@ -103,6 +104,7 @@ sweep_run(evutil_socket_t fd, short what, void *arg)
 		return;
 	limit_sweep(srv);
 	sweep_rooms(srv);
+	seek_sweep(srv);
 	tourney_sweep(srv);
 	if (clock_mono_ms() - srv->pruned_ms >= SWEEP_PRUNE_SEC * 1000)
 		player_prune(srv);

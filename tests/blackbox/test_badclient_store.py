@@ -7,8 +7,8 @@ Memory is the truth: the first change after the fault (a create) is made
 in memory and its reply held; its group fails and is kept. From then on
 each state-changing verb (create, join that starts a game, watch, say,
 draw offer, accept and decline, resign, claim, leave, rematch, move,
-undo, restart, next, hello, takeback, tourney create and join) is refused
-at once with store_failing,
+undo, restart, next, hello, takeback, seek, tourney create and join) is
+refused at once with store_failing,
 nobody hears an event, and a ping is answered. After a kill -9 the
 stored rooms are exactly as acknowledged before the fault. On a server
 whose store fails and comes back, the held reply goes out without a
@@ -228,6 +228,8 @@ def every_verb_refused(ck, w, half, won, port):
     refused(ck, w, half.p, "undo", "undo", room=half.room)
     refused(ck, w, half.p, "restart", "restart", room=half.room)
     refused(ck, w, won.p, "next", "next", room=won.room)
+    refused(ck, w, cy, "seek", "seek (its pairing makes a room)",
+            game="stones")
     refused(ck, w, cy, "tourney", "tourney create", do="create",
             game="stones")
     refused(ck, w, cy, "tourney", "tourney join", do="join", tourney="t1")

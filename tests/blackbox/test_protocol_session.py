@@ -27,6 +27,9 @@ VERBS += ["tourney"]  # issue 22: tournaments
 # Functional tests send quickly: keep the rate limit out of their way.
 FAST = ["--rate", "100000", "--burst", "100000"]
 
+# Issue 22's seeks (seek, seeks, unseek: tests/blackbox/test_seeks.py).
+VERBS += ["seek", "seeks", "unseek"]
+
 
 def raw_reply(c, line):
     """Send one raw line; the next line back (raw text), as the server

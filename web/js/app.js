@@ -1,5 +1,5 @@
-// app.js: the page: the lobby (games, rooms, who is online, create, join,
-// watch, chat), a room (board, seats and clocks, whose turn in words, the
+// app.js: the page: the lobby (games, rooms, seeks, who is online, create,
+// seek, join, watch, chat), a room (board, seats and clocks, whose turn in words, the
 // move list, the game's buttons, chat), the name kept in the browser
 // with its token, and going back into the game after a reconnect. Every
 // name, chat line and piece name goes in as text (textContent).
@@ -135,6 +135,8 @@ async function refresh() {
 
 function onEvent(ev) {
   if (ev.event === "replaced") { S.replaced = true; S.notice = "replaced"; renderAll(); return; }
+  // A seek met another: seated already, so on to that board.
+  if (ev.event === "paired") { S.notice = ""; chats.room = []; enterRoom(ev.room); return; }
   if (ev.event === "tourney_round" || ev.event === "tourney_ended") { tourneyEvent(ev); return; }
   if (ev.room && ev.room !== S.roomId) return;
   if (ev.event === "chat") { addChat(ev); return; }
@@ -302,6 +304,8 @@ async function renderLobby() {
   if (lobby.dataset.key !== key) {
     lobby.dataset.key = key;
     lobby.replaceChildren(el("p", { class: "notice", role: "status" }), createForm(),
+      S.me ? seekForm() : "",
+      el("section", { class: "seeks" }, el("h2", {}, t("seeks")), el("ul", { class: "seek-list" })),
       el("section", { class: "rooms" }, el("h2", {}, t("rooms")), el("ul", { class: "room-list" })),
       el("section", { class: "who" }, el("h2", {}, t("online")), el("ul", { class: "who-list" }), el("p", { class: "guests" })),
       S.me ? el("section", { class: "history" }, el("h2", {}, t("history")), el("ul", { class: "room-list" })) : "",
@@ -311,8 +315,10 @@ async function renderLobby() {
   const note = lobby.querySelector(".notice");
   note.textContent = S.notice || (S.me ? "" : t("watching_as_guest"));
   note.classList.toggle("info", !S.notice);
-  const [rooms, who, hist] = await Promise.all([conn.send("rooms").catch(() => null),
-    conn.send("who").catch(() => null), S.me ? conn.send("history").catch(() => null) : null]);
+  const [rooms, who, hist, seeks] = await Promise.all([conn.send("rooms").catch(() => null),
+    conn.send("who").catch(() => null), S.me ? conn.send("history").catch(() => null) : null,
+    conn.send("seeks").catch(() => null)]);
+  if (seeks && seeks.ok) renderSeeks(lobby.querySelector(".seek-list"), seeks.seeks);
   if (rooms && rooms.ok) {
     const list = lobby.querySelector(".rooms .room-list");
     list.replaceChildren(...rooms.rooms.map((r) => {
@@ -423,6 +429,83 @@ function ratedWords(res) {
   if (!res.rated) return t("not_rated", res.unrated || "");
   return t("rated_line", res.pool, (res.ratings || []).map((s) =>
     (s.name || "bot " + s.bot) + " " + s.before + " → " + s.after + (s.provisional ? "?" : "")).join(", "));
+}
+
+// A seek in words: "s3 ana (1500) · Ataxx size=7 · 5+3 · rated".
+function seekWords(s) {
+  const opts = Object.entries(s.options || {}).map(([k, v]) => k + "=" + v).join(" ");
+  const clock = s.clock ? (s.clock.initial / 60) + "+" + s.clock.increment : t("untimed");
+  const range = s.range ? " · " + s.range.min + "–" + s.range.max : "";
+  return `${gameTitle(s.game)} ${opts} · ${clock} · ${s.rated ? t("rated_word") : t("casual")}${range}`;
+}
+
+// The open seeks: another's can be taken (the same seek sent back meets
+// it at once), one's own withdrawn.
+function renderSeeks(list, seeks) {
+  list.replaceChildren(...seeks.map((s) => {
+    const mine = S.me && s.name.toLowerCase() === S.me.toLowerCase();
+    return el("li", { class: "seek-item", "data-seek": s.seek },
+      el("span", { class: "seek-name" }, `${s.name} (${s.rating})`), " ",
+      el("span", { class: "seek-what" }, seekWords(s)), " ",
+      mine ? el("button", { type: "button", class: "withdraw", onclick: () => unseek(s.seek) }, t("withdraw"))
+        : S.me ? el("button", { type: "button", class: "take", onclick: () => takeSeek(s) }, t("play")) : null);
+  }));
+  if (!seeks.length) list.append(el("li", {}, t("no_seeks")));
+}
+
+async function sendSeek(fields) {
+  const r = await conn.send("seek", fields);
+  S.notice = !r.ok ? (r.message || r.error) : r.room ? "" : t("seeking", seekWords(r.seek));
+  if (!r.room) renderAll();
+}
+
+// Take another's seek: the same game, options, clock and rated.
+function takeSeek(s) {
+  const fields = { game: s.game, options: s.options, rated: s.rated };
+  if (s.clock) fields.clock = s.clock;
+  return sendSeek(fields);
+}
+
+async function unseek(id) {
+  const r = await conn.send("unseek", { seek: id });
+  S.notice = r.ok ? "" : (r.message || r.error);
+  renderAll();
+}
+
+// The seek form: a two-player game, its options, clock, rated or
+// casual, the opponents' ratings wanted.
+function seekForm() {
+  const form = el("form", { class: "seek" });
+  const two = S.games.filter((g) => g.seats === 2);
+  const gameSel = el("select", { name: "seek_game", "aria-label": t("game") },
+    two.map((g) => el("option", { value: g.name }, g.title)));
+  const opts = el("div", { class: "opts" });
+  function fill() {
+    const g = S.games.find((x) => x.name === gameSel.value);
+    opts.replaceChildren(...(g ? g.options : []).filter((o) => o.type !== "text").map((o) => el("label", { title: o.help || "" }, o.name + " ",
+      o.type === "choice" ? el("select", { name: "so_" + o.name }, o.choices.map((c) => el("option", { value: c, selected: c === o.default }, c)))
+        : el("input", { type: "number", name: "so_" + o.name, min: o.min, max: o.max, value: o.default || "" }))));
+  }
+  gameSel.addEventListener("change", fill);
+  form.append(el("h2", {}, t("seek")), el("label", {}, t("game") + " ", gameSel), opts,
+    el("div", { class: "extra" },
+      el("label", {}, t("clock") + " ", el("input", { type: "number", name: "seek_clock", min: 0, max: 1440, value: 0 })),
+      el("label", {}, t("increment") + " ", el("input", { type: "number", name: "seek_inc", min: 0, max: 3600, value: 0 })),
+      el("label", {}, el("input", { type: "checkbox", name: "rated", checked: true }), " " + t("rated")),
+      el("label", {}, t("range") + " ", el("input", { type: "number", name: "lo", min: 0, max: 5000, "aria-label": "min" }),
+        "–", el("input", { type: "number", name: "hi", min: 0, max: 5000, "aria-label": "max" }))),
+    el("button", { type: "submit", class: "seek-btn" }, t("seek")));
+  fill();
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const fd = new FormData(form);
+    const fields = { game: gameSel.value, options: {}, rated: !!fd.get("rated") };
+    for (const [k, v] of fd.entries()) if (k.startsWith("so_") && v !== "") fields.options[k.slice(3)] = String(v);
+    if (Number(fd.get("seek_clock")) > 0) fields.clock = { initial: Number(fd.get("seek_clock")) * 60, increment: Number(fd.get("seek_inc") || 0) };
+    if (fd.get("lo") !== "" || fd.get("hi") !== "") fields.range = (fd.get("lo") || "0") + "-" + (fd.get("hi") || "5000");
+    sendSeek(fields);
+  });
+  return form;
 }
 
 // The create form: the game's own options from `games`, bots, clock,

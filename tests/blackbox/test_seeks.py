@@ -1,0 +1,322 @@
+"""test_seeks.py: seek, seeks and unseek (issue 22, seeks). Two compatible
+seeks (same game and options, defaults counted; same clock; both rated or
+both casual; each player inside the other's range) make a room at once:
+both players hear `paired`, are seated, and the game starts and is played
+to the end. Seeks that differ in any of these do not pair. unseek
+withdraws one or all; the limits per player; bad seeks are refused with
+the rules' words; a seek waits unlisted while its player is away within
+the grace and pairs when they are back, ends past the grace, at quit, and
+when the player starts another two-player game; --max-seeks bounds the
+pool. Text mode renders the
+verbs and the event."""
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from games_lib import (Checks, absorb, done, login, play_out, req,  # noqa
+                       seeded, server, until)
+from harness import Client, args, is_error, is_ok  # noqa: E402
+from test_telnet import Telnet  # noqa: E402
+
+# The grace the server is started with: short, so the test can outlast it.
+GRACE = 2
+
+
+def ids(rep):
+    """The ids of a seeks (or unseek) reply's list."""
+    return [s["seek"] for s in (rep or {}).get("seeks", [])]
+
+
+def paired(c):
+    """c's paired event, or None."""
+    return until(c, lambda e: e.get("event") == "paired", timeout=2)
+
+
+def test_no_pair(chk, srv):
+    """Every way two seeks differ keeps them apart; a matching one pairs."""
+    ana = login(srv.port, "ana")
+    r = req(ana, "seek", game="ataxx", clock={"initial": 60, "increment": 1})
+    is_ok(chk, r, "ana seeks ataxx 60+1 (rated by default)")
+    s = r.get("seek") or {}
+    chk.eq((s.get("game"), s.get("options"), s.get("rated"),
+            s.get("clock"), s.get("range"), s.get("rating"), r.get("room")),
+           ("ataxx", {"size": "7"}, True, {"initial": 60, "increment": 1},
+            None, 1500, None),
+           "the seek: defaults filled in, rated, the clock, no room yet")
+    others = [
+        ("bob", dict(game="amazons", clock={"initial": 60, "increment": 1}),
+         "another game"),
+        ("bob", dict(game="ataxx", options={"size": 5},
+                     clock={"initial": 60, "increment": 1}),
+         "other options"),
+        ("bob", dict(game="ataxx", clock={"initial": 60, "increment": 2}),
+         "another clock"),
+        ("cid", dict(game="ataxx"), "untimed"),
+        ("cid", dict(game="ataxx", rated=False,
+                     clock={"initial": 60, "increment": 1}), "casual"),
+        ("cid", dict(game="ataxx", range="1600-1800",
+                     clock={"initial": 60, "increment": 1}),
+         "ana (1500) out of the range"),
+    ]
+    people = {}
+    for name, fields, what in others:
+        c = people.get(name) or login(srv.port, name)
+        people[name] = c
+        r = req(c, "seek", **fields)
+        is_ok(chk, r, "seek with %s" % what)
+        chk.eq(r.get("room"), None, "%s: no pairing" % what)
+    chk.eq(paired(ana), None, "ana was paired with none of them")
+    lst = req(people["bob"], "seeks")
+    chk.eq(len(lst.get("seeks", [])), 7, "seeks lists all seven")
+    chk.eq(lst["seeks"][0]["name"], "cid", "newest first")
+    chk.eq(len(req(ana, "seeks", game="amazons").get("seeks", [])), 1,
+           "seeks GAME lists that game's")
+
+    dan = login(srv.port, "dan")
+    r = req(dan, "seek", game="ataxx", options={"size": 7},
+            clock={"initial": 60, "increment": 1}, rated=True,
+            range="1400-1600")
+    is_ok(chk, r, "dan seeks what ana seeks, size=7 spelled out")
+    room = r.get("room")
+    chk.ok(room is not None and r.get("opponent") == "ana",
+           "dan is paired with ana at once: %r" % r)
+    ev_a, ev_d = paired(ana) or {}, paired(dan) or {}
+    chk.eq((ev_a.get("room"), ev_a.get("opponent"), ev_a.get("rated"),
+            ev_a.get("clock")),
+           (room, "dan", True, {"initial": 60, "increment": 1}),
+           "ana's paired event")
+    chk.eq((ev_d.get("room"), ev_d.get("opponent"), ev_d.get("seat")),
+           (room, "ana", r.get("seat")), "dan's paired event")
+    chk.ok({ev_a.get("seat"), ev_d.get("seat")} == {"black", "white"},
+           "one seat each: %r %r" % (ev_a.get("seat"), ev_d.get("seat")))
+    for c in (ana, dan):
+        st = until(c, lambda e: e.get("event") == "started"
+                   and e.get("room") == room)
+        chk.ok(st is not None, "%s hears the game start" % c.name)
+    st = req(ana, "state", room=room).get("state", {})
+    chk.eq((st.get("status"), st.get("clock")),
+           ("playing", {"initial": 60, "increment": 1}),
+           "the room plays with the seeks' clock")
+    names = {s["name"] for s in st.get("seats", [])}
+    chk.eq(names, {"ana", "dan"}, "both are seated")
+    chk.ok(not [s for s in req(ana, "seeks")["seeks"]
+                if s["name"] in ("ana", "dan")],
+           "their seeks left the pool")
+    for c in list(people.values()):
+        req(c, "unseek")
+    return ana, dan, room
+
+
+def test_play_to_end(chk, srv):
+    """A paired game on a small board, played to its end."""
+    eli = login(srv.port, "eli")
+    fay = login(srv.port, "fay")
+    is_ok(chk, req(eli, "seek", game="ataxx", options={"size": 5},
+                   rated=False), "eli seeks casual ataxx 5x5")
+    r = req(fay, "seek", game="ataxx", options={"size": 5}, rated=False)
+    room = r.get("room")
+    chk.ok(room is not None, "fay meets eli")
+    paired(eli)
+    st = req(eli, "state", room=room)["state"]
+    seats = {}
+    for s in st["seats"]:
+        seats[s["seat"]] = eli if s["name"] == "eli" else fay
+    play_out(chk, "paired game", room, seats, seeded(22), 600)
+    end = until(eli, lambda e: e.get("event") == "ended"
+                and e.get("room") == room)
+    chk.ok(end is not None, "the paired game ended: %r" %
+           ((end or {}).get("result"),))
+    eli.close()
+    fay.close()
+
+
+def test_verbs(chk, srv):
+    """unseek, the limits, and bad seeks."""
+    gus = login(srv.port, "gus")
+    ivy = login(srv.port, "ivy")
+    a = req(gus, "seek", game="amazons").get("seek", {}).get("seek")
+    b = req(gus, "seek", game="stones").get("seek", {}).get("seek")
+    c = req(gus, "seek", game="ataxx", options={"size": 9}).get(
+        "seek", {}).get("seek")
+    chk.ok(None not in (a, b, c), "three seeks")
+    is_error(chk, req(gus, "seek", game="shifter"), "limit_reached",
+             "a fourth seek", ["3 open seeks"])
+    is_error(chk, req(ivy, "unseek", seek=a), "not_allowed",
+             "unseek of someone else's seek")
+    r = req(gus, "unseek", seek=b)
+    is_ok(chk, r, "unseek one")
+    chk.eq((r.get("removed"), ids(r)), ([b], [a, c]),
+           "the one withdrawn, the others still open")
+    is_error(chk, req(gus, "seek", game="amazons"), "not_allowed",
+             "the same seek twice", [a])
+    r = req(gus, "unseek")
+    chk.eq((sorted(r.get("removed", [])), ids(r)), (sorted([a, c]), []),
+           "unseek withdraws all")
+    chk.eq(req(ivy, "seeks").get("seeks"), [], "the pool is empty")
+    is_error(chk, req(gus, "seek", game="solitaire"), "bad_options",
+             "a one-player game", ["one-player"])
+    is_error(chk, req(gus, "seek", game="chess"), "no_such_game",
+             "no such game")
+    is_error(chk, req(gus, "seek", game="ataxx", options={"size": 12}),
+             "bad_options", "options the rules refuse", ["size"])
+    is_error(chk, req(gus, "seek", game="ataxx", options={"colour": "x"}),
+             "bad_options", "an option the game lacks")
+    is_error(chk, req(gus, "seek", game="amazons",
+                      options={"position": "x"}),
+             "bad_options", "no position in a seek", ["invite"])
+    for bad in ("1700-1500", "abc", "100-9999", "-5-10"):
+        is_error(chk, req(gus, "seek", game="ataxx", range=bad),
+                 "bad_request", "range=%s" % bad, ["LO-HI"])
+    chk.eq(req(ivy, "seeks").get("seeks"), [], "nothing refused was kept")
+    guest = Client(srv.port)
+    is_ok(chk, guest.call("seeks"), "a guest may list the seeks")
+    is_error(chk, guest.call("seek", game="ataxx"), "not_logged_in",
+             "a guest may not seek")
+    guest.close()
+    gus.close()
+    ivy.close()
+
+
+def test_away(chk, srv):
+    """Away within the grace: unlisted, unpaired; back: paired. Past the
+    grace: gone. quit ends seeks at once; so does another game."""
+    jo = login(srv.port, "jo")
+    kim = login(srv.port, "kim")
+    req(jo, "seek", game="amazons", rated=False)
+    jo.close()
+    time.sleep(0.3)
+    chk.eq(req(kim, "seeks").get("seeks"), [], "an away seeker is unlisted")
+    r = req(kim, "seek", game="amazons", rated=False)
+    chk.eq(r.get("room"), None, "and not paired")
+    jo = login(srv.port, "jo", token=jo.token)
+    ev = paired(jo) or {}
+    chk.eq(ev.get("opponent"), "kim", "jo back within the grace: paired")
+    chk.eq((paired(kim) or {}).get("room"), ev.get("room"), "kim too")
+
+    lou = login(srv.port, "lou")
+    req(lou, "seek", game="stones")
+    lou.close()
+    time.sleep(GRACE + 2)
+    lou = login(srv.port, "lou", token=lou.token)
+    chk.eq(req(lou, "seeks").get("seeks"), [],
+           "past the grace the seek is gone")
+
+    req(lou, "seek", game="stones")
+    r = req(lou, "quit")
+    is_ok(chk, r, "quit")
+    chk.eq(req(kim, "seeks").get("seeks"), [], "quit ends the seek at once")
+
+    max_ = login(srv.port, "max")
+    req(max_, "seek", game="stones")
+    r = req(max_, "create", game="amazons", bot=1)
+    is_ok(chk, r, "max starts a game against a bot")
+    chk.eq(req(kim, "seeks").get("seeks"), [],
+           "a game started by other means ends the seek")
+    max_.close()
+
+
+def test_text(chk, srv):
+    """The verbs and the event in text mode."""
+    ned = Telnet(srv.port)
+    ned.type("hello ned")
+    ned.until(r"^Welcome")
+    ned.type("seek ataxx size=6 time=120 inc=2 casual range=1000-2000")
+    lines = ned.until(r"unseek s\d+ withdraws it")
+    chk.ok(any("Seeking: s" in ln and "ned (1500) ataxx size=6 time=120 "
+               "inc=2 casual range=1000-2000" in ln for ln in lines),
+           "the seek in words: %r" % lines)
+    ned.type("seeks")
+    lines = ned.until(r"ned \(1500\)")
+    chk.ok(any(ln.startswith("Open seeks") for ln in lines),
+           "seeks in words: %r" % lines)
+    oli = login(srv.port, "oli")
+    r = req(oli, "seek", game="ataxx", options={"size": 6}, rated=False,
+            clock={"initial": 120, "increment": 2})
+    chk.ok(r.get("room") is not None, "oli meets ned's text-mode seek")
+    lines = ned.until(r"^Paired with oli for ataxx: you play \w+ in room r")
+    chk.ok(lines and lines[-1].startswith("Paired with oli"),
+           "the paired event in words: %r" % lines[-3:])
+    ned.type("unseek")
+    chk.ok(ned.until(r"^Withdrawn: none\.$"), "unseek in words")
+    ned.close()
+    oli.close()
+
+
+def test_pool_full(chk, build):
+    """--max-seeks bounds the pool; a withdrawn seek makes room again."""
+    s = server(build, extra=["--max-seeks", "3"])
+    try:
+        pat, ray = login(s.port, "pat"), login(s.port, "ray")
+        for c, game in ((pat, "amazons"), (pat, "stones"), (ray, "ataxx")):
+            is_ok(chk, req(c, "seek", game=game), "seek %s" % game)
+        is_error(chk, req(ray, "seek", game="stones", rated=False),
+                 "limit_reached", "the pool is full",
+                 ["the server has 3 open seeks"])
+        req(pat, "unseek", seek="s1")
+        is_ok(chk, req(ray, "seek", game="stones", rated=False),
+              "room again after an unseek")
+    finally:
+        s.stop()
+
+
+def rated_game(srv, winner, loser):
+    """A rated Ataxx game (size 7) that loser resigns after two moves a
+    side; the ratings it gave, by name."""
+    w, l_ = login(srv.port, winner), login(srv.port, loser)
+    room = req(w, "create", game="ataxx")["room"]
+    req(l_, "join", room=room)
+    for _ in range(2):
+        for c in (w, l_):
+            moves = req(c, "moves", room=room)["moves"]
+            req(c, "move", room=room, move=moves[0])
+    req(l_, "resign", room=room)
+    ev = until(w, lambda e: e.get("event") == "ended" and
+               e.get("room") == room)
+    return w, l_, {x.get("name"): x.get("after")
+                   for x in (ev or {}).get("ratings", [])}
+
+
+def test_rated_range(chk, srv):
+    """A range is checked against the players' real ratings: after a rated
+    game the winner is above 1500 and out of a 1400-1600 range, a new
+    player (1500) inside it."""
+    rina, _, after = rated_game(srv, "rina", "rolf")
+    chk.ok(after.get("rina", 0) > 1600,
+           "rina won a rated game: above 1600 (%s)" % after.get("rina"))
+    rudi = login(srv.port, "rudi")
+    r = req(rudi, "seek", game="ataxx", range="1400-1600")
+    is_ok(chk, r, "rudi seeks ataxx, opponents 1400-1600")
+    r = req(rina, "seek", game="ataxx")
+    is_ok(chk, r, "rina seeks ataxx")
+    chk.eq((r.get("room"), (r.get("seek") or {}).get("rating")),
+           (None, after.get("rina")),
+           "rina's seek carries her rating and meets no one: she is out "
+           "of rudi's range")
+    req(rina, "unseek")
+    ruth = login(srv.port, "ruth")
+    r = req(ruth, "seek", game="ataxx")
+    chk.ok(bool(r.get("room")), "ruth (new, 1500) meets rudi's seek")
+    chk.ok(paired(rudi) is not None, "rudi is paired")
+
+
+def main():
+    a = args()
+    chk = Checks()
+    s = server(a.build, extra=["--grace", str(GRACE)])
+    try:
+        test_no_pair(chk, s)
+        test_play_to_end(chk, s)
+        test_verbs(chk, s)
+        test_away(chk, s)
+        test_text(chk, s)
+        test_rated_range(chk, s)
+    finally:
+        s.stop()
+    test_pool_full(chk, a.build)
+    done(chk)
+
+
+if __name__ == "__main__":
+    main()
