@@ -56,10 +56,12 @@ struct cluster {
 	int port;
 	redisAsyncContext *ac; /* NULL: not connected (tried each tick) */
 	struct event *tick;
-	int ready;          /* joined once: logins are taken */
-	int scanning;       /* lease tries of a scan still unanswered */
-	long long claiming; /* the epoch of the room being claimed, or 0 */
-	int told_down;      /* "Redis unreachable" logged since it was up */
+	int ready;    /* joined once: logins are taken */
+	int scanning; /* lease tries of a scan still unanswered */
+	/* While a room is claimed: where its new epoch is (set before the
+	 * room is loaded, so that its first ops carry it). */
+	const long long *claiming;
+	int told_down; /* "Redis unreachable" logged since it was up */
 };
 
 int
@@ -138,13 +140,15 @@ cluster_drop(struct room *r, const char *why)
 	room_forget(r);
 }
 
-/* The store's fence: the epoch this node holds on a room (0: none). */
+/* The store's fence: the epoch this node holds on a room. A room not in
+ * memory is one being made here (its first save comes before room_add):
+ * its first epoch, 1. */
 static long long
 cluster_fence_epoch(void *arg, const char *room)
 {
 	struct room *r = room_find(((struct cluster *)arg)->srv, room);
 
-	return r != NULL ? r->epoch : 0;
+	return r != NULL && r->epoch > 0 ? r->epoch : 1;
 }
 
 /* The store refused a room's ops: another node took it. */
@@ -228,6 +232,7 @@ cluster_load_one(void *arg, const struct store_room *sr,
 {
 	struct room *r = recover_room(arg, sr, moves, nmoves);
 
+	/* room_add gave it the claim's epoch (cluster_room_added). */
 	if (r != NULL)
 		room_recovered(r);
 	return 0;
@@ -254,15 +259,14 @@ cluster_taken(redisAsyncContext *ac, void *reply, void *arg)
 		free(arg);
 		return;
 	}
-	cl->claiming = -1;
+	cl->claiming = &epoch;
 	if (store_room_claim(
 	        cl->srv->reader, arg, &epoch, cluster_load_one, cl->srv) != 0)
 		log_error("cluster: room %s: %s", (char *)arg,
 		    store_errmsg(cl->srv->reader));
-	cl->claiming = 0;
+	cl->claiming = NULL;
 	r = room_find(cl->srv, arg);
 	if (r != NULL && epoch > 0) {
-		r->epoch = epoch;
 		r->lease_ms = clock_mono_ms();
 		cluster_lease(cl, r->id, epoch, key, val);
 		redisAsyncCommand(cl->ac, NULL, NULL, "SET %s %s PX %d", key,
@@ -492,8 +496,14 @@ cluster_room_added(struct room *r)
 	struct cluster *cl = r->srv->cluster;
 	char key[CLUSTER_KEY], val[CLUSTER_KEY];
 
-	if (cl == NULL || cl->claiming != 0)
-		return; /* alone, or claimed: cluster_taken sets its lease */
+	if (cl == NULL)
+		return;
+	if (cl->claiming != NULL) {
+		/* Claimed: cluster_taken sets its lease. */
+		r->epoch = *cl->claiming;
+		r->lease_ms = clock_mono_ms();
+		return;
+	}
 	/* A new room: its first lease, epoch 1, stored with it. */
 	r->epoch = 1;
 	r->lease_ms = clock_mono_ms();
