@@ -22,20 +22,11 @@
 #include <hiredis/hiredis.h>
 
 #include "server/cluster.h"
+#include "server/cluster_int.h"
 #include "server/server.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
 
-/* How often the node beats, renews its leases and looks for orphans:
- * a third of the lease, so two renewals can be lost before it lapses. */
-#define CLUSTER_TICK_MS 2000
-/* A lease's life: a dead node's rooms are taken within it plus one scan
- * (6 + 2 s, inside the 15 s the issue allows for failover). */
-#define CLUSTER_LEASE_MS 6000
-/* The heartbeat key's life: a node gone that long is dead. */
-#define CLUSTER_NODE_TTL_MS 6000
-/* Room for a Redis key or value made here: a room id, a node id. */
-#define CLUSTER_KEY 160
 /* Compare and renew (or take back after Redis lost it) one lease:
  * 1 renewed, 2 set again (Redis restarted), 0 another node holds it. */
 #define CLUSTER_RENEW_LUA                                                      \
@@ -48,21 +39,6 @@
 #define CLUSTER_RELEASE_LUA                                                    \
 	"if redis.call('GET', KEYS[1]) == ARGV[1] then "                       \
 	"return redis.call('DEL', KEYS[1]) end return 0"
-
-struct cluster {
-	struct server *srv;
-	char node[CLUSTER_NODE_MAX + 1];
-	char host[CLUSTER_KEY];
-	int port;
-	redisAsyncContext *ac; /* NULL: not connected (tried each tick) */
-	struct event *tick;
-	int ready;    /* joined once: logins are taken */
-	int scanning; /* lease tries of a scan still unanswered */
-	/* While a room is claimed: where its new epoch is (set before the
-	 * room is loaded, so that its first ops carry it). */
-	const long long *claiming;
-	int told_down; /* "Redis unreachable" logged since it was up */
-};
 
 int
 cluster_node_valid(const char *id)
@@ -341,10 +317,18 @@ cluster_connected(const redisAsyncContext *ac, int status)
 			log_warn("cluster: Redis %s:%d unreachable: %s",
 			    cl->host, cl->port, ac->errstr);
 		cl->told_down = 1;
-		cl->ac = NULL; /* hiredis frees it */
+		/* hiredis frees it */
+		if (ac == cl->rd)
+			cl->rd = NULL;
+		else
+			cl->ac = NULL;
 		return;
 	}
 	cl->told_down = 0;
+	if (ac == cl->rd) {
+		cluster_route_read(cl);
+		return;
+	}
 	log_info("cluster: connected to Redis %s:%d", cl->host, cl->port);
 }
 
@@ -355,15 +339,20 @@ cluster_disconnected(const redisAsyncContext *ac, int status)
 
 	if (cl == NULL)
 		return;
-	if (status != REDIS_OK)
+	if (status != REDIS_OK && ac == cl->ac)
 		log_warn("cluster: lost Redis: %s", ac->errstr);
+	if (ac == cl->rd) {
+		cl->rd = NULL;
+		return;
+	}
 	cl->ac = NULL;
 	cl->scanning = 0;
 }
 
-/* Connect (again) to Redis; the callbacks say how it went. */
+/* Connect (again) to Redis: the commands' connection or the stream
+ * reader's (*which); the callbacks say how it went. */
 static void
-cluster_connect(struct cluster *cl)
+cluster_connect(struct cluster *cl, redisAsyncContext **which)
 {
 	redisAsyncContext *ac = redisAsyncConnect(cl->host, cl->port);
 
@@ -381,7 +370,7 @@ cluster_connect(struct cluster *cl)
 	redisLibeventAttach(ac, cl->srv->base);
 	redisAsyncSetConnectCallback(ac, cluster_connected);
 	redisAsyncSetDisconnectCallback(ac, cluster_disconnected);
-	cl->ac = ac;
+	*which = ac;
 }
 
 /* Every CLUSTER_TICK_MS: beat, renew, scan (after the beat). */
@@ -394,7 +383,9 @@ cluster_tick(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	if (cl->ac == NULL)
-		cluster_connect(cl);
+		cluster_connect(cl, &cl->ac);
+	if (cl->rd == NULL && cl->ac != NULL)
+		cluster_connect(cl, &cl->rd);
 	cluster_renew_all(cl);
 	if (cl->ac == NULL)
 		return;
@@ -452,6 +443,10 @@ cluster_start(struct server *srv)
 		return 0;
 	cl = xcalloc(1, sizeof *cl);
 	cl->srv = srv;
+	/* Entries from now on: not those a node of the same name left
+	 * (stream ids are Redis's clock in ms; nodes keep clocks close). */
+	snprintf(cl->last_id, sizeof cl->last_id, "%lld-0",
+	    (long long)clock_now_ms());
 	if (cluster_parse(cl, srv->cfg.redis) != 0) {
 		log_error("--redis %s: HOST:PORT expected", srv->cfg.redis);
 		free(cl);
@@ -482,9 +477,14 @@ cluster_stop(struct server *srv)
 	if (cl == NULL)
 		return;
 	event_free(cl->tick);
+	cluster_route_stop(cl);
 	if (cl->ac != NULL) {
 		cl->ac->data = NULL;
 		redisAsyncFree(cl->ac);
+	}
+	if (cl->rd != NULL) {
+		cl->rd->data = NULL;
+		redisAsyncFree(cl->rd);
 	}
 	srv->cluster = NULL;
 	free(cl);

@@ -7,6 +7,8 @@
 #ifndef TABLERO_SERVER_CLUSTER_H
 #define TABLERO_SERVER_CLUSTER_H
 
+#include <stddef.h>
+
 struct server;
 struct room;
 
@@ -23,6 +25,15 @@ int cluster_start(struct server *srv);
 void cluster_stop(struct server *srv);
 /* 1 when the node takes logins: alone, or joined (Redis reached). */
 int cluster_ready(const struct server *srv);
+/* cluster_route.c: a request line for a room another node owns goes
+ * there: 1 when taken (its reply and events come back through Redis),
+ * 0 when it runs here. */
+struct conn;
+struct proto_request;
+int cluster_route_forward(struct conn *c, const struct proto_request *req,
+    const char *line, size_t len);
+/* A home connection closed: its stand-ins on other nodes go too. */
+void cluster_route_closed(struct conn *c);
 /* A room joins this node's memory: a new room takes its lease. */
 void cluster_room_added(struct room *r);
 /* A room leaves this node's memory: its lease is given back. */

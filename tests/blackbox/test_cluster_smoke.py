@@ -125,6 +125,59 @@ def play_room(chk, port, tag):
     return a, b, room, seats
 
 
+def test_across(chk, build, db, redis):
+    """ana on n1 makes a room; bob on n2 joins and plays it, a watcher on
+    n2 sees every event in the order ana's node sends them."""
+    n1 = node(build, db, redis, "x1")
+    n2 = node(build, db, redis, "x2")
+    chk.ok(wait_log(n1, "ready node=x1") and wait_log(n2, "ready node=x2"),
+           "x1 and x2 join")
+    a, b, w = login(n1.port, "xa"), login(n2.port, "xb"), login(n2.port, "xw")
+    r = a.call("create", game="ataxx")
+    chk.ok(r and r.get("ok"), "create on x1: %r" % r)
+    room = r["room"]
+    r = w.call("watch", room=room)
+    chk.ok(r and r.get("ok"), "watch from x2: %r" % r)
+    r = b.call("join", room=room)
+    chk.ok(r and r.get("ok"), "join from x2: %r" % r)
+    seats = {r["seat"]: b}
+    seats[[s for s in ("white", "black") if s not in seats][0]] = a
+    played = []
+    for i in range(6):
+        who = seats["white" if i % 2 == 0 else "black"]
+        mv = first_move(who, room)
+        r = who.call("move", room=room, move=mv)
+        chk.ok(r and r.get("ok"), "move %d %s: %r" % (i, mv, r))
+        played.append(mv)
+    chk.eq(stored_moves(db, room), 6, "six moves stored")
+    seen = []
+    while True:
+        ev = w.event("moved", timeout=2)
+        if ev is None:
+            break
+        seen.append(ev.get("move"))
+    chk.eq(len(seen), 6, "the watcher on x2 saw six moved events")
+    seqs = []
+    for c in (a, b):
+        evs = []
+        while True:
+            ev = c.event("moved", timeout=1)
+            if ev is None:
+                break
+            evs.append(ev.get("seq"))
+        seqs.append(evs)
+        chk.ok(evs == sorted(evs) and len(evs) >= 5,
+               "moved events in order: %r" % evs)
+    r = b.call("state", room=room)
+    chk.ok(r and r.get("ok"), "state from x2: %r" % r)
+    r = b.call("resign", room=room)
+    chk.ok(r and r.get("ok"), "resign from x2: %r" % r)
+    ev = a.event("ended")
+    chk.ok(ev is not None, "ana on x1 sees the end: %r" % ev)
+    n1.stop()
+    n2.stop()
+
+
 def test_failover(chk, build, db, redis):
     n1 = node(build, db, redis, "n1")
     chk.ok(wait_log(n1, "cluster: ready node=n1"), "n1 joins")
@@ -216,6 +269,7 @@ def main():
     try:
         db = harness.store_url(":memory:")
         test_not_ready(chk, a.build, db)
+        test_across(chk, a.build, harness.store_url(":memory:"), redis.addr)
         took = test_failover(chk, a.build, db, redis.addr)
         print("failover took %.1f s" % took)
         test_fence(chk, a.build, harness.store_url(":memory:"), redis.addr)

@@ -1,0 +1,52 @@
+/*
+ * cluster_int.h: what cluster.c (nodes, leases) and cluster_route.c
+ * (requests and output between nodes over Redis streams) share.
+ */
+#ifndef TABLERO_SERVER_CLUSTER_INT_H
+#define TABLERO_SERVER_CLUSTER_INT_H
+
+#include <hiredis/async.h>
+#include <hiredis/hiredis.h>
+
+#include "server/cluster.h"
+
+/* How often the node beats, renews its leases and looks for orphans:
+ * a third of the lease, so two renewals can be lost before it lapses. */
+#define CLUSTER_TICK_MS 2000
+/* A lease's life: a dead node's rooms are taken within it plus one scan
+ * (6 + 2 s, inside the 15 s the issue allows for failover). */
+#define CLUSTER_LEASE_MS 6000
+/* The heartbeat key's life: a node gone that long is dead. */
+#define CLUSTER_NODE_TTL_MS 6000
+/* Room for a Redis key or value made here: a room id, a node id. */
+#define CLUSTER_KEY 160
+/* Room for a stream entry's id ("1700000000000-12"). */
+#define CLUSTER_STREAM_ID 48
+
+struct route_proxy;
+
+struct cluster {
+	struct server *srv;
+	char node[CLUSTER_NODE_MAX + 1];
+	char host[CLUSTER_KEY];
+	int port;
+	redisAsyncContext *ac; /* NULL: not connected (tried each tick) */
+	redisAsyncContext *rd; /* the stream reader's (XREAD BLOCK) */
+	char last_id[CLUSTER_STREAM_ID]; /* the last entry read, "$": none */
+	struct route_proxy *proxies;     /* remote players' connections here */
+	struct event *tick;
+	int ready;    /* joined once: logins are taken */
+	int scanning; /* lease tries of a scan still unanswered */
+	/* While a room is claimed: where its new epoch is (set before the
+	 * room is loaded, so that its first ops carry it). */
+	const long long *claiming;
+	int told_down; /* "Redis unreachable" logged since it was up */
+};
+
+/* cluster_route.c */
+/* Read the node's stream on cl->rd, from cl->last_id on, for good. */
+void cluster_route_read(struct cluster *cl);
+/* At stop: every remote player's connection here closed. */
+void cluster_route_stop(struct cluster *cl);
+
+#endif
