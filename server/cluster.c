@@ -389,6 +389,7 @@ cluster_tick(evutil_socket_t fd, short what, void *arg)
 	cluster_renew_all(cl);
 	if (cl->ac == NULL)
 		return;
+	cluster_lobby_tick(cl);
 	snprintf(key, sizeof key, "node:%s", cl->node);
 	snprintf(val, sizeof val, "pid=%ld port=%d", (long)getpid(),
 	    cl->srv->cfg.port);
@@ -487,6 +488,7 @@ cluster_stop(struct server *srv)
 		redisAsyncFree(cl->rd);
 	}
 	srv->cluster = NULL;
+	cJSON_Delete(cl->lobby);
 	free(cl);
 }
 

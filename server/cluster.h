@@ -34,6 +34,18 @@ int cluster_route_forward(struct conn *c, const struct proto_request *req,
     const char *line, size_t len);
 /* A home connection closed: its stand-ins on other nodes go too. */
 void cluster_route_closed(struct conn *c);
+/* cluster_lobby.c: a name logged in here (its presence; its older
+ * connection on another node is closed); a connection's end. */
+void cluster_player_hello(struct conn *c);
+void cluster_lobby_gone(struct conn *c);
+/* The other nodes' public rooms that req's filters let through, added to
+ * list (`rooms`); their players merged into list by name (`who`): how
+ * many were added, guests counted into *guests. */
+struct cJSON;
+void cluster_lobby_rooms(const struct server *srv,
+    const struct proto_request *req, struct cJSON *list);
+int cluster_lobby_who(
+    const struct server *srv, struct cJSON *list, int *guests);
 /* A room joins this node's memory: a new room takes its lease. */
 void cluster_room_added(struct room *r);
 /* A room leaves this node's memory: its lease is given back. */

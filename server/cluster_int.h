@@ -5,6 +5,7 @@
 #ifndef TABLERO_SERVER_CLUSTER_INT_H
 #define TABLERO_SERVER_CLUSTER_INT_H
 
+#include <cjson/cJSON.h>
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
 
@@ -41,6 +42,8 @@ struct cluster {
 	 * room is loaded, so that its first ops carry it). */
 	const long long *claiming;
 	int told_down; /* "Redis unreachable" logged since it was up */
+	cJSON
+	    *lobby; /* the other nodes' parts of the lobby (cluster_lobby.c) */
 };
 
 /* cluster_route.c */
@@ -48,5 +51,17 @@ struct cluster {
 void cluster_route_read(struct cluster *cl);
 /* At stop: every remote player's connection here closed. */
 void cluster_route_stop(struct cluster *cl);
+/* Add an entry of n fields and values to node's stream; lens[i] the
+ * length of argv[i] when it may hold any byte, (size_t)-1 (or lens NULL):
+ * a C string. */
+void cluster_route_send(struct cluster *cl, const char *node, int n,
+    const char *const *argv, const size_t *lens);
+
+/* cluster_lobby.c */
+/* Write this node's part of the lobby and presence, read the others'. */
+void cluster_lobby_tick(struct cluster *cl);
+/* Another node's hello replaced name's connection id here. */
+void cluster_lobby_kick(
+    struct cluster *cl, const char *name, unsigned long long id);
 
 #endif

@@ -118,10 +118,8 @@ cluster_route_remember(struct conn *c, const char *node)
 /* The most fields (names and values) of one stream entry made here. */
 #define CLUSTER_ROUTE_FIELDS 12
 
-/* Add an entry to node's stream: n fields and values; lens[i] the length
- * of argv[i] when it may hold any byte, (size_t)-1: a C string. */
-static void
-cluster_route_add(struct cluster *cl, const char *node, int n,
+void
+cluster_route_send(struct cluster *cl, const char *node, int n,
     const char *const *argv, const size_t *lens)
 {
 	const char *args[CLUSTER_ROUTE_FIELDS + 6];
@@ -192,7 +190,7 @@ cluster_route_owner(redisAsyncContext *ac, void *reply, void *arg)
 	for (i = 0; i < CLUSTER_ROUTE_FIELDS; i++)
 		lens[i] = (size_t)-1;
 	lens[11] = pr->len;
-	cluster_route_add(cl, owner, CLUSTER_ROUTE_FIELDS, f, lens);
+	cluster_route_send(cl, owner, CLUSTER_ROUTE_FIELDS, f, lens);
 	cluster_route_remember(c, owner);
 	free(pr);
 }
@@ -236,13 +234,14 @@ cluster_route_closed(struct conn *c)
 	int i;
 
 	c->route = NULL;
+	cluster_lobby_gone(c);
 	if (h == NULL)
 		return;
 	snprintf(id, sizeof id, "%llu", (unsigned long long)c->id);
 	f[0] = "t", f[1] = "bye", f[2] = "from", f[4] = "conn", f[5] = id;
 	for (i = 0; cl != NULL && i < h->n; i++) {
 		f[3] = cl->node;
-		cluster_route_add(cl, h->nodes[i], 6, f, NULL);
+		cluster_route_send(cl, h->nodes[i], 6, f, NULL);
 	}
 	free(h);
 }
@@ -279,7 +278,7 @@ cluster_route_end_read(struct bufferevent *bev, void *arg)
 	snprintf(id, sizeof id, "%llu", px->home_conn);
 	f[0] = "t", f[1] = "out", f[2] = "conn", f[3] = id, f[4] = "data";
 	f[5] = (const char *)evbuffer_pullup(in, -1);
-	cluster_route_add(px->cl, px->home, 6, f, lens);
+	cluster_route_send(px->cl, px->home, 6, f, lens);
 	evbuffer_drain(in, len);
 }
 
@@ -298,7 +297,7 @@ cluster_route_end_event(struct bufferevent *bev, short what, void *arg)
 	cluster_route_end_read(px->end, px);
 	snprintf(id, sizeof id, "%llu", px->home_conn);
 	f[0] = "t", f[1] = "close", f[2] = "conn", f[3] = id;
-	cluster_route_add(px->cl, px->home, 4, f, NULL);
+	cluster_route_send(px->cl, px->home, 4, f, NULL);
 	cluster_route_proxy_free(px);
 }
 
@@ -331,6 +330,7 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 	px->home_conn = conn;
 	px->end = pair[1];
 	px->c = net_conn_new(srv, pair[0], addr, lim, NET_RELAY);
+	px->c->route_proxy = 1;
 	/* The welcome is the home node's to send, and it did. */
 	evbuffer_drain(bufferevent_get_output(pair[0]),
 	    evbuffer_get_length(bufferevent_get_output(pair[0])));
@@ -419,6 +419,8 @@ cluster_route_entry(struct cluster *cl, const redisReply *fields)
 	} else if (strcmp(t, "close") == 0) {
 		if ((c = cluster_route_conn(cl->srv, id)) != NULL)
 			net_close(c, 1);
+	} else if (strcmp(t, "kick") == 0) {
+		cluster_lobby_kick(cl, cluster_route_str(fields, "name"), id);
 	} else if (strcmp(t, "bye") == 0) {
 		for (px = cl->proxies; px != NULL; px = px->next)
 			if (px->home_conn == id &&

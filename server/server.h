@@ -284,6 +284,7 @@ struct conn {
 	int guest;      /* player is an anonymous watcher (session.c) */
 	struct route_home *route; /* cluster_route.c: owners it asked */
 	int route_local; /* cluster_route.c: run this line here */
+	int route_proxy; /* cluster_route.c: another node's player's stand-in */
 };
 TAILQ_HEAD(conn_list, conn);
 
