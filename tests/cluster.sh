@@ -14,5 +14,6 @@ if [ $# -ge 1 ]; then
 else
 	TESTS=$(ls tests/cluster/test_*.py)
 fi
+# The browser tests are not cluster tests (run.sh would run them too).
 # shellcheck disable=SC2086 # the list is meant to split into words
-exec sh contrib/clustertest.sh run sh tests/run.sh "$BUILD" 0 $TESTS
+TABLERO_WEB=0 exec sh contrib/clustertest.sh run sh tests/run.sh "$BUILD" 0 $TESTS
