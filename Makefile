@@ -26,14 +26,14 @@ PORT ?= 7777
 FUZZ_SECONDS ?= 4
 
 PKGS = libevent libevent_pthreads libevent_openssl libssl libcrypto libcjson \
-	sqlite3 libpq libsodium
+	sqlite3 libpq libsodium hiredis
 # Debian ships no pkg-config files for these two (web.c, ws.c).
 WEB_LIBS = -lwslay -lhttp_parser
 # Deferred (=) so that pkg-config is asked after deps.sh has run.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
 	echo -levent_pthreads -levent_openssl -levent -lssl -lcrypto -lcjson \
-	-lsqlite3 -lpq -lsodium) $(WEB_LIBS)
+	-lsqlite3 -lpq -lsodium -lhiredis) $(WEB_LIBS)
 # The client alone reads the keyboard with libedit.
 CLIENT_PKGS = libedit
 CLIENT_LIBS = $(shell pkg-config --libs $(CLIENT_PKGS) 2>/dev/null || \

@@ -40,6 +40,9 @@ static const struct events_entry events_table[] = {
     [PROTO_EV_GRACE_OVER] = {"grace_over", 1, text_event_grace_over},
     [PROTO_EV_TOLD] = {"told", 0, text_event_told},
     [PROTO_EV_INVITED] = {"invited", 0, text_event_invited},
+    /* A cluster node lost the room to another node (SCALING.md part 3):
+     * not a room event, as the room's seq is no longer this node's. */
+    [PROTO_EV_RECONNECT] = {"reconnect", 0, text_event_reconnect},
 };
 _Static_assert(sizeof events_table / sizeof events_table[0] == PROTO_EV_COUNT,
     "one row per event");

@@ -1420,3 +1420,11 @@ proto_text(const cJSON *msg)
 {
 	return proto_text_beside(msg, NULL);
 }
+
+void
+text_event_reconnect(struct text_buf *b, const cJSON *msg)
+{
+	text_addf(b, "Room %s moved to another server: connect again and "
+	             "log in with hello NAME TOKEN.\n",
+	    text_str(msg, "room") ? text_str(msg, "room") : "?");
+}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/cluster.h"
 #include "server/server.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
@@ -73,6 +74,11 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	if (c->player != NULL) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "already logged in as %s", c->player->name);
+		return;
+	}
+	if (!cluster_ready(c->srv)) {
+		session_error(c, req, PROTO_E_NOT_READY, "%s",
+		    proto_error_message(PROTO_E_NOT_READY));
 		return;
 	}
 	if (!player_name_valid(req->name)) {

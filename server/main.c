@@ -17,6 +17,7 @@
 #include <event2/thread.h>
 #include <sodium.h>
 
+#include "server/cluster.h"
 #include "server/server.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
@@ -157,6 +158,7 @@ main_cleanup(struct server *srv)
 		          "stored",
 		    (unsigned long long)lost);
 	srv->storeq = NULL;
+	cluster_stop(srv);
 	web_free_all(srv);
 	net_free_all(srv);
 	room_free_all(srv);
@@ -267,7 +269,7 @@ main_start(struct server *srv)
 	if (net_listen(srv) != 0 || web_listen(srv) != 0)
 		return -1;
 	srv->worker = worker_new(srv);
-	if (recover_rooms(srv) != 0)
+	if (cluster_start(srv) != 0 || recover_rooms(srv) != 0)
 		return -1;
 	sweep_start(srv);
 	return 0;

@@ -11,6 +11,7 @@
 
 #include <sodium.h>
 
+#include "server/cluster.h"
 #include "server/server.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
@@ -47,6 +48,7 @@ room_add(struct room *r)
 			room_sync_member(r, r->seats[i].player);
 	if (player_name_valid(r->creator))
 		room_sync_member(r, player_get(srv, r->creator));
+	cluster_room_added(r);
 }
 
 /* p no longer points at r: out of its rooms, and not its connection's
@@ -79,6 +81,7 @@ room_forget(struct room *r)
 		n++;
 	TAILQ_REMOVE(&srv->rooms, r, entry);
 	table_del(&srv->rooms_by_id, &r->by_id);
+	cluster_room_gone(r);
 	for (i = 0; i < n; i++)
 		room_unlink(r, who[i]);
 	room_free(r);

@@ -204,6 +204,8 @@ struct config {
 	int nweb_origin;
 	int tls_port; /* -1: no TLS port */
 	const char *tls_cert, *tls_key;
+	const char *redis; /* HOST:PORT: a cluster node (cluster.c); NULL: alone */
+	const char *node;  /* the node's id in the cluster; NULL: made up */
 };
 
 /* A token bucket (limit.c). */
@@ -373,6 +375,8 @@ struct room {
 	struct event *retire_timer; /* finished: when to leave memory */
 	int archive_due;            /* ended, not yet kept in the games table */
 	int in_server;              /* room_add'ed (not one being created) */
+	long long epoch;  /* cluster.c: this node's lease epoch, 0: alone */
+	int64_t lease_ms; /* cluster.c: the lease last known held (mono) */
 };
 TAILQ_HEAD(room_list, room);
 
@@ -416,6 +420,7 @@ struct server {
 	int out_free; /* output made now depends on no change (ping) */
 	struct proto_out encoded; /* net_send_msg's reused buffer */
 	struct web *web;          /* the web listeners (web.c), or NULL */
+	struct cluster *cluster;  /* the cluster (cluster.c), or NULL: alone */
 	int nweb; /* web.c's connections not yet handed to net.c */
 };
 
@@ -688,6 +693,10 @@ void sweep_stop(struct server *srv);
 
 /* recover.c */
 int recover_rooms(struct server *srv);
+struct store_room;
+struct store_move;
+struct room *recover_room(struct server *srv, const struct store_room *sr,
+    const struct store_move *moves, int nmoves);
 
 /* store/write.c: the server's objects as store ops */
 void write_room(struct room *r);

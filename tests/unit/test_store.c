@@ -14,6 +14,7 @@
 
 #include <sqlite3.h>
 
+#include "server/store/schema.h"
 #include "server/store/store.h"
 #include "tests/unit/check.h"
 
@@ -629,7 +630,8 @@ test_store_file(int sync_full)
 	    1);
 	store_close(s);
 
-	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 4);
+	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"),
+	    store_schema_version);
 	CHECK_INT(test_store_pragma(path, "PRAGMA application_id"), 0x74626c72);
 	s = store_open(path, sync_full, err, sizeof err);
 	CHECK(s != NULL);
@@ -658,7 +660,7 @@ test_store_file(int sync_full)
 static void
 test_store_newer(void)
 {
-	char path[64], err[256] = "";
+	char path[64], err[256] = "", want[80];
 	struct store *s;
 
 	test_store_tmp(path, sizeof path);
@@ -669,7 +671,10 @@ test_store_newer(void)
 	s = store_open(path, 0, err, sizeof err);
 	CHECK(s == NULL);
 	store_close(s);
-	CHECK_HAS(err, "schema version 7 is newer than this server (4)");
+	snprintf(want, sizeof want,
+	    "schema version 7 is newer than this server (%d)",
+	    store_schema_version);
+	CHECK_HAS(err, want);
 	CHECK_HAS(err, path);
 	CHECK_INT(test_store_pragma(path, "PRAGMA user_version"), 7);
 	test_store_rm(path);

@@ -1,0 +1,31 @@
+/*
+ * cluster.h: several tablerod nodes as one service (docs/SCALING.md part
+ * 3): Redis between the nodes (heartbeats, room leases), PostgreSQL as the
+ * one store, whose owner_epoch fences a node that lost a room. Without
+ * --redis none of it runs and tablerod is one node alone.
+ */
+#ifndef TABLERO_SERVER_CLUSTER_H
+#define TABLERO_SERVER_CLUSTER_H
+
+struct server;
+struct room;
+
+/* The longest node id (--node): it is part of Redis keys and log lines. */
+#define CLUSTER_NODE_MAX 64
+
+/* 1 when id is a valid --node: 1 to CLUSTER_NODE_MAX of [A-Za-z0-9-_.]. */
+int cluster_node_valid(const char *id);
+/* Join the cluster when --redis is given (0 without it): the node's
+ * state, the store's fence, the timer that connects to Redis, beats and
+ * renews; 0, or -1 (logged). */
+int cluster_start(struct server *srv);
+/* Leave: the Redis connection closed (the leases expire by themselves). */
+void cluster_stop(struct server *srv);
+/* 1 when the node takes logins: alone, or joined (Redis reached). */
+int cluster_ready(const struct server *srv);
+/* A room joins this node's memory: a new room takes its lease. */
+void cluster_room_added(struct room *r);
+/* A room leaves this node's memory: its lease is given back. */
+void cluster_room_gone(struct room *r);
+
+#endif
