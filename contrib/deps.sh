@@ -40,11 +40,8 @@ want_cmd redis-server redis-server
 # (contrib/pgtest.sh): initdb and pg_ctl, which Debian keeps off the PATH.
 [ -n "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null)" ] ||
 	command -v initdb >/dev/null 2>&1 || missing="$missing postgresql"
-# Several nodes (--redis): hiredis and its libevent adapter on the
-# node's loop; the cluster tests (contrib/clustertest.sh) start a
-# throwaway redis-server and HAProxy in front of the nodes.
-want_pc hiredis libhiredis-dev
-want_cmd redis-server redis-server
+# The cluster tests (contrib/clustertest.sh) put HAProxy in front of the
+# nodes, as contrib/haproxy-tablero.cfg does in production.
 [ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null 2>&1 ||
 	missing="$missing haproxy"
 # TLS for the web and TLS ports (libevent's bufferevent_openssl), and
