@@ -4,6 +4,7 @@
 #   make run        build and start tablerod on port 7777 in the foreground
 #   make test       build and run every test; last line "N passed, M failed"
 #   make pg-test    the tests that store, against a throwaway PostgreSQL
+#   make cluster-test  several nodes with PostgreSQL, Redis and HAProxy
 #   make asan       build and run the tests with address and UB sanitizers
 #   make tsan       build with ThreadSanitizer; tsan-test runs the threaded tests
 #   make fuzz       build the libFuzzer targets (clang)
@@ -74,7 +75,7 @@ CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
 BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
 
-.PHONY: all deps run test pg-test asan asan-test tsan tsan-test fuzz fuzz-run \
+.PHONY: all deps run test pg-test cluster-test asan asan-test tsan tsan-test fuzz fuzz-run \
 	bench bots-prev install clean format check-format FORCE
 .SUFFIXES:
 # Keep every intermediate object: nothing is rebuilt for nothing, and make
@@ -165,6 +166,9 @@ test: all fuzz
 
 pg-test: all
 	@sh tests/pg.sh $(BUILD)
+
+cluster-test: all
+	@sh tests/cluster.sh $(BUILD)
 
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan NATIVE="$(NATIVE)" \

@@ -40,6 +40,10 @@ want_cmd redis-server redis-server
 # (contrib/pgtest.sh): initdb and pg_ctl, which Debian keeps off the PATH.
 [ -n "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null)" ] ||
 	command -v initdb >/dev/null 2>&1 || missing="$missing postgresql"
+# The cluster tests (contrib/clustertest.sh) put HAProxy in front of the
+# nodes, as contrib/haproxy-tablero.cfg does in production.
+[ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null 2>&1 ||
+	missing="$missing haproxy"
 # TLS for the web and TLS ports (libevent's bufferevent_openssl), and
 # SHA-1 and base64 for the WebSocket handshake.
 want_pc libevent_openssl libevent-dev
