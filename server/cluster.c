@@ -248,6 +248,8 @@ cluster_taken(redisAsyncContext *ac, void *reply, void *arg)
 		redisAsyncCommand(cl->ac, NULL, NULL, "SET %s %s PX %d", key,
 		    val, CLUSTER_LEASE_MS);
 		log_info("cluster: room %s taken (epoch %lld)", r->id, epoch);
+		cluster_route_seats(cl, r);
+		cluster_route_watchers(cl, r);
 	} else {
 		/* Ended meanwhile, or set aside: the lease goes. */
 		cluster_lease(cl, arg, 0, key, val);
@@ -517,6 +519,26 @@ cluster_room_added(struct room *r)
 }
 
 void
+cluster_watcher(struct room *r, struct player *p, int add)
+{
+	struct cluster *cl = r->srv->cluster;
+	char key[CLUSTER_KEY], val[CLUSTER_KEY];
+	const char *home;
+	unsigned long long id;
+
+	if (cl == NULL || cl->ac == NULL || p->conn == NULL)
+		return;
+	if (cluster_route_home_of(cl, p->conn, &home, &id) != 0) {
+		home = cl->node;
+		id = (unsigned long long)p->conn->id;
+	}
+	snprintf(key, sizeof key, "watchers:%s", r->id);
+	snprintf(val, sizeof val, "%s|%llu|%s", home, id, p->name);
+	redisAsyncCommand(
+	    cl->ac, NULL, NULL, "%s %s %s", add ? "SADD" : "SREM", key, val);
+}
+
+void
 cluster_room_gone(struct room *r)
 {
 	struct cluster *cl = r->srv->cluster;
@@ -527,4 +549,8 @@ cluster_room_gone(struct room *r)
 	cluster_lease(cl, r->id, r->epoch, key, val);
 	redisAsyncCommand(cl->ac, NULL, NULL, "EVAL %s 1 %s %s",
 	    CLUSTER_RELEASE_LUA, key, val);
+	if (r->status == ROOM_ENDED) {
+		snprintf(key, sizeof key, "watchers:%s", r->id);
+		redisAsyncCommand(cl->ac, NULL, NULL, "DEL %s", key);
+	}
 }

@@ -46,6 +46,10 @@ void cluster_lobby_rooms(const struct server *srv,
     const struct proto_request *req, struct cJSON *list);
 int cluster_lobby_who(
     const struct server *srv, struct cJSON *list, int *guests);
+/* A watcher came to or left room r here: kept in Redis, so that the node
+ * that takes the room after this one goes on sending them its events. */
+struct player;
+void cluster_watcher(struct room *r, struct player *p, int add);
 /* A room joins this node's memory: a new room takes its lease. */
 void cluster_room_added(struct room *r);
 /* A room leaves this node's memory: its lease is given back. */

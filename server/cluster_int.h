@@ -57,6 +57,19 @@ void cluster_route_stop(struct cluster *cl);
 void cluster_route_send(struct cluster *cl, const char *node, int n,
     const char *const *argv, const size_t *lens);
 
+/* The stand-in (another node's player's connection here) of c: its
+ * home node and connection id into home and *id; 0, or -1 when c is
+ * not one. */
+int cluster_route_home_of(const struct cluster *cl, const struct conn *c,
+    const char **home, unsigned long long *id);
+/* The seated players of room r, just taken by this node, are back: those
+ * logged in here at once, those on other nodes (found by their presence)
+ * through a stand-in each. */
+void cluster_route_seats(struct cluster *cl, struct room *r);
+/* The watchers of room r, taken by this node, watch it here (from
+ * watchers:{room}). */
+void cluster_route_watchers(struct cluster *cl, struct room *r);
+
 /* cluster_lobby.c */
 /* Write this node's part of the lobby and presence, read the others'. */
 void cluster_lobby_tick(struct cluster *cl);

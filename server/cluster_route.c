@@ -43,6 +43,7 @@ struct route_proxy {
 	unsigned long long home_conn;
 	struct conn *c;
 	struct bufferevent *end; /* the pair's other end: what c is sent */
+	int welcomed; /* the stand-in's own welcome line was dropped */
 };
 
 /* On the home node: where a connection's requests went. */
@@ -273,6 +274,17 @@ cluster_route_end_read(struct bufferevent *bev, void *arg)
 	    (size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1, len};
 	char id[24];
 
+	if (!px->welcomed) {
+		/* The welcome is the home node's to send, and it did: the
+		 * stand-in's own (its first line) goes nowhere. */
+		struct evbuffer_ptr eol = evbuffer_search(in, "\n", 1, NULL);
+
+		if (eol.pos < 0)
+			return;
+		evbuffer_drain(in, (size_t)eol.pos + 1);
+		px->welcomed = 1;
+		len = evbuffer_get_length(in);
+	}
 	if (len == 0)
 		return;
 	snprintf(id, sizeof id, "%llu", px->home_conn);
@@ -282,22 +294,18 @@ cluster_route_end_read(struct bufferevent *bev, void *arg)
 	evbuffer_drain(in, len);
 }
 
-/* The stand-in closed (the room moved, quit, a limit): the home node
- * closes the socket once what was sent before is out. */
+/* The stand-in closed (the room moved away, its home connection
+ * closed): what it had sent before goes, then it is forgotten. The home
+ * connection stays: its next request finds the room's owner again. */
 static void
 cluster_route_end_event(struct bufferevent *bev, short what, void *arg)
 {
 	struct route_proxy *px = arg;
-	const char *f[4];
-	char id[24];
 
 	(void)bev;
 	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
 		return;
 	cluster_route_end_read(px->end, px);
-	snprintf(id, sizeof id, "%llu", px->home_conn);
-	f[0] = "t", f[1] = "close", f[2] = "conn", f[3] = id;
-	cluster_route_send(px->cl, px->home, 4, f, NULL);
 	cluster_route_proxy_free(px);
 }
 
@@ -316,12 +324,13 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 	int i, n;
 
 	for (px = cl->proxies; px != NULL; px = px->next)
-		if (px->home_conn == conn && strcmp(px->home, home) == 0)
-			return px->c->state == CONN_OPEN ? px : NULL;
+		if (px->home_conn == conn && strcmp(px->home, home) == 0 &&
+		    px->c->state == CONN_OPEN)
+			return px;
 	if (!player_name_valid(name) ||
 	    bufferevent_pair_new(srv->base, BEV_OPT_DEFER_CALLBACKS, pair) != 0)
 		return NULL;
-	snprintf(key, sizeof key, "x:%.64s/%llu", home, conn);
+	snprintf(key, sizeof key, "x:%.32s/%llu", home, conn);
 	snprintf(addr, sizeof addr, "node %.40s conn %llu", home, conn);
 	lim = limit_get(srv, key);
 	px = xcalloc(1, sizeof *px);
@@ -331,11 +340,6 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 	px->end = pair[1];
 	px->c = net_conn_new(srv, pair[0], addr, lim, NET_RELAY);
 	px->c->route_proxy = 1;
-	/* The welcome is the home node's to send, and it did. */
-	evbuffer_drain(bufferevent_get_output(pair[0]),
-	    evbuffer_get_length(bufferevent_get_output(pair[0])));
-	evbuffer_drain(bufferevent_get_input(pair[1]),
-	    evbuffer_get_length(bufferevent_get_input(pair[1])));
 	bufferevent_setcb(
 	    pair[1], cluster_route_end_read, NULL, cluster_route_end_event, px);
 	bufferevent_enable(pair[1], EV_READ | EV_WRITE);
@@ -416,9 +420,6 @@ cluster_route_entry(struct cluster *cl, const redisReply *fields)
 		cl->srv->out_free = 1;
 		net_send(c, data->str, data->len);
 		cl->srv->out_free = was;
-	} else if (strcmp(t, "close") == 0) {
-		if ((c = cluster_route_conn(cl->srv, id)) != NULL)
-			net_close(c, 1);
 	} else if (strcmp(t, "kick") == 0) {
 		cluster_lobby_kick(cl, cluster_route_str(fields, "name"), id);
 	} else if (strcmp(t, "bye") == 0) {
@@ -481,4 +482,107 @@ cluster_route_stop(struct cluster *cl)
 {
 	while (cl->proxies != NULL)
 		cluster_route_proxy_free(cl->proxies);
+}
+
+int
+cluster_route_home_of(const struct cluster *cl, const struct conn *c,
+    const char **home, unsigned long long *id)
+{
+	const struct route_proxy *px;
+
+	for (px = cl->proxies; px != NULL; px = px->next)
+		if (px->c == c) {
+			*home = px->home;
+			*id = px->home_conn;
+			return 0;
+		}
+	return -1;
+}
+
+/* The watchers of a room just taken (arg: its id): each watches it here,
+ * its own connection when its home is this node, else a stand-in. */
+static void
+cluster_route_watchers_got(redisAsyncContext *ac, void *reply, void *arg)
+{
+	struct cluster *cl = ac->data;
+	redisReply *rep = reply;
+	char home[CLUSTER_NODE_MAX + 1], name[SERVER_NAME_MAX + 1];
+	unsigned long long id;
+	struct route_proxy *px;
+	struct conn *c;
+	struct room *r;
+	size_t i;
+
+	r = cl != NULL ? room_find(cl->srv, arg) : NULL;
+	free(arg);
+	if (r == NULL || rep == NULL || rep->type != REDIS_REPLY_ARRAY)
+		return;
+	for (i = 0; i < rep->elements; i++) {
+		if (rep->element[i]->type != REDIS_REPLY_STRING ||
+		    sscanf(rep->element[i]->str, "%64[^|]|%llu|%16s", home, &id,
+		        name) != 3)
+			continue;
+		c = NULL;
+		if (strcmp(home, cl->node) == 0)
+			c = cluster_route_conn(cl->srv, id);
+		else if ((px = cluster_route_proxy(cl, home, id, name)) != NULL)
+			c = px->c;
+		if (c != NULL && c->player != NULL &&
+		    strcmp(c->player->name, name) == 0 &&
+		    room_seat_of(r, c->player) < 0)
+			room_add_watcher(r, c->player);
+	}
+}
+
+void
+cluster_route_watchers(struct cluster *cl, struct room *r)
+{
+	char key[CLUSTER_KEY];
+
+	if (cl->ac == NULL)
+		return;
+	snprintf(key, sizeof key, "watchers:%s", r->id);
+	redisAsyncCommand(cl->ac, cluster_route_watchers_got, xstrdup(r->id),
+	    "SMEMBERS %s", key);
+}
+
+/* A seated player's presence (arg: "room|name"): on another node, a
+ * stand-in of that connection sits back in the seat (its login does). */
+static void
+cluster_route_seat_got(redisAsyncContext *ac, void *reply, void *arg)
+{
+	struct cluster *cl = ac->data;
+	redisReply *rep = reply;
+	char home[CLUSTER_NODE_MAX + 1], *name = strchr(arg, '|');
+	unsigned long long id;
+
+	if (cl != NULL && name != NULL && rep != NULL &&
+	    rep->type == REDIS_REPLY_STRING &&
+	    sscanf(rep->str, "%64[^:]:%llu", home, &id) == 2 &&
+	    strcmp(home, cl->node) != 0)
+		cluster_route_proxy(cl, home, id, name + 1);
+	free(arg);
+}
+
+void
+cluster_route_seats(struct cluster *cl, struct room *r)
+{
+	char key[CLUSTER_KEY], val[CLUSTER_KEY];
+	struct player *p;
+	int i;
+
+	for (i = 0; i < r->g->seats; i++) {
+		if ((p = r->seats[i].player) == NULL)
+			continue;
+		if (p->conn != NULL) {
+			room_player_back(r, p);
+			continue;
+		}
+		if (cl->ac == NULL)
+			continue;
+		snprintf(key, sizeof key, "online:%s", p->name);
+		snprintf(val, sizeof val, "%s|%s", r->id, p->name);
+		redisAsyncCommand(cl->ac, cluster_route_seat_got, xstrdup(val),
+		    "GET %s", key);
+	}
 }
