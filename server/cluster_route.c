@@ -270,8 +270,7 @@ cluster_route_end_read(struct bufferevent *bev, void *arg)
 	struct evbuffer *in = bufferevent_get_input(bev);
 	size_t len = evbuffer_get_length(in);
 	const char *f[6];
-	size_t lens[6] = {
-	    (size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1, len};
+	size_t lens[6];
 	char id[24];
 
 	if (!px->welcomed) {
@@ -288,6 +287,8 @@ cluster_route_end_read(struct bufferevent *bev, void *arg)
 	if (len == 0)
 		return;
 	snprintf(id, sizeof id, "%llu", px->home_conn);
+	lens[0] = lens[1] = lens[2] = lens[3] = lens[4] = (size_t)-1;
+	lens[5] = len;
 	f[0] = "t", f[1] = "out", f[2] = "conn", f[3] = id, f[4] = "data";
 	f[5] = (const char *)evbuffer_pullup(in, -1);
 	cluster_route_send(px->cl, px->home, 6, f, lens);
