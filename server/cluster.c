@@ -392,6 +392,7 @@ cluster_tick(evutil_socket_t fd, short what, void *arg)
 	if (cl->ac == NULL)
 		return;
 	cluster_lobby_tick(cl);
+	cluster_route_tick(cl);
 	snprintf(key, sizeof key, "node:%s", cl->node);
 	snprintf(val, sizeof val, "pid=%ld port=%d", (long)getpid(),
 	    cl->srv->cfg.port);

@@ -21,6 +21,12 @@
 #define CLUSTER_NODE_TTL_MS 6000
 /* Room for a Redis key or value made here: a room id, a node id. */
 #define CLUSTER_KEY 160
+/* The most nodes a node keeps the heartbeats of. */
+#define CLUSTER_LIVE_MAX 64
+/* A node whose last heartbeat is older than this is taken for dead by
+ * the others' routing: its beat (every tick) and our read of it (every
+ * tick) are both late, with a second to spare. */
+#define CLUSTER_ALIVE_MS 5000
 /* Room for a stream entry's id ("1700000000000-12"). */
 #define CLUSTER_STREAM_ID 48
 
@@ -42,8 +48,14 @@ struct cluster {
 	 * room is loaded, so that its first ops carry it). */
 	const long long *claiming;
 	int told_down; /* "Redis unreachable" logged since it was up */
-	cJSON
-	    *lobby; /* the other nodes' parts of the lobby (cluster_lobby.c) */
+	/* The other nodes' parts of the lobby (cluster_lobby.c). */
+	cJSON *lobby;
+	/* The live nodes and their last heartbeats (ms), as last read. */
+	struct cluster_live {
+		char node[CLUSTER_NODE_MAX + 1];
+		long long ms;
+	} live[CLUSTER_LIVE_MAX];
+	int nlive;
 };
 
 /* cluster_route.c */
@@ -70,7 +82,13 @@ void cluster_route_seats(struct cluster *cl, struct room *r);
  * watchers:{room}). */
 void cluster_route_watchers(struct cluster *cl, struct room *r);
 
+/* Every tick: requests sent to an owner that died unanswered are
+ * routed again (to the room's next owner). */
+void cluster_route_tick(struct cluster *cl);
+
 /* cluster_lobby.c */
+/* 1 when node is this one or beat lately (or nothing is known yet). */
+int cluster_node_alive(const struct cluster *cl, const char *node);
 /* Write this node's part of the lobby and presence, read the others'. */
 void cluster_lobby_tick(struct cluster *cl);
 /* Another node's hello replaced name's connection id here. */

@@ -123,8 +123,20 @@ cluster_lobby_nodes(redisAsyncContext *ac, void *reply, void *arg)
 	(void)arg;
 	if (cl == NULL || rep == NULL || rep->type != REDIS_REPLY_ARRAY)
 		return;
+	/* Pairs of member and score (WITHSCORES). */
+	cl->nlive = 0;
+	for (i = 0; i + 1 < rep->elements && cl->nlive < CLUSTER_LIVE_MAX;
+	     i += 2) {
+		if (rep->element[i]->type != REDIS_REPLY_STRING ||
+		    rep->element[i + 1]->type != REDIS_REPLY_STRING)
+			continue;
+		snprintf(cl->live[cl->nlive].node, sizeof cl->live[0].node,
+		    "%s", rep->element[i]->str);
+		cl->live[cl->nlive++].ms =
+		    strtoll(rep->element[i + 1]->str, NULL, 10);
+	}
 	argv[n++] = "MGET";
-	for (i = 0; i < rep->elements && n <= CLUSTER_LOBBY_NODES; i++) {
+	for (i = 0; i < rep->elements && n <= CLUSTER_LOBBY_NODES; i += 2) {
 		if (rep->element[i]->type != REDIS_REPLY_STRING ||
 		    strcmp(rep->element[i]->str, cl->node) == 0)
 			continue;
@@ -164,7 +176,7 @@ cluster_lobby_tick(struct cluster *cl)
 	redisAsyncCommand(
 	    cl->ac, NULL, NULL, "ZREMRANGEBYSCORE nodes -inf (%s", ms);
 	redisAsyncCommand(cl->ac, cluster_lobby_nodes, NULL,
-	    "ZRANGEBYSCORE nodes %s +inf", ms);
+	    "ZRANGEBYSCORE nodes %s +inf WITHSCORES", ms);
 	/* Presence of this node's players, kept alive. */
 	TAILQ_FOREACH(c, &srv->conns, entry) {
 		if (!cluster_lobby_own(c))
@@ -346,4 +358,18 @@ cluster_lobby_who(const struct server *srv, cJSON *list, int *guests)
 		}
 	}
 	return added;
+}
+
+int
+cluster_node_alive(const struct cluster *cl, const char *node)
+{
+	int i;
+
+	if (strcmp(node, cl->node) == 0 || cl->nlive == 0)
+		return 1;
+	for (i = 0; i < cl->nlive; i++)
+		if (strcmp(cl->live[i].node, node) == 0)
+			return clock_now_ms() - cl->live[i].ms <=
+			    CLUSTER_ALIVE_MS;
+	return 0;
 }

@@ -34,6 +34,16 @@
  * them when it closes (more: the oldest is forgotten; its stand-in then
  * goes at its idle time). */
 #define CLUSTER_ROUTE_NODES 4
+/* While a room has no live owner (its node died and its lease has not
+ * lapsed, or it lapsed and no node took the room yet), a request for it
+ * is looked up again this often, this many times: past a lease and a
+ * scan, and then it runs here (and says what is wrong). */
+#define CLUSTER_ROUTE_RETRY_MS 500
+#define CLUSTER_ROUTE_TRIES                                                    \
+	((CLUSTER_LEASE_MS + 3 * CLUSTER_TICK_MS) / CLUSTER_ROUTE_RETRY_MS)
+/* A forwarded request with no output back this long, whose owner is
+ * dead by then, is routed again. */
+#define CLUSTER_ROUTE_ANSWER_MS 3000
 
 /* A remote player's stand-in connection on the owner node. */
 struct route_proxy {
@@ -46,16 +56,21 @@ struct route_proxy {
 	int welcomed; /* the stand-in's own welcome line was dropped */
 };
 
-/* On the home node: where a connection's requests went. */
+/* On the home node: where a connection's requests went, and its last
+ * forwarded request while no output has come back for it. */
 struct route_home {
 	char nodes[CLUSTER_ROUTE_NODES][CLUSTER_NODE_MAX + 1];
 	int n;
+	struct route_pending *sent; /* NULL: answered (or none) */
+	char sent_to[CLUSTER_NODE_MAX + 1];
+	int64_t sent_ms;
 };
 
 /* A request waiting for its room's owner (GET of the lease). */
 struct route_pending {
 	struct cluster *cl;
 	uint64_t conn;
+	int tries; /* lookups that found no live owner */
 	char room[SERVER_ROOM_ID_MAX];
 	size_t len;
 	char line[]; /* the request as the client sent it */
@@ -147,19 +162,73 @@ cluster_route_send(struct cluster *cl, const char *node, int n,
 	redisAsyncCommandArgv(cl->ac, NULL, NULL, k, args, alen);
 }
 
-/* The lease of a room answered: send the request to its owner, or run
- * it here when nobody else owns it (it then says what is wrong). */
+static void cluster_route_lookup(struct route_pending *pr);
+
+/* Look the owner up again later (the timer of a request waiting). */
+static void
+cluster_route_retry(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	cluster_route_lookup(arg);
+}
+
+/* Run pr's line here and free it (the room is here, or nobody else owns
+ * it: the verb then says what is wrong). */
+static void
+cluster_route_local(struct conn *c, struct route_pending *pr)
+{
+	c->route_local = 1;
+	session_line(c, pr->line, pr->len);
+	c->route_local = 0;
+	free(pr);
+}
+
+/* Send pr to its room's owner and keep it as c's request in flight. */
+static void
+cluster_route_send_req(struct cluster *cl, struct conn *c,
+    struct route_pending *pr, const char *owner)
+{
+	struct route_home *h;
+	const char *f[CLUSTER_ROUTE_FIELDS];
+	size_t lens[CLUSTER_ROUTE_FIELDS];
+	char id[24];
+	int i;
+
+	snprintf(id, sizeof id, "%llu", (unsigned long long)c->id);
+	f[0] = "t", f[1] = "req";
+	f[2] = "from", f[3] = cl->node;
+	f[4] = "conn", f[5] = id;
+	f[6] = "name", f[7] = c->player->name;
+	f[8] = "mode", f[9] = c->mode == CONN_MODE_TEXT ? "text" : "json";
+	f[10] = "line", f[11] = pr->line;
+	for (i = 0; i < CLUSTER_ROUTE_FIELDS; i++)
+		lens[i] = (size_t)-1;
+	lens[11] = pr->len;
+	cluster_route_send(cl, owner, CLUSTER_ROUTE_FIELDS, f, lens);
+	cluster_route_remember(c, owner);
+	h = c->route;
+	free(h->sent);
+	h->sent = pr;
+	pr->tries = 0;
+	snprintf(h->sent_to, sizeof h->sent_to, "%s", owner);
+	h->sent_ms = clock_mono_ms();
+}
+
+/* The lease of a room answered: send the request to its owner; wait when
+ * the owner is dead or there is none yet; run it here when the room is
+ * here or, after waiting, nobody owns it. */
 static void
 cluster_route_owner(redisAsyncContext *ac, void *reply, void *arg)
 {
 	struct route_pending *pr = arg;
 	struct cluster *cl = ac->data;
 	redisReply *rep = reply;
-	char owner[CLUSTER_NODE_MAX + 1], id[24];
-	const char *colon, *f[CLUSTER_ROUTE_FIELDS];
-	size_t lens[CLUSTER_ROUTE_FIELDS], n;
+	char owner[CLUSTER_NODE_MAX + 1];
+	struct timeval tv = {0, CLUSTER_ROUTE_RETRY_MS * 1000};
+	const char *colon;
 	struct conn *c;
-	int i;
+	size_t n;
 
 	c = cl != NULL ? cluster_route_conn(cl->srv, pr->conn) : NULL;
 	if (c == NULL || c->player == NULL) {
@@ -173,27 +242,36 @@ cluster_route_owner(redisAsyncContext *ac, void *reply, void *arg)
 		memcpy(owner, rep->str, n);
 		owner[n] = '\0';
 	}
-	if (owner[0] == '\0' || strcmp(owner, cl->node) == 0 ||
+	if (strcmp(owner, cl->node) == 0 ||
 	    room_find(cl->srv, pr->room) != NULL) {
-		c->route_local = 1;
-		session_line(c, pr->line, pr->len);
-		c->route_local = 0;
-		free(pr);
+		cluster_route_local(c, pr);
 		return;
 	}
-	snprintf(id, sizeof id, "%llu", (unsigned long long)c->id);
-	f[0] = "t", f[1] = "req";
-	f[2] = "from", f[3] = cl->node;
-	f[4] = "conn", f[5] = id;
-	f[6] = "name", f[7] = c->player->name;
-	f[8] = "mode", f[9] = c->mode == CONN_MODE_TEXT ? "text" : "json";
-	f[10] = "line", f[11] = pr->line;
-	for (i = 0; i < CLUSTER_ROUTE_FIELDS; i++)
-		lens[i] = (size_t)-1;
-	lens[11] = pr->len;
-	cluster_route_send(cl, owner, CLUSTER_ROUTE_FIELDS, f, lens);
-	cluster_route_remember(c, owner);
-	free(pr);
+	if (owner[0] == '\0' || !cluster_node_alive(cl, owner)) {
+		if (++pr->tries >= CLUSTER_ROUTE_TRIES) {
+			cluster_route_local(c, pr);
+			return;
+		}
+		if (event_base_once(cl->srv->base, -1, EV_TIMEOUT,
+		        cluster_route_retry, pr, &tv) != 0)
+			cluster_route_local(c, pr);
+		return;
+	}
+	cluster_route_send_req(cl, c, pr, owner);
+}
+
+/* Ask Redis who owns pr's room (its lease). */
+static void
+cluster_route_lookup(struct route_pending *pr)
+{
+	struct cluster *cl = pr->cl;
+	char key[CLUSTER_KEY];
+
+	snprintf(key, sizeof key, "room:%s:owner", pr->room);
+	if (cl->ac == NULL ||
+	    redisAsyncCommand(cl->ac, cluster_route_owner, pr, "GET %s", key) !=
+	        REDIS_OK)
+		free(pr);
 }
 
 int
@@ -202,7 +280,6 @@ cluster_route_forward(struct conn *c, const struct proto_request *req,
 {
 	struct cluster *cl = c->srv->cluster;
 	struct route_pending *pr;
-	char key[CLUSTER_KEY];
 
 	if (cl == NULL || c->route_local || c->player == NULL ||
 	    req->room == NULL || !cluster_route_verbs[req->verb] ||
@@ -212,17 +289,39 @@ cluster_route_forward(struct conn *c, const struct proto_request *req,
 	pr = xmalloc(sizeof *pr + len + 1);
 	pr->cl = cl;
 	pr->conn = c->id;
+	pr->tries = 0;
 	snprintf(pr->room, sizeof pr->room, "%s", req->room);
 	memcpy(pr->line, line, len);
 	pr->line[len] = '\0';
 	pr->len = len;
-	snprintf(key, sizeof key, "room:%s:owner", req->room);
-	if (redisAsyncCommand(cl->ac, cluster_route_owner, pr, "GET %s", key) !=
-	    REDIS_OK) {
-		free(pr);
-		return 0;
-	}
+	cluster_route_lookup(pr);
 	return 1;
+}
+
+void
+cluster_route_tick(struct cluster *cl)
+{
+	struct route_pending *pr;
+	struct route_home *h;
+	struct conn *c;
+	int64_t now = clock_mono_ms();
+
+	TAILQ_FOREACH(c, &cl->srv->conns, entry) {
+		if ((h = c->route) == NULL || h->sent == NULL ||
+		    now - h->sent_ms < CLUSTER_ROUTE_ANSWER_MS ||
+		    cluster_node_alive(cl, h->sent_to))
+			continue;
+		/* Its owner died with it unanswered: its next owner runs
+		 * it (a move it had stored is then refused, as played). */
+		pr = h->sent;
+		h->sent = NULL;
+		log_info(
+		    "cluster: node %s died; %s's request goes to room %s's "
+		    "next owner",
+		    h->sent_to, c->player != NULL ? c->player->name : "?",
+		    pr->room);
+		cluster_route_lookup(pr);
+	}
 }
 
 void
@@ -238,6 +337,7 @@ cluster_route_closed(struct conn *c)
 	cluster_lobby_gone(c);
 	if (h == NULL)
 		return;
+	free(h->sent);
 	snprintf(id, sizeof id, "%llu", (unsigned long long)c->id);
 	f[0] = "t", f[1] = "bye", f[2] = "from", f[4] = "conn", f[5] = id;
 	for (i = 0; cl != NULL && i < h->n; i++) {
@@ -416,6 +516,12 @@ cluster_route_entry(struct cluster *cl, const redisReply *fields)
 		if ((c = cluster_route_conn(cl->srv, id)) == NULL ||
 		    data == NULL || data->type != REDIS_REPLY_STRING)
 			return;
+		if (c->route != NULL) {
+			/* Output came back: the request in flight is answered
+			 * (or its owner lives). */
+			free(c->route->sent);
+			c->route->sent = NULL;
+		}
 		/* Committed on the owner before it was sent: not held. */
 		was = cl->srv->out_free;
 		cl->srv->out_free = 1;
