@@ -61,7 +61,8 @@ struct route_proxy {
 struct route_home {
 	char nodes[CLUSTER_ROUTE_NODES][CLUSTER_NODE_MAX + 1];
 	int n;
-	struct route_pending *sent; /* NULL: answered (or none) */
+	/* Sent, with no output back since (oldest first, up to *sent_end). */
+	struct route_pending *sent, **sent_end;
 	char sent_to[CLUSTER_NODE_MAX + 1];
 	int64_t sent_ms;
 };
@@ -70,7 +71,8 @@ struct route_home {
 struct route_pending {
 	struct cluster *cl;
 	uint64_t conn;
-	int tries; /* lookups that found no live owner */
+	int tries;                  /* lookups that found no live owner */
+	struct route_pending *next; /* in route_home's sent */
 	char room[SERVER_ROOM_ID_MAX];
 	size_t len;
 	char line[]; /* the request as the client sent it */
@@ -164,6 +166,18 @@ cluster_route_send(struct cluster *cl, const char *node, int n,
 
 static void cluster_route_lookup(struct route_pending *pr);
 
+/* The requests of h in flight are answered: forgotten. */
+static void
+cluster_route_answered(struct route_home *h)
+{
+	struct route_pending *pr;
+
+	while ((pr = h->sent) != NULL) {
+		h->sent = pr->next;
+		free(pr);
+	}
+}
+
 /* Look the owner up again later (the timer of a request waiting). */
 static void
 cluster_route_retry(evutil_socket_t fd, short what, void *arg)
@@ -208,8 +222,11 @@ cluster_route_send_req(struct cluster *cl, struct conn *c,
 	cluster_route_send(cl, owner, CLUSTER_ROUTE_FIELDS, f, lens);
 	cluster_route_remember(c, owner);
 	h = c->route;
-	free(h->sent);
-	h->sent = pr;
+	if (h->sent == NULL)
+		h->sent_end = &h->sent;
+	pr->next = NULL;
+	*h->sent_end = pr;
+	h->sent_end = &pr->next;
 	pr->tries = 0;
 	snprintf(h->sent_to, sizeof h->sent_to, "%s", owner);
 	h->sent_ms = clock_mono_ms();
@@ -311,16 +328,16 @@ cluster_route_tick(struct cluster *cl)
 		    now - h->sent_ms < CLUSTER_ROUTE_ANSWER_MS ||
 		    cluster_node_alive(cl, h->sent_to))
 			continue;
-		/* Its owner died with it unanswered: its next owner runs
-		 * it (a move it had stored is then refused, as played). */
-		pr = h->sent;
-		h->sent = NULL;
-		log_info(
-		    "cluster: node %s died; %s's request goes to room %s's "
-		    "next owner",
-		    h->sent_to, c->player != NULL ? c->player->name : "?",
-		    pr->room);
-		cluster_route_lookup(pr);
+		/* Its owner died with them unanswered: their rooms' next
+		 * owners run them, in order (a move it had stored is then
+		 * refused, as played). */
+		log_info("cluster: node %s died; %s's requests go to their "
+		         "rooms' next owners",
+		    h->sent_to, c->player != NULL ? c->player->name : "?");
+		while ((pr = h->sent) != NULL) {
+			h->sent = pr->next;
+			cluster_route_lookup(pr);
+		}
 	}
 }
 
@@ -337,7 +354,7 @@ cluster_route_closed(struct conn *c)
 	cluster_lobby_gone(c);
 	if (h == NULL)
 		return;
-	free(h->sent);
+	cluster_route_answered(h);
 	snprintf(id, sizeof id, "%llu", (unsigned long long)c->id);
 	f[0] = "t", f[1] = "bye", f[2] = "from", f[4] = "conn", f[5] = id;
 	for (i = 0; cl != NULL && i < h->n; i++) {
@@ -420,9 +437,7 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 	struct route_proxy *px;
 	struct limit_entry *lim;
 	struct player *p;
-	struct room **held;
 	char key[SERVER_LIMIT_KEY], addr[64];
-	int i, n;
 
 	for (px = cl->proxies; px != NULL; px = px->next)
 		if (px->home_conn == conn && strcmp(px->home, home) == 0 &&
@@ -455,11 +470,6 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 	if (px->c->lim_name != NULL)
 		px->c->lim_name->refs++;
 	session_logged_in(px->c);
-	held = room_sorted(p, &n);
-	for (i = 0; i < n; i++)
-		if (room_seat_of(held[i], p) >= 0)
-			room_player_back(held[i], p);
-	free(held);
 	log_info("cluster: %s of node %s plays here (conn %llu)", name, home,
 	    (unsigned long long)px->c->id);
 	return px;
@@ -516,12 +526,8 @@ cluster_route_entry(struct cluster *cl, const redisReply *fields)
 		if ((c = cluster_route_conn(cl->srv, id)) == NULL ||
 		    data == NULL || data->type != REDIS_REPLY_STRING)
 			return;
-		if (c->route != NULL) {
-			/* Output came back: the request in flight is answered
-			 * (or its owner lives). */
-			free(c->route->sent);
-			c->route->sent = NULL;
-		}
+		if (c->route != NULL) /* output came back: the owner lives */
+			cluster_route_answered(c->route);
 		/* Committed on the owner before it was sent: not held. */
 		was = cl->srv->out_free;
 		cl->srv->out_free = 1;
@@ -632,7 +638,8 @@ cluster_route_watchers_got(redisAsyncContext *ac, void *reply, void *arg)
 		c = NULL;
 		if (strcmp(home, cl->node) == 0)
 			c = cluster_route_conn(cl->srv, id);
-		else if ((px = cluster_route_proxy(cl, home, id, name)) != NULL)
+		else if (cluster_node_alive(cl, home) &&
+		    (px = cluster_route_proxy(cl, home, id, name)) != NULL)
 			c = px->c;
 		if (c != NULL && c->player != NULL &&
 		    strcmp(c->player->name, name) == 0 &&
@@ -653,6 +660,19 @@ cluster_route_watchers(struct cluster *cl, struct room *r)
 	    "SMEMBERS %s", key);
 }
 
+/* A room taken with one of its players back: recovery adjourned it
+ * (everyone starts away); it goes on, with any forced pass. */
+static void
+cluster_route_resume(struct room *r)
+{
+	if (r->status != ROOM_ADJOURNED)
+		return;
+	r->status = ROOM_PLAYING;
+	r->turn_start_ms = clock_mono_ms();
+	room_save(r);
+	room_after_move(r);
+}
+
 /* A seated player's presence (arg: "room|name"): on another node, a
  * stand-in of that connection sits back in the seat (its login does). */
 static void
@@ -662,12 +682,24 @@ cluster_route_seat_got(redisAsyncContext *ac, void *reply, void *arg)
 	redisReply *rep = reply;
 	char home[CLUSTER_NODE_MAX + 1], *name = strchr(arg, '|');
 	unsigned long long id;
+	struct room *r;
+	int seat;
 
 	if (cl != NULL && name != NULL && rep != NULL &&
 	    rep->type == REDIS_REPLY_STRING &&
 	    sscanf(rep->str, "%64[^:]:%llu", home, &id) == 2 &&
-	    strcmp(home, cl->node) != 0)
-		cluster_route_proxy(cl, home, id, name + 1);
+	    strcmp(home, cl->node) != 0 && cluster_node_alive(cl, home) &&
+	    cluster_route_proxy(cl, home, id, name + 1) != NULL) {
+		*name = '\0';
+		r = room_find(cl->srv, arg);
+		seat = r != NULL
+		    ? room_seat_of(r, player_find(cl->srv, name + 1))
+		    : -1;
+		if (seat >= 0) {
+			r->seats[seat].gone = 0;
+			cluster_route_resume(r);
+		}
+	}
 	free(arg);
 }
 
@@ -682,7 +714,10 @@ cluster_route_seats(struct cluster *cl, struct room *r)
 		if ((p = r->seats[i].player) == NULL)
 			continue;
 		if (p->conn != NULL) {
-			room_player_back(r, p);
+			/* Never away: only the room moved (no event, so the
+			 * room's seq is the one the player knows). */
+			r->seats[i].gone = 0;
+			cluster_route_resume(r);
 			continue;
 		}
 		if (cl->ac == NULL)
