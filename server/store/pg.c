@@ -96,8 +96,8 @@ static const char *const pgpg_sql[PS_COUNT] = {
     [PS_ROOM_SAVE] =
         "INSERT INTO rooms (id, number, game, options, seats, status,"
         " result, creator, private, clock_initial_ms, clock_increment_ms,"
-        " game_no, created_ms, updated_ms, seq) VALUES ($1, $2, $3, $4, $5,"
-        " $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+        " game_no, created_ms, updated_ms, seq, owner_epoch) VALUES ($1, $2,"
+        " $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
         " ON CONFLICT (id) DO UPDATE"
         " SET number = excluded.number, game = excluded.game,"
         " options = excluded.options, seats = excluded.seats,"
@@ -592,6 +592,8 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_int(p, r->created_ms);
 		pgpg_int(p, r->updated_ms);
 		pgpg_int(p, r->seq);
+		/* A new room's owner_epoch; a stored one's is the fence's. */
+		pgpg_int(p, op->epoch);
 		return PS_ROOM_SAVE;
 	case STORE_OP_ROOM_DELETE:
 		pgpg_text(p, op->a);
@@ -983,6 +985,24 @@ pgpg_chunk(struct store_conn *c, const struct store_op **op, int begin)
 	return rc;
 }
 
+/* Mark the ops whose room is one of the fence query's rows r; how many
+ * rooms were fenced. The ops are the store thread's (commit's const is
+ * the backend's promise to change nothing else). */
+static int
+pgpg_fence_mark(const struct store_op *ops, const PGresult *r)
+{
+	const struct store_op *op;
+	const char *id;
+	int i;
+
+	for (i = 0; i < PQntuples(r); i++)
+		for (op = ops; op != NULL; op = op->next)
+			if ((id = store_op_room(op)) != NULL &&
+			    strcmp(id, PQgetvalue(r, i, 0)) == 0)
+				((struct store_op *)op)->fenced = 1;
+	return PQntuples(r);
+}
+
 /* After a failed group: roll its transaction back. When the rollback
  * fails (or the fault hook says it does) or the connection is gone, close
  * it: nothing half-written can be committed by a later group. */
@@ -1000,16 +1020,98 @@ pgpg_abort(struct store_conn *c)
 	memcpy(c->err, keep, sizeof keep);
 }
 
+/*
+ * The cluster's fence (SCALING.md part 3): the rooms of the group's ops
+ * that carry an epoch are read and locked (FOR SHARE: a node taking one
+ * of them waits for this transaction's end); an op whose room holds a
+ * higher owner_epoch is marked fenced. BEGIN is sent first, so the
+ * transaction is open after it. 0 (none fenced, or no op carries an
+ * epoch: nothing sent, *begun 0), STORE_FENCED or -1.
+ */
+static int
+pgpg_fence(struct store_conn *c, const struct store_op *ops, int *begun)
+{
+	const char *what[2] = {"begin", "fence"}, *vals[2], *id;
+	struct pgpg_buf col[2];
+	const struct store_op *op;
+	PGresult *r;
+	int n = 0, i, rc = 0, fenced = 0;
+
+	*begun = 0;
+	memset(col, 0, sizeof col);
+	for (op = ops; op != NULL && rc == 0; op = op->next) {
+		if (op->epoch <= 0 || (id = store_op_room(op)) == NULL)
+			continue;
+		rc = pgpg_buf_add(&col[0], n == 0 ? "{" : ",", 1) |
+		    pgpg_buf_elem(&col[0], id, 0) |
+		    pgpg_buf_add(&col[1], n == 0 ? "{" : ",", 1) |
+		    pgpg_buf_elem(&col[1], NULL, op->epoch);
+		n++;
+	}
+	if (n == 0 || rc != 0) {
+		free(col[0].p);
+		free(col[1].p);
+		return rc != 0 ? pgpg_fail(c, "fence", "out of memory") : 0;
+	}
+	pgpg_buf_add(&col[0], "}", 1);
+	pgpg_buf_add(&col[1], "}", 1);
+	vals[0] = col[0].p;
+	vals[1] = col[1].p;
+	/* Only the rooms whose stored epoch is higher come back. */
+	rc = pgpg_send_sql(c, "BEGIN");
+	if (rc == 0 &&
+	    PQsendQueryParams(c->pg,
+	        "SELECT id FROM (SELECT r.id, r.owner_epoch, f.epoch FROM "
+	        "rooms r"
+	        " JOIN unnest($1::text[], $2::bigint[]) AS f (id, epoch)"
+	        " ON r.id = f.id ORDER BY r.id FOR SHARE OF r) AS l"
+	        " WHERE owner_epoch > epoch",
+	        2, NULL, vals, NULL, NULL, 0) != 1)
+		rc = pgpg_fail(c, "send", NULL);
+	free(col[0].p);
+	free(col[1].p);
+	if (rc != 0)
+		return -1;
+	*begun = 1;
+	if (PQpipelineSync(c->pg) != 1)
+		return pgpg_fail(c, "sync", NULL);
+	for (i = 0; i < 2; i++) {
+		if ((r = PQgetResult(c->pg)) == NULL)
+			return pgpg_fail(c, what[i], "no result");
+		if (PQresultStatus(r) != PGRES_COMMAND_OK &&
+		    PQresultStatus(r) != PGRES_TUPLES_OK && rc == 0)
+			rc = pgpg_fail(c, what[i], PQresultErrorMessage(r));
+		else if (i == 1 && rc == 0)
+			fenced = pgpg_fence_mark(ops, r);
+		PQclear(r);
+		while ((r = PQgetResult(c->pg)) != NULL)
+			PQclear(r);
+	}
+	r = PQgetResult(c->pg);
+	if ((r == NULL || PQresultStatus(r) != PGRES_PIPELINE_SYNC) && rc == 0)
+		rc = pgpg_fail(c, "pipeline sync", NULL);
+	PQclear(r);
+	if (rc != 0)
+		return -1;
+	return fenced ? STORE_FENCED : 0;
+}
+
 static int
 pgpg_commit(struct store_conn *c, const struct store_op *ops)
 {
 	const struct store_op *op = ops;
-	int begin = 1;
+	int begin = 1, begun, rc;
 
 	if (ops == NULL)
 		return 0;
 	if (pgpg_ready(c) != 0)
 		return -1;
+	if ((rc = pgpg_fence(c, ops, &begun)) != 0) {
+		if (begun)
+			pgpg_abort(c);
+		return rc;
+	}
+	begin = !begun;
 	while (begin || op != NULL) {
 		if (pgpg_chunk(c, &op, begin) != 0) {
 			pgpg_abort(c);
@@ -1527,6 +1629,76 @@ pgpg_copy_write(
 	return 0;
 }
 
+/* Run sql with params on c outside any pipeline: its rows, or NULL. */
+static PGresult *
+pgpg_exec_rows(struct store_conn *c, const char *sql, int n,
+    const char *const *vals, const char *op)
+{
+	PGresult *r;
+
+	if (pgpg_ready(c) != 0)
+		return NULL;
+	r = PQexecParams(c->pg, sql, n, NULL, vals, NULL, NULL, 0);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		pgpg_fail(c, op, PQresultErrorMessage(r));
+		PQclear(r);
+		return NULL;
+	}
+	return r;
+}
+
+static int
+pgpg_rooms_unfinished(struct store_conn *c, store_row_cb cb, void *arg)
+{
+	const char *vals[1];
+	PGresult *r = pgpg_exec_rows(c,
+	    "SELECT id FROM rooms WHERE status <> 'ended' ORDER BY id", 0, NULL,
+	    "list rooms");
+	int i, rc = 0;
+
+	if (r == NULL)
+		return -1;
+	for (i = 0; i < PQntuples(r) && rc == 0; i++) {
+		vals[0] = PQgetvalue(r, i, 0);
+		rc = cb(arg, vals);
+	}
+	PQclear(r);
+	return 0;
+}
+
+static int
+pgpg_room_claim(struct store_conn *c, const char *id, long long *epoch,
+    store_room_cb cb, void *arg)
+{
+	const char *vals[1] = {id};
+	struct store_room rm;
+	PGresult *r;
+	int rc;
+
+	*epoch = 0;
+	/* The columns of PS_LOAD_ROOMS, then the new epoch: above the
+	 * last one taken, and above 1, the epoch of the node that made the
+	 * room (0 stored: made by a node alone, or before epochs). */
+	r = pgpg_exec_rows(c,
+	    "UPDATE rooms SET owner_epoch = greatest(owner_epoch, 1) + 1"
+	    " WHERE id = $1 AND status <> 'ended'"
+	    " RETURNING id, game, options, seats, status, result, creator,"
+	    " private, clock_initial_ms, clock_increment_ms, game_no,"
+	    " created_ms, updated_ms, seq, owner_epoch",
+	    1, vals, "claim a room");
+	if (r == NULL)
+		return -1;
+	if (PQntuples(r) != 1) {
+		PQclear(r);
+		return 0;
+	}
+	pgpg_room_row(r, 0, &rm);
+	*epoch = pgpg_ll(r, 0, 14);
+	rc = pgpg_load_room(c, &rm, cb, arg);
+	PQclear(r);
+	return rc;
+}
+
 const struct store_backend store_pg = {
     .name = "postgresql",
     .handles = pgpg_handles,
@@ -1550,4 +1722,6 @@ const struct store_backend store_pg = {
     .copy_read = pgpg_copy_read,
     .copy_txn = pgpg_copy_txn,
     .copy_write = pgpg_copy_write,
+    .rooms_unfinished = pgpg_rooms_unfinished,
+    .room_claim = pgpg_room_claim,
 };
