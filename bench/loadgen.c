@@ -105,13 +105,13 @@ struct lg_conn {
 	struct bufferevent *bev;
 	struct lg_conn *partner; /* the other player of the room */
 	int index;
-	int port;     /* the node this connection talks to */
-	int creator;  /* creates the room (and in bots mode, watches it) */
-	int moving;   /* -S far: made the room, about to log in on PORT2 */
+	int port;       /* the node this connection talks to */
+	int creator;    /* creates the room (and in bots mode, watches it) */
+	int moving;     /* -S far: made the room, about to log in on PORT2 */
 	char token[80]; /* -S far: the identity's token from hello */
-	int heard;    /* a first line came: no longer connecting */
-	int welcomed; /* ping and idle modes: the welcome came */
-	int helloed;  /* moves mode: logged in */
+	int heard;      /* a first line came: no longer connecting */
+	int welcomed;   /* ping and idle modes: the welcome came */
+	int helloed;    /* moves mode: logged in */
 	int ready, dead;
 	/* requests in flight: their send times, oldest first */
 	double sent[LG_DEPTH_MAX];
@@ -148,8 +148,8 @@ struct lg {
 	int port2;             /* -q: a second node */
 	enum lg_layout layout; /* -S: the players' nodes */
 	FILE *acklog;          /* -A: ok move replies, or NULL */
-	int named;   /* -R: every move names its room */
-	int ws;      /* -W: through a WebSocket */
+	int named;             /* -R: every move names its room */
+	int ws;                /* -W: through a WebSocket */
 	double pace; /* -t: moves per second in all, 0: as fast as answered */
 	double seconds, warmup;
 	unsigned long long rng;
@@ -828,8 +828,8 @@ lg_reply(struct lg_conn *c, const cJSON *m)
 		    "{\"cmd\":\"join\",\"room\":\"%s\"}\n", c->room);
 		lg_send(c, line, "join");
 	} else if (strcmp(verb, "join") == 0 && c->creator) {
-		snprintf(c->partner->room, sizeof c->partner->room, "%s",
-		    c->room);
+		snprintf(
+		    c->partner->room, sizeof c->partner->room, "%s", c->room);
 		lg_join(c->partner);
 	} else if (strcmp(verb, "hello") == 0) {
 		const cJSON *token = cJSON_GetObjectItem(m, "token");
@@ -1069,8 +1069,9 @@ lg_read_cb(struct bufferevent *bev, void *arg)
 		if (lg_ws_read(c) != 0)
 			return;
 	} else
-		while (!c->moving && (line = evbuffer_readln(
-		                          in, &len, EVBUFFER_EOL_LF)) != NULL) {
+		while (!c->moving &&
+		    (line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) !=
+		        NULL) {
 			lg_line(c, line, len);
 			free(line);
 		}
@@ -1121,8 +1122,8 @@ lg_open(struct lg_conn *c)
 	if (bufferevent_socket_connect(
 	        c->bev, (struct sockaddr *)&sin, sizeof sin) != 0)
 		lg_die("connect failed (open files?)");
-	setsockopt(
-	    bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	setsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_NODELAY, &one,
+	    sizeof one);
 	if (c->lg->ws)
 		lg_ws_start(c);
 }
