@@ -43,6 +43,8 @@
  * and the other player joins on PORT2 (every move forwarded). -A FILE:
  * every ok move reply (room, move, seq) appended to FILE as received, one
  * a line, to check later that each acknowledged move was stored.
+ * -Q PID (up to LG_MORE_PIDS times): more processes whose CPU is measured
+ * like -P's (the second node, Redis): cpu2_us=, cpu3_us=... per move.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -84,6 +86,8 @@
 #define LG_BYSTANDER_PAUSE_MS 10
 /* Seconds the bystander waits for one reply before it gives up. */
 #define LG_BYSTANDER_WAIT_SEC 10
+/* Processes measured besides -P's (-Q): a cluster's other nodes, Redis. */
+#define LG_MORE_PIDS 3
 /* Board side of the Ataxx rooms, and its largest. */
 #define LG_ATAXX_SIZE 7
 #define LG_BOARD_MAX 9
@@ -145,11 +149,13 @@ struct lg {
 	struct event_base *base;
 	enum lg_mode mode;
 	int port, pid, conns, depth, rooms, level;
-	int port2;             /* -q: a second node */
-	enum lg_layout layout; /* -S: the players' nodes */
-	FILE *acklog;          /* -A: ok move replies, or NULL */
-	int named;             /* -R: every move names its room */
-	int ws;                /* -W: through a WebSocket */
+	int port2;                     /* -q: a second node */
+	int more[LG_MORE_PIDS], nmore; /* -Q: more processes measured */
+	long long more0[LG_MORE_PIDS]; /* their CPU ticks as the window opens */
+	enum lg_layout layout;         /* -S: the players' nodes */
+	FILE *acklog;                  /* -A: ok move replies, or NULL */
+	int named;                     /* -R: every move names its room */
+	int ws;                        /* -W: through a WebSocket */
 	double pace; /* -t: moves per second in all, 0: as fast as answered */
 	double seconds, warmup;
 	unsigned long long rng;
@@ -1187,6 +1193,9 @@ lg_start_load(struct lg *lg)
 static void
 lg_window_open(struct lg *lg)
 {
+	long long flt;
+	int i;
+
 	lg->counting = 1;
 	if (lg->by != NULL)
 		atomic_store(&lg->by->counting, 1);
@@ -1194,6 +1203,8 @@ lg_window_open(struct lg *lg)
 		atomic_store(&lg->storm->counting, 1);
 	lg->t0 = lg_now();
 	lg->cpu0 = lg->pid ? lg_proc_cpu(lg->pid, &lg->flt0) : -1;
+	for (i = 0; i < lg->nmore; i++)
+		lg->more0[i] = lg_proc_cpu(lg->more[i], &flt);
 	getrusage(RUSAGE_SELF, &lg->ru0);
 	lg_machine(&lg->busy0, &lg->total0);
 }
@@ -1209,7 +1220,8 @@ static void
 lg_window_close(struct lg *lg)
 {
 	double wall = lg_now() - lg->t0, self;
-	long long flt = 0, busy, total;
+	long long flt = 0, flt2, busy, total;
+	int i;
 	long long cpu = lg->pid ? lg_proc_cpu(lg->pid, &flt) : -1;
 	long tick = sysconf(_SC_CLK_TCK);
 	struct rusage ru;
@@ -1228,6 +1240,13 @@ lg_window_close(struct lg *lg)
 		    (double)(cpu - lg->cpu0) / tick / wall,
 		    lg->n_ok ? (double)(cpu - lg->cpu0) / tick * 1e6 / lg->n_ok
 		             : 0.0);
+	for (i = 0; i < lg->nmore; i++) {
+		long long c = lg_proc_cpu(lg->more[i], &flt2);
+
+		if (c >= 0 && lg->more0[i] >= 0 && lg->n_ok > 0)
+			printf(" cpu%d_us=%.1f", i + 2,
+			    (double)(c - lg->more0[i]) / tick * 1e6 / lg->n_ok);
+	}
 	if (cpu >= 0 && lg->cpu0 >= 0 && lg->n_ok > 0)
 		printf(" faults_per_msg=%.3f",
 		    (double)(flt - lg->flt0) / (double)lg->n_ok);
@@ -1334,7 +1353,8 @@ lg_usage(void)
 	    "[-s SECONDS] [-w WARMUP]\n"
 	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-W] "
 	    "[-t RATE] [-l LEVEL] [-x SEED] [-L RATE]\n"
-	    "               [-q PORT2 -S split|cross|far] [-A ACKFILE]\n");
+	    "               [-q PORT2 -S split|cross|far] [-A ACKFILE] "
+	    "[-Q PID]...\n");
 	exit(2);
 }
 
@@ -1376,7 +1396,7 @@ lg_options(struct lg *lg, int argc, char **argv)
 	lg->seconds = 3;
 	lg->warmup = LG_WARMUP_SEC;
 	lg->rng = 88172645463325252ULL;
-	while ((o = getopt(argc, argv, "m:p:P:s:w:c:d:r:l:x:RWt:L:q:S:A:")) !=
+	while ((o = getopt(argc, argv, "m:p:P:Q:s:w:c:d:r:l:x:RWt:L:q:S:A:")) !=
 	    -1) {
 		switch (o) {
 		case 'm':
@@ -1423,6 +1443,11 @@ lg_options(struct lg *lg, int argc, char **argv)
 			break;
 		case 'q':
 			lg->port2 = atoi(optarg);
+			break;
+		case 'Q':
+			if (lg->nmore == LG_MORE_PIDS)
+				lg_usage();
+			lg->more[lg->nmore++] = atoi(optarg);
 			break;
 		case 'S':
 			lg->layout = lg_layout(optarg);

@@ -14,6 +14,7 @@
 #       CMD's status:
 #         TABLERO_TEST_PG          PostgreSQL's URL (as pgtest.sh sets it)
 #         TABLERO_TEST_REDIS       HOST:PORT of redis-server
+#         TABLERO_TEST_REDIS_PID   its PID (the bench measures its CPU)
 #         TABLERO_TEST_HAPROXY     HOST:PORT of HAProxy's front end
 #         TABLERO_TEST_NODE_PORTS  the NODES loopback ports behind HAProxy,
 #                                  separated by spaces
@@ -21,6 +22,8 @@
 #                                  for a test that starts its own
 # CLUSTERTEST_FSYNC: PostgreSQL's fsync (default off: the tests kill
 # tablerod and Redis, never PostgreSQL; the bench sets on).
+# CLUSTERTEST_SOCKET=1: TABLERO_TEST_PG names PostgreSQL's Unix socket
+# (pgtest.sh's PGTEST_SOCKET; the bench uses it, as run.sh's PG rows do).
 set -eu
 
 # The node ports HAProxy balances over: the tests run at most three nodes.
@@ -134,13 +137,15 @@ run)
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/tablero-cluster.XXXXXX")
-	out=$(PGTEST_FSYNC=${CLUSTERTEST_FSYNC:-off} sh "$HERE/pgtest.sh" start)
+	out=$(PGTEST_FSYNC=${CLUSTERTEST_FSYNC:-off} \
+	    PGTEST_SOCKET=${CLUSTERTEST_SOCKET:-0} sh "$HERE/pgtest.sh" start)
 	PG_DIR=${out%% *}
 	PG_URL=${out#* }
 	start_redis
 	start_haproxy
 	rc=0
 	TABLERO_TEST_PG=$PG_URL TABLERO_TEST_REDIS=$REDIS_ADDR \
+	    TABLERO_TEST_REDIS_PID=$REDIS_PID \
 	    TABLERO_TEST_HAPROXY=$HAPROXY_ADDR \
 	    TABLERO_TEST_NODE_PORTS=$NODE_PORTS \
 	    TABLERO_TEST_REDIS_BIN=$REDIS_BIN \
