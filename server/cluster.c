@@ -22,20 +22,11 @@
 #include <hiredis/hiredis.h>
 
 #include "server/cluster.h"
+#include "server/cluster_int.h"
 #include "server/server.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
 
-/* How often the node beats, renews its leases and looks for orphans:
- * a third of the lease, so two renewals can be lost before it lapses. */
-#define CLUSTER_TICK_MS 2000
-/* A lease's life: a dead node's rooms are taken within it plus one scan
- * (6 + 2 s, inside the 15 s the issue allows for failover). */
-#define CLUSTER_LEASE_MS 6000
-/* The heartbeat key's life: a node gone that long is dead. */
-#define CLUSTER_NODE_TTL_MS 6000
-/* Room for a Redis key or value made here: a room id, a node id. */
-#define CLUSTER_KEY 160
 /* Compare and renew (or take back after Redis lost it) one lease:
  * 1 renewed, 2 set again (Redis restarted), 0 another node holds it. */
 #define CLUSTER_RENEW_LUA                                                      \
@@ -48,19 +39,6 @@
 #define CLUSTER_RELEASE_LUA                                                    \
 	"if redis.call('GET', KEYS[1]) == ARGV[1] then "                       \
 	"return redis.call('DEL', KEYS[1]) end return 0"
-
-struct cluster {
-	struct server *srv;
-	char node[CLUSTER_NODE_MAX + 1];
-	char host[CLUSTER_KEY];
-	int port;
-	redisAsyncContext *ac; /* NULL: not connected (tried each tick) */
-	struct event *tick;
-	int ready;          /* joined once: logins are taken */
-	int scanning;       /* lease tries of a scan still unanswered */
-	long long claiming; /* the epoch of the room being claimed, or 0 */
-	int told_down;      /* "Redis unreachable" logged since it was up */
-};
 
 int
 cluster_node_valid(const char *id)
@@ -138,13 +116,15 @@ cluster_drop(struct room *r, const char *why)
 	room_forget(r);
 }
 
-/* The store's fence: the epoch this node holds on a room (0: none). */
+/* The store's fence: the epoch this node holds on a room. A room not in
+ * memory is one being made here (its first save comes before room_add):
+ * its first epoch, 1. */
 static long long
 cluster_fence_epoch(void *arg, const char *room)
 {
 	struct room *r = room_find(((struct cluster *)arg)->srv, room);
 
-	return r != NULL ? r->epoch : 0;
+	return r != NULL && r->epoch > 0 ? r->epoch : 1;
 }
 
 /* The store refused a room's ops: another node took it. */
@@ -228,6 +208,7 @@ cluster_load_one(void *arg, const struct store_room *sr,
 {
 	struct room *r = recover_room(arg, sr, moves, nmoves);
 
+	/* room_add gave it the claim's epoch (cluster_room_added). */
 	if (r != NULL)
 		room_recovered(r);
 	return 0;
@@ -254,20 +235,21 @@ cluster_taken(redisAsyncContext *ac, void *reply, void *arg)
 		free(arg);
 		return;
 	}
-	cl->claiming = -1;
+	cl->claiming = &epoch;
 	if (store_room_claim(
 	        cl->srv->reader, arg, &epoch, cluster_load_one, cl->srv) != 0)
 		log_error("cluster: room %s: %s", (char *)arg,
 		    store_errmsg(cl->srv->reader));
-	cl->claiming = 0;
+	cl->claiming = NULL;
 	r = room_find(cl->srv, arg);
 	if (r != NULL && epoch > 0) {
-		r->epoch = epoch;
 		r->lease_ms = clock_mono_ms();
 		cluster_lease(cl, r->id, epoch, key, val);
 		redisAsyncCommand(cl->ac, NULL, NULL, "SET %s %s PX %d", key,
 		    val, CLUSTER_LEASE_MS);
 		log_info("cluster: room %s taken (epoch %lld)", r->id, epoch);
+		cluster_route_seats(cl, r);
+		cluster_route_watchers(cl, r);
 	} else {
 		/* Ended meanwhile, or set aside: the lease goes. */
 		cluster_lease(cl, arg, 0, key, val);
@@ -337,10 +319,18 @@ cluster_connected(const redisAsyncContext *ac, int status)
 			log_warn("cluster: Redis %s:%d unreachable: %s",
 			    cl->host, cl->port, ac->errstr);
 		cl->told_down = 1;
-		cl->ac = NULL; /* hiredis frees it */
+		/* hiredis frees it */
+		if (ac == cl->rd)
+			cl->rd = NULL;
+		else
+			cl->ac = NULL;
 		return;
 	}
 	cl->told_down = 0;
+	if (ac == cl->rd) {
+		cluster_route_read(cl);
+		return;
+	}
 	log_info("cluster: connected to Redis %s:%d", cl->host, cl->port);
 }
 
@@ -351,15 +341,20 @@ cluster_disconnected(const redisAsyncContext *ac, int status)
 
 	if (cl == NULL)
 		return;
-	if (status != REDIS_OK)
+	if (status != REDIS_OK && ac == cl->ac)
 		log_warn("cluster: lost Redis: %s", ac->errstr);
+	if (ac == cl->rd) {
+		cl->rd = NULL;
+		return;
+	}
 	cl->ac = NULL;
 	cl->scanning = 0;
 }
 
-/* Connect (again) to Redis; the callbacks say how it went. */
+/* Connect (again) to Redis: the commands' connection or the stream
+ * reader's (*which); the callbacks say how it went. */
 static void
-cluster_connect(struct cluster *cl)
+cluster_connect(struct cluster *cl, redisAsyncContext **which)
 {
 	redisAsyncContext *ac = redisAsyncConnect(cl->host, cl->port);
 
@@ -377,7 +372,7 @@ cluster_connect(struct cluster *cl)
 	redisLibeventAttach(ac, cl->srv->base);
 	redisAsyncSetConnectCallback(ac, cluster_connected);
 	redisAsyncSetDisconnectCallback(ac, cluster_disconnected);
-	cl->ac = ac;
+	*which = ac;
 }
 
 /* Every CLUSTER_TICK_MS: beat, renew, scan (after the beat). */
@@ -390,10 +385,14 @@ cluster_tick(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	if (cl->ac == NULL)
-		cluster_connect(cl);
+		cluster_connect(cl, &cl->ac);
+	if (cl->rd == NULL && cl->ac != NULL)
+		cluster_connect(cl, &cl->rd);
 	cluster_renew_all(cl);
 	if (cl->ac == NULL)
 		return;
+	cluster_lobby_tick(cl);
+	cluster_route_tick(cl);
 	snprintf(key, sizeof key, "node:%s", cl->node);
 	snprintf(val, sizeof val, "pid=%ld port=%d", (long)getpid(),
 	    cl->srv->cfg.port);
@@ -448,6 +447,10 @@ cluster_start(struct server *srv)
 		return 0;
 	cl = xcalloc(1, sizeof *cl);
 	cl->srv = srv;
+	/* Entries from now on: not those a node of the same name left
+	 * (stream ids are Redis's clock in ms; nodes keep clocks close). */
+	snprintf(cl->last_id, sizeof cl->last_id, "%lld-0",
+	    (long long)clock_now_ms());
 	if (cluster_parse(cl, srv->cfg.redis) != 0) {
 		log_error("--redis %s: HOST:PORT expected", srv->cfg.redis);
 		free(cl);
@@ -478,11 +481,17 @@ cluster_stop(struct server *srv)
 	if (cl == NULL)
 		return;
 	event_free(cl->tick);
+	cluster_route_stop(cl);
 	if (cl->ac != NULL) {
 		cl->ac->data = NULL;
 		redisAsyncFree(cl->ac);
 	}
+	if (cl->rd != NULL) {
+		cl->rd->data = NULL;
+		redisAsyncFree(cl->rd);
+	}
 	srv->cluster = NULL;
+	cJSON_Delete(cl->lobby);
 	free(cl);
 }
 
@@ -492,8 +501,14 @@ cluster_room_added(struct room *r)
 	struct cluster *cl = r->srv->cluster;
 	char key[CLUSTER_KEY], val[CLUSTER_KEY];
 
-	if (cl == NULL || cl->claiming != 0)
-		return; /* alone, or claimed: cluster_taken sets its lease */
+	if (cl == NULL)
+		return;
+	if (cl->claiming != NULL) {
+		/* Claimed: cluster_taken sets its lease. */
+		r->epoch = *cl->claiming;
+		r->lease_ms = clock_mono_ms();
+		return;
+	}
 	/* A new room: its first lease, epoch 1, stored with it. */
 	r->epoch = 1;
 	r->lease_ms = clock_mono_ms();
@@ -502,6 +517,26 @@ cluster_room_added(struct room *r)
 	cluster_lease(cl, r->id, r->epoch, key, val);
 	redisAsyncCommand(cl->ac, NULL, NULL, "SET %s %s NX PX %d", key, val,
 	    CLUSTER_LEASE_MS);
+}
+
+void
+cluster_watcher(struct room *r, struct player *p, int add)
+{
+	struct cluster *cl = r->srv->cluster;
+	char key[CLUSTER_KEY], val[CLUSTER_KEY];
+	const char *home;
+	unsigned long long id;
+
+	if (cl == NULL || cl->ac == NULL || p->conn == NULL)
+		return;
+	if (cluster_route_home_of(cl, p->conn, &home, &id) != 0) {
+		home = cl->node;
+		id = (unsigned long long)p->conn->id;
+	}
+	snprintf(key, sizeof key, "watchers:%s", r->id);
+	snprintf(val, sizeof val, "%s|%llu|%s", home, id, p->name);
+	redisAsyncCommand(
+	    cl->ac, NULL, NULL, "%s %s %s", add ? "SADD" : "SREM", key, val);
 }
 
 void
@@ -515,4 +550,8 @@ cluster_room_gone(struct room *r)
 	cluster_lease(cl, r->id, r->epoch, key, val);
 	redisAsyncCommand(cl->ac, NULL, NULL, "EVAL %s 1 %s %s",
 	    CLUSTER_RELEASE_LUA, key, val);
+	if (r->status == ROOM_ENDED) {
+		snprintf(key, sizeof key, "watchers:%s", r->id);
+		redisAsyncCommand(cl->ac, NULL, NULL, "DEL %s", key);
+	}
 }

@@ -7,6 +7,8 @@
 #ifndef TABLERO_SERVER_CLUSTER_H
 #define TABLERO_SERVER_CLUSTER_H
 
+#include <stddef.h>
+
 struct server;
 struct room;
 
@@ -23,6 +25,31 @@ int cluster_start(struct server *srv);
 void cluster_stop(struct server *srv);
 /* 1 when the node takes logins: alone, or joined (Redis reached). */
 int cluster_ready(const struct server *srv);
+/* cluster_route.c: a request line for a room another node owns goes
+ * there: 1 when taken (its reply and events come back through Redis),
+ * 0 when it runs here. */
+struct conn;
+struct proto_request;
+int cluster_route_forward(struct conn *c, const struct proto_request *req,
+    const char *line, size_t len);
+/* A home connection closed: its stand-ins on other nodes go too. */
+void cluster_route_closed(struct conn *c);
+/* cluster_lobby.c: a name logged in here (its presence; its older
+ * connection on another node is closed); a connection's end. */
+void cluster_player_hello(struct conn *c);
+void cluster_lobby_gone(struct conn *c);
+/* The other nodes' public rooms that req's filters let through, added to
+ * list (`rooms`); their players merged into list by name (`who`): how
+ * many were added, guests counted into *guests. */
+struct cJSON;
+void cluster_lobby_rooms(const struct server *srv,
+    const struct proto_request *req, struct cJSON *list);
+int cluster_lobby_who(
+    const struct server *srv, struct cJSON *list, int *guests);
+/* A watcher came to or left room r here: kept in Redis, so that the node
+ * that takes the room after this one goes on sending them its events. */
+struct player;
+void cluster_watcher(struct room *r, struct player *p, int add);
 /* A room joins this node's memory: a new room takes its lease. */
 void cluster_room_added(struct room *r);
 /* A room leaves this node's memory: its lease is given back. */

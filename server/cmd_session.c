@@ -100,6 +100,7 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	if (c->lim_name != NULL)
 		c->lim_name->refs++;
 	session_logged_in(c);
+	cluster_player_hello(c);
 	log_info("%s logged in from %s (conn %llu)", p->name, c->addr,
 	    (unsigned long long)c->id);
 

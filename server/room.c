@@ -282,6 +282,7 @@ room_add_watcher(struct room *r, struct player *p)
 	    r->watchers, (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
 	r->watchers[r->nwatchers++] = p;
 	player_room_add(p, r);
+	cluster_watcher(r, p, 1);
 	return 1;
 }
 
@@ -292,6 +293,7 @@ room_remove_watcher(struct room *r, struct player *p)
 
 	for (i = 0; i < r->nwatchers; i++) {
 		if (r->watchers[i] == p) {
+			cluster_watcher(r, p, 0);
 			r->watchers[i] = r->watchers[--r->nwatchers];
 			room_sync_member(r, p);
 			return;

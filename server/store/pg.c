@@ -1468,9 +1468,11 @@ pgpg_room_claim(struct store_conn *c, const char *id, long long *epoch,
 	int rc;
 
 	*epoch = 0;
-	/* The columns of PS_LOAD_ROOMS, then the new epoch. */
+	/* The columns of PS_LOAD_ROOMS, then the new epoch: above the
+	 * last one taken, and above 1, the epoch of the node that made the
+	 * room (0 stored: made by a node alone, or before epochs). */
 	r = pgpg_exec_rows(c,
-	    "UPDATE rooms SET owner_epoch = owner_epoch + 1"
+	    "UPDATE rooms SET owner_epoch = greatest(owner_epoch, 1) + 1"
 	    " WHERE id = $1 AND status <> 'ended'"
 	    " RETURNING id, game, options, seats, status, result, creator,"
 	    " private, clock_initial_ms, clock_increment_ms, game_no,"

@@ -370,6 +370,79 @@ test_pg_copy(void)
 	unlink(file);
 }
 
+/* load/claim callback: count the moves of the room given. */
+static int
+test_pg_claim_cb(void *arg, const struct store_room *rm,
+    const struct store_move *moves, int nmoves)
+{
+	(void)rm;
+	(void)moves;
+	*(int *)arg = nmoves;
+	return 0;
+}
+
+/* The cluster's fence: a room made with epoch 1 and claimed by another
+ * node (epoch 2) refuses the first node's next group, marks the ops of
+ * that room only, writes none of the group, and takes the new owner's. */
+static void
+test_pg_fence(void)
+{
+	char url[256], err[512] = "", sql[160];
+	struct store *w, *r;
+	struct store_op *ops[3];
+	long long epoch = 0;
+	int nmoves = -1;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, 0, err, sizeof err);
+	CHECK(w != NULL);
+	if (w == NULL)
+		return;
+	r = store_open_reader(w, err, sizeof err);
+	CHECK(r != NULL);
+	ops[0] = test_pg_room("r1");
+	ops[1] = test_pg_move("r1", 1, "b6");
+	ops[2] = test_pg_room("r2");
+	ops[0]->epoch = ops[1]->epoch = ops[2]->epoch = 1;
+	CHECK_INT(store_commit(w, test_pg_chain(ops, 3)), 0);
+	store_op_free(ops[0]);
+	CHECK_INT(test_pg_num(url,
+	              "SELECT owner_epoch FROM rooms"
+	              " WHERE id = 'r1'"),
+	    1);
+	/* Another node claims r1: epoch 2, with its one move loaded. */
+	CHECK_INT(
+	    store_room_claim(r, "r1", &epoch, test_pg_claim_cb, &nmoves), 0);
+	CHECK_INT(epoch, 2);
+	CHECK_INT(nmoves, 1);
+	/* The first node, still at epoch 1, writes r1 and r2. */
+	ops[0] = test_pg_move("r1", 2, "f6");
+	ops[1] = test_pg_move("r2", 1, "a1");
+	ops[0]->epoch = ops[1]->epoch = 1;
+	CHECK_INT(store_commit(w, test_pg_chain(ops, 2)), STORE_FENCED);
+	CHECK_INT(ops[0]->fenced, 1);
+	CHECK_INT(ops[1]->fenced, 0);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM moves");
+	CHECK_INT(test_pg_num(url, sql), 1);
+	/* Without the fenced op the rest commits (what storeq does). */
+	ops[0]->next = NULL;
+	CHECK_INT(store_commit(w, ops[1]), 0);
+	CHECK_INT(test_pg_num(url, sql), 2);
+	/* The new owner writes r1 at epoch 2. */
+	ops[0]->epoch = 2;
+	ops[0]->fenced = 0;
+	CHECK_INT(store_commit(w, ops[0]), 0);
+	CHECK_INT(test_pg_num(url, sql), 3);
+	store_op_free(ops[0]);
+	store_op_free(ops[1]);
+	/* An ended or unknown room is not claimed. */
+	CHECK_INT(
+	    store_room_claim(r, "r9", &epoch, test_pg_claim_cb, &nmoves), 0);
+	CHECK_INT(epoch, 0);
+	store_close(r);
+	store_close(w);
+}
+
 int
 main(void)
 {
@@ -388,6 +461,7 @@ main(void)
 	test_pg_faults_group();
 	test_pg_refused();
 	test_pg_copy();
+	test_pg_fence();
 	unlink(test_pg_fault);
 	return check_done();
 }
