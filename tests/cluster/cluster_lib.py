@@ -32,8 +32,8 @@ import games_lib  # noqa: E402,F401
 from games_lib import FAST  # noqa: E402
 
 # Every node's lease on a room lasts this long without renewal
-# (docs/SCALING.md part 3: room:{id}:owner has a TTL of 10 s).
-LEASE = 10.0
+# (docs/SCALING.md part 3, "Interface for ops": leases live 6 s).
+LEASE = 6.0
 # The bound on failover: a dead node's rooms are taken by the
 # survivors within this many seconds.
 FAILOVER = 15.0
