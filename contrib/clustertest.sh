@@ -16,6 +16,7 @@
 #         TABLERO_TEST_REDIS       HOST:PORT of redis-server
 #         TABLERO_TEST_REDIS_PID   its PID (the bench measures its CPU)
 #         TABLERO_TEST_HAPROXY     HOST:PORT of HAProxy's front end
+#         TABLERO_TEST_HAPROXY_SOCK  its admin socket (show stat)
 #         TABLERO_TEST_NODE_PORTS  the NODES loopback ports behind HAProxy,
 #                                  separated by spaces
 #         TABLERO_TEST_REDIS_BIN, TABLERO_TEST_HAPROXY_BIN  the programs,
@@ -114,11 +115,16 @@ start_haproxy() {
 	NODE_PORTS=${NODE_PORTS# }
 	# shellcheck disable=SC2086 # three words, three ports
 	set -- $NODE_PORTS
+	# A second file adds HAProxy's admin socket, where the tests read
+	# which nodes it has in the rotation (show stat).
+	HAPROXY_SOCK=$WORK/haproxy.sock
+	printf 'global\n    stats socket %s mode 600 level operator\n' \
+	    "$HAPROXY_SOCK" >"$WORK/haproxy-stats.cfg"
 	TABLERO_LISTEN=127.0.0.1:$port TABLERO_NODE1=127.0.0.1:$1 \
 	    TABLERO_NODE2=127.0.0.1:$2 TABLERO_NODE3=127.0.0.1:$3 \
 	    TABLERO_CHECK_INTER=$CLUSTERTEST_CHECK_INTER \
 	    "$HAPROXY_BIN" -db -f "$HERE/haproxy-tablero.cfg" \
-	    >"$WORK/haproxy.log" 2>&1 &
+	    -f "$WORK/haproxy-stats.cfg" >"$WORK/haproxy.log" 2>&1 &
 	HAPROXY_PID=$!
 	wait_port "$port" "$HAPROXY_PID" ||
 		{ cat "$WORK/haproxy.log" >&2; die "haproxy did not start"; }
@@ -147,6 +153,7 @@ run)
 	TABLERO_TEST_PG=$PG_URL TABLERO_TEST_REDIS=$REDIS_ADDR \
 	    TABLERO_TEST_REDIS_PID=$REDIS_PID \
 	    TABLERO_TEST_HAPROXY=$HAPROXY_ADDR \
+	    TABLERO_TEST_HAPROXY_SOCK=$HAPROXY_SOCK \
 	    TABLERO_TEST_NODE_PORTS=$NODE_PORTS \
 	    TABLERO_TEST_REDIS_BIN=$REDIS_BIN \
 	    TABLERO_TEST_HAPROXY_BIN=$HAPROXY_BIN "$@" || rc=$?

@@ -283,6 +283,9 @@ class Cluster:
         for i in range(1 if SINGLE else n):
             self.nodes.append(self.start_node(i))
         wait_front(self.front)
+        if not SINGLE and not wait_balanced(len(self.nodes)):
+            raise RuntimeError("HAProxy did not take every node: %r" %
+                               haproxy_status())
 
     def start_node(self, i):
         """Start node i (again, after a kill): node id n{i+1}."""
@@ -291,6 +294,7 @@ class Cluster:
         node.start()
         if i < len(self.nodes):
             self.nodes[i] = node
+            wait_balanced(i + 1, only=i)
         return node
 
     def port(self, i):
@@ -325,6 +329,56 @@ def wait_front(port, timeout=WAIT):
                 return True
         except (OSError, ValueError, TimeoutError):
             pass
+        time.sleep(0.1)
+    return False
+
+
+def haproxy_status():
+    """{server name: status} from HAProxy's admin socket ("UP", "DOWN",
+    ...); {} when there is none."""
+    path = os.environ.get("TABLERO_TEST_HAPROXY_SOCK")
+    if not path:
+        return {}
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(WAIT)
+        s.connect(path)
+        s.sendall(b"show stat\n")
+        out = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            out += chunk
+        s.close()
+    except OSError:
+        return {}
+    lines = out.decode().splitlines()
+    if not lines or not lines[0].startswith("# "):
+        return {}
+    head = lines[0][2:].split(",")
+    col = {k: i for i, k in enumerate(head)}
+    st = {}
+    for line in lines[1:]:
+        f = line.split(",")
+        if len(f) > col["status"] and f[col["svname"]].startswith("node"):
+            st[f[col["svname"]]] = f[col["status"]]
+    return st
+
+
+def wait_balanced(n, only=None, timeout=WAIT):
+    """Until HAProxy has node1..node{n} (or node{only+1} alone) in its
+    rotation, so that connections through it spread over them all."""
+    names = ["node%d" % (i + 1) for i in range(n)
+             if only is None or i == only]
+    if not os.environ.get("TABLERO_TEST_HAPROXY_SOCK"):
+        time.sleep(BALANCE)
+        return True
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        st = haproxy_status()
+        if all(st.get(x, "").startswith("UP") for x in names):
+            return True
         time.sleep(0.1)
     return False
 
