@@ -8,6 +8,7 @@
 #                 (loadgen -S split): no move is forwarded;
 #   two, fwd      two nodes, each room made on node 1 and both its players
 #                 on node 2 (loadgen -S far): every move is forwarded.
+# Every move names its room (loadgen -R), in every row alike.
 # Each row: moves/s, and the server CPU per move in microseconds of each
 # node and of Redis, over loadgen's measured window (from
 # /proc/PID/stat). The last line is the forwarded/local ratio of the
@@ -127,10 +128,11 @@ run_load() {
 	name=$1
 	shift
 	out=$(timeout $((SECS + LOADGEN_SLACK)) "$BUILD/loadgen" -m moves \
-	    -r "$ROOMS" -s "$SECS" "$@" 2>"$TMP/lg.err")
+	    -r "$ROOMS" -R -s "$SECS" "$@" 2>"$TMP/lg.err")
 	rc=$?
 	if [ $rc -ne 0 ] || ! printf '%s\n' "$out" |
-	    grep -q ' errors=0 dropped=0'; then
+	    grep -q ' errors=0 dropped=0' ||
+	    printf '%s\n' "$out" | grep -q '^rate=0 '; then
 		echo "cluster.sh: $name: FAILED: $out $(head -c 300 \
 		    "$TMP/lg.err")" >&2
 		status=1
@@ -186,7 +188,7 @@ row "two nodes, local rooms" split
 row "two nodes, every move forwarded" far
 # shellcheck disable=SC2154 # set by row's eval
 awk -v f="$BOTH_far" -v l="$BOTH_split" 'BEGIN {
-	if (f == "-" || l == "-" || l == 0) {
+	if (f == "-" || l == "-" || f == 0 || l == 0) {
 		print "issue 19: forwarded/local CPU per move: - (a row failed)"
 		exit
 	}
