@@ -305,6 +305,7 @@ cluster_beat_done(redisAsyncContext *ac, void *reply, void *arg)
 		log_info("cluster: ready node=%s", cl->node);
 	}
 	cluster_scan(cl);
+	cluster_club_tick(cl);
 }
 
 static void

@@ -54,5 +54,32 @@ void cluster_watcher(struct room *r, struct player *p, int add);
 void cluster_room_added(struct room *r);
 /* A room leaves this node's memory: its lease is given back. */
 void cluster_room_gone(struct room *r);
+/* cluster_club.c: seeks and tournaments live on one node, the club's
+ * (a lease like a room's). 1 when they are this node's: alone, or the
+ * club's node. */
+int cluster_club_here(const struct server *srv);
+/* 1 after refusing req (not_ready) when the club is another node's: a
+ * club verb that could not be sent there is not run here. */
+int cluster_club_refuse(struct conn *c, const struct proto_request *req);
+/* The node whose lease club verbs follow ("club:owner"). */
+#define CLUSTER_CLUB_KEY "club:owner"
+/* Send ev to name, logged in on another node (its presence), through a
+ * stand-in there; nothing when it is nowhere. */
+void cluster_club_deliver(
+    struct server *srv, const char *name, const struct cJSON *ev);
+/* 1 when name is logged in on another live node (the lobby's cache). */
+int cluster_online_elsewhere(const struct server *srv, const char *name);
+/* The rooms name plays in on other nodes (the lobby's cache): a new
+ * array, or NULL when none is known. */
+struct cJSON *cluster_rooms_elsewhere(
+    const struct server *srv, const char *name);
+/* 1 when room id, not in this node's memory, may be on another node:
+ * listed there, or the club was taken too lately to know (the rooms of
+ * a dead node are taken within a lease and a scan). */
+int cluster_club_room_away(const struct server *srv, const char *id);
+/* A tournament's room ended on a node that is not the club's: its
+ * result goes to the club's node (0), or -1 when this node is it. */
+int cluster_club_room_ended(
+    struct room *r, int winner, const char *reason);
 
 #endif

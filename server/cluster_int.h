@@ -56,6 +56,13 @@ struct cluster {
 		long long ms;
 	} live[CLUSTER_LIVE_MAX];
 	int nlive;
+	/* The club (cluster_club.c): the epoch of its lease while this node
+	 * holds it (0: another node's, or none), when it was last renewed,
+	 * and whether a try to take it is unanswered. */
+	long long club_epoch;
+	int64_t club_ms;
+	int64_t club_taken_ms; /* when this node last took it */
+	int club_trying;
 };
 
 /* cluster_route.c */
@@ -85,6 +92,20 @@ void cluster_route_watchers(struct cluster *cl, struct room *r);
 /* Every tick: requests sent to an owner that died unanswered are
  * routed again (to the room's next owner). */
 void cluster_route_tick(struct cluster *cl);
+
+/* A stand-in of (home, conn) logged in as name, made when new: the way
+ * this node sends that player what it holds (held for the store like any
+ * output); NULL when it cannot be made. */
+struct conn *cluster_route_standin(struct cluster *cl, const char *home,
+    unsigned long long conn, const char *name);
+
+/* cluster_club.c */
+/* Every tick once the node beat: renew the club's lease, or try to take
+ * it when no node holds it. */
+void cluster_club_tick(struct cluster *cl);
+/* Another node's room of a tournament game ended (a "tend" entry). */
+void cluster_club_ended(struct cluster *cl, const char *room,
+    const char *winner, const char *reason);
 
 /* cluster_lobby.c */
 /* 1 when node is this one or beat lately (or nothing is known yet). */

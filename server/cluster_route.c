@@ -72,6 +72,7 @@ struct route_pending {
 	struct cluster *cl;
 	uint64_t conn;
 	int tries;                  /* lookups that found no live owner */
+	int club;                   /* for the club's node, not a room's */
 	struct route_pending *next; /* in route_home's sent */
 	char room[SERVER_ROOM_ID_MAX];
 	size_t len;
@@ -99,6 +100,15 @@ static const unsigned char cluster_route_verbs[PROTO_VERB_COUNT] = {
     [PROTO_CHAT] = 1,
     [PROTO_SAY] = 1,
     [PROTO_INVITE] = 1,
+};
+
+/* The verbs of the club (seeks and tournaments): run by the node that
+ * holds the club's lease (cluster_club.c), whatever room they name. */
+static const unsigned char cluster_route_club[PROTO_VERB_COUNT] = {
+    [PROTO_SEEK] = 1,
+    [PROTO_SEEKS] = 1,
+    [PROTO_UNSEEK] = 1,
+    [PROTO_TOURNEY] = 1,
 };
 
 /* The connection of this node with id, open, or NULL. */
@@ -260,7 +270,8 @@ cluster_route_owner(redisAsyncContext *ac, void *reply, void *arg)
 		owner[n] = '\0';
 	}
 	if (strcmp(owner, cl->node) == 0 ||
-	    room_find(cl->srv, pr->room) != NULL) {
+	    (pr->club ? cluster_club_here(cl->srv)
+	              : room_find(cl->srv, pr->room) != NULL)) {
 		cluster_route_local(c, pr);
 		return;
 	}
@@ -284,7 +295,10 @@ cluster_route_lookup(struct route_pending *pr)
 	struct cluster *cl = pr->cl;
 	char key[CLUSTER_KEY];
 
-	snprintf(key, sizeof key, "room:%s:owner", pr->room);
+	if (pr->club)
+		snprintf(key, sizeof key, "%s", CLUSTER_CLUB_KEY);
+	else
+		snprintf(key, sizeof key, "room:%s:owner", pr->room);
 	if (cl->ac == NULL ||
 	    redisAsyncCommand(cl->ac, cluster_route_owner, pr, "GET %s", key) !=
 	        REDIS_OK)
@@ -298,16 +312,22 @@ cluster_route_forward(struct conn *c, const struct proto_request *req,
 	struct cluster *cl = c->srv->cluster;
 	struct route_pending *pr;
 
+	int club = cluster_route_club[req->verb];
+
 	if (cl == NULL || c->route_local || c->player == NULL ||
-	    req->room == NULL || !cluster_route_verbs[req->verb] ||
-	    strlen(req->room) >= SERVER_ROOM_ID_MAX ||
-	    room_find(c->srv, req->room) != NULL || cl->ac == NULL)
+	    cl->ac == NULL)
+		return 0;
+	if (club ? cluster_club_here(c->srv)
+	         : req->room == NULL || !cluster_route_verbs[req->verb] ||
+	            strlen(req->room) >= SERVER_ROOM_ID_MAX ||
+	            room_find(c->srv, req->room) != NULL)
 		return 0;
 	pr = xmalloc(sizeof *pr + len + 1);
 	pr->cl = cl;
 	pr->conn = c->id;
 	pr->tries = 0;
-	snprintf(pr->room, sizeof pr->room, "%s", req->room);
+	pr->club = club;
+	snprintf(pr->room, sizeof pr->room, "%s", club ? "" : req->room);
 	memcpy(pr->line, line, len);
 	pr->line[len] = '\0';
 	pr->len = len;
@@ -475,6 +495,15 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 	return px;
 }
 
+struct conn *
+cluster_route_standin(struct cluster *cl, const char *home,
+    unsigned long long conn, const char *name)
+{
+	struct route_proxy *px = cluster_route_proxy(cl, home, conn, name);
+
+	return px != NULL ? px->c : NULL;
+}
+
 /* The value of field name in a stream entry's field array, or NULL. */
 static const redisReply *
 cluster_route_field(const redisReply *fields, const char *name)
@@ -533,6 +562,10 @@ cluster_route_entry(struct cluster *cl, const redisReply *fields)
 		cl->srv->out_free = 1;
 		net_send(c, data->str, data->len);
 		cl->srv->out_free = was;
+	} else if (strcmp(t, "tend") == 0) {
+		cluster_club_ended(cl, cluster_route_str(fields, "room"),
+		    cluster_route_str(fields, "winner"),
+		    cluster_route_str(fields, "reason"));
 	} else if (strcmp(t, "kick") == 0) {
 		cluster_lobby_kick(cl, cluster_route_str(fields, "name"), id);
 	} else if (strcmp(t, "bye") == 0) {

@@ -277,8 +277,10 @@ main_start(struct server *srv)
 		return -1;
 	srv->worker = worker_new(srv);
 	srv->seeks = seek_pool_new();
+	/* On a cluster the tournaments are the club's node's: loaded when
+	 * it takes the club (cluster_club.c). */
 	if (cluster_start(srv) != 0 || recover_rooms(srv) != 0 ||
-	    tourney_recover(srv) != 0)
+	    (srv->cluster == NULL && tourney_recover(srv) != 0))
 		return -1;
 	sweep_start(srv);
 	return 0;
