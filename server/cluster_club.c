@@ -267,7 +267,8 @@ cluster_club_player(const struct server *srv, const char *name)
 		return NULL;
 	cJSON_ArrayForEach(part, srv->cluster->lobby) {
 		cJSON_ArrayForEach(p, cJSON_GetObjectItem(part, "players")) {
-			n = cJSON_GetStringValue(cJSON_GetObjectItem(p, "name"));
+			n = cJSON_GetStringValue(
+			    cJSON_GetObjectItem(p, "name"));
 			if (n != NULL && strcmp(n, name) == 0 &&
 			    cJSON_IsTrue(cJSON_GetObjectItem(p, "here")))
 				return p;
@@ -294,10 +295,12 @@ cluster_rooms_elsewhere(const struct server *srv, const char *name)
 	/* Every node's entries of name: the home's and its stand-ins'. */
 	cJSON_ArrayForEach(part, srv->cluster->lobby) {
 		cJSON_ArrayForEach(p, cJSON_GetObjectItem(part, "players")) {
-			n = cJSON_GetStringValue(cJSON_GetObjectItem(p, "name"));
+			n = cJSON_GetStringValue(
+			    cJSON_GetObjectItem(p, "name"));
 			if (n == NULL || strcmp(n, name) != 0)
 				continue;
-			cJSON_ArrayForEach(id, cJSON_GetObjectItem(p, "rooms")) {
+			cJSON_ArrayForEach(
+			    id, cJSON_GetObjectItem(p, "rooms")) {
 				if (!cJSON_IsString(id))
 					continue;
 				if (out == NULL)
@@ -324,7 +327,8 @@ cluster_club_room_away(const struct server *srv, const char *id)
 		return 1;
 	cJSON_ArrayForEach(part, cl->lobby) {
 		cJSON_ArrayForEach(r, cJSON_GetObjectItem(part, "rooms")) {
-			rid = cJSON_GetStringValue(cJSON_GetObjectItem(r, "room"));
+			rid = cJSON_GetStringValue(
+			    cJSON_GetObjectItem(r, "room"));
 			if (rid != NULL && strcmp(rid, id) == 0)
 				return 1;
 		}
