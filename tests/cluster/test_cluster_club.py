@@ -79,19 +79,40 @@ def seek_game(ck, cl):
     return a, b
 
 
-def tell(ck, a, b):
-    """A tells B across the nodes (once node 1's lobby cache has B)."""
-    r = cluster_lib.retry(lambda: (lambda x: x if x and x.get("ok") else
-                                   None)(req(a, "tell", name="skb",
-                                             text="hello there")),
-                          timeout=WAIT)
+def tell(ck, cl):
+    """A on node 1 tells B on node 2 (once node 1's lobby cache has B),
+    and invites B to a room of node 1's; neither has used the club, so
+    neither has a stand-in on the other node before."""
+    a = login(cl.port(0), "tla")
+    b = login(cl.port(1), "tlb")
+
+    def told():
+        r = req(a, "tell", name="tlb", text="hello there")
+        return r if r and r.get("ok") else None
+    r = cluster_lib.retry(told, timeout=WAIT)
     ck.ok(r and r.get("ok"), "tell to a player on node 2: %r" % (r,))
     e = until(b, lambda e: e.get("event") == "told")
-    ck.ok(e is not None and e.get("from") == "ska" and
+    ck.ok(e is not None and e.get("from") == "tla" and
           e.get("text") == "hello there", "node 2's player is told: %r" % e)
+    r = req(b, "tell", name="tla", text="and back")
+    ck.ok(r and r.get("ok"), "tell back to node 1: %r" % (r,))
+    e = until(a, lambda e: e.get("event") == "told")
+    ck.ok(e is not None and e.get("text") == "and back",
+          "node 1's player is told: %r" % e)
     r = req(b, "tell", name="nobody", text="x")
     ck.eq((r or {}).get("error"), "not_allowed",
           "tell to a name online nowhere is refused")
+    r = req(a, "create", game="stones")
+    room = (r or {}).get("room")
+    r = req(a, "invite", room=room, name="tlb")
+    ck.ok(r and r.get("ok"), "invite to a player on node 2: %r" % (r,))
+    e = until(b, lambda e: e.get("event") == "invited")
+    ck.ok(e is not None and e.get("room") == room and
+          e.get("from") == "tla", "node 2's player is invited: %r" % e)
+    r = req(b, "join", room=room)
+    ck.ok(r and r.get("ok"), "and joins from node 2: %r" % (r,))
+    a.close()
+    b.close()
 
 
 class SpreadTourney(Tourney):
@@ -184,9 +205,9 @@ def run(ck, a):
     try:
         ck.ok(club_node(cl) is not None, "a node takes the club")
         sa, sb = seek_game(ck, cl)
-        tell(ck, sa, sb)
         sa.close()
         sb.close()
+        tell(ck, cl)
         swiss(ck, cl)
         club_killed(ck, cl)
     finally:
