@@ -173,14 +173,30 @@ static const char *const pgpg_sql[PS_COUNT] = {
     /* The oldest first, $2 at most (games_ended finds them). */
     [PS_GAMES_PRUNE] = "DELETE FROM games WHERE id IN (SELECT id FROM games"
                        " WHERE ended_ms < $1 ORDER BY ended_ms LIMIT $2)",
-    /* The values after a game: written again harmlessly on a retry. */
+    /* The values after a game ($10-$13: those it was worked out from).
+     * On a cluster another node may have ended a game of the same player
+     * since they were read: the row as it is now (the upsert locks it)
+     * gets this game's change added, so neither game is lost (its
+     * counts exact, its rating moved by both changes, as games of one
+     * rating period are). Alone, the row is still the one read and
+     * takes the values as they are. A group tried again after its
+     * commit went through unseen finds the row as it left it and changes
+     * nothing (two nodes' games ending in the same ms differ in counts,
+     * so neither is skipped). */
     [PS_RATING_PUT] =
         "INSERT INTO ratings (name, pool, rating, rd, vol, wins, draws,"
         " losses, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
-        " ON CONFLICT (name, pool) DO UPDATE SET rating = excluded.rating,"
-        " rd = excluded.rd, vol = excluded.vol, wins = excluded.wins,"
-        " draws = excluded.draws, losses = excluded.losses,"
-        " updated_ms = excluded.updated_ms",
+        " ON CONFLICT (name, pool) DO UPDATE SET rating = CASE"
+        " WHEN ratings.rating = $10 THEN excluded.rating"
+        " ELSE ratings.rating + (excluded.rating - $10) END,"
+        " rd = excluded.rd, vol = excluded.vol,"
+        " wins = ratings.wins + (excluded.wins - $11),"
+        " draws = ratings.draws + (excluded.draws - $12),"
+        " losses = ratings.losses + (excluded.losses - $13),"
+        " updated_ms = excluded.updated_ms"
+        " WHERE NOT (ratings.updated_ms = excluded.updated_ms"
+        " AND ratings.wins = excluded.wins AND ratings.draws ="
+        " excluded.draws AND ratings.losses = excluded.losses)",
     [PS_RATINGS_OF] = "SELECT " PGPG_RATING_COLS " FROM ratings"
                       " WHERE name = $1 ORDER BY pool",
     /* $2: 1 for the provisional ones (rd at or above $3). */
@@ -672,6 +688,10 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_int(p, op->u.rating.draws);
 		pgpg_int(p, op->u.rating.losses);
 		pgpg_int(p, op->u.rating.updated_ms);
+		pgpg_real(p, op->u.rating.before_rating);
+		pgpg_int(p, op->u.rating.before_wins);
+		pgpg_int(p, op->u.rating.before_draws);
+		pgpg_int(p, op->u.rating.before_losses);
 		return PS_RATING_PUT;
 	case STORE_OP_RECORD_PUT:
 		pgpg_text(p, op->u.record.name);

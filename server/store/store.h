@@ -88,6 +88,11 @@ struct store_rating {
 	double rating, rd, vol;
 	int wins, draws, losses;
 	long long updated_ms;
+	/* On a put: the rating and counts this change was worked out from.
+	 * PostgreSQL adds the change to the row as it is then, so that two
+	 * nodes ending games of one player at once lose neither (pg.c). */
+	double before_rating;
+	int before_wins, before_draws, before_losses;
 };
 
 /* One person's record in a one-player game: for a game with levels the

@@ -14,6 +14,7 @@ rooms, reloads the tournament from PostgreSQL and finishes it.
 
 import os
 import sys
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cluster_lib  # noqa: E402
@@ -115,6 +116,52 @@ def tell(ck, cl):
     b.close()
 
 
+def ratings_at_once(ck, cl):
+    """rx plays four rated games at once, two in rooms of node 1 and two
+    in rooms of node 2, and all four opponents resign at the same moment:
+    each node works the new rating out from the one it read, and
+    PostgreSQL must keep all four games (four wins, not fewer)."""
+    x = login(cl.port(0), "rx")
+    opps = [login(cl.port(i // 2), "ro%d" % i) for i in range(4)]
+    rooms = []
+    for o in opps:
+        r = req(o, "create", game="stones")
+        ck.ok(r and r.get("ok"), "ra: %s creates a room: %r" % (o.name, r))
+        room = (r or {}).get("room")
+        j = req(x, "join", room=room)
+        ck.ok(j and j.get("ok"), "ra: rx joins %s: %r" % (room, j))
+        seats = {r["seat"]: o, j["seat"]: x}
+        games_lib.play_out(ck, "ra " + room, room, seats,
+                           games_lib.first_move, 8, to_end=False)
+        rooms.append(room)
+    go = threading.Barrier(len(opps))
+    got = [None] * len(opps)
+
+    def resign(i):
+        go.wait(WAIT)
+        got[i] = req(opps[i], "resign", room=rooms[i])
+    ts = [threading.Thread(target=resign, args=(i,))
+          for i in range(len(opps))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(WAIT * 2)
+    ck.ok(all(r and r.get("ok") for r in got), "ra: four resignations: %r"
+          % (got,))
+    for room in rooms:
+        e = until(x, games_lib.ended(room))
+        ck.ok(e is not None and e.get("rated") is True,
+              "ra: %s ended rated: %r" % (room, e))
+    rows = cl.rows("SELECT wins, draws, losses FROM ratings "
+                   "WHERE name = 'rx'")
+    ck.eq(rows, [("4", "0", "0")], "ra: PostgreSQL kept rx's four wins")
+    rows = cl.rows("SELECT losses FROM ratings WHERE name LIKE 'ro%' "
+                   "ORDER BY name")
+    ck.eq(rows, [("1",)] * 4, "ra: and each opponent's loss")
+    for c in [x] + opps:
+        c.close()
+
+
 class SpreadTourney(Tourney):
     """Tourney with its players spread over the nodes in turn."""
 
@@ -208,6 +255,7 @@ def run(ck, a):
         sa.close()
         sb.close()
         tell(ck, cl)
+        ratings_at_once(ck, cl)
         swiss(ck, cl)
         club_killed(ck, cl)
     finally:
