@@ -69,17 +69,17 @@ void cluster_club_deliver(
     struct server *srv, const char *name, const struct cJSON *ev);
 /* 1 when name is logged in on another live node (the lobby's cache). */
 int cluster_online_elsewhere(const struct server *srv, const char *name);
-/* The rooms name plays in on other nodes (the lobby's cache): a new
- * array, or NULL when none is known. */
-struct cJSON *cluster_rooms_elsewhere(
-    const struct server *srv, const char *name);
+/* The public rooms name sits in on other nodes (the lobby's cache, at
+ * most two ticks old), added to list as finger's "playing" entries
+ * unless list has them already. */
+void cluster_finger_rooms(
+    const struct server *srv, const char *name, struct cJSON *list);
 /* 1 when room id, not in this node's memory, may be on another node:
  * listed there, or the club was taken too lately to know (the rooms of
  * a dead node are taken within a lease and a scan). */
 int cluster_club_room_away(const struct server *srv, const char *id);
 /* A tournament's room ended on a node that is not the club's: its
  * result goes to the club's node (0), or -1 when this node is it. */
-int cluster_club_room_ended(
-    struct room *r, int winner, const char *reason);
+int cluster_club_room_ended(struct room *r, int winner, const char *reason);
 
 #endif

@@ -283,34 +283,58 @@ cluster_online_elsewhere(const struct server *srv, const char *name)
 	return cluster_club_player(srv, name) != NULL;
 }
 
-cJSON *
-cluster_rooms_elsewhere(const struct server *srv, const char *name)
+/* 1 when list already names room id. */
+static int
+cluster_club_listed(const cJSON *list, const char *id)
 {
-	const cJSON *part, *p, *id;
-	cJSON *out = NULL;
-	const char *n;
+	const cJSON *o;
+	const char *rid;
+
+	cJSON_ArrayForEach(o, list) {
+		rid = cJSON_GetStringValue(cJSON_GetObjectItem(o, "room"));
+		if (rid != NULL && strcmp(rid, id) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+void
+cluster_finger_rooms(const struct server *srv, const char *name, cJSON *list)
+{
+	const cJSON *part, *r, *seat;
+	const char *id, *who;
+	cJSON *o;
 
 	if (srv->cluster == NULL)
-		return NULL;
-	/* Every node's entries of name: the home's and its stand-ins'. */
+		return;
 	cJSON_ArrayForEach(part, srv->cluster->lobby) {
-		cJSON_ArrayForEach(p, cJSON_GetObjectItem(part, "players")) {
-			n = cJSON_GetStringValue(
-			    cJSON_GetObjectItem(p, "name"));
-			if (n == NULL || strcmp(n, name) != 0)
+		cJSON_ArrayForEach(r, cJSON_GetObjectItem(part, "rooms")) {
+			id = cJSON_GetStringValue(
+			    cJSON_GetObjectItem(r, "room"));
+			if (id == NULL || cluster_club_listed(list, id))
 				continue;
 			cJSON_ArrayForEach(
-			    id, cJSON_GetObjectItem(p, "rooms")) {
-				if (!cJSON_IsString(id))
+			    seat, cJSON_GetObjectItem(r, "seats")) {
+				who = cJSON_GetStringValue(
+				    cJSON_GetObjectItem(seat, "name"));
+				if (who == NULL || strcmp(who, name) != 0)
 					continue;
-				if (out == NULL)
-					out = cJSON_CreateArray();
-				cJSON_AddItemToArray(
-				    out, cJSON_CreateString(id->valuestring));
+				o = cJSON_CreateObject();
+				cJSON_AddStringToObject(o, "room", id);
+				cJSON_AddItemToObject(o, "game",
+				    cJSON_Duplicate(
+				        cJSON_GetObjectItem(r, "game"), 1));
+				cJSON_AddItemToObject(o, "seat",
+				    cJSON_Duplicate(
+				        cJSON_GetObjectItem(seat, "seat"), 1));
+				cJSON_AddItemToObject(o, "status",
+				    cJSON_Duplicate(
+				        cJSON_GetObjectItem(r, "status"), 1));
+				cJSON_AddItemToArray(list, o);
+				break;
 			}
 		}
 	}
-	return out;
 }
 
 int

@@ -311,11 +311,9 @@ cluster_route_forward(struct conn *c, const struct proto_request *req,
 {
 	struct cluster *cl = c->srv->cluster;
 	struct route_pending *pr;
-
 	int club = cluster_route_club[req->verb];
 
-	if (cl == NULL || c->route_local || c->player == NULL ||
-	    cl->ac == NULL)
+	if (cl == NULL || c->route_local || c->player == NULL || cl->ac == NULL)
 		return 0;
 	if (club ? cluster_club_here(c->srv)
 	         : req->room == NULL || !cluster_route_verbs[req->verb] ||

@@ -484,8 +484,8 @@ tourney_room_ended(struct room *r, int winner, const char *reason)
  * -1 a draw), stored; nothing when it is no tournament game of this
  * node's or has one already. */
 void
-tourney_result(struct server *srv, const char *id, int winner,
-    const char *reason)
+tourney_result(
+    struct server *srv, const char *id, int winner, const char *reason)
 {
 	struct tourney_game *g;
 	struct tourney *t = tourney_of_room(id, &g);

@@ -179,10 +179,11 @@ static const char *const pgpg_sql[PS_COUNT] = {
      * gets this game's change added, so neither game is lost (its
      * counts exact, its rating moved by both changes, as games of one
      * rating period are). Alone, the row is still the one read and
-     * takes the values as they are. A group tried again after its
-     * commit went through unseen finds the row as it left it and changes
-     * nothing (two nodes' games ending in the same ms differ in counts,
-     * so neither is skipped). */
+     * takes the values as they are. The limit: a group tried again
+     * after its COMMIT went through unseen (the connection lost while
+     * committing) adds its games' changes a second time; nothing marks
+     * which game a row has counted (two nodes' identical games ending in
+     * the same ms write identical values, so no value of the row can). */
     [PS_RATING_PUT] =
         "INSERT INTO ratings (name, pool, rating, rd, vol, wins, draws,"
         " losses, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
@@ -193,10 +194,7 @@ static const char *const pgpg_sql[PS_COUNT] = {
         " wins = ratings.wins + (excluded.wins - $11),"
         " draws = ratings.draws + (excluded.draws - $12),"
         " losses = ratings.losses + (excluded.losses - $13),"
-        " updated_ms = excluded.updated_ms"
-        " WHERE NOT (ratings.updated_ms = excluded.updated_ms"
-        " AND ratings.wins = excluded.wins AND ratings.draws ="
-        " excluded.draws AND ratings.losses = excluded.losses)",
+        " updated_ms = excluded.updated_ms",
     [PS_RATINGS_OF] = "SELECT " PGPG_RATING_COLS " FROM ratings"
                       " WHERE name = $1 ORDER BY pool",
     /* $2: 1 for the provisional ones (rd at or above $3). */

@@ -66,6 +66,19 @@ def seek_game(ck, cl):
               "%s hears paired: %r" % (c.name, e))
         seats[(e or {}).get("seat")] = c
     ck.eq(len(seats), 2, "two seats")
+    # finger on the node without the club (the room is not there)
+    c = login(cl.port(1 - (club_node(cl) or 0)), "skf")
+
+    def fingered():
+        r = req(c, "finger", name="skb")
+        return [p for p in (r or {}).get("playing", [])
+                if p.get("room") == room]
+    f = cluster_lib.retry(fingered, timeout=WAIT)
+    ck.ok(f and f[0].get("game") == "stones" and
+          f[0].get("status") == "playing",
+          "finger on the other node shows skb playing in %s: %r" %
+          (room, f))
+    c.close()
     acked = games_lib.play_out(ck, "seek game", room, seats, seeded(5),
                                MAX_MOVES)
     ck.ok(len(acked) > 0, "moves were played from both nodes")
