@@ -14,13 +14,17 @@
 #       CMD's status:
 #         TABLERO_TEST_PG          PostgreSQL's URL (as pgtest.sh sets it)
 #         TABLERO_TEST_REDIS       HOST:PORT of redis-server
+#         TABLERO_TEST_REDIS_PID   its PID (the bench measures its CPU)
 #         TABLERO_TEST_HAPROXY     HOST:PORT of HAProxy's front end
+#         TABLERO_TEST_HAPROXY_SOCK  its admin socket (show stat)
 #         TABLERO_TEST_NODE_PORTS  the NODES loopback ports behind HAProxy,
 #                                  separated by spaces
 #         TABLERO_TEST_REDIS_BIN, TABLERO_TEST_HAPROXY_BIN  the programs,
 #                                  for a test that starts its own
 # CLUSTERTEST_FSYNC: PostgreSQL's fsync (default off: the tests kill
 # tablerod and Redis, never PostgreSQL; the bench sets on).
+# CLUSTERTEST_SOCKET=1: TABLERO_TEST_PG names PostgreSQL's Unix socket
+# (pgtest.sh's PGTEST_SOCKET; the bench uses it, as run.sh's PG rows do).
 set -eu
 
 # The node ports HAProxy balances over: the tests run at most three nodes.
@@ -111,11 +115,16 @@ start_haproxy() {
 	NODE_PORTS=${NODE_PORTS# }
 	# shellcheck disable=SC2086 # three words, three ports
 	set -- $NODE_PORTS
+	# A second file adds HAProxy's admin socket, where the tests read
+	# which nodes it has in the rotation (show stat).
+	HAPROXY_SOCK=$WORK/haproxy.sock
+	printf 'global\n    stats socket %s mode 600 level operator\n' \
+	    "$HAPROXY_SOCK" >"$WORK/haproxy-stats.cfg"
 	TABLERO_LISTEN=127.0.0.1:$port TABLERO_NODE1=127.0.0.1:$1 \
 	    TABLERO_NODE2=127.0.0.1:$2 TABLERO_NODE3=127.0.0.1:$3 \
 	    TABLERO_CHECK_INTER=$CLUSTERTEST_CHECK_INTER \
 	    "$HAPROXY_BIN" -db -f "$HERE/haproxy-tablero.cfg" \
-	    >"$WORK/haproxy.log" 2>&1 &
+	    -f "$WORK/haproxy-stats.cfg" >"$WORK/haproxy.log" 2>&1 &
 	HAPROXY_PID=$!
 	wait_port "$port" "$HAPROXY_PID" ||
 		{ cat "$WORK/haproxy.log" >&2; die "haproxy did not start"; }
@@ -134,14 +143,17 @@ run)
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/tablero-cluster.XXXXXX")
-	out=$(PGTEST_FSYNC=${CLUSTERTEST_FSYNC:-off} sh "$HERE/pgtest.sh" start)
+	out=$(PGTEST_FSYNC=${CLUSTERTEST_FSYNC:-off} \
+	    PGTEST_SOCKET=${CLUSTERTEST_SOCKET:-0} sh "$HERE/pgtest.sh" start)
 	PG_DIR=${out%% *}
 	PG_URL=${out#* }
 	start_redis
 	start_haproxy
 	rc=0
 	TABLERO_TEST_PG=$PG_URL TABLERO_TEST_REDIS=$REDIS_ADDR \
+	    TABLERO_TEST_REDIS_PID=$REDIS_PID \
 	    TABLERO_TEST_HAPROXY=$HAPROXY_ADDR \
+	    TABLERO_TEST_HAPROXY_SOCK=$HAPROXY_SOCK \
 	    TABLERO_TEST_NODE_PORTS=$NODE_PORTS \
 	    TABLERO_TEST_REDIS_BIN=$REDIS_BIN \
 	    TABLERO_TEST_HAPROXY_BIN=$HAPROXY_BIN "$@" || rc=$?

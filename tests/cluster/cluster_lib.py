@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "blackbox"))
@@ -31,8 +32,8 @@ import games_lib  # noqa: E402,F401
 from games_lib import FAST  # noqa: E402
 
 # Every node's lease on a room lasts this long without renewal
-# (docs/SCALING.md part 3: room:{id}:owner has a TTL of 10 s).
-LEASE = 10.0
+# (docs/SCALING.md part 3, "Interface for ops": leases live 6 s).
+LEASE = 6.0
 # The issue's bound on failover: a dead node's rooms are taken by the
 # survivors within this many seconds.
 FAILOVER = 15.0
@@ -282,6 +283,9 @@ class Cluster:
         for i in range(1 if SINGLE else n):
             self.nodes.append(self.start_node(i))
         wait_front(self.front)
+        if not SINGLE and not wait_balanced(len(self.nodes)):
+            raise RuntimeError("HAProxy did not take every node: %r" %
+                               haproxy_status())
 
     def start_node(self, i):
         """Start node i (again, after a kill): node id n{i+1}."""
@@ -290,6 +294,7 @@ class Cluster:
         node.start()
         if i < len(self.nodes):
             self.nodes[i] = node
+            wait_balanced(i + 1, only=i)
         return node
 
     def port(self, i):
@@ -328,6 +333,56 @@ def wait_front(port, timeout=WAIT):
     return False
 
 
+def haproxy_status():
+    """{server name: status} from HAProxy's admin socket ("UP", "DOWN",
+    ...); {} when there is none."""
+    path = os.environ.get("TABLERO_TEST_HAPROXY_SOCK")
+    if not path:
+        return {}
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(WAIT)
+        s.connect(path)
+        s.sendall(b"show stat\n")
+        out = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            out += chunk
+        s.close()
+    except OSError:
+        return {}
+    lines = out.decode().splitlines()
+    if not lines or not lines[0].startswith("# "):
+        return {}
+    head = lines[0][2:].split(",")
+    col = {k: i for i, k in enumerate(head)}
+    st = {}
+    for line in lines[1:]:
+        f = line.split(",")
+        if len(f) > col["status"] and f[col["svname"]].startswith("node"):
+            st[f[col["svname"]]] = f[col["status"]]
+    return st
+
+
+def wait_balanced(n, only=None, timeout=WAIT):
+    """Until HAProxy has node1..node{n} (or node{only+1} alone) in its
+    rotation, so that connections through it spread over them all."""
+    names = ["node%d" % (i + 1) for i in range(n)
+             if only is None or i == only]
+    if not os.environ.get("TABLERO_TEST_HAPROXY_SOCK"):
+        time.sleep(BALANCE)
+        return True
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        st = haproxy_status()
+        if all(st.get(x, "").startswith("UP") for x in names):
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def relogin(port, name, token, timeout=FAILOVER):
     """A games_lib login of name with its token through port (HAProxy),
     retried until a node takes it (bounded): what a client does after its
@@ -356,12 +411,17 @@ def retry(fn, timeout=FAILOVER, pause=0.2):
 
 
 def main(run):
-    """A cluster test's main: run(ck, args) then the count line."""
+    """A cluster test's main: run(ck, args) then the count line (an
+    exception, e.g. a reply without the field a step needs, counts as one
+    failure after those already counted)."""
     a = harness.args()
     ck = Checks()
     env("TABLERO_TEST_PG")
     try:
         run(ck, a)
+    except Exception:  # noqa: BLE001 (a failure to count, not a crash)
+        traceback.print_exc()
+        ck.ok(False, "the test stopped on an exception (above)")
     finally:
         _stop_leftovers()
     ck.done()

@@ -91,6 +91,11 @@ def lobby(ck, cl):
     r = req(b, "join", room=room)
     ck.ok(r and r.get("ok"), "%s: node 2 joins the public room: %r" %
           (tag, r))
+    r = req(b, "state")
+    ck.ok(r and r.get("ok") and r["state"].get("room") == room,
+          "%s: the room node 2's player joined is his current room "
+          "(a request without room acts on it, docs/PROTOCOL.md section "
+          "5): %.200r" % (tag, r))
     s = retry(lambda: (listed(a, room) or {}).get("status") == "playing"
               and listed(a, room), timeout=cluster_lib.WAIT)
     ck.ok(s, "%s: node 1 lists it playing once node 2's player sat" % tag)
