@@ -63,6 +63,9 @@ struct route_home {
 	int n;
 	/* Sent, with no output back since (oldest first, up to *sent_end). */
 	struct route_pending *sent, **sent_end;
+	/* The room another node owns that this connection's requests
+	 * without a room act on (its last forwarded request's), "": none. */
+	char current[SERVER_ROOM_ID_MAX];
 	char sent_to[CLUSTER_NODE_MAX + 1];
 	int64_t sent_ms;
 };
@@ -134,7 +137,7 @@ cluster_route_remember(struct conn *c, const char *node)
 }
 
 /* The most fields (names and values) of one stream entry made here. */
-#define CLUSTER_ROUTE_FIELDS 12
+#define CLUSTER_ROUTE_FIELDS 14
 
 void
 cluster_route_send(struct cluster *cl, const char *node, int n,
@@ -215,10 +218,11 @@ cluster_route_send_req(struct cluster *cl, struct conn *c,
 	f[4] = "conn", f[5] = id;
 	f[6] = "name", f[7] = c->player->name;
 	f[8] = "mode", f[9] = c->mode == CONN_MODE_TEXT ? "text" : "json";
-	f[10] = "line", f[11] = pr->line;
+	f[10] = "room", f[11] = pr->room;
+	f[12] = "line", f[13] = pr->line;
 	for (i = 0; i < CLUSTER_ROUTE_FIELDS; i++)
 		lens[i] = (size_t)-1;
-	lens[11] = pr->len;
+	lens[13] = pr->len;
 	cluster_route_send(cl, owner, CLUSTER_ROUTE_FIELDS, f, lens);
 	cluster_route_remember(c, owner);
 	h = c->route;
@@ -296,21 +300,35 @@ cluster_route_forward(struct conn *c, const struct proto_request *req,
     const char *line, size_t len)
 {
 	struct cluster *cl = c->srv->cluster;
+	struct route_home *h = c->route;
 	struct route_pending *pr;
+	const char *room = req->room;
 
-	if (cl == NULL || c->route_local || c->player == NULL ||
-	    req->room == NULL || !cluster_route_verbs[req->verb] ||
-	    strlen(req->room) >= SERVER_ROOM_ID_MAX ||
-	    room_find(c->srv, req->room) != NULL || cl->ac == NULL)
+	if (cl == NULL || c->route_local || c->route_proxy ||
+	    c->player == NULL || !cluster_route_verbs[req->verb] ||
+	    cl->ac == NULL)
 		return 0;
+	/* Without a room: the current room, when it is another node's
+	 * (a room of this node made current since wins; chat without a room
+	 * is to the lobby). */
+	if (room == NULL && req->verb != PROTO_CHAT && c->current == NULL &&
+	    h != NULL && h->current[0] != '\0')
+		room = h->current;
+	if (room == NULL || strlen(room) >= SERVER_ROOM_ID_MAX ||
+	    room_find(c->srv, room) != NULL)
+		return 0;
+	if (h == NULL)
+		h = c->route = xcalloc(1, sizeof *h);
 	pr = xmalloc(sizeof *pr + len + 1);
 	pr->cl = cl;
 	pr->conn = c->id;
 	pr->tries = 0;
-	snprintf(pr->room, sizeof pr->room, "%s", req->room);
+	snprintf(pr->room, sizeof pr->room, "%s", room);
 	memcpy(pr->line, line, len);
 	pr->line[len] = '\0';
 	pr->len = len;
+	snprintf(h->current, sizeof h->current, "%s", pr->room);
+	c->current = NULL;
 	cluster_route_lookup(pr);
 	return 1;
 }
@@ -506,6 +524,7 @@ cluster_route_entry(struct cluster *cl, const redisReply *fields)
 	    strtoull(cluster_route_str(fields, "conn"), NULL, 10);
 	const redisReply *data;
 	struct route_proxy *px;
+	struct room *r;
 	struct conn *c;
 	int was;
 
@@ -516,6 +535,11 @@ cluster_route_entry(struct cluster *cl, const redisReply *fields)
 		if (px == NULL || data == NULL ||
 		    data->type != REDIS_REPLY_STRING)
 			return;
+		/* A request without a room acts on the room the home node
+		 * forwards it for (a stand-in made since knows none). */
+		if ((r = room_find(
+		         cl->srv, cluster_route_str(fields, "room"))) != NULL)
+			px->c->current = r;
 		px->c->mode =
 		    strcmp(cluster_route_str(fields, "mode"), "text") == 0
 		    ? CONN_MODE_TEXT
