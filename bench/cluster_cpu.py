@@ -29,30 +29,33 @@ def cpu(pid):
 
 
 def play(room, seats, n):
-    """n moves, alternately, each the first legal one (a new game when
-    one ends); the moves made."""
+    """Up to n moves, alternately, each the first legal one, until the
+    game ends; the moves made."""
     made = 0
     while made < n:
-        st = seats["white"].call("state", room=room)["state"]
-        if st["status"] == "ended":
-            for c in seats.values():
-                c.call("rematch", room=room)
-            continue
+        r = seats["white"].call("state", room=room)
+        st = r["state"]
+        if st["status"] != "playing":
+            break
         c = seats[st["turn"]]
         mv = c.call("moves", room=room)["moves"]
         if not mv:
-            time.sleep(0.01)
-            continue
+            break
         r = c.call("move", room=room, move=mv[0])
         if r and r.get("ok"):
             made += 1
     return made
 
 
-def measure(procs, room, seats, n):
+def measure(procs, rooms, n):
+    """n moves over the rooms that make_room() makes, one at a time; the
+    moves, the seconds and the CPU seconds of each process."""
     before = [cpu(p) for p in procs]
     t0 = time.time()
-    made = play(room, seats, n)
+    made = 0
+    while made < n:
+        room, seats = rooms()
+        made += play(room, seats, n - made)
     wall = time.time() - t0
     return made, wall, [cpu(p) - b for p, b in zip(procs, before)]
 
@@ -64,34 +67,44 @@ def main():
     a = p.parse_args()
     redis = smoke.Redis().start()
     db = harness.store_url(":memory:")
-    na = smoke.node(a.build, db, redis.addr, "ca")
-    nb = smoke.node(a.build, db, redis.addr, "cb")
+    fast = ["--rate", "100000", "--burst", "100000"]
+    na = harness.Server(a.build, db=db, db_as_is=True, extra=fast + [
+        "--redis", redis.addr, "--node", "ca"]).start()
+    nb = harness.Server(a.build, db=db, db_as_is=True, extra=fast + [
+        "--redis", redis.addr, "--node", "cb"]).start()
     smoke.wait_log(na, "ready node=ca")
     smoke.wait_log(nb, "ready node=cb")
     procs = [na.proc.pid, nb.proc.pid, redis.proc.pid]
-    # Local: both players on the owner, ca.
-    x, y = login(na.port, "lx"), login(na.port, "ly")
-    room = x.call("create", game="ataxx", options={"size": 7})["room"]
-    seat = y.call("join", room=room)["seat"]
-    seats = {seat: y, ("white" if seat == "black" else "black"): x}
-    made, wall, d = measure(procs, room, seats, a.moves)
-    print("local:     %d moves %.1f s; CPU ms/move: owner %.3f, other "
-          "%.3f, redis %.3f" % (made, wall, 1000 * d[0] / made,
-                                1000 * d[1] / made, 1000 * d[2] / made))
-    # Forwarded: the room on ca, both players on cb.
-    f1 = login(na.port, "fx")
-    room = f1.call("create", game="ataxx", options={"size": 7})["room"]
-    f1b = Client(nb.port)
-    f1b.call("hello", name="fx", token=f1.token)
-    f2 = login(nb.port, "fy")
-    seat = f2.call("join", room=room)["seat"]
-    f1b.call("join", room=room)
-    seats = {seat: f2, ("white" if seat == "black" else "black"): f1b}
-    time.sleep(0.5)
-    made, wall, d = measure(procs, room, seats, a.moves)
-    print("forwarded: %d moves %.1f s; CPU ms/move: owner %.3f, home "
-          "%.3f, redis %.3f" % (made, wall, 1000 * d[0] / made,
-                                1000 * d[1] / made, 1000 * d[2] / made))
+    tag = iter(range(1, 1000000))
+
+    def local():
+        """A room on ca, both players on ca."""
+        k = next(tag)
+        x, y = login(na.port, "lx%d" % k), login(na.port, "ly%d" % k)
+        room = x.call("create", game="ataxx", options={"size": 7})["room"]
+        seat = y.call("join", room=room)["seat"]
+        return room, {seat: y, ("white" if seat == "black" else "black"): x}
+
+    def forwarded():
+        """A room on ca, both players on cb."""
+        k = next(tag)
+        f1 = login(na.port, "fx%d" % k)
+        room = f1.call("create", game="ataxx", options={"size": 7})["room"]
+        f1b = Client(nb.port)
+        f1b.call("hello", name="fx%d" % k, token=f1.token)
+        f2 = login(nb.port, "fy%d" % k)
+        seat = f2.call("join", room=room)["seat"]
+        f1b.call("join", room=room)
+        return room, {seat: f2,
+                      ("white" if seat == "black" else "black"): f1b}
+
+    for name, rooms, who in (("local", local, "other"),
+                             ("forwarded", forwarded, "home")):
+        made, wall, d = measure(procs, rooms, a.moves)
+        print("%-9s %d moves %.1f s; CPU ms per move (state + moves + "
+              "move): owner %.3f, %s %.3f, redis %.3f" %
+              (name + ":", made, wall, 1000 * d[0] / made, who,
+               1000 * d[1] / made, 1000 * d[2] / made), flush=True)
     na.stop()
     nb.stop()
     redis.stop()

@@ -9,7 +9,8 @@
  *          move sends a random legal move (picked from the board of the
  *          last event) as soon as it knows the position; both ask for a
  *          rematch when a game ends; -R names the room in every move (so
- *          the server looks it up) instead of acting on the current one;
+ *          the server looks it up) instead of acting on the current one
+ *          (the state and rematch requests between games too);
  *          -t RATE: moves at a fixed pace, RATE moves/s in all, spread
  *          evenly over the rooms (each room has a slot every ROOMS/RATE
  *          s, the rooms' slots staggered) and the side to move waits for
@@ -677,6 +678,21 @@ lg_paced(struct lg_conn *c)
 	return 0;
 }
 
+/* Send verb about c's room: named with -R (as the moves are), else the
+ * current room. */
+static void
+lg_send_room(struct lg_conn *c, const char *verb)
+{
+	char line[128];
+
+	if (c->lg->named)
+		snprintf(line, sizeof line,
+		    "{\"cmd\":\"%s\",\"room\":\"%s\"}\n", verb, c->room);
+	else
+		snprintf(line, sizeof line, "{\"cmd\":\"%s\"}\n", verb);
+	lg_send(c, line, verb);
+}
+
 /* c's next request in moves mode, if it has none in flight. */
 static void
 lg_act(struct lg_conn *c)
@@ -687,10 +703,10 @@ lg_act(struct lg_conn *c)
 		return;
 	if (c->resync) {
 		c->resync = 0;
-		lg_send(c, "{\"cmd\":\"state\"}\n", "state");
+		lg_send_room(c, "state");
 	} else if (c->rematch) {
 		c->rematch = 0;
-		lg_send(c, "{\"cmd\":\"rematch\"}\n", "rematch");
+		lg_send_room(c, "rematch");
 	} else if (c->playing && c->myturn) {
 		if (c->lg->pace > 0 && lg_paced(c) != 0)
 			return;
@@ -699,7 +715,7 @@ lg_act(struct lg_conn *c)
 			/* the server passes for a side without a move, so
 			 * this board is not the room's: ask for it */
 			c->lg->nomove++;
-			lg_send(c, "{\"cmd\":\"state\"}\n", "state");
+			lg_send_room(c, "state");
 			return;
 		}
 		if (c->lg->named)
@@ -819,9 +835,13 @@ lg_reply(struct lg_conn *c, const cJSON *m)
 
 	lg_replied(c, cJSON_IsTrue(ok));
 	if (!cJSON_IsTrue(ok)) {
-		if (lg->errors <= 3)
-			fprintf(
-			    stderr, "loadgen: %s: %s refused\n", c->name, verb);
+		if (lg->errors <= 3) {
+			const cJSON *err = cJSON_GetObjectItem(m, "message");
+
+			fprintf(stderr, "loadgen: %s: %s refused: %s\n",
+			    c->name, verb,
+			    cJSON_IsString(err) ? err->valuestring : "?");
+		}
 		c->resync = 1;
 		return;
 	}

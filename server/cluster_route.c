@@ -63,6 +63,9 @@ struct route_home {
 	int n;
 	/* Sent, with no output back since (oldest first, up to *sent_end). */
 	struct route_pending *sent, **sent_end;
+	/* The room another node owns that this connection's requests
+	 * without a room act on (its last forwarded request's), "": none. */
+	char current[SERVER_ROOM_ID_MAX];
 	char sent_to[CLUSTER_NODE_MAX + 1];
 	int64_t sent_ms;
 };
@@ -144,7 +147,7 @@ cluster_route_remember(struct conn *c, const char *node)
 }
 
 /* The most fields (names and values) of one stream entry made here. */
-#define CLUSTER_ROUTE_FIELDS 12
+#define CLUSTER_ROUTE_FIELDS 14
 
 void
 cluster_route_send(struct cluster *cl, const char *node, int n,
@@ -225,10 +228,11 @@ cluster_route_send_req(struct cluster *cl, struct conn *c,
 	f[4] = "conn", f[5] = id;
 	f[6] = "name", f[7] = c->player->name;
 	f[8] = "mode", f[9] = c->mode == CONN_MODE_TEXT ? "text" : "json";
-	f[10] = "line", f[11] = pr->line;
+	f[10] = "room", f[11] = pr->room;
+	f[12] = "line", f[13] = pr->line;
 	for (i = 0; i < CLUSTER_ROUTE_FIELDS; i++)
 		lens[i] = (size_t)-1;
-	lens[11] = pr->len;
+	lens[13] = pr->len;
 	cluster_route_send(cl, owner, CLUSTER_ROUTE_FIELDS, f, lens);
 	cluster_route_remember(c, owner);
 	h = c->route;
@@ -310,25 +314,46 @@ cluster_route_forward(struct conn *c, const struct proto_request *req,
     const char *line, size_t len)
 {
 	struct cluster *cl = c->srv->cluster;
+	struct route_home *h = c->route;
 	struct route_pending *pr;
+	const char *room = req->room;
 	int club = cluster_route_club[req->verb];
 
-	if (cl == NULL || c->route_local || c->player == NULL || cl->ac == NULL)
+	if (cl == NULL || c->route_local || c->route_proxy ||
+	    c->player == NULL || cl->ac == NULL)
 		return 0;
-	if (club ? cluster_club_here(c->srv)
-	         : req->room == NULL || !cluster_route_verbs[req->verb] ||
-	            strlen(req->room) >= SERVER_ROOM_ID_MAX ||
-	            room_find(c->srv, req->room) != NULL)
+	if (club && cluster_club_here(c->srv))
 		return 0;
+	if (club)
+		room = "";
+	else if (!cluster_route_verbs[req->verb])
+		return 0;
+	return 0;
+	/* Without a room: the current room, when it is another node's
+	 * (a room of this node made current since wins; chat without a room
+	 * is to the lobby). */
+	if (room == NULL && req->verb != PROTO_CHAT && c->current == NULL &&
+	    h != NULL && h->current[0] != '\0')
+		room = h->current;
+	if (!club &&
+	    (room == NULL || strlen(room) >= SERVER_ROOM_ID_MAX ||
+	        room_find(c->srv, room) != NULL))
+		return 0;
+	if (h == NULL)
+		h = c->route = xcalloc(1, sizeof *h);
 	pr = xmalloc(sizeof *pr + len + 1);
 	pr->cl = cl;
 	pr->conn = c->id;
 	pr->tries = 0;
 	pr->club = club;
-	snprintf(pr->room, sizeof pr->room, "%s", club ? "" : req->room);
+	snprintf(pr->room, sizeof pr->room, "%s", room);
 	memcpy(pr->line, line, len);
 	pr->line[len] = '\0';
 	pr->len = len;
+	if (!club) { /* a club verb leaves the current room as it is */
+		snprintf(h->current, sizeof h->current, "%s", pr->room);
+		c->current = NULL;
+	}
 	cluster_route_lookup(pr);
 	return 1;
 }
@@ -456,6 +481,7 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 	struct limit_entry *lim;
 	struct player *p;
 	char key[SERVER_LIMIT_KEY], addr[64];
+	struct conn *old;
 
 	for (px = cl->proxies; px != NULL; px = px->next)
 		if (px->home_conn == conn && strcmp(px->home, home) == 0 &&
@@ -481,13 +507,25 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 	cl->proxies = px;
 	/* Logged in as the home node says (nodes trust each other). */
 	p = player_get(srv, name);
+	if (p->conn != NULL && p->conn->route_proxy) {
+		/* An older stand-in of the name (closing, or of its former
+		 * home): it goes quietly, the player stays. */
+		old = p->conn;
+		old->player = NULL;
+		old->current = NULL;
+		p->conn = NULL;
+		net_close(old, 0);
+	}
 	player_replace(p);
 	p->conn = px->c;
 	px->c->player = p;
 	px->c->lim_name = limit_name(srv, p->name);
 	if (px->c->lim_name != NULL)
 		px->c->lim_name->refs++;
-	session_logged_in(px->c);
+	/* No idle timer: the home connection has its own, and a stand-in
+	 * closes with it (bye). */
+	if (px->c->idle != NULL)
+		evtimer_del(px->c->idle);
 	log_info("cluster: %s of node %s plays here (conn %llu)", name, home,
 	    (unsigned long long)px->c->id);
 	return px;
@@ -533,6 +571,7 @@ cluster_route_entry(struct cluster *cl, const redisReply *fields)
 	    strtoull(cluster_route_str(fields, "conn"), NULL, 10);
 	const redisReply *data;
 	struct route_proxy *px;
+	struct room *r;
 	struct conn *c;
 	int was;
 
@@ -543,6 +582,11 @@ cluster_route_entry(struct cluster *cl, const redisReply *fields)
 		if (px == NULL || data == NULL ||
 		    data->type != REDIS_REPLY_STRING)
 			return;
+		/* A request without a room acts on the room the home node
+		 * forwards it for (a stand-in made since knows none). */
+		if ((r = room_find(
+		         cl->srv, cluster_route_str(fields, "room"))) != NULL)
+			px->c->current = r;
 		px->c->mode =
 		    strcmp(cluster_route_str(fields, "mode"), "text") == 0
 		    ? CONN_MODE_TEXT
