@@ -94,11 +94,20 @@ def loaded(ck, cl, build, acklog):
         got = [m for _, _, m in cl.stored_moves(room)]
         stored_total += len(got)
         if not subsequence(want, got):
-            lost.append((room, len(want), len(got)))
+            row = cl.rows("SELECT status, game_no, owner_epoch FROM rooms "
+                          "WHERE id = '%s'" % room)
+            lost.append((room, len(want), len(got), row))
     print("loadgen: PostgreSQL holds %d moves of those rooms" %
           stored_total, flush=True)
+    for room, _, _, _ in lost[:2]:
+        for n in cl.nodes:
+            said = [x for x in n.logtext().splitlines() if room in x]
+            print("node %s on %s: %s" % (n.node_id, room,
+                                         "\n  ".join(said[:12]) or "-"),
+                  flush=True)
     ck.ok(not lost, "every acknowledged move is in PostgreSQL, in order "
-          "(rooms short of one: %d, first: %r)" % (len(lost), lost[:3]))
+          "(rooms short of one: %d, first: %r: room, acknowledged, stored, "
+          "its row)" % (len(lost), lost[:3]))
     ck.ok(" dropped=0 " not in out.decode(), "the kill dropped the "
           "connections of node 3's players (HAProxy had spread them)")
     survivors = [n for n in cl.nodes[:2] if n.proc is not None and
