@@ -101,10 +101,14 @@ def loaded(ck, cl, build, acklog):
           stored_total, flush=True)
     for room, _, _, _ in lost[:2]:
         for n in cl.nodes:
-            said = [x for x in n.logtext().splitlines() if room in x]
-            print("node %s on %s: %s" % (n.node_id, room,
-                                         "\n  ".join(said[:12]) or "-"),
-                  flush=True)
+            text = n.logtext().splitlines()
+            said = [x for x in text if room in x]
+            said = said[:4] + ["..."] + said[-8:] if len(said) > 12 \
+                else said
+            bad = [x for x in text if " error " in x or " warn " in x]
+            print("node %s on %s: %s\n  its warnings and errors: %s" %
+                  (n.node_id, room, "\n  ".join(said) or "-",
+                   "\n  ".join(bad[:10]) or "-"), flush=True)
     ck.ok(not lost, "every acknowledged move is in PostgreSQL, in order "
           "(rooms short of one: %d, first: %r: room, acknowledged, stored, "
           "its row)" % (len(lost), lost[:3]))
