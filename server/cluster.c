@@ -555,3 +555,24 @@ cluster_room_gone(struct room *r)
 		redisAsyncCommand(cl->ac, NULL, NULL, "DEL %s", key);
 	}
 }
+
+int
+cluster_rooms_elsewhere(struct server *srv, const struct player *p)
+{
+	const char **skip;
+	long n = 0;
+	int i;
+
+	if (srv->cluster == NULL)
+		return 0;
+	skip = xmalloc(((size_t)p->nrooms + 1) * sizeof *skip);
+	for (i = 0; i < p->nrooms; i++)
+		skip[i] = p->rooms[i]->id;
+	if (store_rooms_of(srv->reader, p->name, skip, p->nrooms, &n) != 0) {
+		log_error("cluster: counting %s's rooms: %s", p->name,
+		    store_errmsg(srv->reader));
+		n = 0;
+	}
+	free(skip);
+	return (int)n;
+}

@@ -50,6 +50,9 @@ int cluster_lobby_who(
  * that takes the room after this one goes on sending them its events. */
 struct player;
 void cluster_watcher(struct room *r, struct player *p, int add);
+/* The unfinished rooms p created or sits in on other nodes (from the
+ * store), for the rooms-per-player limit; 0 alone. */
+int cluster_rooms_elsewhere(struct server *srv, const struct player *p);
 /* A room joins this node's memory: a new room takes its lease. */
 void cluster_room_added(struct room *r);
 /* A room leaves this node's memory: its lease is given back. */

@@ -456,6 +456,7 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 	struct limit_entry *lim;
 	struct player *p;
 	char key[SERVER_LIMIT_KEY], addr[64];
+	struct conn *old;
 
 	for (px = cl->proxies; px != NULL; px = px->next)
 		if (px->home_conn == conn && strcmp(px->home, home) == 0 &&
@@ -481,13 +482,25 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 	cl->proxies = px;
 	/* Logged in as the home node says (nodes trust each other). */
 	p = player_get(srv, name);
+	if (p->conn != NULL && p->conn->route_proxy) {
+		/* An older stand-in of the name (closing, or of its former
+		 * home): it goes quietly, the player stays. */
+		old = p->conn;
+		old->player = NULL;
+		old->current = NULL;
+		p->conn = NULL;
+		net_close(old, 0);
+	}
 	player_replace(p);
 	p->conn = px->c;
 	px->c->player = p;
 	px->c->lim_name = limit_name(srv, p->name);
 	if (px->c->lim_name != NULL)
 		px->c->lim_name->refs++;
-	session_logged_in(px->c);
+	/* No idle timer: the home connection has its own, and a stand-in
+	 * closes with it (bye). */
+	if (px->c->idle != NULL)
+		evtimer_del(px->c->idle);
 	log_info("cluster: %s of node %s plays here (conn %llu)", name, home,
 	    (unsigned long long)px->c->id);
 	return px;

@@ -1491,6 +1491,41 @@ pgpg_room_claim(struct store_conn *c, const char *id, long long *epoch,
 	return rc;
 }
 
+static int
+pgpg_rooms_of(struct store_conn *c, const char *name, const char *const *skip,
+    int nskip, long *n)
+{
+	struct pgpg_buf ids = {NULL, 0, 0};
+	char seat[PGPG_ERRLEN];
+	const char *vals[3];
+	PGresult *r;
+	int i, rc = pgpg_buf_add(&ids, "{", 1);
+
+	for (i = 0; i < nskip && rc == 0; i++)
+		rc = (i > 0 ? pgpg_buf_add(&ids, ",", 1) : 0) |
+		    pgpg_buf_elem(&ids, skip[i], 0);
+	if (rc != 0 || pgpg_buf_add(&ids, "}", 1) != 0) {
+		free(ids.p);
+		return pgpg_fail(c, "count rooms", "out of memory");
+	}
+	/* A seat as write.c's JSON has it. */
+	snprintf(seat, sizeof seat, "\"name\":\"%s\"", name);
+	vals[0] = name;
+	vals[1] = seat;
+	vals[2] = ids.p;
+	r = pgpg_exec_rows(c,
+	    "SELECT count(*) FROM rooms WHERE status <> 'ended'"
+	    " AND (creator = $1 OR strpos(seats, $2) > 0)"
+	    " AND NOT (id = ANY ($3::text[]))",
+	    3, vals, "count rooms");
+	free(ids.p);
+	if (r == NULL)
+		return -1;
+	*n = PQntuples(r) == 1 ? (long)pgpg_ll(r, 0, 0) : 0;
+	PQclear(r);
+	return 0;
+}
+
 const struct store_backend store_pg = {
     .name = "postgresql",
     .handles = pgpg_handles,
@@ -1512,4 +1547,5 @@ const struct store_backend store_pg = {
     .copy_write = pgpg_copy_write,
     .rooms_unfinished = pgpg_rooms_unfinished,
     .room_claim = pgpg_room_claim,
+    .rooms_of = pgpg_rooms_of,
 };

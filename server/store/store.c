@@ -229,6 +229,15 @@ store_room_claim(struct store *s, const char *id, long long *epoch,
 }
 
 int
+store_rooms_of(struct store *s, const char *name, const char *const *skip,
+    int nskip, long *n)
+{
+	if (s->be->rooms_of == NULL)
+		return store_no_cluster(s);
+	STORE_CALL(s, rooms_of(s->conn, name, skip, nskip, n));
+}
+
+int
 store_copy_read(
     struct store *s, const struct store_table *t, store_row_cb cb, void *arg)
 {

@@ -222,6 +222,10 @@ struct store_backend {
 	 * 0 when the room is gone or ended (cb not called). */
 	int (*room_claim)(struct store_conn *c, const char *id,
 	    long long *epoch, store_room_cb cb, void *arg);
+	/* How many unfinished rooms name created or sits in, besides the
+	 * nskip rooms in skip (those the caller counts itself). */
+	int (*rooms_of)(struct store_conn *c, const char *name,
+	    const char *const *skip, int nskip, long *n);
 
 	/* --copy-db (copy.c), on writers. Every row of table t (schema.h),
 	 * in t's order, to cb. */
@@ -264,6 +268,8 @@ int store_game_last(
 int store_rooms_unfinished(struct store *s, store_row_cb cb, void *arg);
 int store_room_claim(struct store *s, const char *id, long long *epoch,
     store_room_cb cb, void *arg);
+int store_rooms_of(struct store *s, const char *name, const char *const *skip,
+    int nskip, long *n);
 int store_copy_read(
     struct store *s, const struct store_table *t, store_row_cb cb, void *arg);
 int store_copy_txn(struct store *s, int what);

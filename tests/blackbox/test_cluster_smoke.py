@@ -72,9 +72,10 @@ class Redis:
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def node(build, db, redis, name):
+def node(build, db, redis, name, extra=()):
     return Server(build, db=db, db_as_is=True,
-                  extra=["--redis", redis, "--node", name]).start()
+                  extra=["--redis", redis, "--node", name] +
+                  list(extra)).start()
 
 
 def wait_log(srv, text, timeout=harness.WAIT):
@@ -178,6 +179,29 @@ def test_across(chk, build, db, redis):
     n2.stop()
 
 
+def test_rooms_limit(chk, build, db, redis):
+    """The rooms-per-player limit counts the player's rooms on every
+    node (from PostgreSQL), not only those of the node asked."""
+    lim = ["--max-rooms-per-player", "2"]
+    n1 = node(build, db, redis, "l1", lim)
+    n2 = node(build, db, redis, "l2", lim)
+    chk.ok(wait_log(n1, "ready node=l1") and wait_log(n2, "ready node=l2"),
+           "l1 and l2 join")
+    a = login(n1.port, "lima")
+    r = a.call("create", game="ataxx")
+    chk.ok(r and r.get("ok"), "a first room on l1: %r" % r)
+    a2 = Client(n2.port)
+    r = a2.call("hello", name="lima", token=a.token)
+    chk.ok(r and r.get("ok"), "lima logs in on l2: %r" % r)
+    r = a2.call("create", game="ataxx")
+    chk.ok(r and r.get("ok"), "a second room on l2: %r" % r)
+    r = a2.call("create", game="stones")
+    harness.is_error(chk, r, "limit_reached",
+                     "a third room, on l2, counts l1's room")
+    n1.stop()
+    n2.stop()
+
+
 def test_failover(chk, build, db, redis):
     n1 = node(build, db, redis, "n1")
     chk.ok(wait_log(n1, "cluster: ready node=n1"), "n1 joins")
@@ -270,6 +294,8 @@ def main():
         db = harness.store_url(":memory:")
         test_not_ready(chk, a.build, db)
         test_across(chk, a.build, harness.store_url(":memory:"), redis.addr)
+        test_rooms_limit(chk, a.build, harness.store_url(":memory:"),
+                         redis.addr)
         took = test_failover(chk, a.build, db, redis.addr)
         print("failover took %.1f s" % took)
         test_fence(chk, a.build, harness.store_url(":memory:"), redis.addr)
