@@ -310,6 +310,25 @@ class Cluster:
             "SELECT game_no, ply, move FROM moves WHERE room = '%s' "
             "ORDER BY game_no, ply" % room.replace("'", "''"))]
 
+    def stored_games(self, room):
+        """Every move PostgreSQL holds for room, game after game: the
+        moves table's for the games still there, else the kept game's
+        (a finished room leaving memory deletes its row and moves; its
+        kept games stay in the games table)."""
+        live, kept = {}, {}
+        for g, _, m in self.stored_moves(room):
+            live.setdefault(g, []).append(m)
+        for g, ms in self.rows(
+                "SELECT game_no, string_agg(x->>'move', ' ' ORDER BY n) "
+                "FROM games, json_array_elements(moves::json) WITH "
+                "ORDINALITY AS t(x, n) WHERE room = '%s' GROUP BY game_no"
+                % room.replace("'", "''")):
+            kept[int(g)] = (ms or "").split()
+        out = []
+        for g in sorted(set(live) | set(kept)):
+            out += live.get(g, kept.get(g, []))
+        return out
+
     def stop(self):
         for node in self.nodes:
             node.cleanup()

@@ -14,7 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cluster_lib  # noqa: E402
-from cluster_lib import Cluster, games_lib  # noqa: E402
+from cluster_lib import Cluster  # noqa: E402
 from games_lib import login, req, seeded, until  # noqa: E402
 
 sys.path.insert(0, os.path.join(cluster_lib.HERE, "..", "blackbox"))

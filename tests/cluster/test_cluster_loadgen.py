@@ -9,7 +9,8 @@ different nodes and their moves forwarded), and logs each ok move reply
 connections drop, the others go on (their rooms on node 3 fail over). At
 the end, for every room, the acknowledged moves in the order of their
 seqs must be in PostgreSQL's moves of that room in the same order (a move
-stored whose reply was lost may be there too): nothing acknowledged is
+stored whose reply was lost may be there too; the games of a finished
+room that left memory are in the games table): nothing acknowledged is
 lost, whichever node acknowledged it.
 """
 
@@ -91,14 +92,27 @@ def loaded(ck, cl, build, acklog):
     stored_total = 0
     for room, acks in sorted(acked.items()):
         want = [m for _, m in sorted(acks)]
-        got = [m for _, _, m in cl.stored_moves(room)]
+        got = cl.stored_games(room)
         stored_total += len(got)
         if not subsequence(want, got):
-            lost.append((room, len(want), len(got)))
+            row = cl.rows("SELECT status, game_no, owner_epoch FROM rooms "
+                          "WHERE id = '%s'" % room)
+            lost.append((room, len(want), len(got), row))
     print("loadgen: PostgreSQL holds %d moves of those rooms" %
           stored_total, flush=True)
+    for room, _, _, _ in lost[:2]:
+        for n in cl.nodes:
+            text = n.logtext().splitlines()
+            said = [x for x in text if room in x]
+            said = said[:4] + ["..."] + said[-8:] if len(said) > 12 \
+                else said
+            bad = [x for x in text if " error " in x or " warn " in x]
+            print("node %s on %s: %s\n  its warnings and errors: %s" %
+                  (n.node_id, room, "\n  ".join(said) or "-",
+                   "\n  ".join(bad[:10]) or "-"), flush=True)
     ck.ok(not lost, "every acknowledged move is in PostgreSQL, in order "
-          "(rooms short of one: %d, first: %r)" % (len(lost), lost[:3]))
+          "(rooms short of one: %d, first: %r: room, acknowledged, stored, "
+          "its row)" % (len(lost), lost[:3]))
     ck.ok(" dropped=0 " not in out.decode(), "the kill dropped the "
           "connections of node 3's players (HAProxy had spread them)")
     survivors = [n for n in cl.nodes[:2] if n.proc is not None and
