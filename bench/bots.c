@@ -6,7 +6,8 @@
  * for the previous generic bot at level 5's time, `prev` for the previous
  * release's level 5 in bots-prev) from varied openings, each opening with
  * both colours, every level's time multiplied by SCALE; `bots hints` times
- * the hints on every built-in solitaire board; `bots texel` writes
+ * the hints on every built-in solitaire board (along the hinted line and
+ * on random positions reached in play); `bots texel` writes
  * self-play positions for bench/texel.py.
  */
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 #include "ai/ai.h"
 #include "rules/games.h"
+#include "rules/solitaire.h"
 
 /* Plies played at random before the bots take over, for varied openings. */
 #define BOTS_OPENING_PLIES 4
@@ -345,6 +347,64 @@ bots_hints_board(const char *board)
 	    first, n, longest);
 }
 
+/* Random positions a board's hint is timed on, and the search bound of
+ * each: the server's default (SERVER_HINT_NODES), so that "unknown" here is
+ * "unknown" there. */
+#define BOTS_HINT_POSITIONS 100
+#define BOTS_HINT_NODES 30000000L
+
+static int
+bots_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Hints on BOTS_HINT_POSITIONS positions of one board reached by random
+ * jumps from its start (1 to all but two of its pegs' worth, uniformly, or
+ * until no jump is left): how many are winnable, lost and unknown, and the
+ * median and longest answer. The positions are the same on every run. */
+static void
+bots_hints_random(const char *board)
+{
+	const struct rules_game *g = &rules_solitaire;
+	struct rules_opt opt = {"board", board};
+	struct bots_state st;
+	struct rules_move hint, m;
+	struct rules_rng rng;
+	char err[RULES_ERR_MAX];
+	double t[BOTS_HINT_POSITIONS];
+	int i, k, plies, n[3] = {0, 0, 0};
+
+	rules_rng_seed(&rng, 23);
+	for (i = 0; i < BOTS_HINT_POSITIONS; i++) {
+		uint64_t t0;
+		enum ai_verdict v;
+
+		if (g->init(st.b, &opt, 1, err, sizeof err) != 0) {
+			fprintf(stderr, "bots: %s\n", err);
+			exit(1);
+		}
+		plies = 1 + (int)rules_rng_below(&rng,
+		    (unsigned)(((const struct solitaire_state *)st.b)->pegs -
+		        2));
+		for (k = 0; k < plies && bots_random(g, st.b, &rng, &m) == 0;
+		     k++)
+			g->apply(st.b, m);
+		t0 = ai_clock_ms();
+		v = ai_solve(g, st.b, BOTS_HINT_NODES, NULL, &hint);
+		t[i] = (double)(ai_clock_ms() - t0);
+		n[v == AI_WINNABLE ? 0 : v == AI_LOST ? 1 : 2]++;
+	}
+	qsort(t, BOTS_HINT_POSITIONS, sizeof t[0], bots_cmp_double);
+	printf("hint solitaire %s, %d random positions: %d winnable, %d lost, "
+	       "%d unknown; median %.0f ms, max %.0f ms\n",
+	    board, BOTS_HINT_POSITIONS, n[0], n[1], n[2],
+	    (t[BOTS_HINT_POSITIONS / 2 - 1] + t[BOTS_HINT_POSITIONS / 2]) / 2,
+	    t[BOTS_HINT_POSITIONS - 1]);
+}
+
 /* Every built-in solitaire board's hint times (the board option's
  * choices). */
 static int
@@ -370,6 +430,7 @@ bots_hints(void)
 			memcpy(name, p, len);
 			name[len] = '\0';
 			bots_hints_board(name);
+			bots_hints_random(name);
 		}
 	}
 	return 0;
