@@ -104,6 +104,12 @@ int ai_ataxx_terms(const void *st, int terms[AI_WEIGHTS]);
 int ai_amazons_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep);
 
+/* When no empty square is reachable by both sides, the most moves each
+ * side has left (moves[0] white, moves[1] black; the side to move wins
+ * with more) and 1 when both counts are exact, 0 when one is an upper
+ * bound (a region too large to count); -1 when the sides still meet. */
+int ai_amazons_count(const void *st, int moves[2]);
+
 /* stones_solver.c: perfect play from a table solved from the position. */
 int ai_stones_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep);
