@@ -242,7 +242,8 @@ am_fill(am_bb amz, am_bb empty, long *budget, int *exact)
 	return best;
 }
 
-/* One region's count, remembered. */
+/* One region's count, remembered; none (not exact) past the deadline,
+ * which the root's ranking of every move does not otherwise check. */
 static int
 am_region(struct am *a, am_bb amz, am_bb empty, int *exact)
 {
@@ -252,7 +253,8 @@ am_region(struct am *a, am_bb amz, am_bb empty, int *exact)
 	long budget = AM_COUNT_NODES;
 	int ex = 1;
 
-	if (am_pop(empty) > AM_COUNT_SQUARES) {
+	if (am_pop(empty) > AM_COUNT_SQUARES ||
+	    (a->deadline != 0 && ai_out_of_time(a->deadline, a->cancel))) {
 		*exact = 0;
 		return am_pop(empty);
 	}
