@@ -48,8 +48,9 @@ struct ai_limits {
 	int plain;     /* the bench's yardstick: the evaluation's first term
 	                  alone (Amazons: queen territory), to measure the
 	                  others */
-	const int *weights; /* the bench's trial evaluation weights (NULL:
-	                       the engine's own; Ataxx reads AI_WEIGHTS) */
+	const int
+	    *weights; /* the bench's trial evaluation weights (NULL:
+	                 the engine's own; Ataxx and Amazons read AI_WEIGHTS) */
 	const atomic_int
 	    *cancel; /* set by another thread: stop (NULL: never) */
 };

@@ -37,22 +37,31 @@ __extension__ typedef unsigned __int128 am_bb;
 #define AM_INF (AM_WIN + 1000)
 /* Evaluation weights, per square: queen territory, king territory, a tie
  * (both sides equally close; the side to move gets there first), and
- * mobility (each amazon's queen moves, up to AM_MOB_CAP). */
-#define AM_W_QUEEN 10
-#define AM_W_KING 4
-#define AM_W_TIE 2
-#define AM_W_MOB 3
+ * mobility (each amazon's queen moves, up to AM_MOB_CAP); then the
+ * search's widths: queen moves kept at an inner node, complete moves
+ * searched there, and at the root after the first iteration. The bench
+ * may try others (ai_limits.weights, in this order; docs/ENGINES.md). */
+enum am_weight {
+	AM_W_QUEEN,
+	AM_W_KING,
+	AM_W_TIE,
+	AM_W_MOB,
+	AM_W_QKEEP,
+	AM_W_WIDTH,
+	AM_W_ROOT,
+	AM_W_COUNT
+};
+static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 8, 10, 40};
+_Static_assert(AM_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 #define AM_MOB_CAP 12
 
 /* The most complete moves of a position (the rules' bound) and of queen
  * moves alone (4 amazons, at most 36 squares each). */
 #define AM_MOVES_MAX 5000
 #define AM_QMOVES_MAX 160
-/* Queen moves kept at an inner node, and complete moves searched there. */
-#define AM_QKEEP 8
-#define AM_WIDTH 10
-/* Complete moves searched at the root after the first iteration. */
-#define AM_ROOT_WIDTH 40
+/* The most queen moves kept at an inner node (the bench's settings are
+ * bounded by it: the arrays are that large). */
+#define AM_QKEEP_MAX 16
 /* The deepest search. */
 #define AM_PLY_MAX 32
 /* A separated position whose every region was counted exactly: won or
@@ -88,7 +97,8 @@ struct am {
 	const atomic_int *cancel;
 	int stop;
 	int noise;
-	int plain; /* queen territory alone (the bench's yardstick) */
+	int plain;         /* queen territory alone (the bench's yardstick) */
+	int w[AM_W_COUNT]; /* weights and widths (enum am_weight) */
 	uint64_t seed;
 };
 
@@ -322,13 +332,14 @@ am_eval(struct am *a, am_bb me, am_bb opp, am_bb arrows)
 	a->nodes++;
 	tq = am_territory(me, opp, empty, am_queen, &ties, &rme, &ropp);
 	if (a->plain)
-		return AM_W_QUEEN * tq;
+		return am_weights[AM_W_QUEEN] * tq;
 	v = am_counted(a, me, opp, rme, ropp, &known);
 	if (known)
 		return v;
 	tk = am_territory(me, opp, empty, am_king, &kties, &kme, &kopp);
-	v = AM_W_QUEEN * tq + AM_W_KING * tk + AM_W_TIE * ties +
-	    AM_W_MOB * (am_mobility(me, empty) - am_mobility(opp, empty));
+	v = a->w[AM_W_QUEEN] * tq + a->w[AM_W_KING] * tk +
+	    a->w[AM_W_TIE] * ties +
+	    a->w[AM_W_MOB] * (am_mobility(me, empty) - am_mobility(opp, empty));
 	if (a->noise > 0) {
 		uint64_t h = rules_mix64((uint64_t)me ^
 		    (uint64_t)(me >> 64) * 3 ^ (uint64_t)opp * 5 ^
@@ -419,22 +430,22 @@ static int
 am_search(struct am *a, am_bb me, am_bb opp, am_bb arrows, int depth, int ply,
     int alpha, int beta)
 {
-	/* AM_QKEEP queen moves, at most 36 arrows each */
-	struct am_move q[AM_QMOVES_MAX], mv[AM_QKEEP * 40];
+	/* AM_QKEEP_MAX queen moves, at most 36 arrows each */
+	struct am_move q[AM_QMOVES_MAX], mv[AM_QKEEP_MAX * 40];
 	int nq, n, i, best = -AM_INF;
 
 	if (am_stopped(a))
 		return 0;
 	if (depth <= 0)
 		return am_eval(a, me, opp, arrows);
-	nq = am_queen_moves(a, me, opp, arrows, q, AM_QKEEP);
+	nq = am_queen_moves(a, me, opp, arrows, q, a->w[AM_W_QKEEP]);
 	if (nq == 0)
 		return -AM_WIN + ply;
-	n = am_complete(a, me, opp, arrows, q, nq, mv, AM_QKEEP * 40);
+	n = am_complete(a, me, opp, arrows, q, nq, mv, AM_QKEEP_MAX * 40);
 	if (depth == 1 || ply >= AM_PLY_MAX - 1)
 		return mv[0].score;
-	if (n > AM_WIDTH)
-		n = AM_WIDTH;
+	if (n > a->w[AM_W_WIDTH])
+		n = a->w[AM_W_WIDTH];
 	for (i = 0; i < n; i++) {
 		am_bb fb = (am_bb)1 << mv[i].from, tb = (am_bb)1 << mv[i].to;
 		int v = -am_search(a, opp, (me ^ fb) | tb,
@@ -503,7 +514,7 @@ static int
 am_deepen(struct am *a, am_bb me, am_bb opp, am_bb arrows, struct am_move *mv,
     int n, int cap, uint64_t start, long ms, struct ai_report *rep)
 {
-	int depth, best = 0, width = n < AM_ROOT_WIDTH ? n : AM_ROOT_WIDTH;
+	int depth, best = 0, width = n < a->w[AM_W_ROOT] ? n : a->w[AM_W_ROOT];
 
 	rep->depth = 1;
 	rep->score = mv[0].score;
@@ -543,13 +554,24 @@ ai_amazons_move(const void *st, const struct ai_limits *lim,
 	am_bb arrows = am_get(s->arrows);
 	struct am_move q[AM_QMOVES_MAX], *mv;
 	struct am a;
-	int nq, n, best, cap;
+	int nq, n, best, cap, i;
 
 	memset(&a, 0, sizeof a);
 	a.deadline = ai_deadline(start, lim->ms);
 	a.cancel = lim->cancel;
 	a.seed = rules_mix64(lim->seed + 1);
 	a.plain = lim->plain;
+	for (i = 0; i < AM_W_COUNT; i++)
+		a.w[i] = lim->weights != NULL && !a.plain ? lim->weights[i]
+		                                          : am_weights[i];
+	/* widths the arrays hold, at least one move */
+	a.w[AM_W_QKEEP] = a.w[AM_W_QKEEP] < 1 ? 1
+	    : a.w[AM_W_QKEEP] > AM_QKEEP_MAX  ? AM_QKEEP_MAX
+	                                      : a.w[AM_W_QKEEP];
+	if (a.w[AM_W_WIDTH] < 1)
+		a.w[AM_W_WIDTH] = 1;
+	if (a.w[AM_W_ROOT] < 1)
+		a.w[AM_W_ROOT] = 1;
 	cap = am_level(&a, lim);
 	nq = am_queen_moves(&a, me, opp, arrows, q, 0);
 	if (nq == 0 || (mv = malloc(AM_MOVES_MAX * sizeof *mv)) == NULL)
