@@ -575,15 +575,18 @@ static int
 sol_reachable(const struct solitaire_state *b, const struct sol_mask *pegs,
     const struct ai_soltab *tab, long node_limit, const atomic_int *cancel)
 {
-	struct sol_mask comp = {{0, 0}};
+	struct sol_mask comp = {{0, 0}}, goal = {{0, 0}};
 	struct rules_move unused;
 	int k;
 
 	for (k = 0; k < tab->board.ncells; k++)
 		if (!sol_bit(pegs, tab->board.cell[k]))
 			sol_flip(&comp, tab->board.cell[k]);
-	if (sol_count(comp) == 1)
-		return sol_bit(&comp, b->goal);
+	if (sol_count(comp) <= 1) /* the full board's is empty */
+		return sol_count(comp) == 1 && sol_bit(&comp, b->goal);
+	sol_flip(&goal, b->goal);
+	if (sol_class(b, &comp) != sol_class(b, &goal))
+		return 0;
 	return sol_search_from(b, &comp, sol_count(comp), NULL, node_limit,
 	           cancel, &unused) == 1;
 }

@@ -1091,6 +1091,12 @@ test_table(void)
 	CHECK_INT(s.pegs, 21);
 	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_WINNABLE);
 	CHECK_INT(follow_hints(&s), 0);
+	/* the full board (no game reaches it; its complement has no peg) */
+	load(&s,
+	    "7x7:##ooo##/##ooo##/ooooooo/ooooooo/ooooooo/##ooo##/##ooo## "
+	    "goal=4,4");
+	CHECK_INT(s.pegs, 33);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_LOST);
 }
 
 /* The English board's solve time, median of three: printed, not
