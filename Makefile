@@ -4,6 +4,7 @@
 #   make run        build and start tablerod on port 7777 in the foreground
 #   make test       build and run every test; last line "N passed, M failed"
 #   make pg-test    the tests that store, against a throwaway PostgreSQL
+#   make cluster-test  several nodes with PostgreSQL, Redis and HAProxy
 #   make asan       build and run the tests with address and UB sanitizers
 #   make tsan       build with ThreadSanitizer; tsan-test runs the threaded tests
 #   make fuzz       build the libFuzzer targets (clang)
@@ -25,14 +26,14 @@ PORT ?= 7777
 FUZZ_SECONDS ?= 4
 
 PKGS = libevent libevent_pthreads libevent_openssl libssl libcrypto libcjson \
-	sqlite3 libpq libsodium
+	sqlite3 libpq libsodium hiredis
 # Debian ships no pkg-config files for these two (web.c, ws.c).
 WEB_LIBS = -lwslay -lhttp_parser
 # Deferred (=) so that pkg-config is asked after deps.sh has run.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
 	echo -levent_pthreads -levent_openssl -levent -lssl -lcrypto -lcjson \
-	-lsqlite3 -lpq -lsodium) $(WEB_LIBS)
+	-lsqlite3 -lpq -lsodium -lhiredis) $(WEB_LIBS)
 # The client alone reads the keyboard with libedit.
 CLIENT_PKGS = libedit
 CLIENT_LIBS = $(shell pkg-config --libs $(CLIENT_PKGS) 2>/dev/null || \
@@ -74,7 +75,7 @@ CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
 BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
 
-.PHONY: all deps run test pg-test asan asan-test tsan tsan-test fuzz fuzz-run \
+.PHONY: all deps run test pg-test cluster-test asan asan-test tsan tsan-test fuzz fuzz-run \
 	bench bots-prev install clean format check-format FORCE
 .SUFFIXES:
 # Keep every intermediate object: nothing is rebuilt for nothing, and make
@@ -165,6 +166,9 @@ test: all fuzz
 
 pg-test: all
 	@sh tests/pg.sh $(BUILD)
+
+cluster-test: all
+	@sh tests/cluster.sh $(BUILD)
 
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan NATIVE="$(NATIVE)" \

@@ -9,7 +9,8 @@
  *          move sends a random legal move (picked from the board of the
  *          last event) as soon as it knows the position; both ask for a
  *          rematch when a game ends; -R names the room in every move (so
- *          the server looks it up) instead of acting on the current one;
+ *          the server looks it up) instead of acting on the current one
+ *          (the state and rematch requests between games too);
  *          -t RATE: moves at a fixed pace, RATE moves/s in all, spread
  *          evenly over the rooms (each room has a slot every ROOMS/RATE
  *          s, the rooms' slots staggered) and the side to move waits for
@@ -34,6 +35,17 @@
  * moves acknowledged (not the rematches and state requests between them).
  * -W: speak through a WebSocket (PORT is tablerod's --web-port): one
  * message per text frame, framed and masked by wslay, as a browser does.
+ * Two nodes of a cluster (moves mode): -q PORT2 with -S LAYOUT puts the
+ * rooms' players on PORT and PORT2: split, each room's two players on the
+ * same node, rooms alternating (every move local to its room's owner);
+ * cross, the creator on PORT and the other player on PORT2 (half the
+ * moves forwarded); far, the creator makes the room on PORT (which owns
+ * it), then logs in again on PORT2 with its token and resumes its seat,
+ * and the other player joins on PORT2 (every move forwarded). -A FILE:
+ * every ok move reply (room, move, seq) appended to FILE as received, one
+ * a line, to check later that each acknowledged move was stored.
+ * -Q PID (up to LG_MORE_PIDS times): more processes whose CPU is measured
+ * like -P's (the second node, Redis): cpu2_us=, cpu3_us=... per move.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -75,6 +87,8 @@
 #define LG_BYSTANDER_PAUSE_MS 10
 /* Seconds the bystander waits for one reply before it gives up. */
 #define LG_BYSTANDER_WAIT_SEC 10
+/* Processes measured besides -P's (-Q): a cluster's other nodes, Redis. */
+#define LG_MORE_PIDS 3
 /* Board side of the Ataxx rooms, and its largest. */
 #define LG_ATAXX_SIZE 7
 #define LG_BOARD_MAX 9
@@ -86,6 +100,8 @@
 #define LG_LOGINS_MAX 10000
 
 enum lg_mode { LG_PING, LG_MOVES, LG_IDLE, LG_BOTS };
+/* Where -q puts the players of each room (see the top). */
+enum lg_layout { LG_ONE, LG_SPLIT, LG_CROSS, LG_FAR };
 
 struct lg;
 
@@ -94,10 +110,13 @@ struct lg_conn {
 	struct bufferevent *bev;
 	struct lg_conn *partner; /* the other player of the room */
 	int index;
-	int creator;  /* creates the room (and in bots mode, watches it) */
-	int heard;    /* a first line came: no longer connecting */
-	int welcomed; /* ping and idle modes: the welcome came */
-	int helloed;  /* moves mode: logged in */
+	int port;       /* the node this connection talks to */
+	int creator;    /* creates the room (and in bots mode, watches it) */
+	int moving;     /* -S far: made the room, about to log in on PORT2 */
+	char token[80]; /* -S far: the identity's token from hello */
+	int heard;      /* a first line came: no longer connecting */
+	int welcomed;   /* ping and idle modes: the welcome came */
+	int helloed;    /* moves mode: logged in */
 	int ready, dead;
 	/* requests in flight: their send times, oldest first */
 	double sent[LG_DEPTH_MAX];
@@ -131,8 +150,13 @@ struct lg {
 	struct event_base *base;
 	enum lg_mode mode;
 	int port, pid, conns, depth, rooms, level;
-	int named;   /* -R: every move names its room */
-	int ws;      /* -W: through a WebSocket */
+	int port2;                     /* -q: a second node */
+	int more[LG_MORE_PIDS], nmore; /* -Q: more processes measured */
+	long long more0[LG_MORE_PIDS]; /* their CPU ticks as the window opens */
+	enum lg_layout layout;         /* -S: the players' nodes */
+	FILE *acklog;                  /* -A: ok move replies, or NULL */
+	int named;                     /* -R: every move names its room */
+	int ws;                        /* -W: through a WebSocket */
 	double pace; /* -t: moves per second in all, 0: as fast as answered */
 	double seconds, warmup;
 	unsigned long long rng;
@@ -518,10 +542,15 @@ lg_ready(struct lg_conn *c)
 static void
 lg_hello(struct lg_conn *c)
 {
-	char line[64];
+	char line[160];
 
-	snprintf(line, sizeof line, "{\"cmd\":\"hello\",\"name\":\"%s\"}\n",
-	    c->name);
+	if (c->token[0] != '\0')
+		snprintf(line, sizeof line,
+		    "{\"cmd\":\"hello\",\"name\":\"%s\",\"token\":\"%s\"}\n",
+		    c->name, c->token);
+	else
+		snprintf(line, sizeof line,
+		    "{\"cmd\":\"hello\",\"name\":\"%s\"}\n", c->name);
 	lg_send(c, line, "hello");
 }
 
@@ -649,6 +678,21 @@ lg_paced(struct lg_conn *c)
 	return 0;
 }
 
+/* Send verb about c's room: named with -R (as the moves are), else the
+ * current room. */
+static void
+lg_send_room(struct lg_conn *c, const char *verb)
+{
+	char line[128];
+
+	if (c->lg->named)
+		snprintf(line, sizeof line,
+		    "{\"cmd\":\"%s\",\"room\":\"%s\"}\n", verb, c->room);
+	else
+		snprintf(line, sizeof line, "{\"cmd\":\"%s\"}\n", verb);
+	lg_send(c, line, verb);
+}
+
 /* c's next request in moves mode, if it has none in flight. */
 static void
 lg_act(struct lg_conn *c)
@@ -659,10 +703,10 @@ lg_act(struct lg_conn *c)
 		return;
 	if (c->resync) {
 		c->resync = 0;
-		lg_send(c, "{\"cmd\":\"state\"}\n", "state");
+		lg_send_room(c, "state");
 	} else if (c->rematch) {
 		c->rematch = 0;
-		lg_send(c, "{\"cmd\":\"rematch\"}\n", "rematch");
+		lg_send_room(c, "rematch");
 	} else if (c->playing && c->myturn) {
 		if (c->lg->pace > 0 && lg_paced(c) != 0)
 			return;
@@ -671,7 +715,7 @@ lg_act(struct lg_conn *c)
 			/* the server passes for a side without a move, so
 			 * this board is not the room's: ask for it */
 			c->lg->nomove++;
-			lg_send(c, "{\"cmd\":\"state\"}\n", "state");
+			lg_send_room(c, "state");
 			return;
 		}
 		if (c->lg->named)
@@ -791,16 +835,34 @@ lg_reply(struct lg_conn *c, const cJSON *m)
 
 	lg_replied(c, cJSON_IsTrue(ok));
 	if (!cJSON_IsTrue(ok)) {
-		if (lg->errors <= 3)
-			fprintf(
-			    stderr, "loadgen: %s: %s refused\n", c->name, verb);
+		if (lg->errors <= 3) {
+			const cJSON *err = cJSON_GetObjectItem(m, "message");
+
+			fprintf(stderr, "loadgen: %s: %s refused: %s\n",
+			    c->name, verb,
+			    cJSON_IsString(err) ? err->valuestring : "?");
+		}
 		c->resync = 1;
 		return;
 	}
 	if (strcmp(verb, "hello") == 0 && !c->creator) {
 		c->helloed = 1;
 		lg_join(c);
+	} else if (strcmp(verb, "hello") == 0 && c->room[0] != '\0') {
+		/* -S far: back on PORT2, resume the seat of the room made */
+		snprintf(line, sizeof line,
+		    "{\"cmd\":\"join\",\"room\":\"%s\"}\n", c->room);
+		lg_send(c, line, "join");
+	} else if (strcmp(verb, "join") == 0 && c->creator) {
+		snprintf(
+		    c->partner->room, sizeof c->partner->room, "%s", c->room);
+		lg_join(c->partner);
 	} else if (strcmp(verb, "hello") == 0) {
+		const cJSON *token = cJSON_GetObjectItem(m, "token");
+
+		if (cJSON_IsString(token))
+			snprintf(c->token, sizeof c->token, "%s",
+			    token->valuestring);
 		if (lg->mode == LG_BOTS)
 			snprintf(line, sizeof line,
 			    "{\"cmd\":\"create\",\"game\":\"ataxx\","
@@ -822,6 +884,10 @@ lg_reply(struct lg_conn *c, const cJSON *m)
 		if (!cJSON_IsString(room))
 			lg_die("create: no room in the reply");
 		snprintf(c->room, sizeof c->room, "%s", room->valuestring);
+		if (lg->layout == LG_FAR) {
+			c->moving = 1; /* lg_read_cb moves it to PORT2 */
+			return;
+		}
 		snprintf(c->partner->room, sizeof c->partner->room, "%s",
 		    room->valuestring);
 		lg_join(c->partner);
@@ -839,6 +905,10 @@ lg_game_line(struct lg_conn *c, const char *line, size_t len)
 	const cJSON *ev;
 
 	if (strncmp(line, "{\"re\":\"move\",\"ok\":true", 22) == 0) {
+		if (c->lg->acklog != NULL) {
+			fwrite(line, 1, len, c->lg->acklog);
+			fputc('\n', c->lg->acklog);
+		}
 		lg_replied(c, 1);
 		return;
 	}
@@ -900,6 +970,7 @@ lg_plain_line(struct lg_conn *c, const char *line, size_t len)
 }
 
 static void lg_connect_more(struct lg *lg);
+static void lg_move_far(struct lg_conn *c);
 
 /* One line (or WebSocket message) from the server. */
 static void
@@ -1024,11 +1095,16 @@ lg_read_cb(struct bufferevent *bev, void *arg)
 		if (lg_ws_read(c) != 0)
 			return;
 	} else
-		while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) !=
-		    NULL) {
+		while (!c->moving &&
+		    (line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) !=
+		        NULL) {
 			lg_line(c, line, len);
 			free(line);
 		}
+	if (c->moving) {
+		lg_move_far(c);
+		return;
+	}
 	if (c->lg->mode == LG_MOVES)
 		lg_act(c);
 	if (!c->heard) {
@@ -1053,34 +1129,57 @@ lg_event_cb(struct bufferevent *bev, short what, void *arg)
 	}
 }
 
-/* Start connects until LG_CONNECTING_MAX are under way. */
+/* Connect c to its port (c->port). */
 static void
-lg_connect_more(struct lg *lg)
+lg_open(struct lg_conn *c)
 {
 	struct sockaddr_in sin;
+	int one = 1;
 
 	memset(&sin, 0, sizeof sin);
 	sin.sin_family = AF_INET;
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	sin.sin_port = htons((unsigned short)lg->port);
+	sin.sin_port = htons((unsigned short)c->port);
+	c->bev = bufferevent_socket_new(c->lg->base, -1, BEV_OPT_CLOSE_ON_FREE);
+	if (c->bev == NULL)
+		lg_die("out of memory");
+	bufferevent_setcb(c->bev, lg_read_cb, NULL, lg_event_cb, c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	if (bufferevent_socket_connect(
+	        c->bev, (struct sockaddr *)&sin, sizeof sin) != 0)
+		lg_die("connect failed (open files?)");
+	setsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_NODELAY, &one,
+	    sizeof one);
+	if (c->lg->ws)
+		lg_ws_start(c);
+}
+
+/* -S far: the room is made on PORT; close that connection and log in
+ * again on PORT2 with the token (the reply to hello then resumes the seat
+ * and sends the partner to join). */
+static void
+lg_move_far(struct lg_conn *c)
+{
+	c->moving = 0;
+	bufferevent_free(c->bev);
+	if (c->ws != NULL) {
+		wslay_event_context_free(c->ws);
+		c->ws = NULL;
+		c->upgraded = 0;
+	}
+	c->inflight = 0;
+	c->head = 0;
+	c->port = c->lg->port2;
+	lg_open(c);
+}
+
+/* Start connects until LG_CONNECTING_MAX are under way. */
+static void
+lg_connect_more(struct lg *lg)
+{
 	while (lg->next_connect < lg->conns &&
 	    lg->connecting < LG_CONNECTING_MAX) {
-		struct lg_conn *c = &lg->c[lg->next_connect++];
-		int one = 1;
-
-		c->bev =
-		    bufferevent_socket_new(lg->base, -1, BEV_OPT_CLOSE_ON_FREE);
-		if (c->bev == NULL)
-			lg_die("out of memory");
-		bufferevent_setcb(c->bev, lg_read_cb, NULL, lg_event_cb, c);
-		bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-		if (bufferevent_socket_connect(
-		        c->bev, (struct sockaddr *)&sin, sizeof sin) != 0)
-			lg_die("connect failed (open files?)");
-		setsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_NODELAY,
-		    &one, sizeof one);
-		if (lg->ws)
-			lg_ws_start(c);
+		lg_open(&lg->c[lg->next_connect++]);
 		lg->connecting++;
 	}
 }
@@ -1114,6 +1213,9 @@ lg_start_load(struct lg *lg)
 static void
 lg_window_open(struct lg *lg)
 {
+	long long flt;
+	int i;
+
 	lg->counting = 1;
 	if (lg->by != NULL)
 		atomic_store(&lg->by->counting, 1);
@@ -1121,6 +1223,8 @@ lg_window_open(struct lg *lg)
 		atomic_store(&lg->storm->counting, 1);
 	lg->t0 = lg_now();
 	lg->cpu0 = lg->pid ? lg_proc_cpu(lg->pid, &lg->flt0) : -1;
+	for (i = 0; i < lg->nmore; i++)
+		lg->more0[i] = lg_proc_cpu(lg->more[i], &flt);
 	getrusage(RUSAGE_SELF, &lg->ru0);
 	lg_machine(&lg->busy0, &lg->total0);
 }
@@ -1136,7 +1240,8 @@ static void
 lg_window_close(struct lg *lg)
 {
 	double wall = lg_now() - lg->t0, self;
-	long long flt = 0, busy, total;
+	long long flt = 0, flt2, busy, total;
+	int i;
 	long long cpu = lg->pid ? lg_proc_cpu(lg->pid, &flt) : -1;
 	long tick = sysconf(_SC_CLK_TCK);
 	struct rusage ru;
@@ -1155,6 +1260,13 @@ lg_window_close(struct lg *lg)
 		    (double)(cpu - lg->cpu0) / tick / wall,
 		    lg->n_ok ? (double)(cpu - lg->cpu0) / tick * 1e6 / lg->n_ok
 		             : 0.0);
+	for (i = 0; i < lg->nmore; i++) {
+		long long c = lg_proc_cpu(lg->more[i], &flt2);
+
+		if (c >= 0 && lg->more0[i] >= 0 && lg->n_ok > 0)
+			printf(" cpu%d_us=%.1f", i + 2,
+			    (double)(c - lg->more0[i]) / tick * 1e6 / lg->n_ok);
+	}
 	if (cpu >= 0 && lg->cpu0 >= 0 && lg->n_ok > 0)
 		printf(" faults_per_msg=%.3f",
 		    (double)(flt - lg->flt0) / (double)lg->n_ok);
@@ -1260,8 +1372,23 @@ lg_usage(void)
 	    "usage: loadgen -m ping|moves|idle|bots -p PORT [-P PID] "
 	    "[-s SECONDS] [-w WARMUP]\n"
 	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-W] "
-	    "[-t RATE] [-l LEVEL] [-x SEED] [-L RATE]\n");
+	    "[-t RATE] [-l LEVEL] [-x SEED] [-L RATE]\n"
+	    "               [-q PORT2 -S split|cross|far] [-A ACKFILE] "
+	    "[-Q PID]...\n");
 	exit(2);
+}
+
+static enum lg_layout
+lg_layout(const char *name)
+{
+	if (strcmp(name, "split") == 0)
+		return LG_SPLIT;
+	if (strcmp(name, "cross") == 0)
+		return LG_CROSS;
+	if (strcmp(name, "far") == 0)
+		return LG_FAR;
+	lg_usage();
+	return LG_ONE;
 }
 
 static enum lg_mode
@@ -1289,7 +1416,8 @@ lg_options(struct lg *lg, int argc, char **argv)
 	lg->seconds = 3;
 	lg->warmup = LG_WARMUP_SEC;
 	lg->rng = 88172645463325252ULL;
-	while ((o = getopt(argc, argv, "m:p:P:s:w:c:d:r:l:x:RWt:L:")) != -1) {
+	while ((o = getopt(argc, argv, "m:p:P:Q:s:w:c:d:r:l:x:RWt:L:q:S:A:")) !=
+	    -1) {
 		switch (o) {
 		case 'm':
 			lg->mode = lg_mode(optarg);
@@ -1333,6 +1461,22 @@ lg_options(struct lg *lg, int argc, char **argv)
 		case 'x':
 			lg->rng ^= strtoull(optarg, NULL, 10) * 2654435761ULL;
 			break;
+		case 'q':
+			lg->port2 = atoi(optarg);
+			break;
+		case 'Q':
+			if (lg->nmore == LG_MORE_PIDS)
+				lg_usage();
+			lg->more[lg->nmore++] = atoi(optarg);
+			break;
+		case 'S':
+			lg->layout = lg_layout(optarg);
+			break;
+		case 'A':
+			lg->acklog = fopen(optarg, "a");
+			if (lg->acklog == NULL)
+				lg_die("-A: cannot open the file");
+			break;
 		default:
 			lg_usage();
 		}
@@ -1348,8 +1492,25 @@ lg_options(struct lg *lg, int argc, char **argv)
 	    lg->warmup > LG_SECONDS_MAX || !(lg->pace >= 0) ||
 	    lg->pace > LG_PACE_MAX || (lg->pace > 0 && lg->mode != LG_MOVES) ||
 	    !(lg->logins >= 0) || lg->logins > LG_LOGINS_MAX ||
-	    (lg->logins > 0 && lg->mode == LG_IDLE))
+	    (lg->logins > 0 && lg->mode == LG_IDLE) ||
+	    (lg->layout != LG_ONE) != (lg->port2 > 0) ||
+	    (lg->layout != LG_ONE && lg->mode != LG_MOVES))
 		lg_usage();
+}
+
+/* The port connection i starts on (-q, -S: see the top). */
+static int
+lg_port_of(const struct lg *lg, int i)
+{
+	switch (lg->layout) {
+	case LG_SPLIT:
+		return (i / 2) % 2 ? lg->port2 : lg->port;
+	case LG_CROSS:
+	case LG_FAR:
+		return i % 2 ? lg->port2 : lg->port;
+	default:
+		return lg->port;
+	}
 }
 
 /* Open files for every connection: raise the soft limit to the hard one. */
@@ -1415,6 +1576,7 @@ main(int argc, char **argv)
 		c->creator = lg.mode == LG_BOTS || i % 2 == 0;
 		if (lg.mode == LG_MOVES)
 			c->partner = &lg.c[i ^ 1];
+		c->port = lg_port_of(&lg, i);
 		snprintf(c->name, sizeof c->name, "g%d_%d",
 		    (int)getpid() % 1000000, i);
 	}
@@ -1436,5 +1598,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "loadgen: %s (%d of %d ready)\n", lg.failed,
 		    lg.nready, lg.conns);
 	lg_free(&lg);
+	if (lg.acklog != NULL && fclose(lg.acklog) != 0)
+		lg_die("-A: cannot write the file");
 	return lg.failed != NULL || lg.dropped > 0;
 }

@@ -36,6 +36,8 @@
 # contrib/pgtest.sh, fsync on, over its Unix socket, is measured at
 # PG_ROOMS rooms against SQLite with --sync full; skipped, with a note,
 # where PostgreSQL is missing).
+# BENCH_CLUSTER=0: no cluster rows (bench/cluster.sh: one node against
+# two, with moves local and forwarded, against PostgreSQL and Redis).
 # BENCH_ALSO=DIR: the paced rows also with DIR/tablerod (e.g. an older
 # commit built in another BUILD dir), in the same run, named
 # ${BENCH_ALSO_NAME:-DIR} in the table.
@@ -614,5 +616,9 @@ fi
 # 0.5 ms: the search threads run at SCHED_IDLE).
 if command -v python3 >/dev/null 2>&1; then
 	python3 "$HERE/bots_ping.py" --build "$BUILD" || status=1
+fi
+# One node against two (issue 19): bench/cluster.sh, its own table.
+if [ "${BENCH_CLUSTER:-1}" != 0 ]; then
+	sh "$HERE/cluster.sh" "$BUILD" || status=1
 fi
 exit $status

@@ -32,10 +32,18 @@ want_pc sqlite3 libsqlite3-dev
 want_pc libsodium libsodium-dev
 # The PostgreSQL backend (--db postgresql://...) links libpq.
 want_pc libpq libpq-dev
+# A cluster node (--redis) talks to Redis through hiredis, whose libevent
+# adapter runs on the server's loop; the cluster tests start redis-server.
+want_pc hiredis libhiredis-dev
+want_cmd redis-server redis-server
 # The PostgreSQL tests and bench start a throwaway server of their own
 # (contrib/pgtest.sh): initdb and pg_ctl, which Debian keeps off the PATH.
 [ -n "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null)" ] ||
 	command -v initdb >/dev/null 2>&1 || missing="$missing postgresql"
+# The cluster tests (contrib/clustertest.sh) put HAProxy in front of the
+# nodes, as contrib/haproxy-tablero.cfg does in production.
+[ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null 2>&1 ||
+	missing="$missing haproxy"
 # TLS for the web and TLS ports (libevent's bufferevent_openssl), and
 # SHA-1 and base64 for the WebSocket handshake.
 want_pc libevent_openssl libevent-dev

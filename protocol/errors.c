@@ -45,6 +45,8 @@ static const struct errors_entry errors_table[PROTO_E_COUNT] = {
     [PROTO_E_IDLE] = {"idle", "closed for being idle"},
     [PROTO_E_STORE_FAILING] = {"store_failing",
         "the server cannot store games right now; try again shortly"},
+    [PROTO_E_NOT_READY] = {"not_ready",
+        "this server has not joined its cluster yet; try again shortly"},
     [PROTO_E_INTERNAL] = {"internal", "internal server error"},
 };
 

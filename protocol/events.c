@@ -43,6 +43,9 @@ static const struct events_entry events_table[] = {
     [PROTO_EV_PAIRED] = {"paired", 0, text_event_paired},
     [PROTO_EV_TOURNEY_ROUND] = {"tourney_round", 0, text_event_tourney_round},
     [PROTO_EV_TOURNEY_ENDED] = {"tourney_ended", 0, text_event_tourney_ended},
+    /* A cluster node lost the room to another node (SCALING.md part 3):
+     * not a room event, as the room's seq is no longer this node's. */
+    [PROTO_EV_RECONNECT] = {"reconnect", 0, text_event_reconnect},
 };
 _Static_assert(sizeof events_table / sizeof events_table[0] == PROTO_EV_COUNT,
     "one row per event");

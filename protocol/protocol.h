@@ -106,6 +106,7 @@ enum proto_error {
 	PROTO_E_SERVER_FULL,
 	PROTO_E_IDLE,
 	PROTO_E_STORE_FAILING,
+	PROTO_E_NOT_READY,
 	PROTO_E_INTERNAL,
 	PROTO_E_COUNT
 };
@@ -273,7 +274,8 @@ enum proto_verb proto_verbs_check(void);
 	X(INVITED, invited)                                                    \
 	X(PAIRED, paired)                                                      \
 	X(TOURNEY_ROUND, tourney_round)                                        \
-	X(TOURNEY_ENDED, tourney_ended)
+	X(TOURNEY_ENDED, tourney_ended)                                        \
+	X(RECONNECT, reconnect)
 
 enum proto_event_kind {
 #define PROTO_EVENT_ENUM(upper, lower) PROTO_EV_##upper,

@@ -1975,3 +1975,12 @@ text_event_tourney_ended(struct text_buf *b, const cJSON *msg)
 	text_standings(b, cJSON_GetObjectItemCaseSensitive(msg, "standings"),
 	    text_str(msg, "tiebreak"));
 }
+
+/* The room moved to another cluster node: connect again. */
+void
+text_event_reconnect(struct text_buf *b, const cJSON *msg)
+{
+	text_addf(b, "Room %s moved to another server: connect again and "
+	             "log in with hello NAME TOKEN.\n",
+	    text_str(msg, "room") ? text_str(msg, "room") : "?");
+}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/cluster.h"
 #include "server/server.h"
 
 static const char *const cmd_lobby_opt_types[] = {"int", "choice", "text"};
@@ -179,6 +180,7 @@ cmd_rooms(struct conn *c, const struct proto_request *req)
 		last = r;
 		n++;
 	}
+	cluster_lobby_rooms(c->srv, req, list);
 	cJSON_AddBoolToObject(rep, "more", more);
 	if (more)
 		cJSON_AddStringToObject(rep, "next", last->id);
@@ -241,6 +243,7 @@ cmd_who(struct conn *c, const struct proto_request *req)
 		free(held);
 		cJSON_AddItemToArray(list, one);
 	}
+	online += cluster_lobby_who(c->srv, list, &guests);
 	cJSON_AddNumberToObject(rep, "online", online);
 	cJSON_AddNumberToObject(rep, "guests", guests);
 	cJSON_AddBoolToObject(rep, "more", online > SERVER_WHO_MAX);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/cluster.h"
 #include "server/glicko.h"
 #include "server/server.h"
 #include "server/store/store.h"
@@ -131,6 +132,7 @@ cmd_finger(struct conn *c, const struct proto_request *req)
 	struct store_identity id;
 	struct cmd_finger_list l;
 	struct player *p;
+	cJSON *playing;
 	cJSON *rep;
 	int found = 0;
 
@@ -183,7 +185,11 @@ cmd_finger(struct conn *c, const struct proto_request *req)
 		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
-	cJSON_AddItemToObject(rep, "playing", cmd_finger_rooms(c, p));
+	playing = cmd_finger_rooms(c, p);
+	/* On a cluster: the rooms of the other nodes too. */
+	cluster_finger_rooms(c->srv,
+	    cJSON_GetStringValue(cJSON_GetObjectItem(rep, "name")), playing);
+	cJSON_AddItemToObject(rep, "playing", playing);
 	session_reply(c, rep);
 }
 

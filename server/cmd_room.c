@@ -10,6 +10,7 @@
 
 #include <sodium.h>
 
+#include "server/cluster.h"
 #include "server/server.h"
 #include "server/tourney.h"
 #include "server/store/storeq.h"
@@ -333,7 +334,9 @@ cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 static int
 cmd_room_limit(struct conn *c, const struct proto_request *req)
 {
-	if (room_count_for(c->player) < c->srv->cfg.max_rooms_per_player)
+	if (room_count_for(c->player) +
+	        cluster_rooms_elsewhere(c->srv, c->player) <
+	    c->srv->cfg.max_rooms_per_player)
 		return 0;
 	session_error(c, req, PROTO_E_LIMIT_REACHED,
 	    "you are in %d unfinished rooms already",

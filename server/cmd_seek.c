@@ -11,6 +11,7 @@
 
 #include <sodium.h>
 
+#include "server/cluster.h"
 #include "server/seek.h"
 #include "server/store/store.h"
 
@@ -262,6 +263,8 @@ cmd_seek(struct conn *c, const struct proto_request *req)
 	struct room *r;
 	cJSON *rep;
 
+	if (cluster_club_refuse(c, req)) /* the club's node runs it */
+		return;
 	if (cmd_seek_limits(c, req) != 0 || (s = cmd_seek_make(c, req)) == NULL)
 		return;
 	if ((same = seek_find_same(c->srv->seeks, s)) != NULL) {
@@ -304,6 +307,8 @@ cmd_seeks(struct conn *c, const struct proto_request *req)
 	cJSON *rep, *list;
 	int more;
 
+	if (cluster_club_refuse(c, req)) /* the club's node runs it */
+		return;
 	if (req->game != NULL && (g = rules_find(req->game)) == NULL) {
 		session_error(
 		    c, req, PROTO_E_NO_SUCH_GAME, "no game '%s'", req->game);
@@ -325,6 +330,8 @@ cmd_unseek(struct conn *c, const struct proto_request *req)
 	struct seek *s;
 	cJSON *rep, *gone, *left;
 
+	if (cluster_club_refuse(c, req)) /* the club's node runs it */
+		return;
 	s = req->seek != NULL ? seek_find(pool, req->seek) : NULL;
 	if (req->seek != NULL &&
 	    (s == NULL || strcmp(s->name, c->player->name) != 0)) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "server/seek.h"
+#include "server/cluster.h"
 #include "server/server.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
@@ -76,6 +77,11 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		    "already logged in as %s", c->player->name);
 		return;
 	}
+	if (!cluster_ready(c->srv)) {
+		session_error(c, req, PROTO_E_NOT_READY, "%s",
+		    proto_error_message(PROTO_E_NOT_READY));
+		return;
+	}
 	if (!player_name_valid(req->name)) {
 		session_error(c, req, PROTO_E_BAD_NAME,
 		    "a name is 1 to 16 letters, digits, '_' or '-'");
@@ -95,6 +101,7 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	if (c->lim_name != NULL)
 		c->lim_name->refs++;
 	session_logged_in(c);
+	cluster_player_hello(c);
 	log_info("%s logged in from %s (conn %llu)", p->name, c->addr,
 	    (unsigned long long)c->id);
 

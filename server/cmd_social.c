@@ -3,20 +3,29 @@
  * tell (a private message, with chat's limit and attribution) and invite
  * (a room's id handed to one player, who alone sees it: "join r4"
  * accepts, or a bare "join" in tablero). Both reach players who are
- * connected; nothing is kept for one who is not (refused, saying so).
+ * connected; nothing is kept for one who is not (refused, saying so). On
+ * a cluster a player logged in on another node (the lobby's cache of
+ * that node) is sent the event there (cluster_club_deliver).
  */
+#include <string.h>
 #include <strings.h>
 
+#include "server/cluster.h"
 #include "server/server.h"
 
+/* A name logged in on another node of the cluster: nothing here. */
+static struct player social_elsewhere;
+
 /* The connected player named by req->name other than the sender, or
- * NULL with the error sent. */
+ * NULL with the error sent; &social_elsewhere when it is on another node
+ * of the cluster. */
 static struct player *
 social_target(struct conn *c, const struct proto_request *req)
 {
 	struct player *p = player_find(c->srv, req->name);
 
-	if (p == c->player) {
+	if (p == c->player ||
+	    (c->player != NULL && strcmp(req->name, c->player->name) == 0)) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "that is you: tell and invite are for someone else");
 		return NULL;
@@ -24,6 +33,9 @@ social_target(struct conn *c, const struct proto_request *req)
 	/* Nothing is kept for a player who is away: a message held only
 	 * in memory would be acknowledged without being stored, and lost
 	 * by a restart. The sender is told so and tries again later. */
+	if ((p == NULL || p->conn == NULL || p->conn->state != CONN_OPEN) &&
+	    cluster_online_elsewhere(c->srv, req->name))
+		return &social_elsewhere;
 	if (p == NULL || p->conn == NULL || p->conn->state != CONN_OPEN) {
 		session_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s is not connected now, and nothing is kept for later: "
@@ -32,6 +44,16 @@ social_target(struct conn *c, const struct proto_request *req)
 		return NULL;
 	}
 	return p;
+}
+
+/* ev to p, or to name on another node of the cluster. */
+static void
+social_send(struct conn *c, struct player *p, const char *name, cJSON *ev)
+{
+	if (p == &social_elsewhere)
+		cluster_club_deliver(c->srv, name, ev);
+	else
+		net_send_msg(p->conn, ev);
 }
 
 void
@@ -46,7 +68,7 @@ cmd_tell(struct conn *c, const struct proto_request *req)
 	ev = proto_event(PROTO_EV_TOLD, NULL, 0);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "text", req->text);
-	net_send_msg(p->conn, ev);
+	social_send(c, p, req->name, ev);
 	cJSON_Delete(ev);
 }
 
@@ -74,6 +96,6 @@ cmd_invite(struct conn *c, const struct proto_request *req)
 	cJSON_AddStringToObject(ev, "status",
 	    proto_room_status_name((enum proto_room_status)r->status));
 	cJSON_AddBoolToObject(ev, "private", r->is_private);
-	net_send_msg(p->conn, ev);
+	social_send(c, p, req->name, ev);
 	cJSON_Delete(ev);
 }

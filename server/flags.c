@@ -16,7 +16,9 @@
 #include <unistd.h>
 
 #include "server/seek.h"
+#include "server/cluster.h"
 #include "server/server.h"
+#include "server/store/store.h"
 
 /* A macro's value as a string literal. */
 #define FLAGS_STR2(x) #x
@@ -126,6 +128,19 @@ static const struct flags_entry flags_table[] = {
         .arg = "PATH|URL",
         .help = "SQLite data file, :memory:, or a postgresql:// URL",
         .def_text = SERVER_DB_NAME " in --data-dir"},
+    {.name = "redis",
+        .type = FLAGS_STRING,
+        .off = CFG(redis),
+        .arg = "HOST:PORT",
+        .help = "join a cluster of nodes through this Redis (needs a "
+                "postgresql:// --db shared by every node)",
+        .def_text = "off: one node alone"},
+    {.name = "node",
+        .type = FLAGS_STRING,
+        .off = CFG(node),
+        .arg = "ID",
+        .help = "this node's name in the cluster (letters, digits, - _ .)",
+        .def_text = "hostname-pid"},
     {.name = "copy-db",
         .type = FLAGS_STRING,
         .off = CFG(copy_db),
@@ -805,6 +820,20 @@ flags_parse(struct config *cfg, int argc, char **argv)
 	if (optind != argc) {
 		fprintf(stderr, "tablerod: unexpected argument '%s'\n",
 		    argv[optind]);
+		exit(2);
+	}
+	if (cfg->redis != NULL &&
+	    (cfg->db == NULL || !store_pg.handles(cfg->db))) {
+		fprintf(stderr,
+		    "tablerod: --redis joins a cluster, whose nodes "
+		    "share one store: give --db postgresql://...\n");
+		exit(2);
+	}
+	if (cfg->node != NULL && !cluster_node_valid(cfg->node)) {
+		fprintf(stderr,
+		    "tablerod: --node %s: 1 to %d letters, digits, "
+		    "'-', '_' or '.'\n",
+		    cfg->node, CLUSTER_NODE_MAX);
 		exit(2);
 	}
 	flags_derived(cfg);

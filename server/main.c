@@ -18,6 +18,7 @@
 #include <sodium.h>
 
 #include "server/seek.h"
+#include "server/cluster.h"
 #include "server/server.h"
 #include "server/tourney.h"
 #include "server/store/storeq.h"
@@ -159,6 +160,7 @@ main_cleanup(struct server *srv)
 		          "stored",
 		    (unsigned long long)lost);
 	srv->storeq = NULL;
+	cluster_stop(srv);
 	web_free_all(srv);
 	net_free_all(srv);
 	room_free_all(srv);
@@ -275,7 +277,10 @@ main_start(struct server *srv)
 		return -1;
 	srv->worker = worker_new(srv);
 	srv->seeks = seek_pool_new();
-	if (recover_rooms(srv) != 0 || tourney_recover(srv) != 0)
+	/* On a cluster the tournaments are the club's node's: loaded when
+	 * it takes the club (cluster_club.c). */
+	if (cluster_start(srv) != 0 || recover_rooms(srv) != 0 ||
+	    (srv->cluster == NULL && tourney_recover(srv) != 0))
 		return -1;
 	sweep_start(srv);
 	return 0;

@@ -314,8 +314,8 @@ rating_entry(const struct room *r, int seat, const struct glicko *before,
 
 /* Queue seat's new rating and keep it until it is committed. */
 static void
-rating_put(
-    struct room *r, int seat, const char *pool, const struct rating_row *row)
+rating_put(struct room *r, int seat, const char *pool,
+    const struct rating_row *row, const struct rating_row *before)
 {
 	struct store_rating sr;
 	struct rating_fresh *f = xcalloc(1, sizeof *f);
@@ -330,6 +330,10 @@ rating_put(
 	sr.draws = row->draws;
 	sr.losses = row->losses;
 	sr.updated_ms = clock_now_ms();
+	sr.before_rating = before->g.rating;
+	sr.before_wins = before->wins;
+	sr.before_draws = before->draws;
+	sr.before_losses = before->losses;
 	storeq_rating_put(r->srv->storeq, &sr);
 	f->op = storeq_ops(r->srv->storeq);
 	snprintf(f->name, sizeof f->name, "%s", sr.name);
@@ -402,5 +406,5 @@ rating_game_end(struct room *r, const char *result, int winner)
 	}
 	for (s = 0; s < 2; s++)
 		if (r->seats[s].player != NULL)
-			rating_put(r, s, pool, &after[s]);
+			rating_put(r, s, pool, &after[s], &side[s]);
 }

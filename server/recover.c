@@ -98,11 +98,12 @@ recover_clocks(struct room *r)
 	r->turn_start_ms = clock_mono_ms();
 }
 
-static int
-recover_one(void *arg, const struct store_room *sr,
+/* One stored room rebuilt and added to the server: the room, or NULL
+ * when it was set aside (logged). */
+struct room *
+recover_room(struct server *srv, const struct store_room *sr,
     const struct store_move *moves, int nmoves)
 {
-	struct server *srv = arg;
 	const struct rules_game *g = rules_find(sr->game);
 	char err[RULES_ERR_MAX * 2];
 	cJSON *options;
@@ -111,18 +112,18 @@ recover_one(void *arg, const struct store_room *sr,
 	if (g == NULL) {
 		log_error("recover: room %s: no game '%s'; set aside", sr->id,
 		    sr->game);
-		return 0;
+		return NULL;
 	}
 	options = cJSON_Parse(sr->options);
 	if (!cJSON_IsObject(options)) {
 		cJSON_Delete(options);
 		log_error("recover: room %s: bad options; set aside", sr->id);
-		return 0;
+		return NULL;
 	}
 	r = room_new(srv, g, options, sr->game_no, err, sizeof err);
 	if (r == NULL) {
 		log_error("recover: room %s: %s; set aside", sr->id, err);
-		return 0;
+		return NULL;
 	}
 	snprintf(r->id, sizeof r->id, "%s", sr->id);
 	/* Private rooms ("p...") have no number. */
@@ -142,10 +143,18 @@ recover_one(void *arg, const struct store_room *sr,
 	if (recover_replay(r, moves, nmoves, err, sizeof err) != 0) {
 		log_error("recover: room %s: %s; set aside", sr->id, err);
 		room_free(r);
-		return 0;
+		return NULL;
 	}
 	recover_clocks(r);
 	room_add(r);
+	return r;
+}
+
+static int
+recover_one(void *arg, const struct store_room *sr,
+    const struct store_move *moves, int nmoves)
+{
+	recover_room(arg, sr, moves, nmoves);
 	return 0;
 }
 
@@ -178,7 +187,10 @@ recover_rooms(struct server *srv)
 		log_error("recover: %s", store_errmsg(srv->store));
 		return -1;
 	}
-	if (store_load(srv->reader, recover_one, srv) != 0) {
+	/* A cluster node takes rooms one by one through their leases
+	 * (cluster.c), never all of them. */
+	if (srv->cluster == NULL &&
+	    store_load(srv->reader, recover_one, srv) != 0) {
 		log_error("recover: %s", store_errmsg(srv->reader));
 		return -1;
 	}

@@ -12,6 +12,7 @@
 #include <sodium.h>
 
 #include "server/seek.h"
+#include "server/cluster.h"
 #include "server/server.h"
 #include "server/tourney.h"
 #include "server/store/store.h"
@@ -49,6 +50,7 @@ room_add(struct room *r)
 			room_sync_member(r, r->seats[i].player);
 	if (player_name_valid(r->creator))
 		room_sync_member(r, player_get(srv, r->creator));
+	cluster_room_added(r);
 }
 
 /* p no longer points at r: out of its rooms, and not its connection's
@@ -81,6 +83,7 @@ room_forget(struct room *r)
 		n++;
 	TAILQ_REMOVE(&srv->rooms, r, entry);
 	table_del(&srv->rooms_by_id, &r->by_id);
+	cluster_room_gone(r);
 	for (i = 0; i < n; i++)
 		room_unlink(r, who[i]);
 	room_free(r);
@@ -283,6 +286,7 @@ room_add_watcher(struct room *r, struct player *p)
 	    r->watchers, (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
 	r->watchers[r->nwatchers++] = p;
 	player_room_add(p, r);
+	cluster_watcher(r, p, 1);
 	return 1;
 }
 
@@ -293,6 +297,7 @@ room_remove_watcher(struct room *r, struct player *p)
 
 	for (i = 0; i < r->nwatchers; i++) {
 		if (r->watchers[i] == p) {
+			cluster_watcher(r, p, 0);
 			r->watchers[i] = r->watchers[--r->nwatchers];
 			room_sync_member(r, p);
 			return;

@@ -205,6 +205,8 @@ struct config {
 	int tls_port; /* -1: no TLS port */
 	const char *tls_cert, *tls_key;
 	int max_seeks; /* open seeks on the server (seek.h) */
+	const char *redis; /* HOST:PORT: a cluster node (cluster.c); NULL: alone */
+	const char *node;  /* the node's id in the cluster; NULL: made up */
 };
 
 /* A token bucket (limit.c). */
@@ -281,6 +283,9 @@ struct conn {
 	int bev_writes; /* bev is no plain socket's: it writes by itself */
 	int relay;      /* bev is the server's end of a WebSocket (ws.c) */
 	int guest;      /* player is an anonymous watcher (session.c) */
+	struct route_home *route; /* cluster_route.c: owners it asked */
+	int route_local; /* cluster_route.c: run this line here */
+	int route_proxy; /* cluster_route.c: another node's player's stand-in */
 };
 TAILQ_HEAD(conn_list, conn);
 
@@ -376,6 +381,8 @@ struct room {
 	int in_server;              /* room_add'ed (not one being created) */
 	int solo_tries; /* one player: restarts and failed ends at this level
 	                   since it was last solved (record.c) */
+	long long epoch;  /* cluster.c: this node's lease epoch, 0: alone */
+	int64_t lease_ms; /* cluster.c: the lease last known held (mono) */
 };
 TAILQ_HEAD(room_list, room);
 
@@ -419,6 +426,7 @@ struct server {
 	int out_free; /* output made now depends on no change (ping) */
 	struct proto_out encoded; /* net_send_msg's reused buffer */
 	struct web *web;          /* the web listeners (web.c), or NULL */
+	struct cluster *cluster;  /* the cluster (cluster.c), or NULL: alone */
 	int nweb; /* web.c's connections not yet handed to net.c */
 	/* Ratings queued and not yet known committed (rating.c). */
 	struct rating_fresh *rating_fresh;
@@ -695,6 +703,10 @@ void sweep_stop(struct server *srv);
 
 /* recover.c */
 int recover_rooms(struct server *srv);
+struct store_room;
+struct store_move;
+struct room *recover_room(struct server *srv, const struct store_room *sr,
+    const struct store_move *moves, int nmoves);
 
 /* rating.c: rated games (Glicko-2, glicko.c) */
 /* The create option that says whether a two-player game is rated. */

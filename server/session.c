@@ -15,6 +15,7 @@
 #include <event2/bufferevent.h>
 
 #include "server/seek.h"
+#include "server/cluster.h"
 #include "server/server.h"
 #include "server/store/storeq.h"
 
@@ -389,7 +390,8 @@ session_line(struct conn *c, const char *line, size_t len)
 		session_error(c, &req, e, "%s", err);
 	} else {
 		c->refused = 0;
-		session_dispatch(c, &req);
+		if (!cluster_route_forward(c, &req, line, len))
+			session_dispatch(c, &req);
 	}
 	c->srv->out_free = 0;
 	proto_request_free(&req);
@@ -499,6 +501,7 @@ session_closed(struct conn *c)
 	if (c->waiting && c->srv->worker != NULL)
 		worker_cancel_conn(c->srv->worker, c->id);
 	session_unref_limits(c);
+	cluster_route_closed(c);
 	if (p == NULL)
 		return;
 	c->player = NULL;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/cluster.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
 #include "server/tourney.h"
@@ -283,6 +284,8 @@ tourney_tell(struct server *srv, const char *name, const cJSON *ev)
 
 	if (p != NULL && p->conn != NULL)
 		net_send_msg(p->conn, ev);
+	else /* on a cluster: logged in on another node */
+		cluster_club_deliver(srv, name, ev);
 }
 
 /* A room for game g of t: made, stored and in the server, its seats free
@@ -467,8 +470,27 @@ void
 tourney_room_ended(struct room *r, int winner, const char *reason)
 {
 	struct tourney_game *g;
-	struct tourney *t = tourney_of_room(r->id, &g);
 
+	/* On a cluster node that is not the club's (the room moved here
+	 * when its node died): the result goes to the club's node. */
+	if (tourney_of_room(r->id, &g) == NULL &&
+	    strncmp(r->creator, "~t", 2) == 0 &&
+	    cluster_club_room_ended(r, winner, reason) == 0)
+		return;
+	tourney_result(r->srv, r->id, winner, reason);
+}
+
+/* The game played in room id has its result (winner: the seat that won,
+ * -1 a draw), stored; nothing when it is no tournament game of this
+ * node's or has one already. */
+void
+tourney_result(
+    struct server *srv, const char *id, int winner, const char *reason)
+{
+	struct tourney_game *g;
+	struct tourney *t = tourney_of_room(id, &g);
+
+	(void)srv;
 	if (t == NULL || g->res != PAIRING_NONE)
 		return;
 	g->res = winner == 0 ? PAIRING_WHITE
@@ -551,6 +573,8 @@ tourney_step(struct tourney *t, int64_t now)
 		    now < g->deadline_ms)
 			continue;
 		r = room_find(t->srv, g->room);
+		if (r == NULL && cluster_club_room_away(t->srv, g->room))
+			continue; /* played on another node of the cluster */
 		if (r == NULL || r->status == ROOM_WAITING)
 			tourney_forfeit(t, g);
 	}
@@ -947,7 +971,10 @@ cmd_tourney(struct conn *c, const struct proto_request *req)
 	/* create, join, leave and start store a change: refused at once
 	 * while the store fails, as session.c refuses the verbs that
 	 * store; list and show only read (their replies wait behind what
-	 * the connection has held, as every read's). */
+	 * the connection has held, as every read's). On a cluster only the
+	 * club's node runs it (the others send it there). */
+	if (cluster_club_refuse(c, req))
+		return;
 	if (strcmp(req->act, "list") != 0 && strcmp(req->act, "show") != 0 &&
 	    storeq_failing(c->srv->storeq)) {
 		c->srv->out_free = 1; /* shows nothing changed: not held */

@@ -65,6 +65,8 @@ struct tourney {
 
 /* tourney.c */
 void tourney_room_ended(struct room *r, int winner, const char *reason);
+void tourney_result(
+    struct server *srv, const char *id, int winner, const char *reason);
 int tourney_seat(const struct room *r, const struct player *p, int *seat);
 int tourney_keeps(const struct room *r);
 void tourney_sweep(struct server *srv);

@@ -3,7 +3,8 @@
 # the real server, fuzz targets briefly) and end with one line
 # "N passed, M failed". Exits non-zero when anything failed.
 # Usage: run.sh BUILD_DIR [FUZZ_SECONDS [BLACKBOX_TEST...]]
-# Naming black-box tests (file names in tests/blackbox) runs only those:
+# Naming black-box tests (file names in tests/blackbox, or paths from the
+# repository's root: make cluster-test) runs only those:
 # no unit tests but those named too (test_NAME, in BUILD/tests), no fuzzing
 # (make tsan-test, make pg-test).
 BUILD=${1:-build}
@@ -53,7 +54,10 @@ done
 BLACKBOX=tests/blackbox/test_*.py
 if [ -n "$ONLY" ]; then
 	BLACKBOX=$(for n in $ONLY; do
-		case $n in *.py) printf 'tests/blackbox/%s\n' "$n" ;; esac
+		case $n in
+		*/*.py) printf '%s\n' "$n" ;; # a path: tests/cluster/...
+		*.py) printf 'tests/blackbox/%s\n' "$n" ;;
+		esac
 	done)
 	FUZZ_SECONDS=0
 fi

@@ -96,8 +96,8 @@ static const char *const pgpg_sql[PS_COUNT] = {
     [PS_ROOM_SAVE] =
         "INSERT INTO rooms (id, number, game, options, seats, status,"
         " result, creator, private, clock_initial_ms, clock_increment_ms,"
-        " game_no, created_ms, updated_ms, seq) VALUES ($1, $2, $3, $4, $5,"
-        " $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+        " game_no, created_ms, updated_ms, seq, owner_epoch) VALUES ($1, $2,"
+        " $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
         " ON CONFLICT (id) DO UPDATE"
         " SET number = excluded.number, game = excluded.game,"
         " options = excluded.options, seats = excluded.seats,"
@@ -173,13 +173,27 @@ static const char *const pgpg_sql[PS_COUNT] = {
     /* The oldest first, $2 at most (games_ended finds them). */
     [PS_GAMES_PRUNE] = "DELETE FROM games WHERE id IN (SELECT id FROM games"
                        " WHERE ended_ms < $1 ORDER BY ended_ms LIMIT $2)",
-    /* The values after a game: written again harmlessly on a retry. */
+    /* The values after a game ($10-$13: those it was worked out from).
+     * On a cluster another node may have ended a game of the same player
+     * since they were read: the row as it is now (the upsert locks it)
+     * gets this game's change added, so neither game is lost (its
+     * counts exact, its rating moved by both changes, as games of one
+     * rating period are). Alone, the row is still the one read and
+     * takes the values as they are. The limit: a group tried again
+     * after its COMMIT went through unseen (the connection lost while
+     * committing) adds its games' changes a second time; nothing marks
+     * which game a row has counted (two nodes' identical games ending in
+     * the same ms write identical values, so no value of the row can). */
     [PS_RATING_PUT] =
         "INSERT INTO ratings (name, pool, rating, rd, vol, wins, draws,"
         " losses, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
-        " ON CONFLICT (name, pool) DO UPDATE SET rating = excluded.rating,"
-        " rd = excluded.rd, vol = excluded.vol, wins = excluded.wins,"
-        " draws = excluded.draws, losses = excluded.losses,"
+        " ON CONFLICT (name, pool) DO UPDATE SET rating = CASE"
+        " WHEN ratings.rating = $10 THEN excluded.rating"
+        " ELSE ratings.rating + (excluded.rating - $10) END,"
+        " rd = excluded.rd, vol = excluded.vol,"
+        " wins = ratings.wins + (excluded.wins - $11),"
+        " draws = ratings.draws + (excluded.draws - $12),"
+        " losses = ratings.losses + (excluded.losses - $13),"
         " updated_ms = excluded.updated_ms",
     [PS_RATINGS_OF] = "SELECT " PGPG_RATING_COLS " FROM ratings"
                       " WHERE name = $1 ORDER BY pool",
@@ -592,6 +606,8 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_int(p, r->created_ms);
 		pgpg_int(p, r->updated_ms);
 		pgpg_int(p, r->seq);
+		/* A new room's owner_epoch; a stored one's is the fence's. */
+		pgpg_int(p, op->epoch);
 		return PS_ROOM_SAVE;
 	case STORE_OP_ROOM_DELETE:
 		pgpg_text(p, op->a);
@@ -670,6 +686,10 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_int(p, op->u.rating.draws);
 		pgpg_int(p, op->u.rating.losses);
 		pgpg_int(p, op->u.rating.updated_ms);
+		pgpg_real(p, op->u.rating.before_rating);
+		pgpg_int(p, op->u.rating.before_wins);
+		pgpg_int(p, op->u.rating.before_draws);
+		pgpg_int(p, op->u.rating.before_losses);
 		return PS_RATING_PUT;
 	case STORE_OP_RECORD_PUT:
 		pgpg_text(p, op->u.record.name);
@@ -983,6 +1003,24 @@ pgpg_chunk(struct store_conn *c, const struct store_op **op, int begin)
 	return rc;
 }
 
+/* Mark the ops whose room is one of the fence query's rows r; how many
+ * rooms were fenced. The ops are the store thread's (commit's const is
+ * the backend's promise to change nothing else). */
+static int
+pgpg_fence_mark(const struct store_op *ops, const PGresult *r)
+{
+	const struct store_op *op;
+	const char *id;
+	int i;
+
+	for (i = 0; i < PQntuples(r); i++)
+		for (op = ops; op != NULL; op = op->next)
+			if ((id = store_op_room(op)) != NULL &&
+			    strcmp(id, PQgetvalue(r, i, 0)) == 0)
+				((struct store_op *)op)->fenced = 1;
+	return PQntuples(r);
+}
+
 /* After a failed group: roll its transaction back. When the rollback
  * fails (or the fault hook says it does) or the connection is gone, close
  * it: nothing half-written can be committed by a later group. */
@@ -1000,16 +1038,98 @@ pgpg_abort(struct store_conn *c)
 	memcpy(c->err, keep, sizeof keep);
 }
 
+/*
+ * The cluster's fence (SCALING.md part 3): the rooms of the group's ops
+ * that carry an epoch are read and locked (FOR SHARE: a node taking one
+ * of them waits for this transaction's end); an op whose room holds a
+ * higher owner_epoch is marked fenced. BEGIN is sent first, so the
+ * transaction is open after it. 0 (none fenced, or no op carries an
+ * epoch: nothing sent, *begun 0), STORE_FENCED or -1.
+ */
+static int
+pgpg_fence(struct store_conn *c, const struct store_op *ops, int *begun)
+{
+	const char *what[2] = {"begin", "fence"}, *vals[2], *id;
+	struct pgpg_buf col[2];
+	const struct store_op *op;
+	PGresult *r;
+	int n = 0, i, rc = 0, fenced = 0;
+
+	*begun = 0;
+	memset(col, 0, sizeof col);
+	for (op = ops; op != NULL && rc == 0; op = op->next) {
+		if (op->epoch <= 0 || (id = store_op_room(op)) == NULL)
+			continue;
+		rc = pgpg_buf_add(&col[0], n == 0 ? "{" : ",", 1) |
+		    pgpg_buf_elem(&col[0], id, 0) |
+		    pgpg_buf_add(&col[1], n == 0 ? "{" : ",", 1) |
+		    pgpg_buf_elem(&col[1], NULL, op->epoch);
+		n++;
+	}
+	if (n == 0 || rc != 0) {
+		free(col[0].p);
+		free(col[1].p);
+		return rc != 0 ? pgpg_fail(c, "fence", "out of memory") : 0;
+	}
+	pgpg_buf_add(&col[0], "}", 1);
+	pgpg_buf_add(&col[1], "}", 1);
+	vals[0] = col[0].p;
+	vals[1] = col[1].p;
+	/* Only the rooms whose stored epoch is higher come back. */
+	rc = pgpg_send_sql(c, "BEGIN");
+	if (rc == 0 &&
+	    PQsendQueryParams(c->pg,
+	        "SELECT id FROM (SELECT r.id, r.owner_epoch, f.epoch FROM "
+	        "rooms r"
+	        " JOIN unnest($1::text[], $2::bigint[]) AS f (id, epoch)"
+	        " ON r.id = f.id ORDER BY r.id FOR SHARE OF r) AS l"
+	        " WHERE owner_epoch > epoch",
+	        2, NULL, vals, NULL, NULL, 0) != 1)
+		rc = pgpg_fail(c, "send", NULL);
+	free(col[0].p);
+	free(col[1].p);
+	if (rc != 0)
+		return -1;
+	*begun = 1;
+	if (PQpipelineSync(c->pg) != 1)
+		return pgpg_fail(c, "sync", NULL);
+	for (i = 0; i < 2; i++) {
+		if ((r = PQgetResult(c->pg)) == NULL)
+			return pgpg_fail(c, what[i], "no result");
+		if (PQresultStatus(r) != PGRES_COMMAND_OK &&
+		    PQresultStatus(r) != PGRES_TUPLES_OK && rc == 0)
+			rc = pgpg_fail(c, what[i], PQresultErrorMessage(r));
+		else if (i == 1 && rc == 0)
+			fenced = pgpg_fence_mark(ops, r);
+		PQclear(r);
+		while ((r = PQgetResult(c->pg)) != NULL)
+			PQclear(r);
+	}
+	r = PQgetResult(c->pg);
+	if ((r == NULL || PQresultStatus(r) != PGRES_PIPELINE_SYNC) && rc == 0)
+		rc = pgpg_fail(c, "pipeline sync", NULL);
+	PQclear(r);
+	if (rc != 0)
+		return -1;
+	return fenced ? STORE_FENCED : 0;
+}
+
 static int
 pgpg_commit(struct store_conn *c, const struct store_op *ops)
 {
 	const struct store_op *op = ops;
-	int begin = 1;
+	int begin = 1, begun, rc;
 
 	if (ops == NULL)
 		return 0;
 	if (pgpg_ready(c) != 0)
 		return -1;
+	if ((rc = pgpg_fence(c, ops, &begun)) != 0) {
+		if (begun)
+			pgpg_abort(c);
+		return rc;
+	}
+	begin = !begun;
 	while (begin || op != NULL) {
 		if (pgpg_chunk(c, &op, begin) != 0) {
 			pgpg_abort(c);
@@ -1527,6 +1647,111 @@ pgpg_copy_write(
 	return 0;
 }
 
+/* Run sql with params on c outside any pipeline: its rows, or NULL. */
+static PGresult *
+pgpg_exec_rows(struct store_conn *c, const char *sql, int n,
+    const char *const *vals, const char *op)
+{
+	PGresult *r;
+
+	if (pgpg_ready(c) != 0)
+		return NULL;
+	r = PQexecParams(c->pg, sql, n, NULL, vals, NULL, NULL, 0);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		pgpg_fail(c, op, PQresultErrorMessage(r));
+		PQclear(r);
+		return NULL;
+	}
+	return r;
+}
+
+static int
+pgpg_rooms_unfinished(struct store_conn *c, store_row_cb cb, void *arg)
+{
+	const char *vals[1];
+	PGresult *r = pgpg_exec_rows(c,
+	    "SELECT id FROM rooms WHERE status <> 'ended' ORDER BY id", 0, NULL,
+	    "list rooms");
+	int i, rc = 0;
+
+	if (r == NULL)
+		return -1;
+	for (i = 0; i < PQntuples(r) && rc == 0; i++) {
+		vals[0] = PQgetvalue(r, i, 0);
+		rc = cb(arg, vals);
+	}
+	PQclear(r);
+	return 0;
+}
+
+static int
+pgpg_room_claim(struct store_conn *c, const char *id, long long *epoch,
+    store_room_cb cb, void *arg)
+{
+	const char *vals[1] = {id};
+	struct store_room rm;
+	PGresult *r;
+	int rc;
+
+	*epoch = 0;
+	/* The columns of PS_LOAD_ROOMS, then the new epoch: above the
+	 * last one taken, and above 1, the epoch of the node that made the
+	 * room (0 stored: made by a node alone, or before epochs). */
+	r = pgpg_exec_rows(c,
+	    "UPDATE rooms SET owner_epoch = greatest(owner_epoch, 1) + 1"
+	    " WHERE id = $1 AND status <> 'ended'"
+	    " RETURNING id, game, options, seats, status, result, creator,"
+	    " private, clock_initial_ms, clock_increment_ms, game_no,"
+	    " created_ms, updated_ms, seq, owner_epoch",
+	    1, vals, "claim a room");
+	if (r == NULL)
+		return -1;
+	if (PQntuples(r) != 1) {
+		PQclear(r);
+		return 0;
+	}
+	pgpg_room_row(r, 0, &rm);
+	*epoch = pgpg_ll(r, 0, 14);
+	rc = pgpg_load_room(c, &rm, cb, arg);
+	PQclear(r);
+	return rc;
+}
+
+static int
+pgpg_rooms_of(struct store_conn *c, const char *name, const char *const *skip,
+    int nskip, long *n)
+{
+	struct pgpg_buf ids = {NULL, 0, 0};
+	char seat[PGPG_ERRLEN];
+	const char *vals[3];
+	PGresult *r;
+	int i, rc = pgpg_buf_add(&ids, "{", 1);
+
+	for (i = 0; i < nskip && rc == 0; i++)
+		rc = (i > 0 ? pgpg_buf_add(&ids, ",", 1) : 0) |
+		    pgpg_buf_elem(&ids, skip[i], 0);
+	if (rc != 0 || pgpg_buf_add(&ids, "}", 1) != 0) {
+		free(ids.p);
+		return pgpg_fail(c, "count rooms", "out of memory");
+	}
+	/* A seat as write.c's JSON has it. */
+	snprintf(seat, sizeof seat, "\"name\":\"%s\"", name);
+	vals[0] = name;
+	vals[1] = seat;
+	vals[2] = ids.p;
+	r = pgpg_exec_rows(c,
+	    "SELECT count(*) FROM rooms WHERE status <> 'ended'"
+	    " AND (creator = $1 OR strpos(seats, $2) > 0)"
+	    " AND NOT (id = ANY ($3::text[]))",
+	    3, vals, "count rooms");
+	free(ids.p);
+	if (r == NULL)
+		return -1;
+	*n = PQntuples(r) == 1 ? (long)pgpg_ll(r, 0, 0) : 0;
+	PQclear(r);
+	return 0;
+}
+
 const struct store_backend store_pg = {
     .name = "postgresql",
     .handles = pgpg_handles,
@@ -1550,4 +1775,7 @@ const struct store_backend store_pg = {
     .copy_read = pgpg_copy_read,
     .copy_txn = pgpg_copy_txn,
     .copy_write = pgpg_copy_write,
+    .rooms_unfinished = pgpg_rooms_unfinished,
+    .room_claim = pgpg_room_claim,
+    .rooms_of = pgpg_rooms_of,
 };

@@ -94,6 +94,11 @@
 	"CREATE INDEX games_room ON games (room);"                             \
 	"CREATE INDEX games_name0 ON games (name0, ended_ms);"                 \
 	"CREATE INDEX games_name1 ON games (name1, ended_ms);"
+/* The cluster's fence (cluster.c, pg.c): the lease epoch of the node
+ * that owns the room; a node writes a room only while it holds the
+ * highest epoch taken. */
+#define STORE_V5(BIG)                                                          \
+	"ALTER TABLE rooms ADD COLUMN owner_epoch " BIG " NOT NULL DEFAULT 0;"
 #define STORE_V4(BIG)                                                          \
 	"ALTER TABLE identities ADD COLUMN folded TEXT;"                       \
 	"ALTER TABLE identities ADD COLUMN played INTEGER NOT NULL DEFAULT 1;" \
@@ -199,6 +204,10 @@ const struct store_migration store_schema[] = {
      * neither showed, "bye") and why, and when a player not seated by
      * then loses it (deadline_ms, ms since the epoch). */
     {.sqlite = STORE_V_TOURNEY("INTEGER"), .pg = STORE_V_TOURNEY("BIGINT")},
+    /* 7: a room's owner_epoch, the fence of a cluster's nodes: the
+     * epoch of the last lease taken on it (0: never in a cluster). A
+     * commit of a node holding a lower epoch is refused (pg.c). */
+    {.sqlite = STORE_V5("INTEGER"), .pg = STORE_V5("BIGINT")},
 };
 
 const int store_schema_version =

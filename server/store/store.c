@@ -203,6 +203,31 @@ store_game_last(
 	STORE_CALL(s, game_last(s->conn, room, cb, arg, found));
 }
 
+/* A backend without the cluster's calls (SQLite). */
+static int
+store_no_cluster(struct store *s)
+{
+	(void)s;
+	return -1;
+}
+
+int
+store_rooms_unfinished(struct store *s, store_row_cb cb, void *arg)
+{
+	if (s->be->rooms_unfinished == NULL)
+		return store_no_cluster(s);
+	STORE_CALL(s, rooms_unfinished(s->conn, cb, arg));
+}
+
+int
+store_room_claim(struct store *s, const char *id, long long *epoch,
+    store_room_cb cb, void *arg)
+{
+	if (s->be->room_claim == NULL)
+		return store_no_cluster(s);
+	STORE_CALL(s, room_claim(s->conn, id, epoch, cb, arg));
+}
+
 int
 store_ratings_of(
     struct store *s, const char *name, store_rating_cb cb, void *arg)
@@ -232,6 +257,15 @@ store_records_top(struct store *s, const char *game, int by_level, int offset,
 {
 	STORE_CALL(
 	    s, records_top(s->conn, game, by_level, offset, limit, cb, arg));
+}
+
+int
+store_rooms_of(struct store *s, const char *name, const char *const *skip,
+    int nskip, long *n)
+{
+	if (s->be->rooms_of == NULL)
+		return store_no_cluster(s);
+	STORE_CALL(s, rooms_of(s->conn, name, skip, nskip, n));
 }
 
 int
@@ -299,5 +333,22 @@ store_op_free(struct store_op *ops)
 		for (i = 0; i < ops->nown; i++)
 			free(ops->own[i]);
 		free(ops);
+	}
+}
+
+const char *
+store_op_room(const struct store_op *op)
+{
+	switch (op->kind) {
+	case STORE_OP_ROOM_SAVE:
+		return op->u.room.id;
+	case STORE_OP_GAME_PUT:
+		return op->u.game.room;
+	case STORE_OP_ROOM_DELETE:
+	case STORE_OP_MOVE_PUT:
+	case STORE_OP_MOVE_TRUNCATE:
+		return op->a;
+	default:
+		return NULL;
 	}
 }

@@ -88,6 +88,11 @@ struct store_rating {
 	double rating, rd, vol;
 	int wins, draws, losses;
 	long long updated_ms;
+	/* On a put: the rating and counts this change was worked out from.
+	 * PostgreSQL adds the change to the row as it is then, so that two
+	 * nodes ending games of one player at once lose neither (pg.c). */
+	double before_rating;
+	int before_wins, before_draws, before_losses;
 };
 
 /* One person's record in a one-player game: for a game with levels the
@@ -162,6 +167,12 @@ struct store_op {
 	/* Not NULL: where commit adds the rows a prune removed (a backend
 	 * that cannot count leaves it). */
 	long *count;
+	/* A cluster node's lease epoch on the op's room (store_op_room), 0:
+	 * none. A backend shared by several nodes (pg.c) fences: when the
+	 * room's stored owner_epoch is higher, another node took the room,
+	 * and commit sets `fenced` on the op and returns STORE_FENCED. */
+	long long epoch;
+	int fenced;
 	union {
 		struct store_room room;
 		struct store_move move;
@@ -192,6 +203,10 @@ typedef int (*store_row_cb)(void *arg, const char *const *vals);
 
 struct store_table;
 
+/* What commit returns, besides 0 and -1, when ops' rooms were taken by
+ * another node (their `fenced` set): nothing of the group is written. */
+#define STORE_FENCED (-2)
+
 /* store_open flags. */
 enum {
 	STORE_SYNC_FULL = 1, /* every commit waits for the disk (fsync) */
@@ -217,8 +232,9 @@ struct store_backend {
 	void (*close)(struct store_conn *c);
 	const char *(*errmsg)(struct store_conn *c);
 
-	/* Write the ops in one transaction: all of them or, on -1, none
-	 * (the backend leaves the connection ready for the next try). */
+	/* Write the ops in one transaction: all of them or, on -1 or
+	 * STORE_FENCED, none (the backend leaves the connection ready for
+	 * the next try). */
 	int (*commit)(struct store_conn *c, const struct store_op *ops);
 	/* Between groups, on the thread: housekeeping (a checkpoint); NULL
 	 * when the backend has none. */
@@ -262,6 +278,22 @@ struct store_backend {
 	 * most solved then the lowest best; then by name. */
 	int (*records_top)(struct store_conn *c, const char *game, int by_level,
 	    int offset, int limit, store_record_cb cb, void *arg);
+
+	/* The cluster (cluster.c), on readers; NULL where one node alone
+	 * uses the store (SQLite). The id of every unfinished room, as one
+	 * column per row. */
+	int (*rooms_unfinished)(
+	    struct store_conn *c, store_row_cb cb, void *arg);
+	/* Take room id for this node: its owner_epoch goes one up (a node
+	 * still writing it is fenced from then on) and cb gets the room as
+	 * stored after that, with its moves; *epoch the new owner_epoch,
+	 * 0 when the room is gone or ended (cb not called). */
+	int (*room_claim)(struct store_conn *c, const char *id,
+	    long long *epoch, store_room_cb cb, void *arg);
+	/* How many unfinished rooms name created or sits in, besides the
+	 * nskip rooms in skip (those the caller counts itself). */
+	int (*rooms_of)(struct store_conn *c, const char *name,
+	    const char *const *skip, int nskip, long *n);
 
 	/* --copy-db (copy.c), on writers. Every row of table t (schema.h),
 	 * in t's order, to cb. */
@@ -309,6 +341,11 @@ int store_records_of(
     struct store *s, const char *name, store_record_cb cb, void *arg);
 int store_records_top(struct store *s, const char *game, int by_level,
     int offset, int limit, store_record_cb cb, void *arg);
+int store_rooms_unfinished(struct store *s, store_row_cb cb, void *arg);
+int store_room_claim(struct store *s, const char *id, long long *epoch,
+    store_room_cb cb, void *arg);
+int store_rooms_of(struct store *s, const char *name, const char *const *skip,
+    int nskip, long *n);
 int store_copy_read(
     struct store *s, const struct store_table *t, store_row_cb cb, void *arg);
 int store_copy_txn(struct store *s, int what);
@@ -325,5 +362,7 @@ int store_copy(const char *from, const char *to, char *err, size_t errlen);
 struct store_op *store_op_new(enum store_op_kind kind);
 const char *store_op_str(struct store_op *op, const char *v);
 void store_op_free(struct store_op *ops);
+/* The id of the room an op writes, NULL when none (identities, prunes). */
+const char *store_op_room(const struct store_op *op);
 
 #endif

@@ -46,6 +46,8 @@ struct storeq {
 	long pruned;               /* identities pruned, not yet logged */
 	long games_pruned;         /* finished games pruned, the same */
 	int stop;
+	char **lost; /* rooms fenced, not yet told to the loop */
+	int nlost, lostcap;
 	/* The loop's own. */
 	struct storeq_list collected;
 	uint64_t made;  /* ops queued ever: the newest op's number */
@@ -58,6 +60,9 @@ struct storeq {
 	struct event *flush_ev, *done_ev;
 	storeq_done_fn done;
 	void *arg;
+	storeq_epoch_fn fence_epoch;
+	storeq_lost_fn fence_lost;
+	void *fence_arg;
 };
 
 static void
@@ -115,6 +120,36 @@ storeq_log(struct storeq *q, int failing)
 		log_warn("store: storing again");
 }
 
+/* Tell the loop's fence of the rooms another node took (on the loop). */
+static void
+storeq_tell_lost(struct storeq *q)
+{
+	char **lost;
+	int n, i;
+
+	pthread_mutex_lock(&q->mu);
+	lost = q->lost;
+	n = q->nlost;
+	q->lost = NULL;
+	q->nlost = q->lostcap = 0;
+	pthread_mutex_unlock(&q->mu);
+	for (i = 0; i < n; i++) {
+		if (q->fence_lost != NULL)
+			q->fence_lost(q->fence_arg, lost[i]);
+		free(lost[i]);
+	}
+	free(lost);
+}
+
+void
+storeq_set_fence(
+    struct storeq *q, storeq_epoch_fn epoch, storeq_lost_fn lost, void *arg)
+{
+	q->fence_epoch = epoch;
+	q->fence_lost = lost;
+	q->fence_arg = arg;
+}
+
 /* The thread has news: what committed, whether failing; tell the owner. */
 static void
 storeq_done_cb(evutil_socket_t fd, short what, void *arg)
@@ -142,6 +177,7 @@ storeq_done_cb(evutil_socket_t fd, short what, void *arg)
 	if (games > 0)
 		log_info(
 		    "pruned %ld finished games past --keep-games-days", games);
+	storeq_tell_lost(q);
 	q->failing = q->since != 0;
 	if (q->failing && q->give_up_ms > 0 &&
 	    clock_mono_ms() - q->since >= q->give_up_ms) {
@@ -156,6 +192,10 @@ storeq_done_cb(evutil_socket_t fd, short what, void *arg)
 void
 storeq_add(struct storeq *q, struct store_op *op)
 {
+	const char *room;
+
+	if (q->fence_epoch != NULL && (room = store_op_room(op)) != NULL)
+		op->epoch = q->fence_epoch(q->fence_arg, room);
 	op->change = ++q->made;
 	*q->collected.tail = op;
 	q->collected.tail = &op->next;
@@ -368,6 +408,56 @@ storeq_count_prunes(struct store_op *op, long *idents, long *games)
 	}
 }
 
+/* 1 when room is among the n first of lost. */
+static int
+storeq_is_lost(char *const *lost, int n, const char *room)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(lost[i], room) == 0)
+			return 1;
+	return 0;
+}
+
+/* After STORE_FENCED: the rooms of the group's fenced ops join q->lost
+ * and every op of those rooms leaves the group (freed: another node owns
+ * them now); mu held. */
+static void
+storeq_drop_fenced(struct storeq *q, struct storeq_list *group)
+{
+	struct storeq_list kept;
+	struct store_op *op, *next;
+	const char *room;
+	int first = q->nlost;
+
+	for (op = group->head; op != NULL; op = op->next) {
+		if (!op->fenced || (room = store_op_room(op)) == NULL ||
+		    storeq_is_lost(q->lost + first, q->nlost - first, room))
+			continue;
+		if (q->nlost == q->lostcap) {
+			q->lostcap = q->lostcap ? q->lostcap * 2 : 8;
+			q->lost = xrealloc(
+			    q->lost, (size_t)q->lostcap * sizeof *q->lost);
+		}
+		q->lost[q->nlost++] = xstrdup(room);
+	}
+	storeq_list_init(&kept);
+	for (op = group->head; op != NULL; op = next) {
+		next = op->next;
+		op->next = NULL;
+		room = store_op_room(op);
+		if (room != NULL &&
+		    storeq_is_lost(q->lost + first, q->nlost - first, room)) {
+			store_op_free(op);
+			continue;
+		}
+		*kept.tail = op;
+		kept.tail = &op->next;
+	}
+	*group = kept;
+}
+
 /* The thread: group after group until stopped with nothing left (or,
  * stopping, with a group that failed once more). */
 
@@ -377,6 +467,7 @@ storeq_main(void *arg)
 	struct storeq *q = arg;
 	struct storeq_list group;
 	int retry_ms = STOREQ_RETRY_FIRST_MS, rc;
+	uint64_t dropped = 0; /* the last op of a group cut by the fence */
 	long pruned, games;
 
 	storeq_list_init(&group);
@@ -392,8 +483,21 @@ storeq_main(void *arg)
 		storeq_count_prunes(group.head, &pruned, &games);
 		rc = store_commit(q->db, group.head);
 		pthread_mutex_lock(&q->mu);
+		if (rc == STORE_FENCED) {
+			/* Never stored; the rest is tried again at once. */
+			if (storeq_last(&group)->change > dropped)
+				dropped = storeq_last(&group)->change;
+			storeq_drop_fenced(q, &group);
+			if (group.head != NULL)
+				continue;
+			rc = 0;
+		}
 		if (rc == 0) {
-			q->committed = storeq_last(&group)->change;
+			if (group.head != NULL &&
+			    storeq_last(&group)->change > dropped)
+				dropped = storeq_last(&group)->change;
+			q->committed = dropped;
+			dropped = 0;
 			q->pruned += pruned;
 			q->games_pruned += games;
 			q->failing_since = 0;
@@ -432,6 +536,9 @@ storeq_destroy(struct storeq *q)
 {
 	event_free(q->flush_ev);
 	event_free(q->done_ev);
+	while (q->nlost > 0)
+		free(q->lost[--q->nlost]);
+	free(q->lost);
 	pthread_mutex_destroy(&q->mu);
 	pthread_cond_destroy(&q->wake);
 	free(q);

@@ -23,6 +23,13 @@ struct storeq;
  * is stored; failing is 1 while the last try of a group failed. */
 typedef void (*storeq_done_fn)(void *arg, uint64_t committed, int failing);
 
+/* The cluster's fence (cluster.c): the lease epoch a node holds on a
+ * room, stamped on each op of the room as it is queued (0: none); and,
+ * on the loop, a room whose ops were refused because another node took
+ * it (its ops are dropped, never acknowledged; the rest commit). */
+typedef long long (*storeq_epoch_fn)(void *arg, const char *room);
+typedef void (*storeq_lost_fn)(void *arg, const char *room);
+
 /* Start the thread on the writer s (which it then owns: the loop reads
  * through its own reader). give_up_ms: a store failing that long makes
  * the loop log why and exit non-zero (0: never). NULL when it cannot
@@ -32,6 +39,11 @@ struct storeq *storeq_new(struct event_base *base, struct store *s,
 /* Commit everything handed over (one more try when failing), stop the
  * thread, free q (not the store); the number of ops not stored. */
 uint64_t storeq_free(struct storeq *q);
+
+/* Stamp ops with epoch's answer and tell lost of fenced rooms (before
+ * the done callback that counts their ops as gone). */
+void storeq_set_fence(
+    struct storeq *q, storeq_epoch_fn epoch, storeq_lost_fn lost, void *arg);
 
 /* Queue an op (taken over): one more write of the change being made. */
 void storeq_add(struct storeq *q, struct store_op *op);

@@ -259,7 +259,7 @@ def test_idle_lobby(chk, build):
 
 def downgrade_to_v3(path):
     """Turn a data file into schema version 3 (before names were folded),
-    as an older server left it."""
+    as an older server left it: every later migration undone."""
     # every later migration undone too: ratings and records (issue 22),
     # tournaments
     drop = ("DROP TABLE IF EXISTS ratings; DROP TABLE IF EXISTS records;"
@@ -269,7 +269,9 @@ def downgrade_to_v3(path):
             "DROP INDEX identities_folded; DROP INDEX identities_unplayed;"
             "ALTER TABLE identities DROP COLUMN folded;"
             "ALTER TABLE identities DROP COLUMN played;"
-            "ALTER TABLE identities DROP COLUMN seen_ms;")
+            "ALTER TABLE identities DROP COLUMN seen_ms;"
+            # version 7's (the cluster's fence)
+            "ALTER TABLE rooms DROP COLUMN owner_epoch;")
     harness.store_exec(path, drop + "PRAGMA user_version = 3;",
                        drop + "UPDATE tablero_schema SET version = 3;")
 

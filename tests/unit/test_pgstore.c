@@ -16,9 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <event2/thread.h>
 #include <libpq-fe.h>
 
 #include "server/store/store.h"
+#include "server/store/storeq.h"
 #include "tests/unit/check.h"
 
 /* The URL of the maintenance database, and the fault control file. */
@@ -370,6 +372,182 @@ test_pg_copy(void)
 	unlink(file);
 }
 
+/* load/claim callback: count the moves of the room given. */
+static int
+test_pg_claim_cb(void *arg, const struct store_room *rm,
+    const struct store_move *moves, int nmoves)
+{
+	(void)rm;
+	(void)moves;
+	*(int *)arg = nmoves;
+	return 0;
+}
+
+/* The cluster's fence: a room made with epoch 1 and claimed by another
+ * node (epoch 2) refuses the first node's next group, marks the ops of
+ * that room only, writes none of the group, and takes the new owner's. */
+static void
+test_pg_fence(void)
+{
+	char url[256], err[512] = "", sql[160];
+	struct store *w, *r;
+	struct store_op *ops[3];
+	long long epoch = 0;
+	int nmoves = -1;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, 0, err, sizeof err);
+	CHECK(w != NULL);
+	if (w == NULL)
+		return;
+	r = store_open_reader(w, err, sizeof err);
+	CHECK(r != NULL);
+	ops[0] = test_pg_room("r1");
+	ops[1] = test_pg_move("r1", 1, "b6");
+	ops[2] = test_pg_room("r2");
+	ops[0]->epoch = ops[1]->epoch = ops[2]->epoch = 1;
+	CHECK_INT(store_commit(w, test_pg_chain(ops, 3)), 0);
+	store_op_free(ops[0]);
+	CHECK_INT(test_pg_num(url,
+	              "SELECT owner_epoch FROM rooms"
+	              " WHERE id = 'r1'"),
+	    1);
+	/* Another node claims r1: epoch 2, with its one move loaded. */
+	CHECK_INT(
+	    store_room_claim(r, "r1", &epoch, test_pg_claim_cb, &nmoves), 0);
+	CHECK_INT(epoch, 2);
+	CHECK_INT(nmoves, 1);
+	/* The first node, still at epoch 1, writes r1 and r2. */
+	ops[0] = test_pg_move("r1", 2, "f6");
+	ops[1] = test_pg_move("r2", 1, "a1");
+	ops[0]->epoch = ops[1]->epoch = 1;
+	CHECK_INT(store_commit(w, test_pg_chain(ops, 2)), STORE_FENCED);
+	CHECK_INT(ops[0]->fenced, 1);
+	CHECK_INT(ops[1]->fenced, 0);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM moves");
+	CHECK_INT(test_pg_num(url, sql), 1);
+	/* Without the fenced op the rest commits (what storeq does). */
+	ops[0]->next = NULL;
+	CHECK_INT(store_commit(w, ops[1]), 0);
+	CHECK_INT(test_pg_num(url, sql), 2);
+	/* The new owner writes r1 at epoch 2. */
+	ops[0]->epoch = 2;
+	ops[0]->fenced = 0;
+	CHECK_INT(store_commit(w, ops[0]), 0);
+	CHECK_INT(test_pg_num(url, sql), 3);
+	store_op_free(ops[0]);
+	store_op_free(ops[1]);
+	/* An ended or unknown room is not claimed. */
+	CHECK_INT(
+	    store_room_claim(r, "r9", &epoch, test_pg_claim_cb, &nmoves), 0);
+	CHECK_INT(epoch, 0);
+	store_close(r);
+	store_close(w);
+}
+
+/* The store thread's side of the fence: what storeq told the loop. */
+struct test_pg_news {
+	uint64_t committed;
+	char lost[64];
+	int nlost;
+};
+
+static void
+test_pg_news_done(void *arg, uint64_t committed, int failing)
+{
+	(void)failing;
+	((struct test_pg_news *)arg)->committed = committed;
+}
+
+/* Every room's ops carry epoch 1 (the node that made them). */
+static long long
+test_pg_epoch(void *arg, const char *room)
+{
+	(void)arg;
+	(void)room;
+	return 1;
+}
+
+static void
+test_pg_lost(void *arg, const char *room)
+{
+	struct test_pg_news *n = arg;
+
+	snprintf(n->lost, sizeof n->lost, "%s", room);
+	n->nlost++;
+}
+
+/* Run base until the news says op upto committed (bounded). */
+static void
+test_pg_wait(struct event_base *base, struct test_pg_news *n, uint64_t upto)
+{
+	struct timeval tick = {0, 10000};
+	int i;
+
+	for (i = 0; i < 500 && n->committed < upto; i++) {
+		event_base_loopexit(base, &tick);
+		event_base_dispatch(base);
+	}
+}
+
+/* A group that mixes a fenced room's ops with another room's: storeq
+ * drops the fenced room's (never stored, told to the loop before the
+ * commit news) and commits the rest. */
+static void
+test_pg_fence_queue(void)
+{
+	char url[256], err[512] = "";
+	struct test_pg_news news = {0, "", 0};
+	struct store_move m = {.ply = 2,
+	    .seat = 1,
+	    .move = "f6",
+	    .clock_ms = {-1, -1},
+	    .at_ms = 9,
+	    .seq = 3};
+	struct event_base *base = event_base_new();
+	struct store *w, *r;
+	struct storeq *q;
+	long long epoch = 0;
+	int nmoves = 0;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, 0, err, sizeof err);
+	r = w != NULL ? store_open_reader(w, err, sizeof err) : NULL;
+	CHECK(r != NULL && base != NULL);
+	if (r == NULL || base == NULL)
+		return;
+	q = storeq_new(base, w, 0, test_pg_news_done, &news);
+	CHECK(q != NULL);
+	storeq_set_fence(q, test_pg_epoch, test_pg_lost, &news);
+	storeq_add(q, test_pg_room("r1"));
+	storeq_add(q, test_pg_room("r2"));
+	storeq_add(q, test_pg_move("r1", 1, "b6"));
+	test_pg_wait(base, &news, storeq_ops(q));
+	CHECK_U64(news.committed, storeq_ops(q));
+	CHECK_INT(
+	    store_room_claim(r, "r1", &epoch, test_pg_claim_cb, &nmoves), 0);
+	CHECK_INT(epoch, 2);
+	/* The old owner goes on writing both rooms in one group. */
+	storeq_move_put(q, "r1", 1, &m);
+	storeq_add(q, test_pg_move("r2", 1, "a1"));
+	test_pg_wait(base, &news, storeq_ops(q));
+	CHECK_U64(news.committed, storeq_ops(q));
+	CHECK_INT(news.nlost, 1);
+	CHECK_STR(news.lost, "r1");
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM moves"
+	              " WHERE room = 'r1'"),
+	    1);
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM moves"
+	              " WHERE room = 'r2'"),
+	    1);
+	CHECK_U64(storeq_free(q), 0);
+	store_close(r);
+	store_close(w);
+	event_base_free(base);
+}
+
 int
 main(void)
 {
@@ -384,10 +562,14 @@ main(void)
 	test_pg_faults("");
 	/* The backend reads the variable when it opens a writer. */
 	setenv("TABLERO_TEST_STORE_FAULTS", test_pg_fault, 1);
+	/* The store thread wakes the loop (storeq's done event). */
+	CHECK_INT(evthread_use_pthreads(), 0);
 	test_pg_ops();
 	test_pg_faults_group();
 	test_pg_refused();
 	test_pg_copy();
+	test_pg_fence();
+	test_pg_fence_queue();
 	unlink(test_pg_fault);
 	return check_done();
 }

@@ -1,0 +1,579 @@
+/*
+ * cluster.c: a tablerod node in a cluster (docs/SCALING.md part 3). One
+ * asynchronous hiredis connection on the server's event loop carries the
+ * node's heartbeat (node:{id}) and the leases of the rooms it owns
+ * (room:{id}:owner = "node:epoch"). The epoch of a lease is the room's
+ * owner_epoch in PostgreSQL, raised by one each time a node takes the
+ * room: every op of the room carries it and a commit whose room holds a
+ * higher one is refused (pg.c's fence), so a node that lost a room while
+ * cut off cannot write a second history; it drops the room and tells its
+ * players to reconnect. A periodic scan takes the unfinished rooms whose
+ * lease is free (their node died or never was): SET NX, then the claim in
+ * PostgreSQL, then the room replayed from what is stored.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <hiredis/adapters/libevent.h>
+#include <hiredis/async.h>
+#include <hiredis/hiredis.h>
+
+#include "server/cluster.h"
+#include "server/cluster_int.h"
+#include "server/server.h"
+#include "server/store/store.h"
+#include "server/store/storeq.h"
+
+/* Compare and renew (or take back after Redis lost it) one lease:
+ * 1 renewed, 2 set again (Redis restarted), 0 another node holds it. */
+#define CLUSTER_RENEW_LUA                                                      \
+	"local v = redis.call('GET', KEYS[1]) "                                \
+	"if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) "        \
+	"return 1 end "                                                        \
+	"if not v then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) "    \
+	"return 2 end return 0"
+/* Compare and delete one lease (a room leaving memory). */
+#define CLUSTER_RELEASE_LUA                                                    \
+	"if redis.call('GET', KEYS[1]) == ARGV[1] then "                       \
+	"return redis.call('DEL', KEYS[1]) end return 0"
+
+int
+cluster_node_valid(const char *id)
+{
+	size_t n = strlen(id), i;
+
+	if (n == 0 || n > CLUSTER_NODE_MAX)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)id[i]) && id[i] != '-' &&
+		    id[i] != '_' && id[i] != '.')
+			return 0;
+	return 1;
+}
+
+int
+cluster_ready(const struct server *srv)
+{
+	return srv->cluster == NULL || srv->cluster->ready;
+}
+
+/* The lease's key and this node's value for epoch. */
+static void
+cluster_lease(const struct cluster *cl, const char *room, long long epoch,
+    char *key, char *val)
+{
+	snprintf(key, CLUSTER_KEY, "room:%s:owner", room);
+	snprintf(val, CLUSTER_KEY, "%s:%lld", cl->node, epoch);
+}
+
+/* Tell c that room r went to another node, with nothing held shown (it
+ * showed changes that may never be stored), and close it: the client
+ * connects again and finds the room on its new owner. */
+static void
+cluster_tell(struct conn *c, const char *room)
+{
+	struct server *srv = c->srv;
+	int was = srv->out_free;
+	cJSON *ev;
+
+	if (c->state != CONN_OPEN)
+		return;
+	held_free(c);
+	ev = proto_event(PROTO_EV_RECONNECT, NULL, 0);
+	cJSON_AddStringToObject(ev, "room", room);
+	cJSON_AddStringToObject(ev, "message",
+	    "this room moved to another server: connect again and log in "
+	    "with hello NAME TOKEN");
+	srv->out_free = 1;
+	net_send_msg(c, ev);
+	srv->out_free = was;
+	cJSON_Delete(ev);
+	net_close(c, 1);
+}
+
+/* Room r is another node's now: out of memory, its people told. */
+static void
+cluster_drop(struct room *r, const char *why)
+{
+	char id[SERVER_ROOM_ID_MAX];
+	int i;
+
+	snprintf(id, sizeof id, "%s", r->id);
+	log_warn("cluster: room %s lost (%s): its players are told to "
+	         "reconnect",
+	    id, why);
+	for (i = 0; i < r->g->seats; i++)
+		if (r->seats[i].player != NULL &&
+		    r->seats[i].player->conn != NULL)
+			cluster_tell(r->seats[i].player->conn, id);
+	for (i = 0; i < r->nwatchers; i++)
+		if (r->watchers[i]->conn != NULL)
+			cluster_tell(r->watchers[i]->conn, id);
+	r->epoch = 0; /* nothing to give back: the lease is not ours */
+	room_forget(r);
+}
+
+/* The store's fence: the epoch this node holds on a room. A room not in
+ * memory is one being made here (its first save comes before room_add):
+ * its first epoch, 1. */
+static long long
+cluster_fence_epoch(void *arg, const char *room)
+{
+	struct room *r = room_find(((struct cluster *)arg)->srv, room);
+
+	return r != NULL && r->epoch > 0 ? r->epoch : 1;
+}
+
+/* The store refused a room's ops: another node took it. */
+static void
+cluster_fence_lost(void *arg, const char *room)
+{
+	struct room *r = room_find(((struct cluster *)arg)->srv, room);
+
+	if (r != NULL && r->epoch > 0)
+		cluster_drop(r,
+		    "another node took it: its last changes were "
+		    "not stored");
+}
+
+/* A reply that is an error, or no reply (the connection went). */
+static int
+cluster_bad(const redisReply *rep)
+{
+	return rep == NULL || rep->type == REDIS_REPLY_ERROR;
+}
+
+/* A lease renewal answered; arg: the room's id (ours to free). */
+static void
+cluster_renewed(redisAsyncContext *ac, void *reply, void *arg)
+{
+	struct cluster *cl = ac->data;
+	redisReply *rep = reply;
+	struct room *r;
+
+	r = cl != NULL ? room_find(cl->srv, arg) : NULL;
+	if (r != NULL && r->epoch > 0 && !cluster_bad(rep) &&
+	    rep->type == REDIS_REPLY_INTEGER) {
+		if (rep->integer > 0)
+			r->lease_ms = clock_mono_ms();
+		else
+			cluster_drop(r, "its lease is another node's");
+	}
+	free(arg);
+}
+
+/* Send one command for room id with cb, which frees its copy of id. */
+static void
+cluster_room_cmd(struct cluster *cl, redisCallbackFn *cb, const char *id,
+    const char *lua, const char *key, const char *val, long ms)
+{
+	char *copy = xstrdup(id);
+
+	if (cl->ac == NULL ||
+	    redisAsyncCommand(cl->ac, cb, copy, "EVAL %s 1 %s %s %ld", lua, key,
+	        val, ms) != REDIS_OK)
+		free(copy);
+}
+
+/* Renew every lease this node holds; a room whose lease may have lapsed
+ * unrenewed (Redis unreachable) is dropped: another node may own it. */
+static void
+cluster_renew_all(struct cluster *cl)
+{
+	char key[CLUSTER_KEY], val[CLUSTER_KEY];
+	struct room *r, *next;
+	int64_t now = clock_mono_ms();
+
+	for (r = TAILQ_FIRST(&cl->srv->rooms); r != NULL; r = next) {
+		next = TAILQ_NEXT(r, entry);
+		if (r->epoch <= 0)
+			continue;
+		if (now - r->lease_ms >= CLUSTER_LEASE_MS) {
+			cluster_drop(r, "its lease lapsed unrenewed");
+			continue;
+		}
+		cluster_lease(cl, r->id, r->epoch, key, val);
+		cluster_room_cmd(cl, cluster_renewed, r->id, CLUSTER_RENEW_LUA,
+		    key, val, CLUSTER_LEASE_MS);
+	}
+}
+
+/* The claimed room as stored: replayed into this node's memory. */
+static int
+cluster_load_one(void *arg, const struct store_room *sr,
+    const struct store_move *moves, int nmoves)
+{
+	struct room *r = recover_room(arg, sr, moves, nmoves);
+
+	/* room_add gave it the claim's epoch (cluster_room_added). */
+	if (r != NULL)
+		room_recovered(r);
+	return 0;
+}
+
+/* A free lease taken (SET NX) for a room found unowned: claim it in the
+ * store (fencing whoever had it) and load it; arg: the room's id. */
+static void
+cluster_taken(redisAsyncContext *ac, void *reply, void *arg)
+{
+	struct cluster *cl = ac->data;
+	redisReply *rep = reply;
+	char key[CLUSTER_KEY], val[CLUSTER_KEY];
+	long long epoch = 0;
+	struct room *r;
+
+	if (cl == NULL) {
+		free(arg);
+		return;
+	}
+	cl->scanning--;
+	if (cluster_bad(rep) || rep->type != REDIS_REPLY_STATUS ||
+	    room_find(cl->srv, arg) != NULL) {
+		free(arg);
+		return;
+	}
+	cl->claiming = &epoch;
+	if (store_room_claim(
+	        cl->srv->reader, arg, &epoch, cluster_load_one, cl->srv) != 0)
+		log_error("cluster: room %s: %s", (char *)arg,
+		    store_errmsg(cl->srv->reader));
+	cl->claiming = NULL;
+	r = room_find(cl->srv, arg);
+	if (r != NULL && epoch > 0) {
+		r->lease_ms = clock_mono_ms();
+		cluster_lease(cl, r->id, epoch, key, val);
+		redisAsyncCommand(cl->ac, NULL, NULL, "SET %s %s PX %d", key,
+		    val, CLUSTER_LEASE_MS);
+		log_info("cluster: room %s taken (epoch %lld)", r->id, epoch);
+		cluster_route_seats(cl, r);
+		cluster_route_watchers(cl, r);
+	} else {
+		/* Ended meanwhile, or set aside: the lease goes. */
+		cluster_lease(cl, arg, 0, key, val);
+		redisAsyncCommand(cl->ac, NULL, NULL, "DEL %s", key);
+	}
+	free(arg);
+}
+
+/* One unfinished room of the store: not in memory, try its lease. */
+static int
+cluster_scan_one(void *arg, const char *const *vals)
+{
+	struct cluster *cl = arg;
+	char key[CLUSTER_KEY], val[CLUSTER_KEY];
+	char *copy;
+
+	if (room_find(cl->srv, vals[0]) != NULL || cl->ac == NULL ||
+	    strlen(vals[0]) >= SERVER_ROOM_ID_MAX)
+		return 0;
+	cluster_lease(cl, vals[0], 0, key, val);
+	copy = xstrdup(vals[0]);
+	if (redisAsyncCommand(cl->ac, cluster_taken, copy, "SET %s %s NX PX %d",
+	        key, val, CLUSTER_LEASE_MS) != REDIS_OK)
+		free(copy);
+	else
+		cl->scanning++;
+	return 0;
+}
+
+/* Look for unfinished rooms nobody holds (a dead node's) and take them. */
+static void
+cluster_scan(struct cluster *cl)
+{
+	if (cl->scanning > 0 || cl->ac == NULL || cl->srv->shutting_down)
+		return;
+	if (store_rooms_unfinished(cl->srv->reader, cluster_scan_one, cl) != 0)
+		log_error("cluster: cannot list rooms: %s",
+		    store_errmsg(cl->srv->reader));
+}
+
+/* The heartbeat answered: the first one joins the node. */
+static void
+cluster_beat_done(redisAsyncContext *ac, void *reply, void *arg)
+{
+	struct cluster *cl = ac->data;
+	redisReply *rep = reply;
+
+	(void)arg;
+	if (cl == NULL || cluster_bad(rep))
+		return;
+	if (!cl->ready) {
+		cl->ready = 1;
+		log_info("cluster: ready node=%s", cl->node);
+	}
+	cluster_scan(cl);
+	cluster_club_tick(cl);
+}
+
+static void
+cluster_connected(const redisAsyncContext *ac, int status)
+{
+	struct cluster *cl = ac->data;
+
+	if (cl == NULL)
+		return;
+	if (status != REDIS_OK) {
+		if (!cl->told_down)
+			log_warn("cluster: Redis %s:%d unreachable: %s",
+			    cl->host, cl->port, ac->errstr);
+		cl->told_down = 1;
+		/* hiredis frees it */
+		if (ac == cl->rd)
+			cl->rd = NULL;
+		else
+			cl->ac = NULL;
+		return;
+	}
+	cl->told_down = 0;
+	if (ac == cl->rd) {
+		cluster_route_read(cl);
+		return;
+	}
+	log_info("cluster: connected to Redis %s:%d", cl->host, cl->port);
+}
+
+static void
+cluster_disconnected(const redisAsyncContext *ac, int status)
+{
+	struct cluster *cl = ac->data;
+
+	if (cl == NULL)
+		return;
+	if (status != REDIS_OK && ac == cl->ac)
+		log_warn("cluster: lost Redis: %s", ac->errstr);
+	if (ac == cl->rd) {
+		cl->rd = NULL;
+		return;
+	}
+	cl->ac = NULL;
+	cl->scanning = 0;
+}
+
+/* Connect (again) to Redis: the commands' connection or the stream
+ * reader's (*which); the callbacks say how it went. */
+static void
+cluster_connect(struct cluster *cl, redisAsyncContext **which)
+{
+	redisAsyncContext *ac = redisAsyncConnect(cl->host, cl->port);
+
+	if (ac == NULL)
+		fatal("out of memory");
+	if (ac->err) {
+		if (!cl->told_down)
+			log_warn("cluster: Redis %s:%d: %s", cl->host, cl->port,
+			    ac->errstr);
+		cl->told_down = 1;
+		redisAsyncFree(ac);
+		return;
+	}
+	ac->data = cl;
+	redisLibeventAttach(ac, cl->srv->base);
+	redisAsyncSetConnectCallback(ac, cluster_connected);
+	redisAsyncSetDisconnectCallback(ac, cluster_disconnected);
+	*which = ac;
+}
+
+/* Every CLUSTER_TICK_MS: beat, renew, scan (after the beat). */
+static void
+cluster_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct cluster *cl = arg;
+	char key[CLUSTER_KEY], val[CLUSTER_KEY];
+
+	(void)fd;
+	(void)what;
+	if (cl->ac == NULL)
+		cluster_connect(cl, &cl->ac);
+	if (cl->rd == NULL && cl->ac != NULL)
+		cluster_connect(cl, &cl->rd);
+	cluster_renew_all(cl);
+	if (cl->ac == NULL)
+		return;
+	cluster_lobby_tick(cl);
+	cluster_route_tick(cl);
+	snprintf(key, sizeof key, "node:%s", cl->node);
+	snprintf(val, sizeof val, "pid=%ld port=%d", (long)getpid(),
+	    cl->srv->cfg.port);
+	redisAsyncCommand(cl->ac, cluster_beat_done, NULL, "SET %s %s PX %d",
+	    key, val, CLUSTER_NODE_TTL_MS);
+}
+
+/* --redis HOST:PORT into cl; 0 or -1. */
+static int
+cluster_parse(struct cluster *cl, const char *where)
+{
+	const char *colon = strrchr(where, ':');
+	char *end;
+	long port;
+
+	if (colon == NULL || colon == where ||
+	    (size_t)(colon - where) >= sizeof cl->host)
+		return -1;
+	port = strtol(colon + 1, &end, 10);
+	if (*end != '\0' || port < 1 || port > 65535)
+		return -1;
+	snprintf(
+	    cl->host, sizeof cl->host, "%.*s", (int)(colon - where), where);
+	cl->port = (int)port;
+	return 0;
+}
+
+/* The default node id: hostname-pid, cut to what --node allows. */
+static void
+cluster_default_node(struct cluster *cl)
+{
+	char host[CLUSTER_NODE_MAX + 1] = "node";
+	size_t i;
+
+	gethostname(host, sizeof host - 1);
+	host[sizeof host - 1] = '\0';
+	for (i = 0; host[i] != '\0'; i++)
+		if (!isalnum((unsigned char)host[i]) && host[i] != '-' &&
+		    host[i] != '.')
+			host[i] = '_';
+	snprintf(cl->node, sizeof cl->node, "%.40s-%ld", host, (long)getpid());
+}
+
+int
+cluster_start(struct server *srv)
+{
+	struct timeval tv = {
+	    CLUSTER_TICK_MS / 1000, (CLUSTER_TICK_MS % 1000) * 1000};
+	struct cluster *cl;
+
+	if (srv->cfg.redis == NULL)
+		return 0;
+	cl = xcalloc(1, sizeof *cl);
+	cl->srv = srv;
+	/* Entries from now on: not those a node of the same name left
+	 * (stream ids are Redis's clock in ms; nodes keep clocks close). */
+	snprintf(cl->last_id, sizeof cl->last_id, "%lld-0",
+	    (long long)clock_now_ms());
+	if (cluster_parse(cl, srv->cfg.redis) != 0) {
+		log_error("--redis %s: HOST:PORT expected", srv->cfg.redis);
+		free(cl);
+		return -1;
+	}
+	if (srv->cfg.node != NULL)
+		snprintf(cl->node, sizeof cl->node, "%s", srv->cfg.node);
+	else
+		cluster_default_node(cl);
+	cl->tick = event_new(srv->base, -1, EV_PERSIST, cluster_tick, cl);
+	if (cl->tick == NULL)
+		fatal("out of memory");
+	event_add(cl->tick, &tv);
+	srv->cluster = cl;
+	storeq_set_fence(
+	    srv->storeq, cluster_fence_epoch, cluster_fence_lost, cl);
+	log_info("cluster: node %s joining through Redis %s:%d", cl->node,
+	    cl->host, cl->port);
+	cluster_tick(-1, 0, cl);
+	return 0;
+}
+
+void
+cluster_stop(struct server *srv)
+{
+	struct cluster *cl = srv->cluster;
+
+	if (cl == NULL)
+		return;
+	event_free(cl->tick);
+	cluster_route_stop(cl);
+	if (cl->ac != NULL) {
+		cl->ac->data = NULL;
+		redisAsyncFree(cl->ac);
+	}
+	if (cl->rd != NULL) {
+		cl->rd->data = NULL;
+		redisAsyncFree(cl->rd);
+	}
+	srv->cluster = NULL;
+	cJSON_Delete(cl->lobby);
+	free(cl);
+}
+
+void
+cluster_room_added(struct room *r)
+{
+	struct cluster *cl = r->srv->cluster;
+	char key[CLUSTER_KEY], val[CLUSTER_KEY];
+
+	if (cl == NULL)
+		return;
+	if (cl->claiming != NULL) {
+		/* Claimed: cluster_taken sets its lease. */
+		r->epoch = *cl->claiming;
+		r->lease_ms = clock_mono_ms();
+		return;
+	}
+	/* A new room: its first lease, epoch 1, stored with it. */
+	r->epoch = 1;
+	r->lease_ms = clock_mono_ms();
+	if (cl->ac == NULL)
+		return; /* the next renewal sets it */
+	cluster_lease(cl, r->id, r->epoch, key, val);
+	redisAsyncCommand(cl->ac, NULL, NULL, "SET %s %s NX PX %d", key, val,
+	    CLUSTER_LEASE_MS);
+}
+
+void
+cluster_watcher(struct room *r, struct player *p, int add)
+{
+	struct cluster *cl = r->srv->cluster;
+	char key[CLUSTER_KEY], val[CLUSTER_KEY];
+	const char *home;
+	unsigned long long id;
+
+	if (cl == NULL || cl->ac == NULL || p->conn == NULL)
+		return;
+	if (cluster_route_home_of(cl, p->conn, &home, &id) != 0) {
+		home = cl->node;
+		id = (unsigned long long)p->conn->id;
+	}
+	snprintf(key, sizeof key, "watchers:%s", r->id);
+	snprintf(val, sizeof val, "%s|%llu|%s", home, id, p->name);
+	redisAsyncCommand(
+	    cl->ac, NULL, NULL, "%s %s %s", add ? "SADD" : "SREM", key, val);
+}
+
+void
+cluster_room_gone(struct room *r)
+{
+	struct cluster *cl = r->srv->cluster;
+	char key[CLUSTER_KEY], val[CLUSTER_KEY];
+
+	if (cl == NULL || r->epoch <= 0 || cl->ac == NULL)
+		return;
+	cluster_lease(cl, r->id, r->epoch, key, val);
+	redisAsyncCommand(cl->ac, NULL, NULL, "EVAL %s 1 %s %s",
+	    CLUSTER_RELEASE_LUA, key, val);
+	if (r->status == ROOM_ENDED) {
+		snprintf(key, sizeof key, "watchers:%s", r->id);
+		redisAsyncCommand(cl->ac, NULL, NULL, "DEL %s", key);
+	}
+}
+
+int
+cluster_rooms_elsewhere(struct server *srv, const struct player *p)
+{
+	const char **skip;
+	long n = 0;
+	int i;
+
+	if (srv->cluster == NULL)
+		return 0;
+	skip = xmalloc(((size_t)p->nrooms + 1) * sizeof *skip);
+	for (i = 0; i < p->nrooms; i++)
+		skip[i] = p->rooms[i]->id;
+	if (store_rooms_of(srv->reader, p->name, skip, p->nrooms, &n) != 0) {
+		log_error("cluster: counting %s's rooms: %s", p->name,
+		    store_errmsg(srv->reader));
+		n = 0;
+	}
+	free(skip);
+	return (int)n;
+}

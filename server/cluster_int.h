@@ -1,0 +1,119 @@
+/*
+ * cluster_int.h: what cluster.c (nodes, leases) and cluster_route.c
+ * (requests and output between nodes over Redis streams) share.
+ */
+#ifndef TABLERO_SERVER_CLUSTER_INT_H
+#define TABLERO_SERVER_CLUSTER_INT_H
+
+#include <cjson/cJSON.h>
+#include <hiredis/async.h>
+#include <hiredis/hiredis.h>
+
+#include "server/cluster.h"
+
+/* How often the node beats, renews its leases and looks for orphans:
+ * a third of the lease, so two renewals can be lost before it lapses. */
+#define CLUSTER_TICK_MS 2000
+/* A lease's life: a dead node's rooms are taken within it plus one scan
+ * (6 + 2 s, inside the 15 s the issue allows for failover). */
+#define CLUSTER_LEASE_MS 6000
+/* The heartbeat key's life: a node gone that long is dead. */
+#define CLUSTER_NODE_TTL_MS 6000
+/* Room for a Redis key or value made here: a room id, a node id. */
+#define CLUSTER_KEY 160
+/* The most nodes a node keeps the heartbeats of. */
+#define CLUSTER_LIVE_MAX 64
+/* A node whose last heartbeat is older than this is taken for dead by
+ * the others' routing: its beat (every tick) and our read of it (every
+ * tick) are both late, with a second to spare. */
+#define CLUSTER_ALIVE_MS 5000
+/* Room for a stream entry's id ("1700000000000-12"). */
+#define CLUSTER_STREAM_ID 48
+
+struct route_proxy;
+
+struct cluster {
+	struct server *srv;
+	char node[CLUSTER_NODE_MAX + 1];
+	char host[CLUSTER_KEY];
+	int port;
+	redisAsyncContext *ac; /* NULL: not connected (tried each tick) */
+	redisAsyncContext *rd; /* the stream reader's (XREAD BLOCK) */
+	char last_id[CLUSTER_STREAM_ID]; /* the last entry read, "$": none */
+	struct route_proxy *proxies;     /* remote players' connections here */
+	struct event *tick;
+	int ready;    /* joined once: logins are taken */
+	int scanning; /* lease tries of a scan still unanswered */
+	/* While a room is claimed: where its new epoch is (set before the
+	 * room is loaded, so that its first ops carry it). */
+	const long long *claiming;
+	int told_down; /* "Redis unreachable" logged since it was up */
+	/* The other nodes' parts of the lobby (cluster_lobby.c). */
+	cJSON *lobby;
+	/* The live nodes and their last heartbeats (ms), as last read. */
+	struct cluster_live {
+		char node[CLUSTER_NODE_MAX + 1];
+		long long ms;
+	} live[CLUSTER_LIVE_MAX];
+	int nlive;
+	/* The club (cluster_club.c): the epoch of its lease while this node
+	 * holds it (0: another node's, or none), when it was last renewed,
+	 * and whether a try to take it is unanswered. */
+	long long club_epoch;
+	int64_t club_ms;
+	int64_t club_taken_ms; /* when this node last took it */
+	int club_trying;
+};
+
+/* cluster_route.c */
+/* Read the node's stream on cl->rd, from cl->last_id on, for good. */
+void cluster_route_read(struct cluster *cl);
+/* At stop: every remote player's connection here closed. */
+void cluster_route_stop(struct cluster *cl);
+/* Add an entry of n fields and values to node's stream; lens[i] the
+ * length of argv[i] when it may hold any byte, (size_t)-1 (or lens NULL):
+ * a C string. */
+void cluster_route_send(struct cluster *cl, const char *node, int n,
+    const char *const *argv, const size_t *lens);
+
+/* The stand-in (another node's player's connection here) of c: its
+ * home node and connection id into home and *id; 0, or -1 when c is
+ * not one. */
+int cluster_route_home_of(const struct cluster *cl, const struct conn *c,
+    const char **home, unsigned long long *id);
+/* The seated players of room r, just taken by this node, are back: those
+ * logged in here at once, those on other nodes (found by their presence)
+ * through a stand-in each. */
+void cluster_route_seats(struct cluster *cl, struct room *r);
+/* The watchers of room r, taken by this node, watch it here (from
+ * watchers:{room}). */
+void cluster_route_watchers(struct cluster *cl, struct room *r);
+
+/* Every tick: requests sent to an owner that died unanswered are
+ * routed again (to the room's next owner). */
+void cluster_route_tick(struct cluster *cl);
+
+/* A stand-in of (home, conn) logged in as name, made when new: the way
+ * this node sends that player what it holds (held for the store like any
+ * output); NULL when it cannot be made. */
+struct conn *cluster_route_standin(struct cluster *cl, const char *home,
+    unsigned long long conn, const char *name);
+
+/* cluster_club.c */
+/* Every tick once the node beat: renew the club's lease, or try to take
+ * it when no node holds it. */
+void cluster_club_tick(struct cluster *cl);
+/* Another node's room of a tournament game ended (a "tend" entry). */
+void cluster_club_ended(struct cluster *cl, const char *room,
+    const char *winner, const char *reason);
+
+/* cluster_lobby.c */
+/* 1 when node is this one or beat lately (or nothing is known yet). */
+int cluster_node_alive(const struct cluster *cl, const char *node);
+/* Write this node's part of the lobby and presence, read the others'. */
+void cluster_lobby_tick(struct cluster *cl);
+/* Another node's hello replaced name's connection id here. */
+void cluster_lobby_kick(
+    struct cluster *cl, const char *name, unsigned long long id);
+
+#endif
