@@ -328,7 +328,6 @@ cluster_route_forward(struct conn *c, const struct proto_request *req,
 		room = "";
 	else if (!cluster_route_verbs[req->verb])
 		return 0;
-	return 0;
 	/* Without a room: the current room, when it is another node's
 	 * (a room of this node made current since wins; chat without a room
 	 * is to the lobby). */
