@@ -48,8 +48,9 @@ struct ai_limits {
 	int plain;     /* the bench's yardstick: the evaluation's first term
 	                  alone (Amazons: queen territory), to measure the
 	                  others */
-	const int *weights; /* the bench's trial evaluation weights (NULL:
-	                       the engine's own; Ataxx reads AI_WEIGHTS) */
+	const int
+	    *weights; /* the bench's trial evaluation weights (NULL:
+	                 the engine's own; Ataxx and Amazons read AI_WEIGHTS) */
 	const atomic_int
 	    *cancel; /* set by another thread: stop (NULL: never) */
 };
@@ -104,6 +105,12 @@ int ai_ataxx_terms(const void *st, int terms[AI_WEIGHTS]);
 int ai_amazons_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep);
 
+/* When no empty square is reachable by both sides, the most moves each
+ * side has left (moves[0] white, moves[1] black; the side to move wins
+ * with more) and 1 when both counts are exact, 0 when one is an upper
+ * bound (a region too large to count); -1 when the sides still meet. */
+int ai_amazons_count(const void *st, int moves[2]);
+
 /* stones_solver.c: perfect play from a table solved from the position. */
 int ai_stones_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep);
@@ -113,9 +120,57 @@ int ai_stones_move(const void *st, const struct ai_limits *lim,
  * won or lost game. -2 when out of memory. */
 int ai_stones_value(const void *st, int *plies);
 
-/* solitaire_solver.c */
+/* solitaire_solver.c: ai_solitaire_solve uses the board's shipped table
+ * (solitaire_table.c) where it has one; ai_solitaire_search never does
+ * (the tests and the bench compare them). */
 enum ai_verdict ai_solitaire_solve(const void *st, long node_limit,
     const atomic_int *cancel, struct rules_move *hint);
+enum ai_verdict ai_solitaire_search(const void *st, long node_limit,
+    const atomic_int *cancel, struct rules_move *hint);
+
+/* solitaire_table.c: the shipped tables of winnable positions. */
+
+/* Boards of up to 64 usable cells within 64 grid cells have a table; a
+ * key fits in 5 bytes on boards of up to 40 usable cells (English: 33). */
+#define AI_SOLTAB_CELLS 64
+#define AI_SOLTAB_KEY_BYTES 5
+
+struct solitaire_state;
+
+/* A board's usable cells and symmetries (those that keep the goal). */
+struct ai_soltab_board {
+	int ncells;                       /* usable cells */
+	int cell[AI_SOLTAB_CELLS];        /* grid cell of the k-th usable one */
+	uint64_t usable;                  /* the usable grid cells */
+	int nsym;                         /* symmetries, the identity first */
+	uint8_t perm[8][AI_SOLTAB_CELLS]; /* usable cell k goes to perm[s][k] */
+};
+
+/* A table found for a board. */
+struct ai_soltab {
+	struct ai_soltab_board board;
+	const unsigned char *keys; /* n keys of AI_SOLTAB_KEY_BYTES */
+	size_t n;
+	int minpegs; /* the table holds the positions of this many pegs or
+	                more */
+};
+
+/* The usable cells and symmetries of st's board; -1 when it is too large
+ * for a table. */
+int ai_soltab_board(
+    struct ai_soltab_board *tb, const struct solitaire_state *st);
+
+/* The key of a peg set (bit k: the k-th usable cell): the smallest of its
+ * images under the board's symmetries. */
+uint64_t ai_soltab_key(const struct ai_soltab_board *tb, uint64_t pegs);
+
+/* Whether st's board ships a table: then *t is it. */
+int ai_soltab_find(const struct solitaire_state *st, struct ai_soltab *t);
+
+/* Whether the peg set (bit k: the k-th usable cell, at least minpegs
+ * pegs) is in the table: it is winnable; a position reachable from the
+ * start that is not in it is lost. */
+int ai_soltab_has(const struct ai_soltab *t, uint64_t pegs);
 
 /* shifter_solver.c */
 enum ai_verdict ai_shifter_solve(const void *st, long node_limit,

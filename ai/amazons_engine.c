@@ -7,6 +7,14 @@
  * and searches only the best few complete moves, with alpha-beta and
  * iterative deepening until its deadline. The root ranks every complete
  * move. Low levels are weakened by a depth cap and noise.
+ *
+ * Once no empty square is reachable by both sides, the game is a count:
+ * each side has its own regions, and the side to move wins when it has
+ * more moves left than the other. Each region's moves (the longest
+ * sequence of its amazons' moves that stay inside it) are counted by a
+ * search bounded by AM_COUNT_NODES and remembered; when every count is
+ * exact the evaluation is the exact result (with the difference of the
+ * counts), so a won ending is kept and a lost one made as long as can be.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,37 +37,68 @@ __extension__ typedef unsigned __int128 am_bb;
 #define AM_INF (AM_WIN + 1000)
 /* Evaluation weights, per square: queen territory, king territory, a tie
  * (both sides equally close; the side to move gets there first), and
- * mobility (each amazon's queen moves, up to AM_MOB_CAP). */
-#define AM_W_QUEEN 10
-#define AM_W_KING 4
-#define AM_W_TIE 2
-#define AM_W_MOB 3
+ * mobility (each amazon's queen moves, up to AM_MOB_CAP); then the
+ * search's widths: queen moves kept at an inner node, complete moves
+ * searched there, and at the root after the first iteration. The bench
+ * may try others (ai_limits.weights, in this order; docs/ENGINES.md). */
+enum am_weight {
+	AM_W_QUEEN,
+	AM_W_KING,
+	AM_W_TIE,
+	AM_W_MOB,
+	AM_W_QKEEP,
+	AM_W_WIDTH,
+	AM_W_ROOT,
+	AM_W_COUNT
+};
+static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 8, 10, 40};
+_Static_assert(AM_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 #define AM_MOB_CAP 12
 
 /* The most complete moves of a position (the rules' bound) and of queen
  * moves alone (4 amazons, at most 36 squares each). */
 #define AM_MOVES_MAX 5000
 #define AM_QMOVES_MAX 160
-/* Queen moves kept at an inner node, and complete moves searched there. */
-#define AM_QKEEP 8
-#define AM_WIDTH 10
-/* Complete moves searched at the root after the first iteration. */
-#define AM_ROOT_WIDTH 40
+/* The most queen moves kept at an inner node (the bench's settings are
+ * bounded by it: the arrays are that large). */
+#define AM_QKEEP_MAX 16
 /* The deepest search. */
 #define AM_PLY_MAX 32
+/* A separated position whose every region was counted exactly: won or
+ * lost beyond any evaluation, though not within the search's horizon. */
+#define AM_SOLVED (AM_WIN / 2)
+/* Positions one region's count may search; past that it is not exact.
+ * Small regions (a dozen squares) are counted in far fewer. A region of
+ * more than AM_COUNT_SQUARES empty squares is not counted at all: the
+ * evaluation's territory already judges it, and a count that runs out
+ * would cost every evaluation of the search a thousand times its own. */
+#define AM_COUNT_NODES 4000L
+#define AM_COUNT_SQUARES 20
+/* Remembered region counts (a power of two). */
+#define AM_COUNT_SLOTS 4096
 
 struct am_move {
 	int8_t from, to, arrow;
 	int score; /* the mover's evaluation of the position after it */
 };
 
+/* A region's count: its amazons and empty squares, the most moves they
+ * make, and whether that is exact (else an upper bound). */
+struct am_count {
+	am_bb amz, empty;
+	int16_t moves;
+	int8_t exact, used;
+};
+
 struct am {
-	long nodes; /* positions evaluated */
+	long nodes;              /* positions evaluated */
+	struct am_count *counts; /* AM_COUNT_SLOTS, or NULL: no counting */
 	uint64_t deadline;
 	const atomic_int *cancel;
 	int stop;
 	int noise;
-	int plain; /* queen territory alone (the bench's yardstick) */
+	int plain;         /* queen territory alone (the bench's yardstick) */
+	int w[AM_W_COUNT]; /* weights and widths (enum am_weight) */
 	uint64_t seed;
 };
 
@@ -143,8 +182,8 @@ am_king(am_bb set, am_bb empty)
 /* Squares closer to side a than to b (in moves of `reach`), minus the
  * opposite, and ties in *ties. */
 RULES_INLINE int
-am_territory(
-    am_bb a, am_bb b, am_bb empty, am_bb (*reach)(am_bb, am_bb), int *ties)
+am_territory(am_bb a, am_bb b, am_bb empty, am_bb (*reach)(am_bb, am_bb),
+    int *ties, am_bb *reach_a, am_bb *reach_b)
 {
 	am_bb seen_a = 0, seen_b = 0, fa = a, fb = b;
 	int t = 0;
@@ -161,6 +200,8 @@ am_territory(
 		fa = na;
 		fb = nb;
 	}
+	*reach_a = seen_a;
+	*reach_b = seen_b;
 	return t;
 }
 
@@ -178,20 +219,127 @@ am_mobility(am_bb set, am_bb empty)
 	return m;
 }
 
+/* The most moves amazons amz make inside the empty squares `empty`
+ * (their region), searching at most *budget more positions: past that,
+ * *exact is cleared and the count is an upper bound. */
+static int
+am_fill(am_bb amz, am_bb empty, long *budget, int *exact)
+{
+	int best = 0, bound = am_pop(empty), v;
+	am_bb set, t, w;
+
+	for (set = amz; set != 0 && best < bound; set &= set - 1) {
+		am_bb fb = set & -set;
+
+		for (t = am_queen(fb, empty); t != 0 && best < bound;
+		     t &= t - 1) {
+			am_bb tb = t & -t, e = (empty ^ tb) | fb;
+
+			for (w = am_queen(tb, e); w != 0 && best < bound;
+			     w &= w - 1) {
+				if (--*budget < 0) {
+					*exact = 0;
+					return bound;
+				}
+				v = 1 +
+				    am_fill((amz ^ fb) | tb, e ^ (w & -w),
+				        budget, exact);
+				if (v > best)
+					best = v;
+			}
+		}
+	}
+	return best;
+}
+
+/* One region's count, remembered; none (not exact) past the deadline,
+ * which the root's ranking of every move does not otherwise check. */
+static int
+am_region(struct am *a, am_bb amz, am_bb empty, int *exact)
+{
+	uint64_t h = rules_mix64((uint64_t)amz ^ (uint64_t)(amz >> 64) * 3 ^
+	    (uint64_t)empty * 5 ^ (uint64_t)(empty >> 64) * 7);
+	struct am_count *c = &a->counts[h & (AM_COUNT_SLOTS - 1)];
+	long budget = AM_COUNT_NODES;
+	int ex = 1;
+
+	if (am_pop(empty) > AM_COUNT_SQUARES ||
+	    (a->deadline != 0 && ai_out_of_time(a->deadline, a->cancel))) {
+		*exact = 0;
+		return am_pop(empty);
+	}
+	if (!c->used || c->amz != amz || c->empty != empty) {
+		c->moves = (int16_t)am_fill(amz, empty, &budget, &ex);
+		c->exact = (int8_t)ex;
+		c->amz = amz;
+		c->empty = empty;
+		c->used = 1;
+	}
+	*exact &= c->exact;
+	return c->moves;
+}
+
+/* The moves left to amazons `side` when no other amazon shares their
+ * regions (the empty squares they reach, `reach`): the sum over the
+ * regions, each an 8-connected group of those squares and amazons. */
+static int
+am_count(struct am *a, am_bb side, am_bb reach, int *exact)
+{
+	am_bb left = side, area = reach | side, r, grow;
+	int n = 0;
+
+	while (left != 0) {
+		r = left & -left;
+		for (;;) {
+			grow = r | am_king(r, area);
+			if (grow == r)
+				break;
+			r = grow;
+		}
+		n += am_region(a, r & side, r & reach, exact);
+		left &= ~r;
+	}
+	return n;
+}
+
+/* Every complete move of a count: AM_SOLVED for a won count, minus for
+ * a lost one (the side to move wins with more moves left), plus the
+ * difference; 0 when the sides still share a region or a count is not
+ * exact (*known cleared). */
+static int
+am_counted(struct am *a, am_bb me, am_bb opp, am_bb rme, am_bb ropp, int *known)
+{
+	int exact = 1, m, o;
+
+	*known = 0;
+	if (a->counts == NULL || (rme & ropp) != 0)
+		return 0;
+	m = am_count(a, me, rme, &exact);
+	o = am_count(a, opp, ropp, &exact);
+	if (!exact)
+		return 0;
+	*known = 1;
+	return (m > o ? AM_SOLVED : -AM_SOLVED) + (m - o);
+}
+
 /* The position for the side to move, with amazons `me` against `opp`. */
 RULES_HOT static int
 am_eval(struct am *a, am_bb me, am_bb opp, am_bb arrows)
 {
-	am_bb empty = AM_FULL & ~(me | opp | arrows);
-	int tq, tk, ties, kties, v;
+	am_bb empty = AM_FULL & ~(me | opp | arrows), rme, ropp, kme, kopp;
+	int tq, tk, ties, kties, v, known;
 
 	a->nodes++;
-	tq = am_territory(me, opp, empty, am_queen, &ties);
+	tq = am_territory(me, opp, empty, am_queen, &ties, &rme, &ropp);
 	if (a->plain)
-		return AM_W_QUEEN * tq;
-	tk = am_territory(me, opp, empty, am_king, &kties);
-	v = AM_W_QUEEN * tq + AM_W_KING * tk + AM_W_TIE * ties +
-	    AM_W_MOB * (am_mobility(me, empty) - am_mobility(opp, empty));
+		return am_weights[AM_W_QUEEN] * tq;
+	v = am_counted(a, me, opp, rme, ropp, &known);
+	if (known)
+		return v;
+	tk = am_territory(me, opp, empty, am_king, &kties, &kme, &kopp);
+	v = a->w[AM_W_QUEEN] * tq + a->w[AM_W_KING] * tk +
+	    a->w[AM_W_TIE] * ties +
+	    a->w[AM_W_MOB] * (am_mobility(me, empty) - am_mobility(opp, empty));
 	if (a->noise > 0) {
 		uint64_t h = rules_mix64((uint64_t)me ^
 		    (uint64_t)(me >> 64) * 3 ^ (uint64_t)opp * 5 ^
@@ -282,22 +430,22 @@ static int
 am_search(struct am *a, am_bb me, am_bb opp, am_bb arrows, int depth, int ply,
     int alpha, int beta)
 {
-	/* AM_QKEEP queen moves, at most 36 arrows each */
-	struct am_move q[AM_QMOVES_MAX], mv[AM_QKEEP * 40];
+	/* AM_QKEEP_MAX queen moves, at most 36 arrows each */
+	struct am_move q[AM_QMOVES_MAX], mv[AM_QKEEP_MAX * 40];
 	int nq, n, i, best = -AM_INF;
 
 	if (am_stopped(a))
 		return 0;
 	if (depth <= 0)
 		return am_eval(a, me, opp, arrows);
-	nq = am_queen_moves(a, me, opp, arrows, q, AM_QKEEP);
+	nq = am_queen_moves(a, me, opp, arrows, q, a->w[AM_W_QKEEP]);
 	if (nq == 0)
 		return -AM_WIN + ply;
-	n = am_complete(a, me, opp, arrows, q, nq, mv, AM_QKEEP * 40);
+	n = am_complete(a, me, opp, arrows, q, nq, mv, AM_QKEEP_MAX * 40);
 	if (depth == 1 || ply >= AM_PLY_MAX - 1)
 		return mv[0].score;
-	if (n > AM_WIDTH)
-		n = AM_WIDTH;
+	if (n > a->w[AM_W_WIDTH])
+		n = a->w[AM_W_WIDTH];
 	for (i = 0; i < n; i++) {
 		am_bb fb = (am_bb)1 << mv[i].from, tb = (am_bb)1 << mv[i].to;
 		int v = -am_search(a, opp, (me ^ fb) | tb,
@@ -366,7 +514,7 @@ static int
 am_deepen(struct am *a, am_bb me, am_bb opp, am_bb arrows, struct am_move *mv,
     int n, int cap, uint64_t start, long ms, struct ai_report *rep)
 {
-	int depth, best = 0, width = n < AM_ROOT_WIDTH ? n : AM_ROOT_WIDTH;
+	int depth, best = 0, width = n < a->w[AM_W_ROOT] ? n : a->w[AM_W_ROOT];
 
 	rep->depth = 1;
 	rep->score = mv[0].score;
@@ -406,24 +554,59 @@ ai_amazons_move(const void *st, const struct ai_limits *lim,
 	am_bb arrows = am_get(s->arrows);
 	struct am_move q[AM_QMOVES_MAX], *mv;
 	struct am a;
-	int nq, n, best, cap;
+	int nq, n, best, cap, i;
 
 	memset(&a, 0, sizeof a);
 	a.deadline = ai_deadline(start, lim->ms);
 	a.cancel = lim->cancel;
 	a.seed = rules_mix64(lim->seed + 1);
 	a.plain = lim->plain;
+	for (i = 0; i < AM_W_COUNT; i++)
+		a.w[i] = lim->weights != NULL && !a.plain ? lim->weights[i]
+		                                          : am_weights[i];
+	/* widths the arrays hold, at least one move */
+	a.w[AM_W_QKEEP] = a.w[AM_W_QKEEP] < 1 ? 1
+	    : a.w[AM_W_QKEEP] > AM_QKEEP_MAX  ? AM_QKEEP_MAX
+	                                      : a.w[AM_W_QKEEP];
+	if (a.w[AM_W_WIDTH] < 1)
+		a.w[AM_W_WIDTH] = 1;
+	if (a.w[AM_W_ROOT] < 1)
+		a.w[AM_W_ROOT] = 1;
 	cap = am_level(&a, lim);
 	nq = am_queen_moves(&a, me, opp, arrows, q, 0);
 	if (nq == 0 || (mv = malloc(AM_MOVES_MAX * sizeof *mv)) == NULL)
 		return -1;
+	a.counts = calloc(AM_COUNT_SLOTS, sizeof *a.counts);
 	n = am_complete(&a, me, opp, arrows, q, nq, mv, AM_MOVES_MAX);
 	best = am_deepen(&a, me, opp, arrows, mv, n, cap, start, lim->ms, rep);
 	out->from = mv[best].from;
 	out->to = mv[best].to;
 	out->arg = mv[best].arrow;
 	free(mv);
+	free(a.counts);
 	rep->nodes = a.nodes;
 	rep->ms = (long)(ai_clock_ms() - start);
 	return 0;
+}
+
+int
+ai_amazons_count(const void *st, int moves[2])
+{
+	const struct amazons_state *s = st;
+	am_bb w = am_get(s->amz[0]), b = am_get(s->amz[1]);
+	am_bb empty = AM_FULL & ~(w | b | am_get(s->arrows)), rw, rb;
+	struct am a;
+	int ties, exact = 1;
+
+	memset(&a, 0, sizeof a);
+	am_territory(w, b, empty, am_queen, &ties, &rw, &rb);
+	if ((rw & rb) != 0)
+		return -1;
+	a.counts = calloc(AM_COUNT_SLOTS, sizeof *a.counts);
+	if (a.counts == NULL)
+		return -1;
+	moves[0] = am_count(&a, w, rw, &exact);
+	moves[1] = am_count(&a, b, rb, &exact);
+	free(a.counts);
+	return exact;
 }

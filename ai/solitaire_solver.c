@@ -11,6 +11,15 @@
  *     the time one order takes varies wildly from board to board.
  * Everything a run proves lost stays proved, so the last run, long enough,
  * settles the lost positions too.
+ *
+ * A board that ships a table of its winnable positions (solitaire_table.c:
+ * the English cross) answers a position of many pegs by looking up its
+ * jumps. The table holds only positions reachable from the start; whether
+ * a position is, is the same question as whether its complement (every
+ * peg and hole swapped) can be won: a jump backwards on a position is a
+ * jump forwards on its complement, and the start is the complement of the
+ * goal's one peg. The complement of a many-peg position has few pegs and
+ * is searched in a moment.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -73,7 +82,10 @@ struct sol_search {
 	struct sol_table lost;
 	long nodes;
 	long stop; /* the node count at which this run gives up */
-	const atomic_int *cancel; /* set by another thread: give up */
+	const atomic_int *cancel;    /* set by another thread: give up */
+	const struct ai_soltab *tab; /* answers for the positions of
+	                                tab->minpegs pegs or more (NULL:
+	                                none), all reachable from the start */
 	uint64_t shake; /* 0 in the first run, else this run's random seed */
 	/* each depth's jumps (the depth is the peg count) */
 	struct sol_move moves[SOLITAIRE_MAX_CELLS][SOL_MAX_MOVES];
@@ -443,6 +455,19 @@ sol_moves(const struct sol_search *s, const struct sol_mask *p, size_t hash,
 	return n;
 }
 
+/* Whether peg set p of a table's board is in the table. */
+static int
+sol_table_wins(const struct ai_soltab *t, const struct sol_mask *p)
+{
+	uint64_t key = 0;
+	int k;
+
+	for (k = 0; k < t->board.ncells; k++)
+		if (sol_bit(p, t->board.cell[k]))
+			key |= (uint64_t)1 << k;
+	return ai_soltab_has(t, key);
+}
+
 /* Can the position be won? 1 yes, 0 no, -1 when this run's nodes ran out.
  * At the root (hint not NULL) the first jump found that wins goes there. */
 static int
@@ -457,6 +482,8 @@ sol_dfs(struct sol_search *s, struct sol_mask *p, int npegs,
 		return sol_bit(p, s->goal);
 	if (++s->nodes > s->stop)
 		return -1;
+	if (s->tab != NULL && npegs >= s->tab->minpegs && hint == NULL)
+		return sol_table_wins(s->tab, p);
 	if ((s->nodes & (AI_CANCEL_EVERY - 1)) == 0 && ai_cancelled(s->cancel))
 		return -1;
 	hash = sol_hash(p);
@@ -517,13 +544,63 @@ sol_restarts(struct sol_search *s, struct sol_mask *p, int npegs, long limit,
 	}
 }
 
-enum ai_verdict
-ai_solitaire_solve(const void *st, long node_limit, const atomic_int *cancel,
+/* Search peg set p of board b (npegs pegs, at least 2), with the answers
+ * of table tab (NULL: none) for positions of many pegs: 1 winnable (and
+ * *hint a jump that keeps it so), 0 lost, -1 unknown. */
+static int
+sol_search_from(const struct solitaire_state *b, struct sol_mask *p, int npegs,
+    const struct ai_soltab *tab, long node_limit, const atomic_int *cancel,
     struct rules_move *hint)
 {
+	struct sol_search *s = malloc(sizeof *s);
+	int res;
+
+	if (s == NULL)
+		return -1;
+	sol_setup(s, b);
+	s->cancel = cancel;
+	s->tab = tab;
+	sol_table_init(
+	    &s->lost, SOL_TABLE_MIN_BITS, b->rows * b->cols > 64 ? 2 : 1);
+	res = sol_restarts(s, p, npegs, node_limit, hint);
+	free(s->lost.slot);
+	free(s);
+	return res;
+}
+
+/* Whether pegs, a position of board b that is not in its table tab, can
+ * be reached from the start: then it is lost (1), else its table does not
+ * apply (0). */
+static int
+sol_reachable(const struct solitaire_state *b, const struct sol_mask *pegs,
+    const struct ai_soltab *tab, long node_limit, const atomic_int *cancel)
+{
+	struct sol_mask comp = {{0, 0}}, goal = {{0, 0}};
+	struct rules_move unused;
+	int k;
+
+	for (k = 0; k < tab->board.ncells; k++)
+		if (!sol_bit(pegs, tab->board.cell[k]))
+			sol_flip(&comp, tab->board.cell[k]);
+	if (sol_count(comp) <= 1) /* the full board's is empty */
+		return sol_count(comp) == 1 && sol_bit(&comp, b->goal);
+	sol_flip(&goal, b->goal);
+	if (sol_class(b, &comp) != sol_class(b, &goal))
+		return 0;
+	return sol_search_from(b, &comp, sol_count(comp), NULL, node_limit,
+	           cancel, &unused) == 1;
+}
+
+/* The verdict on position st, with its board's table when tables is set
+ * and the board ships one. */
+static enum ai_verdict
+sol_solve(const void *st, long node_limit, const atomic_int *cancel,
+    struct rules_move *hint, int tables)
+{
 	const struct solitaire_state *b = st;
-	struct sol_search *s;
 	struct sol_mask pegs = {{0, 0}}, goal = {{0, 0}};
+	struct ai_soltab tab;
+	const struct ai_soltab *use = NULL;
 	int i, res;
 
 	hint->from = hint->to = hint->arg = RULES_NONE;
@@ -535,17 +612,28 @@ ai_solitaire_solve(const void *st, long node_limit, const atomic_int *cancel,
 	sol_flip(&goal, b->goal);
 	if (b->pegs < 2 || sol_class(b, &pegs) != sol_class(b, &goal))
 		return AI_LOST;
-	s = malloc(sizeof *s);
-	if (s == NULL)
-		return AI_UNKNOWN;
-	sol_setup(s, b);
-	s->cancel = cancel;
-	sol_table_init(
-	    &s->lost, SOL_TABLE_MIN_BITS, b->rows * b->cols > 64 ? 2 : 1);
-	res = sol_restarts(s, &pegs, b->pegs, node_limit, hint);
-	free(s->lost.slot);
-	free(s);
+	if (tables && ai_soltab_find(b, &tab) && b->pegs >= tab.minpegs) {
+		if (sol_table_wins(&tab, &pegs))
+			use = &tab;
+		else if (sol_reachable(b, &pegs, &tab, node_limit, cancel))
+			return AI_LOST;
+	}
+	res = sol_search_from(b, &pegs, b->pegs, use, node_limit, cancel, hint);
 	if (res < 0)
 		return AI_UNKNOWN;
 	return res > 0 ? AI_WINNABLE : AI_LOST;
+}
+
+enum ai_verdict
+ai_solitaire_solve(const void *st, long node_limit, const atomic_int *cancel,
+    struct rules_move *hint)
+{
+	return sol_solve(st, node_limit, cancel, hint, 1);
+}
+
+enum ai_verdict
+ai_solitaire_search(const void *st, long node_limit, const atomic_int *cancel,
+    struct rules_move *hint)
+{
+	return sol_solve(st, node_limit, cancel, hint, 0);
 }

@@ -6,7 +6,8 @@
  * for the previous generic bot at level 5's time, `prev` for the previous
  * release's level 5 in bots-prev) from varied openings, each opening with
  * both colours, every level's time multiplied by SCALE; `bots hints` times
- * the hints on every built-in solitaire board; `bots texel` writes
+ * the hints on every built-in solitaire board (along the hinted line and
+ * on random positions reached in play); `bots texel` writes
  * self-play positions for bench/texel.py.
  */
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 #include "ai/ai.h"
 #include "rules/games.h"
+#include "rules/solitaire.h"
 
 /* Plies played at random before the bots take over, for varied openings. */
 #define BOTS_OPENING_PLIES 4
@@ -345,6 +347,261 @@ bots_hints_board(const char *board)
 	    first, n, longest);
 }
 
+/* Random positions a board's hint is timed on, and the search bound of
+ * each: the server's default (SERVER_HINT_NODES), so that "unknown" here is
+ * "unknown" there. */
+#define BOTS_HINT_POSITIONS 100
+/* Early positions (after 1 to BOTS_HINT_EARLY jumps) are the ones the
+ * search alone takes longest on: many pegs, so much to prove lost. */
+#define BOTS_HINT_EARLY 12
+#define BOTS_HINT_NODES 30000000L
+
+static int
+bots_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A solver the hint bench times. */
+typedef enum ai_verdict (*bots_solver)(
+    const void *, long, const atomic_int *, struct rules_move *);
+
+/* Hints on BOTS_HINT_POSITIONS positions of one board reached by random
+ * jumps from its start (1 to early jumps, uniformly, or when early is 0
+ * to all but two of its pegs' worth; fewer when no jump is left): how many
+ * are winnable, lost and unknown, and the median and longest answer of
+ * solver solve. The positions are the same on every run. */
+static void
+bots_hints_random(
+    const char *board, int early, bots_solver solve, const char *how)
+{
+	const struct rules_game *g = &rules_solitaire;
+	struct rules_opt opt = {"board", board};
+	struct bots_state st;
+	struct rules_move hint, m;
+	struct rules_rng rng;
+	char err[RULES_ERR_MAX];
+	double t[BOTS_HINT_POSITIONS];
+	int i, k, plies, slow = 0, n[3] = {0, 0, 0};
+
+	rules_rng_seed(&rng, 23);
+	for (i = 0; i < BOTS_HINT_POSITIONS; i++) {
+		uint64_t t0;
+		enum ai_verdict v;
+
+		if (g->init(st.b, &opt, 1, err, sizeof err) != 0) {
+			fprintf(stderr, "bots: %s\n", err);
+			exit(1);
+		}
+		plies = 1 +
+		    (int)rules_rng_below(&rng,
+		        early > 0
+		            ? (unsigned)early
+		            : (unsigned)(((const struct solitaire_state *)st.b)
+		                             ->pegs -
+		                  2));
+		for (k = 0; k < plies && bots_random(g, st.b, &rng, &m) == 0;
+		     k++)
+			g->apply(st.b, m);
+		t0 = ai_clock_ms();
+		v = solve(st.b, BOTS_HINT_NODES, NULL, &hint);
+		t[i] = (double)(ai_clock_ms() - t0);
+		slow += t[i] > 1000;
+		n[v == AI_WINNABLE ? 0 : v == AI_LOST ? 1 : 2]++;
+	}
+	qsort(t, BOTS_HINT_POSITIONS, sizeof t[0], bots_cmp_double);
+	if (early > 0)
+		snprintf(err, sizeof err, "1-%d", early);
+	else
+		snprintf(err, sizeof err, "1-all");
+	printf("hint solitaire %s, %d positions after %s random jumps, %s: "
+	       "%d winnable, %d lost, %d unknown; median %.0f ms, max %.0f ms, "
+	       "%d over 1 s\n",
+	    board, BOTS_HINT_POSITIONS, err, how, n[0], n[1], n[2],
+	    (t[BOTS_HINT_POSITIONS / 2 - 1] + t[BOTS_HINT_POSITIONS / 2]) / 2,
+	    t[BOTS_HINT_POSITIONS - 1], slow);
+}
+
+/*
+ * `bots soltable BOARD MIN > data/solitaire/BOARD.win`: the table of a
+ * built-in solitaire board's winnable positions (ai/solitaire_table.c):
+ * every position reachable from its start, each class of symmetric ones
+ * once, searched to the end with each result remembered, and the
+ * winnable ones of MIN pegs or more written out. English: 23.5 million
+ * classes (1,679,071 winnable), about 40 s and 256 MB. The solver's
+ * reachability test needs a start that is every usable cell but the
+ * goal.
+ */
+
+/* Slots of the generator's table: a power of two, about 1.4 times the
+ * English board's 23.5 million classes. */
+#define SOLGEN_BITS 25
+#define SOLGEN_WIN ((uint64_t)1 << 62)
+#define SOLGEN_KEY (SOLGEN_WIN - 1)
+
+struct solgen {
+	int njumps, nbytes, nsym;
+	uint8_t jump[4 * AI_SOLTAB_CELLS][3]; /* from, over, to */
+	uint64_t goal;                        /* the goal's key bit */
+	uint64_t sym[8][8][256]; /* image of byte b's value, per symmetry */
+	uint64_t *slot;          /* key | SOLGEN_WIN, 0 free */
+	size_t used;
+};
+
+/* The key of the class of peg set k: the least of its images. */
+static uint64_t
+solgen_canon(const struct solgen *g, uint64_t k)
+{
+	uint64_t best = ~(uint64_t)0, img;
+	int s, b;
+
+	for (s = 0; s < g->nsym; s++) {
+		img = 0;
+		for (b = 0; b < g->nbytes; b++)
+			img |= g->sym[s][b][(k >> (8 * b)) & 255];
+		if (img < best)
+			best = img;
+	}
+	return best;
+}
+
+/* Whether peg set k (npegs pegs) can be won, remembered by class. */
+static int
+solgen_win(struct solgen *g, uint64_t k, int npegs)
+{
+	uint64_t c, m = ((uint64_t)1 << SOLGEN_BITS) - 1;
+	size_t i;
+	int j, w = 0;
+
+	if (npegs == 1)
+		return k == g->goal;
+	c = solgen_canon(g, k);
+	for (i = rules_mix64(c) & m; g->slot[i] != 0; i = (i + 1) & m)
+		if ((g->slot[i] & SOLGEN_KEY) == c)
+			return (g->slot[i] & SOLGEN_WIN) != 0;
+	for (j = 0; j < g->njumps; j++) {
+		uint64_t a = (uint64_t)1 << g->jump[j][0],
+		         b = (uint64_t)1 << g->jump[j][1],
+		         t = (uint64_t)1 << g->jump[j][2];
+
+		if ((k & a) && (k & b) && !(k & t))
+			w |= solgen_win(g, k ^ a ^ b ^ t, npegs - 1);
+	}
+	for (i = rules_mix64(c) & m; g->slot[i] != 0; i = (i + 1) & m)
+		;
+	g->slot[i] = c | (w ? SOLGEN_WIN : 0);
+	if (++g->used > (m + 1) / 10 * 9) {
+		fprintf(
+		    stderr, "bots: soltable: more than %zu classes\n", g->used);
+		exit(1);
+	}
+	return w;
+}
+
+static int
+bots_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int
+bots_soltable(const char *board, int minpegs)
+{
+	static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+	const struct rules_game *rg = &rules_solitaire;
+	struct rules_opt opt = {"board", board};
+	struct bots_state st;
+	const struct solitaire_state *b = (const void *)st.b;
+	struct ai_soltab_board tb;
+	struct solgen *g = calloc(1, sizeof *g);
+	char err[RULES_ERR_MAX];
+	int idx[SOLITAIRE_MAX_CELLS], k, d, s, v, bit, r, c;
+	uint64_t start = 0, *win;
+	size_t i, n = 0;
+
+	if (g == NULL || rg->init(st.b, &opt, 1, err, sizeof err) != 0 ||
+	    ai_soltab_board(&tb, b) != 0 ||
+	    tb.ncells > 8 * AI_SOLTAB_KEY_BYTES) {
+		fprintf(
+		    stderr, "bots: soltable: no table for board %s\n", board);
+		return 1;
+	}
+	g->slot = calloc((size_t)1 << SOLGEN_BITS, sizeof *g->slot);
+	if (g->slot == NULL) {
+		fprintf(stderr, "bots: soltable: out of memory\n");
+		return 1;
+	}
+	memset(idx, -1, sizeof idx);
+	for (k = 0; k < tb.ncells; k++)
+		idx[tb.cell[k]] = k;
+	for (k = 0; k < tb.ncells; k++) {
+		r = tb.cell[k] / b->cols;
+		c = tb.cell[k] % b->cols;
+		if (b->cell[tb.cell[k]] == SOLITAIRE_PEG)
+			start |= (uint64_t)1 << k;
+		for (d = 0; d < 4; d++) {
+			int r2 = r + 2 * dr[d], c2 = c + 2 * dc[d];
+
+			if (r2 < 0 || r2 >= b->rows || c2 < 0 ||
+			    c2 >= b->cols || idx[r2 * b->cols + c2] < 0 ||
+			    idx[(r + dr[d]) * b->cols + c + dc[d]] < 0)
+				continue;
+			g->jump[g->njumps][0] = (uint8_t)k;
+			g->jump[g->njumps][1] =
+			    (uint8_t)idx[(r + dr[d]) * b->cols + c + dc[d]];
+			g->jump[g->njumps][2] = (uint8_t)idx[r2 * b->cols + c2];
+			g->njumps++;
+		}
+	}
+	if (start !=
+	    (((uint64_t)1 << tb.ncells) - 1) - ((uint64_t)1 << idx[b->goal])) {
+		fprintf(stderr,
+		    "bots: soltable: the start of %s is not every "
+		    "cell but the goal\n",
+		    board);
+		return 1;
+	}
+	g->goal = (uint64_t)1 << idx[b->goal];
+	g->nsym = tb.nsym;
+	g->nbytes = (tb.ncells + 7) / 8;
+	for (s = 0; s < tb.nsym; s++)
+		for (k = 0; k < g->nbytes; k++)
+			for (v = 0; v < 256; v++)
+				for (bit = 0; bit < 8; bit++)
+					if ((v >> bit & 1) &&
+					    8 * k + bit < tb.ncells)
+						g->sym[s][k][v] |= (uint64_t)1
+						    << tb.perm[s][8 * k + bit];
+	solgen_win(g, start, b->pegs);
+	win = malloc(g->used * sizeof *win);
+	if (win == NULL) {
+		fprintf(stderr, "bots: soltable: out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < (size_t)1 << SOLGEN_BITS; i++)
+		if ((g->slot[i] & SOLGEN_WIN) &&
+		    __builtin_popcountll(g->slot[i] & SOLGEN_KEY) >= minpegs)
+			win[n++] = g->slot[i] & SOLGEN_KEY;
+	qsort(win, n, sizeof *win, bots_cmp_u64);
+	printf("tablero-solitaire-win %d %d %d %llx %d %zu\n", b->rows, b->cols,
+	    b->goal, (unsigned long long)tb.usable, minpegs, n);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < AI_SOLTAB_KEY_BYTES; k++)
+			putchar((int)(win[i] >> (8 * k) & 255));
+	fprintf(stderr,
+	    "bots: soltable %s: %zu classes reachable, %zu "
+	    "winnable with %d pegs or more\n",
+	    board, g->used, n, minpegs);
+	free(win);
+	free(g->slot);
+	free(g);
+	return 0;
+}
+
 /* Every built-in solitaire board's hint times (the board option's
  * choices). */
 static int
@@ -370,6 +627,11 @@ bots_hints(void)
 			memcpy(name, p, len);
 			name[len] = '\0';
 			bots_hints_board(name);
+			bots_hints_random(name, 0, ai_solitaire_solve, "hints");
+			bots_hints_random(
+			    name, BOTS_HINT_EARLY, ai_solitaire_solve, "hints");
+			bots_hints_random(name, BOTS_HINT_EARLY,
+			    ai_solitaire_search, "search alone");
 		}
 	}
 	return 0;
@@ -510,6 +772,8 @@ main(int argc, char **argv)
 	bots_read_weights(1, "BOTS_WEIGHTS_B");
 	if (argc == 2 && strcmp(argv[1], "hints") == 0)
 		return bots_hints();
+	if (argc == 4 && strcmp(argv[1], "soltable") == 0)
+		return bots_soltable(argv[2], atoi(argv[3]));
 	if (argc == 5 && strcmp(argv[1], "texel") == 0)
 		return bots_texel(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (g != NULL && (argc == 7 || argc == 8) &&
@@ -520,6 +784,7 @@ main(int argc, char **argv)
 	    "usage: bots speed GAME [ATAXX_SIZE]\n"
 	    "       bots stones\n"
 	    "       bots hints   (the solitaire boards' hint times)\n"
+	    "       bots soltable BOARD MIN > data/solitaire/BOARD.win\n"
 	    "       bots texel GAMES DEPTH FIRST   (Ataxx self-play for "
 	    "bench/texel.py)\n"
 	    "       bots ladder GAME A B GAMES SCALE [FIRST_OPENING]   (A, B: "

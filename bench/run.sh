@@ -604,7 +604,12 @@ if [ -x "$BUILD/bots" ]; then
 			    2>/dev/null
 		fi
 		"$BUILD/bots" ladder ataxx 5 old 10 0.05 2>/dev/null
-		"$BUILD/bots" ladder amazons 2 1 4 0.1 2>/dev/null
+		# Amazons the same way (its games are longer: fewer of
+		# them); level 5 against the previous release's above
+		"$BUILD/bots" ladder amazons 1 random 10 1 2>/dev/null
+		for p in "2 1" "3 2" "4 3" "5 4"; do
+			"$BUILD/bots" ladder amazons $p 10 0.05 2>/dev/null
+		done
 	fi
 fi
 # Another client's ping while two level-5 bot rooms think (target p99 under

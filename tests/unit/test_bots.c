@@ -11,6 +11,7 @@
 
 #include "ai/ai.h"
 #include "check.h"
+#include "rules/amazons.h"
 #include "rules/ataxx.h"
 #include "rules/games.h"
 
@@ -579,6 +580,113 @@ test_amazons(void)
 	CHECK_INT(s.winner, 0);
 }
 
+/* Positions the referee below may search, so that it stays quick. */
+#define REFEREE_NODES 200000L
+
+/* The most moves side `side` makes alone from st (its turn every time),
+ * by a plain search through the rules interface; -1 past *budget. */
+static int
+amazons_alone(const struct amazons_state *st, int side, long *budget)
+{
+	struct rules_move mv[512];
+	struct amazons_state next = *st;
+	int i, n, v, best = 0;
+
+	next.turn = (uint32_t)side;
+	n = rules_amazons.legal_moves(&next, mv, 512);
+	if (n == 512)
+		return -1; /* too large for the referee */
+	for (i = 0; i < n; i++) {
+		if (--*budget < 0)
+			return -1;
+		next = *st;
+		next.turn = (uint32_t)side;
+		rules_amazons.apply(&next, mv[i]);
+		v = amazons_alone(&next, side, budget);
+		if (v < 0)
+			return -1;
+		if (v + 1 > best)
+			best = v + 1;
+	}
+	return best;
+}
+
+/*
+ * Amazons endings: positions where the sides no longer meet, made by
+ * random arrows. The engine's count of each side's moves agrees with a
+ * plain search, and from every such position the side with more moves to
+ * make (counting the move it is to make) wins when the engine plays both
+ * sides: a won ending is never thrown away.
+ */
+static void
+test_amazons_endings(void)
+{
+	struct rules_rng rng;
+	struct amazons_state st;
+	struct rules_status s;
+	struct rules_move m;
+	struct ai_report rep;
+	int trial, i, sq, side, moves[2], counted = 0, checked = 0, played = 0;
+	int wrong = 0, lost = 0;
+
+	rules_rng_seed(&rng, 23);
+	for (trial = 0; trial < 4000; trial++) {
+		memset(&st, 0, sizeof st);
+		for (sq = 0; sq < 100; sq++)
+			if (rules_rng_below(&rng, 100) < 66)
+				st.arrows[sq >> 6] |= (uint64_t)1 << (sq & 63);
+		for (i = 0; i < 8; i++) {
+			sq = (int)rules_rng_below(&rng, 100);
+			if ((st.amz[0][sq >> 6] | st.amz[1][sq >> 6]) >>
+			        (sq & 63) &
+			    1)
+				continue;
+			st.arrows[sq >> 6] &= ~((uint64_t)1 << (sq & 63));
+			st.amz[i & 1][sq >> 6] |= (uint64_t)1 << (sq & 63);
+		}
+		st.turn = rules_rng_below(&rng, 2);
+		if (ai_amazons_count(&st, moves) != 1)
+			continue;
+		counted++;
+		for (side = 0; side < 2; side++) {
+			long budget = REFEREE_NODES;
+			int v = amazons_alone(&st, side, &budget);
+
+			if (v < 0)
+				continue;
+			checked++;
+			if (v != moves[side]) {
+				wrong++;
+				printf("     count %d, referee %d\n",
+				    moves[side], v);
+			}
+		}
+		if (moves[st.turn] <= moves[!st.turn] || moves[!st.turn] == 0 ||
+		    played == 40)
+			continue;
+		/* the side to move has more: it wins, whoever it is */
+		played++;
+		side = (int)st.turn;
+		for (i = 0; i < 200; i++) {
+			rules_status(&rules_amazons, &st, &s);
+			if (s.result != RULES_PLAYING)
+				break;
+			m = bot_depth(&rules_amazons, &st, 2, &rep);
+			rules_amazons.apply(&st, m);
+		}
+		rules_status(&rules_amazons, &st, &s);
+		if (s.result != RULES_WIN || s.winner != side)
+			lost++;
+	}
+	printf("amazons endings: %d counted, %d checked, %d played, %d of them "
+	       "thrown away\n",
+	    counted, checked, played, lost);
+	CHECK_INT(wrong, 0);
+	CHECK_INT(lost, 0);
+	CHECK(checked > 80);
+	CHECK(played == 40);
+}
+
 int
 main(void)
 {
@@ -590,5 +698,6 @@ main(void)
 	test_ataxx_shape();
 	test_cancel();
 	test_amazons();
+	test_amazons_endings();
 	return check_done();
 }

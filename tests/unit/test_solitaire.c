@@ -1018,6 +1018,87 @@ test_solver(void)
 	CHECK(losses > 20);
 }
 
+/*
+ * The English board's shipped table (ai/solitaire_table.c) against the
+ * search alone: on positions reached by random jumps from the start, the
+ * verdicts agree (where the search alone is quick: 20 to 22 pegs), the
+ * hints of a winnable one win when followed, and a position no game
+ * reaches, whose complement was found lost, is searched, not taken as
+ * lost for being missing from the table.
+ */
+static void
+test_table(void)
+{
+	static const char lost12[] =
+	    "7x7:##ooo##/##o..##/......./....o.o/oo....o/##o.o##/##o..## "
+	    "goal=4,4";
+	struct solitaire_state s, start;
+	struct rules_move hint, mv[4 * SOLITAIRE_MAX_CELLS];
+	struct rules_rng rng;
+	struct ai_soltab tab;
+	char err[RULES_ERR_MAX];
+	int trial, n, i, k, wrong = 0, wins = 0, losses = 0, agree = 0;
+	enum ai_verdict v;
+
+	CHECK_INT(make(&start, NULL, NULL, err), 0);
+	CHECK(ai_soltab_find(&start, &tab));
+	CHECK_INT(tab.board.ncells, 33);
+	CHECK_INT(tab.board.nsym, 8);
+	CHECK(tab.n > 200000);
+	/* the start and its four first jumps (one class) are winnable */
+	CHECK(ai_soltab_has(&tab, ((uint64_t)1 << 33) - 1 - (1u << 16)));
+	/* the European board and the example have no table */
+	CHECK_INT(make(&s, "board", "european", err), 0);
+	CHECK(!ai_soltab_find(&s, &tab));
+	CHECK_INT(make(&s, "board", "example", err), 0);
+	CHECK(!ai_soltab_find(&s, &tab));
+	rules_rng_seed(&rng, 23);
+	for (trial = 0; trial < 200; trial++) {
+		s = start;
+		/* 20 to 22 pegs left, then 22 to 31 */
+		k = trial < 40 ? 10 + (int)rules_rng_below(&rng, 3)
+		               : 1 + (int)rules_rng_below(&rng, 10);
+		for (i = 0; i < k; i++) {
+			n = G->legal_moves(&s, mv, 4 * SOLITAIRE_MAX_CELLS);
+			if (n == 0)
+				break;
+			G->apply(&s, mv[rules_rng_below(&rng, (unsigned)n)]);
+		}
+		v = ai_solitaire_solve(&s, 0, NULL, &hint);
+		if (trial < 40) {
+			agree += v == ai_solitaire_search(&s, 0, NULL, &hint);
+			continue;
+		}
+		if (v == AI_WINNABLE) {
+			wins++;
+			wrong += follow_hints(&s) != 0;
+		} else {
+			losses++;
+			wrong += v != AI_LOST;
+		}
+	}
+	CHECK_INT(agree, 40);
+	CHECK_INT(wrong, 0);
+	CHECK(wins > 20);
+	CHECK(losses > 20);
+	/* lost12's complement: 21 pegs, winnable (lost12 is reached from
+	 * the start), reached by no game (lost12 is lost) */
+	load(&s, lost12);
+	for (i = 0; i < s.rows * s.cols; i++)
+		if (s.cell[i] != SOLITAIRE_OFF)
+			s.cell[i] ^= SOLITAIRE_EMPTY ^ SOLITAIRE_PEG;
+	s.pegs = (int16_t)(33 - s.pegs);
+	CHECK_INT(s.pegs, 21);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_WINNABLE);
+	CHECK_INT(follow_hints(&s), 0);
+	/* the full board (no game reaches it; its complement has no peg) */
+	load(&s,
+	    "7x7:##ooo##/##ooo##/ooooooo/ooooooo/ooooooo/##ooo##/##ooo## "
+	    "goal=4,4");
+	CHECK_INT(s.pegs, 33);
+	CHECK_INT(ai_solitaire_solve(&s, 0, NULL, &hint), AI_LOST);
+}
+
 /* The English board's solve time, median of three: printed, not
  * asserted. */
 static void
@@ -1058,6 +1139,7 @@ main(void)
 	test_file_stream();
 	test_blocked_start();
 	test_boards();
+	test_table();
 	test_generator();
 	test_hash();
 	test_solver();
