@@ -30,6 +30,10 @@ int cluster_ready(const struct server *srv);
  * 0 when it runs here. */
 struct conn;
 struct proto_request;
+/* A shorthand line that is no verb, from a connection whose current room
+ * another node holds: sent there, where it may be a bare move ("A2")
+ * (bare.c); 1 when sent, 0 when it is this node's to refuse. */
+int cluster_route_bare(struct conn *c, const char *line, size_t len);
 int cluster_route_forward(struct conn *c, const struct proto_request *req,
     const char *line, size_t len);
 /* A home connection closed: its stand-ins on other nodes go too. */

@@ -54,6 +54,8 @@ struct route_proxy {
 	struct conn *c;
 	struct bufferevent *end; /* the pair's other end: what c is sent */
 	int welcomed; /* the stand-in's own welcome line was dropped */
+	/* The stand-in's current room as last told to the home node. */
+	char current[SERVER_ROOM_ID_MAX];
 };
 
 /* On the home node: where a connection's requests went, and its last
@@ -178,6 +180,8 @@ cluster_route_send(struct cluster *cl, const char *node, int n,
 }
 
 static void cluster_route_lookup(struct route_pending *pr);
+static void cluster_route_send_line(struct cluster *cl, struct conn *c,
+    const char *room, int club, const char *line, size_t len);
 
 /* The requests of h in flight are answered: forgotten. */
 static void
@@ -315,7 +319,6 @@ cluster_route_forward(struct conn *c, const struct proto_request *req,
 {
 	struct cluster *cl = c->srv->cluster;
 	struct route_home *h = c->route;
-	struct route_pending *pr;
 	const char *room = req->room;
 	int club = cluster_route_club[req->verb];
 
@@ -340,7 +343,18 @@ cluster_route_forward(struct conn *c, const struct proto_request *req,
 		return 0;
 	if (h == NULL)
 		h = c->route = xcalloc(1, sizeof *h);
-	pr = xmalloc(sizeof *pr + len + 1);
+	cluster_route_send_line(cl, c, room, club, line, len);
+	return 1;
+}
+
+/* Send line, a request of c, to the node that holds room (or the club). */
+static void
+cluster_route_send_line(struct cluster *cl, struct conn *c, const char *room,
+    int club, const char *line, size_t len)
+{
+	struct route_home *h = c->route;
+	struct route_pending *pr = xmalloc(sizeof *pr + len + 1);
+
 	pr->cl = cl;
 	pr->conn = c->id;
 	pr->tries = 0;
@@ -354,6 +368,20 @@ cluster_route_forward(struct conn *c, const struct proto_request *req,
 		c->current = NULL;
 	}
 	cluster_route_lookup(pr);
+}
+
+int
+cluster_route_bare(struct conn *c, const char *line, size_t len)
+{
+	struct cluster *cl = c->srv->cluster;
+	struct route_home *h = c->route;
+
+	if (cl == NULL || c->route_local || c->route_proxy ||
+	    c->player == NULL || cl->ac == NULL || c->current != NULL ||
+	    h == NULL || h->current[0] == '\0' ||
+	    room_find(c->srv, h->current) != NULL)
+		return 0;
+	cluster_route_send_line(cl, c, h->current, 0, line, len);
 	return 1;
 }
 
@@ -428,8 +456,8 @@ cluster_route_end_read(struct bufferevent *bev, void *arg)
 	struct route_proxy *px = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
 	size_t len = evbuffer_get_length(in);
-	const char *f[6];
-	size_t lens[6];
+	const char *f[10];
+	size_t lens[10];
 	char id[24];
 
 	if (!px->welcomed) {
@@ -446,11 +474,20 @@ cluster_route_end_read(struct bufferevent *bev, void *arg)
 	if (len == 0)
 		return;
 	snprintf(id, sizeof id, "%llu", px->home_conn);
-	lens[0] = lens[1] = lens[2] = lens[3] = lens[4] = (size_t)-1;
+	if (px->c->current != NULL)
+		snprintf(px->current, sizeof px->current, "%s",
+		    px->c->current->id);
+	lens[0] = lens[1] = lens[2] = lens[3] = lens[4] = lens[6] = lens[7] =
+	    lens[8] = lens[9] = (size_t)-1;
 	lens[5] = len;
 	f[0] = "t", f[1] = "out", f[2] = "conn", f[3] = id, f[4] = "data";
 	f[5] = (const char *)evbuffer_pullup(in, -1);
-	cluster_route_send(px->cl, px->home, 6, f, lens);
+	/* How it was written (a stand-in made to deliver an event writes
+	 * JSON until a request tells it the mode), and the room its
+	 * requests without one act on (a pairing's, a round's). */
+	f[6] = "mode", f[7] = px->c->mode == CONN_MODE_TEXT ? "text" : "json";
+	f[8] = "room", f[9] = px->current;
+	cluster_route_send(px->cl, px->home, 10, f, lens);
 	evbuffer_drain(in, len);
 }
 
@@ -561,6 +598,48 @@ cluster_route_str(const redisReply *fields, const char *name)
 	return v != NULL && v->type == REDIS_REPLY_STRING ? v->str : "";
 }
 
+/* The owner's stand-in of c acts on room when a request names none (a
+ * pairing or a round seated it there): so do c's requests from now on,
+ * unless a room of this node is c's current one. */
+static void
+cluster_route_follow(struct conn *c, const char *room)
+{
+	struct route_home *h = c->route;
+
+	if (room[0] == '\0' || strlen(room) >= SERVER_ROOM_ID_MAX ||
+	    room_find(c->srv, room) != NULL)
+		return;
+	if (h == NULL)
+		h = c->route = xcalloc(1, sizeof *h);
+	if (strcmp(h->current, room) == 0)
+		return;
+	snprintf(h->current, sizeof h->current, "%s", room);
+	c->current = NULL;
+}
+
+/* A stand-in's output for c's socket: as it came, or, when the stand-in
+ * wrote JSON and c reads text (an event delivered before any request
+ * told the owner c's mode), each line rendered in c's mode here. */
+static void
+cluster_route_out(struct conn *c, const char *data, size_t len, int json)
+{
+	const char *p = data, *end = data + len, *nl;
+	cJSON *msg;
+
+	if (!json || c->mode != CONN_MODE_TEXT) {
+		net_send(c, data, len);
+		return;
+	}
+	while (p < end) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((msg = cJSON_ParseWithLength(p, (size_t)(nl - p))) != NULL)
+			net_send_msg(c, msg);
+		cJSON_Delete(msg);
+		p = nl + 1;
+	}
+}
+
 /* One entry of this node's stream. */
 static void
 cluster_route_entry(struct cluster *cl, const redisReply *fields)
@@ -598,10 +677,12 @@ cluster_route_entry(struct cluster *cl, const redisReply *fields)
 			return;
 		if (c->route != NULL) /* output came back: the owner lives */
 			cluster_route_answered(c->route);
+		cluster_route_follow(c, cluster_route_str(fields, "room"));
 		/* Committed on the owner before it was sent: not held. */
 		was = cl->srv->out_free;
 		cl->srv->out_free = 1;
-		net_send(c, data->str, data->len);
+		cluster_route_out(c, data->str, data->len,
+		    strcmp(cluster_route_str(fields, "mode"), "json") == 0);
 		cl->srv->out_free = was;
 	} else if (strcmp(t, "tend") == 0) {
 		cluster_club_ended(cl, cluster_route_str(fields, "room"),

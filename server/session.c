@@ -383,6 +383,9 @@ session_line(struct conn *c, const char *line, size_t len)
 		e = bare_line(c, line, len, &req, e, err, sizeof err);
 	if (over != SESSION_RATE_OK) {
 		session_refuse(c, &req, over);
+	} else if (e == PROTO_E_UNKNOWN_CMD && req.shorthand &&
+	    cluster_route_bare(c, line, len)) {
+		c->refused = 0; /* "A2" in a room another node holds */
 	} else if (e != PROTO_OK) {
 		c->refused = 0;
 		if (req.shorthand && e == PROTO_E_BAD_REQUEST)
