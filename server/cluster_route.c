@@ -475,8 +475,8 @@ cluster_route_end_read(struct bufferevent *bev, void *arg)
 		return;
 	snprintf(id, sizeof id, "%llu", px->home_conn);
 	if (px->c->current != NULL)
-		snprintf(px->current, sizeof px->current, "%s",
-		    px->c->current->id);
+		snprintf(
+		    px->current, sizeof px->current, "%s", px->c->current->id);
 	lens[0] = lens[1] = lens[2] = lens[3] = lens[4] = lens[6] = lens[7] =
 	    lens[8] = lens[9] = (size_t)-1;
 	lens[5] = len;
