@@ -1,0 +1,190 @@
+"""test_cluster_addrlimits.py: one address's limits hold across nodes
+(issue 19: "limits and rate limits hold per player and per address across
+nodes"; docs/SCALING.md part 3, "Rate limits").
+
+Three nodes of the test's own, on ports HAProxy does not balance over (its
+health checks would come from the same address), every client from
+127.0.0.1, directly to a node's port:
+- connections: four open on node 1, then node 2 takes only the two that
+  --max-per-address 6 leaves, and node 1 itself refuses one more; node 1
+  killed, node 2 takes connections again (its count died with it);
+- messages: a flood of pings on node 2 spends the address's burst; the
+  same flood on node 3 is let through only as far as the one bucket
+  refilled in between (burst + rate x elapsed over both, where each node
+  alone would let a whole burst through);
+- failed logins: --login-fails 4 spent on node 2, the next failed login
+  on node 3 is refused as too many from the address.
+Each node hears of another's use within a tick or two (it writes its
+report every CLUSTER_TICK_MS, 2 s, and reads the others' every tick), so
+the test waits SYNC before looking on another node.
+"""
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cluster_lib  # noqa: E402
+from cluster_lib import Node, retry  # noqa: E402
+from games_lib import login  # noqa: E402
+import harness  # noqa: E402
+from harness import Client, is_error  # noqa: E402
+
+# Seconds for a node's use to reach another: its report (every 2 s tick)
+# and the other's read of it (its own tick), with a second to spare.
+SYNC = 5.0
+# The address limits under test, small enough to reach quickly.
+MAX_PER_ADDR = 6
+ADDR_RATE = 20
+ADDR_BURST = 200
+LOGIN_FAILS = 4
+FLAGS = ["--max-per-address", str(MAX_PER_ADDR),
+         "--addr-rate", str(ADDR_RATE), "--addr-burst", str(ADDR_BURST),
+         "--login-fails", str(LOGIN_FAILS)]
+# Pings in each flood: the whole burst.
+FLOOD = ADDR_BURST
+
+
+def connect(port):
+    """A new connection's first line: ("ok", client) when welcomed,
+    ("full", text) when refused as server_full, else ("other", text)."""
+    c = Client(port, welcome=False)
+    text = c.line()
+    if text is not None and '"server_full"' in text:
+        c.close()
+        return "full", text
+    if text is not None and '"error"' not in text:
+        return "ok", c
+    c.close()
+    return "other", text
+
+
+def welcomed(port, timeout):
+    """A welcomed connection to port, tried until one is (bounded): the
+    client, or None."""
+    def once():
+        kind, c = connect(port)
+        return c if kind == "ok" else None
+    return retry(once, timeout=timeout)
+
+
+def connections(ck, nodes):
+    tag = "conns"
+    a, b = nodes[0], nodes[1]
+    mine = []
+    for i in range(4):
+        kind, c = connect(a.port)
+        ck.eq(kind, "ok", "%s: connection %d on node 1" % (tag, i + 1))
+        if kind == "ok":
+            mine.append(c)
+    time.sleep(SYNC)
+    taken = 0
+    kind = "ok"
+    while kind == "ok" and taken < MAX_PER_ADDR:
+        kind, c = connect(b.port)
+        if kind == "ok":
+            mine.append(c)
+            taken += 1
+    ck.eq(taken, MAX_PER_ADDR - 4,
+          "%s: node 2 takes only what node 1's four leave of %d" %
+          (tag, MAX_PER_ADDR))
+    ck.ok(kind == "full" and "too many connections from your address" in c,
+          "%s: then refuses with server_full: %r" % (tag, c))
+    time.sleep(SYNC)
+    kind, c = connect(a.port)
+    ck.eq(kind, "full", "%s: node 1 now refuses too (node 2's count "
+          "reached it)" % tag)
+    if kind == "ok":
+        mine.append(c)
+    a.kill()
+    kind, c = connect(b.port)
+    ck.eq(kind, "full", "%s: node 1 killed: its count holds a moment "
+          "(node 2 reads it until it ages out)" % tag)
+    got = welcomed(b.port, cluster_lib.FAILOVER)
+    ck.ok(got is not None, "%s: then node 2 takes connections again "
+          "within %.0f s" % (tag, cluster_lib.FAILOVER))
+    if got is not None:
+        mine.append(got)
+    for c in mine:
+        c.close()
+
+
+def flood(port):
+    """FLOOD pings in one write on a new connection: how many were
+    answered pong (the rest refused, or the line closed as a flood)."""
+    c = welcomed(port, cluster_lib.WAIT)
+    if c is None:
+        return -1
+    c.raw("".join('{"cmd":"ping","id":%d}\n' % (i + 1)
+                  for i in range(FLOOD)))
+    pongs = replies = 0
+    while replies < FLOOD:
+        try:
+            m = c.read()
+        except (TimeoutError, OSError):
+            break
+        if m is None:
+            break
+        if "re" in m:
+            replies += 1
+            pongs += m.get("pong") is True
+    c.close()
+    return pongs
+
+
+def messages(ck, nodes):
+    tag = "msgs"
+    t0 = time.time()
+    first = flood(nodes[1].port)
+    ck.ok(first >= ADDR_BURST - ADDR_RATE,
+          "%s: node 2 answers a burst's worth of pings (%d of %d)" %
+          (tag, first, FLOOD))
+    time.sleep(SYNC)
+    second = flood(nodes[2].port)
+    elapsed = time.time() - t0
+    allowed = ADDR_BURST + ADDR_RATE * elapsed
+    ck.ok(first + second <= allowed,
+          "%s: node 3 then lets through only what one bucket refilled: "
+          "%d + %d pongs <= %d + %d/s x %.1f s = %.0f" %
+          (tag, first, second, ADDR_BURST, ADDR_RATE, elapsed, allowed))
+    ck.ok(second < first,
+          "%s: node 3 did not give the address a fresh burst (%d, node "
+          "2: %d)" % (tag, second, first))
+
+
+def logins(ck, nodes):
+    tag = "fails"
+    owner = login(nodes[1].port, "addrfail")
+    ck.ok(owner.hello and owner.hello.get("ok"),
+          "%s: identity made on node 2" % tag)
+    owner.close()
+    for i in range(LOGIN_FAILS):
+        bad = login(nodes[1].port, "addrfail", "0" * 32)
+        is_error(ck, bad.hello, "bad_token",
+                 "%s: wrong token %d on node 2" % (tag, i + 1))
+        bad.close()
+    time.sleep(SYNC)
+    bad = login(nodes[2].port, "addrfail", "0" * 32)
+    is_error(ck, bad.hello, "rate_limited",
+             "%s: the next wrong token, on node 3, is refused as too many "
+             "from the address" % tag, ["too many failed logins"])
+    bad.close()
+
+
+def run(ck, a):
+    db = harness.pg_fresh()
+    redis = cluster_lib.env("TABLERO_TEST_REDIS")
+    cluster_lib.redis_cmd(redis, "FLUSHALL")
+    nodes = [Node(a.build, "n%d" % (i + 1), db, redis,
+                  extra=FLAGS).start() for i in range(3)]
+    try:
+        connections(ck, nodes)
+        messages(ck, nodes)
+        logins(ck, nodes)
+    finally:
+        for n in nodes:
+            n.cleanup()
+
+
+if __name__ == "__main__":
+    cluster_lib.main(run)
