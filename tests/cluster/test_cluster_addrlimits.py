@@ -13,14 +13,21 @@ health checks would come from the same address), every client from
   refilled in between (burst + rate x elapsed over both, where each node
   alone would let a whole burst through);
 - failed logins: --login-fails 4 spent on node 2, the next failed login
-  on node 3 is refused as too many from the address.
+  on node 3 is refused as too many from the address;
+- HAProxy first (an own HAProxy with contrib/haproxy-tablero.cfg in front
+  of one node, its limits made small through the environment): an
+  address holds at most TABLERO_MAX_PER_ADDR connections and opens at
+  most TABLERO_CONN_RATE in 10 s; another address is unaffected.
 Each node hears of another's use within a tick or two (it writes its
 report every CLUSTER_TICK_MS, 2 s, and reads the others' every tick), so
 the test waits SYNC before looking on another node.
 """
 
 import os
+import socket
+import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -43,6 +50,10 @@ FLAGS = ["--max-per-address", str(MAX_PER_ADDR),
          "--login-fails", str(LOGIN_FAILS)]
 # Pings in each flood: the whole burst.
 FLOOD = ADDR_BURST
+# HAProxy's stick-table limits in its test: connections one address holds
+# at once, and opens in 10 s.
+HA_CUR = 3
+HA_RATE = 6
 
 
 def connect(port):
@@ -171,6 +182,88 @@ def logins(ck, nodes):
     bad.close()
 
 
+def via(port, source):
+    """A connection to port from the loopback address source: its socket
+    once welcomed (a node's first line came through), or None when closed
+    before that (refused by HAProxy)."""
+    try:
+        s = socket.create_connection(("127.0.0.1", port), cluster_lib.WAIT,
+                                     source_address=(source, 0))
+    except OSError:
+        return None
+    s.settimeout(cluster_lib.WAIT)
+    try:
+        data = s.recv(4096)
+    except OSError:
+        data = b""
+    if b"\n" in data and b'"error"' not in data:
+        return s
+    s.close()
+    return None
+
+
+def haproxy(ck, a):
+    tag = "haproxy"
+    node = harness.Server(a.build, extra=cluster_lib.FAST).start()
+    port = cluster_lib.free_port()
+    log = tempfile.NamedTemporaryFile(prefix="tablero-ha-", delete=False)
+    cfg = os.path.join(cluster_lib.HERE, "..", "..", "contrib",
+                       "haproxy-tablero.cfg")
+    env = dict(os.environ, TABLERO_LISTEN="127.0.0.1:%d" % port,
+               TABLERO_CHECK_INTER="300ms",
+               TABLERO_MAX_PER_ADDR=str(HA_CUR),
+               TABLERO_CONN_RATE=str(HA_RATE))
+    for i in (1, 2, 3):
+        env["TABLERO_NODE%d" % i] = "127.0.0.1:%d" % node.port
+    ha = subprocess.Popen(
+        [os.environ.get("TABLERO_TEST_HAPROXY_BIN", "haproxy"), "-db", "-f",
+         cfg], env=env, stdout=log, stderr=log)
+    held = []
+    try:
+        # Waiting from 127.0.0.2: 127.0.0.1's counts start at nothing.
+        first = retry(lambda: via(port, "127.0.0.2"),
+                      timeout=cluster_lib.WAIT)
+        ck.ok(first is not None, "%s: HAProxy passes a connection to the "
+              "node" % tag)
+        if first is not None:
+            first.close()
+        for i in range(HA_CUR):
+            s = via(port, "127.0.0.1")
+            ck.ok(s is not None, "%s: connection %d of %d held" %
+                  (tag, i + 1, HA_CUR))
+            held.append(s)
+        ck.eq(via(port, "127.0.0.1"), None, "%s: one more than %d at once "
+              "is closed before the node sees it" % (tag, HA_CUR))
+        for s in held:
+            if s is not None:
+                s.close()
+        held = []
+        time.sleep(0.5)  # HAProxy sees the closes
+        for i in range(HA_RATE - HA_CUR - 1):
+            s = via(port, "127.0.0.1")
+            ck.ok(s is not None, "%s: after closing, new connections are "
+                  "taken again (%d)" % (tag, i + 1))
+            held.append(s)
+        ck.eq(via(port, "127.0.0.1"), None, "%s: past %d new connections "
+              "in 10 s one is closed, however few are open" %
+              (tag, HA_RATE))
+        other = via(port, "127.0.0.3")
+        ck.ok(other is not None, "%s: another address is taken" % tag)
+        if other is not None:
+            other.close()
+    finally:
+        for s in held:
+            if s is not None:
+                s.close()
+        if ha.poll() is None:
+            ha.kill()
+        ha.wait(cluster_lib.WAIT)
+        node.stop()
+        os.unlink(node.log.name)
+        log.close()
+        os.unlink(log.name)
+
+
 def run(ck, a):
     db = harness.pg_fresh()
     redis = cluster_lib.env("TABLERO_TEST_REDIS")
@@ -184,6 +277,7 @@ def run(ck, a):
     finally:
         for n in nodes:
             n.cleanup()
+    haproxy(ck, a)
 
 
 if __name__ == "__main__":
