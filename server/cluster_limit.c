@@ -4,11 +4,13 @@
  * `limits:{node}`, expiring with the node: one line per address it
  * serves, "a:ADDR CONNS MSGS FAILS", its open connections from there and
  * the messages and failed logins it took from the address's buckets that
- * have not refilled yet. It reads the other live nodes' reports into its
- * limit entries, where the checks count them as used: so an address's
- * connections, messages and failed logins are counted once over the
- * cluster, at most a tick or two late, with no Redis round trip per
- * connection, message or login.
+ * have not refilled yet, and one per name with failed logins, "n:NAME 0 0
+ * FAILS" (a name's messages need no sharing: it has one connection in the
+ * cluster). It reads the other live nodes' reports into its limit
+ * entries, where the checks count them as used: so an address's
+ * connections, messages and failed logins, and a name's failed logins,
+ * are counted once over the cluster, at most a tick or two late, with no
+ * Redis round trip per connection, message or login.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +37,8 @@ struct cluster_limit_walk {
 	int64_t now;
 };
 
-/* One address's line of this node's report, when it uses anything. */
+/* One address's or name's line of this node's report, when it uses
+ * anything. */
 static void
 cluster_limit_line(struct table_link *l, void *arg)
 {
@@ -43,14 +46,16 @@ cluster_limit_line(struct table_link *l, void *arg)
 	struct limit_entry *e = TABLE_ITEM(l, struct limit_entry, link);
 	double msgs, fails;
 
-	if (e->key[0] != 'a')
+	int addr = e->key[0] == 'a';
+
+	if (!addr && e->key[0] != 'n')
 		return;
-	msgs = limit_used_msgs(w->srv, e, w->now);
+	msgs = addr ? limit_used_msgs(w->srv, e, w->now) : 0;
 	fails = limit_used_fails(w->srv, e, w->now);
-	if (e->refs <= 0 && msgs < 0.01 && fails < 0.01)
+	if ((!addr || e->refs <= 0) && msgs < 0.01 && fails < 0.01)
 		return;
-	evbuffer_add_printf(
-	    w->out, "%s %d %.2f %.2f\n", e->key, e->refs, msgs, fails);
+	evbuffer_add_printf(w->out, "%s %d %.2f %.2f\n", e->key,
+	    addr ? e->refs : 0, msgs, fails);
 }
 
 /* Add one report line to the entry of its address; bad lines skipped. */
@@ -63,11 +68,14 @@ cluster_limit_take(struct server *srv, const char *line, int64_t now)
 	int conns;
 
 	if (sscanf(line, "%55s %d %lf %lf", key, &conns, &msgs, &fails) != 4 ||
-	    strncmp(key, "a:", 2) != 0 || conns < 0 ||
-	    conns > CLUSTER_LIMIT_CONNS_MAX || !(msgs >= 0) ||
+	    (strncmp(key, "a:", 2) != 0 && strncmp(key, "n:", 2) != 0) ||
+	    conns < 0 || conns > CLUSTER_LIMIT_CONNS_MAX || !(msgs >= 0) ||
 	    !(msgs <= CLUSTER_LIMIT_USE_MAX) || !(fails >= 0) ||
 	    !(fails <= CLUSTER_LIMIT_USE_MAX))
 		return;
+	if (key[0] == 'n')
+		conns = 0,
+		msgs = 0; /* only a name's failed logins are shared */
 	if ((e = limit_get(srv, key)) != NULL)
 		limit_remote_add(srv, e, conns, msgs, fails, now);
 }

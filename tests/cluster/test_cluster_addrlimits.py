@@ -13,7 +13,10 @@ health checks would come from the same address), every client from
   refilled in between (burst + rate x elapsed over both, where each node
   alone would let a whole burst through);
 - failed logins: --login-fails 4 spent on node 2, the next failed login
-  on node 3 is refused as too many from the address;
+  on node 3 is refused as too many from the address; a name's 5 x
+  --login-fails spent on node 2 from five addresses (each within its
+  own), the next wrong token for it on node 3, from a sixth address, is
+  refused as too many for that name;
 - HAProxy first (an own HAProxy with contrib/haproxy-tablero.cfg in front
   of one node, its limits made small through the environment): an
   address holds at most TABLERO_MAX_PER_ADDR connections and opens at
@@ -45,6 +48,8 @@ MAX_PER_ADDR = 6
 ADDR_RATE = 20
 ADDR_BURST = 200
 LOGIN_FAILS = 4
+# A name may fail this many times an address's --login-fails (limit.c).
+NAME_FAILS_FACTOR = 5
 FLAGS = ["--max-per-address", str(MAX_PER_ADDR),
          "--addr-rate", str(ADDR_RATE), "--addr-burst", str(ADDR_BURST),
          "--login-fails", str(LOGIN_FAILS)]
@@ -163,6 +168,55 @@ def messages(ck, nodes):
           "2: %d)" % (tag, second, first))
 
 
+def login_from(port, source, name, token):
+    """games_lib.login from the loopback address source: the hello's
+    reply."""
+    c = Client.__new__(Client)
+    c.sock = socket.create_connection(("127.0.0.1", port), cluster_lib.WAIT,
+                                      source_address=(source, 0))
+    c.sock.settimeout(cluster_lib.WAIT)
+    c.buf, c.pending, c.next_id = b"", [], 1
+    try:
+        c.welcome = c.json()
+        return c.call("hello", name=name, token=token)
+    finally:
+        c.close()
+
+
+def name_logins(ck, nodes):
+    tag = "name fails"
+    owner = login(nodes[1].port, "namefail")
+    ck.ok(owner.hello and owner.hello.get("ok"),
+          "%s: identity made on node 2" % tag)
+    owner.close()
+    t0 = time.time()
+    for a in range(NAME_FAILS_FACTOR):
+        source = "127.0.0.%d" % (10 + a)
+        for i in range(LOGIN_FAILS):
+            r = login_from(nodes[1].port, source, "namefail", "0" * 32)
+            is_error(ck, r, "bad_token", "%s: wrong token %d from %s on "
+                     "node 2" % (tag, i + 1, source))
+    time.sleep(SYNC)
+    # On node 3, from fresh addresses (each within its own budget): wrong
+    # tokens are taken only as far as the name's one bucket refilled
+    # since the first failure (node 3 alone would take a whole budget).
+    cap = NAME_FAILS_FACTOR * LOGIN_FAILS
+    taken, r = 0, None
+    while taken < cap:
+        source = "127.0.0.%d" % (30 + taken // LOGIN_FAILS)
+        r = login_from(nodes[2].port, source, "namefail", "0" * 32)
+        if not r or r.get("error") != "bad_token":
+            break
+        taken += 1
+    refilled = cap * (time.time() - t0) / 60.0
+    is_error(ck, r, "rate_limited",
+             "%s: node 3 refuses wrong tokens as too many for the name" %
+             tag, ["too many failed logins for namefail"])
+    ck.ok(taken <= refilled,
+          "%s: after taking %d, no more than the name's bucket refilled "
+          "in between (%.1f of %d a minute)" % (tag, taken, refilled, cap))
+
+
 def logins(ck, nodes):
     tag = "fails"
     owner = login(nodes[1].port, "addrfail")
@@ -274,6 +328,7 @@ def run(ck, a):
         connections(ck, nodes)
         messages(ck, nodes)
         logins(ck, nodes)
+        name_logins(ck, nodes)
     finally:
         for n in nodes:
             n.cleanup()
