@@ -4,8 +4,8 @@
  * identities, the count of an address's open connections, a table of
  * these keyed by address (IPv6 by its /64) or by case-folded name, swept
  * when idle, and a rate-limited log for what abusers do. In a cluster an
- * address's entry also holds what the other nodes last reported it used
- * (cluster_limit.c), which its checks count as used here.
+ * address's or a name's entry also holds what the other nodes last
+ * reported it used (cluster_limit.c), which its checks count as used.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -322,8 +322,9 @@ limit_fails_cap(const struct server *srv, const struct limit_entry *e)
 	return e->key[0] == 'n' ? n * LIMIT_NAME_FAILS_FACTOR : n;
 }
 
-/* May this entry fail one more login now (the other nodes' failures
- * from an address counted too)? Without taking. */
+/* May this entry fail one more login now (the failures other nodes
+ * reported for it counted too)? Without taking; else *wait_ms: until the
+ * whole budget has a login left. */
 int
 limit_fails_ok(struct server *srv, struct limit_entry *e, int64_t *wait_ms)
 {
@@ -335,9 +336,8 @@ limit_fails_ok(struct server *srv, struct limit_entry *e, int64_t *wait_ms)
 	cap = limit_fails_cap(srv, e);
 	now = clock_mono_ms();
 	limit_remote_drain(srv, e, now);
-	left = limit_has(&e->fails, cap / 60000.0, cap, now)
-	    ? e->fails.tokens - e->remote_fails
-	    : e->fails.tokens;
+	limit_has(&e->fails, cap / 60000.0, cap, now); /* refilled */
+	left = e->fails.tokens - e->remote_fails;
 	if (left >= 1.0)
 		return 1;
 	*wait_ms = (int64_t)((1.0 - left) / (cap / 60000.0)) + 1;
