@@ -17,6 +17,8 @@
 #         TABLERO_TEST_REDIS_PID   its PID (the bench measures its CPU)
 #         TABLERO_TEST_HAPROXY     HOST:PORT of HAProxy's front end
 #         TABLERO_TEST_HAPROXY_SOCK  its admin socket (show stat)
+#         TABLERO_TEST_HAPROXY_WEB  HOST:PORT of HAProxy's web front end
+#         TABLERO_TEST_WEB_PORTS   the nodes' web ports (--web-port) behind it
 #         TABLERO_TEST_NODE_PORTS  the NODES loopback ports behind HAProxy,
 #                                  separated by spaces
 #         TABLERO_TEST_REDIS_BIN, TABLERO_TEST_HAPROXY_BIN  the programs,
@@ -113,6 +115,19 @@ start_haproxy() {
 		NODE_PORTS="$NODE_PORTS $(free_port)"
 	done
 	NODE_PORTS=${NODE_PORTS# }
+	# Each node's web port (--web-port), behind HAProxy's web front end.
+	WEB_PORTS=
+	i=0
+	while [ $i -lt $NODES ]; do
+		i=$((i + 1))
+		WEB_PORTS="$WEB_PORTS $(free_port)"
+	done
+	WEB_PORTS=${WEB_PORTS# }
+	web_port=$(free_port)
+	# shellcheck disable=SC2086 # three words, three ports
+	set -- $WEB_PORTS
+	web_env="TABLERO_WEB_LISTEN=127.0.0.1:$web_port TABLERO_WEB1=127.0.0.1:$1"
+	web_env="$web_env TABLERO_WEB2=127.0.0.1:$2 TABLERO_WEB3=127.0.0.1:$3"
 	# shellcheck disable=SC2086 # three words, three ports
 	set -- $NODE_PORTS
 	# A second file adds HAProxy's admin socket, where the tests read
@@ -120,7 +135,8 @@ start_haproxy() {
 	HAPROXY_SOCK=$WORK/haproxy.sock
 	printf 'global\n    stats socket %s mode 600 level operator\n' \
 	    "$HAPROXY_SOCK" >"$WORK/haproxy-stats.cfg"
-	TABLERO_LISTEN=127.0.0.1:$port TABLERO_NODE1=127.0.0.1:$1 \
+	# shellcheck disable=SC2086 # web_env: assignments, one word each
+	env $web_env TABLERO_LISTEN=127.0.0.1:$port TABLERO_NODE1=127.0.0.1:$1 \
 	    TABLERO_NODE2=127.0.0.1:$2 TABLERO_NODE3=127.0.0.1:$3 \
 	    TABLERO_CHECK_INTER=$CLUSTERTEST_CHECK_INTER \
 	    "$HAPROXY_BIN" -db -f "$HERE/haproxy-tablero.cfg" \
@@ -129,6 +145,7 @@ start_haproxy() {
 	wait_port "$port" "$HAPROXY_PID" ||
 		{ cat "$WORK/haproxy.log" >&2; die "haproxy did not start"; }
 	HAPROXY_ADDR=127.0.0.1:$port
+	HAPROXY_WEB_ADDR=127.0.0.1:$web_port
 }
 
 case "${1:-}" in
@@ -155,6 +172,8 @@ run)
 	    TABLERO_TEST_HAPROXY=$HAPROXY_ADDR \
 	    TABLERO_TEST_HAPROXY_SOCK=$HAPROXY_SOCK \
 	    TABLERO_TEST_NODE_PORTS=$NODE_PORTS \
+	    TABLERO_TEST_WEB_PORTS=$WEB_PORTS \
+	    TABLERO_TEST_HAPROXY_WEB=$HAPROXY_WEB_ADDR \
 	    TABLERO_TEST_REDIS_BIN=$REDIS_BIN \
 	    TABLERO_TEST_HAPROXY_BIN=$HAPROXY_BIN "$@" || rc=$?
 	exit $rc

@@ -305,7 +305,6 @@ cluster_beat_done(redisAsyncContext *ac, void *reply, void *arg)
 		log_info("cluster: ready node=%s", cl->node);
 	}
 	cluster_scan(cl);
-	cluster_club_tick(cl);
 }
 
 static void
@@ -390,6 +389,8 @@ cluster_tick(evutil_socket_t fd, short what, void *arg)
 	if (cl->rd == NULL && cl->ac != NULL)
 		cluster_connect(cl, &cl->rd);
 	cluster_renew_all(cl);
+	/* The club's lease too: dropped here when Redis is unreachable. */
+	cluster_club_tick(cl);
 	if (cl->ac == NULL)
 		return;
 	cluster_lobby_tick(cl);
@@ -558,18 +559,96 @@ cluster_room_gone(struct room *r)
 	}
 }
 
+/* The ids of p's rooms on this node, for the store to leave out. */
+static const char **
+cluster_local_ids(const struct player *p)
+{
+	const char **skip = xmalloc(((size_t)p->nrooms + 1) * sizeof *skip);
+	int i;
+
+	for (i = 0; i < p->nrooms; i++)
+		skip[i] = p->rooms[i]->id;
+	return skip;
+}
+
+/* One stored room as hello lists it when another node holds it: what the
+ * store knows (docs/PROTOCOL.md, hello). */
+static int
+cluster_hello_room(void *arg, const struct store_room *sr,
+    const struct store_move *moves, int nmoves)
+{
+	const struct rules_game *g = rules_find(sr->game);
+	cJSON *o, *seats, *stored, *it;
+	int i = 0;
+
+	(void)moves;
+	(void)nmoves;
+	if (g == NULL)
+		return 0;
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "room", sr->id);
+	cJSON_AddStringToObject(o, "game", g->name);
+	cJSON_AddStringToObject(o, "status", sr->status);
+	seats = cJSON_AddArrayToObject(o, "seats");
+	stored = cJSON_Parse(sr->seats);
+	cJSON_ArrayForEach(it, stored) {
+		const char *name =
+		    cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
+		const cJSON *bot = cJSON_GetObjectItem(it, "bot");
+		cJSON *one;
+
+		if (i == g->seats)
+			break;
+		one = cJSON_CreateObject();
+		cJSON_AddStringToObject(one, "seat", g->seat_names[i++]);
+		if (name != NULL)
+			cJSON_AddStringToObject(one, "name", name);
+		else
+			cJSON_AddNullToObject(one, "name");
+		if (cJSON_IsNumber(bot) && bot->valueint > 0)
+			cJSON_AddNumberToObject(one, "bot", bot->valueint);
+		else
+			cJSON_AddNullToObject(one, "bot");
+		cJSON_AddNullToObject(one, "connected");
+		cJSON_AddItemToArray(seats, one);
+	}
+	cJSON_Delete(stored);
+	cJSON_AddNullToObject(o, "watchers");
+	cJSON_AddItemToObject(o, "clock",
+	    room_clock_summary(sr->clock_initial_ms, sr->clock_increment_ms));
+	cJSON_AddNullToObject(o, "turn");
+	proto_add_int(o, "seq", sr->seq);
+	cJSON_AddBoolToObject(o, "private", sr->is_private);
+	cJSON_AddBoolToObject(o, "elsewhere", 1);
+	cJSON_AddItemToArray(arg, o);
+	return 0;
+}
+
+void
+cluster_hello_rooms(struct server *srv, const struct player *p, cJSON *rooms)
+{
+	const char **skip;
+
+	if (srv->cluster == NULL)
+		return;
+	skip = cluster_local_ids(p);
+	/* At most what the rooms-per-player limit lets anyone hold. */
+	if (store_rooms_seated(srv->reader, p->name, skip, p->nrooms,
+	        srv->cfg.max_rooms_per_player, cluster_hello_room, rooms) != 0)
+		log_error("cluster: listing %s's rooms: %s", p->name,
+		    store_errmsg(srv->reader));
+	free(skip);
+}
+
 int
 cluster_rooms_elsewhere(struct server *srv, const struct player *p)
 {
 	const char **skip;
 	long n = 0;
-	int i;
 
 	if (srv->cluster == NULL)
 		return 0;
-	skip = xmalloc(((size_t)p->nrooms + 1) * sizeof *skip);
-	for (i = 0; i < p->nrooms; i++)
-		skip[i] = p->rooms[i]->id;
+	skip = cluster_local_ids(p);
 	if (store_rooms_of(srv->reader, p->name, skip, p->nrooms, &n) != 0) {
 		log_error("cluster: counting %s's rooms: %s", p->name,
 		    store_errmsg(srv->reader));

@@ -53,6 +53,11 @@ void cluster_watcher(struct room *r, struct player *p, int add);
 /* The unfinished rooms p created or sits in on other nodes (from the
  * store), for the rooms-per-player limit; 0 alone. */
 int cluster_rooms_elsewhere(struct server *srv, const struct player *p);
+/* The unfinished rooms p sits in that this node does not hold (another
+ * node's, or a dead node's not yet taken), as the store has them, added
+ * to hello's list `rooms`; nothing alone. */
+void cluster_hello_rooms(
+    struct server *srv, const struct player *p, struct cJSON *rooms);
 /* A room joins this node's memory: a new room takes its lease. */
 void cluster_room_added(struct room *r);
 /* A room leaves this node's memory: its lease is given back. */

@@ -130,6 +130,7 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		if (latest == NULL || r->updated_ms >= latest->updated_ms)
 			latest = r;
 	}
+	cluster_hello_rooms(c->srv, p, rooms);
 	session_reply(c, rep);
 	c->current = latest;
 	free(held);

@@ -1717,6 +1717,27 @@ pgpg_room_claim(struct store_conn *c, const char *id, long long *epoch,
 	return rc;
 }
 
+/* The arguments the player's-rooms queries share: $1 the player's name, $2
+ * a seat of theirs as write.c's JSON has it, $3 the ids to leave out as a
+ * text[] literal (ids->p, freed by the caller); -1 out of memory. */
+static int
+pgpg_rooms_args(const char *name, const char *const *skip, int nskip,
+    struct pgpg_buf *ids, char *seat, size_t seatlen, const char *vals[3])
+{
+	int i, rc = pgpg_buf_add(ids, "{", 1);
+
+	for (i = 0; i < nskip && rc == 0; i++)
+		rc = (i > 0 ? pgpg_buf_add(ids, ",", 1) : 0) |
+		    pgpg_buf_elem(ids, skip[i], 0);
+	if (rc != 0 || pgpg_buf_add(ids, "}", 1) != 0)
+		return -1;
+	snprintf(seat, seatlen, "\"name\":\"%s\"", name);
+	vals[0] = name;
+	vals[1] = seat;
+	vals[2] = ids->p;
+	return 0;
+}
+
 static int
 pgpg_rooms_of(struct store_conn *c, const char *name, const char *const *skip,
     int nskip, long *n)
@@ -1725,20 +1746,11 @@ pgpg_rooms_of(struct store_conn *c, const char *name, const char *const *skip,
 	char seat[PGPG_ERRLEN];
 	const char *vals[3];
 	PGresult *r;
-	int i, rc = pgpg_buf_add(&ids, "{", 1);
 
-	for (i = 0; i < nskip && rc == 0; i++)
-		rc = (i > 0 ? pgpg_buf_add(&ids, ",", 1) : 0) |
-		    pgpg_buf_elem(&ids, skip[i], 0);
-	if (rc != 0 || pgpg_buf_add(&ids, "}", 1) != 0) {
+	if (pgpg_rooms_args(name, skip, nskip, &ids, seat, sizeof seat, vals)) {
 		free(ids.p);
 		return pgpg_fail(c, "count rooms", "out of memory");
 	}
-	/* A seat as write.c's JSON has it. */
-	snprintf(seat, sizeof seat, "\"name\":\"%s\"", name);
-	vals[0] = name;
-	vals[1] = seat;
-	vals[2] = ids.p;
 	r = pgpg_exec_rows(c,
 	    "SELECT count(*) FROM rooms WHERE status <> 'ended'"
 	    " AND (creator = $1 OR strpos(seats, $2) > 0)"
@@ -1748,6 +1760,44 @@ pgpg_rooms_of(struct store_conn *c, const char *name, const char *const *skip,
 	if (r == NULL)
 		return -1;
 	*n = PQntuples(r) == 1 ? (long)pgpg_ll(r, 0, 0) : 0;
+	PQclear(r);
+	return 0;
+}
+
+static int
+pgpg_rooms_seated(struct store_conn *c, const char *name,
+    const char *const *skip, int nskip, int limit, store_room_cb cb, void *arg)
+{
+	struct pgpg_buf ids = {NULL, 0, 0};
+	char seat[PGPG_ERRLEN], lim[16];
+	const char *vals[3];
+	struct store_room rm;
+	PGresult *r;
+	int i;
+
+	if (pgpg_rooms_args(name, skip, nskip, &ids, seat, sizeof seat, vals)) {
+		free(ids.p);
+		return pgpg_fail(c, "list rooms", "out of memory");
+	}
+	snprintf(lim, sizeof lim, "%d", limit);
+	vals[0] = lim;
+	/* The columns of PS_LOAD_ROOMS. */
+	r = pgpg_exec_rows(c,
+	    "SELECT id, game, options, seats, status, result, creator,"
+	    " private, clock_initial_ms, clock_increment_ms, game_no,"
+	    " created_ms, updated_ms, seq FROM rooms"
+	    " WHERE status <> 'ended' AND strpos(seats, $2) > 0"
+	    " AND NOT (id = ANY ($3::text[]))"
+	    " ORDER BY updated_ms DESC LIMIT $1::integer",
+	    3, vals, "list rooms");
+	free(ids.p);
+	if (r == NULL)
+		return -1;
+	for (i = 0; i < PQntuples(r); i++) {
+		pgpg_room_row(r, i, &rm);
+		if (cb(arg, &rm, NULL, 0) != 0)
+			break;
+	}
 	PQclear(r);
 	return 0;
 }
@@ -1778,4 +1828,5 @@ const struct store_backend store_pg = {
     .rooms_unfinished = pgpg_rooms_unfinished,
     .room_claim = pgpg_room_claim,
     .rooms_of = pgpg_rooms_of,
+    .rooms_seated = pgpg_rooms_seated,
 };

@@ -269,6 +269,15 @@ store_rooms_of(struct store *s, const char *name, const char *const *skip,
 }
 
 int
+store_rooms_seated(struct store *s, const char *name, const char *const *skip,
+    int nskip, int limit, store_room_cb cb, void *arg)
+{
+	if (s->be->rooms_seated == NULL)
+		return store_no_cluster(s);
+	STORE_CALL(s, rooms_seated(s->conn, name, skip, nskip, limit, cb, arg));
+}
+
+int
 store_copy_read(
     struct store *s, const struct store_table *t, store_row_cb cb, void *arg)
 {

@@ -294,6 +294,11 @@ struct store_backend {
 	 * nskip rooms in skip (those the caller counts itself). */
 	int (*rooms_of)(struct store_conn *c, const char *name,
 	    const char *const *skip, int nskip, long *n);
+	/* The unfinished rooms name sits in, besides the nskip in skip,
+	 * newest first, at most limit, as stored (cb gets no moves). */
+	int (*rooms_seated)(struct store_conn *c, const char *name,
+	    const char *const *skip, int nskip, int limit, store_room_cb cb,
+	    void *arg);
 
 	/* --copy-db (copy.c), on writers. Every row of table t (schema.h),
 	 * in t's order, to cb. */
@@ -346,6 +351,9 @@ int store_room_claim(struct store *s, const char *id, long long *epoch,
     store_room_cb cb, void *arg);
 int store_rooms_of(struct store *s, const char *name, const char *const *skip,
     int nskip, long *n);
+int store_rooms_seated(struct store *s, const char *name,
+    const char *const *skip, int nskip, int limit, store_room_cb cb,
+    void *arg);
 int store_copy_read(
     struct store *s, const struct store_table *t, store_row_cb cb, void *arg);
 int store_copy_txn(struct store *s, int what);

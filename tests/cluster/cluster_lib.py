@@ -279,6 +279,11 @@ class Cluster:
         self.ports = [int(p) for p in
                       env("TABLERO_TEST_NODE_PORTS").split()]
         self.extra = list(extra)
+        # Each node's web port behind HAProxy's web front end (clustertest.sh).
+        self.web_ports = [int(p) for p in os.environ.get(
+            "TABLERO_TEST_WEB_PORTS", "").split()]
+        web = os.environ.get("TABLERO_TEST_HAPROXY_WEB")
+        self.web_front = hostport(web)[1] if web else None
         self.nodes = []
         for i in range(1 if SINGLE else n):
             self.nodes.append(self.start_node(i))
@@ -289,8 +294,10 @@ class Cluster:
 
     def start_node(self, i):
         """Start node i (again, after a kill): node id n{i+1}."""
+        web = (["--web-port", str(self.web_ports[i])]
+               if i < len(self.web_ports) else [])
         node = Node(self.build, "n%d" % (i + 1), self.db, self.redis_addr,
-                    port=self.ports[i], extra=self.extra)
+                    port=self.ports[i], extra=self.extra + web)
         node.start()
         if i < len(self.nodes):
             self.nodes[i] = node
