@@ -394,6 +394,7 @@ cluster_tick(evutil_socket_t fd, short what, void *arg)
 	if (cl->ac == NULL)
 		return;
 	cluster_lobby_tick(cl);
+	cluster_limit_tick(cl);
 	cluster_route_tick(cl);
 	snprintf(key, sizeof key, "node:%s", cl->node);
 	snprintf(val, sizeof val, "pid=%ld port=%d", (long)getpid(),

@@ -107,6 +107,11 @@ void cluster_club_tick(struct cluster *cl);
 void cluster_club_ended(struct cluster *cl, const char *room,
     const char *winner, const char *reason);
 
+/* cluster_limit.c */
+/* Every tick: report this node's use of each address's limits, read the
+ * other live nodes' reports into the limits table. */
+void cluster_limit_tick(struct cluster *cl);
+
 /* cluster_lobby.c */
 /* 1 when node is this one or beat lately (or nothing is known yet). */
 int cluster_node_alive(const struct cluster *cl, const char *node);

@@ -3,7 +3,9 @@
  * its connections: token buckets for messages, failed logins and new
  * identities, the count of an address's open connections, a table of
  * these keyed by address (IPv6 by its /64) or by case-folded name, swept
- * when idle, and a rate-limited log for what abusers do.
+ * when idle, and a rate-limited log for what abusers do. In a cluster an
+ * address's or a name's entry also holds what the other nodes last
+ * reported it used (cluster_limit.c), which its checks count as used.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -64,6 +66,101 @@ limit_wait_ms(const struct limit_bucket *b, double per_ms)
 	if (b->tokens >= 1.0 || per_ms <= 0)
 		return 0;
 	return (int64_t)((1.0 - b->tokens) / per_ms) + 1;
+}
+
+/* An address's message rate per ms and burst; a name's (or a
+ * stand-in's) otherwise. */
+static double
+limit_msgs_rate(const struct server *srv, const struct limit_entry *e)
+{
+	return (e->key[0] == 'a' ? srv->cfg.addr_rate : srv->cfg.rate) / 1000.0;
+}
+
+static double
+limit_msgs_cap(const struct server *srv, const struct limit_entry *e)
+{
+	return e->key[0] == 'a' ? srv->cfg.addr_burst : srv->cfg.burst;
+}
+
+/* The other nodes' use of e brought up to now: forgotten when older than
+ * the last reports read, else drained at the address's rates. */
+static void
+limit_remote_drain(struct server *srv, struct limit_entry *e, int64_t now)
+{
+	double fcap = limit_fails_cap(srv, e);
+
+	if (e->remote_gen != srv->limit_gen) {
+		e->remote_gen = srv->limit_gen;
+		e->remote_conns = 0;
+		e->remote_msgs = e->remote_fails = 0;
+		e->remote_at = now;
+		return;
+	}
+	if (now <= e->remote_at)
+		return;
+	e->remote_msgs -=
+	    (double)(now - e->remote_at) * limit_msgs_rate(srv, e);
+	e->remote_fails -= (double)(now - e->remote_at) * fcap / 60000.0;
+	if (e->remote_msgs < 0)
+		e->remote_msgs = 0;
+	if (e->remote_fails < 0)
+		e->remote_fails = 0;
+	e->remote_at = now;
+}
+
+/* The connections the other nodes last reported from e's address. */
+int
+limit_remote_conns(const struct server *srv, const struct limit_entry *e)
+{
+	return e->remote_gen == srv->limit_gen ? e->remote_conns : 0;
+}
+
+/* Add one node's report of e's use (cluster_limit.c); the reports read
+ * before (srv->limit_gen was raised since) are forgotten first. */
+void
+limit_remote_add(struct server *srv, struct limit_entry *e, int conns,
+    double msgs, double fails, int64_t now)
+{
+	limit_remote_drain(srv, e, now);
+	e->remote_conns += conns;
+	e->remote_msgs += msgs;
+	e->remote_fails += fails;
+}
+
+/* Messages this node took from e's bucket that have not refilled yet. */
+double
+limit_used_msgs(struct server *srv, struct limit_entry *e, int64_t now)
+{
+	double cap = limit_msgs_cap(srv, e);
+
+	if (!e->msgs.used)
+		return 0;
+	limit_refill(&e->msgs, limit_msgs_rate(srv, e), cap, now);
+	return cap - e->msgs.tokens;
+}
+
+/* Failed logins this node counted against e that have not refilled. */
+double
+limit_used_fails(struct server *srv, struct limit_entry *e, int64_t now)
+{
+	double cap = limit_fails_cap(srv, e);
+
+	if (!e->fails.used)
+		return 0;
+	limit_refill(&e->fails, cap / 60000.0, cap, now);
+	return cap - e->fails.tokens;
+}
+
+/* May address a send one more message now: a whole token left in its
+ * bucket once the other nodes' use is counted too? Takes none. */
+int
+limit_addr_msgs_has(struct server *srv, struct limit_entry *a, int64_t now)
+{
+	if (!limit_has(
+	        &a->msgs, limit_msgs_rate(srv, a), limit_msgs_cap(srv, a), now))
+		return 0;
+	limit_remote_drain(srv, a, now);
+	return a->msgs.tokens - a->remote_msgs >= 1.0;
 }
 
 /* The entry for key, made (full buckets) when missing; NULL when the
@@ -132,6 +229,9 @@ limit_idle(struct server *srv, struct limit_entry *e, int64_t now)
 	const struct config *cfg = &srv->cfg;
 
 	if (e->refs > 0)
+		return 0;
+	limit_remote_drain(srv, e, now);
+	if (e->remote_conns > 0 || e->remote_msgs > 0 || e->remote_fails > 0)
 		return 0;
 	if (e->msgs.used) {
 		int addr = e->key[0] == 'a';
@@ -222,18 +322,25 @@ limit_fails_cap(const struct server *srv, const struct limit_entry *e)
 	return e->key[0] == 'n' ? n * LIMIT_NAME_FAILS_FACTOR : n;
 }
 
-/* May this entry fail one more login now? Without taking. */
+/* May this entry fail one more login now (the failures other nodes
+ * reported for it counted too)? Without taking; else *wait_ms: until the
+ * whole budget has a login left. */
 int
 limit_fails_ok(struct server *srv, struct limit_entry *e, int64_t *wait_ms)
 {
-	double cap;
+	double cap, left;
+	int64_t now;
 
 	if (e == NULL)
 		return 1;
 	cap = limit_fails_cap(srv, e);
-	if (limit_has(&e->fails, cap / 60000.0, cap, clock_mono_ms()))
+	now = clock_mono_ms();
+	limit_remote_drain(srv, e, now);
+	limit_has(&e->fails, cap / 60000.0, cap, now); /* refilled */
+	left = e->fails.tokens - e->remote_fails;
+	if (left >= 1.0)
 		return 1;
-	*wait_ms = limit_wait_ms(&e->fails, cap / 60000.0);
+	*wait_ms = (int64_t)((1.0 - left) / (cap / 60000.0)) + 1;
 	return 0;
 }
 

@@ -608,11 +608,16 @@ net_address_limit(
 		net_refuse_full(fd);
 		return NULL;
 	}
-	if (lim->refs < srv->cfg.max_per_addr)
+	/* In a cluster the other nodes' connections from there count too
+	 * (as last reported: cluster_limit.c). */
+	if (lim->refs + limit_remote_conns(srv, lim) < srv->cfg.max_per_addr)
 		return lim;
 	net_addr_text(sa, where, sizeof where);
-	limit_log(srv, "%s: %d connections from that address already: refusing",
-	    where, lim->refs);
+	limit_log(srv,
+	    "%s: %d connections from that address already (%d on other "
+	    "nodes): refusing",
+	    where, lim->refs + limit_remote_conns(srv, lim),
+	    limit_remote_conns(srv, lim));
 	net_refuse(fd, "too many connections from your address");
 	return NULL;
 }

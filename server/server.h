@@ -205,8 +205,9 @@ struct config {
 	int tls_port; /* -1: no TLS port */
 	const char *tls_cert, *tls_key;
 	int max_seeks; /* open seeks on the server (seek.h) */
-	const char *redis; /* HOST:PORT: a cluster node (cluster.c); NULL: alone */
-	const char *node;  /* the node's id in the cluster; NULL: made up */
+	const char
+	    *redis; /* HOST:PORT: a cluster node (cluster.c); NULL: alone */
+	const char *node; /* the node's id in the cluster; NULL: made up */
 };
 
 /* A token bucket (limit.c). */
@@ -226,6 +227,14 @@ struct limit_entry {
 	struct limit_bucket fails; /* failed logins */
 	struct limit_bucket names; /* new identities (addresses) */
 	struct limit_bucket games; /* finished games kept */
+	/* An address's use on the other nodes of a cluster as last read
+	 * (cluster_limit.c): current while remote_gen is srv->limit_gen;
+	 * messages and failed logins drain from remote_at on, as a bucket
+	 * refills. */
+	unsigned remote_gen;
+	int remote_conns;
+	double remote_msgs, remote_fails;
+	int64_t remote_at;
 };
 
 enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };
@@ -284,7 +293,7 @@ struct conn {
 	int relay;      /* bev is the server's end of a WebSocket (ws.c) */
 	int guest;      /* player is an anonymous watcher (session.c) */
 	struct route_home *route; /* cluster_route.c: owners it asked */
-	int route_local; /* cluster_route.c: run this line here */
+	int route_local;          /* cluster_route.c: run this line here */
 	int route_proxy; /* cluster_route.c: another node's player's stand-in */
 };
 TAILQ_HEAD(conn_list, conn);
@@ -379,8 +388,8 @@ struct room {
 	struct event *retire_timer; /* finished: when to leave memory */
 	int archive_due;            /* ended, not yet kept in the games table */
 	int in_server;              /* room_add'ed (not one being created) */
-	int solo_tries; /* one player: restarts and failed ends at this level
-	                   since it was last solved (record.c) */
+	int solo_tries;   /* one player: restarts and failed ends at this level
+	                     since it was last solved (record.c) */
 	long long epoch;  /* cluster.c: this node's lease epoch, 0: alone */
 	int64_t lease_ms; /* cluster.c: the lease last known held (mono) */
 };
@@ -413,7 +422,8 @@ struct server {
 	struct table rooms_by_id; /* the same rooms, by id */
 	struct worker *worker;
 	int shutting_down;
-	struct table limits;            /* limit_entry by key */
+	struct table limits; /* limit_entry by key */
+	unsigned limit_gen;  /* the other nodes' reports read (limit.c) */
 	struct limit_bucket log_bucket; /* limit_log's */
 	long log_suppressed;
 	struct event *sweep;     /* housekeeping, every second */
@@ -568,6 +578,12 @@ void limit_games_take(
 int limit_games_check(struct conn *c, const struct proto_request *req);
 int limit_names_take(
     struct server *srv, struct limit_entry *e, int64_t *wait_ms);
+int limit_addr_msgs_has(struct server *srv, struct limit_entry *a, int64_t now);
+int limit_remote_conns(const struct server *srv, const struct limit_entry *e);
+double limit_used_msgs(struct server *srv, struct limit_entry *e, int64_t now);
+double limit_used_fails(struct server *srv, struct limit_entry *e, int64_t now);
+void limit_remote_add(struct server *srv, struct limit_entry *e, int conns,
+    double msgs, double fails, int64_t now);
 void limit_log(struct server *srv, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -725,8 +741,8 @@ void rating_committed(struct server *srv, uint64_t committed);
 struct store_rating;
 void rating_fresh_each(struct server *srv, const char *name,
     void (*cb)(void *arg, const struct store_rating *r), void *arg);
-int rating_option_check(const struct rules_game *g, const cJSON *options,
-    char *err, size_t errlen);
+int rating_option_check(
+    const struct rules_game *g, const cJSON *options, char *err, size_t errlen);
 void rating_game_end(struct room *r, const char *result, int winner);
 
 /* record.c: one-player records */

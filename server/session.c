@@ -188,8 +188,7 @@ session_rate_ok(struct conn *c)
 	c->refill_ms = now;
 	if (c->tokens < 1.0)
 		return SESSION_OVER_CONN;
-	if (a != NULL &&
-	    !limit_has(&a->msgs, cfg->addr_rate / 1000.0, cfg->addr_burst, now))
+	if (a != NULL && !limit_addr_msgs_has(c->srv, a, now))
 		return SESSION_OVER_ADDR;
 	if (n != NULL &&
 	    !limit_has(&n->msgs, cfg->rate / 1000.0, cfg->burst, now))

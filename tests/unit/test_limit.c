@@ -1,7 +1,9 @@
 /*
  * test_limit.c: the server's abuse accounting and player lifetime without
  * sockets: token buckets, address keys (IPv6 by its /64), entries swept
- * only at rest, and players forgotten once offline and in no room (the
+ * only at rest, the other nodes' reported use counted as used (a
+ * cluster's per-address limits) until newer reports replace it, and
+ * players forgotten once offline and in no room (the
  * 10,000 identities a flood makes do not stay in memory).
  */
 #include <arpa/inet.h>
@@ -126,6 +128,49 @@ test_limit_games(struct server *srv)
 	limit_free_all(srv);
 }
 
+/* The other nodes' use (cluster_limit.c's reports) counts as used here:
+ * connections, messages (drained at the address's rate), failed logins
+ * of an address or a name; newer reports (limit_gen) replace it. */
+static void
+test_limit_remote(struct server *srv)
+{
+	struct limit_entry *e = limit_get(srv, "a:192.0.2.20");
+	struct limit_entry *n = limit_name(srv, "Remote");
+	int64_t now = clock_mono_ms(), wait = 0;
+
+	CHECK(e != NULL && n != NULL);
+	CHECK(limit_addr_msgs_has(srv, e, now));
+	CHECK(limit_fails_ok(srv, e, &wait));
+	CHECK_INT(limit_remote_conns(srv, e), 0);
+	/* Two nodes report: their sums count. */
+	limit_remote_add(srv, e, 2, 300, 4, now);
+	limit_remote_add(srv, e, 1, 99.5, 5.5, now);
+	CHECK_INT(limit_remote_conns(srv, e), 3);
+	CHECK(!limit_addr_msgs_has(srv, e, now)); /* 400 - 399.5 */
+	CHECK(!limit_fails_ok(srv, e, &wait));    /* 10 - 9.5 */
+	CHECK(wait > 0);
+	/* 10 ms later 2 messages drained (200 a second): one may go. */
+	CHECK(limit_addr_msgs_has(srv, e, now + 10));
+	/* A name's failed logins elsewhere count against it. */
+	limit_remote_add(srv, n, 0, 0, 50, now);
+	CHECK(!limit_fails_ok(srv, n, &wait));
+	/* Reported use keeps an entry nobody holds here. */
+	test_sweep_pass(srv);
+	CHECK(limit_get(srv, "a:192.0.2.20") == e);
+	/* What this node took is what it reports. */
+	e->msgs.tokens -= 5;
+	CHECK(limit_used_msgs(srv, e, e->msgs.at) > 4.99);
+	CHECK(limit_used_msgs(srv, e, e->msgs.at) < 5.01);
+	limit_fails_take(srv, n);
+	CHECK(limit_used_fails(srv, n, n->fails.at) > 0.99);
+	/* Newer reports without them: nothing from elsewhere counts. */
+	srv->limit_gen++;
+	CHECK_INT(limit_remote_conns(srv, e), 0);
+	CHECK(limit_fails_ok(srv, e, &wait));
+	CHECK(limit_fails_ok(srv, n, &wait));
+	limit_free_all(srv);
+}
+
 /* Players stay in memory only while online or in a room. */
 static void
 test_player_release(struct server *srv)
@@ -186,6 +231,7 @@ main(void)
 	test_limit_addr_key();
 	test_limit_sweep(&srv);
 	test_limit_games(&srv);
+	test_limit_remote(&srv);
 	test_player_release(&srv);
 	return check_done();
 }
