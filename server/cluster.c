@@ -305,7 +305,6 @@ cluster_beat_done(redisAsyncContext *ac, void *reply, void *arg)
 		log_info("cluster: ready node=%s", cl->node);
 	}
 	cluster_scan(cl);
-	cluster_club_tick(cl);
 }
 
 static void
@@ -390,6 +389,8 @@ cluster_tick(evutil_socket_t fd, short what, void *arg)
 	if (cl->rd == NULL && cl->ac != NULL)
 		cluster_connect(cl, &cl->rd);
 	cluster_renew_all(cl);
+	/* The club's lease too: dropped here when Redis is unreachable. */
+	cluster_club_tick(cl);
 	if (cl->ac == NULL)
 		return;
 	cluster_lobby_tick(cl);

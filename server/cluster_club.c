@@ -267,7 +267,7 @@ cluster_club_player(const struct server *srv, const char *name)
 	const cJSON *part, *p;
 	const char *n;
 
-	if (srv->cluster == NULL)
+	if (srv->cluster == NULL || name == NULL)
 		return NULL;
 	cJSON_ArrayForEach(part, srv->cluster->lobby) {
 		cJSON_ArrayForEach(p, cJSON_GetObjectItem(part, "players")) {
@@ -309,7 +309,7 @@ cluster_finger_rooms(const struct server *srv, const char *name, cJSON *list)
 	const char *id, *who;
 	cJSON *o;
 
-	if (srv->cluster == NULL)
+	if (srv->cluster == NULL || name == NULL)
 		return;
 	cJSON_ArrayForEach(part, srv->cluster->lobby) {
 		cJSON_ArrayForEach(r, cJSON_GetObjectItem(part, "rooms")) {

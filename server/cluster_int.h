@@ -100,8 +100,8 @@ struct conn *cluster_route_standin(struct cluster *cl, const char *home,
     unsigned long long conn, const char *name);
 
 /* cluster_club.c */
-/* Every tick once the node beat: renew the club's lease, or try to take
- * it when no node holds it. */
+/* Every tick: drop the club when its lease may have lapsed unrenewed,
+ * renew it, or try to take it when no node holds it. */
 void cluster_club_tick(struct cluster *cl);
 /* Another node's room of a tournament game ended (a "tend" entry). */
 void cluster_club_ended(struct cluster *cl, const char *room,

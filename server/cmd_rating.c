@@ -155,7 +155,10 @@ cmd_finger(struct conn *c, const struct proto_request *req)
 	}
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "name", found ? id.name : p->name);
-	cJSON_AddBoolToObject(rep, "online", p != NULL && p->conn != NULL);
+	cJSON_AddBoolToObject(rep, "online",
+	    (p != NULL && p->conn != NULL) ||
+	        cluster_online_elsewhere(c->srv,
+	            cJSON_GetStringValue(cJSON_GetObjectItem(rep, "name"))));
 	if (found) {
 		cJSON_AddItemToObject(
 		    rep, "since_ms", proto_int(id.created_ms));

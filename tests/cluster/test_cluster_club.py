@@ -15,6 +15,7 @@ rooms, reloads the tournament from PostgreSQL and finishes it.
 import os
 import sys
 import threading
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cluster_lib  # noqa: E402
@@ -200,6 +201,18 @@ def swiss(ck, cl):
     """Four players over two nodes, two Swiss rounds, to the standings."""
     t = SpreadTourney(ck, [cl.port(0), cl.port(1)], "cs", 4, "swiss",
                       {"rounds": "2"})
+    # A player of the node without the club logs in again: the new
+    # connection has no stand-in on the club's node, so its round events
+    # come through one made from its presence.
+    club = club_node(cl)
+    nm = t.names[3] if club == 0 else t.names[2]
+    t.c[nm].close()
+    t.c[nm] = login(cl.port(1 - (club or 0)), nm, t.tokens[nm])
+    t.c[nm].log = []
+    # the old connection's bye reaches the club's node through Redis; an
+    # event sent to a stand-in whose home connection is gone is lost
+    # (SCALING.md part 3, "The club")
+    time.sleep(1.0)
     st = t.start()
     ck.eq(st.get("rounds"), 2, "cs: 2 rounds")
     for rnd in (1, 2):
