@@ -7,8 +7,8 @@
  * memory; the other nodes send it the club verbs (cluster_route.c, as a
  * room's verbs go to its owner), so its stand-ins of their players seek,
  * pair and play there. A node that takes the club reloads the
- * tournaments from the store (tstore.c); seeks are memory and are lost
- * with the node. Events for a player on another node go there through a
+ * tournaments (tstore.c) and the open seeks (sstore.c) from the store.
+ * Events for a player on another node go there through a
  * stand-in made for them (their presence online:{name}).
  */
 #include <stdio.h>
@@ -59,8 +59,8 @@ cluster_club_val(const struct cluster *cl, long long epoch, char *val)
 	snprintf(val, CLUSTER_KEY, "%s:%lld", cl->node, epoch);
 }
 
-/* The club is no longer this node's: its seeks go (memory only) and so
- * do its tournaments (the next club node reloads them from the store). */
+/* The club is no longer this node's: its seeks and tournaments leave
+ * its memory (their rows stay: the next club node reloads them). */
 static void
 cluster_club_lost(struct cluster *cl, const char *why)
 {
@@ -70,7 +70,7 @@ cluster_club_lost(struct cluster *cl, const char *why)
 	cl->club_epoch = 0;
 	tourney_free_all();
 	seek_pool_free(srv->seeks);
-	srv->seeks = seek_pool_new();
+	srv->seeks = sstore_pool(srv);
 }
 
 /* The club's lease is this node's with epoch: its tournaments back. */
@@ -83,6 +83,10 @@ cluster_club_take(struct cluster *cl, long long epoch)
 	tourney_free_all();
 	if (tourney_recover(cl->srv) != 0)
 		log_error("cluster: the tournaments could not be loaded");
+	seek_pool_free(cl->srv->seeks);
+	cl->srv->seeks = sstore_pool(cl->srv);
+	if (sstore_load(cl->srv) != 0)
+		log_error("cluster: the seeks could not be loaded");
 }
 
 /* The club's lease renewed (or not). */

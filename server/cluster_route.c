@@ -20,6 +20,7 @@
 
 #include "server/cluster.h"
 #include "server/cluster_int.h"
+#include "server/seek.h"
 #include "server/server.h"
 
 /* How long one XREAD waits for entries before it is sent again (a lost
@@ -564,6 +565,8 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 		evtimer_del(px->c->idle);
 	log_info("cluster: %s of node %s plays here (conn %llu)", name, home,
 	    (unsigned long long)px->c->id);
+	if (cluster_club_here(srv)) /* the player is here: their seeks too */
+		seek_logged_in(srv, p);
 	return px;
 }
 

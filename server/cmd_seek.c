@@ -278,6 +278,7 @@ cmd_seek(struct conn *c, const struct proto_request *req)
 	rep = proto_reply(req);
 	cJSON_AddItemToObject(rep, "seek", seek_json(s));
 	if (theirs == NULL) {
+		sstore_put(c->srv, s); /* the reply waits for its commit */
 		log_info("seek: %s seeks %s (%s)", c->player->name, s->g->name,
 		    s->id);
 		cJSON_AddNullToObject(rep, "room");

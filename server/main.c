@@ -276,11 +276,12 @@ main_start(struct server *srv)
 	if (net_listen(srv) != 0 || web_listen(srv) != 0)
 		return -1;
 	srv->worker = worker_new(srv);
-	srv->seeks = seek_pool_new();
-	/* On a cluster the tournaments are the club's node's: loaded when
-	 * it takes the club (cluster_club.c). */
+	srv->seeks = sstore_pool(srv);
+	/* On a cluster the tournaments and seeks are the club's node's:
+	 * loaded when it takes the club (cluster_club.c). */
 	if (cluster_start(srv) != 0 || recover_rooms(srv) != 0 ||
-	    (srv->cluster == NULL && tourney_recover(srv) != 0))
+	    (srv->cluster == NULL &&
+	        (tourney_recover(srv) != 0 || sstore_load(srv) != 0)))
 		return -1;
 	sweep_start(srv);
 	return 0;

@@ -1,6 +1,6 @@
 /*
  * seek.c: the seek pool in memory: add, find, compare and remove seeks,
- * oldest first, each player's by name. What a seek is and why it is not
+ * oldest first, each player's by name. What a seek is and how it is
  * stored: seek.h. The verbs and the pairing are in cmd_seek.c.
  */
 #include <stdio.h>
@@ -105,7 +105,30 @@ seek_add(struct seek_pool *pool, struct seek *s)
 	pool->n++;
 }
 
-/* Take the seek out of the pool and free it. */
+/* Put a seek back from the store (its id set) in the pool, newest last;
+ * the next fresh id comes after it, so ids stay unique across a restart. */
+void
+seek_add_stored(struct seek_pool *pool, struct seek *s)
+{
+	unsigned long long n;
+
+	if (sscanf(s->id, "s%llu", &n) == 1 && n > pool->next_id)
+		pool->next_id = n;
+	TAILQ_INSERT_TAIL(&pool->list, s, entry);
+	pool->n++;
+}
+
+/* The seek ends: whoever keeps its row is told, then it leaves the pool. */
+void
+seek_end(struct seek_pool *pool, struct seek *s)
+{
+	if (pool->ended != NULL)
+		pool->ended(pool->arg, s);
+	seek_remove(pool, s);
+}
+
+/* Take the seek out of the pool and free it (its row, if any, stays:
+ * seek_end ends a seek). */
 void
 seek_remove(struct seek_pool *pool, struct seek *s)
 {
@@ -124,7 +147,7 @@ seek_remove_player(struct seek_pool *pool, const char *name)
 	for (s = TAILQ_FIRST(&pool->list); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
 		if (strcmp(s->name, name) == 0) {
-			seek_remove(pool, s);
+			seek_end(pool, s);
 			n++;
 		}
 	}
@@ -259,7 +282,7 @@ seek_withdraw(struct seek_pool *pool, const char *name, const char *id,
 			continue;
 		if (id == NULL || strcmp(s->id, id) == 0) {
 			cJSON_AddItemToArray(gone, cJSON_CreateString(s->id));
-			seek_remove(pool, s);
+			seek_end(pool, s);
 		} else {
 			cJSON_AddItemToArray(left, seek_json(s));
 		}
@@ -300,7 +323,7 @@ seek_expire(struct seek_pool *pool, int64_t now, int64_t grace_ms)
 	for (s = TAILQ_FIRST(&pool->list); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
 		if (s->gone_ms != 0 && now - s->gone_ms >= grace_ms) {
-			seek_remove(pool, s);
+			seek_end(pool, s);
 			n++;
 		}
 	}

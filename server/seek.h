@@ -2,8 +2,10 @@
  * seek.h: the seek pool's interface. A seek is a player's standing offer
  * to play a game (its options, clock, rated or casual, the opponents'
  * ratings wanted); two compatible seeks make a room (cmd_seek.c). The
- * pool is memory only, like Lichess's: it is not stored and does not
- * survive a restart. It knows players by name only, never by pointer,
+ * pool lives in memory; each open seek is also a row of the store
+ * (store/sstore.c), written as it opens and deleted as it ends, so the
+ * seeks survive a restart and wait there for their players for the
+ * grace. It knows players by name only, never by pointer,
  * and only seek.c walks it, so a cluster can move it elsewhere (Redis)
  * behind these calls.
  */
@@ -63,6 +65,10 @@ struct seek_pool {
 	struct seek_list list; /* oldest first */
 	int n;
 	uint64_t next_id;
+	/* told of each seek that ends (not of those freed with the pool):
+	 * sstore.c deletes its row; NULL: nobody is told */
+	void (*ended)(void *arg, const struct seek *s);
+	void *arg;
 };
 
 /* seek.c */
@@ -71,7 +77,9 @@ void seek_pool_free(struct seek_pool *pool);
 struct seek *seek_new(const struct rules_game *g, cJSON *options);
 void seek_free(struct seek *s);
 void seek_add(struct seek_pool *pool, struct seek *s);
+void seek_add_stored(struct seek_pool *pool, struct seek *s);
 void seek_remove(struct seek_pool *pool, struct seek *s);
+void seek_end(struct seek_pool *pool, struct seek *s);
 int seek_remove_player(struct seek_pool *pool, const char *name);
 int seek_count_of(const struct seek_pool *pool, const char *name);
 struct seek *seek_find(const struct seek_pool *pool, const char *id);
@@ -92,6 +100,11 @@ cJSON *seek_json(const struct seek *s);
 int seek_parse_range(const char *text, int *lo, int *hi);
 int seek_rating(struct server *srv, const char *name,
     const struct rules_game *g, const cJSON *options);
+
+/* store/sstore.c */
+struct seek_pool *sstore_pool(struct server *srv);
+void sstore_put(struct server *srv, const struct seek *s);
+int sstore_load(struct server *srv);
 
 /* cmd_seek.c */
 void seek_room_started(struct room *r);

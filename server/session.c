@@ -418,7 +418,8 @@ static const unsigned char session_stores[PROTO_VERB_COUNT] = {
     [PROTO_REMATCH] = 1,
     [PROTO_CLAIM] = 1,
     [PROTO_SAY] = 1,
-    [PROTO_SEEK] = 1, /* a pairing makes a room */
+    [PROTO_SEEK] = 1,   /* its row; a pairing makes a room */
+    [PROTO_UNSEEK] = 1, /* deletes rows */
 };
 
 /* The verbs whose replies show nothing anyone changed (a ping, the list

@@ -167,6 +167,22 @@
 	" deadline_ms " BIG " NOT NULL,"                                       \
 	" PRIMARY KEY (tourney, round, board));"
 
+/* seeks: every open seek (seek.h, seekstore.c), one row each, deleted
+ * when it ends; range_lo and range_hi NULL when any opponent will do. */
+#define STORE_V_SEEKS(BIG)                                                     \
+	"CREATE TABLE seeks ("                                                 \
+	" id TEXT PRIMARY KEY NOT NULL,"                                       \
+	" name TEXT NOT NULL,"                                                 \
+	" game TEXT NOT NULL,"                                                 \
+	" options TEXT NOT NULL,"                                              \
+	" clock_initial_ms " BIG " NOT NULL,"                                  \
+	" clock_increment_ms " BIG " NOT NULL,"                                \
+	" rated INTEGER NOT NULL,"                                             \
+	" range_lo INTEGER,"                                                   \
+	" range_hi INTEGER,"                                                   \
+	" rating INTEGER NOT NULL,"                                            \
+	" made_ms " BIG " NOT NULL);"
+
 const struct store_migration store_schema[] = {
     /* 1: the first schema. */
     {.sqlite = STORE_V1("INTEGER", " WITHOUT ROWID", STORE_V1_SQLITE_NUMBERS),
@@ -208,6 +224,9 @@ const struct store_migration store_schema[] = {
      * epoch of the last lease taken on it (0: never in a cluster). A
      * commit of a node holding a lower epoch is refused (pg.c). */
     {.sqlite = STORE_V5("INTEGER"), .pg = STORE_V5("BIGINT")},
+    /* seeks: the open seeks survive a restart (seekstore.c); each
+     * waits for its player for the grace from the start. */
+    {.sqlite = STORE_V_SEEKS("INTEGER"), .pg = STORE_V_SEEKS("BIGINT")},
 };
 
 const int store_schema_version =
@@ -244,6 +263,9 @@ store_schema_sql(int i, int pg)
 #define STORE_TGAME_COLS                                                       \
 	"tourney, round, board, white, black, room, result, reason,"           \
 	" deadline_ms"
+#define STORE_SEEK_COLS                                                        \
+	"id, name, game, options, clock_initial_ms, clock_increment_ms,"       \
+	" rated, range_lo, range_hi, rating, made_ms"
 
 const struct store_table store_tables[] = {
     {"identities", 6,
@@ -301,6 +323,11 @@ const struct store_table store_tables[] = {
         NULL,
         "INSERT INTO tourney_games (" STORE_TGAME_COLS ") VALUES ($1, $2,"
         " $3, $4, $5, $6, $7, $8, $9)",
+        NULL},
+    {"seeks", 11, "SELECT " STORE_SEEK_COLS " FROM seeks ORDER BY made_ms, id",
+        NULL,
+        "INSERT INTO seeks (" STORE_SEEK_COLS ") VALUES ($1, $2, $3, $4,"
+        " $5, $6, $7, $8, $9, $10, $11)",
         NULL},
     {"room_max", 1,
         "SELECT max(coalesce((SELECT value FROM meta"

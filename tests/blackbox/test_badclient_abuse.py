@@ -271,7 +271,9 @@ def downgrade_to_v3(path):
             "ALTER TABLE identities DROP COLUMN played;"
             "ALTER TABLE identities DROP COLUMN seen_ms;"
             # version 7's (the cluster's fence)
-            "ALTER TABLE rooms DROP COLUMN owner_epoch;")
+            "ALTER TABLE rooms DROP COLUMN owner_epoch;"
+            # the seeks' table
+            "DROP TABLE IF EXISTS seeks;")
     harness.store_exec(path, drop + "PRAGMA user_version = 3;",
                        drop + "UPDATE tablero_schema SET version = 3;")
 

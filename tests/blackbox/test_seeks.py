@@ -8,15 +8,23 @@ the rules' words; a seek waits unlisted while its player is away within
 the grace and pairs when they are back, ends past the grace, at quit, and
 when the player starts another two-player game; --max-seeks bounds the
 pool. Text mode renders the
-verbs and the event."""
+verbs and the event. Seeks are stored: after kill -9 or SIGTERM each
+waits for its player for the grace from the restart, comes back with its
+id and pairs; one whose player stays away ends and its row goes;
+--copy-db carries them."""
 
 import os
+import shutil
+import signal
+import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from games_lib import (Checks, absorb, done, login, play_out, req,  # noqa
-                       seeded, server, until)
+                       seeded, server, shut, until)
+import harness  # noqa: E402
 from harness import Client, args, is_error, is_ok  # noqa: E402
 from test_telnet import Telnet  # noqa: E402
 
@@ -301,6 +309,115 @@ def test_rated_range(chk, srv):
     chk.ok(paired(rudi) is not None, "rudi is paired")
 
 
+def seek_rows(db):
+    """The seeks table's (id, name) rows, sorted."""
+    return sorted((str(i), str(n)) for i, n in
+                  harness.store_rows(db, "SELECT id, name FROM seeks"))
+
+
+def wait_rows(db, want, timeout):
+    """The seeks rows once they are want, or as they are after timeout
+    seconds."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        rows = seek_rows(db)
+        if rows == want:
+            return rows
+        time.sleep(0.1)
+    return seek_rows(db)
+
+
+def test_restart(chk, build, tmp, sig, tag):
+    """Seeks survive a restart (kill -9 or SIGTERM): the rows are written
+    before the replies, the seeks wait for their players for the grace
+    from the restart, come back listed with the same ids and pair; one
+    whose player never comes back ends and its row goes. New ids follow
+    the largest stored one."""
+    db = os.path.join(tmp, "seeks-%s.db" % tag)
+    extra = ["--grace", str(GRACE)]
+    a, e, f = tag + "ada", tag + "eve", tag + "fay"
+    s = server(build, db=db, extra=extra)
+    eve = login(s.port, e)
+    r = req(eve, "seek", game="ataxx")
+    x_id = (r.get("seek") or {}).get("seek")
+    is_ok(chk, req(eve, "unseek", seek=x_id), "%s: unseek" % tag)
+    chk.eq(seek_rows(db), [], "%s: a withdrawn seek's row is gone" % tag)
+    ada = login(s.port, a)
+    r = req(ada, "seek", game="stones", rated=False, range="1000-2000",
+            clock={"initial": 60, "increment": 1})
+    is_ok(chk, r, "%s: ada seeks" % tag)
+    a_seek = r.get("seek") or {}
+    r = req(eve, "seek", game="amazons")
+    e_id = (r.get("seek") or {}).get("seek")
+    chk.eq(seek_rows(db), sorted([(a_seek.get("seek"), a), (e_id, e)]),
+           "%s: each acknowledged seek is a row" % tag)
+    ada.close()
+    eve.close()
+    rc = shut(s, sig)
+    if sig == signal.SIGTERM:
+        chk.eq(rc, 0, "%s: SIGTERM stops the server cleanly" % tag)
+
+    s = server(build, db=db, extra=extra)
+    try:
+        ada = login(s.port, a, token=ada.token)
+        lst = req(ada, "seeks")
+        chk.eq(lst.get("seeks"), [a_seek],
+               "%s: ada back within the grace: her seek is listed again, "
+               "the same id and fields; eve's (away) is not" % tag)
+        fay = login(s.port, f)
+        r = req(fay, "seek", game="stones", rated=False,
+                clock={"initial": 60, "increment": 1})
+        f_id = (r.get("seek") or {}).get("seek")
+        chk.eq(f_id, "s%d" % (int(e_id[1:]) + 1),
+               "%s: a new seek's id follows the largest stored" % tag)
+        chk.eq((r.get("room") is not None, r.get("opponent")), (True, a),
+               "%s: a new compatible seek pairs with ada's" % tag)
+        chk.eq((paired(ada) or {}).get("seek"), a_seek.get("seek"),
+               "%s: ada is paired through her stored seek" % tag)
+        chk.eq(seek_rows(db), [(e_id, e)],
+               "%s: the paired seek's row went with the room's commit" % tag)
+        chk.eq(wait_rows(db, [], GRACE + 5), [],
+               "%s: eve never came back: past the grace her seek's row "
+               "is deleted" % tag)
+        eve = login(s.port, e, token=eve.token)
+        chk.eq(req(eve, "seeks").get("seeks"), [],
+               "%s: and her seek is gone" % tag)
+        ada.close()
+        fay.close()
+        eve.close()
+    finally:
+        shut(s)
+
+
+def test_copy(chk, build, tmp):
+    """--copy-db carries the open seeks: a server on the copy has the seek
+    back for its player."""
+    db = os.path.join(tmp, "copy-src.db")
+    s = server(build, db=db, extra=["--grace", str(GRACE)])
+    gil = login(s.port, "gil")
+    r = req(gil, "seek", game="amazons")
+    g_seek = r.get("seek") or {}
+    gil.close()
+    shut(s)
+    dst = os.path.join(tmp, "copy-dst.db")
+    p = subprocess.run([os.path.join(build, "tablerod"), "--copy-db",
+                        harness.store_url(db), dst, "--log-level", "info"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=harness.WAIT * 3, check=False)
+    log = p.stdout.decode("utf-8", "replace")
+    chk.ok(p.returncode == 0 and "seeks: 1 rows" in log,
+           "--copy-db copies the seeks' rows: %s" % log[-600:])
+    s = harness.Server(build, db=dst, db_as_is=True,
+                       extra=["--grace", str(GRACE)]).start()
+    try:
+        gil = login(s.port, "gil", token=gil.token)
+        chk.eq(req(gil, "seeks").get("seeks"), [g_seek],
+               "the copy holds gil's seek")
+        gil.close()
+    finally:
+        shut(s)
+
+
 def main():
     a = args()
     chk = Checks()
@@ -315,6 +432,13 @@ def main():
     finally:
         s.stop()
     test_pool_full(chk, a.build)
+    tmp = tempfile.mkdtemp(prefix="tablero-seeks-")
+    try:
+        test_restart(chk, a.build, tmp, signal.SIGKILL, "k")
+        test_restart(chk, a.build, tmp, signal.SIGTERM, "t")
+        test_copy(chk, a.build, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     done(chk)
 
 

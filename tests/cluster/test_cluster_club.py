@@ -9,7 +9,9 @@ of four players, two on each node, Stones, is played to its standings
 (the tourney_round events reach both nodes' players). Then the club's
 node is killed with kill -9 in the middle of a second tournament: its
 players log in again on the other node, which takes the club and the
-rooms, reloads the tournament from PostgreSQL and finishes it.
+rooms, reloads the tournament from PostgreSQL and finishes it; it also
+reloads a seek made from the surviving node, which its player finds
+listed again and which pairs.
 """
 
 import os
@@ -242,6 +244,11 @@ def club_killed(ck, cl):
     club = club_node(cl)
     ck.ok(club is not None, "ck: a node holds the club")
     other = 1 - (club or 0)
+    sk = login(cl.port(other), "cksk")
+    r = req(sk, "seek", game="amazons", rated=False)
+    sk_seek = (r or {}).get("seek") or {}
+    ck.ok(r and r.get("ok") and r.get("room") is None,
+          "ck: a seek from the other node is open: %r" % (r,))
     cl.nodes[club or 0].kill()
     for nm in t.names:
         t.c[nm].close()
@@ -251,6 +258,18 @@ def club_killed(ck, cl):
         t.c[nm] = c
     ck.eq(cluster_lib.retry(lambda: club_node(cl) == other), True,
           "ck: the other node took the club")
+    seeks_ok = (lambda: (lambda x: x if x and x.get("ok") else None)(
+        req(sk, "seeks")))
+    r = cluster_lib.retry(seeks_ok, timeout=FAILOVER)
+    ck.eq([x for x in (r or {}).get("seeks", []) if x.get("name") == "cksk"],
+          [sk_seek], "ck: the new club node reloaded the seek: its player "
+          "is back, it is listed with the same id")
+    sk2 = login(cl.port(other), "cksk2")
+    r = req(sk2, "seek", game="amazons", rated=False)
+    ck.ok(r and r.get("room") and r.get("opponent") == "cksk",
+          "ck: a new compatible seek pairs with the reloaded one: %r" % (r,))
+    sk.close()
+    sk2.close()
     for p in ps:
         if p.get("black") is None:
             t.games.append({"white": p["white"], "black": None,
