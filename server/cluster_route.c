@@ -52,8 +52,11 @@ struct route_proxy {
 	struct cluster *cl;
 	char home[CLUSTER_NODE_MAX + 1];
 	unsigned long long home_conn;
+	/* The stand-in, NULL once freed: the pair's other end may still
+	 * have its last output to pass on (a deferred callback). */
 	struct conn *c;
 	struct bufferevent *end; /* the pair's other end: what c is sent */
+	int text; /* the stand-in's mode as last told to the home node */
 	int welcomed; /* the stand-in's own welcome line was dropped */
 	/* The stand-in's current room as last told to the home node. */
 	char current[SERVER_ROOM_ID_MAX];
@@ -181,6 +184,8 @@ cluster_route_send(struct cluster *cl, const char *node, int n,
 }
 
 static void cluster_route_lookup(struct route_pending *pr);
+static void cluster_route_proxy_gone(struct cluster *cl, struct conn *c);
+static void cluster_route_proxy_note(struct route_proxy *px);
 static void cluster_route_send_line(struct cluster *cl, struct conn *c,
     const char *room, int club, const char *line, size_t len);
 
@@ -423,6 +428,8 @@ cluster_route_closed(struct conn *c)
 
 	c->route = NULL;
 	cluster_lobby_gone(c);
+	if (c->route_proxy)
+		cluster_route_proxy_gone(cl, c);
 	if (h == NULL)
 		return;
 	cluster_route_answered(h);
@@ -433,6 +440,21 @@ cluster_route_closed(struct conn *c)
 		cluster_route_send(cl, h->nodes[i], 6, f, NULL);
 	}
 	free(h);
+}
+
+/* A stand-in's connection is about to be freed: its proxy keeps what
+ * the output still to come needs (its mode and room), not the pointer. */
+static void
+cluster_route_proxy_gone(struct cluster *cl, struct conn *c)
+{
+	struct route_proxy *px;
+
+	for (px = cl != NULL ? cl->proxies : NULL; px != NULL; px = px->next)
+		if (px->c == c) {
+			cluster_route_proxy_note(px);
+			px->c = NULL;
+			return;
+		}
 }
 
 /* Unlink and free a stand-in (its connection is closed or freed). */
@@ -448,6 +470,18 @@ cluster_route_proxy_free(struct route_proxy *px)
 		}
 	bufferevent_free(px->end);
 	free(px);
+}
+
+/* Note the stand-in's mode and current room while it lives. */
+static void
+cluster_route_proxy_note(struct route_proxy *px)
+{
+	if (px->c == NULL)
+		return;
+	px->text = px->c->mode == CONN_MODE_TEXT;
+	if (px->c->current != NULL)
+		snprintf(
+		    px->current, sizeof px->current, "%s", px->c->current->id);
 }
 
 /* What the owner sent a stand-in: to the home node, for its socket. */
@@ -475,9 +509,7 @@ cluster_route_end_read(struct bufferevent *bev, void *arg)
 	if (len == 0)
 		return;
 	snprintf(id, sizeof id, "%llu", px->home_conn);
-	if (px->c->current != NULL)
-		snprintf(
-		    px->current, sizeof px->current, "%s", px->c->current->id);
+	cluster_route_proxy_note(px);
 	lens[0] = lens[1] = lens[2] = lens[3] = lens[4] = lens[6] = lens[7] =
 	    lens[8] = lens[9] = (size_t)-1;
 	lens[5] = len;
@@ -486,7 +518,7 @@ cluster_route_end_read(struct bufferevent *bev, void *arg)
 	/* How it was written (a stand-in made to deliver an event writes
 	 * JSON until a request tells it the mode), and the room its
 	 * requests without one act on (a pairing's, a round's). */
-	f[6] = "mode", f[7] = px->c->mode == CONN_MODE_TEXT ? "text" : "json";
+	f[6] = "mode", f[7] = px->text ? "text" : "json";
 	f[8] = "room", f[9] = px->current;
 	cluster_route_send(px->cl, px->home, 10, f, lens);
 	evbuffer_drain(in, len);
@@ -522,7 +554,7 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 
 	for (px = cl->proxies; px != NULL; px = px->next)
 		if (px->home_conn == conn && strcmp(px->home, home) == 0 &&
-		    px->c->state == CONN_OPEN)
+		    px->c != NULL && px->c->state == CONN_OPEN)
 			return px;
 	if (!player_name_valid(name) ||
 	    bufferevent_pair_new(srv->base, BEV_OPT_DEFER_CALLBACKS, pair) != 0)
@@ -695,12 +727,11 @@ cluster_route_entry(struct cluster *cl, const redisReply *fields)
 		cluster_lobby_kick(cl, cluster_route_str(fields, "name"), id);
 	} else if (strcmp(t, "bye") == 0) {
 		for (px = cl->proxies; px != NULL; px = px->next)
-			if (px->home_conn == id &&
+			if (px->c != NULL && px->c->state == CONN_OPEN &&
+			    px->home_conn == id &&
 			    strcmp(px->home,
-			        cluster_route_str(fields, "from")) == 0) {
+			        cluster_route_str(fields, "from")) == 0)
 				net_close(px->c, 0);
-				break;
-			}
 	}
 }
 

@@ -117,6 +117,11 @@ def loaded(ck, cl, build, acklog):
           "connections of node 3's players (HAProxy had spread them)")
     survivors = [n for n in cl.nodes[:2] if n.proc is not None and
                  n.proc.poll() is None]
+    for n in cl.nodes[:2]:
+        if n not in survivors:
+            print("node %s died (exit %r); its log ends:\n%s" %
+                  (n.node_id, n.proc.poll() if n.proc else None,
+                   n.logtext()[-3000:]), flush=True)
     ck.eq(len(survivors), 2, "the two other nodes lived through it")
 
 
