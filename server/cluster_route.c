@@ -56,7 +56,7 @@ struct route_proxy {
 	 * have its last output to pass on (a deferred callback). */
 	struct conn *c;
 	struct bufferevent *end; /* the pair's other end: what c is sent */
-	int text; /* the stand-in's mode as last told to the home node */
+	int text;     /* the stand-in's mode as last told to the home node */
 	int welcomed; /* the stand-in's own welcome line was dropped */
 	/* The stand-in's current room as last told to the home node. */
 	char current[SERVER_ROOM_ID_MAX];
