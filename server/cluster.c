@@ -548,7 +548,10 @@ cluster_room_gone(struct room *r)
 	struct cluster *cl = r->srv->cluster;
 	char key[CLUSTER_KEY], val[CLUSTER_KEY];
 
-	if (cl == NULL || r->epoch <= 0 || cl->ac == NULL)
+	if (cl == NULL)
+		return;
+	cluster_route_room_gone(cl, r);
+	if (r->epoch <= 0 || cl->ac == NULL)
 		return;
 	cluster_lease(cl, r->id, r->epoch, key, val);
 	redisAsyncCommand(cl->ac, NULL, NULL, "EVAL %s 1 %s %s",

@@ -88,6 +88,9 @@ void cluster_route_seats(struct cluster *cl, struct room *r);
 /* The watchers of room r, taken by this node, watch it here (from
  * watchers:{room}). */
 void cluster_route_watchers(struct cluster *cl, struct room *r);
+/* r leaves memory: no stand-in keeps it as its current room (one acting
+ * for a player who is not in the room is not unlinked by room_forget). */
+void cluster_route_room_gone(struct cluster *cl, const struct room *r);
 
 /* Every tick: requests sent to an owner that died unanswered are
  * routed again (to the room's next owner). */

@@ -849,6 +849,16 @@ cluster_route_watchers(struct cluster *cl, struct room *r)
 	    "SMEMBERS %s", key);
 }
 
+void
+cluster_route_room_gone(struct cluster *cl, const struct room *r)
+{
+	struct route_proxy *px;
+
+	for (px = cl->proxies; px != NULL; px = px->next)
+		if (px->c != NULL && px->c->current == r)
+			px->c->current = NULL;
+}
+
 /* A room taken with one of its players back: recovery adjourned it
  * (everyone starts away); it goes on, with any forced pass. */
 static void
