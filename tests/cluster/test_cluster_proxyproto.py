@@ -58,8 +58,8 @@ def reports(cl):
     out = []
     for n in cl.nodes:
         r = redis_cmd(cl.redis_addr, "GET", "limits:" + n.node_id)
-        if isinstance(r, bytes):
-            out.append(r.decode("utf-8", "replace"))
+        if r:
+            out.append(r)
     return "\n".join(out)
 
 
