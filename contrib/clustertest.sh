@@ -3,7 +3,8 @@
 # cluster tests and bench: PostgreSQL (contrib/pgtest.sh), redis-server on a
 # free loopback port with a temporary folder and no persistence, and HAProxy
 # with contrib/haproxy-tablero.cfg (TCP mode, leastconn, a ping health
-# check) on a free port in front of NODES node ports reserved here, which
+# check, the PROXY protocol from CLUSTERTEST_PROXY_SOURCE) on a free port
+# in front of NODES node ports reserved here, which
 # the tests start their tablerod nodes on. Everything started here is
 # stopped by its PID (PostgreSQL by pg_ctl on its folder) when CMD ends,
 # however it ends; nothing started by hand is touched.
@@ -21,6 +22,9 @@
 #         TABLERO_TEST_WEB_PORTS   the nodes' web ports (--web-port) behind it
 #         TABLERO_TEST_NODE_PORTS  the NODES loopback ports behind HAProxy,
 #                                  separated by spaces
+#         TABLERO_TEST_PROXY_FROM  the address HAProxy connects from, with
+#                                  a PROXY v2 header: the nodes behind it
+#                                  take --proxy-from it
 #         TABLERO_TEST_REDIS_BIN, TABLERO_TEST_HAPROXY_BIN  the programs,
 #                                  for a test that starts its own
 # CLUSTERTEST_FSYNC: PostgreSQL's fsync (default off: the tests kill
@@ -36,6 +40,11 @@ CLUSTERTEST_WAIT=10
 # HAProxy's health check period in the tests: a dead node leaves the
 # rotation within two of them (fall 2), far inside the issue's 15 s.
 CLUSTERTEST_CHECK_INTER=300ms
+# The loopback address HAProxy connects to the nodes from (TABLERO_SOURCE),
+# which the nodes behind it trust for the PROXY protocol (--proxy-from):
+# an address of its own, so the tests' direct connections to a node (from
+# 127.0.0.1 and others) stay plain ones.
+CLUSTERTEST_PROXY_SOURCE=127.0.0.9
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 
@@ -139,6 +148,7 @@ start_haproxy() {
 	env $web_env TABLERO_LISTEN=127.0.0.1:$port TABLERO_NODE1=127.0.0.1:$1 \
 	    TABLERO_NODE2=127.0.0.1:$2 TABLERO_NODE3=127.0.0.1:$3 \
 	    TABLERO_CHECK_INTER=$CLUSTERTEST_CHECK_INTER \
+	    TABLERO_SOURCE=$CLUSTERTEST_PROXY_SOURCE \
 	    "$HAPROXY_BIN" -db -f "$HERE/haproxy-tablero.cfg" \
 	    -f "$WORK/haproxy-stats.cfg" >"$WORK/haproxy.log" 2>&1 &
 	HAPROXY_PID=$!
@@ -174,6 +184,7 @@ run)
 	    TABLERO_TEST_NODE_PORTS=$NODE_PORTS \
 	    TABLERO_TEST_WEB_PORTS=$WEB_PORTS \
 	    TABLERO_TEST_HAPROXY_WEB=$HAPROXY_WEB_ADDR \
+	    TABLERO_TEST_PROXY_FROM=$CLUSTERTEST_PROXY_SOURCE \
 	    TABLERO_TEST_REDIS_BIN=$REDIS_BIN \
 	    TABLERO_TEST_HAPROXY_BIN=$HAPROXY_BIN "$@" || rc=$?
 	exit $rc

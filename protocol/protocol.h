@@ -167,6 +167,46 @@ size_t proto_framer_held(const struct proto_framer *f);
  * so an idle one holds no buffer. */
 void proto_framer_trim(struct proto_framer *f);
 
+/* ----------------------------------------------------------------- proxy.c */
+
+/*
+ * The PROXY protocol's header (HAProxy's proxy-protocol.txt, v1 and v2),
+ * sent first by a trusted load balancer on each connection it passes on.
+ * Version 1 is at most PROTO_PROXY_V1_MAX bytes by the spec (its worst
+ * case, "PROXY UNKNOWN" with two IPv6 addresses and ports). Version 2 is
+ * 16 bytes and a length; PROTO_PROXY_V2_MAX bounds the whole: the largest
+ * address block (two UNIX paths, 216 bytes) and room for the TLVs HAProxy
+ * may add (ALPN, authority, unique id, TLS details), so a header is never
+ * more than a few hundred bytes held per connection.
+ */
+#define PROTO_PROXY_V1_MAX 107
+#define PROTO_PROXY_V2_MAX 1024
+/* The most bytes a header may take, of either version. */
+#define PROTO_PROXY_MAX PROTO_PROXY_V2_MAX
+
+enum { PROTO_PROXY_BAD = -1, PROTO_PROXY_MORE = 0, PROTO_PROXY_DONE = 1 };
+
+/* What a complete header says. */
+struct proto_proxy {
+	int version; /* 1 or 2 */
+	size_t len;  /* the header's bytes (PROTO_PROXY_DONE) */
+	int local;   /* 1: LOCAL, UNKNOWN or a family not carried: the
+	                connection's own address stands */
+	int family;  /* 4 or 6 (not local): addr holds 4 or 16 bytes */
+	uint8_t addr[16], dst[16]; /* the client's, and where it went */
+	uint16_t port, dst_port;   /* host order */
+	const char *why;           /* PROTO_PROXY_BAD: the reason, static */
+};
+
+/*
+ * Parse the bytes read so far of a connection that must start with a
+ * header: PROTO_PROXY_DONE with *out filled (out->len bytes are the
+ * header, the rest belongs to the connection); PROTO_PROXY_MORE when
+ * every byte of buf is header and more must come (so a reader may take
+ * them all); PROTO_PROXY_BAD with out->why.
+ */
+int proto_proxy_parse(const void *buf, size_t len, struct proto_proxy *out);
+
 /* ----------------------------------------------------------------- verbs.c */
 
 /*

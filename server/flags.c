@@ -382,6 +382,15 @@ static const struct flags_entry flags_table[] = {
         .def = SERVER_CONNS_PER_ADDR,
         .arg = "N",
         .help = "connections from one address (an IPv6 /64)"},
+    {.name = "proxy-from",
+        .type = FLAGS_STRING,
+        .off = CFG(proxy_from),
+        .arg = "ADDR[/BITS][,...]",
+        .help = "connections from these sources (a load balancer such as "
+                "HAProxy with send-proxy-v2) must start with a PROXY "
+                "protocol header (v1 or v2), whose client address counts "
+                "for every per-address limit; on every port",
+        .def_text = "none: every connection is its own client"},
     {.name = "idle-lobby",
         .type = FLAGS_INT,
         .off = CFG(lobby_idle_sec),
@@ -820,6 +829,11 @@ flags_parse(struct config *cfg, int argc, char **argv)
 	if (optind != argc) {
 		fprintf(stderr, "tablerod: unexpected argument '%s'\n",
 		    argv[optind]);
+		exit(2);
+	}
+	if (cfg->proxy_from != NULL &&
+	    proxy_check_flag(cfg->proxy_from, err, sizeof err) != 0) {
+		fprintf(stderr, "tablerod: %s\n", err);
 		exit(2);
 	}
 	if (cfg->redis != NULL &&

@@ -622,24 +622,38 @@ net_address_limit(
 	return NULL;
 }
 
-/* May the server take a connection on fd from sa? Its address's limits
- * (with a reference taken by the caller's connection), or NULL after
- * refusing and closing it (shutting down, full, too many from there). */
+/* Is there room for one more connection (on fd)? 1, or 0 after refusing
+ * and closing it (shutting down, --max-clients reached). Connections
+ * waiting for their PROXY header (proxy.c) count. */
+int
+net_admit_room(struct server *srv, evutil_socket_t fd)
+{
+	if (srv->shutting_down) {
+		evutil_closesocket(fd);
+		return 0;
+	}
+	if (srv->nconns + srv->nweb + proxy_waiting(srv) >=
+	    srv->cfg.max_clients) {
+		log_warn("client limit %d reached: refusing a connection",
+		    srv->cfg.max_clients);
+		net_refuse_full(fd);
+		return 0;
+	}
+	return 1;
+}
+
+/* May the server take a connection on fd from sa (the client's address:
+ * behind a trusted proxy, the one its PROXY header said)? Its address's
+ * limits (with a reference taken by the caller's connection), or NULL
+ * after refusing and closing it (shutting down, full, too many from
+ * there). */
 struct limit_entry *
 net_admit(struct server *srv, evutil_socket_t fd, const struct sockaddr *sa)
 {
 	struct limit_entry *lim;
 
-	if (srv->shutting_down) {
-		evutil_closesocket(fd);
+	if (!net_admit_room(srv, fd))
 		return NULL;
-	}
-	if (srv->nconns + srv->nweb >= srv->cfg.max_clients) {
-		log_warn("client limit %d reached: refusing a connection",
-		    srv->cfg.max_clients);
-		net_refuse_full(fd);
-		return NULL;
-	}
 	if ((lim = net_address_limit(srv, fd, sa)) == NULL)
 		return NULL;
 	net_tune_socket(fd);
@@ -694,15 +708,17 @@ net_addr_words(const struct sockaddr *sa, char *buf, size_t len)
 	net_addr_text(sa, buf, len);
 }
 
+/* A connection to the line protocol's port from sa (the client's
+ * address). */
 static void
-net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-    int socklen, void *arg)
+net_accept_from(struct server *srv, evutil_socket_t fd,
+    const struct sockaddr *sa, int unused)
 {
-	struct server *srv = arg;
 	struct limit_entry *lim;
 	struct bufferevent *bev;
 	char addr[64];
 
+	(void)unused;
 	if ((lim = net_admit(srv, fd, sa)) == NULL)
 		return;
 	net_addr_text(sa, addr, sizeof addr);
@@ -711,6 +727,18 @@ net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	if (bev == NULL)
 		fatal("out of memory accepting a connection");
 	net_conn_new(srv, bev, addr, lim, 0);
+}
+
+/* A new connection: a trusted proxy's waits for its PROXY header first. */
+static void
+net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int socklen, void *arg)
+{
+	struct server *srv = arg;
+
+	if (proxy_take(srv, fd, sa, (socklen_t)socklen, net_accept_from, 0))
+		return;
+	net_accept_from(srv, fd, sa, 0);
 }
 
 static void
@@ -836,6 +864,8 @@ net_listen(struct server *srv)
 	if (srv->accept_retry == NULL || srv->reaper == NULL ||
 	    srv->flusher == NULL)
 		fatal("out of memory");
+	if (proxy_init(srv) != 0)
+		return -1;
 	if (srv->cfg.nlisten == 0) {
 		int v4 = net_bind(srv, "0.0.0.0");
 		int v6 = net_bind(srv, "::");
@@ -871,6 +901,7 @@ net_shutdown(struct server *srv)
 	for (i = 0; i < srv->nlisteners; i++)
 		evconnlistener_disable(srv->listeners[i]);
 	web_stop(srv);
+	proxy_stop(srv);
 	TAILQ_FOREACH(c, &srv->conns, entry) {
 		cJSON *ev;
 
@@ -920,6 +951,7 @@ net_free_all(struct server *srv)
 	while ((c = TAILQ_FIRST(&srv->conns)) != NULL)
 		net_conn_free(srv, c);
 	proto_out_free(&srv->encoded);
+	proxy_free_all(srv);
 	for (i = 0; i < srv->nlisteners; i++)
 		evconnlistener_free(srv->listeners[i]);
 	srv->nlisteners = 0;

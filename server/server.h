@@ -208,6 +208,7 @@ struct config {
 	const char
 	    *redis; /* HOST:PORT: a cluster node (cluster.c); NULL: alone */
 	const char *node; /* the node's id in the cluster; NULL: made up */
+	const char *proxy_from; /* trusted PROXY protocol sources (proxy.c) */
 };
 
 /* A token bucket (limit.c). */
@@ -437,7 +438,8 @@ struct server {
 	struct proto_out encoded; /* net_send_msg's reused buffer */
 	struct web *web;          /* the web listeners (web.c), or NULL */
 	struct cluster *cluster;  /* the cluster (cluster.c), or NULL: alone */
-	int nweb; /* web.c's connections not yet handed to net.c */
+	int nweb;            /* web.c's connections not yet handed to net.c */
+	struct proxy *proxy; /* --proxy-from (proxy.c), or NULL */
 	/* Ratings queued and not yet known committed (rating.c). */
 	struct rating_fresh *rating_fresh;
 	struct record_fresh *record_fresh; /* the same, of records.c */
@@ -518,6 +520,7 @@ void net_free_all(struct server *srv);
 void net_linger_now(struct conn *c);
 struct limit_entry *net_admit(
     struct server *srv, evutil_socket_t fd, const struct sockaddr *sa);
+int net_admit_room(struct server *srv, evutil_socket_t fd);
 /* net_conn_new's flags. */
 #define NET_BEV_WRITES 1 /* the bufferevent writes by itself (TLS) */
 #define NET_RELAY 2      /* the server's end of a WebSocket's pair */
@@ -527,6 +530,19 @@ void net_addr_words(const struct sockaddr *sa, char *buf, size_t len);
 int net_bind_port(struct server *srv, const char *host, int port,
     evconnlistener_cb cb, struct evconnlistener **out, int max,
     const char *what);
+
+/* proxy.c */
+/* Where a trusted connection goes once its header is read: the listener's
+ * accept, with the client's address (arg: the listener's own). */
+typedef void proxy_done_fn(
+    struct server *srv, evutil_socket_t fd, const struct sockaddr *sa, int arg);
+int proxy_check_flag(const char *list, char *err, size_t errlen);
+int proxy_init(struct server *srv);
+int proxy_waiting(const struct server *srv);
+int proxy_take(struct server *srv, evutil_socket_t fd,
+    const struct sockaddr *sa, socklen_t salen, proxy_done_fn *done, int arg);
+void proxy_stop(struct server *srv);
+void proxy_free_all(struct server *srv);
 
 /* replay.c */
 int replay_at(

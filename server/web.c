@@ -550,21 +550,17 @@ web_event_cb(struct bufferevent *bev, short what, void *arg)
 	web_conn_free(w, 0);
 }
 
-/* A new connection on a web or TLS listener. */
+/* A connection to a web (tls 0) or TLS (1) listener from sa (the
+ * client's address). */
 static void
-web_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-    int socklen, void *arg)
+web_accept_from(
+    struct server *srv, evutil_socket_t fd, const struct sockaddr *sa, int tls)
 {
-	struct server *srv = arg;
 	struct web *web = srv->web;
 	struct timeval idle = {WEB_IDLE_SEC, 0}, wr = {WEB_WRITE_SEC, 0};
 	struct limit_entry *lim;
 	struct web_conn *w;
-	int i, tls = 0;
 
-	for (i = 0; i < web->n; i++)
-		if (web->listeners[i] == l)
-			tls = web->tls_of[i];
 	if ((lim = net_admit(srv, fd, sa)) == NULL)
 		return;
 	w = xcalloc(1, sizeof *w);
@@ -591,6 +587,24 @@ web_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	bufferevent_enable(w->bev, EV_READ);
 	if (!tls)
 		web_sniff_start(w);
+}
+
+/* A new connection on a web or TLS listener: a trusted proxy's waits for
+ * its PROXY header first (before any TLS). */
+static void
+web_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int socklen, void *arg)
+{
+	struct server *srv = arg;
+	struct web *web = srv->web;
+	int i, tls = 0;
+
+	for (i = 0; i < web->n; i++)
+		if (web->listeners[i] == l)
+			tls = web->tls_of[i];
+	if (proxy_take(srv, fd, sa, (socklen_t)socklen, web_accept_from, tls))
+		return;
+	web_accept_from(srv, fd, sa, tls);
 }
 
 /* Listen on port on every configured address; tls: the TLS listener. */

@@ -61,6 +61,12 @@ def env(name):
     return v
 
 
+def proxy_from():
+    """--proxy-from for a node behind clustertest.sh's HAProxy (which
+    sends the PROXY protocol, contrib/haproxy-tablero.cfg)."""
+    return ["--proxy-from", env("TABLERO_TEST_PROXY_FROM")]
+
+
 def hostport(addr):
     host, port = addr.rsplit(":", 1)
     return host, int(port)
@@ -293,9 +299,13 @@ class Cluster:
                                haproxy_status())
 
     def start_node(self, i):
-        """Start node i (again, after a kill): node id n{i+1}."""
+        """Start node i (again, after a kill): node id n{i+1}, trusting
+        HAProxy's PROXY headers (its connections come from
+        TABLERO_TEST_PROXY_FROM; the tests' own, from elsewhere, stay
+        plain)."""
         web = (["--web-port", str(self.web_ports[i])]
                if i < len(self.web_ports) else [])
+        web += proxy_from()
         node = Node(self.build, "n%d" % (i + 1), self.db, self.redis_addr,
                     port=self.ports[i], extra=self.extra + web)
         node.start()

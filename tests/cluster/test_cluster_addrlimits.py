@@ -258,13 +258,17 @@ def via(port, source):
 
 def haproxy(ck, a):
     tag = "haproxy"
-    node = harness.Server(a.build, extra=cluster_lib.FAST).start()
+    # The node trusts HAProxy's PROXY headers (from TABLERO_SOURCE): the
+    # clients below are counted at their own addresses, by HAProxy first.
+    node = harness.Server(a.build, extra=cluster_lib.FAST +
+                          cluster_lib.proxy_from()).start()
     port = cluster_lib.free_port()
     log = tempfile.NamedTemporaryFile(prefix="tablero-ha-", delete=False)
     cfg = os.path.join(cluster_lib.HERE, "..", "..", "contrib",
                        "haproxy-tablero.cfg")
     env = dict(os.environ, TABLERO_LISTEN="127.0.0.1:%d" % port,
                TABLERO_CHECK_INTER="300ms",
+               TABLERO_SOURCE=cluster_lib.env("TABLERO_TEST_PROXY_FROM"),
                TABLERO_MAX_PER_ADDR=str(HA_CUR),
                TABLERO_CONN_RATE=str(HA_RATE))
     for i in (1, 2, 3):
