@@ -342,6 +342,12 @@ class Cluster:
         if self.redis is not None:
             self.redis.cleanup()
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
 
 def wait_front(port, timeout=WAIT):
     """Until HAProxy's front end answers a ping through some node."""
@@ -424,6 +430,34 @@ def relogin(port, name, token, timeout=FAILOVER):
             pass
         time.sleep(0.2)
     return None
+
+
+def seat_of(state, name):
+    """The seat name sits in, in a room's state."""
+    return next(s["seat"] for s in state["seats"] if s["name"] == name)
+
+
+def history(c, room):
+    """The moves of room's state as c's node serves it, or None (no
+    answer, an error, or a connection lost to a dead node)."""
+    try:
+        r = games_lib.req(c, "state", room=room)
+    except (OSError, TimeoutError, ValueError):
+        return None
+    if not r or not r.get("ok"):
+        return None
+    return [h["move"] for h in r["state"]["history"]]
+
+
+def ataxx_room(ck, tag, pa, pb):
+    """pa (on node 1) creates an Ataxx 5x5 room and pb (on node 2) joins
+    it: two checks; the room's id."""
+    r = games_lib.req(pa, "create", game="ataxx", options={"size": 5})
+    ck.ok(r and r.get("ok"), "%s: create on node 1: %r" % (tag, r))
+    room = r["room"]
+    ck.ok(games_lib.req(pb, "join", room=room).get("ok"),
+          "%s: join from node 2" % tag)
+    return room
 
 
 def retry(fn, timeout=FAILOVER, pause=0.2):
