@@ -12,6 +12,7 @@
 
 #include "rules/games.h"
 #include "rules/solitaire.h"
+#include "tests/fuzz/fuzz.h"
 
 /* Far over any sensible move, well under a line. */
 #define FUZZ_TEXT_MAX 256
@@ -93,10 +94,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1 || size > FUZZ_TEXT_MAX)
 		return 0;
 	s = malloc(sizeof *s);
-	text = malloc(size);
+	text = fuzz_text(data + 1, size - 1);
 	if (s != NULL && text != NULL) {
-		memcpy(text, data + 1, size - 1);
-		text[size - 1] = '\0';
 		if (fuzz_board(g, s, data[0]) != 0)
 			abort();
 		fuzz_check(g, s, text);

@@ -12,6 +12,7 @@
 #include "ai/ai.h"
 #include "rules/games.h"
 #include "rules/solitaire.h"
+#include "tests/fuzz/fuzz.h"
 
 /* A 10x10 position is under 130 bytes. */
 #define FUZZ_POS_MAX 512
@@ -72,12 +73,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > FUZZ_POS_MAX)
 		return 0;
 	s = malloc(sizeof *s);
-	text = malloc(size + 1);
-	if (s != NULL && text != NULL) {
-		memcpy(text, data, size);
-		text[size] = '\0';
+	text = fuzz_text(data, size);
+	if (s != NULL && text != NULL)
 		fuzz_check(g, s, text);
-	}
 	free(s);
 	free(text);
 	return 0;
