@@ -216,6 +216,16 @@ def stopped_cleanly(chk, srv):
     return good
 
 
+def free_port():
+    """A loopback port free now (the kernel's pick), for a server that
+    must be told its port."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 def args():
     """The command line every test takes: --build DIR."""
     p = argparse.ArgumentParser()

@@ -27,7 +27,7 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "blackbox"))
 import harness  # noqa: E402
-from harness import WAIT, Checks, Client  # noqa: E402,F401
+from harness import WAIT, Checks, Client, free_port  # noqa: E402,F401
 import games_lib  # noqa: E402,F401
 from games_lib import FAST  # noqa: E402
 
@@ -130,14 +130,6 @@ def redis_cmd(addr, *args):
         return r.cmd(*args)
     finally:
         r.close()
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def wait_port(port, proc=None, timeout=WAIT):
