@@ -43,16 +43,6 @@ fuzz_board(const struct rules_game *g, struct solitaire_state *s, uint8_t pick)
 	return g->init(s, o, 4, err, sizeof err);
 }
 
-static int
-fuzz_is_legal(const struct rules_game *g, const struct solitaire_state *s,
-    struct rules_move m)
-{
-	struct rules_move mv[4 * SOLITAIRE_MAX_CELLS];
-	int n = g->legal_moves(s, mv, 4 * SOLITAIRE_MAX_CELLS);
-
-	return rules_move_listed(mv, n, m);
-}
-
 static void
 fuzz_check(
     const struct rules_game *g, struct solitaire_state *s, const char *text)

@@ -21,16 +21,6 @@
  * it must, on large ones, while the fuzzer stays quick. */
 #define FUZZ_SOLVER_NODES 2000
 
-static int
-fuzz_is_legal(const struct rules_game *g, const struct solitaire_state *s,
-    struct rules_move m)
-{
-	struct rules_move mv[4 * SOLITAIRE_MAX_CELLS];
-	int n = g->legal_moves(s, mv, 4 * SOLITAIRE_MAX_CELLS);
-
-	return rules_move_listed(mv, n, m);
-}
-
 static void
 fuzz_check(
     const struct rules_game *g, struct solitaire_state *s, const char *text)
