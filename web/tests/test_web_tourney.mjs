@@ -5,7 +5,7 @@
 // standings (ana 1 point, bob 0). The page keeps no script errors.
 // Ends "N passed, M failed".
 
-import { Checks, args, runTest, loggedInPage, until, WAIT_MS } from "./lib.mjs";
+import { Checks, args, startServer, launch, newPage, login, until, WAIT_MS } from "./lib.mjs";
 
 const ck = new Checks();
 const a = args();
@@ -17,8 +17,10 @@ async function standings(page, id) {
 }
 
 async function tourney(browser, srv) {
-  const ana = await loggedInPage(browser, srv.url, "ana");
-  const bob = await loggedInPage(browser, srv.url, "bob");
+  const ana = await newPage(browser, srv.url);
+  await login(ana, "ana");
+  const bob = await newPage(browser, srv.url);
+  await login(bob, "bob");
   await ana.selectOption("select[name=t_game]", "stones");
   await ana.click(".tourney-create-btn");
   await ana.waitForSelector(".tourney-item", { timeout: WAIT_MS });
@@ -62,4 +64,14 @@ async function tourney(browser, srv) {
   ck.eq(ana.errors.concat(bob.errors), [], "no script errors");
 }
 
-await runTest(ck, a.build, tourney);
+const browser = await launch();
+const srv = await startServer(a.build);
+try {
+  await tourney(browser, srv);
+} catch (e) {
+  ck.ok(false, "exception: " + (e && e.stack || e));
+} finally {
+  await browser.close();
+  ck.eq(await srv.stop(), 0, "tablerod stopped cleanly (no sanitizer report)");
+}
+ck.done();
