@@ -6,6 +6,7 @@ read with capture-pane. Every wait is bounded; stop() kills the tmux server.
 Standard library only.
 """
 
+import contextlib
 import os
 import re
 import shutil
@@ -32,6 +33,7 @@ class Term:
 
     def __init__(self, command, name="t", env=None, width=100, height=50):
         Term.made += 1
+        self.name = name
         self.sock = "tablero-test-%d-%d-%s" % (os.getpid(), Term.made, name)
         self.home = tempfile.mkdtemp(prefix="tablero-client-")
         self.conf = os.path.join(self.home, "tmux.conf")
@@ -124,6 +126,36 @@ def client(build, port, name, **kw):
     """A Term running tablero against 127.0.0.1:port as name."""
     return Term("%s 127.0.0.1:%d --name %s" % (tablero(build), port, name),
                 name=name, **kw)
+
+
+@contextlib.contextmanager
+def clients(build, port, *names, **kw):
+    """Terms running tablero as each of names (client()'s keywords for
+    all); every one made is stopped on the way out, however it ends."""
+    made = []
+    try:
+        for name in names:
+            made.append(client(build, port, name, **kw))
+        yield made
+    finally:
+        for t in made:
+            t.stop()
+
+
+def logged_in(chk, terms, what="both logged in"):
+    """One check: each of terms (in turn, stopping at the first that
+    does not) shows its "Welcome, NAME." line."""
+    return chk.ok(all(t.wait(r"Welcome, %s\." % re.escape(t.name))
+                      for t in terms), what)
+
+
+def seated(chk, ta, tb, create, made="room made", room="r1",
+           seat=r"seat black", joined=None):
+    """Two checks: ta creates a game with the create line and waits for
+    an opponent, then tb joins room and reads its seat."""
+    chk.ok(ta.say(create, r"Waiting for an opponent"), made)
+    return chk.ok(tb.say("join " + room, seat),
+                  joined or "%s joined" % tb.name)
 
 
 def batch(build, port, lines, name=None, env=None, timeout=WAIT):

@@ -8,6 +8,7 @@ reports. Not a test itself (tests/run.sh runs only test_*.py).
 """
 
 import atexit
+import contextlib
 import os
 import random
 import shutil
@@ -40,6 +41,17 @@ def server(build, db=":memory:", extra=()):
     s = Server(build, db=db, extra=FAST + list(extra))
     STARTED.append(s)
     return s.start()
+
+
+@contextlib.contextmanager
+def serving(build, db=":memory:", extra=()):
+    """server() for a with block: shut down when the block ends, however
+    it ends."""
+    s = server(build, db=db, extra=extra)
+    try:
+        yield s
+    finally:
+        shut(s)
 
 
 @atexit.register

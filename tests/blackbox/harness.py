@@ -192,6 +192,40 @@ def sqlite_only(chk, what):
     return False
 
 
+def run_parts(chk, parts, *rest):
+    """Each of parts(chk, *rest) in turn: an exception in one is one
+    failure and the next still runs. BB_TIMES=1 prints each one's
+    seconds."""
+    for t in parts:
+        try:
+            t0 = time.time()
+            t(chk, *rest)
+            if os.environ.get("BB_TIMES"):
+                print("%s %.2f s" % (t.__name__, time.time() - t0))
+        except Exception as e:  # a crash in one test is one failure
+            chk.ok(False, "%s raised %r" % (t.__name__, e))
+
+
+def stopped_cleanly(chk, srv):
+    """Two checks: the server still runs, and exits 0 on SIGTERM."""
+    chk.ok(srv.proc.poll() is None, "server still running")
+    t0 = time.time()
+    good = chk.eq(srv.stop(), 0, "server exits 0 on SIGTERM")
+    if os.environ.get("BB_TIMES"):
+        print("stop %.2f s" % (time.time() - t0))
+    return good
+
+
+def free_port():
+    """A loopback port free now (the kernel's pick), for a server that
+    must be told its port."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 def args():
     """The command line every test takes: --build DIR."""
     p = argparse.ArgumentParser()

@@ -28,14 +28,9 @@ def main():
     saved = os.path.join(tmp, "tablero.txt")
     again = os.path.join(tmp, "again.txt")
     with harness.Server(a.build) as srv:
-        ta = client_lib.client(a.build, srv.port, "ana")
-        tb = client_lib.client(a.build, srv.port, "bob")
-        try:
-            chk.ok(ta.wait(r"Welcome, ana\.") and tb.wait(r"Welcome, bob\."),
-                   "both logged in")
-            chk.ok(ta.say("create amazons", r"Waiting for an opponent"),
-                   "room made")
-            chk.ok(tb.say("join r1", r"seat black"), "bob joined")
+        with client_lib.clients(a.build, srv.port, "ana", "bob") as (ta, tb):
+            client_lib.logged_in(chk, (ta, tb))
+            client_lib.seated(chk, ta, tb, "create amazons")
             chk.ok(ta.wait(PICK), "ana asked for an amazon")
             chk.ok(ta.say("e5", r"^Invalid amazon: e5 is not one of your "
                           r"amazons that can move\.$"), "not an amazon")
@@ -83,9 +78,6 @@ def main():
                           r"black \(bob\)\.$"), "-1 resigns")
             chk.ok(tb.wait(r"^Game over \(resignation\)! The winner is "
                            r"black \(bob\)\.$"), "bob sees it")
-        finally:
-            ta.stop()
-            tb.stop()
     chk.done()
 
 

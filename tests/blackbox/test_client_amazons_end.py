@@ -28,11 +28,8 @@ def main():
     with open(path, "w") as f:
         f.write(BOARD)
     with harness.Server(a.build) as srv:
-        ta = client_lib.client(a.build, srv.port, "ana")
-        tb = client_lib.client(a.build, srv.port, "bob")
-        try:
-            chk.ok(ta.wait(r"Welcome, ana\.") and tb.wait(r"Welcome, bob\."),
-                   "both logged in")
+        with client_lib.clients(a.build, srv.port, "ana", "bob") as (ta, tb):
+            client_lib.logged_in(chk, (ta, tb))
             chk.ok(ta.say("load " + path, r"You are in room r1"), "loaded")
             chk.ok(tb.say("join r1", r"seat black"), "bob joined")
             chk.ok(ta.wait(PICK), "ana asked for an amazon")
@@ -41,9 +38,6 @@ def main():
             chk.ok(ta.say("h10", r"^Valid shot\.$"), "ana's last move")
             chk.ok(ta.wait(END), "ana reads that she won:\n" + ta.screen())
             chk.ok(tb.wait(END), "bob reads that ana won:\n" + tb.screen())
-        finally:
-            ta.stop()
-            tb.stop()
     chk.done()
 
 

@@ -36,16 +36,10 @@ def main():
     a = harness.args()
     chk = harness.Checks()
     with harness.Server(a.build) as srv:
-        ta = client_lib.client(a.build, srv.port, "ana", width=80,
-                               height=24)
-        tb = client_lib.client(a.build, srv.port, "bob", width=80,
-                               height=24)
-        try:
-            chk.ok(ta.wait(r"Welcome, ana\.") and tb.wait(r"Welcome, bob\."),
-                   "both logged in")
-            chk.ok(ta.say("create amazons", r"Waiting for an opponent"),
-                   "room made")
-            chk.ok(tb.say("join r1", r"seat black"), "bob joined")
+        with client_lib.clients(a.build, srv.port, "ana", "bob", width=80,
+                                height=24) as (ta, tb):
+            client_lib.logged_in(chk, (ta, tb))
+            client_lib.seated(chk, ta, tb, "create amazons")
             chk.ok(ta.prompt(PICK), "ana asked for an amazon")
             scr = visible(ta)
             chk.ok(re.search(FILES, scr, re.M), "the column letters fit "
@@ -81,9 +75,6 @@ def main():
             chk.ok(len(lines) <= 8, "moves d10 takes %d lines (at most 8):"
                    "\n%s" % (len(lines), "\n".join(lines)))
             chk.ok(tb.wait(r"d10 goes to d2 \(\d+\)"), "grouped by square")
-        finally:
-            ta.stop()
-            tb.stop()
     chk.done()
 
 

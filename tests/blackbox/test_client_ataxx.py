@@ -51,9 +51,7 @@ def main():
     a = harness.args()
     chk = harness.Checks()
     with harness.Server(a.build) as srv:
-        t = client_lib.client(a.build, srv.port, "ana")
-        w = client_lib.client(a.build, srv.port, "wes")
-        try:
+        with client_lib.clients(a.build, srv.port, "ana", "wes") as (t, w):
             chk.ok(t.wait(r"Welcome, ana\."), "logged in")
             chk.ok(t.say("create ataxx size=5 bot=1 time=600 inc=5", PROMPT),
                    "the first prompt")
@@ -105,9 +103,6 @@ def main():
             chk.eq(w.count(r"a square to clone to|play again"), 0,
                    "the watcher gets no prompt")
             chk.ok(t.say("y", r"The game starts"), "a rematch starts")
-        finally:
-            t.stop()
-            w.stop()
         chk.ok(gone(srv.port, ["ana", "wes"]),
                "a client whose terminal is gone goes away")
     chk.done()

@@ -8,7 +8,6 @@ refused lines are JSON error lines too; the token is kept between runs;
 import json
 import os
 import re
-import socket
 import sys
 import tempfile
 
@@ -21,14 +20,6 @@ def replies(out):
     """The reply lines of a batch's output, as dicts."""
     msgs = [json.loads(l) for l in out]
     return [m for m in msgs if "re" in m], msgs
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def check_ana(chk, build, port, env, tmp):
@@ -133,7 +124,7 @@ def check_exits(chk, build, port, env):
     rc, out, err = client_lib.batch(build, port, ["who"], name="ana",
                                     env=other)
     chk.eq(rc, 3, "a name taken without its token: exit 3")
-    rc, out, err = client_lib.batch(build, free_port(), ["who"], name="x",
+    rc, out, err = client_lib.batch(build, harness.free_port(), ["who"], name="x",
                                     env=env)
     chk.eq(rc, 2, "no server: exit 2")
     for args, code, text in ((["--help"], 0, "usage: tablero"),

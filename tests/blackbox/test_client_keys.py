@@ -41,11 +41,8 @@ def names(chk, build, port):
 
 def keys(chk, build, port):
     """Ctrl-C, quit, leave and Ctrl-D in and out of a game."""
-    ta = client_lib.client(build, port, "carl")
-    tb = client_lib.client(build, port, "dora")
-    try:
-        chk.ok(ta.wait(r"Welcome, carl\.") and tb.wait(r"Welcome, dora\."),
-               "both logged in")
+    with client_lib.clients(build, port, "carl", "dora") as (ta, tb):
+        client_lib.logged_in(chk, (ta, tb))
         ta.keys("crea")
         ta.tmux("send-keys", "-t", "main", "C-c")
         chk.ok(ta.prompt(PROMPT), "Ctrl-C clears the line:\n" + ta.screen())
@@ -79,9 +76,6 @@ def keys(chk, build, port):
                "dora hears carl went:\n" + tb.screen())
         tb.line("quit")
         chk.ok(tb.wait(r"If you quit"), "dora is asked too")
-    finally:
-        ta.stop()
-        tb.stop()
 
 
 def main():

@@ -31,9 +31,8 @@ def marked_lines(t):
 def play(chk, ta, tb, game, moves, said):
     """ana creates game, bob joins, ana plays moves (lines); bob's marks
     are checked once he has read said."""
-    chk.ok(ta.say("create " + game, r"Waiting for an opponent"),
-           game + ": room made")
-    chk.ok(tb.say("join r%d" % play.room, r"seat black"), game + ": joined")
+    client_lib.seated(chk, ta, tb, "create " + game, game + ": room made",
+                      "r%d" % play.room, joined=game + ": joined")
     play.room += 1
     for m in moves:
         ta.line(m)
@@ -59,17 +58,12 @@ def main():
     chk = harness.Checks()
     colour = {"NO_COLOR": "", "TERM": "xterm"}
     with harness.Server(a.build) as srv:
-        ta = client_lib.client(a.build, srv.port, "ana", env=colour)
-        tb = client_lib.client(a.build, srv.port, "bob", env=colour)
-        try:
-            chk.ok(ta.wait(r"Welcome, ana\.") and tb.wait(r"Welcome, bob\."),
-                   "both logged in")
+        with client_lib.clients(a.build, srv.port, "ana", "bob",
+                                env=colour) as (ta, tb):
+            client_lib.logged_in(chk, (ta, tb))
             play(chk, ta, tb, "amazons", ["d1", "d5", "d3"],
                  r"ana: white moves d1 to d5 and shoots d3")
             play(chk, ta, tb, "ataxx", ["b6"], r"clones at b6")
-        finally:
-            ta.stop()
-            tb.stop()
     chk.done()
 
 

@@ -18,14 +18,9 @@ def main():
     a = harness.args()
     chk = harness.Checks()
     with harness.Server(a.build) as srv:
-        ta = client_lib.client(a.build, srv.port, "ana")
-        tb = client_lib.client(a.build, srv.port, "bob")
-        try:
-            chk.ok(ta.wait(r"Welcome, ana\.") and tb.wait(r"Welcome, bob\."),
-                   "both logged in")
-            chk.ok(ta.say("create amazons", r"Waiting for an opponent"),
-                   "room r1")
-            chk.ok(tb.say("join r1", r"seat black"), "bob joined")
+        with client_lib.clients(a.build, srv.port, "ana", "bob") as (ta, tb):
+            client_lib.logged_in(chk, (ta, tb))
+            client_lib.seated(chk, ta, tb, "create amazons", "room r1")
             chk.ok(ta.prompt(PICK), "ana to move")
             chk.ok(tb.say("create solitaire", r"room r2"), "bob elsewhere")
             chk.ok(tb.say("leave", r"You left room r2"), "and in the lobby")
@@ -52,9 +47,6 @@ def main():
             chk.ok(ta.prompt(r"^Choose"), "no reminder for the room shown:\n" + ta.screen())
             chk.ok(ta.say("state", r"^Moves \(2\): 1\. d1-d5/d3 2\. "
                           r"d10-d7/d6$"), "state lists the moves so far")
-        finally:
-            ta.stop()
-            tb.stop()
     chk.done()
 
 

@@ -29,17 +29,14 @@ def main():
     ta = client_lib.client(a.build, srv.port, "ana")
     tb = client_lib.client(a.build, srv.port, "bob")
     try:
-        chk.ok(ta.wait(r"Welcome, ana\.") and tb.wait(r"Welcome, bob\."),
-               "both logged in")
+        client_lib.logged_in(chk, (ta, tb))
         tok = os.path.join(ta.home, "config", "tablero",
                            "127.0.0.1_%d_ana.token" % srv.port)
         chk.ok(os.path.exists(tok), "the token is kept in the config folder")
         if os.path.exists(tok):
             chk.eq(stat.S_IMODE(os.stat(tok).st_mode), 0o600,
                    "the token file's mode")
-        chk.ok(ta.say("create ataxx size=5", r"Waiting for an opponent"),
-               "room made")
-        chk.ok(tb.say("join r1", r"seat black"), "bob joined")
+        client_lib.seated(chk, ta, tb, "create ataxx size=5")
         chk.ok(ta.say("b4", r"^White player clones at b4\.$"), "ana moved")
         chk.ok(tb.wait(PROMPT_B), "bob's turn")
         srv.stop(signal.SIGKILL)

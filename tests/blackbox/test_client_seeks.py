@@ -18,11 +18,9 @@ def main():
     chk = harness.Checks()
     with harness.Server(a.build) as srv:
         env = {"XDG_CONFIG_HOME": tempfile.mkdtemp()}
-        ta = client_lib.client(a.build, srv.port, "ana", env=env)
-        tb = client_lib.client(a.build, srv.port, "bob", env=env)
-        try:
-            chk.ok(ta.wait(r"Welcome, ana\.") and tb.wait(r"Welcome, bob\."),
-                   "both logged in")
+        with client_lib.clients(a.build, srv.port, "ana", "bob",
+                                env=env) as (ta, tb):
+            client_lib.logged_in(chk, (ta, tb))
             typed(ta, "unse\t", "unseek ", chk, "unseek completes")
             chk.ok(ta.say("seek stones casual", r"unseek s1 withdraws it"),
                    "ana's first seek:\n" + ta.screen())
@@ -51,9 +49,6 @@ def main():
                        % (who, t.screen()))
             chk.ok(ta.say("seeks", r"No open seeks"),
                    "the pairing emptied the pool")
-        finally:
-            ta.stop()
-            tb.stop()
     chk.done()
 
 

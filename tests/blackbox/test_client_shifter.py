@@ -42,9 +42,8 @@ def main():
     chk = harness.Checks()
     saved = os.path.join(tempfile.mkdtemp(prefix="tablero-sh-"), "lvl.txt")
     with harness.Server(a.build) as srv:
-        t = client_lib.client(a.build, srv.port, "ana")
-        try:
-            chk.ok(t.wait(r"Welcome, ana\."), "logged in")
+        with client_lib.clients(a.build, srv.port, "ana") as (t,):
+            client_lib.logged_in(chk, (t,), "logged in")
             t.line("create shifter")
             chk.ok(t.prompt(QUESTION + "$"), "the seed's start question")
             chk.ok(t.say("3", r"^Answer 1 or 2\.$"), "a bad answer")
@@ -87,8 +86,6 @@ def main():
                 chk.eq(f.read(), level, "the same level")
             if os.environ.get("TABLERO_SHOW_SCREENS"):
                 print(t.screen())
-        finally:
-            t.stop()
     chk.done()
 
 

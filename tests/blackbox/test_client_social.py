@@ -14,11 +14,8 @@ def main():
     a = harness.args()
     chk = harness.Checks()
     with harness.Server(a.build) as srv:
-        ta = client_lib.client(a.build, srv.port, "ana")
-        tb = client_lib.client(a.build, srv.port, "bob")
-        try:
-            chk.ok(ta.wait(r"Welcome, ana\.") and tb.wait(r"Welcome, bob\."),
-                   "both logged in")
+        with client_lib.clients(a.build, srv.port, "ana", "bob") as (ta, tb):
+            client_lib.logged_in(chk, (ta, tb))
             chk.ok(ta.say("tell bob fancy a game?", r"^Sent\.$"), "told")
             chk.ok(tb.wait(r"^\[ana to you\] fancy a game\?$"),
                    "bob reads it, from ana")
@@ -31,9 +28,6 @@ def main():
                    "bob reads the invitation:\n" + tb.screen())
             chk.ok(tb.say("join", r"You are in room %s \(Amazons\), seat "
                           r"black\." % rid), "a bare join accepts it")
-        finally:
-            ta.stop()
-            tb.stop()
     chk.done()
 
 

@@ -60,9 +60,8 @@ def main():
     with open(two, "w") as f:
         f.write(TWO_WAYS)
     with harness.Server(a.build) as srv:
-        t = client_lib.client(a.build, srv.port, "ana")
-        try:
-            chk.ok(t.wait(r"Welcome, ana\."), "logged in")
+        with client_lib.clients(a.build, srv.port, "ana") as (t,):
+            client_lib.logged_in(chk, (t,), "logged in")
             chk.ok(t.say("load %s/nothing.txt" % tmp,
                          r"^Cannot read .*nothing\.txt: No such file or "
                          r"directory\.$"), "a missing file is a sentence")
@@ -91,8 +90,6 @@ def main():
                 print(t.screen())
             t.line("quit")
             chk.ok(t.wait(r"\[exit 0\]$"), "quit: exit code 0")
-        finally:
-            t.stop()
     chk.done()
 
 

@@ -46,10 +46,8 @@ def main():
     a = harness.args()
     chk = harness.Checks()
     with harness.Server(a.build) as srv:
-        ta = client_lib.client(a.build, srv.port, "ana")
-        tb = client_lib.client(a.build, srv.port, "bob")
-        terms = {"a": ta, "b": tb}
-        try:
+        with client_lib.clients(a.build, srv.port, "ana", "bob") as (ta, tb):
+            terms = {"a": ta, "b": tb}
             chk.ok(ta.wait(r"Welcome, ana\."), "ana logged in")
             chk.ok(tb.wait(r"Welcome, bob\."), "bob logged in")
             chk.ok(ta.say("create stones first=1", r"Waiting for an "
@@ -88,9 +86,6 @@ def main():
             tb.line("y")
             chk.ok(ta.wait(r"\[exit 0\]$"), "quit: exit code 0")
             chk.ok(tb.wait(r"\[exit 0\]$"), "exit: exit code 0")
-        finally:
-            ta.stop()
-            tb.stop()
     chk.done()
 
 

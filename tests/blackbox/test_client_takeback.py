@@ -18,14 +18,9 @@ def main():
     a = harness.args()
     chk = harness.Checks()
     with harness.Server(a.build) as srv:
-        ta = client_lib.client(a.build, srv.port, "ana")
-        tb = client_lib.client(a.build, srv.port, "bob")
-        try:
-            chk.ok(ta.wait(r"Welcome, ana\.") and tb.wait(r"Welcome, bob\."),
-                   "both logged in")
-            chk.ok(ta.say("create ataxx size=5", r"Waiting for an opponent"),
-                   "room made")
-            chk.ok(tb.say("join r1", r"seat black"), "bob joined")
+        with client_lib.clients(a.build, srv.port, "ana", "bob") as (ta, tb):
+            client_lib.logged_in(chk, (ta, tb))
+            client_lib.seated(chk, ta, tb, "create ataxx size=5")
             chk.ok(ta.say("b4", r"^White player clones at b4\.$"),
                    "ana moved")
             ta.line("takeback offer")
@@ -41,9 +36,6 @@ def main():
                    + ta.screen())
             chk.ok(ta.say("a4", r"^White player clones at a4\.$"),
                    "ana plays another move")
-        finally:
-            ta.stop()
-            tb.stop()
     chk.done()
 
 

@@ -18,12 +18,9 @@ def main():
     a = harness.args()
     chk = harness.Checks()
     with harness.Server(a.build) as srv:
-        ta = client_lib.client(a.build, srv.port, "ana")
-        tb = client_lib.client(a.build, srv.port, "bob")
-        tc = client_lib.client(a.build, srv.port, "cat")
-        try:
-            chk.ok(ta.wait(r"Welcome, ana\.") and tb.wait(r"Welcome, bob\.")
-                   and tc.wait(r"Welcome, cat\."), "all logged in")
+        with client_lib.clients(a.build, srv.port, "ana", "bob",
+                                "cat") as (ta, tb, tc):
+            client_lib.logged_in(chk, (ta, tb, tc), "all logged in")
             chk.ok(ta.say("hello", r"^You are logged in already "
                           r"\(as ana\)\.$"), "hello in the client")
             chk.ok(ta.say("mode json", r"^The mode is for telnet"),
@@ -74,10 +71,6 @@ def main():
             ta.line("create ataxx bot=1 time=4000")
             chk.ok(ta.prompt(r"^\[white 1:06:\d\d, black 1:06:40\] "),
                    "a clock past an hour reads h:mm:ss:\n" + ta.screen())
-        finally:
-            ta.stop()
-            tb.stop()
-            tc.stop()
     chk.done()
 
 

@@ -22,19 +22,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
-from harness import Checks, Client, Server, login  # noqa: E402
+from harness import Checks, Client, Server, free_port, login  # noqa: E402
 
 # Failover must happen within this many seconds of the owner's death
 # (issue 19); the node's lease is 6 s and its scan every 2 s.
 FAILOVER_S = 15
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 class Redis:

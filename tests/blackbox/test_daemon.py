@@ -17,7 +17,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import WAIT, Checks, Client, Server, args, login  # noqa: E402
+from harness import (WAIT, Checks, Client, Server, args, login,  # noqa: E402
+                     run_parts)
 
 
 def wait_for(cond, timeout=WAIT):
@@ -274,12 +275,10 @@ def test_sigint(chk, build):
 def main():
     a = args()
     chk = Checks()
-    for t in [test_daemon, test_relative_paths, test_bad_start, test_sigint]:
-        try:
-            t(chk, a.build)
-        except Exception as e:  # a crash in one test is one failure
-            chk.ok(False, "%s raised %r" % (t.__name__, e))
+    run_parts(chk, [test_daemon, test_relative_paths, test_bad_start,
+                    test_sigint], a.build)
     chk.done()
+
 
 
 if __name__ == "__main__":

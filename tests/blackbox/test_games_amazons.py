@@ -12,7 +12,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
 from games_lib import (Checks, done, harness, req, seeded,  # noqa: E402
-                       server, shut)
+                       serving)
 
 # Every move puts an arrow on one of the 92 empty squares: no game is longer.
 MAX_MOVES = 92
@@ -121,14 +121,11 @@ def last_move_game(ck, port):
 def main():
     a = harness.args()
     ck = Checks()
-    s = server(a.build)
-    try:
+    with serving(a.build) as s:
         opening_game(ck, s.port, 1)
         opening_game(ck, s.port, 2)
         file_game(ck, s.port)
         last_move_game(ck, s.port)
-    finally:
-        shut(s)
     done(ck)
 
 

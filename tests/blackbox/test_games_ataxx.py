@@ -12,7 +12,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
 from games_lib import (WAIT, Checks, Streamer, done, harness,  # noqa: E402
-                       login, req, seeded, server, shut)
+                       login, req, seeded, serving)
 
 # Moves each side has ready for the move-limit game: more than the limit.
 LIMIT_PLAN = 4000
@@ -204,16 +204,13 @@ def bot_game(ck, port):
 def main():
     a = harness.args()
     ck = Checks()
-    s = server(a.build)
-    try:
+    with serving(a.build) as s:
         runs = [random_game(ck, s.port, seed) for seed in (1, 2, 3)]
         print("random 5x5 games (moves, passes):", runs)
         pass_game(ck, s.port)
         start_pass(ck, s.port)
         move_limit(ck, s.port)
         bot_game(ck, s.port)
-    finally:
-        shut(s)
     done(ck)
 
 

@@ -15,7 +15,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
 from games_lib import (Checks, done, ended, harness, login, req,  # noqa: E402
-                       server, settle, shut, until)
+                       serving, settle, until)
 
 # The grace period given to the second server, in seconds: long enough
 # that a claim right after a disconnect is surely within it.
@@ -293,22 +293,16 @@ def adjourned(ck, port):
 def main():
     a = harness.args()
     ck = Checks()
-    s = server(a.build)
-    try:
+    with serving(a.build) as s:
         timeout_no_move(ck, s.port)
         timeout_after_moves(ck, s.port)
         flag_while_away(ck, s.port)
         adjourned_clock(ck, s.port)
         bad_clocks(ck, s.port)
-    finally:
-        shut(s)
-    s = server(a.build, extra=["--grace", str(GRACE)])
-    try:
+    with serving(a.build, extra=["--grace", str(GRACE)]) as s:
         gone_and_claim(ck, s.port)
         clock_back(ck, s.port)
         adjourned(ck, s.port)
-    finally:
-        shut(s)
     done(ck)
 
 

@@ -10,7 +10,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from games_lib import (Checks, check_acked, check_history,  # noqa: E402
                        check_moved_chain, compare_views, done, ended, harness,
-                       login, play_out, req, server, settle, shut, until)
+                       login, play_out, req, serving, settle, until)
 
 
 # The ends the server makes, not a move.
@@ -172,8 +172,7 @@ def games_listing(ck, port):
 def main():
     a = harness.args()
     ck = Checks()
-    s = server(a.build)
-    try:
+    with serving(a.build) as s:
         games_listing(ck, s.port)
         d = Duo(ck, s.port, "smoke", "stones", {"first": "1"})
         for seat, m in (("player 1", "A1"), ("player 1", "A2"),
@@ -186,8 +185,6 @@ def main():
         ck.eq((end.get("winner"), end.get("reason")),
               ("player 1", "three in a row"), "smoke: player 1 wins")
         d.close()
-    finally:
-        shut(s)
     done(ck)
 
 

@@ -13,9 +13,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from games_lib import (Checks, Solo,  # noqa: E402
-                       check_moved_chain, done, ended, harness, req, server,
-                       shut, until)
+from games_lib import (Checks, Solo, check_moved_chain, done,  # noqa: E402
+                       ended, harness, req, serving, until)
 
 
 def pieces(position):
@@ -225,14 +224,11 @@ def next_after_file(ck, port):
 def main():
     a = harness.args()
     ck = Checks()
-    s = server(a.build)
-    try:
+    with serving(a.build) as s:
         levels(ck, s.port)
         blocked(ck, s.port)
         history_once(ck, s.port)
         next_after_file(ck, s.port)
-    finally:
-        shut(s)
     done(ck)
 
 

@@ -11,8 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from games_lib import (Checks, Solo, check_history,  # noqa: E402
-                       check_moved_chain, done, ended, harness, server, shut,
-                       until)
+                       check_moved_chain, done, ended, harness, serving, until)
 
 EXAMPLE_POS = "6x6:######/.ooo##/oo#o##/.o..##/o.oooo/###o## goal=3,4"
 EXAMPLE_FILE = ("6 6\n0 0 0 0 0 0\n1 2 2 2 0 0\n2 2 0 2 0 0\n1 2 1 1 0 0\n"
@@ -250,16 +249,13 @@ def hint_order(ck, port):
 def main():
     a = harness.args()
     ck = Checks()
-    s = server(a.build)
-    try:
+    with serving(a.build) as s:
         example(ck, s.port)
         generated(ck, s.port)
         blocked(ck, s.port)
         two_ways(ck, s.port)
         undo_restart(ck, s.port)
         hint_order(ck, s.port)
-    finally:
-        shut(s)
     done(ck)
 
 

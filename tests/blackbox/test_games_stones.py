@@ -12,7 +12,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_games_duo import Duo  # noqa: E402
 from games_lib import (Checks, done, harness, req, seeded,  # noqa: E402
-                       server, shut, until)
+                       serving, until)
 
 P1, P2 = "player 1", "player 2"
 
@@ -136,8 +136,7 @@ def random_game(ck, port, seed):
 def main():
     a = harness.args()
     ck = Checks()
-    s = server(a.build)
-    try:
+    with serving(a.build) as s:
         d = scripted(ck, s.port)
         rematch(ck, d)
         d.close()
@@ -154,8 +153,6 @@ def main():
         d1.close()
         d2.close()
         print("random stones results:", results)
-    finally:
-        shut(s)
     done(ck)
 
 

@@ -16,7 +16,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import WAIT, Checks, Client, Server, args, login  # noqa: E402
+from harness import (WAIT, Checks, Client, Server, args, login,  # noqa: E402
+                     run_parts)
 
 FAST = ["--rate", "100000", "--burst", "100000"]
 
@@ -490,17 +491,12 @@ def test_many_clients(chk, build):
 def main():
     a = args()
     chk = Checks()
-    for t in [test_long_lines, test_garbage, test_flood, test_not_reading,
-              test_max_clients, test_open_files, test_idle,
-              test_rooms_per_player, test_watchers, test_many_clients]:
-        try:
-            t0 = time.time()
-            t(chk, a.build)
-            if os.environ.get("BB_TIMES"):
-                print("%s %.2f s" % (t.__name__, time.time() - t0))
-        except Exception as e:  # a crash in one test is one failure
-            chk.ok(False, "%s raised %r" % (t.__name__, e))
+    run_parts(chk, [test_long_lines, test_garbage, test_flood,
+                    test_not_reading, test_max_clients, test_open_files,
+                    test_idle, test_rooms_per_player, test_watchers,
+                    test_many_clients], a.build)
     chk.done()
+
 
 
 if __name__ == "__main__":

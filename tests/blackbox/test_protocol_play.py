@@ -12,7 +12,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Checks, Client, Server, args, login, is_error, is_ok  # noqa: E402
+from harness import (Checks, Client, Server, args, login,  # noqa: E402
+                     is_error, is_ok, run_parts, stopped_cleanly)
 
 # Functional tests send quickly: keep the rate limit out of their way. A
 # grace period of 1 s lets claim be tested.
@@ -687,21 +688,14 @@ def main():
     a = args()
     chk = Checks()
     with Server(a.build, extra=EXTRA) as srv:
-        for t in [test_stones_game, test_seq_and_spectator, test_resign_draw,
-                  test_rematch, test_claim, test_gone_back, test_back_clock,
-                  test_flag_fall, test_replace_quit,
-                  test_watcher_joins_bot_rematch, test_first_drawn,
-                  test_solo]:
-            try:
-                t0 = time.time()
-                t(chk, srv)
-                if os.environ.get("BB_TIMES"):
-                    print("%s %.2f s" % (t.__name__, time.time() - t0))
-            except Exception as e:  # a crash in one test is one failure
-                chk.ok(False, "%s raised %r" % (t.__name__, e))
-        chk.ok(srv.proc.poll() is None, "server still running")
-        chk.eq(srv.stop(), 0, "server exits 0 on SIGTERM")
+        run_parts(chk, [test_stones_game, test_seq_and_spectator,
+                        test_resign_draw, test_rematch, test_claim,
+                        test_gone_back, test_back_clock, test_flag_fall,
+                        test_replace_quit, test_watcher_joins_bot_rematch,
+                        test_first_drawn, test_solo], srv)
+        stopped_cleanly(chk, srv)
     chk.done()
+
 
 
 if __name__ == "__main__":

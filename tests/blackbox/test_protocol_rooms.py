@@ -7,10 +7,10 @@ not_allowed, bad_request) and the joined/left/started events.
 
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Checks, Server, args, login, is_error, is_ok  # noqa: E402
+from harness import (Checks, Server, args, login, is_error,  # noqa: E402
+                     is_ok, run_parts, stopped_cleanly)
 
 # Functional tests send quickly: keep the rate limit out of their way.
 FAST = ["--rate", "100000", "--burst", "100000"]
@@ -558,23 +558,13 @@ def main():
     a = args()
     chk = Checks()
     with Server(a.build, extra=FAST) as srv:
-        for t in [test_create, test_bots, test_private_clock,
-                  test_rooms_filters, test_join_watch_leave,
-                  test_current_room, test_say, test_moves_export,
-                  test_shorthand]:
-            try:
-                t0 = time.time()
-                t(chk, srv)
-                if os.environ.get("BB_TIMES"):
-                    print("%s %.2f s" % (t.__name__, time.time() - t0))
-            except Exception as e:  # a crash in one test is one failure
-                chk.ok(False, "%s raised %r" % (t.__name__, e))
-        chk.ok(srv.proc.poll() is None, "server still running")
-        t0 = time.time()
-        chk.eq(srv.stop(), 0, "server exits 0 on SIGTERM")
-        if os.environ.get("BB_TIMES"):
-            print("stop %.2f s" % (time.time() - t0))
+        run_parts(chk, [test_create, test_bots, test_private_clock,
+                        test_rooms_filters, test_join_watch_leave,
+                        test_current_room, test_say, test_moves_export,
+                        test_shorthand], srv)
+        stopped_cleanly(chk, srv)
     chk.done()
+
 
 
 if __name__ == "__main__":

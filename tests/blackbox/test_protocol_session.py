@@ -13,7 +13,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Checks, Client, Server, args, login, is_error, is_ok  # noqa: E402
+from harness import (Checks, Client, Server, args, login,  # noqa: E402
+                     is_error, is_ok, run_parts, stopped_cleanly)
 
 # Every verb of the protocol, as help must list them.
 VERBS = ["hello", "games", "rooms", "create", "join", "watch", "leave",
@@ -430,17 +431,13 @@ def main():
     a = args()
     chk = Checks()
     with Server(a.build, extra=FAST) as srv:
-        for t in [test_welcome, test_before_hello, test_hello, test_names,
-                  test_ids, test_decoder_errors, test_games, test_help_ping,
-                  test_who_chat, test_mode, test_json_clean]:
-            try:
-                t(chk, srv)
-            except Exception as e:  # a crash in one test is one failure
-                chk.ok(False, "%s raised %r" % (t.__name__, e))
-        chk.ok(srv.proc.poll() is None, "server still running")
-        rc = srv.stop()
-        chk.eq(rc, 0, "server exits 0 on SIGTERM")
+        run_parts(chk, [test_welcome, test_before_hello, test_hello,
+                        test_names, test_ids, test_decoder_errors,
+                        test_games, test_help_ping, test_who_chat,
+                        test_mode, test_json_clean], srv)
+        stopped_cleanly(chk, srv)
     chk.done()
+
 
 
 if __name__ == "__main__":

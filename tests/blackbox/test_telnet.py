@@ -12,7 +12,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import WAIT, Checks, Client, Server, args  # noqa: E402
+from harness import (WAIT, Checks, Client, Server, args,  # noqa: E402
+                     run_parts, stopped_cleanly)
 
 FAST = ["--rate", "100000", "--burst", "100000"]
 
@@ -343,14 +344,10 @@ def main():
     a = args()
     chk = Checks()
     with Server(a.build, extra=FAST) as srv:
-        for t in [test_session, test_token_again, test_greeting]:
-            try:
-                t(chk, srv)
-            except Exception as e:  # a crash in one test is one failure
-                chk.ok(False, "%s raised %r" % (t.__name__, e))
-        chk.ok(srv.proc.poll() is None, "server still running")
-        chk.eq(srv.stop(), 0, "server exits 0 on SIGTERM")
+        run_parts(chk, [test_session, test_token_again, test_greeting], srv)
+        stopped_cleanly(chk, srv)
     chk.done()
+
 
 
 if __name__ == "__main__":

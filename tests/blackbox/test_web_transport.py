@@ -26,7 +26,7 @@ import tempfile
 import time
 
 import harness
-from harness import Checks, Server
+from harness import Checks, Server, free_port
 
 WEB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "web")
 
@@ -301,14 +301,6 @@ def test_tls(chk, build, tmp):
         s.close()
     finally:
         stopped(chk, srv)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def test_nginx(chk, build, tmp, nginx):

@@ -27,7 +27,7 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "blackbox"))
 import harness  # noqa: E402
-from harness import WAIT, Checks, Client  # noqa: E402,F401
+from harness import WAIT, Checks, Client, free_port  # noqa: E402,F401
 import games_lib  # noqa: E402,F401
 from games_lib import FAST  # noqa: E402
 
@@ -136,14 +136,6 @@ def redis_cmd(addr, *args):
         return r.cmd(*args)
     finally:
         r.close()
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def wait_port(port, proc=None, timeout=WAIT):
@@ -352,6 +344,12 @@ class Cluster:
         if self.redis is not None:
             self.redis.cleanup()
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
 
 def wait_front(port, timeout=WAIT):
     """Until HAProxy's front end answers a ping through some node."""
@@ -434,6 +432,34 @@ def relogin(port, name, token, timeout=FAILOVER):
             pass
         time.sleep(0.2)
     return None
+
+
+def seat_of(state, name):
+    """The seat name sits in, in a room's state."""
+    return next(s["seat"] for s in state["seats"] if s["name"] == name)
+
+
+def history(c, room):
+    """The moves of room's state as c's node serves it, or None (no
+    answer, an error, or a connection lost to a dead node)."""
+    try:
+        r = games_lib.req(c, "state", room=room)
+    except (OSError, TimeoutError, ValueError):
+        return None
+    if not r or not r.get("ok"):
+        return None
+    return [h["move"] for h in r["state"]["history"]]
+
+
+def ataxx_room(ck, tag, pa, pb):
+    """pa (on node 1) creates an Ataxx 5x5 room and pb (on node 2) joins
+    it: two checks; the room's id."""
+    r = games_lib.req(pa, "create", game="ataxx", options={"size": 5})
+    ck.ok(r and r.get("ok"), "%s: create on node 1: %r" % (tag, r))
+    room = r["room"]
+    ck.ok(games_lib.req(pb, "join", room=room).get("ok"),
+          "%s: join from node 2" % tag)
+    return room
 
 
 def retry(fn, timeout=FAILOVER, pause=0.2):

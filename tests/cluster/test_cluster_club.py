@@ -293,8 +293,7 @@ def club_killed(ck, cl):
 
 
 def run(ck, a):
-    cl = Cluster(a.build, 2)
-    try:
+    with Cluster(a.build, 2) as cl:
         ck.ok(club_node(cl) is not None, "a node takes the club")
         sa, sb = seek_game(ck, cl)
         sa.close()
@@ -303,8 +302,6 @@ def run(ck, a):
         ratings_at_once(ck, cl)
         swiss(ck, cl)
         club_killed(ck, cl)
-    finally:
-        cl.stop()
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cluster_lib  # noqa: E402
-from cluster_lib import FAILOVER, Cluster, relogin, retry  # noqa: E402
+from cluster_lib import (FAILOVER, Cluster, ataxx_room, history,  # noqa: E402
+                         relogin, retry, seat_of)
 from games_lib import (ended, login, play_out, req, seeded,  # noqa: E402
                        until)
 
@@ -29,27 +30,9 @@ PASS = "0000"
 MAX_MOVES = 600
 
 
-def seat_of(state, name):
-    return next(s["seat"] for s in state["seats"] if s["name"] == name)
-
-
-def history(c, room):
-    """The moves of room's state as c's node serves it, or None."""
-    try:
-        r = req(c, "state", room=room)
-    except (OSError, TimeoutError, ValueError):
-        return None
-    if not r or not r.get("ok"):
-        return None
-    return [h["move"] for h in r["state"]["history"]]
-
-
 def run(ck, a):
-    cl = Cluster(a.build, 2)
-    try:
+    with Cluster(a.build, 2) as cl:
         killed_owner(ck, cl)
-    finally:
-        cl.stop()
 
 
 def killed_owner(ck, cl):
@@ -57,10 +40,7 @@ def killed_owner(ck, cl):
     pa = login(cl.port(0), "fana")
     pb = login(cl.port(1), "fbob")
     w = login(cl.port(1), "fwat")
-    r = req(pa, "create", game="ataxx", options={"size": 5})
-    ck.ok(r and r.get("ok"), "%s: create on node 1: %r" % (tag, r))
-    room = r["room"]
-    ck.ok(req(pb, "join", room=room).get("ok"), "%s: join from node 2" % tag)
+    room = ataxx_room(ck, tag, pa, pb)
     ck.ok(req(w, "watch", room=room).get("ok"), "%s: watch on node 2" % tag)
     st = req(pa, "state", room=room)["state"]
     seats = {seat_of(st, "fana"): pa, seat_of(st, "fbob"): pb}

@@ -20,7 +20,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cluster_lib  # noqa: E402
-from cluster_lib import LEASE, WAIT, Cluster, retry  # noqa: E402
+from cluster_lib import (LEASE, WAIT, Cluster, ataxx_room,  # noqa: E402
+                         history, retry, seat_of)
 from games_lib import login, play_out, req, seeded  # noqa: E402
 
 # Moves before the stop (an even number: the creator, first to move in
@@ -31,17 +32,6 @@ MARGIN = 2.0
 # What the stale owner may say to its player when it drops the room
 # (besides closing the connection): names of events.
 GOODBYES = ("reconnect", "replaced", "shutdown", "room_lost")
-
-
-def seat_of(state, name):
-    return next(s["seat"] for s in state["seats"] if s["name"] == name)
-
-
-def history(c, room):
-    r = req(c, "state", room=room)
-    if not r or not r.get("ok"):
-        return None
-    return [h["move"] for h in r["state"]["history"]]
 
 
 def stale_reply(c, what):
@@ -66,21 +56,15 @@ def stale_reply(c, what):
 
 
 def run(ck, a):
-    cl = Cluster(a.build, 2)
-    try:
+    with Cluster(a.build, 2) as cl:
         fenced(ck, cl)
-    finally:
-        cl.stop()
 
 
 def fenced(ck, cl):
     tag = "fence"
     pa = login(cl.port(0), "sana")
     pb = login(cl.port(1), "sbob")
-    r = req(pa, "create", game="ataxx", options={"size": 5})
-    ck.ok(r and r.get("ok"), "%s: create on node 1: %r" % (tag, r))
-    room = r["room"]
-    ck.ok(req(pb, "join", room=room).get("ok"), "%s: join from node 2" % tag)
+    room = ataxx_room(ck, tag, pa, pb)
     st = req(pa, "state", room=room)["state"]
     seat_a = seat_of(st, "sana")
     seats = {seat_a: pa, seat_of(st, "sbob"): pb}

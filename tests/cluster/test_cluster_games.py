@@ -112,14 +112,11 @@ def social(ck, cl, d):
 
 
 def run(ck, a):
-    cl = Cluster(a.build, 3)
-    try:
+    with Cluster(a.build, 3) as cl:
         for i, (game, options) in enumerate(GAMES):
             d = whole_game(ck, cl, game, options, 11 + i)
             if game == "ataxx":
                 social(ck, cl, d)
-    finally:
-        cl.stop()
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cluster_lib  # noqa: E402
-from cluster_lib import FAILOVER, WAIT, Cluster, retry  # noqa: E402
+from cluster_lib import FAILOVER, WAIT, Cluster, retry, seat_of  # noqa: E402
 from games_lib import Streamer, login, play_out, req, seeded  # noqa: E402
 
 # Rooms under load at once.
@@ -30,10 +30,6 @@ PLAN = 20
 # Seconds of load before Redis dies, and seconds it stays dead.
 BEFORE = 0.3
 OUTAGE = 1.0
-
-
-def seat_of(state, name):
-    return next(s["seat"] for s in state["seats"] if s["name"] == name)
 
 
 def setup(ck, cl, i):
@@ -50,11 +46,8 @@ def setup(ck, cl, i):
 
 
 def run(ck, a):
-    cl = Cluster(a.build, 2, own_redis=True)
-    try:
+    with Cluster(a.build, 2, own_redis=True) as cl:
         restarted(ck, cl)
-    finally:
-        cl.stop()
 
 
 def restarted(ck, cl):

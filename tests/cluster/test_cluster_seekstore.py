@@ -30,8 +30,7 @@ def run(ck, a):
     if cluster_lib.SINGLE:
         print("skipped on a single node: the club's node is killed")
         return
-    cl = Cluster(a.build, 3)
-    try:
+    with Cluster(a.build, 3) as cl:
         club = club_node(cl)
         ck.ok(club is not None, "a node takes the club")
         others = [i for i in range(3) if i != (club or 0)]
@@ -61,8 +60,6 @@ def run(ck, a):
                   % (game, c.name, r))
             o.close()
             c.close()
-    finally:
-        cl.stop()
 
 
 if __name__ == "__main__":

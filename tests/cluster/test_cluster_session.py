@@ -130,12 +130,9 @@ def lobby(ck, cl):
 
 
 def run(ck, a):
-    cl = Cluster(a.build, 2)
-    try:
+    with Cluster(a.build, 2) as cl:
         replaced(ck, cl)
         lobby(ck, cl)
-    finally:
-        cl.stop()
 
 
 if __name__ == "__main__":

@@ -30,11 +30,8 @@ MAX_MOVES = 400
 
 
 def run(ck, a):
-    cl = Cluster(a.build, 2)
-    try:
+    with Cluster(a.build, 2) as cl:
         text_player(ck, cl)
-    finally:
-        cl.stop()
 
 
 def text_player(ck, cl):

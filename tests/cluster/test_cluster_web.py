@@ -84,11 +84,8 @@ def play(ws, tcp, room, names, count):
 
 
 def run(ck, a):
-    cl = Cluster(a.build, 2)
-    try:
+    with Cluster(a.build, 2) as cl:
         through_front(ck, cl)
-    finally:
-        cl.stop()
 
 
 def through_front(ck, cl):

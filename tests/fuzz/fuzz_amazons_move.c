@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rules/games.h"
+#include "tests/fuzz/fuzz.h"
 
 /* Longer input than any move text only repeats the malformed case. */
 #define FUZZ_MOVE_MAX 256
@@ -61,12 +62,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > FUZZ_MOVE_MAX)
 		return 0;
-	text = malloc(size + 1);
+	text = fuzz_text(data, size);
 	st = malloc(g->state_size);
 	list = malloc(RULES_MAX_MOVES * sizeof *list);
 	if (text != NULL && st != NULL && list != NULL) {
-		memcpy(text, data, size);
-		text[size] = '\0';
 		for (i = 0;
 		     i < sizeof fuzz_positions / sizeof fuzz_positions[0]; i++)
 			fuzz_one(g, st, list, fuzz_positions[i], text);

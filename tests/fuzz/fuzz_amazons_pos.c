@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rules/games.h"
+#include "tests/fuzz/fuzz.h"
 
 /* The longest valid position is under 120 bytes; more only repeats. */
 #define FUZZ_POS_MAX 512
@@ -54,14 +55,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > FUZZ_POS_MAX)
 		return 0;
-	text = malloc(size + 1);
+	text = fuzz_text(data, size);
 	st = malloc(g->state_size);
 	list = malloc(RULES_MAX_MOVES * sizeof *list);
-	if (text != NULL && st != NULL && list != NULL) {
-		memcpy(text, data, size);
-		text[size] = '\0';
+	if (text != NULL && st != NULL && list != NULL)
 		fuzz_check(g, st, list, text);
-	}
 	free(text);
 	free(st);
 	free(list);

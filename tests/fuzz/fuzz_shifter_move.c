@@ -12,6 +12,7 @@
 
 #include "rules/games.h"
 #include "rules/shifter.h"
+#include "tests/fuzz/fuzz.h"
 
 /* Longer input than a position and a move only repeats malformed cases. */
 #define FUZZ_INPUT_MAX 256
@@ -97,11 +98,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > FUZZ_INPUT_MAX)
 		return 0;
-	text = malloc(size + 1);
+	text = fuzz_text(data, size);
 	st = malloc(sizeof *st);
 	if (text != NULL && st != NULL) {
-		memcpy(text, data, size);
-		text[size] = '\0';
 		nl = strchr(text, '\n');
 		if (nl != NULL)
 			*nl = '\0';

@@ -12,6 +12,7 @@
 
 #include "rules/games.h"
 #include "rules/solitaire.h"
+#include "tests/fuzz/fuzz.h"
 
 /* Far over any sensible move, well under a line. */
 #define FUZZ_TEXT_MAX 256
@@ -40,16 +41,6 @@ fuzz_board(const struct rules_game *g, struct solitaire_state *s, uint8_t pick)
 	if (rules_opts_check(g, o, 4, err, sizeof err) != 0)
 		abort();
 	return g->init(s, o, 4, err, sizeof err);
-}
-
-static int
-fuzz_is_legal(const struct rules_game *g, const struct solitaire_state *s,
-    struct rules_move m)
-{
-	struct rules_move mv[4 * SOLITAIRE_MAX_CELLS];
-	int n = g->legal_moves(s, mv, 4 * SOLITAIRE_MAX_CELLS);
-
-	return rules_move_listed(mv, n, m);
 }
 
 static void
@@ -93,10 +84,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1 || size > FUZZ_TEXT_MAX)
 		return 0;
 	s = malloc(sizeof *s);
-	text = malloc(size);
+	text = fuzz_text(data + 1, size - 1);
 	if (s != NULL && text != NULL) {
-		memcpy(text, data + 1, size - 1);
-		text[size - 1] = '\0';
 		if (fuzz_board(g, s, data[0]) != 0)
 			abort();
 		fuzz_check(g, s, text);

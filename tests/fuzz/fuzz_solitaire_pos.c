@@ -12,6 +12,7 @@
 #include "ai/ai.h"
 #include "rules/games.h"
 #include "rules/solitaire.h"
+#include "tests/fuzz/fuzz.h"
 
 /* A 10x10 position is under 130 bytes. */
 #define FUZZ_POS_MAX 512
@@ -19,16 +20,6 @@
 /* Enough for the solver to finish on small positions and to give up, as
  * it must, on large ones, while the fuzzer stays quick. */
 #define FUZZ_SOLVER_NODES 2000
-
-static int
-fuzz_is_legal(const struct rules_game *g, const struct solitaire_state *s,
-    struct rules_move m)
-{
-	struct rules_move mv[4 * SOLITAIRE_MAX_CELLS];
-	int n = g->legal_moves(s, mv, 4 * SOLITAIRE_MAX_CELLS);
-
-	return rules_move_listed(mv, n, m);
-}
 
 static void
 fuzz_check(
@@ -72,12 +63,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > FUZZ_POS_MAX)
 		return 0;
 	s = malloc(sizeof *s);
-	text = malloc(size + 1);
-	if (s != NULL && text != NULL) {
-		memcpy(text, data, size);
-		text[size] = '\0';
+	text = fuzz_text(data, size);
+	if (s != NULL && text != NULL)
 		fuzz_check(g, s, text);
-	}
 	free(s);
 	free(text);
 	return 0;

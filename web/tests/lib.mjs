@@ -120,6 +120,13 @@ export async function login(page, name) {
   await page.waitForSelector(".me-name", { timeout: WAIT_MS });
 }
 
+// A fresh page on url, logged in as name.
+export async function loggedInPage(browser, url, name) {
+  const page = await newPage(browser, url);
+  await login(page, name);
+  return page;
+}
+
 // Wait until the page's turn line holds text (a string or a RegExp).
 export async function waitTurn(page, want) {
   await until(page, (w) => {
@@ -178,6 +185,24 @@ export function rawExchange(port, data, ms = 500) {
     s.on("connect", () => s.write(data));
     setTimeout(() => { s.destroy(); res(got); }, ms);
   });
+}
+
+// A test's whole run: fn(browser, srv) against Debian's Chromium and a
+// fresh tablerod; an exception in fn is one failed check; then the
+// browser closes, tablerod must stop cleanly (no sanitizer report), and
+// the "N passed, M failed" line ends the process.
+export async function runTest(ck, build, fn) {
+  const browser = await launch();
+  const srv = await startServer(build);
+  try {
+    await fn(browser, srv);
+  } catch (e) {
+    ck.ok(false, "exception: " + (e && e.stack || e));
+  } finally {
+    await browser.close();
+    ck.eq(await srv.stop(), 0, "tablerod stopped cleanly (no sanitizer report)");
+  }
+  ck.done();
 }
 
 export { sleep };

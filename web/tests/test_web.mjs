@@ -6,7 +6,7 @@
 // counting; Spanish and
 // dark; the page keeps no script errors. Ends "N passed, M failed".
 
-import { Checks, args, startServer, launch, newPage, login, waitTurn, text,
+import { Checks, args, runTest, newPage, loggedInPage, waitTurn, text,
   clickSq, waitMoves, createRoom, rawExchange, until, sleep, WAIT_MS } from "./lib.mjs";
 
 const ck = new Checks();
@@ -38,8 +38,7 @@ async function typeMove(page, move) {
 }
 
 async function stonesSeed(browser, srv) {
-  const ana = await newPage(browser, srv.url);
-  await login(ana, "ana");
+  const ana = await loggedInPage(browser, srv.url, "ana");
   const room = await createRoom(ana, "stones", { first: "1" });
   ck.ok(/^r\d+$/.test(room || ""), "ana created a room: " + room);
 
@@ -52,8 +51,7 @@ async function stonesSeed(browser, srv) {
   await carol.waitForSelector(".board", { timeout: WAIT_MS });
   ck.ok(await carol.$eval(".chat-form input", (e) => e.disabled), "a guest's chat is off");
 
-  const bob = await newPage(browser, srv.url);
-  await login(bob, "bob");
+  const bob = await loggedInPage(browser, srv.url, "bob");
   await bob.waitForSelector(`.room-item[data-room="${room}"] .join`, { timeout: WAIT_MS });
   if (SHOTS) await bob.screenshot({ path: SHOTS + "/web-lobby.png" });
   await bob.click(`.room-item[data-room="${room}"] .join`);
@@ -193,16 +191,8 @@ async function headers(srv) {
   ck.ok(tel.includes("Hello, tel"), "telnet works on the web port too");
 }
 
-const browser = await launch();
-const srv = await startServer(a.build);
-try {
+await runTest(ck, a.build, async (browser, srv) => {
   await headers(srv);
   const ana = await stonesSeed(browser, srv);
   await historyClockLang(ana);
-} catch (e) {
-  ck.ok(false, "exception: " + (e && e.stack || e));
-} finally {
-  await browser.close();
-  ck.eq(await srv.stop(), 0, "tablerod stopped cleanly (no sanitizer report)");
-}
-ck.done();
+});

@@ -12,8 +12,9 @@ import { mkdtempSync } from "node:fs";
 import { execFileSync, spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Checks, args, startServer, launch, newPage, login, waitTurn, text,
-  clickSq, waitMoves, createRoom, litSquares, until, sleep, WAIT_MS } from "./lib.mjs";
+import { Checks, args, runTest, startServer, newPage, login, loggedInPage,
+  waitTurn, text, clickSq, waitMoves, createRoom, litSquares, until, sleep,
+  WAIT_MS } from "./lib.mjs";
 
 const ck = new Checks();
 const a = args();
@@ -28,8 +29,7 @@ function coords(sq) { return [sq.charCodeAt(0) - 97, Number(sq.slice(1))]; }
 // white piece is clicked until the server lights its moves, and a lit
 // clone (next to it) is preferred.
 async function ataxxBot(browser, srv) {
-  const p = await newPage(browser, srv.url);
-  await login(p, "atx");
+  const p = await loggedInPage(browser, srv.url, "atx");
   await createRoom(p, "ataxx", { size: 5 }, 1);
   let ended = false;
   for (let turn = 0; turn < 200 && !ended; turn++) {
@@ -63,8 +63,7 @@ async function ataxxBot(browser, srv) {
 // Amazons: choose a4, change to d1, pick d5, take it back, pick d4, and
 // shoot to d8: the move is d1-d4/d8.
 async function amazonsChoice(browser, srv) {
-  const p = await newPage(browser, srv.url);
-  await login(p, "amz");
+  const p = await loggedInPage(browser, srv.url, "amz");
   await createRoom(p, "amazons", {}, 1);
   await waitTurn(p, "Your turn");
   await clickSq(p, "a4");
@@ -91,8 +90,7 @@ async function amazonsChoice(browser, srv) {
 
 // Peg solitaire from a board file on the player's machine: one jump wins.
 async function solitaireFile(browser, srv) {
-  const p = await newPage(browser, srv.url);
-  await login(p, "sol");
+  const p = await loggedInPage(browser, srv.url, "sol");
   await p.selectOption("select[name=game]", "solitaire");
   await p.setInputFiles(".create input[type=file]", {
     name: "board.txt", mimeType: "text/plain", buffer: Buffer.from("3 4\n0 0 0 0\n2 2 1 1\n0 0 0 0\n1 2\n"),
@@ -114,8 +112,7 @@ async function solitaireFile(browser, srv) {
 // chosen already), on to level 2 by itself; there one capture, then
 // restart gives back the level's start.
 async function shifterLevels(browser, srv) {
-  const p = await newPage(browser, srv.url);
-  await login(p, "shf");
+  const p = await loggedInPage(browser, srv.url, "shf");
   await createRoom(p, "shifter", { level: 1 });
   for (let i = 0; i < 10; i++) {
     if ((await text(p, ".room-title")).includes("level 2")) break;
@@ -152,11 +149,9 @@ async function shifterLevels(browser, srv) {
 // Two players in Ataxx: a move made with the keyboard alone (focus a
 // square, Enter), then a draw offered and accepted.
 async function keysAndDraw(browser, srv) {
-  const x = await newPage(browser, srv.url);
-  await login(x, "kbd");
+  const x = await loggedInPage(browser, srv.url, "kbd");
   const room = await createRoom(x, "ataxx", {});
-  const y = await newPage(browser, srv.url);
-  await login(y, "drw");
+  const y = await loggedInPage(browser, srv.url, "drw");
   await y.click(`.room-item[data-room="${room}"] .join`);
   await waitTurn(x, "Your turn");
   const key = async (sq) => {
@@ -206,8 +201,7 @@ async function telnetVsBrowser(browser, srv) {
   await tel.waitFor(/Your token is/);
   tel.say("create stones first=1");
   const room = (await tel.waitFor(/\b(r\d+)\b/))[1];
-  const p = await newPage(browser, srv.url);
-  await login(p, "web");
+  const p = await loggedInPage(browser, srv.url, "web");
   await p.click(`.room-item[data-room="${room}"] .join`);
   await p.waitForSelector(".board", { timeout: WAIT_MS });
   const plan = [["t", "A2"], ["t", "C1"], ["t", "B3"], ["b", "B2"], ["b", "C3"], ["b", "A3"], ["t", "C1C2"], ["b", "B2B1"], ["t", "B3B2"]];
@@ -235,11 +229,9 @@ async function restartMidGame(browser) {
   const db = join(dir, "t.db");
   let srv = await startServer(a.build, { db, dir });
   const { port, webPort } = srv;
-  const ana = await newPage(browser, srv.url);
-  await login(ana, "rana");
+  const ana = await loggedInPage(browser, srv.url, "rana");
   const room = await createRoom(ana, "stones", { first: "1" });
-  const bob = await newPage(browser, srv.url);
-  await login(bob, "rbob");
+  const bob = await loggedInPage(browser, srv.url, "rbob");
   await bob.click(`.room-item[data-room="${room}"] .join`);
   await waitTurn(ana, "Your turn");
   await clickSq(ana, "A1");
@@ -309,8 +301,7 @@ async function tlsGame(browser) {
 // i10-i9/h10 leaves black's four amazons no move, and both pages name
 // white the winner (not the player who cannot move).
 async function amazonsEnd(browser, srv) {
-  const w = await newPage(browser, srv.url);
-  await login(w, "amzw");
+  const w = await loggedInPage(browser, srv.url, "amzw");
   // the seed's tablero.txt, loaded from the player's machine
   await w.selectOption("select[name=game]", "amazons");
   await w.setInputFiles(".create input[type=file]", {
@@ -321,8 +312,7 @@ async function amazonsEnd(browser, srv) {
   await w.click(".create-btn");
   await w.waitForSelector(".board", { timeout: WAIT_MS });
   const room = (await text(w, ".room-title")).split(" · ")[1];
-  const b = await newPage(browser, srv.url);
-  await login(b, "amzb");
+  const b = await loggedInPage(browser, srv.url, "amzb");
   await b.click(`.room-item[data-room="${room}"] .join`);
   await b.waitForSelector(".board", { timeout: WAIT_MS });
   await waitTurn(w, "Your turn");
@@ -338,9 +328,8 @@ async function amazonsEnd(browser, srv) {
   await b.context().close();
 }
 
-const browser = await launch();
-const srv = await startServer(a.build);
-try {
+// each part's failure is its own check; the others still run
+await runTest(ck, a.build, async (browser, srv) => {
   for (const [name, fn] of [["ataxx", ataxxBot], ["amazons", amazonsChoice],
     ["amazons end", amazonsEnd], ["solitaire", solitaireFile],
     ["shifter", shifterLevels], ["telnet", telnetVsBrowser], ["draw", keysAndDraw]]) {
@@ -348,8 +337,4 @@ try {
   }
   try { await restartMidGame(browser); } catch (e) { ck.ok(false, "restart: " + (e && e.stack || e)); }
   try { await tlsGame(browser); } catch (e) { ck.ok(false, "tls: " + (e && e.stack || e)); }
-} finally {
-  await browser.close();
-  ck.eq(await srv.stop(), 0, "tablerod stopped cleanly (no sanitizer report)");
-}
-ck.done();
+});

@@ -6,8 +6,8 @@
 // errors. Ends "N passed, M failed".
 
 import { connect } from "node:net";
-import { Checks, args, startServer, launch, newPage, login, text,
-  createRoom, until, WAIT_MS } from "./lib.mjs";
+import { Checks, args, runTest, loggedInPage, text, createRoom, until,
+  WAIT_MS } from "./lib.mjs";
 
 const ck = new Checks();
 const a = args();
@@ -57,8 +57,7 @@ async function play(ana, bob, room) {
 }
 
 async function rated(browser, srv) {
-  const ana = await newPage(browser, srv.url);
-  await login(ana, "ana");
+  const ana = await loggedInPage(browser, srv.url, "ana");
   const room = await createRoom(ana, "ataxx");
   const bob = tcpClient(srv.port);
   await bob.call("hello", { name: "bob" });
@@ -96,14 +95,4 @@ async function rated(browser, srv) {
   bob.close();
 }
 
-const browser = await launch();
-const srv = await startServer(a.build);
-try {
-  await rated(browser, srv);
-} catch (e) {
-  ck.ok(false, "exception: " + (e && e.stack || e));
-} finally {
-  await browser.close();
-  ck.eq(await srv.stop(), 0, "tablerod stopped cleanly (no sanitizer report)");
-}
-ck.done();
+await runTest(ck, a.build, rated);

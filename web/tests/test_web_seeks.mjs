@@ -5,7 +5,7 @@
 // guest sees the list without buttons; the pages keep no script errors.
 // Ends "N passed, M failed".
 
-import { Checks, args, startServer, launch, newPage, login, text, until,
+import { Checks, args, runTest, newPage, loggedInPage, text, until,
   WAIT_MS } from "./lib.mjs";
 
 const ck = new Checks();
@@ -25,8 +25,7 @@ async function seekItems(page) {
 }
 
 async function run(browser, srv) {
-  const ana = await newPage(browser, srv.url);
-  await login(ana, "ana");
+  const ana = await loggedInPage(browser, srv.url, "ana");
   await seek(ana, "stones", {}, true);
   await until(ana, () => /Seeking/.test(document.querySelector(".notice").textContent), null, "ana's seek");
   await ana.waitForSelector(".seek-item .withdraw", { timeout: WAIT_MS });
@@ -41,8 +40,7 @@ async function run(browser, srv) {
   const guest = await newPage(browser, srv.url);
   await guest.waitForSelector(".seek-item", { timeout: WAIT_MS });
   ck.eq(await guest.$(".seek-item button"), null, "a guest sees the seek, no button");
-  const bob = await newPage(browser, srv.url);
-  await login(bob, "bob");
+  const bob = await loggedInPage(browser, srv.url, "bob");
   await bob.waitForSelector(".seek-item .take", { timeout: WAIT_MS });
   const seen = await seekItems(bob);
   ck.ok(/ana \(1500\)/.test(seen[0]) && /size=5/.test(seen[0]) && /casual/.test(seen[0]),
@@ -58,14 +56,4 @@ async function run(browser, srv) {
     ck.eq(p.errors, [], who + "'s page has no script errors");
 }
 
-const browser = await launch();
-const srv = await startServer(a.build);
-try {
-  await run(browser, srv);
-} catch (e) {
-  ck.ok(false, "exception: " + (e && e.stack || e));
-} finally {
-  await browser.close();
-  ck.eq(await srv.stop(), 0, "tablerod stopped cleanly (no sanitizer report)");
-}
-ck.done();
+await runTest(ck, a.build, run);
