@@ -44,6 +44,10 @@ def keys(chk, build, port):
     with client_lib.clients(build, port, "carl", "dora") as (ta, tb):
         client_lib.logged_in(chk, (ta, tb))
         ta.keys("crea")
+        # The line editor has the letters before Ctrl-C comes (under load
+        # they could still be in the terminal's queue, and Ctrl-C then
+        # finds an empty line).
+        chk.ok(ta.prompt(r"^tablero> crea$"), "the line holds 'crea'")
         ta.tmux("send-keys", "-t", "main", "C-c")
         chk.ok(ta.prompt(PROMPT), "Ctrl-C clears the line:\n" + ta.screen())
         chk.eq(ta.count(r"Ctrl-C clears the line"), 0,
