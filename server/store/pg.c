@@ -179,14 +179,20 @@ static const char *const pgpg_sql[PS_COUNT] = {
      * gets this game's change added, so neither game is lost (its
      * counts exact, its rating moved by both changes, as games of one
      * rating period are). Alone, the row is still the one read and
-     * takes the values as they are. The limit: a group tried again
-     * after its COMMIT went through unseen (the connection lost while
-     * committing) adds its games' changes a second time; nothing marks
-     * which game a row has counted (two nodes' identical games ending in
-     * the same ms write identical values, so no value of the row can). */
+     * takes the values as they are. Once per game ($14, NULL: no
+     * game): the change is made only when the game's row in
+     * rating_games is new, so a group tried again after its COMMIT went
+     * through unseen (the connection lost while committing) does not
+     * add its games' changes a second time. */
     [PS_RATING_PUT] =
-        "INSERT INTO ratings (name, pool, rating, rd, vol, wins, draws,"
-        " losses, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+        "WITH once AS (INSERT INTO rating_games (game, name, at_ms)"
+        " SELECT $14::text, $1::text, $9::bigint WHERE $14::text IS NOT NULL"
+        " ON CONFLICT DO NOTHING RETURNING 1)"
+        " INSERT INTO ratings (name, pool, rating, rd, vol, wins, draws,"
+        " losses, updated_ms) SELECT $1::text, $2::text,"
+        " $3::double precision, $4::double precision, $5::double precision,"
+        " $6::integer, $7::integer, $8::integer, $9::bigint"
+        " WHERE $14::text IS NULL OR EXISTS (SELECT 1 FROM once)"
         " ON CONFLICT (name, pool) DO UPDATE SET rating = CASE"
         " WHEN ratings.rating = $10 THEN excluded.rating"
         " ELSE ratings.rating + (excluded.rating - $10) END,"
@@ -690,6 +696,7 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_int(p, op->u.rating.before_wins);
 		pgpg_int(p, op->u.rating.before_draws);
 		pgpg_int(p, op->u.rating.before_losses);
+		pgpg_text(p, op->u.rating.game);
 		return PS_RATING_PUT;
 	case STORE_OP_RECORD_PUT:
 		pgpg_text(p, op->u.record.name);

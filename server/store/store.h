@@ -88,6 +88,11 @@ struct store_rating {
 	double rating, rd, vol;
 	int wins, draws, losses;
 	long long updated_ms;
+	/* On a put: the game that made the change ("ROOM/GAME_NO@ENDED_MS"),
+	 * or NULL; a change whose game is stored already (rating_games) is
+	 * not made again, so a group tried again after a commit that went
+	 * through unseen changes the rating once. */
+	const char *game;
 	/* On a put: the rating and counts this change was worked out from.
 	 * PostgreSQL adds the change to the row as it is then, so that two
 	 * nodes ending games of one player at once lose neither (pg.c). */
@@ -135,7 +140,8 @@ enum store_op_kind {
 	/* ms, n: at most n finished games that ended before ms go, the
 	 * oldest first (--keep-games-days). */
 	STORE_OP_GAMES_PRUNE,
-	/* u.rating; upsert keyed by (name, pool): the values after a game. */
+	/* u.rating; upsert keyed by (name, pool): the values after a game,
+	 * once per (u.rating.game, name) (schema.c's rating_games). */
 	STORE_OP_RATING_PUT,
 	/* u.record; upsert keyed by (name, game): the values after a game. */
 	STORE_OP_RECORD_PUT,

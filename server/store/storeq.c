@@ -316,6 +316,7 @@ storeq_rating_put(struct storeq *q, const struct store_rating *r)
 	*c = *r;
 	c->name = store_op_str(op, r->name);
 	c->pool = store_op_str(op, r->pool);
+	c->game = store_op_str(op, r->game);
 	storeq_add(q, op);
 }
 

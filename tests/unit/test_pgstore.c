@@ -2,7 +2,8 @@
  * test_pgstore.c: the PostgreSQL backend (server/store/pg.c), against the
  * server TABLERO_TEST_PG names (tests/pg.sh starts a throwaway one; each
  * run makes fresh databases on it). Ops are idempotent (a move put twice,
- * a run of moves repeating a key, a finished game kept once), a group is
+ * a run of moves repeating a key, a finished game kept once, a rating
+ * changed once per game however often its group is tried), a group is
  * all or nothing (a fault in its middle, in a run of moves, and in its
  * rollback, leaves none of it), room numbers come from the sequence above
  * any stored, reads see what is committed, a newer schema and another
@@ -254,6 +255,104 @@ test_pg_ops(void)
 	w = store_open(url, 0, err, sizeof err);
 	r = w != NULL ? store_open_reader(w, err, sizeof err) : NULL;
 	CHECK(r != NULL && store_room_number(r, &n1) == 0 && n1 > n2);
+	store_close(r);
+	store_close(w);
+}
+
+/* A rating put: name's values after the game key ended at ms (wins
+ * counted up from before_wins, the rating from before). */
+static struct store_op *
+test_pg_rating(const char *name, const char *key, long long ms,
+    double before, double after, int before_wins)
+{
+	struct store_op *op = store_op_new(STORE_OP_RATING_PUT);
+	struct store_rating *r = &op->u.rating;
+
+	r->name = store_op_str(op, name);
+	r->pool = store_op_str(op, "ataxx");
+	r->game = store_op_str(op, key);
+	r->rating = after;
+	r->rd = 200;
+	r->vol = 0.06;
+	r->wins = before_wins + 1;
+	r->updated_ms = ms;
+	r->before_rating = before;
+	r->before_wins = before_wins;
+	return op;
+}
+
+/* What a ratings read found: the last row's rating and wins. */
+struct test_pg_rated {
+	double rating;
+	int wins, n;
+};
+
+static void
+test_pg_rated_cb(void *arg, const struct store_rating *r)
+{
+	struct test_pg_rated *out = arg;
+
+	out->rating = r->rating;
+	out->wins = r->wins;
+	out->n++;
+}
+
+/* name's ratings as the reader sees them. */
+static struct test_pg_rated
+test_pg_rated(struct store *r, const char *name)
+{
+	struct test_pg_rated out = {0, 0, 0};
+
+	CHECK(store_ratings_of(r, name, test_pg_rated_cb, &out) == 0);
+	return out;
+}
+
+/* A group tried again after its COMMIT went through unseen (committed
+ * twice here, as the store thread does when the acknowledgement was
+ * lost) changes each rating once, also when another game's change was
+ * stored in between; the marks go with their prune. Before the marks
+ * (rating_games), the second try added the change again: 2 wins. */
+static void
+test_pg_ratings_once(void)
+{
+	char url[256], err[512] = "";
+	struct store *w, *r;
+	struct store_op *op;
+	struct test_pg_rated got;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, STORE_SYNC_FULL, err, sizeof err);
+	r = w != NULL ? store_open_reader(w, err, sizeof err) : NULL;
+	CHECK(r != NULL);
+	if (r == NULL) {
+		fprintf(stderr, "test_pgstore: %s\n", err);
+		store_close(w);
+		return;
+	}
+	op = test_pg_rating("ana", "r1/1@100", 100, 1500, 1600, 0);
+	CHECK(store_commit(w, op) == 0);
+	CHECK(store_commit(w, op) == 0); /* the retry */
+	got = test_pg_rated(r, "ana");
+	CHECK_INT(got.n, 1);
+	CHECK_INT(got.wins, 1);
+	CHECK(got.rating == 1600);
+	/* The next game, then the first game's group once more. */
+	CHECK(store_commit(w, test_pg_rating("ana", "r2/1@200", 200, 1600,
+	                          1650, 1)) == 0);
+	CHECK(store_commit(w, op) == 0);
+	store_op_free(op);
+	got = test_pg_rated(r, "ana");
+	CHECK_INT(got.wins, 2);
+	CHECK(got.rating == 1650);
+	CHECK_INT(test_pg_num(url, "SELECT count(*) FROM rating_games"), 2);
+	op = store_op_new(STORE_OP_ROW);
+	op->u.row.what = "rating_games";
+	op->u.row.sql = "DELETE FROM rating_games WHERE at_ms < $1";
+	op->u.row.n = 1;
+	op->u.row.vals[0] = store_op_str(op, "150");
+	CHECK(store_commit(w, op) == 0);
+	store_op_free(op);
+	CHECK_INT(test_pg_num(url, "SELECT count(*) FROM rating_games"), 1);
 	store_close(r);
 	store_close(w);
 }
@@ -565,6 +664,7 @@ main(void)
 	/* The store thread wakes the loop (storeq's done event). */
 	CHECK_INT(evthread_use_pthreads(), 0);
 	test_pg_ops();
+	test_pg_ratings_once();
 	test_pg_faults_group();
 	test_pg_refused();
 	test_pg_copy();
