@@ -214,6 +214,43 @@ tourney_tiebreak_name(const struct tourney *t)
 	return t->swiss ? "Buchholz" : "Sonneborn-Berger";
 }
 
+/* The most rounds a Swiss of n players can play without a repeat. */
+static int
+tourney_swiss_rounds_max(int n)
+{
+	return pairing_rr_rounds(n);
+}
+
+/* A Swiss's rounds when rounds= was not given: enough for one winner,
+ * about log2 of the players (at least 1). */
+static int
+tourney_swiss_rounds_default(int n)
+{
+	int r = 0;
+
+	while ((1 << r) < n)
+		r++;
+	if (r < 1)
+		r = 1;
+	return r < tourney_swiss_rounds_max(n) ? r
+	                                       : tourney_swiss_rounds_max(n);
+}
+
+/* The rounds t plays: fixed at the start; while open, what the start
+ * would make with the players joined so far (0 with fewer than two). */
+static int
+tourney_rounds_planned(const struct tourney *t)
+{
+	if (t->status != TOURNEY_OPEN)
+		return t->rounds;
+	if (t->nplayers < 2)
+		return t->swiss ? t->rounds : 0;
+	if (!t->swiss)
+		return pairing_rr_rounds(t->nplayers);
+	return t->rounds > 0 ? t->rounds
+	                     : tourney_swiss_rounds_default(t->nplayers);
+}
+
 /* One tournament's summary (players listed when with_players). */
 static cJSON *
 tourney_summary(const struct tourney *t, int with_players)
@@ -225,7 +262,7 @@ tourney_summary(const struct tourney *t, int with_players)
 	cJSON_AddStringToObject(o, "game", t->g->name);
 	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(t->options, 1));
 	cJSON_AddStringToObject(o, "format", t->swiss ? "swiss" : "roundrobin");
-	cJSON_AddNumberToObject(o, "rounds", t->rounds);
+	cJSON_AddNumberToObject(o, "rounds", tourney_rounds_planned(t));
 	cJSON_AddNumberToObject(o, "round", t->round);
 	cJSON_AddStringToObject(o, "status", tourney_status_name(t->status));
 	cJSON_AddStringToObject(o, "organiser", t->organiser);
@@ -865,33 +902,11 @@ tourney_leave(struct conn *c, const struct proto_request *req)
 	tourney_reply(c, req, t);
 }
 
-/* The most rounds a Swiss of n players can play without a repeat. */
-static int
-tourney_swiss_rounds_max(int n)
-{
-	return pairing_rr_rounds(n);
-}
-
-/* A Swiss's rounds when rounds= was not given: enough for one winner,
- * about log2 of the players (at least 1). */
-static int
-tourney_swiss_rounds_default(int n)
-{
-	int r = 0;
-
-	while ((1 << r) < n)
-		r++;
-	if (r < 1)
-		r = 1;
-	return r < tourney_swiss_rounds_max(n) ? r
-	                                       : tourney_swiss_rounds_max(n);
-}
-
 static void
 tourney_start(struct conn *c, const struct proto_request *req)
 {
 	struct tourney *t = tourney_arg(c, req);
-	int rounds;
+	int rounds, asked;
 
 	if (t == NULL)
 		return;
@@ -912,10 +927,7 @@ tourney_start(struct conn *c, const struct proto_request *req)
 		    t->nplayers);
 		return;
 	}
-	rounds = t->swiss
-	    ? (t->rounds > 0 ? t->rounds
-	                     : tourney_swiss_rounds_default(t->nplayers))
-	    : pairing_rr_rounds(t->nplayers);
+	rounds = tourney_rounds_planned(t);
 	if (t->swiss && rounds > tourney_swiss_rounds_max(t->nplayers)) {
 		session_error(c, req, PROTO_E_BAD_OPTIONS,
 		    "%d players can play %d Swiss rounds at most without "
@@ -923,9 +935,10 @@ tourney_start(struct conn *c, const struct proto_request *req)
 		    t->nplayers, tourney_swiss_rounds_max(t->nplayers), rounds);
 		return;
 	}
+	asked = t->rounds;
 	t->rounds = rounds;
 	if (tourney_next_round(t) != 0) {
-		t->rounds = t->swiss ? t->rounds : 0;
+		t->rounds = asked; /* rounds= as given (0: none) */
 		session_error(c, req, PROTO_E_INTERNAL,
 		    "the first round could not be made; nothing was started");
 		return;
