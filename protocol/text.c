@@ -1992,10 +1992,16 @@ text_event_tourney_ended(struct text_buf *b, const cJSON *msg)
 	    text_str(msg, "tiebreak"));
 }
 
-/* The room moved to another cluster node: connect again. */
+/* The room (none: the seeks and tournaments) moved to another cluster
+ * node: connect again. */
 void
 text_event_reconnect(struct text_buf *b, const cJSON *msg)
 {
+	if (text_str(msg, "room") == NULL) {
+		text_add(b, "Seeks and tournaments moved to another server: "
+		            "connect again and log in with hello NAME TOKEN.\n");
+		return;
+	}
 	text_addf(b, "Room %s moved to another server: connect again and "
 	             "log in with hello NAME TOKEN.\n",
 	    text_str(msg, "room") ? text_str(msg, "room") : "?");

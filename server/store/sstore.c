@@ -45,7 +45,7 @@ sstore_delete(struct server *srv, const char *id)
 {
 	const char *v[1] = {id};
 
-	storeq_row(srv->storeq, "seeks", SSTORE_DELETE, 1, v);
+	storeq_club_row(srv->storeq, "seeks", SSTORE_DELETE, 1, v);
 }
 
 /* The pool's ended hook: the seek's row goes with it. */
@@ -93,7 +93,7 @@ sstore_put(struct server *srv, const struct seek *s)
 	v[8] = s->range_lo >= 0 ? hi : NULL;
 	v[9] = rating;
 	v[10] = made;
-	storeq_row(srv->storeq, "seeks", SSTORE_PUT, SSTORE_NCOLS, v);
+	storeq_club_row(srv->storeq, "seeks", SSTORE_PUT, SSTORE_NCOLS, v);
 	free(options);
 }
 
@@ -109,7 +109,7 @@ sstore_counted(struct server *srv, const struct seek *s)
 	if (sscanf(s->id, "s%llu", &n) != 1)
 		return;
 	snprintf(num, sizeof num, "%llu", n);
-	storeq_row(srv->storeq, "counters", SSTORE_COUNT, 1, v);
+	storeq_club_row(srv->storeq, "counters", SSTORE_COUNT, 1, v);
 }
 
 /* Are the stored options what a seek holds: an object of strings, as

@@ -194,7 +194,7 @@ storeq_add(struct storeq *q, struct store_op *op)
 {
 	const char *room;
 
-	if (q->fence_epoch != NULL && (room = store_op_room(op)) != NULL)
+	if (q->fence_epoch != NULL && (room = store_op_fence_key(op)) != NULL)
 		op->epoch = q->fence_epoch(q->fence_arg, room);
 	op->change = ++q->made;
 	*q->collected.tail = op;
@@ -243,9 +243,10 @@ storeq_room_delete(struct storeq *q, const char *id)
 	storeq_plain(q, STORE_OP_ROOM_DELETE, id, NULL, NULL, 0, 0, 0);
 }
 
-void
-storeq_row(struct storeq *q, const char *what, const char *sql, int n,
-    const char *const *vals)
+/* A row op (club: 1 for one of the club's) queued. */
+static void
+storeq_row_op(struct storeq *q, int club, const char *what, const char *sql,
+    int n, const char *const *vals)
 {
 	struct store_op *op = store_op_new(STORE_OP_ROW);
 	int i;
@@ -254,10 +255,25 @@ storeq_row(struct storeq *q, const char *what, const char *sql, int n,
 		fatal("%s: %d values in one row op", what, n);
 	op->u.row.what = what;
 	op->u.row.sql = sql;
+	op->u.row.club = club;
 	op->u.row.n = n;
 	for (i = 0; i < n; i++)
 		op->u.row.vals[i] = store_op_str(op, vals[i]);
 	storeq_add(q, op);
+}
+
+void
+storeq_row(struct storeq *q, const char *what, const char *sql, int n,
+    const char *const *vals)
+{
+	storeq_row_op(q, 0, what, sql, n, vals);
+}
+
+void
+storeq_club_row(struct storeq *q, const char *what, const char *sql, int n,
+    const char *const *vals)
+{
+	storeq_row_op(q, 1, what, sql, n, vals);
 }
 
 void
@@ -433,7 +449,7 @@ storeq_drop_fenced(struct storeq *q, struct storeq_list *group)
 	int first = q->nlost;
 
 	for (op = group->head; op != NULL; op = op->next) {
-		if (!op->fenced || (room = store_op_room(op)) == NULL ||
+		if (!op->fenced || (room = store_op_fence_key(op)) == NULL ||
 		    storeq_is_lost(q->lost + first, q->nlost - first, room))
 			continue;
 		if (q->nlost == q->lostcap) {
@@ -447,7 +463,7 @@ storeq_drop_fenced(struct storeq *q, struct storeq_list *group)
 	for (op = group->head; op != NULL; op = next) {
 		next = op->next;
 		op->next = NULL;
-		room = store_op_room(op);
+		room = store_op_fence_key(op);
 		if (room != NULL &&
 		    storeq_is_lost(q->lost + first, q->nlost - first, room)) {
 			store_op_free(op);

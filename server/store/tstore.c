@@ -65,7 +65,7 @@ tstore_tourney(struct tourney *t)
 	v[9] = tstore_status[t->status];
 	v[10] = round;
 	v[11] = created;
-	storeq_row(t->srv->storeq, "tourneys", TSTORE_TOURNEY_PUT, 12, v);
+	storeq_club_row(t->srv->storeq, "tourneys", TSTORE_TOURNEY_PUT, 12, v);
 	free(options);
 }
 
@@ -78,7 +78,8 @@ tstore_player(struct tourney *t, int i)
 
 	snprintf(seq, sizeof seq, "%d", i);
 	snprintf(joined, sizeof joined, "%lld", (long long)t->joined_ms[i]);
-	storeq_row(t->srv->storeq, "tourney_players", TSTORE_PLAYER_PUT, 4, v);
+	storeq_club_row(
+	    t->srv->storeq, "tourney_players", TSTORE_PLAYER_PUT, 4, v);
 }
 
 void
@@ -86,7 +87,7 @@ tstore_player_delete(struct tourney *t, const char *name)
 {
 	const char *v[2] = {t->id, name};
 
-	storeq_row(
+	storeq_club_row(
 	    t->srv->storeq, "tourney_players", TSTORE_PLAYER_DELETE, 2, v);
 }
 
@@ -109,7 +110,7 @@ tstore_game(struct tourney *t, const struct tourney_game *g)
 	v[6] = tourney_res_text(g->res, g->black < 0);
 	v[7] = g->reason;
 	v[8] = deadline;
-	storeq_row(t->srv->storeq, "tourney_games", TSTORE_GAME_PUT, 9, v);
+	storeq_club_row(t->srv->storeq, "tourney_games", TSTORE_GAME_PUT, 9, v);
 }
 
 /* The table named name of store_tables, or NULL. */

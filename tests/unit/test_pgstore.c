@@ -8,7 +8,8 @@
  * rollback, leaves none of it), room numbers come from the sequence above
  * any stored, reads see what is committed, a newer schema and another
  * program's database are refused, and --copy-db's engine carries a store
- * to SQLite and back. Without TABLERO_TEST_PG it says so and checks
+ * to SQLite and back, and the rooms' and the club's fences hold.
+ * Without TABLERO_TEST_PG it says so and checks
  * nothing: make pg-test runs it.
  */
 #include <stdio.h>
@@ -262,8 +263,8 @@ test_pg_ops(void)
 /* A rating put: name's values after the game key ended at ms (wins
  * counted up from before_wins, the rating from before). */
 static struct store_op *
-test_pg_rating(const char *name, const char *key, long long ms,
-    double before, double after, int before_wins)
+test_pg_rating(const char *name, const char *key, long long ms, double before,
+    double after, int before_wins)
 {
 	struct store_op *op = store_op_new(STORE_OP_RATING_PUT);
 	struct store_rating *r = &op->u.rating;
@@ -337,8 +338,8 @@ test_pg_ratings_once(void)
 	CHECK_INT(got.wins, 1);
 	CHECK(got.rating == 1600);
 	/* The next game, then the first game's group once more. */
-	CHECK(store_commit(w, test_pg_rating("ana", "r2/1@200", 200, 1600,
-	                          1650, 1)) == 0);
+	CHECK(store_commit(w,
+	          test_pg_rating("ana", "r2/1@200", 200, 1600, 1650, 1)) == 0);
 	CHECK(store_commit(w, op) == 0);
 	store_op_free(op);
 	got = test_pg_rated(r, "ana");
@@ -647,6 +648,101 @@ test_pg_fence_queue(void)
 	event_base_free(base);
 }
 
+/* The club's epoch the test holds (the rooms' is 1), and what was lost. */
+struct test_pg_club {
+	struct test_pg_news news;
+	long long epoch;
+};
+
+static long long
+test_pg_club_epoch(void *arg, const char *key)
+{
+	struct test_pg_club *c = arg;
+
+	return strcmp(key, STORE_CLUB_KEY) == 0 ? c->epoch : 1;
+}
+
+static void
+test_pg_club_lost(void *arg, const char *key)
+{
+	test_pg_lost(&((struct test_pg_club *)arg)->news, key);
+}
+
+/* A club's row (counters name = value) queued. */
+static void
+test_pg_club_row(struct storeq *q, const char *name)
+{
+	const char *v[2] = {name, "7"};
+
+	storeq_club_row(q, "counters",
+	    "INSERT INTO counters (name, value) VALUES ($1, $2)", 2, v);
+}
+
+/* The club fenced as rooms are: a node whose club epoch is below the
+ * stored one (another took the club since: store_club_claim) has its
+ * club rows dropped, never stored, and is told (STORE_CLUB_KEY); the
+ * rest of its group commits; the new holder's rows are stored. Before
+ * the fence the stale node's row was written. */
+static void
+test_pg_club_fence(void)
+{
+	char url[256], err[512] = "";
+	struct test_pg_club club = {{0, "", 0}, 0};
+	struct event_base *base = event_base_new();
+	struct store *w, *r;
+	struct storeq *q;
+	long long e2 = 0;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, 0, err, sizeof err);
+	r = w != NULL ? store_open_reader(w, err, sizeof err) : NULL;
+	CHECK(r != NULL && base != NULL);
+	if (r == NULL || base == NULL)
+		return;
+	q = storeq_new(base, w, 0, test_pg_news_done, &club.news);
+	CHECK(q != NULL);
+	storeq_set_fence(q, test_pg_club_epoch, test_pg_club_lost, &club);
+	CHECK_INT(store_club_claim(r, &club.epoch), 0);
+	CHECK(club.epoch == 1);
+	test_pg_club_row(q, "a");
+	test_pg_wait(base, &club.news, storeq_ops(q));
+	CHECK_U64(club.news.committed, storeq_ops(q));
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM counters"
+	              " WHERE name = 'a'"),
+	    1);
+	/* Another node takes the club; this one writes on, with a room. */
+	CHECK_INT(store_club_claim(r, &e2), 0);
+	CHECK(e2 == 2);
+	test_pg_club_row(q, "b");
+	storeq_add(q, test_pg_room("r3"));
+	test_pg_wait(base, &club.news, storeq_ops(q));
+	CHECK_U64(club.news.committed, storeq_ops(q));
+	CHECK_INT(club.news.nlost, 1);
+	CHECK_STR(club.news.lost, STORE_CLUB_KEY);
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM counters"
+	              " WHERE name = 'b'"),
+	    0);
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM rooms"
+	              " WHERE id = 'r3'"),
+	    1);
+	/* With the new epoch the club's rows are stored. */
+	club.epoch = e2;
+	test_pg_club_row(q, "c");
+	test_pg_wait(base, &club.news, storeq_ops(q));
+	CHECK_INT(club.news.nlost, 1);
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM counters"
+	              " WHERE name = 'c'"),
+	    1);
+	CHECK_U64(storeq_free(q), 0);
+	store_close(r);
+	store_close(w);
+	event_base_free(base);
+}
+
 int
 main(void)
 {
@@ -670,6 +766,7 @@ main(void)
 	test_pg_copy();
 	test_pg_fence();
 	test_pg_fence_queue();
+	test_pg_club_fence();
 	unlink(test_pg_fault);
 	return check_done();
 }
