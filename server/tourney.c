@@ -509,11 +509,14 @@ tourney_room_ended(struct room *r, int winner, const char *reason)
 	struct tourney_game *g;
 
 	/* On a cluster node that is not the club's (the room moved here
-	 * when its node died): the result goes to the club's node. */
+	 * when its node died): the result is stored with the room's end,
+	 * and goes to the club's node. */
 	if (tourney_of_room(r->id, &g) == NULL &&
-	    strncmp(r->creator, "~t", 2) == 0 &&
-	    cluster_club_room_ended(r, winner, reason) == 0)
+	    strncmp(r->creator, "~t", 2) == 0 && !cluster_club_here(r->srv)) {
+		tstore_room_result(r->srv, r->id, winner, reason);
+		cluster_club_room_ended(r, winner, reason);
 		return;
+	}
 	tourney_result(r->srv, r->id, winner, reason);
 }
 
@@ -596,6 +599,30 @@ tourney_forfeit(struct tourney *t, struct tourney_game *g)
 	}
 }
 
+/* On a cluster, a game whose room is in no node's memory may have ended
+ * on a node without the club, its result stored with the room's end and
+ * its word to this node lost: that result is the game's (1), not a
+ * forfeit. 0 when there is none; -1 when the store could not be read
+ * (no forfeit before it can). */
+static int
+tourney_stored_result(struct tourney *t, struct tourney_game *g)
+{
+	enum pairing_res res;
+	char reason[sizeof g->reason];
+	int rc;
+
+	if (t->srv->cluster == NULL)
+		return 0;
+	rc = tstore_result_of(t->srv, g->room, &res, reason, sizeof reason);
+	if (rc != 1)
+		return rc;
+	g->res = res;
+	snprintf(g->reason, sizeof g->reason, "%s", reason);
+	log_info("tournament %s: the result of %s came from the store (%s)",
+	    t->id, g->room, tourney_res_text(res, 0));
+	return 1;
+}
+
 /* Forfeits due, and the next round (or the end) once a round is over. */
 static void
 tourney_step(struct tourney *t, int64_t now)
@@ -612,6 +639,8 @@ tourney_step(struct tourney *t, int64_t now)
 		r = room_find(t->srv, g->room);
 		if (r == NULL && cluster_club_room_away(t->srv, g->room))
 			continue; /* played on another node of the cluster */
+		if (r == NULL && tourney_stored_result(t, g) != 0)
+			continue; /* its result from the store, or no store */
 		if (r == NULL || r->status == ROOM_WAITING)
 			tourney_forfeit(t, g);
 	}

@@ -365,6 +365,8 @@ store_op_room(const struct store_op *op)
 	case STORE_OP_MOVE_PUT:
 	case STORE_OP_MOVE_TRUNCATE:
 		return op->a;
+	case STORE_OP_ROW:
+		return op->u.row.room;
 	default:
 		return NULL;
 	}
@@ -373,7 +375,7 @@ store_op_room(const struct store_op *op)
 const char *
 store_op_fence_key(const struct store_op *op)
 {
-	if (op->kind == STORE_OP_ROW)
-		return op->u.row.club ? STORE_CLUB_KEY : NULL;
+	if (op->kind == STORE_OP_ROW && op->u.row.club)
+		return STORE_CLUB_KEY;
 	return store_op_room(op);
 }

@@ -166,6 +166,9 @@ struct store_row {
 	 * fenced by the club's epoch as a room's ops by the room's (pg.c):
 	 * its fence key is STORE_CLUB_KEY. */
 	int club;
+	/* Not NULL: the room whose fence it shares (storeq_room_row), as
+	 * store_op_room gives it: written only while its room's ops are. */
+	const char *room;
 	int n;
 	const char *vals[STORE_OP_STRS];
 };

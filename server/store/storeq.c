@@ -243,19 +243,21 @@ storeq_room_delete(struct storeq *q, const char *id)
 	storeq_plain(q, STORE_OP_ROOM_DELETE, id, NULL, NULL, 0, 0, 0);
 }
 
-/* A row op (club: 1 for one of the club's) queued. */
+/* A row op (club: 1 for one of the club's; room: the room whose fence
+ * it shares, or NULL) queued. */
 static void
-storeq_row_op(struct storeq *q, int club, const char *what, const char *sql,
-    int n, const char *const *vals)
+storeq_row_op(struct storeq *q, int club, const char *room, const char *what,
+    const char *sql, int n, const char *const *vals)
 {
 	struct store_op *op = store_op_new(STORE_OP_ROW);
 	int i;
 
-	if (n > STORE_OP_STRS)
+	if (n + (room != NULL) > STORE_OP_STRS)
 		fatal("%s: %d values in one row op", what, n);
 	op->u.row.what = what;
 	op->u.row.sql = sql;
 	op->u.row.club = club;
+	op->u.row.room = store_op_str(op, room);
 	op->u.row.n = n;
 	for (i = 0; i < n; i++)
 		op->u.row.vals[i] = store_op_str(op, vals[i]);
@@ -266,14 +268,21 @@ void
 storeq_row(struct storeq *q, const char *what, const char *sql, int n,
     const char *const *vals)
 {
-	storeq_row_op(q, 0, what, sql, n, vals);
+	storeq_row_op(q, 0, NULL, what, sql, n, vals);
+}
+
+void
+storeq_room_row(struct storeq *q, const char *room, const char *what,
+    const char *sql, int n, const char *const *vals)
+{
+	storeq_row_op(q, 0, room, what, sql, n, vals);
 }
 
 void
 storeq_club_row(struct storeq *q, const char *what, const char *sql, int n,
     const char *const *vals)
 {
-	storeq_row_op(q, 1, what, sql, n, vals);
+	storeq_row_op(q, 1, NULL, what, sql, n, vals);
 }
 
 void

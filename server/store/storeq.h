@@ -58,6 +58,10 @@ void storeq_row(struct storeq *q, const char *what, const char *sql, int n,
     const char *const *vals);
 void storeq_club_row(struct storeq *q, const char *what, const char *sql,
     int n, const char *const *vals);
+/* A row op that shares room's fence: stored only while the room's ops
+ * are (a cluster node that lost the room has it dropped with them). */
+void storeq_room_row(struct storeq *q, const char *room, const char *what,
+    const char *sql, int n, const char *const *vals);
 void storeq_move_put(struct storeq *q, const char *room, int game_no,
     const struct store_move *m);
 void storeq_move_truncate(

@@ -743,6 +743,76 @@ test_pg_club_fence(void)
 	event_base_free(base);
 }
 
+/* A tournament game's result (room, result) as a node without the club
+ * writes it: in the room's change, sharing the room's fence. */
+static void
+test_pg_result_row(struct storeq *q, const char *room)
+{
+	const char *v[2] = {room, "1-0"};
+
+	storeq_room_row(q, room, "tourney_games",
+	    "UPDATE tourney_games SET result = $2 WHERE room = $1"
+	    " AND result = ''",
+	    2, v);
+}
+
+/* A row that shares a room's fence (a tournament game's result written
+ * by a node without the club, tstore_room_result) is dropped with the
+ * room's ops when another node took the room, and stored with them
+ * otherwise. */
+static void
+test_pg_room_row_fence(void)
+{
+	char url[256], err[512] = "";
+	struct test_pg_news news = {0, "", 0};
+	struct event_base *base = event_base_new();
+	struct store *w, *r;
+	struct storeq *q;
+	long long epoch = 0;
+	int nmoves = 0;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, 0, err, sizeof err);
+	r = w != NULL ? store_open_reader(w, err, sizeof err) : NULL;
+	CHECK(r != NULL && base != NULL);
+	if (r == NULL || base == NULL)
+		return;
+	CHECK_INT(test_pg_exec(url,
+	              "INSERT INTO tourneys VALUES ('t1', 'stones', '{}',"
+	              " 'swiss', 1, 60, 0, 0, 'ana', 'playing', 1, 1);"
+	              " INSERT INTO tourney_games VALUES"
+	              " ('t1', 1, 1, 'ana', 'bob', 'r1', '', '', 9),"
+	              " ('t1', 1, 2, 'cy', 'dee', 'r2', '', '', 9)"),
+	    0);
+	q = storeq_new(base, w, 0, test_pg_news_done, &news);
+	CHECK(q != NULL);
+	storeq_set_fence(q, test_pg_epoch, test_pg_lost, &news);
+	storeq_add(q, test_pg_room("r1"));
+	storeq_add(q, test_pg_room("r2"));
+	test_pg_wait(base, &news, storeq_ops(q));
+	CHECK_INT(
+	    store_room_claim(r, "r1", &epoch, test_pg_claim_cb, &nmoves), 0);
+	CHECK_INT(epoch, 2);
+	test_pg_result_row(q, "r1");
+	test_pg_result_row(q, "r2");
+	test_pg_wait(base, &news, storeq_ops(q));
+	CHECK_U64(news.committed, storeq_ops(q));
+	CHECK_INT(news.nlost, 1);
+	CHECK_STR(news.lost, "r1");
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM tourney_games"
+	              " WHERE result = '1-0'"),
+	    1);
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM tourney_games"
+	              " WHERE room = 'r2' AND result = '1-0'"),
+	    1);
+	CHECK_U64(storeq_free(q), 0);
+	store_close(r);
+	store_close(w);
+	event_base_free(base);
+}
+
 int
 main(void)
 {
@@ -767,6 +837,7 @@ main(void)
 	test_pg_fence();
 	test_pg_fence_queue();
 	test_pg_club_fence();
+	test_pg_room_row_fence();
 	unlink(test_pg_fault);
 	return check_done();
 }
