@@ -188,8 +188,10 @@
  * transaction as the change, which is made only when its row is new: a
  * group tried again after its commit went through unseen changes no
  * rating twice (pg.c adds changes to the row as it is). Pruned by age
- * (rating.c). counters: numbers that must never be given out twice,
- * one row each ("seek": the highest seek id ever shown, sstore.c). */
+ * (rating.c). counters: numbers that must only grow, one row each
+ * ("seek": the highest seek id ever shown, sstore.c; "club": the epoch
+ * of the last taking of the club on a cluster, which fences the club's
+ * rows as owner_epoch fences a room's, pg.c). */
 #define STORE_V_ONCE(BIG)                                                      \
 	"CREATE TABLE rating_games ("                                          \
 	" game TEXT NOT NULL,"                                                 \
@@ -246,7 +248,8 @@ const struct store_migration store_schema[] = {
      * waits for its player for the grace from the start. */
     {.sqlite = STORE_V_SEEKS("INTEGER"), .pg = STORE_V_SEEKS("BIGINT")},
     /* once: ratings changed once per game however often a group is
-     * tried, and seek ids never given out twice (STORE_V_ONCE). */
+     * tried, seek ids never given out twice, the club's epoch
+     * (STORE_V_ONCE). */
     {.sqlite = STORE_V_ONCE("INTEGER"), .pg = STORE_V_ONCE("BIGINT")},
 };
 
