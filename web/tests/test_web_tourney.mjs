@@ -77,10 +77,16 @@ async function bye(browser, srv) {
     pages.push(p);
   }
   const [dee] = pages;
+  // The first tournament is listed already: the new one is the other id.
+  await dee.waitForSelector(".tourney-item", { timeout: WAIT_MS });
+  const ids = () => dee.$$eval(".tourney-item", (es) => es.map((e) => e.dataset.tourney));
+  const before = await ids();
   await dee.selectOption("select[name=t_game]", "stones");
   await dee.click(".tourney-create-btn");
-  await dee.waitForSelector(".tourney-item", { timeout: WAIT_MS });
-  const id = await dee.$$eval(".tourney-item", (es) => es[0].dataset.tourney);
+  await until(dee, (old) => [...document.querySelectorAll(".tourney-item")]
+    .some((e) => !old.includes(e.dataset.tourney)), before, "the new tournament listed");
+  const id = (await ids()).find((i) => !before.includes(i));
+  ck.ok(/^t\d+$/.test(id || ""), "dee created a tournament: " + id);
   for (const p of pages) {
     await p.waitForSelector(`.tourney-item[data-tourney="${id}"] .tourney-join`, { timeout: WAIT_MS });
     await p.click(`.tourney-item[data-tourney="${id}"] .tourney-join`);
