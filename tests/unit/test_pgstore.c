@@ -318,7 +318,7 @@ test_pg_ratings_once(void)
 {
 	char url[256], err[512] = "";
 	struct store *w, *r;
-	struct store_op *op;
+	struct store_op *op, *next;
 	struct test_pg_rated got;
 
 	test_pg_fresh(url, sizeof url);
@@ -338,8 +338,9 @@ test_pg_ratings_once(void)
 	CHECK_INT(got.wins, 1);
 	CHECK(got.rating == 1600);
 	/* The next game, then the first game's group once more. */
-	CHECK(store_commit(w,
-	          test_pg_rating("ana", "r2/1@200", 200, 1600, 1650, 1)) == 0);
+	next = test_pg_rating("ana", "r2/1@200", 200, 1600, 1650, 1);
+	CHECK(store_commit(w, next) == 0);
+	store_op_free(next);
 	CHECK(store_commit(w, op) == 0);
 	store_op_free(op);
 	got = test_pg_rated(r, "ana");
