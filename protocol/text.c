@@ -1784,8 +1784,9 @@ text_event_paired(struct text_buf *b, const cJSON *msg)
 	text_add(b, ".\n");
 }
 
-/* A tournament's one-line summary: "t1 stones swiss, round 2 of 3,
- * playing, 7 players (organiser ana)". */
+/* A tournament's one-line summary: "t1 stones Swiss, round 2 of 3,
+ * playing, 7 players (organiser ana)"; before the start "t1 stones round
+ * robin, not started (3 rounds planned), open, 4 players (...)". */
 static void
 text_tourney_line(struct text_buf *b, const cJSON *t)
 {
@@ -1804,8 +1805,15 @@ text_tourney_line(struct text_buf *b, const cJSON *t)
 	text_add(b,
 	    format != NULL && strcmp(format, "swiss") == 0 ? "Swiss"
 	                                                   : "round robin");
-	text_addf(b, ", round %lld of %lld, %s, %lld player%s (organiser ",
-	    round, rounds, st != NULL ? st : "?", n, n == 1 ? "" : "s");
+	if (round > 0)
+		text_addf(b, ", round %lld of %lld", round, rounds);
+	else if (rounds > 0)
+		text_addf(b, ", not started (%lld round%s planned)", rounds,
+		    rounds == 1 ? "" : "s");
+	else
+		text_add(b, ", not started");
+	text_addf(b, ", %s, %lld player%s (organiser ", st != NULL ? st : "?",
+	    n, n == 1 ? "" : "s");
 	text_add_untrusted(b, org != NULL ? org : "?", NULL);
 	text_add(b, ")\n");
 }
@@ -1825,7 +1833,9 @@ text_quarters(struct text_buf *b, long long q, int width)
 	text_addf(b, "%*s", width, s);
 }
 
-/* The standings as a table: place, name, points, tie-break, W-D-L. */
+/* The standings as a table: place, name, points, tie-break, W-D-L of
+ * the games played and the byes apart ("2-0-1 +1 bye"; a bye scores a
+ * win's point). */
 static void
 text_standings(struct text_buf *b, const cJSON *list, const char *tb)
 {
@@ -1837,7 +1847,8 @@ text_standings(struct text_buf *b, const cJSON *list, const char *tb)
 	    "tb", tb != NULL ? tb : "tie-break");
 	cJSON_ArrayForEach(s, list) {
 		const char *name = text_str(s, "name");
-		long long place = 0, halves = 0, tbq = 0, w = 0, d = 0, l = 0;
+		long long place = 0, halves = 0, tbq = 0, w = 0, d = 0, l = 0,
+		          byes = 0;
 		size_t len;
 
 		text_num(s, "place", &place);
@@ -1846,6 +1857,7 @@ text_standings(struct text_buf *b, const cJSON *list, const char *tb)
 		text_num(s, "wins", &w);
 		text_num(s, "draws", &d);
 		text_num(s, "losses", &l);
+		text_num(s, "byes", &byes);
 		text_addf(b, "%3lld  ", place);
 		text_add_untrusted(b, name != NULL ? name : "?", NULL);
 		len = name != NULL ? strlen(name) : 1;
@@ -1853,7 +1865,11 @@ text_standings(struct text_buf *b, const cJSON *list, const char *tb)
 		text_quarters(b, halves * 2, 6);
 		text_add(b, " ");
 		text_quarters(b, tbq, 6);
-		text_addf(b, "  %lld-%lld-%lld\n", w, d, l);
+		text_addf(b, "  %lld-%lld-%lld", w, d, l);
+		if (byes > 0)
+			text_addf(
+			    b, " +%lld bye%s", byes, byes == 1 ? "" : "s");
+		text_add(b, "\n");
 	}
 }
 
@@ -1976,10 +1992,16 @@ text_event_tourney_ended(struct text_buf *b, const cJSON *msg)
 	    text_str(msg, "tiebreak"));
 }
 
-/* The room moved to another cluster node: connect again. */
+/* The room (none: the seeks and tournaments) moved to another cluster
+ * node: connect again. */
 void
 text_event_reconnect(struct text_buf *b, const cJSON *msg)
 {
+	if (text_str(msg, "room") == NULL) {
+		text_add(b, "Seeks and tournaments moved to another server: "
+		            "connect again and log in with hello NAME TOKEN.\n");
+		return;
+	}
 	text_addf(b, "Room %s moved to another server: connect again and "
 	             "log in with hello NAME TOKEN.\n",
 	    text_str(msg, "room") ? text_str(msg, "room") : "?");

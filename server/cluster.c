@@ -122,8 +122,11 @@ cluster_drop(struct room *r, const char *why)
 static long long
 cluster_fence_epoch(void *arg, const char *room)
 {
-	struct room *r = room_find(((struct cluster *)arg)->srv, room);
+	struct room *r;
 
+	if (strcmp(room, STORE_CLUB_KEY) == 0)
+		return cluster_club_fence_epoch(arg);
+	r = room_find(((struct cluster *)arg)->srv, room);
 	return r != NULL && r->epoch > 0 ? r->epoch : 1;
 }
 
@@ -131,8 +134,13 @@ cluster_fence_epoch(void *arg, const char *room)
 static void
 cluster_fence_lost(void *arg, const char *room)
 {
-	struct room *r = room_find(((struct cluster *)arg)->srv, room);
+	struct room *r;
 
+	if (strcmp(room, STORE_CLUB_KEY) == 0) {
+		cluster_club_fenced(arg);
+		return;
+	}
+	r = room_find(((struct cluster *)arg)->srv, room);
 	if (r != NULL && r->epoch > 0)
 		cluster_drop(r,
 		    "another node took it: its last changes were "

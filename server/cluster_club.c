@@ -22,6 +22,7 @@
 #include "server/cluster_int.h"
 #include "server/seek.h"
 #include "server/server.h"
+#include "server/store/store.h"
 #include "server/tourney.h"
 
 /* The counter whose INCR gives each taking of the club a new epoch. */
@@ -68,6 +69,7 @@ cluster_club_lost(struct cluster *cl, const char *why)
 
 	log_warn("cluster: club lost (%s)", why);
 	cl->club_epoch = 0;
+	cl->club_fence = 0;
 	tourney_free_all();
 	seek_pool_free(srv->seeks);
 	srv->seeks = sstore_pool(srv);
@@ -77,9 +79,21 @@ cluster_club_lost(struct cluster *cl, const char *why)
 static void
 cluster_club_take(struct cluster *cl, long long epoch)
 {
+	long long fence = 0;
+
+	/* First the store's epoch: a node still writing the club's rows
+	 * is fenced from here on, before the rows are read back. */
+	if (store_club_claim(cl->srv->reader, &fence) != 0 || fence <= 0) {
+		log_error("cluster: the club could not be claimed in the "
+		          "store: %s",
+		    store_errmsg(cl->srv->reader));
+		return; /* the lease lapses; a node takes it then */
+	}
+	cl->club_fence = fence;
 	cl->club_epoch = epoch;
 	cl->club_ms = cl->club_taken_ms = clock_mono_ms();
-	log_info("cluster: club taken (epoch %lld)", epoch);
+	log_info("cluster: club taken (epoch %lld, %lld in the store)", epoch,
+	    fence);
 	tourney_free_all();
 	if (tourney_recover(cl->srv) != 0)
 		log_error("cluster: the tournaments could not be loaded");
@@ -87,6 +101,57 @@ cluster_club_take(struct cluster *cl, long long epoch)
 	cl->srv->seeks = sstore_pool(cl->srv);
 	if (sstore_load(cl->srv) != 0)
 		log_error("cluster: the seeks could not be loaded");
+}
+
+long long
+cluster_club_fence_epoch(const struct cluster *cl)
+{
+	return cl->club_fence > 0 ? cl->club_fence : 1;
+}
+
+/* Tell c that seeks and tournaments went to another node, with nothing
+ * held shown (it may show club changes never stored), and close it. */
+static void
+cluster_club_tell(struct conn *c)
+{
+	struct server *srv = c->srv;
+	int was = srv->out_free;
+	cJSON *ev;
+
+	held_free(c);
+	if (c->state != CONN_OPEN)
+		return;
+	ev = proto_event(PROTO_EV_RECONNECT, NULL, 0);
+	cJSON_AddNullToObject(ev, "room");
+	cJSON_AddStringToObject(ev, "message",
+	    "seeks and tournaments moved to another server: connect again "
+	    "and log in with hello NAME TOKEN");
+	srv->out_free = 1;
+	net_send_msg(c, ev);
+	srv->out_free = was;
+	cJSON_Delete(ev);
+	net_close(c, 1);
+}
+
+void
+cluster_club_fenced(struct cluster *cl)
+{
+	struct server *srv = cl->srv;
+	struct conn **held;
+	int i, n = srv->held_conns.n;
+
+	log_warn("cluster: the store refused the club's rows: another node "
+	         "took the club; whatever waited for them is dropped");
+	if (cl->club_epoch > 0)
+		cluster_club_lost(cl, "another node took it in the store");
+	/* Which held output waits for the dropped rows is not known: none
+	 * of it may go out, so every connection holding some is told to
+	 * reconnect (a rare event: a node cut off past its lease). */
+	held = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *held);
+	memcpy(held, srv->held_conns.v, (size_t)n * sizeof *held);
+	for (i = 0; i < n; i++)
+		cluster_club_tell(held[i]);
+	free(held);
 }
 
 /* The club's lease renewed (or not). */

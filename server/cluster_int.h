@@ -60,6 +60,10 @@ struct cluster {
 	 * holds it (0: another node's, or none), when it was last renewed,
 	 * and whether a try to take it is unanswered. */
 	long long club_epoch;
+	/* The club's epoch in the store (store_club_claim) while this node
+	 * holds it: stamped on the club's rows, which the store refuses
+	 * once another node has taken the club (0: not held). */
+	long long club_fence;
 	int64_t club_ms;
 	int64_t club_taken_ms; /* when this node last took it */
 	int club_trying;
@@ -106,6 +110,10 @@ struct conn *cluster_route_standin(struct cluster *cl, const char *home,
 /* Every tick: drop the club when its lease may have lapsed unrenewed,
  * renew it, or try to take it when no node holds it. */
 void cluster_club_tick(struct cluster *cl);
+/* The store's fence for the club's rows: the epoch they carry. */
+long long cluster_club_fence_epoch(const struct cluster *cl);
+/* The store refused the club's rows: another node took the club. */
+void cluster_club_fenced(struct cluster *cl);
 /* Another node's room of a tournament game ended (a "tend" entry). */
 void cluster_club_ended(struct cluster *cl, const char *room,
     const char *winner, const char *reason);

@@ -275,6 +275,7 @@ cmd_seek(struct conn *c, const struct proto_request *req)
 	}
 	theirs = cmd_seek_match(c->srv, s, &p);
 	seek_add(c->srv->seeks, s);
+	sstore_counted(c->srv, s); /* its id is never given out again */
 	rep = proto_reply(req);
 	cJSON_AddItemToObject(rep, "seek", seek_json(s));
 	if (theirs == NULL) {

@@ -61,7 +61,8 @@ player_played_in(struct room *r)
 }
 
 /* Delete identities that never played and were last seen (hello) more
- * than unplayed_days ago: at start and then hourly. */
+ * than unplayed_days ago, and old marks of rated games (rating_prune):
+ * at start and then hourly. */
 void
 player_prune(struct server *srv)
 {
@@ -70,6 +71,7 @@ player_prune(struct server *srv)
 
 	srv->pruned_ms = clock_mono_ms();
 	storeq_identity_prune(srv->storeq, before);
+	rating_prune(srv);
 	log_debug("pruning identities that never played, unseen for %d days "
 	          "(the store thread logs how many)",
 	    srv->cfg.unplayed_days);

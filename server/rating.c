@@ -34,6 +34,14 @@ static const double rating_bot[AI_LEVEL_MAX + 1] = {
 /* Moves each side must have made for a game to be rated: fewer, and the
  * game was aborted, not played. */
 #define RATING_MOVES_MIN 2
+/* Days a rated game's mark is kept (rating_games): a group is tried
+ * again only while the store thread holds it, minutes or hours of a
+ * failing store; a month is far past any, and keeps the table to about
+ * a month of rated games. */
+#define RATING_ONCE_KEEP_DAYS 30
+/* A rated game's key in rating_games: a room id, a game number and a
+ * time in ms, each far shorter than their share of it. */
+#define RATING_GAME_KEY_MAX 96
 
 /* A rating queued and not yet known committed. */
 struct rating_fresh {
@@ -203,6 +211,21 @@ rating_fresh_each(
 	}
 }
 
+/* Forget the marks of rated games older than RATING_ONCE_KEEP_DAYS
+ * (rating_games): hourly, with the identities' prune. */
+void
+rating_prune(struct server *srv)
+{
+	char before[24];
+	const char *v[1] = {before};
+
+	snprintf(before, sizeof before, "%lld",
+	    (long long)(clock_now_ms() -
+	        (int64_t)RATING_ONCE_KEEP_DAYS * 86400 * 1000));
+	storeq_row(srv->storeq, "rating_games",
+	    "DELETE FROM rating_games WHERE at_ms < $1", 1, v);
+}
+
 /* Ops up to committed are stored: their ratings are the reader's. */
 void
 rating_committed(struct server *srv, uint64_t committed)
@@ -312,10 +335,12 @@ rating_entry(const struct room *r, int seat, const struct glicko *before,
 	return o;
 }
 
-/* Queue seat's new rating and keep it until it is committed. */
+/* Queue seat's new rating, made by the game named key at ms (stored
+ * once per game and person: rating_games), and keep it until it is
+ * committed. */
 static void
-rating_put(struct room *r, int seat, const char *pool,
-    const struct rating_row *row, const struct rating_row *before)
+rating_put(struct room *r, int seat, const char *pool, const char *key,
+    long long ms, const struct rating_row *row, const struct rating_row *before)
 {
 	struct store_rating sr;
 	struct rating_fresh *f = xcalloc(1, sizeof *f);
@@ -329,7 +354,8 @@ rating_put(struct room *r, int seat, const char *pool,
 	sr.wins = row->wins;
 	sr.draws = row->draws;
 	sr.losses = row->losses;
-	sr.updated_ms = clock_now_ms();
+	sr.updated_ms = ms;
+	sr.game = key;
 	sr.before_rating = before->g.rating;
 	sr.before_wins = before->wins;
 	sr.before_draws = before->draws;
@@ -367,8 +393,9 @@ void
 rating_game_end(struct room *r, const char *result, int winner)
 {
 	const char *why;
-	char pool[RATING_POOL_MAX];
+	char pool[RATING_POOL_MAX], key[RATING_GAME_KEY_MAX];
 	struct rating_row side[2], after[2];
+	long long ms;
 	cJSON *list;
 	int s;
 
@@ -404,7 +431,10 @@ rating_game_end(struct room *r, const char *result, int winner)
 		cJSON_AddItemToArray(
 		    list, rating_entry(r, s, &side[s].g, &after[s].g));
 	}
+	/* The game's key: its room, which game of it, when it ended. */
+	ms = clock_now_ms();
+	snprintf(key, sizeof key, "%s/%d@%lld", r->id, r->game_no, ms);
 	for (s = 0; s < 2; s++)
 		if (r->seats[s].player != NULL)
-			rating_put(r, s, pool, &after[s], &side[s]);
+			rating_put(r, s, pool, key, ms, &after[s], &side[s]);
 }

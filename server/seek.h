@@ -104,6 +104,7 @@ int seek_rating(struct server *srv, const char *name,
 /* store/sstore.c */
 struct seek_pool *sstore_pool(struct server *srv);
 void sstore_put(struct server *srv, const struct seek *s);
+void sstore_counted(struct server *srv, const struct seek *s);
 int sstore_load(struct server *srv);
 
 /* cmd_seek.c */

@@ -754,6 +754,7 @@ int rating_provisional(double rd);
 int rating_of(struct server *srv, const char *name, const struct rules_game *g,
     const cJSON *options, int *provisional);
 void rating_committed(struct server *srv, uint64_t committed);
+void rating_prune(struct server *srv);
 struct store_rating;
 void rating_fresh_each(struct server *srv, const char *name,
     void (*cb)(void *arg, const struct store_rating *r), void *arg);

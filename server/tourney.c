@@ -214,6 +214,43 @@ tourney_tiebreak_name(const struct tourney *t)
 	return t->swiss ? "Buchholz" : "Sonneborn-Berger";
 }
 
+/* The most rounds a Swiss of n players can play without a repeat. */
+static int
+tourney_swiss_rounds_max(int n)
+{
+	return pairing_rr_rounds(n);
+}
+
+/* A Swiss's rounds when rounds= was not given: enough for one winner,
+ * about log2 of the players (at least 1). */
+static int
+tourney_swiss_rounds_default(int n)
+{
+	int r = 0;
+
+	while ((1 << r) < n)
+		r++;
+	if (r < 1)
+		r = 1;
+	return r < tourney_swiss_rounds_max(n) ? r
+	                                       : tourney_swiss_rounds_max(n);
+}
+
+/* The rounds t plays: fixed at the start; while open, what the start
+ * would make with the players joined so far (0 with fewer than two). */
+static int
+tourney_rounds_planned(const struct tourney *t)
+{
+	if (t->status != TOURNEY_OPEN)
+		return t->rounds;
+	if (t->nplayers < 2)
+		return t->swiss ? t->rounds : 0;
+	if (!t->swiss)
+		return pairing_rr_rounds(t->nplayers);
+	return t->rounds > 0 ? t->rounds
+	                     : tourney_swiss_rounds_default(t->nplayers);
+}
+
 /* One tournament's summary (players listed when with_players). */
 static cJSON *
 tourney_summary(const struct tourney *t, int with_players)
@@ -225,7 +262,7 @@ tourney_summary(const struct tourney *t, int with_players)
 	cJSON_AddStringToObject(o, "game", t->g->name);
 	cJSON_AddItemToObject(o, "options", cJSON_Duplicate(t->options, 1));
 	cJSON_AddStringToObject(o, "format", t->swiss ? "swiss" : "roundrobin");
-	cJSON_AddNumberToObject(o, "rounds", t->rounds);
+	cJSON_AddNumberToObject(o, "rounds", tourney_rounds_planned(t));
 	cJSON_AddNumberToObject(o, "round", t->round);
 	cJSON_AddStringToObject(o, "status", tourney_status_name(t->status));
 	cJSON_AddStringToObject(o, "organiser", t->organiser);
@@ -472,11 +509,14 @@ tourney_room_ended(struct room *r, int winner, const char *reason)
 	struct tourney_game *g;
 
 	/* On a cluster node that is not the club's (the room moved here
-	 * when its node died): the result goes to the club's node. */
+	 * when its node died): the result is stored with the room's end,
+	 * and goes to the club's node. */
 	if (tourney_of_room(r->id, &g) == NULL &&
-	    strncmp(r->creator, "~t", 2) == 0 &&
-	    cluster_club_room_ended(r, winner, reason) == 0)
+	    strncmp(r->creator, "~t", 2) == 0 && !cluster_club_here(r->srv)) {
+		tstore_room_result(r->srv, r->id, winner, reason);
+		cluster_club_room_ended(r, winner, reason);
 		return;
+	}
 	tourney_result(r->srv, r->id, winner, reason);
 }
 
@@ -559,6 +599,30 @@ tourney_forfeit(struct tourney *t, struct tourney_game *g)
 	}
 }
 
+/* On a cluster, a game whose room is in no node's memory may have ended
+ * on a node without the club, its result stored with the room's end and
+ * its word to this node lost: that result is the game's (1), not a
+ * forfeit. 0 when there is none; -1 when the store could not be read
+ * (no forfeit before it can). */
+static int
+tourney_stored_result(struct tourney *t, struct tourney_game *g)
+{
+	enum pairing_res res;
+	char reason[sizeof g->reason];
+	int rc;
+
+	if (t->srv->cluster == NULL)
+		return 0;
+	rc = tstore_result_of(t->srv, g->room, &res, reason, sizeof reason);
+	if (rc != 1)
+		return rc;
+	g->res = res;
+	snprintf(g->reason, sizeof g->reason, "%s", reason);
+	log_info("tournament %s: the result of %s came from the store (%s)",
+	    t->id, g->room, tourney_res_text(res, 0));
+	return 1;
+}
+
 /* Forfeits due, and the next round (or the end) once a round is over. */
 static void
 tourney_step(struct tourney *t, int64_t now)
@@ -575,6 +639,8 @@ tourney_step(struct tourney *t, int64_t now)
 		r = room_find(t->srv, g->room);
 		if (r == NULL && cluster_club_room_away(t->srv, g->room))
 			continue; /* played on another node of the cluster */
+		if (r == NULL && tourney_stored_result(t, g) != 0)
+			continue; /* its result from the store, or no store */
 		if (r == NULL || r->status == ROOM_WAITING)
 			tourney_forfeit(t, g);
 	}
@@ -865,33 +931,11 @@ tourney_leave(struct conn *c, const struct proto_request *req)
 	tourney_reply(c, req, t);
 }
 
-/* The most rounds a Swiss of n players can play without a repeat. */
-static int
-tourney_swiss_rounds_max(int n)
-{
-	return pairing_rr_rounds(n);
-}
-
-/* A Swiss's rounds when rounds= was not given: enough for one winner,
- * about log2 of the players (at least 1). */
-static int
-tourney_swiss_rounds_default(int n)
-{
-	int r = 0;
-
-	while ((1 << r) < n)
-		r++;
-	if (r < 1)
-		r = 1;
-	return r < tourney_swiss_rounds_max(n) ? r
-	                                       : tourney_swiss_rounds_max(n);
-}
-
 static void
 tourney_start(struct conn *c, const struct proto_request *req)
 {
 	struct tourney *t = tourney_arg(c, req);
-	int rounds;
+	int rounds, asked;
 
 	if (t == NULL)
 		return;
@@ -912,10 +956,7 @@ tourney_start(struct conn *c, const struct proto_request *req)
 		    t->nplayers);
 		return;
 	}
-	rounds = t->swiss
-	    ? (t->rounds > 0 ? t->rounds
-	                     : tourney_swiss_rounds_default(t->nplayers))
-	    : pairing_rr_rounds(t->nplayers);
+	rounds = tourney_rounds_planned(t);
 	if (t->swiss && rounds > tourney_swiss_rounds_max(t->nplayers)) {
 		session_error(c, req, PROTO_E_BAD_OPTIONS,
 		    "%d players can play %d Swiss rounds at most without "
@@ -923,9 +964,10 @@ tourney_start(struct conn *c, const struct proto_request *req)
 		    t->nplayers, tourney_swiss_rounds_max(t->nplayers), rounds);
 		return;
 	}
+	asked = t->rounds;
 	t->rounds = rounds;
 	if (tourney_next_round(t) != 0) {
-		t->rounds = t->swiss ? t->rounds : 0;
+		t->rounds = asked; /* rounds= as given (0: none) */
 		session_error(c, req, PROTO_E_INTERNAL,
 		    "the first round could not be made; nothing was started");
 		return;

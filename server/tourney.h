@@ -85,6 +85,10 @@ void tstore_tourney(struct tourney *t);
 void tstore_player(struct tourney *t, int i);
 void tstore_player_delete(struct tourney *t, const char *name);
 void tstore_game(struct tourney *t, const struct tourney_game *g);
+void tstore_room_result(
+    struct server *srv, const char *room, int winner, const char *reason);
+int tstore_result_of(struct server *srv, const char *room,
+    enum pairing_res *res, char *reason, size_t len);
 int tstore_load(struct server *srv);
 
 #endif

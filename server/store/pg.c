@@ -179,14 +179,20 @@ static const char *const pgpg_sql[PS_COUNT] = {
      * gets this game's change added, so neither game is lost (its
      * counts exact, its rating moved by both changes, as games of one
      * rating period are). Alone, the row is still the one read and
-     * takes the values as they are. The limit: a group tried again
-     * after its COMMIT went through unseen (the connection lost while
-     * committing) adds its games' changes a second time; nothing marks
-     * which game a row has counted (two nodes' identical games ending in
-     * the same ms write identical values, so no value of the row can). */
+     * takes the values as they are. Once per game ($14, NULL: no
+     * game): the change is made only when the game's row in
+     * rating_games is new, so a group tried again after its COMMIT went
+     * through unseen (the connection lost while committing) does not
+     * add its games' changes a second time. */
     [PS_RATING_PUT] =
-        "INSERT INTO ratings (name, pool, rating, rd, vol, wins, draws,"
-        " losses, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+        "WITH once AS (INSERT INTO rating_games (game, name, at_ms)"
+        " SELECT $14::text, $1::text, $9::bigint WHERE $14::text IS NOT NULL"
+        " ON CONFLICT DO NOTHING RETURNING 1)"
+        " INSERT INTO ratings (name, pool, rating, rd, vol, wins, draws,"
+        " losses, updated_ms) SELECT $1::text, $2::text,"
+        " $3::double precision, $4::double precision, $5::double precision,"
+        " $6::integer, $7::integer, $8::integer, $9::bigint"
+        " WHERE $14::text IS NULL OR EXISTS (SELECT 1 FROM once)"
         " ON CONFLICT (name, pool) DO UPDATE SET rating = CASE"
         " WHEN ratings.rating = $10 THEN excluded.rating"
         " ELSE ratings.rating + (excluded.rating - $10) END,"
@@ -690,6 +696,7 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_int(p, op->u.rating.before_wins);
 		pgpg_int(p, op->u.rating.before_draws);
 		pgpg_int(p, op->u.rating.before_losses);
+		pgpg_text(p, op->u.rating.game);
 		return PS_RATING_PUT;
 	case STORE_OP_RECORD_PUT:
 		pgpg_text(p, op->u.record.name);
@@ -1114,6 +1121,70 @@ pgpg_fence(struct store_conn *c, const struct store_op *ops, int *begun)
 	return fenced ? STORE_FENCED : 0;
 }
 
+/* 1 when op is one of the club's rows stamped with an epoch. */
+static int
+pgpg_club_op(const struct store_op *op)
+{
+	return op->kind == STORE_OP_ROW && op->u.row.club && op->epoch > 0;
+}
+
+/*
+ * The club's fence, as pgpg_fence is the rooms': when the group holds club
+ * rows stamped with an epoch, the counters row "club" (the epoch of the
+ * last taking of the club, pgpg_club_claim) is read and locked (FOR
+ * SHARE: a node taking the club waits for this transaction's end); the
+ * club rows stamped lower are marked fenced. BEGIN is sent first unless
+ * *begun. 0 (none fenced, or no club row: nothing sent), STORE_FENCED
+ * or -1.
+ */
+static int
+pgpg_fence_club(struct store_conn *c, const struct store_op *ops, int *begun)
+{
+	const char *what[2] = {"begin", "club fence"};
+	const struct store_op *op;
+	long long stored = 0;
+	PGresult *r;
+	int any = 0, first = *begun, i, rc = 0, fenced = 0;
+
+	for (op = ops; op != NULL; op = op->next)
+		any |= pgpg_club_op(op);
+	if (!any)
+		return 0;
+	if (!*begun && pgpg_send_sql(c, "BEGIN") != 0)
+		return -1;
+	*begun = 1;
+	if (PQsendQueryParams(c->pg,
+	        "SELECT value FROM counters WHERE name = 'club' FOR SHARE", 0,
+	        NULL, NULL, NULL, NULL, 0) != 1)
+		return pgpg_fail(c, "send", NULL);
+	if (PQpipelineSync(c->pg) != 1)
+		return pgpg_fail(c, "sync", NULL);
+	for (i = first; i < 2; i++) {
+		if ((r = PQgetResult(c->pg)) == NULL)
+			return pgpg_fail(c, what[i], "no result");
+		if (PQresultStatus(r) != PGRES_COMMAND_OK &&
+		    PQresultStatus(r) != PGRES_TUPLES_OK && rc == 0)
+			rc = pgpg_fail(c, what[i], PQresultErrorMessage(r));
+		else if (i == 1 && rc == 0 && PQntuples(r) == 1)
+			stored = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		PQclear(r);
+		while ((r = PQgetResult(c->pg)) != NULL)
+			PQclear(r);
+	}
+	r = PQgetResult(c->pg);
+	if ((r == NULL || PQresultStatus(r) != PGRES_PIPELINE_SYNC) && rc == 0)
+		rc = pgpg_fail(c, "pipeline sync", NULL);
+	PQclear(r);
+	if (rc != 0)
+		return -1;
+	for (op = ops; op != NULL; op = op->next)
+		if (pgpg_club_op(op) && op->epoch < stored) {
+			((struct store_op *)op)->fenced = 1;
+			fenced = 1;
+		}
+	return fenced ? STORE_FENCED : 0;
+}
+
 static int
 pgpg_commit(struct store_conn *c, const struct store_op *ops)
 {
@@ -1124,7 +1195,8 @@ pgpg_commit(struct store_conn *c, const struct store_op *ops)
 		return 0;
 	if (pgpg_ready(c) != 0)
 		return -1;
-	if ((rc = pgpg_fence(c, ops, &begun)) != 0) {
+	if ((rc = pgpg_fence(c, ops, &begun)) != 0 ||
+	    (rc = pgpg_fence_club(c, ops, &begun)) != 0) {
 		if (begun)
 			pgpg_abort(c);
 		return rc;
@@ -1717,6 +1789,24 @@ pgpg_room_claim(struct store_conn *c, const char *id, long long *epoch,
 	return rc;
 }
 
+static int
+pgpg_club_claim(struct store_conn *c, long long *epoch)
+{
+	PGresult *r = pgpg_exec_rows(c,
+	    "INSERT INTO counters (name, value) VALUES ('club', 1)"
+	    " ON CONFLICT (name) DO UPDATE SET value = counters.value + 1"
+	    " RETURNING value",
+	    0, NULL, "claim the club");
+
+	*epoch = 0;
+	if (r == NULL)
+		return -1;
+	if (PQntuples(r) == 1)
+		*epoch = pgpg_ll(r, 0, 0);
+	PQclear(r);
+	return 0;
+}
+
 /* The arguments the player's-rooms queries share: $1 the player's name, $2
  * a seat of theirs as write.c's JSON has it, $3 the ids to leave out as a
  * text[] literal (ids->p, freed by the caller); -1 out of memory. */
@@ -1827,6 +1917,7 @@ const struct store_backend store_pg = {
     .copy_write = pgpg_copy_write,
     .rooms_unfinished = pgpg_rooms_unfinished,
     .room_claim = pgpg_room_claim,
+    .club_claim = pgpg_club_claim,
     .rooms_of = pgpg_rooms_of,
     .rooms_seated = pgpg_rooms_seated,
 };

@@ -183,6 +183,26 @@
 	" rating INTEGER NOT NULL,"                                            \
 	" made_ms " BIG " NOT NULL);"
 
+/* rating_games: one row per person per rated game whose rating change
+ * is stored (game: "ROOM/GAME_NO@ENDED_MS"), written in the same
+ * transaction as the change, which is made only when its row is new: a
+ * group tried again after its commit went through unseen changes no
+ * rating twice (pg.c adds changes to the row as it is). Pruned by age
+ * (rating.c). counters: numbers that must only grow, one row each
+ * ("seek": the highest seek id ever shown, sstore.c; "club": the epoch
+ * of the last taking of the club on a cluster, which fences the club's
+ * rows as owner_epoch fences a room's, pg.c). */
+#define STORE_V_ONCE(BIG)                                                      \
+	"CREATE TABLE rating_games ("                                          \
+	" game TEXT NOT NULL,"                                                 \
+	" name TEXT NOT NULL,"                                                 \
+	" at_ms " BIG " NOT NULL,"                                             \
+	" PRIMARY KEY (game, name));"                                          \
+	"CREATE INDEX rating_games_at ON rating_games (at_ms);"                \
+	"CREATE TABLE counters ("                                              \
+	" name TEXT PRIMARY KEY NOT NULL,"                                     \
+	" value " BIG " NOT NULL);"
+
 const struct store_migration store_schema[] = {
     /* 1: the first schema. */
     {.sqlite = STORE_V1("INTEGER", " WITHOUT ROWID", STORE_V1_SQLITE_NUMBERS),
@@ -227,6 +247,10 @@ const struct store_migration store_schema[] = {
     /* seeks: the open seeks survive a restart (seekstore.c); each
      * waits for its player for the grace from the start. */
     {.sqlite = STORE_V_SEEKS("INTEGER"), .pg = STORE_V_SEEKS("BIGINT")},
+    /* once: ratings changed once per game however often a group is
+     * tried, seek ids never given out twice, the club's epoch
+     * (STORE_V_ONCE). */
+    {.sqlite = STORE_V_ONCE("INTEGER"), .pg = STORE_V_ONCE("BIGINT")},
 };
 
 const int store_schema_version =
@@ -263,6 +287,8 @@ store_schema_sql(int i, int pg)
 #define STORE_TGAME_COLS                                                       \
 	"tourney, round, board, white, black, room, result, reason,"           \
 	" deadline_ms"
+#define STORE_RGAME_COLS "game, name, at_ms"
+#define STORE_COUNTER_COLS "name, value"
 #define STORE_SEEK_COLS                                                        \
 	"id, name, game, options, clock_initial_ms, clock_increment_ms,"       \
 	" rated, range_lo, range_hi, rating, made_ms"
@@ -328,6 +354,15 @@ const struct store_table store_tables[] = {
         NULL,
         "INSERT INTO seeks (" STORE_SEEK_COLS ") VALUES ($1, $2, $3, $4,"
         " $5, $6, $7, $8, $9, $10, $11)",
+        NULL},
+    {"rating_games", 3,
+        "SELECT " STORE_RGAME_COLS " FROM rating_games ORDER BY game, name",
+        NULL,
+        "INSERT INTO rating_games (" STORE_RGAME_COLS ") VALUES ($1, $2,"
+        " $3)",
+        NULL},
+    {"counters", 2, "SELECT " STORE_COUNTER_COLS " FROM counters ORDER BY name",
+        NULL, "INSERT INTO counters (" STORE_COUNTER_COLS ") VALUES ($1, $2)",
         NULL},
     {"room_max", 1,
         "SELECT max(coalesce((SELECT value FROM meta"

@@ -86,6 +86,7 @@ enum sqlite_stmt {
 	ST_IDENT_SEEN,
 	ST_IDENT_PRUNE,
 	ST_GAMES_PRUNE,
+	ST_RATING_ONCE,
 	ST_RATING_PUT,
 	ST_RATINGS_OF,
 	ST_RATINGS_TOP,
@@ -191,7 +192,10 @@ static const char *const sqlite_sql[ST_COUNT] = {
     /* The oldest first, ?2 at most (games_ended finds them). */
     [ST_GAMES_PRUNE] = "DELETE FROM games WHERE id IN (SELECT id FROM games"
                        " WHERE ended_ms < ?1 ORDER BY ended_ms LIMIT ?2)",
-    /* The values after a game: written again harmlessly on a retry. */
+    /* The game's mark: no row changed when its change is stored. */
+    [ST_RATING_ONCE] = "INSERT INTO rating_games (game, name, at_ms)"
+                       " VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+    /* The values after a game, made once per game (ST_RATING_ONCE). */
     [ST_RATING_PUT] =
         "INSERT INTO ratings (name, pool, rating, rd, vol, wins, draws,"
         " losses, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
@@ -1373,9 +1377,24 @@ sqlite_record_put(struct store_conn *s, const struct store_record *r)
 	    r->game, r->solved, r->best, r->tries, r->updated_ms);
 }
 
+/* A rating's change, unless its game's change is stored already (a
+ * group tried again after its commit went through unseen). */
 static int
 sqlite_rating_put(struct store_conn *s, const struct store_rating *r)
 {
+	sqlite3_stmt *once = s->st[ST_RATING_ONCE];
+	int rc;
+
+	/* Not a write of its own for the fault hook: one put, one write. */
+	if (r->game != NULL) {
+		rc = sqlite_bind(once, "ttl", r->game, r->name, r->updated_ms);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(once);
+		if (sqlite_done(s, once, rc, "put rating") != 0)
+			return -1;
+		if (sqlite3_changes(s->db) == 0)
+			return 0; /* stored by an earlier try */
+	}
 	return sqlite_exec(s, ST_RATING_PUT, "put rating", "ttdddiiil", r->name,
 	    r->pool, r->rating, r->rd, r->vol, r->wins, r->draws, r->losses,
 	    r->updated_ms);

@@ -5,7 +5,8 @@
  * withdrawn, quit, grace over, another game started), in the change that
  * ends it; and read back at start (or when a cluster node takes the
  * club), every seek's player away until they log in again within the
- * grace (seek.c, cmd_seek.c).
+ * grace (seek.c, cmd_seek.c). The highest seek number ever shown is
+ * kept too (the counters table), so that ids never repeat.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,14 @@
 	" range_hi = excluded.range_hi, rating = excluded.rating,"             \
 	" made_ms = excluded.made_ms"
 #define SSTORE_DELETE "DELETE FROM seeks WHERE id = $1"
+/* The highest seek number ever shown, raised (never lowered) in each
+ * change that shows a new one: a restart, or the node taking the club,
+ * goes on above it, so an id once shown never names another seek. */
+#define SSTORE_COUNT                                                           \
+	"INSERT INTO counters (name, value) VALUES ('seek', $1)"               \
+	" ON CONFLICT (name) DO UPDATE SET value = CASE"                       \
+	" WHEN excluded.value > counters.value THEN excluded.value"            \
+	" ELSE counters.value END"
 #define SSTORE_NCOLS 11
 
 /* Queue the deletion of the seek's row. */
@@ -36,7 +45,7 @@ sstore_delete(struct server *srv, const char *id)
 {
 	const char *v[1] = {id};
 
-	storeq_row(srv->storeq, "seeks", SSTORE_DELETE, 1, v);
+	storeq_club_row(srv->storeq, "seeks", SSTORE_DELETE, 1, v);
 }
 
 /* The pool's ended hook: the seek's row goes with it. */
@@ -84,8 +93,23 @@ sstore_put(struct server *srv, const struct seek *s)
 	v[8] = s->range_lo >= 0 ? hi : NULL;
 	v[9] = rating;
 	v[10] = made;
-	storeq_row(srv->storeq, "seeks", SSTORE_PUT, SSTORE_NCOLS, v);
+	storeq_club_row(srv->storeq, "seeks", SSTORE_PUT, SSTORE_NCOLS, v);
 	free(options);
+}
+
+/* Queue the seek's number as the highest shown (it is about to be:
+ * the reply that shows it waits for this change's commit). */
+void
+sstore_counted(struct server *srv, const struct seek *s)
+{
+	unsigned long long n;
+	char num[24];
+	const char *v[1] = {num};
+
+	if (sscanf(s->id, "s%llu", &n) != 1)
+		return;
+	snprintf(num, sizeof num, "%llu", n);
+	storeq_club_row(srv->storeq, "counters", SSTORE_COUNT, 1, v);
 }
 
 /* Are the stored options what a seek holds: an object of strings, as
@@ -153,24 +177,49 @@ bad:
 	return 0;
 }
 
+/* A counters row: the seeks' is where fresh ids go on from. */
+static int
+sstore_counter_row(void *arg, const char *const *v)
+{
+	struct seek_pool *pool = arg;
+	unsigned long long n;
+
+	if (v[0] != NULL && v[1] != NULL && strcmp(v[0], "seek") == 0 &&
+	    sscanf(v[1], "%llu", &n) == 1 && n > pool->next_id)
+		pool->next_id = n;
+	return 0;
+}
+
+/* The table named name of store_tables, or NULL. */
+static const struct store_table *
+sstore_table(const char *name)
+{
+	int i;
+
+	for (i = 0; i < store_ntables; i++)
+		if (strcmp(store_tables[i].name, name) == 0)
+			return &store_tables[i];
+	return NULL;
+}
+
 /* Every stored seek back into srv->seeks (empty), oldest first, each
  * waiting for its player; a player connected here has theirs open at
  * once. 0, or -1 (logged). */
 int
 sstore_load(struct server *srv)
 {
-	const struct store_table *tab = NULL;
+	const struct store_table *tab = sstore_table("seeks"),
+	                         *count = sstore_table("counters");
 	struct seek *s;
 	struct player *p;
-	int i;
 
-	for (i = 0; i < store_ntables; i++)
-		if (strcmp(store_tables[i].name, "seeks") == 0)
-			tab = &store_tables[i];
-	if (tab == NULL ||
-	    store_copy_read(srv->reader, tab, sstore_load_row, srv) != 0) {
+	if (tab == NULL || count == NULL ||
+	    store_copy_read(srv->reader, tab, sstore_load_row, srv) != 0 ||
+	    store_copy_read(
+	        srv->reader, count, sstore_counter_row, srv->seeks) != 0) {
 		log_error("store: reading seeks: %s",
-		    tab != NULL ? store_errmsg(srv->reader) : "no table");
+		    tab != NULL && count != NULL ? store_errmsg(srv->reader)
+		                                 : "no table");
 		return -1;
 	}
 	TAILQ_FOREACH(s, &srv->seeks->list, entry) {

@@ -229,6 +229,14 @@ store_room_claim(struct store *s, const char *id, long long *epoch,
 }
 
 int
+store_club_claim(struct store *s, long long *epoch)
+{
+	if (s->be->club_claim == NULL)
+		return store_no_cluster(s);
+	STORE_CALL(s, club_claim(s->conn, epoch));
+}
+
+int
 store_ratings_of(
     struct store *s, const char *name, store_rating_cb cb, void *arg)
 {
@@ -357,7 +365,17 @@ store_op_room(const struct store_op *op)
 	case STORE_OP_MOVE_PUT:
 	case STORE_OP_MOVE_TRUNCATE:
 		return op->a;
+	case STORE_OP_ROW:
+		return op->u.row.room;
 	default:
 		return NULL;
 	}
+}
+
+const char *
+store_op_fence_key(const struct store_op *op)
+{
+	if (op->kind == STORE_OP_ROW && op->u.row.club)
+		return STORE_CLUB_KEY;
+	return store_op_room(op);
 }

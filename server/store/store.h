@@ -88,6 +88,11 @@ struct store_rating {
 	double rating, rd, vol;
 	int wins, draws, losses;
 	long long updated_ms;
+	/* On a put: the game that made the change ("ROOM/GAME_NO@ENDED_MS"),
+	 * or NULL; a change whose game is stored already (rating_games) is
+	 * not made again, so a group tried again after a commit that went
+	 * through unseen changes the rating once. */
+	const char *game;
 	/* On a put: the rating and counts this change was worked out from.
 	 * PostgreSQL adds the change to the row as it is then, so that two
 	 * nodes ending games of one player at once lose neither (pg.c). */
@@ -135,7 +140,8 @@ enum store_op_kind {
 	/* ms, n: at most n finished games that ended before ms go, the
 	 * oldest first (--keep-games-days). */
 	STORE_OP_GAMES_PRUNE,
-	/* u.rating; upsert keyed by (name, pool): the values after a game. */
+	/* u.rating; upsert keyed by (name, pool): the values after a game,
+	 * once per (u.rating.game, name) (schema.c's rating_games). */
 	STORE_OP_RATING_PUT,
 	/* u.record; upsert keyed by (name, game): the values after a game. */
 	STORE_OP_RECORD_PUT,
@@ -145,6 +151,10 @@ enum store_op_kind {
 	STORE_OP_ROW,
 };
 
+/* The club's name where the fence names rooms (store_op_fence_key,
+ * storeq's epoch and lost callbacks): never a room's id. */
+#define STORE_CLUB_KEY "~club"
+
 /* The most strings one op owns (a kept game has ten). */
 #define STORE_OP_STRS 12
 
@@ -152,6 +162,13 @@ enum store_op_kind {
 struct store_row {
 	const char *what; /* its table, for errors */
 	const char *sql;
+	/* 1: a write of the club's (seeks, tournaments; storeq_club_row),
+	 * fenced by the club's epoch as a room's ops by the room's (pg.c):
+	 * its fence key is STORE_CLUB_KEY. */
+	int club;
+	/* Not NULL: the room whose fence it shares (storeq_room_row), as
+	 * store_op_room gives it: written only while its room's ops are. */
+	const char *room;
 	int n;
 	const char *vals[STORE_OP_STRS];
 };
@@ -290,6 +307,10 @@ struct store_backend {
 	 * 0 when the room is gone or ended (cb not called). */
 	int (*room_claim)(struct store_conn *c, const char *id,
 	    long long *epoch, store_room_cb cb, void *arg);
+	/* Take the club for this node: its stored epoch (the counters row
+	 * "club") goes one up, and *epoch gets it; a node writing the
+	 * club's rows with a lower one is fenced from then on. */
+	int (*club_claim)(struct store_conn *c, long long *epoch);
 	/* How many unfinished rooms name created or sits in, besides the
 	 * nskip rooms in skip (those the caller counts itself). */
 	int (*rooms_of)(struct store_conn *c, const char *name,
@@ -349,6 +370,7 @@ int store_records_top(struct store *s, const char *game, int by_level,
 int store_rooms_unfinished(struct store *s, store_row_cb cb, void *arg);
 int store_room_claim(struct store *s, const char *id, long long *epoch,
     store_room_cb cb, void *arg);
+int store_club_claim(struct store *s, long long *epoch);
 int store_rooms_of(struct store *s, const char *name, const char *const *skip,
     int nskip, long *n);
 int store_rooms_seated(struct store *s, const char *name,
@@ -372,5 +394,8 @@ const char *store_op_str(struct store_op *op, const char *v);
 void store_op_free(struct store_op *ops);
 /* The id of the room an op writes, NULL when none (identities, prunes). */
 const char *store_op_room(const struct store_op *op);
+/* What fences an op: its room's id, STORE_CLUB_KEY for a club's row,
+ * NULL for nothing. */
+const char *store_op_fence_key(const struct store_op *op);
 
 #endif

@@ -194,7 +194,7 @@ storeq_add(struct storeq *q, struct store_op *op)
 {
 	const char *room;
 
-	if (q->fence_epoch != NULL && (room = store_op_room(op)) != NULL)
+	if (q->fence_epoch != NULL && (room = store_op_fence_key(op)) != NULL)
 		op->epoch = q->fence_epoch(q->fence_arg, room);
 	op->change = ++q->made;
 	*q->collected.tail = op;
@@ -243,21 +243,46 @@ storeq_room_delete(struct storeq *q, const char *id)
 	storeq_plain(q, STORE_OP_ROOM_DELETE, id, NULL, NULL, 0, 0, 0);
 }
 
-void
-storeq_row(struct storeq *q, const char *what, const char *sql, int n,
-    const char *const *vals)
+/* A row op (club: 1 for one of the club's; room: the room whose fence
+ * it shares, or NULL) queued. */
+static void
+storeq_row_op(struct storeq *q, int club, const char *room, const char *what,
+    const char *sql, int n, const char *const *vals)
 {
 	struct store_op *op = store_op_new(STORE_OP_ROW);
 	int i;
 
-	if (n > STORE_OP_STRS)
+	if (n + (room != NULL) > STORE_OP_STRS)
 		fatal("%s: %d values in one row op", what, n);
 	op->u.row.what = what;
 	op->u.row.sql = sql;
+	op->u.row.club = club;
+	op->u.row.room = store_op_str(op, room);
 	op->u.row.n = n;
 	for (i = 0; i < n; i++)
 		op->u.row.vals[i] = store_op_str(op, vals[i]);
 	storeq_add(q, op);
+}
+
+void
+storeq_row(struct storeq *q, const char *what, const char *sql, int n,
+    const char *const *vals)
+{
+	storeq_row_op(q, 0, NULL, what, sql, n, vals);
+}
+
+void
+storeq_room_row(struct storeq *q, const char *room, const char *what,
+    const char *sql, int n, const char *const *vals)
+{
+	storeq_row_op(q, 0, room, what, sql, n, vals);
+}
+
+void
+storeq_club_row(struct storeq *q, const char *what, const char *sql, int n,
+    const char *const *vals)
+{
+	storeq_row_op(q, 1, NULL, what, sql, n, vals);
 }
 
 void
@@ -316,6 +341,7 @@ storeq_rating_put(struct storeq *q, const struct store_rating *r)
 	*c = *r;
 	c->name = store_op_str(op, r->name);
 	c->pool = store_op_str(op, r->pool);
+	c->game = store_op_str(op, r->game);
 	storeq_add(q, op);
 }
 
@@ -432,7 +458,7 @@ storeq_drop_fenced(struct storeq *q, struct storeq_list *group)
 	int first = q->nlost;
 
 	for (op = group->head; op != NULL; op = op->next) {
-		if (!op->fenced || (room = store_op_room(op)) == NULL ||
+		if (!op->fenced || (room = store_op_fence_key(op)) == NULL ||
 		    storeq_is_lost(q->lost + first, q->nlost - first, room))
 			continue;
 		if (q->nlost == q->lostcap) {
@@ -446,7 +472,7 @@ storeq_drop_fenced(struct storeq *q, struct storeq_list *group)
 	for (op = group->head; op != NULL; op = next) {
 		next = op->next;
 		op->next = NULL;
-		room = store_op_room(op);
+		room = store_op_fence_key(op);
 		if (room != NULL &&
 		    storeq_is_lost(q->lost + first, q->nlost - first, room)) {
 			store_op_free(op);

@@ -26,7 +26,8 @@ typedef void (*storeq_done_fn)(void *arg, uint64_t committed, int failing);
 /* The cluster's fence (cluster.c): the lease epoch a node holds on a
  * room, stamped on each op of the room as it is queued (0: none); and,
  * on the loop, a room whose ops were refused because another node took
- * it (its ops are dropped, never acknowledged; the rest commit). */
+ * it (its ops are dropped, never acknowledged; the rest commit). The
+ * club is fenced the same way under the name STORE_CLUB_KEY. */
 typedef long long (*storeq_epoch_fn)(void *arg, const char *room);
 typedef void (*storeq_lost_fn)(void *arg, const char *room);
 
@@ -51,9 +52,16 @@ void storeq_add(struct storeq *q, struct store_op *op);
 /* Queue a write, values copied (the usual ops). */
 void storeq_room_save(struct storeq *q, const struct store_room *r);
 void storeq_room_delete(struct storeq *q, const char *id);
-/* A row op: the statement sql (static text) with n values, copied. */
+/* A row op: the statement sql (static text) with n values, copied;
+ * storeq_club_row's is one of the club's (fenced by the club's epoch). */
 void storeq_row(struct storeq *q, const char *what, const char *sql, int n,
     const char *const *vals);
+void storeq_club_row(struct storeq *q, const char *what, const char *sql,
+    int n, const char *const *vals);
+/* A row op that shares room's fence: stored only while the room's ops
+ * are (a cluster node that lost the room has it dropped with them). */
+void storeq_room_row(struct storeq *q, const char *room, const char *what,
+    const char *sql, int n, const char *const *vals);
 void storeq_move_put(struct storeq *q, const char *room, int game_no,
     const struct store_move *m);
 void storeq_move_truncate(

@@ -3,7 +3,9 @@
  * tourney_players, tourney_games; schema.c) written as row ops through the
  * store thread, in the change being made, and read back whole at start
  * (tourney.c's recovery). Upserts keyed by each table's primary key, so a
- * group tried again does no harm.
+ * group tried again does no harm. The club's rows (storeq_club_row), but
+ * for a game's result written by a cluster node without the club, in its
+ * room's end (tstore_room_result).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,12 @@
 	" room = excluded.room, result = excluded.result,"                     \
 	" reason = excluded.reason, deadline_ms = excluded.deadline_ms"
 
+/* A game's result by its room, unless it has one (the club forfeited
+ * it): $1 the room, $2 the result, $3 why. */
+#define TSTORE_ROOM_RESULT                                                     \
+	"UPDATE tourney_games SET result = $2, reason = $3"                    \
+	" WHERE room = $1 AND result = ''"
+
 static const char *const tstore_status[] = {"open", "playing", "ended"};
 
 /* Queue the tournament's row. */
@@ -65,7 +73,7 @@ tstore_tourney(struct tourney *t)
 	v[9] = tstore_status[t->status];
 	v[10] = round;
 	v[11] = created;
-	storeq_row(t->srv->storeq, "tourneys", TSTORE_TOURNEY_PUT, 12, v);
+	storeq_club_row(t->srv->storeq, "tourneys", TSTORE_TOURNEY_PUT, 12, v);
 	free(options);
 }
 
@@ -78,7 +86,8 @@ tstore_player(struct tourney *t, int i)
 
 	snprintf(seq, sizeof seq, "%d", i);
 	snprintf(joined, sizeof joined, "%lld", (long long)t->joined_ms[i]);
-	storeq_row(t->srv->storeq, "tourney_players", TSTORE_PLAYER_PUT, 4, v);
+	storeq_club_row(
+	    t->srv->storeq, "tourney_players", TSTORE_PLAYER_PUT, 4, v);
 }
 
 void
@@ -86,7 +95,7 @@ tstore_player_delete(struct tourney *t, const char *name)
 {
 	const char *v[2] = {t->id, name};
 
-	storeq_row(
+	storeq_club_row(
 	    t->srv->storeq, "tourney_players", TSTORE_PLAYER_DELETE, 2, v);
 }
 
@@ -109,7 +118,74 @@ tstore_game(struct tourney *t, const struct tourney_game *g)
 	v[6] = tourney_res_text(g->res, g->black < 0);
 	v[7] = g->reason;
 	v[8] = deadline;
-	storeq_row(t->srv->storeq, "tourney_games", TSTORE_GAME_PUT, 9, v);
+	storeq_club_row(t->srv->storeq, "tourney_games", TSTORE_GAME_PUT, 9, v);
+}
+
+/* Queue the result of the game played in room (winner: the seat that
+ * won, the first "white"; -1 a draw) in the change ending the room, on a
+ * cluster node without the club: it shares the room's fence, so it is
+ * stored exactly when the room's end is, whatever becomes of the club's
+ * node (which is told too, and writes the same). */
+void
+tstore_room_result(
+    struct server *srv, const char *room, int winner, const char *reason)
+{
+	const char *v[3] = {room,
+	    tourney_res_text(winner == 0 ? PAIRING_WHITE
+	            : winner == 1        ? PAIRING_BLACK
+	                                 : PAIRING_DRAW,
+	        0),
+	    reason};
+
+	storeq_room_row(
+	    srv->storeq, room, "tourney_games", TSTORE_ROOM_RESULT, 3, v);
+}
+
+/* What tstore_result_of looks for and finds. */
+struct tstore_find {
+	const char *room;
+	enum pairing_res res;
+	char *reason;
+	size_t len;
+	int found;
+};
+
+static int
+tstore_find_row(void *arg, const char *const *v)
+{
+	struct tstore_find *f = arg;
+
+	if (v[5] == NULL || v[6] == NULL || strcmp(v[5], f->room) != 0)
+		return 0;
+	f->res = tourney_res_parse(v[6]);
+	snprintf(f->reason, f->len, "%s", v[7] != NULL ? v[7] : "");
+	f->found = 1;
+	return 0;
+}
+
+/* The stored result of the game played in room (a node without the club
+ * may have stored it with the room's end): 1 with *res and reason, 0
+ * when there is none yet, -1 when the store could not be read (logged).
+ * Reads the whole table: only for a game whose room is nowhere. */
+int
+tstore_result_of(struct server *srv, const char *room, enum pairing_res *res,
+    char *reason, size_t len)
+{
+	struct tstore_find f = {room, PAIRING_NONE, reason, len, 0};
+	const struct store_table *tab = NULL;
+	int i;
+
+	for (i = 0; i < store_ntables; i++)
+		if (strcmp(store_tables[i].name, "tourney_games") == 0)
+			tab = &store_tables[i];
+	if (tab == NULL ||
+	    store_copy_read(srv->reader, tab, tstore_find_row, &f) != 0) {
+		log_error("store: reading tourney_games: %s",
+		    tab != NULL ? store_errmsg(srv->reader) : "no table");
+		return -1;
+	}
+	*res = f.res;
+	return f.found && f.res != PAIRING_NONE;
 }
 
 /* The table named name of store_tables, or NULL. */

@@ -273,7 +273,10 @@ def downgrade_to_v3(path):
             # version 7's (the cluster's fence)
             "ALTER TABLE rooms DROP COLUMN owner_epoch;"
             # the seeks' table
-            "DROP TABLE IF EXISTS seeks;")
+            "DROP TABLE IF EXISTS seeks;"
+            # version 9's: rated games' marks and the counters
+            "DROP TABLE IF EXISTS rating_games;"
+            "DROP TABLE IF EXISTS counters;")
     harness.store_exec(path, drop + "PRAGMA user_version = 3;",
                        drop + "UPDATE tablero_schema SET version = 3;")
 

@@ -11,7 +11,8 @@ pool. Text mode renders the
 verbs and the event. Seeks are stored: after kill -9 or SIGTERM each
 waits for its player for the grace from the restart, comes back with its
 id and pairs; one whose player stays away ends and its row goes;
---copy-db carries them."""
+ids are never given out twice, across a restart too; --copy-db carries
+them."""
 
 import os
 import shutil
@@ -389,6 +390,42 @@ def test_restart(chk, build, tmp, sig, tag):
         shut(s)
 
 
+def test_ids_never_repeat(chk, build, tmp):
+    """An id once shown never names another seek: after seeks that were
+    withdrawn (the highest row deleted) and paired (the second seek's id
+    shown, never a row), kill -9 and a restart with no seek stored, the
+    next seek's id is above every id shown, so `unseek s1` typed from an
+    old screen cannot reach a new seek. (Before the counter was kept the
+    next id came after the largest stored, none: s1 again.)"""
+    db = os.path.join(tmp, "ids.db")
+    extra = ["--grace", str(GRACE)]
+    s = server(build, db=db, extra=extra)
+    ida = login(s.port, "ida")
+    shown = [(req(ida, "seek", game="ataxx").get("seek") or {}).get("seek")]
+    r = req(ida, "seek", game="stones")
+    shown.append((r.get("seek") or {}).get("seek"))
+    is_ok(chk, req(ida, "unseek", seek=shown[-1]), "ida withdraws a seek")
+    jon = login(s.port, "jon")
+    r = req(jon, "seek", game="ataxx")
+    chk.ok(bool(r.get("room")), "jon's seek pairs with ida's at once")
+    shown.append((r.get("seek") or {}).get("seek"))
+    chk.eq(seek_rows(db), [], "no seek is stored any more")
+    ida.close()
+    jon.close()
+    shut(s, signal.SIGKILL)
+    s = server(build, db=db, extra=extra)
+    try:
+        kim = login(s.port, "kim")
+        new = (req(kim, "seek", game="amazons").get("seek") or {}).get("seek")
+        top = max(int(i[1:]) for i in shown)
+        chk.eq(new, "s%d" % (top + 1),
+               "after a restart the next id is above every id shown "
+               "(%s), not one given out before" % ", ".join(shown))
+        kim.close()
+    finally:
+        shut(s)
+
+
 def test_copy(chk, build, tmp):
     """--copy-db carries the open seeks: a server on the copy has the seek
     back for its player."""
@@ -436,6 +473,7 @@ def main():
     try:
         test_restart(chk, a.build, tmp, signal.SIGKILL, "k")
         test_restart(chk, a.build, tmp, signal.SIGTERM, "t")
+        test_ids_never_repeat(chk, a.build, tmp)
         test_copy(chk, a.build, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -66,6 +66,24 @@ def expected(names, games, swiss):
     return [(n, halves[n], tb[n]) for n in order]
 
 
+def check_wdl(ck, what, got, games):
+    """Each standing's wins, draws and losses count the games played, and
+    byes the byes apart (a bye scores a point, as a win)."""
+    want = {}
+    for g in games:
+        w, b, res = g["white"], g["black"], g["result"]
+        if b is None:
+            want.setdefault(w, [0, 0, 0, 0])[3] += 1
+            continue
+        for me, k in ((w, {"1-0": 0, "1/2": 1, "0-1": 2}[res]),
+                      (b, {"0-1": 0, "1/2": 1, "1-0": 2}[res])):
+            want.setdefault(me, [0, 0, 0, 0])[k] += 1
+    ck.eq(dict((s.get("name"), [s.get("wins"), s.get("draws"),
+                                s.get("losses"), s.get("byes")])
+               for s in (got or [])), want,
+          what + ": W-D-L of the games played, byes apart")
+
+
 def check_standings(ck, what, got, want):
     ck.eq([(s.get("name"), s.get("points_halves"),
             s.get("tiebreak_quarters")) for s in (got or [])], want,
@@ -200,6 +218,10 @@ def round_robin(ck, port):
         winner = t.names[j] if (i, j) == (0, 3) else t.names[i]
         return "1-0" if winner == w else "0-1"
 
+    sh = t.show().get("tourney") or {}
+    ck.eq((sh.get("rounds"), sh.get("round"), sh.get("status")),
+          (5, 0, "open"), "rr: before the start, the 5 rounds planned "
+          "with its 5 players, round 0, open")
     st = t.start()
     ck.eq((st.get("rounds"), st.get("status")), (5, "playing"),
           "rr: 5 rounds, playing")
@@ -222,9 +244,11 @@ def round_robin(ck, port):
     ck.eq((ev or {}).get("tiebreak"), "Sonneborn-Berger", "rr: its tiebreak")
     check_standings(ck, "rr: tourney_ended", (ev or {}).get("standings"),
                     want)
+    check_wdl(ck, "rr: tourney_ended", (ev or {}).get("standings"), t.games)
     sh = t.show()
     ck.eq((sh.get("tourney") or {}).get("status"), "ended", "rr: ended")
     check_standings(ck, "rr: show after the end", sh.get("standings"), want)
+    check_wdl(ck, "rr: show after the end", sh.get("standings"), t.games)
     return t
 
 
@@ -435,7 +459,8 @@ def text_mode(ck, port):
     c.raw(b"hello tx\r\n")
     ck.ok(lines_until(c, r"tx") is not None, "text: logged in")
     c.raw(b"tourney create stones format=swiss rounds=1 grace=30\r\n")
-    m = lines_until(c, r"^(t\d+) stones Swiss, round 0 of 1, open")
+    m = lines_until(
+        c, r"^(t\d+) stones Swiss, not started \(1 round planned\), open")
     ck.ok(m is not None, "text: the summary line of create")
     tid = m.group(1) if m else "t0"
     c.raw(("tourney join %s\r\n" % tid).encode())
@@ -445,7 +470,37 @@ def text_mode(ck, port):
           is not None, "text: the standings table's header")
     ck.ok(lines_until(c, r"^ +1  tx +0 +0  0-0-0$") is not None,
           "text: a standings line")
+    text_round_robin(ck, port, c)
     c.close()
+
+
+def text_round_robin(ck, port, c):
+    """Telnet: a round robin says it has not started and how many rounds
+    it will have with its players (not "round 0 of 0"); once started,
+    the player with the bye shows it beside W-D-L ("0-0-0 +1 bye", 1
+    point), not as a bare 0-0-0."""
+    c.raw(b"tourney create stones grace=30\r\n")
+    m = lines_until(c, r"^(t\d+) stones round robin, not started, open, "
+                    r"0 players")
+    ck.ok(m is not None, "text: an empty round robin has not started")
+    tid = m.group(1) if m else "t0"
+    c.raw(("tourney join %s\r\n" % tid).encode())
+    ck.ok(lines_until(c, r"^Players: tx$") is not None, "text: tx joined")
+    others = [login(port, nm) for nm in ("txa", "txb")]
+    for o in others:
+        req(o, "tourney", do="join", tourney=tid)
+    c.raw(("tourney show %s\r\n" % tid).encode())
+    ck.ok(lines_until(c, r"^%s stones round robin, not started \(3 rounds "
+                      r"planned\), open, 3 players" % tid) is not None,
+          "text: three players: 3 rounds planned")
+    c.raw(("tourney start %s\r\n" % tid).encode())
+    ck.ok(lines_until(c, r"^%s stones round robin, round 1 of 3, playing"
+                      % tid) is not None, "text: started, round 1 of 3")
+    c.raw(("tourney show %s\r\n" % tid).encode())
+    ck.ok(lines_until(c, r"^ +1  tx[ab]? +1 +0  0-0-0 \+1 bye$") is not None,
+          "text: the bye's standings line says so")
+    for o in others:
+        o.close()
 
 
 def run(ck, a, tmp):

@@ -11,7 +11,8 @@ node is killed with kill -9 in the middle of a second tournament: its
 players log in again on the other node, which takes the club and the
 rooms, reloads the tournament from PostgreSQL and finishes it; it also
 reloads a seek made from the surviving node, which its player finds
-listed again and which pairs.
+listed again and which pairs, and new seeks there get ids above every
+id shown before the kill (a withdrawn one too).
 """
 
 import os
@@ -249,6 +250,10 @@ def club_killed(ck, cl):
     sk_seek = (r or {}).get("seek") or {}
     ck.ok(r and r.get("ok") and r.get("room") is None,
           "ck: a seek from the other node is open: %r" % (r,))
+    # The highest id shown, then withdrawn: no row names it.
+    r = req(sk, "seek", game="stones", rated=False)
+    gone_id = ((r or {}).get("seek") or {}).get("seek") or "s0"
+    req(sk, "unseek", seek=gone_id)
     cl.nodes[club or 0].kill()
     for nm in t.names:
         t.c[nm].close()
@@ -268,6 +273,10 @@ def club_killed(ck, cl):
     r = req(sk2, "seek", game="amazons", rated=False)
     ck.ok(r and r.get("room") and r.get("opponent") == "cksk",
           "ck: a new compatible seek pairs with the reloaded one: %r" % (r,))
+    new_id = ((r or {}).get("seek") or {}).get("seek") or "s0"
+    ck.ok(int(new_id[1:]) > int(gone_id[1:]),
+          "ck: the new club node gives out ids above every id shown (%s "
+          "was withdrawn before the kill): %s" % (gone_id, new_id))
     sk.close()
     sk2.close()
     for p in ps:

@@ -2,12 +2,14 @@
  * test_pgstore.c: the PostgreSQL backend (server/store/pg.c), against the
  * server TABLERO_TEST_PG names (tests/pg.sh starts a throwaway one; each
  * run makes fresh databases on it). Ops are idempotent (a move put twice,
- * a run of moves repeating a key, a finished game kept once), a group is
+ * a run of moves repeating a key, a finished game kept once, a rating
+ * changed once per game however often its group is tried), a group is
  * all or nothing (a fault in its middle, in a run of moves, and in its
  * rollback, leaves none of it), room numbers come from the sequence above
  * any stored, reads see what is committed, a newer schema and another
  * program's database are refused, and --copy-db's engine carries a store
- * to SQLite and back. Without TABLERO_TEST_PG it says so and checks
+ * to SQLite and back, and the rooms' and the club's fences hold.
+ * Without TABLERO_TEST_PG it says so and checks
  * nothing: make pg-test runs it.
  */
 #include <stdio.h>
@@ -254,6 +256,105 @@ test_pg_ops(void)
 	w = store_open(url, 0, err, sizeof err);
 	r = w != NULL ? store_open_reader(w, err, sizeof err) : NULL;
 	CHECK(r != NULL && store_room_number(r, &n1) == 0 && n1 > n2);
+	store_close(r);
+	store_close(w);
+}
+
+/* A rating put: name's values after the game key ended at ms (wins
+ * counted up from before_wins, the rating from before). */
+static struct store_op *
+test_pg_rating(const char *name, const char *key, long long ms, double before,
+    double after, int before_wins)
+{
+	struct store_op *op = store_op_new(STORE_OP_RATING_PUT);
+	struct store_rating *r = &op->u.rating;
+
+	r->name = store_op_str(op, name);
+	r->pool = store_op_str(op, "ataxx");
+	r->game = store_op_str(op, key);
+	r->rating = after;
+	r->rd = 200;
+	r->vol = 0.06;
+	r->wins = before_wins + 1;
+	r->updated_ms = ms;
+	r->before_rating = before;
+	r->before_wins = before_wins;
+	return op;
+}
+
+/* What a ratings read found: the last row's rating and wins. */
+struct test_pg_rated {
+	double rating;
+	int wins, n;
+};
+
+static void
+test_pg_rated_cb(void *arg, const struct store_rating *r)
+{
+	struct test_pg_rated *out = arg;
+
+	out->rating = r->rating;
+	out->wins = r->wins;
+	out->n++;
+}
+
+/* name's ratings as the reader sees them. */
+static struct test_pg_rated
+test_pg_rated(struct store *r, const char *name)
+{
+	struct test_pg_rated out = {0, 0, 0};
+
+	CHECK(store_ratings_of(r, name, test_pg_rated_cb, &out) == 0);
+	return out;
+}
+
+/* A group tried again after its COMMIT went through unseen (committed
+ * twice here, as the store thread does when the acknowledgement was
+ * lost) changes each rating once, also when another game's change was
+ * stored in between; the marks go with their prune. Before the marks
+ * (rating_games), the second try added the change again: 2 wins. */
+static void
+test_pg_ratings_once(void)
+{
+	char url[256], err[512] = "";
+	struct store *w, *r;
+	struct store_op *op, *next;
+	struct test_pg_rated got;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, STORE_SYNC_FULL, err, sizeof err);
+	r = w != NULL ? store_open_reader(w, err, sizeof err) : NULL;
+	CHECK(r != NULL);
+	if (r == NULL) {
+		fprintf(stderr, "test_pgstore: %s\n", err);
+		store_close(w);
+		return;
+	}
+	op = test_pg_rating("ana", "r1/1@100", 100, 1500, 1600, 0);
+	CHECK(store_commit(w, op) == 0);
+	CHECK(store_commit(w, op) == 0); /* the retry */
+	got = test_pg_rated(r, "ana");
+	CHECK_INT(got.n, 1);
+	CHECK_INT(got.wins, 1);
+	CHECK(got.rating == 1600);
+	/* The next game, then the first game's group once more. */
+	next = test_pg_rating("ana", "r2/1@200", 200, 1600, 1650, 1);
+	CHECK(store_commit(w, next) == 0);
+	store_op_free(next);
+	CHECK(store_commit(w, op) == 0);
+	store_op_free(op);
+	got = test_pg_rated(r, "ana");
+	CHECK_INT(got.wins, 2);
+	CHECK(got.rating == 1650);
+	CHECK_INT(test_pg_num(url, "SELECT count(*) FROM rating_games"), 2);
+	op = store_op_new(STORE_OP_ROW);
+	op->u.row.what = "rating_games";
+	op->u.row.sql = "DELETE FROM rating_games WHERE at_ms < $1";
+	op->u.row.n = 1;
+	op->u.row.vals[0] = store_op_str(op, "150");
+	CHECK(store_commit(w, op) == 0);
+	store_op_free(op);
+	CHECK_INT(test_pg_num(url, "SELECT count(*) FROM rating_games"), 1);
 	store_close(r);
 	store_close(w);
 }
@@ -548,6 +649,171 @@ test_pg_fence_queue(void)
 	event_base_free(base);
 }
 
+/* The club's epoch the test holds (the rooms' is 1), and what was lost. */
+struct test_pg_club {
+	struct test_pg_news news;
+	long long epoch;
+};
+
+static long long
+test_pg_club_epoch(void *arg, const char *key)
+{
+	struct test_pg_club *c = arg;
+
+	return strcmp(key, STORE_CLUB_KEY) == 0 ? c->epoch : 1;
+}
+
+static void
+test_pg_club_lost(void *arg, const char *key)
+{
+	test_pg_lost(&((struct test_pg_club *)arg)->news, key);
+}
+
+/* A club's row (counters name = value) queued. */
+static void
+test_pg_club_row(struct storeq *q, const char *name)
+{
+	const char *v[2] = {name, "7"};
+
+	storeq_club_row(q, "counters",
+	    "INSERT INTO counters (name, value) VALUES ($1, $2)", 2, v);
+}
+
+/* The club fenced as rooms are: a node whose club epoch is below the
+ * stored one (another took the club since: store_club_claim) has its
+ * club rows dropped, never stored, and is told (STORE_CLUB_KEY); the
+ * rest of its group commits; the new holder's rows are stored. Before
+ * the fence the stale node's row was written. */
+static void
+test_pg_club_fence(void)
+{
+	char url[256], err[512] = "";
+	struct test_pg_club club = {{0, "", 0}, 0};
+	struct event_base *base = event_base_new();
+	struct store *w, *r;
+	struct storeq *q;
+	long long e2 = 0;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, 0, err, sizeof err);
+	r = w != NULL ? store_open_reader(w, err, sizeof err) : NULL;
+	CHECK(r != NULL && base != NULL);
+	if (r == NULL || base == NULL)
+		return;
+	q = storeq_new(base, w, 0, test_pg_news_done, &club.news);
+	CHECK(q != NULL);
+	storeq_set_fence(q, test_pg_club_epoch, test_pg_club_lost, &club);
+	CHECK_INT(store_club_claim(r, &club.epoch), 0);
+	CHECK(club.epoch == 1);
+	test_pg_club_row(q, "a");
+	test_pg_wait(base, &club.news, storeq_ops(q));
+	CHECK_U64(club.news.committed, storeq_ops(q));
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM counters"
+	              " WHERE name = 'a'"),
+	    1);
+	/* Another node takes the club; this one writes on, with a room. */
+	CHECK_INT(store_club_claim(r, &e2), 0);
+	CHECK(e2 == 2);
+	test_pg_club_row(q, "b");
+	storeq_add(q, test_pg_room("r3"));
+	test_pg_wait(base, &club.news, storeq_ops(q));
+	CHECK_U64(club.news.committed, storeq_ops(q));
+	CHECK_INT(club.news.nlost, 1);
+	CHECK_STR(club.news.lost, STORE_CLUB_KEY);
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM counters"
+	              " WHERE name = 'b'"),
+	    0);
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM rooms"
+	              " WHERE id = 'r3'"),
+	    1);
+	/* With the new epoch the club's rows are stored. */
+	club.epoch = e2;
+	test_pg_club_row(q, "c");
+	test_pg_wait(base, &club.news, storeq_ops(q));
+	CHECK_INT(club.news.nlost, 1);
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM counters"
+	              " WHERE name = 'c'"),
+	    1);
+	CHECK_U64(storeq_free(q), 0);
+	store_close(r);
+	store_close(w);
+	event_base_free(base);
+}
+
+/* A tournament game's result (room, result) as a node without the club
+ * writes it: in the room's change, sharing the room's fence. */
+static void
+test_pg_result_row(struct storeq *q, const char *room)
+{
+	const char *v[2] = {room, "1-0"};
+
+	storeq_room_row(q, room, "tourney_games",
+	    "UPDATE tourney_games SET result = $2 WHERE room = $1"
+	    " AND result = ''",
+	    2, v);
+}
+
+/* A row that shares a room's fence (a tournament game's result written
+ * by a node without the club, tstore_room_result) is dropped with the
+ * room's ops when another node took the room, and stored with them
+ * otherwise. */
+static void
+test_pg_room_row_fence(void)
+{
+	char url[256], err[512] = "";
+	struct test_pg_news news = {0, "", 0};
+	struct event_base *base = event_base_new();
+	struct store *w, *r;
+	struct storeq *q;
+	long long epoch = 0;
+	int nmoves = 0;
+
+	test_pg_fresh(url, sizeof url);
+	w = store_open(url, 0, err, sizeof err);
+	r = w != NULL ? store_open_reader(w, err, sizeof err) : NULL;
+	CHECK(r != NULL && base != NULL);
+	if (r == NULL || base == NULL)
+		return;
+	CHECK_INT(test_pg_exec(url,
+	              "INSERT INTO tourneys VALUES ('t1', 'stones', '{}',"
+	              " 'swiss', 1, 60, 0, 0, 'ana', 'playing', 1, 1);"
+	              " INSERT INTO tourney_games VALUES"
+	              " ('t1', 1, 1, 'ana', 'bob', 'r1', '', '', 9),"
+	              " ('t1', 1, 2, 'cy', 'dee', 'r2', '', '', 9)"),
+	    0);
+	q = storeq_new(base, w, 0, test_pg_news_done, &news);
+	CHECK(q != NULL);
+	storeq_set_fence(q, test_pg_epoch, test_pg_lost, &news);
+	storeq_add(q, test_pg_room("r1"));
+	storeq_add(q, test_pg_room("r2"));
+	test_pg_wait(base, &news, storeq_ops(q));
+	CHECK_INT(
+	    store_room_claim(r, "r1", &epoch, test_pg_claim_cb, &nmoves), 0);
+	CHECK_INT(epoch, 2);
+	test_pg_result_row(q, "r1");
+	test_pg_result_row(q, "r2");
+	test_pg_wait(base, &news, storeq_ops(q));
+	CHECK_U64(news.committed, storeq_ops(q));
+	CHECK_INT(news.nlost, 1);
+	CHECK_STR(news.lost, "r1");
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM tourney_games"
+	              " WHERE result = '1-0'"),
+	    1);
+	CHECK_INT(test_pg_num(url,
+	              "SELECT count(*) FROM tourney_games"
+	              " WHERE room = 'r2' AND result = '1-0'"),
+	    1);
+	CHECK_U64(storeq_free(q), 0);
+	store_close(r);
+	store_close(w);
+	event_base_free(base);
+}
+
 int
 main(void)
 {
@@ -565,11 +831,14 @@ main(void)
 	/* The store thread wakes the loop (storeq's done event). */
 	CHECK_INT(evthread_use_pthreads(), 0);
 	test_pg_ops();
+	test_pg_ratings_once();
 	test_pg_faults_group();
 	test_pg_refused();
 	test_pg_copy();
 	test_pg_fence();
 	test_pg_fence_queue();
+	test_pg_club_fence();
+	test_pg_room_row_fence();
 	unlink(test_pg_fault);
 	return check_done();
 }

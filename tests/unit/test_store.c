@@ -1059,10 +1059,91 @@ test_store_group(void)
 	test_store_rm(ctl);
 }
 
+/* A rating put: name's values after the game key ended at ms (wins
+ * counted up from before_wins). */
+static struct store_op *
+test_store_rating(const char *name, const char *key, long long ms,
+    double before, double after, int before_wins)
+{
+	struct store_op *op = store_op_new(STORE_OP_RATING_PUT);
+	struct store_rating *r = &op->u.rating;
+
+	r->name = store_op_str(op, name);
+	r->pool = store_op_str(op, "ataxx");
+	r->game = store_op_str(op, key);
+	r->rating = after;
+	r->rd = 200;
+	r->vol = 0.06;
+	r->wins = before_wins + 1;
+	r->updated_ms = ms;
+	r->before_rating = before;
+	r->before_wins = before_wins;
+	return op;
+}
+
+/* What a ratings read found: the last row's rating and wins. */
+struct test_store_rated {
+	double rating;
+	int wins, n;
+};
+
+static void
+test_store_rated_cb(void *arg, const struct store_rating *r)
+{
+	struct test_store_rated *out = arg;
+
+	out->rating = r->rating;
+	out->wins = r->wins;
+	out->n++;
+}
+
+/* A group committed twice (its acknowledgement lost) changes each rating
+ * once, also after another game's change; a rated game's mark is kept
+ * once per person, and goes with its prune. */
+static void
+test_store_ratings_once(void)
+{
+	char err[256] = "", path[64];
+	struct store *s;
+	struct store_op *op;
+	struct test_store_rated got = {0, 0, 0};
+
+	test_store_tmp(path, sizeof path);
+	s = store_open(path, 0, err, sizeof err);
+	CHECK(s != NULL);
+	if (s == NULL) {
+		test_store_rm(path);
+		return;
+	}
+	op = test_store_rating("ana", "r1/1@100", 100, 1500, 1600, 0);
+	CHECK_INT(store_commit(s, op), 0);
+	CHECK_INT(store_commit(s, op), 0);
+	CHECK_INT(store_write(s,
+	              test_store_rating("ana", "r2/1@200", 200, 1600, 1650, 1)),
+	    0);
+	CHECK_INT(store_commit(s, op), 0); /* the first group, once more */
+	store_op_free(op);
+	CHECK_INT(store_ratings_of(s, "ana", test_store_rated_cb, &got), 0);
+	CHECK_INT(got.n, 1);
+	CHECK_INT(got.wins, 2);
+	CHECK(got.rating == 1650);
+	op = store_op_new(STORE_OP_ROW);
+	op->u.row.what = "rating_games";
+	op->u.row.sql = "DELETE FROM rating_games WHERE at_ms < $1";
+	op->u.row.n = 1;
+	op->u.row.vals[0] = store_op_str(op, "150");
+	CHECK_INT(store_write(s, op), 0);
+	CHECK_INT(
+	    test_store_pragma(path, "SELECT count(*) FROM rating_games"), 1);
+	store_close(s);
+	test_store_rm(path);
+}
+
 int
 main(void)
 {
 	test_store_group();
+	test_store_ratings_once();
 	test_store_games();
 	test_store_memory();
 	test_store_file(0);

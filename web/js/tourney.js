@@ -21,6 +21,21 @@ function quartersText(q) {
   return String(q / 4);
 }
 
+// W-D-L of the games played, the byes apart ("0-0-0 +1 bye"): a bye
+// scores a win's point without being a game won.
+function wdlText(s) {
+  const byes = s.byes || 0;
+  const wdl = `${s.wins}-${s.draws}-${s.losses}`;
+  return byes === 0 ? wdl : wdl + " " + (byes === 1 ? t("one_bye") : t("n_byes", byes));
+}
+
+// Where a tournament is: its round of all, or before the start the
+// rounds planned with the players so far.
+function roundText(x) {
+  if (x.round > 0) return t("round_n", x.round, x.rounds);
+  return x.rounds > 0 ? t("rounds_planned", x.rounds) : "";
+}
+
 // The standings table and the round's pairings of a `tourney show` reply.
 function detail(r) {
   const { el, S } = ctx;
@@ -31,7 +46,7 @@ function detail(r) {
     el("td", {}, String(s.place)), el("td", { class: "st-name" }, s.name),
     el("td", { class: "st-points" }, pointsText(s.points_halves)),
     el("td", { class: "st-tb" }, quartersText(s.tiebreak_quarters)),
-    el("td", {}, `${s.wins}-${s.draws}-${s.losses}`)));
+    el("td", { class: "st-wdl" }, wdlText(s))));
   const pairs = (r.pairings || []).map((p) => el("li", { class: "pairing" },
     p.white, p.black ? " – " + p.black : " " + t("bye"), " ",
     p.room ? el("span", { class: "room-id" }, p.room) : null, " ",
@@ -83,6 +98,7 @@ export async function renderTourneys(sec) {
     el("span", { class: "room-game" }, x.game), " ", el("span", { class: "room-id" }, x.id), " ",
     el("span", {}, t(x.format)), " ",
     el("span", { class: "room-status" }, t(x.status)), " ",
+    el("span", { class: "tourney-round" }, roundText(x)), " ",
     el("span", {}, t("n_players", x.nplayers)), " ",
     S.me && x.status === "open" ? el("button", { type: "button", class: "tourney-join", onclick: () => act({ do: "join", tourney: x.id }) }, t("join")) : null,
     S.me && x.status === "open" && x.organiser === S.me ? el("button", { type: "button", class: "tourney-start", onclick: () => act({ do: "start", tourney: x.id }) }, t("start")) : null,

@@ -2,7 +2,10 @@
 // round robin in the lobby, ana and bob join it from the list, ana (the
 // organiser, and only she) starts it; both are taken to their room by the
 // tourney_round event, bob resigns, and both lobbies show the final
-// standings (ana 1 point, bob 0). The page keeps no script errors.
+// standings (ana 1 point, bob 0). Then a round robin of three: before the
+// start the list says it has not started and plans 3 rounds; after it,
+// the player with the bye sees it beside W-D-L ("0-0-0 +1 bye", 1 point).
+// The pages keep no script errors.
 // Ends "N passed, M failed".
 
 import { Checks, args, startServer, launch, newPage, login, until, WAIT_MS } from "./lib.mjs";
@@ -64,10 +67,59 @@ async function tourney(browser, srv) {
   ck.eq(ana.errors.concat(bob.errors), [], "no script errors");
 }
 
+// Three players: the rounds planned before the start, the bye after it.
+async function bye(browser, srv) {
+  const names = ["dee", "eli", "fay"];
+  const pages = [];
+  for (const n of names) {
+    const p = await newPage(browser, srv.url);
+    await login(p, n);
+    pages.push(p);
+  }
+  const [dee] = pages;
+  // The first tournament is listed already: the new one is the other id.
+  await dee.waitForSelector(".tourney-item", { timeout: WAIT_MS });
+  const ids = () => dee.$$eval(".tourney-item", (es) => es.map((e) => e.dataset.tourney));
+  const before = await ids();
+  await dee.selectOption("select[name=t_game]", "stones");
+  await dee.click(".tourney-create-btn");
+  await until(dee, (old) => [...document.querySelectorAll(".tourney-item")]
+    .some((e) => !old.includes(e.dataset.tourney)), before, "the new tournament listed");
+  const id = (await ids()).find((i) => !before.includes(i));
+  ck.ok(/^t\d+$/.test(id || ""), "dee created a tournament: " + id);
+  for (const p of pages) {
+    await p.waitForSelector(`.tourney-item[data-tourney="${id}"] .tourney-join`, { timeout: WAIT_MS });
+    await p.click(`.tourney-item[data-tourney="${id}"] .tourney-join`);
+  }
+  await dee.click(`.tourney-item[data-tourney="${id}"] .tourney-show`);
+  await until(dee, (i) => {
+    const e = document.querySelector(`.tourney-item[data-tourney="${i}"] .tourney-round`);
+    return !!e && e.textContent === "not started, 3 rounds planned";
+  }, id, "the rounds planned before the start");
+  ck.ok(true, "before the start: not started, 3 rounds planned");
+  await dee.click(`.tourney-item[data-tourney="${id}"] .tourney-start`);
+  let seen = null;
+  const t0 = Date.now();
+  while (seen === null && Date.now() - t0 < WAIT_MS) {
+    for (const p of pages) {
+      const rows = await p.$$eval(`.tourney-detail[data-tourney="${id}"] .standing`, (rs) =>
+        rs.map((r) => [r.querySelector(".st-name").textContent, r.querySelector(".st-points").textContent,
+          r.querySelector(".st-wdl").textContent])).catch(() => []);
+      const b = rows.find((r) => r[2].includes("bye"));
+      if (b) { seen = b; break; }
+    }
+    if (seen === null) await new Promise((r) => setTimeout(r, 100));
+  }
+  ck.ok(seen !== null && names.includes(seen[0]) && seen[1] === "1" && seen[2] === "0-0-0 +1 bye",
+    "the bye's standings row: 1 point, 0-0-0 +1 bye: " + JSON.stringify(seen));
+  ck.eq(pages.flatMap((p) => p.errors), [], "no script errors (three players)");
+}
+
 const browser = await launch();
 const srv = await startServer(a.build);
 try {
   await tourney(browser, srv);
+  await bye(browser, srv);
 } catch (e) {
   ck.ok(false, "exception: " + (e && e.stack || e));
 } finally {
