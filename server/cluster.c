@@ -35,10 +35,12 @@
 	"return 1 end "                                                        \
 	"if not v then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) "    \
 	"return 2 end return 0"
-/* Compare and delete one lease (a room leaving memory). */
-#define CLUSTER_RELEASE_LUA                                                    \
+/* Compare and mark gone one lease (a room leaving memory for good): its
+ * value becomes CLUSTER_GONE for CLUSTER_GONE_MS. */
+#define CLUSTER_RETIRE_LUA                                                     \
 	"if redis.call('GET', KEYS[1]) == ARGV[1] then "                       \
-	"return redis.call('DEL', KEYS[1]) end return 0"
+	"return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end "       \
+	"return 0"
 
 int
 cluster_node_valid(const char *id)
@@ -561,9 +563,11 @@ cluster_room_gone(struct room *r)
 	cluster_route_room_gone(cl, r);
 	if (r->epoch <= 0 || cl->ac == NULL)
 		return;
+	/* Every room_forget but cluster_drop's (epoch 0) is for good: the
+	 * room left the store too. */
 	cluster_lease(cl, r->id, r->epoch, key, val);
-	redisAsyncCommand(cl->ac, NULL, NULL, "EVAL %s 1 %s %s",
-	    CLUSTER_RELEASE_LUA, key, val);
+	redisAsyncCommand(cl->ac, NULL, NULL, "EVAL %s 1 %s %s %s %d",
+	    CLUSTER_RETIRE_LUA, key, val, CLUSTER_GONE, CLUSTER_GONE_MS);
 	if (r->status == ROOM_ENDED) {
 		snprintf(key, sizeof key, "watchers:%s", r->id);
 		redisAsyncCommand(cl->ac, NULL, NULL, "DEL %s", key);

@@ -17,6 +17,13 @@
 /* A lease's life: a dead node's rooms are taken within it plus one scan
  * (6 + 2 s, inside the 15 s the issue allows for failover). */
 #define CLUSTER_LEASE_MS 6000
+/* A room's lease once the room has left memory and the store (finished
+ * and retired, closed, expired), and for how long: a request still
+ * naming it (another node's player's current room) is answered "no
+ * room" at once instead of waiting out a failover for an owner. Room ids
+ * are never used again. */
+#define CLUSTER_GONE "gone"
+#define CLUSTER_GONE_MS (10 * 60 * 1000)
 /* The heartbeat key's life: a node gone that long is dead. */
 #define CLUSTER_NODE_TTL_MS 6000
 /* Room for a Redis key or value made here: a room id, a node id. */

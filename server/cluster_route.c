@@ -289,6 +289,16 @@ cluster_route_owner(redisAsyncContext *ac, void *reply, void *arg)
 		cluster_route_local(c, pr);
 		return;
 	}
+	/* Gone for good: not the current room any more, and this node
+	 * answers at once (the verb says there is no such room). */
+	if (!pr->club && rep != NULL && rep->type == REDIS_REPLY_STRING &&
+	    strcmp(rep->str, CLUSTER_GONE) == 0) {
+		if (c->route != NULL &&
+		    strcmp(c->route->current, pr->room) == 0)
+			c->route->current[0] = '\0';
+		cluster_route_local(c, pr);
+		return;
+	}
 	if (owner[0] == '\0' || !cluster_node_alive(cl, owner)) {
 		if (++pr->tries >= CLUSTER_ROUTE_TRIES) {
 			cluster_route_local(c, pr);

@@ -5,8 +5,10 @@ Two nodes. Two players on node 1 play a Stones room there; a third on
 node 2 looks at it (`state`, forwarded: node 1 makes a stand-in of that
 connection whose current room is the room, though the player neither
 plays nor watches there). The game ends by resignation, its players go,
-and the room leaves node 1's memory. The onlooker then closes its
-connection: node 1 closes the stand-in without reading the freed room
+and the room leaves node 1's memory: its lease in Redis says it is gone,
+so the onlooker's `state` of it, and its `state` without a room (the
+room was its current one), are answered at once on node 2 with an error.
+The onlooker then closes its connection: node 1 closes the stand-in without reading the freed room
 (under ASan a heap use after free; in a plain build a crash or garbage),
 stays up, and stops cleanly.
 """
@@ -50,6 +52,16 @@ def retired(ck, cl):
     n1 = cl.nodes[0]
     ck.ok(log_says(n1, "room %s leaves memory" % room),
           "the finished room leaves node 1's memory once nobody is in it")
+    # The room's lease says it is gone: answered here, not after a
+    # failover's wait for an owner that never comes.
+    r = req(spy, "state", room=room)
+    ck.ok(r is not None and not r.get("ok") and
+          r.get("error") == "no_such_room",
+          "the onlooker's state of the gone room: no_such_room: %r" % (r,))
+    r = req(spy, "state")
+    ck.ok(r is not None and not r.get("ok") and room not in str(r),
+          "and without a room, the gone room is no longer its current "
+          "one: %r" % (r,))
     spy.close()
     # Node 1 closes the stand-in when node 2 says the connection went.
     ck.ok(log_says(n1, "rspy left"), "node 1 closes the onlooker's "
