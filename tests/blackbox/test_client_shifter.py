@@ -61,9 +61,11 @@ def main():
             n = t.count(r"^Shape Shifter Chess, level 2: 4 pieces left$")
             hint = t.count(r"^Hint: ")
             t.line("hint")
-            t.wait(r"^Hint: ", hint + 1)
+            chk.ok(t.wait(r"^Hint: ", hint + 1), "level 2's hint comes")
             move = re.findall(r"^Hint: (\w+)", t.screen(), re.M)[-1]
-            chk.ok(t.say(move, r"level 2: 3 pieces left"), "one capture")
+            chk.ok(t.say(move, r"level 2: 3 pieces left"),
+                   "one capture (%s):\n%s" %
+                   (move, "\n".join(t.screen().splitlines()[-30:])))
             chk.ok(t.say("r", r"^Shape Shifter Chess, level 2: 4 pieces "
                           r"left$"), "r retries the level")
             chk.ok(t.count(r"^Shape Shifter Chess, level 2: 4 pieces "
