@@ -1046,6 +1046,50 @@ pgpg_abort(struct store_conn *c)
 }
 
 /*
+ * Sync the pipeline and read what a fence sent: BEGIN's result unless
+ * begun (it was read before), the fence query's (kept in *res for the
+ * caller to read and PQclear) and the sync. 0, or -1 (nothing kept).
+ */
+static int
+pgpg_fence_read(
+    struct store_conn *c, const char *what, int begun, PGresult **res)
+{
+	const char *step[2] = {"begin", what};
+	PGresult *r;
+	int i, rc = 0;
+
+	*res = NULL;
+	if (PQpipelineSync(c->pg) != 1)
+		return pgpg_fail(c, "sync", NULL);
+	for (i = begun; i < 2; i++) {
+		if ((r = PQgetResult(c->pg)) == NULL) {
+			PQclear(*res);
+			*res = NULL;
+			return pgpg_fail(c, step[i], "no result");
+		}
+		if (PQresultStatus(r) != PGRES_COMMAND_OK &&
+		    PQresultStatus(r) != PGRES_TUPLES_OK && rc == 0)
+			rc = pgpg_fail(c, step[i], PQresultErrorMessage(r));
+		if (i == 1 && rc == 0)
+			*res = r;
+		else
+			PQclear(r);
+		while ((r = PQgetResult(c->pg)) != NULL)
+			PQclear(r);
+	}
+	r = PQgetResult(c->pg);
+	if ((r == NULL || PQresultStatus(r) != PGRES_PIPELINE_SYNC) && rc == 0)
+		rc = pgpg_fail(c, "pipeline sync", NULL);
+	PQclear(r);
+	if (rc != 0) {
+		PQclear(*res);
+		*res = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * The cluster's fence (SCALING.md part 3): the rooms of the group's ops
  * that carry an epoch are read and locked (FOR SHARE: a node taking one
  * of them waits for this transaction's end); an op whose room holds a
@@ -1056,11 +1100,11 @@ pgpg_abort(struct store_conn *c)
 static int
 pgpg_fence(struct store_conn *c, const struct store_op *ops, int *begun)
 {
-	const char *what[2] = {"begin", "fence"}, *vals[2], *id;
+	const char *vals[2], *id;
 	struct pgpg_buf col[2];
 	const struct store_op *op;
 	PGresult *r;
-	int n = 0, i, rc = 0, fenced = 0;
+	int n = 0, rc = 0, fenced = 0;
 
 	*begun = 0;
 	memset(col, 0, sizeof col);
@@ -1098,26 +1142,10 @@ pgpg_fence(struct store_conn *c, const struct store_op *ops, int *begun)
 	if (rc != 0)
 		return -1;
 	*begun = 1;
-	if (PQpipelineSync(c->pg) != 1)
-		return pgpg_fail(c, "sync", NULL);
-	for (i = 0; i < 2; i++) {
-		if ((r = PQgetResult(c->pg)) == NULL)
-			return pgpg_fail(c, what[i], "no result");
-		if (PQresultStatus(r) != PGRES_COMMAND_OK &&
-		    PQresultStatus(r) != PGRES_TUPLES_OK && rc == 0)
-			rc = pgpg_fail(c, what[i], PQresultErrorMessage(r));
-		else if (i == 1 && rc == 0)
-			fenced = pgpg_fence_mark(ops, r);
-		PQclear(r);
-		while ((r = PQgetResult(c->pg)) != NULL)
-			PQclear(r);
-	}
-	r = PQgetResult(c->pg);
-	if ((r == NULL || PQresultStatus(r) != PGRES_PIPELINE_SYNC) && rc == 0)
-		rc = pgpg_fail(c, "pipeline sync", NULL);
-	PQclear(r);
-	if (rc != 0)
+	if (pgpg_fence_read(c, "fence", 0, &r) != 0)
 		return -1;
+	fenced = pgpg_fence_mark(ops, r);
+	PQclear(r);
 	return fenced ? STORE_FENCED : 0;
 }
 
@@ -1140,11 +1168,10 @@ pgpg_club_op(const struct store_op *op)
 static int
 pgpg_fence_club(struct store_conn *c, const struct store_op *ops, int *begun)
 {
-	const char *what[2] = {"begin", "club fence"};
 	const struct store_op *op;
 	long long stored = 0;
 	PGresult *r;
-	int any = 0, first = *begun, i, rc = 0, fenced = 0;
+	int any = 0, first = *begun, fenced = 0;
 
 	for (op = ops; op != NULL; op = op->next)
 		any |= pgpg_club_op(op);
@@ -1157,26 +1184,11 @@ pgpg_fence_club(struct store_conn *c, const struct store_op *ops, int *begun)
 	        "SELECT value FROM counters WHERE name = 'club' FOR SHARE", 0,
 	        NULL, NULL, NULL, NULL, 0) != 1)
 		return pgpg_fail(c, "send", NULL);
-	if (PQpipelineSync(c->pg) != 1)
-		return pgpg_fail(c, "sync", NULL);
-	for (i = first; i < 2; i++) {
-		if ((r = PQgetResult(c->pg)) == NULL)
-			return pgpg_fail(c, what[i], "no result");
-		if (PQresultStatus(r) != PGRES_COMMAND_OK &&
-		    PQresultStatus(r) != PGRES_TUPLES_OK && rc == 0)
-			rc = pgpg_fail(c, what[i], PQresultErrorMessage(r));
-		else if (i == 1 && rc == 0 && PQntuples(r) == 1)
-			stored = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-		PQclear(r);
-		while ((r = PQgetResult(c->pg)) != NULL)
-			PQclear(r);
-	}
-	r = PQgetResult(c->pg);
-	if ((r == NULL || PQresultStatus(r) != PGRES_PIPELINE_SYNC) && rc == 0)
-		rc = pgpg_fail(c, "pipeline sync", NULL);
-	PQclear(r);
-	if (rc != 0)
+	if (pgpg_fence_read(c, "club fence", first, &r) != 0)
 		return -1;
+	if (PQntuples(r) == 1)
+		stored = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
 	for (op = ops; op != NULL; op = op->next)
 		if (pgpg_club_op(op) && op->epoch < stored) {
 			((struct store_op *)op)->fenced = 1;
