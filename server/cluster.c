@@ -71,11 +71,8 @@ cluster_lease(const struct cluster *cl, const char *room, long long epoch,
 	snprintf(val, CLUSTER_KEY, "%s:%lld", cl->node, epoch);
 }
 
-/* Tell c that room r went to another node, with nothing held shown (it
- * showed changes that may never be stored), and close it: the client
- * connects again and finds the room on its new owner. */
-static void
-cluster_tell(struct conn *c, const char *room)
+void
+cluster_tell(struct conn *c, const char *room, const char *what)
 {
 	struct server *srv = c->srv;
 	int was = srv->out_free;
@@ -85,10 +82,11 @@ cluster_tell(struct conn *c, const char *room)
 		return;
 	held_free(c);
 	ev = proto_event(PROTO_EV_RECONNECT, NULL, 0);
-	cJSON_AddStringToObject(ev, "room", room);
-	cJSON_AddStringToObject(ev, "message",
-	    "this room moved to another server: connect again and log in "
-	    "with hello NAME TOKEN");
+	if (room != NULL)
+		cJSON_AddStringToObject(ev, "room", room);
+	else
+		cJSON_AddNullToObject(ev, "room");
+	cJSON_AddStringToObject(ev, "message", what);
 	srv->out_free = 1;
 	net_send_msg(c, ev);
 	srv->out_free = was;
@@ -110,10 +108,11 @@ cluster_drop(struct room *r, const char *why)
 	for (i = 0; i < r->g->seats; i++)
 		if (r->seats[i].player != NULL &&
 		    r->seats[i].player->conn != NULL)
-			cluster_tell(r->seats[i].player->conn, id);
+			cluster_tell(
+			    r->seats[i].player->conn, id, CLUSTER_MOVED);
 	for (i = 0; i < r->nwatchers; i++)
 		if (r->watchers[i]->conn != NULL)
-			cluster_tell(r->watchers[i]->conn, id);
+			cluster_tell(r->watchers[i]->conn, id, CLUSTER_MOVED);
 	r->epoch = 0; /* nothing to give back: the lease is not ours */
 	room_forget(r);
 }

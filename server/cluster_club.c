@@ -109,30 +109,6 @@ cluster_club_fence_epoch(const struct cluster *cl)
 	return cl->club_fence > 0 ? cl->club_fence : 1;
 }
 
-/* Tell c that seeks and tournaments went to another node, with nothing
- * held shown (it may show club changes never stored), and close it. */
-static void
-cluster_club_tell(struct conn *c)
-{
-	struct server *srv = c->srv;
-	int was = srv->out_free;
-	cJSON *ev;
-
-	held_free(c);
-	if (c->state != CONN_OPEN)
-		return;
-	ev = proto_event(PROTO_EV_RECONNECT, NULL, 0);
-	cJSON_AddNullToObject(ev, "room");
-	cJSON_AddStringToObject(ev, "message",
-	    "seeks and tournaments moved to another server: connect again "
-	    "and log in with hello NAME TOKEN");
-	srv->out_free = 1;
-	net_send_msg(c, ev);
-	srv->out_free = was;
-	cJSON_Delete(ev);
-	net_close(c, 1);
-}
-
 void
 cluster_club_fenced(struct cluster *cl)
 {
@@ -150,7 +126,9 @@ cluster_club_fenced(struct cluster *cl)
 	held = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *held);
 	memcpy(held, srv->held_conns.v, (size_t)n * sizeof *held);
 	for (i = 0; i < n; i++)
-		cluster_club_tell(held[i]);
+		cluster_tell(held[i], NULL,
+		    "seeks and tournaments moved to another server: connect "
+		    "again and log in with hello NAME TOKEN");
 	free(held);
 }
 

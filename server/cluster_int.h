@@ -99,6 +99,13 @@ void cluster_route_seats(struct cluster *cl, struct room *r);
 /* The watchers of room r, taken by this node, watch it here (from
  * watchers:{room}). */
 void cluster_route_watchers(struct cluster *cl, struct room *r);
+/* Tell c with a reconnect event (room NULL: none) that what it used went
+ * to another node, with nothing held shown (it showed changes that may
+ * never be stored), and close it: the client connects again. */
+void cluster_tell(struct conn *c, const char *room, const char *what);
+#define CLUSTER_MOVED                                                          \
+	"this room moved to another server: connect again and log in with "    \
+	"hello NAME TOKEN"
 /* r leaves memory: no stand-in keeps it as its current room (one acting
  * for a player who is not in the room is not unlinked by room_forget). */
 void cluster_route_room_gone(struct cluster *cl, const struct room *r);
