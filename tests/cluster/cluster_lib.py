@@ -434,6 +434,28 @@ def relogin(port, name, token, timeout=FAILOVER):
     return None
 
 
+def stale_reply(c, verb, goodbyes):
+    """What a stale node's connection gets for its request of verb:
+    ("ok", reply), ("error", reply), ("told", event: one of goodbyes) or
+    ("closed", None), reading (bounded: a lease and more) until one of
+    these; ("silent", None) else."""
+    deadline = time.time() + WAIT + LEASE
+    while time.time() < deadline:
+        try:
+            m = c.read(max(0.01, deadline - time.time()))
+        except (TimeoutError, OSError):
+            return ("silent", None)
+        except ValueError:
+            continue
+        if m is None:
+            return ("closed", None)
+        if m.get("re") == verb:
+            return ("ok" if m.get("ok") else "error", m)
+        if m.get("event") in goodbyes:
+            return ("told", m)
+    return ("silent", None)
+
+
 def seat_of(state, name):
     """The seat name sits in, in a room's state."""
     return next(s["seat"] for s in state["seats"] if s["name"] == name)

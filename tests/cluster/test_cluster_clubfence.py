@@ -24,7 +24,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cluster_lib  # noqa: E402
-from cluster_lib import LEASE, WAIT, Cluster, redis_cmd, retry  # noqa: E402
+from cluster_lib import (LEASE, WAIT, Cluster, redis_cmd, retry,  # noqa: E402
+                         stale_reply)
 from games_lib import login, req  # noqa: E402
 
 # Seconds past the lease that the club's node stays stopped.
@@ -42,27 +43,6 @@ def club_owner(cl):
     if not v:
         return None
     return int(v.rsplit(":", 1)[0][1:]) - 1
-
-
-def stale_reply(c):
-    """What the stale club node's connection gets for its seek: ("ok",
-    reply), ("error", reply), ("told", event) or ("closed", None),
-    reading (bounded) until one of these; ("silent", None) else."""
-    deadline = time.time() + WAIT + LEASE
-    while time.time() < deadline:
-        try:
-            m = c.read(max(0.01, deadline - time.time()))
-        except (TimeoutError, OSError):
-            return ("silent", None)
-        except ValueError:
-            continue
-        if m is None:
-            return ("closed", None)
-        if m.get("re") == "seek":
-            return ("ok" if m.get("ok") else "error", m)
-        if m.get("event") in GOODBYES:
-            return ("told", m)
-    return ("silent", None)
 
 
 def fenced(ck, cl):
@@ -88,7 +68,7 @@ def fenced(ck, cl):
     ck.ok(served, "%s: and serves seeks" % tag)
 
     cl.nodes[old].resume()
-    kind, msg = stale_reply(pa)
+    kind, msg = stale_reply(pa, "seek", GOODBYES)
     listed = retry(lambda: any(
         s.get("name") == "cfa"
         for s in (req(pb, "seeks") or {}).get("seeks", [])), timeout=WAIT)

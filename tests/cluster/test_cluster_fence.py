@@ -21,7 +21,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cluster_lib  # noqa: E402
 from cluster_lib import (LEASE, WAIT, Cluster, ataxx_room,  # noqa: E402
-                         history, retry, seat_of)
+                         history, retry, seat_of, stale_reply)
 from games_lib import login, play_out, req, seeded  # noqa: E402
 
 # Moves before the stop (an even number: the creator, first to move in
@@ -32,27 +32,6 @@ MARGIN = 2.0
 # What the stale owner may say to its player when it drops the room
 # (besides closing the connection): names of events.
 GOODBYES = ("reconnect", "replaced", "shutdown", "room_lost")
-
-
-def stale_reply(c, what):
-    """What the stale owner's connection gets for its move: ("ok", reply),
-    ("error", reply), ("told", event) or ("closed", None), reading
-    (bounded) until one of these."""
-    deadline = time.time() + WAIT + LEASE
-    while time.time() < deadline:
-        try:
-            m = c.read(max(0.01, deadline - time.time()))
-        except (TimeoutError, OSError):
-            return ("silent", None)
-        except ValueError:
-            continue
-        if m is None:
-            return ("closed", None)
-        if m.get("re") == "move":
-            return ("ok" if m.get("ok") else "error", m)
-        if m.get("event") in GOODBYES:
-            return ("told", m)
-    return ("silent", None)
 
 
 def run(ck, a):
@@ -90,12 +69,12 @@ def fenced(ck, cl):
           (tag, r))
 
     cl.nodes[0].resume()
-    kind, msg = stale_reply(pa, tag)
+    kind, msg = stale_reply(pa, "move", GOODBYES)
     ck.ok(kind in ("error", "told", "closed"),
           "%s: node 1 does not acknowledge the move it read late "
           "(got %s %r)" % (tag, kind, msg))
     if kind == "error" and (msg or {}).get("error") != "game_over":
-        kind2, msg2 = stale_reply(pa, tag)
+        kind2, msg2 = stale_reply(pa, "move", GOODBYES)
         ck.ok(kind2 in ("told", "closed"), "%s: having failed to commit, "
               "node 1 tells its player to reconnect (got %s %r after %r)"
               % (tag, kind2, msg2, msg))
