@@ -39,8 +39,9 @@ __extension__ typedef unsigned __int128 am_bb;
  * (both sides equally close; the side to move gets there first), and
  * mobility (each amazon's queen moves, up to AM_MOB_CAP); then the
  * search's widths: queen moves kept at an inner node, complete moves
- * searched there, and at the root after the first iteration. The bench
- * may try others (ai_limits.weights, in this order; docs/ENGINES.md). */
+ * searched there, and at the root after the first iteration; the search's
+ * switches (AM_S_*, bits). The bench may try others (ai_limits.weights,
+ * in this order; docs/ENGINES.md). */
 enum am_weight {
 	AM_W_QUEEN,
 	AM_W_KING,
@@ -49,9 +50,16 @@ enum am_weight {
 	AM_W_QKEEP,
 	AM_W_WIDTH,
 	AM_W_ROOT,
+	AM_W_SEARCH,
 	AM_W_COUNT
 };
-static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 8, 10, 40};
+/* AM_W_SEARCH's bits: the transposition table (its cutoffs, and its move
+ * tried before the node ranks its moves), two killer moves a ply (tried
+ * the same way), null windows after a node's first move. */
+#define AM_S_TABLE 1
+#define AM_S_KILLERS 2
+#define AM_S_PVS 4
+static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 8, 10, 40, 7};
 _Static_assert(AM_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 #define AM_MOB_CAP 12
 
@@ -76,10 +84,36 @@ _Static_assert(AM_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 #define AM_COUNT_SQUARES 20
 /* Remembered region counts (a power of two). */
 #define AM_COUNT_SLOTS 4096
+/* Transposition table entries (a power of two), 16 bytes each: 1 MiB. An
+ * inner node ranks a few hundred moves by the evaluation, so a 2 s search
+ * visits some ten thousand nodes: the table holds them all. */
+#define AM_TT_SIZE (1u << 16)
+/* The side-to-move part of the Zobrist key. */
+#define AM_Z_TURN 0x9e3779b97f4a7c15ULL
 
 struct am_move {
 	int8_t from, to, arrow;
 	int score; /* the mover's evaluation of the position after it */
+};
+
+/* A position of the search: the side to move's amazons (`side`: 0 white,
+ * 1 black), the other side's, the arrows, and its Zobrist key. */
+struct am_pos {
+	am_bb me, opp, arrows;
+	uint64_t key;
+	int side;
+};
+
+/* What the score of a table entry is: exact, at least, at most. */
+enum am_bound { AM_B_EXACT = 1, AM_B_LOWER, AM_B_UPPER };
+
+/* A transposition table entry: the key, the score and its bound from a
+ * search of `depth` plies, and the best move found (from < 0: none). */
+struct am_tt {
+	uint64_t key;
+	int32_t score;
+	int8_t from, to, arrow, depth;
+	uint8_t bound;
 };
 
 /* A region's count: its amazons and empty squares, the most moves they
@@ -93,6 +127,8 @@ struct am_count {
 struct am {
 	long nodes;              /* positions evaluated */
 	struct am_count *counts; /* AM_COUNT_SLOTS, or NULL: no counting */
+	struct am_tt *tt;        /* AM_TT_SIZE, or NULL: no table */
+	struct am_move killer[AM_PLY_MAX][2];
 	uint64_t deadline;
 	const atomic_int *cancel;
 	int stop;
@@ -446,43 +482,265 @@ am_stopped(struct am *a)
 	return a->stop;
 }
 
-/* Alpha-beta over the selected moves; at depth 1 the best static score
- * of the candidates is the value. */
+/* The Zobrist key of a piece (kind 0 a white amazon, 1 a black one, 2 an
+ * arrow) on square sq: drawn from a fixed mix, so there is no table to
+ * fill and nothing shared between the server's threads. */
+RULES_INLINE uint64_t
+am_z(int kind, int sq)
+{
+	return rules_mix64((uint64_t)(kind * 128 + sq) + 0x2545f4914f6cdd1dULL);
+}
+
+/* The key of a whole position. */
+static uint64_t
+am_key(am_bb white, am_bb black, am_bb arrows, int turn)
+{
+	uint64_t k = turn ? AM_Z_TURN : 0;
+	am_bb b;
+
+	for (b = white; b != 0; b &= b - 1)
+		k ^= am_z(0, am_lsb(b));
+	for (b = black; b != 0; b &= b - 1)
+		k ^= am_z(1, am_lsb(b));
+	for (b = arrows; b != 0; b &= b - 1)
+		k ^= am_z(2, am_lsb(b));
+	return k;
+}
+
+/* The position after move m, the other side to move. */
+RULES_INLINE struct am_pos
+am_play(const struct am_pos *p, const struct am_move *m)
+{
+	struct am_pos c;
+
+	c.me = p->opp;
+	c.opp = (p->me ^ (am_bb)1 << m->from) | (am_bb)1 << m->to;
+	c.arrows = p->arrows | (am_bb)1 << m->arrow;
+	c.side = !p->side;
+	c.key = p->key ^ am_z(p->side, m->from) ^ am_z(p->side, m->to) ^
+	    am_z(2, m->arrow) ^ AM_Z_TURN;
+	return c;
+}
+
+/* Whether m is a legal move of the side to move (table and killer moves
+ * come from other positions). */
 static int
-am_search(struct am *a, am_bb me, am_bb opp, am_bb arrows, int depth, int ply,
-    int alpha, int beta)
+am_legal(const struct am_pos *p, const struct am_move *m)
+{
+	am_bb empty = AM_FULL & ~(p->me | p->opp | p->arrows), fb, tb;
+
+	if (m->from < 0 || m->to < 0 || m->arrow < 0)
+		return 0;
+	fb = (am_bb)1 << m->from;
+	tb = (am_bb)1 << m->to;
+	if ((p->me & fb) == 0 || (am_queen(fb, empty) & tb) == 0)
+		return 0;
+	return (am_queen(tb, (empty ^ tb) | fb) >> m->arrow & 1) != 0;
+}
+
+static int
+am_same(const struct am_move *x, const struct am_move *y)
+{
+	return x->from == y->from && x->to == y->to && x->arrow == y->arrow;
+}
+
+/* Whether m is among the n moves of `list`. */
+static int
+am_listed(const struct am_move *list, int n, const struct am_move *m)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (am_same(&list[i], m))
+			return 1;
+	return 0;
+}
+
+/* Whether a table entry settles a node searched with (alpha, beta). */
+static int
+am_tt_cut(const struct am_tt *e, int alpha, int beta)
+{
+	return e->bound == AM_B_EXACT ||
+	    (e->bound == AM_B_LOWER && e->score >= beta) ||
+	    (e->bound == AM_B_UPPER && e->score <= alpha);
+}
+
+/* The moves tried before a node ranks its own: the table's, then the
+ * killers of the ply, each legal and once; their count. */
+static int
+am_first_moves(struct am *a, const struct am_pos *p, const struct am_tt *e,
+    int ply, struct am_move *out)
+{
+	int n = 0, k;
+
+	if (e != NULL && e->key == p->key && e->from >= 0) {
+		out[n].from = e->from;
+		out[n].to = e->to;
+		out[n].arrow = e->arrow;
+		if (am_legal(p, &out[n]))
+			n++;
+	}
+	if (!(a->w[AM_W_SEARCH] & AM_S_KILLERS))
+		return n;
+	for (k = 0; k < 2; k++) {
+		const struct am_move *m = &a->killer[ply][k];
+
+		if (!am_listed(out, n, m) && am_legal(p, m))
+			out[n++] = *m;
+	}
+	return n;
+}
+
+static int am_search(struct am *a, const struct am_pos *p, int depth, int ply,
+    int alpha, int beta);
+
+/* The score of move m for the side to move of p, searched depth - 1 more
+ * plies (at depth 1 the evaluation), a null window first when `scout`. */
+static int
+am_child(struct am *a, const struct am_pos *p, const struct am_move *m,
+    int depth, int ply, int alpha, int beta, int scout)
+{
+	struct am_pos c = am_play(p, m);
+	int v;
+
+	if (depth <= 1)
+		return -am_eval(a, c.me, c.opp, c.arrows);
+	if (scout && (a->w[AM_W_SEARCH] & AM_S_PVS)) {
+		v = -am_search(a, &c, depth - 1, ply + 1, -alpha - 1, -alpha);
+		if (v <= alpha || v >= beta || a->stop)
+			return v;
+	}
+	return -am_search(a, &c, depth - 1, ply + 1, -beta, -alpha);
+}
+
+/* At depth 1: the best evaluation among every arrow of the ranked queen
+ * moves q[0..nq), stopping at the first that reaches beta; *bm its move. */
+static int
+am_frontier(struct am *a, const struct am_pos *p, const struct am_move *q,
+    int nq, int beta, struct am_move *bm)
+{
+	int i, best = -AM_INF;
+
+	for (i = 0; i < nq; i++) {
+		am_bb fb = (am_bb)1 << q[i].from, tb = (am_bb)1 << q[i].to;
+		am_bb moved = (p->me ^ fb) | tb;
+		am_bb t = am_queen(tb, AM_FULL & ~(moved | p->opp | p->arrows));
+
+		for (; t != 0; t &= t - 1) {
+			int v =
+			    -am_eval(a, p->opp, moved, p->arrows | (t & -t));
+
+			if (v > best) {
+				best = v;
+				*bm = q[i];
+				bm->arrow = (int8_t)am_lsb(t);
+				if (best >= beta)
+					return best;
+			}
+		}
+	}
+	return best;
+}
+
+/* Remember a node's result and, on a cutoff, its move as a killer. */
+static void
+am_store(struct am *a, const struct am_pos *p, struct am_tt *e, int depth,
+    int ply, int best, int alpha0, int beta, const struct am_move *bm)
+{
+	if (a->stop)
+		return;
+	if (best >= beta && bm->from >= 0 && !am_same(bm, &a->killer[ply][0])) {
+		a->killer[ply][1] = a->killer[ply][0];
+		a->killer[ply][0] = *bm;
+	}
+	if (e == NULL)
+		return;
+	e->key = p->key;
+	e->score = best;
+	e->depth = (int8_t)depth;
+	e->bound = best <= alpha0 ? AM_B_UPPER
+	    : best >= beta        ? AM_B_LOWER
+	                          : AM_B_EXACT;
+	e->from = bm->from;
+	e->to = bm->to;
+	e->arrow = bm->arrow;
+}
+
+/* Alpha-beta (fail-soft) over the selected moves, the table's and the
+ * killers first; at depth 1 the best static score of the candidates is
+ * the value. */
+static int
+am_search(struct am *a, const struct am_pos *p, int depth, int ply, int alpha,
+    int beta)
 {
 	/* AM_QKEEP_MAX queen moves, at most 36 arrows each */
-	struct am_move q[AM_QMOVES_MAX], mv[AM_QKEEP_MAX * 40];
-	int nq, n, i, best = -AM_INF;
+	struct am_move q[AM_QMOVES_MAX], mv[AM_QKEEP_MAX * 40], first[3];
+	struct am_move bm = {-1, -1, -1, 0};
+	struct am_tt *e = NULL;
+	int nq, n, i, nfirst, tried = 0, alpha0 = alpha, best = -AM_INF, v;
 
 	if (am_stopped(a))
 		return 0;
 	if (depth <= 0)
-		return am_eval(a, me, opp, arrows);
-	nq = am_queen_moves(a, me, opp, arrows, q, a->w[AM_W_QKEEP]);
+		return am_eval(a, p->me, p->opp, p->arrows);
+	if (ply >= AM_PLY_MAX - 1)
+		depth = 1;
+	if (a->tt != NULL) {
+		e = &a->tt[p->key & (AM_TT_SIZE - 1)];
+		if (e->key == p->key && e->depth >= depth &&
+		    am_tt_cut(e, alpha, beta))
+			return e->score;
+	}
+	nfirst = am_first_moves(a, p, e, ply, first);
+	for (i = 0; i < nfirst; i++, tried++) {
+		v = am_child(
+		    a, p, &first[i], depth, ply, alpha, beta, tried > 0);
+		if (a->stop)
+			return 0;
+		if (v > best) {
+			best = v;
+			bm = first[i];
+		}
+		if (v > alpha)
+			alpha = v;
+		if (alpha >= beta)
+			goto done;
+	}
+	nq = am_queen_moves(a, p->me, p->opp, p->arrows, q, a->w[AM_W_QKEEP]);
 	if (nq == 0)
 		return -AM_WIN + ply;
-	n = am_complete(a, me, opp, arrows, q, nq, mv, AM_QKEEP_MAX * 40);
-	if (depth == 1 || ply >= AM_PLY_MAX - 1)
-		return mv[0].score;
+	if (depth == 1) {
+		struct am_move fm;
+
+		v = am_frontier(a, p, q, nq, beta, &fm);
+		if (v > best) {
+			best = v;
+			bm = fm;
+		}
+		goto done;
+	}
+	n = am_complete(
+	    a, p->me, p->opp, p->arrows, q, nq, mv, AM_QKEEP_MAX * 40);
 	if (n > a->w[AM_W_WIDTH])
 		n = a->w[AM_W_WIDTH];
 	for (i = 0; i < n; i++) {
-		am_bb fb = (am_bb)1 << mv[i].from, tb = (am_bb)1 << mv[i].to;
-		int v = -am_search(a, opp, (me ^ fb) | tb,
-		    arrows | (am_bb)1 << mv[i].arrow, depth - 1, ply + 1, -beta,
-		    -alpha);
-
+		if (am_listed(first, nfirst, &mv[i]))
+			continue;
+		v = am_child(
+		    a, p, &mv[i], depth, ply, alpha, beta, tried++ > 0);
 		if (a->stop)
 			return 0;
-		if (v > best)
+		if (v > best) {
 			best = v;
+			bm = mv[i];
+		}
 		if (v > alpha)
 			alpha = v;
 		if (alpha >= beta)
 			break;
 	}
+done:
+	am_store(a, p, e, depth, ply, best, alpha0, beta, &bm);
 	return best;
 }
 
@@ -490,16 +748,13 @@ am_search(struct am *a, am_bb me, am_bb opp, am_bb arrows, int depth, int ply,
  * stopped before the first move was searched. Scores are written back so
  * the next iteration searches the best first. */
 static int
-am_root(struct am *a, am_bb me, am_bb opp, am_bb arrows, struct am_move *mv,
-    int n, int depth, int *score)
+am_root(struct am *a, const struct am_pos *p, struct am_move *mv, int n,
+    int depth, int *score)
 {
 	int i, alpha = -AM_INF, bi = -1;
 
 	for (i = 0; i < n; i++) {
-		am_bb fb = (am_bb)1 << mv[i].from, tb = (am_bb)1 << mv[i].to;
-		int v = -am_search(a, opp, (me ^ fb) | tb,
-		    arrows | (am_bb)1 << mv[i].arrow, depth - 1, 1, -AM_INF,
-		    -alpha);
+		int v = am_child(a, p, &mv[i], depth, 0, alpha, AM_INF, i > 0);
 
 		if (a->stop)
 			break;
@@ -533,8 +788,8 @@ am_level(struct am *a, const struct ai_limits *lim)
 
 /* Iterative deepening over the ranked root moves; the best move's index. */
 static int
-am_deepen(struct am *a, am_bb me, am_bb opp, am_bb arrows, struct am_move *mv,
-    int n, int cap, uint64_t start, long ms, struct ai_report *rep)
+am_deepen(struct am *a, const struct am_pos *p, struct am_move *mv, int n,
+    int cap, uint64_t start, long ms, struct ai_report *rep)
 {
 	int depth, best = 0, width = n < a->w[AM_W_ROOT] ? n : a->w[AM_W_ROOT];
 
@@ -545,7 +800,7 @@ am_deepen(struct am *a, am_bb me, am_bb opp, am_bb arrows, struct am_move *mv,
 
 		if ((long)(ai_clock_ms() - start) * 2 > ms)
 			break;
-		bi = am_root(a, me, opp, arrows, mv, width, depth, &score);
+		bi = am_root(a, p, mv, width, depth, &score);
 		if (bi >= 0 && (!a->stop || mv[bi].score > mv[0].score))
 			best = bi;
 		if (a->stop)
@@ -575,10 +830,16 @@ ai_amazons_move(const void *st, const struct ai_limits *lim,
 	am_bb me = am_get(s->amz[s->turn]), opp = am_get(s->amz[!s->turn]);
 	am_bb arrows = am_get(s->arrows);
 	struct am_move q[AM_QMOVES_MAX], *mv;
+	struct am_pos p;
 	struct am a;
 	int nq, n, best, cap, i;
 
 	memset(&a, 0, sizeof a);
+	p.me = me;
+	p.opp = opp;
+	p.arrows = arrows;
+	p.side = s->turn != 0;
+	p.key = am_key(am_get(s->amz[0]), am_get(s->amz[1]), arrows, p.side);
 	a.deadline = ai_deadline(start, lim->ms);
 	a.cancel = lim->cancel;
 	a.seed = rules_mix64(lim->seed + 1);
@@ -599,13 +860,17 @@ ai_amazons_move(const void *st, const struct ai_limits *lim,
 	if (nq == 0 || (mv = malloc(AM_MOVES_MAX * sizeof *mv)) == NULL)
 		return -1;
 	a.counts = calloc(AM_COUNT_SLOTS, sizeof *a.counts);
+	/* without memory for it, the search goes on without a table */
+	if (a.w[AM_W_SEARCH] & AM_S_TABLE)
+		a.tt = calloc(AM_TT_SIZE, sizeof *a.tt);
 	n = am_complete(&a, me, opp, arrows, q, nq, mv, AM_MOVES_MAX);
-	best = am_deepen(&a, me, opp, arrows, mv, n, cap, start, lim->ms, rep);
+	best = am_deepen(&a, &p, mv, n, cap, start, lim->ms, rep);
 	out->from = mv[best].from;
 	out->to = mv[best].to;
 	out->arg = mv[best].arrow;
 	free(mv);
 	free(a.counts);
+	free(a.tt);
 	rep->nodes = a.nodes;
 	rep->ms = (long)(ai_clock_ms() - start);
 	return 0;

@@ -695,11 +695,12 @@ bots_cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Player p's search at its full time from the start and from n - 1
- * openings of BOTS_OPENING_PLIES random plies: each position's depth,
- * nodes and time, then the medians (docs/ENGINES.md's "depth at 2 s"). */
+/* Player p's search at its full time (or, depth > 0, to that depth
+ * whatever the time) from the start and from n - 1 openings of
+ * BOTS_OPENING_PLIES random plies: each position's depth, nodes and time,
+ * then the medians (docs/ENGINES.md's "depth at 2 s"). */
 static int
-bots_depth(const struct rules_game *g, int n, int p)
+bots_depth(const struct rules_game *g, int n, int p, int fixed)
 {
 	long depth[BOTS_DEPTH_MAX], rate[BOTS_DEPTH_MAX];
 	int i, k;
@@ -719,8 +720,17 @@ bots_depth(const struct rules_game *g, int n, int p)
 				return 1;
 			g->apply(st.b, m);
 		}
-		if (bots_move(g, st.b, p, bots_w[0], 1.0, 7, &rng, &m, &rep) !=
-		    0)
+		if (fixed > 0) {
+			struct ai_limits lim;
+
+			ai_limits_level(&lim, AI_LEVEL_MAX, 7);
+			lim.depth = fixed;
+			lim.ms = 600000;
+			lim.weights = bots_w[0];
+			if (ai_bot_move(g, st.b, &lim, &m, &rep) != 0)
+				return 1;
+		} else if (bots_move(g, st.b, p, bots_w[0], 1.0, 7, &rng, &m,
+		               &rep) != 0)
 			return 1;
 		depth[i] = rep.depth;
 		rate[i] = rep.ms > 0 ? rep.nodes * 1000 / rep.ms : 0;
@@ -830,10 +840,11 @@ main(int argc, char **argv)
 		return bots_soltable(argv[2], atoi(argv[3]));
 	if (argc == 5 && strcmp(argv[1], "texel") == 0)
 		return bots_texel(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
-	if (g != NULL && (argc == 4 || argc == 5) &&
+	if (g != NULL && argc >= 4 && argc <= 6 &&
 	    strcmp(argv[1], "depth") == 0)
 		return bots_depth(g, atoi(argv[3]),
-		    argc == 5 ? bots_player(argv[4]) : AI_LEVEL_MAX);
+		    argc >= 5 ? bots_player(argv[4]) : AI_LEVEL_MAX,
+		    argc == 6 ? atoi(argv[5]) : 0);
 	if (g != NULL && (argc == 7 || argc == 8) &&
 	    strcmp(argv[1], "ladder") == 0)
 		return bots_ladder(g, argv[3], argv[4], atoi(argv[5]),
@@ -845,8 +856,8 @@ main(int argc, char **argv)
 	    "       bots soltable BOARD MIN > data/solitaire/BOARD.win\n"
 	    "       bots texel GAMES DEPTH FIRST   (Ataxx self-play for "
 	    "bench/texel.py)\n"
-	    "       bots depth GAME POSITIONS [PLAYER]   (depth at full "
-	    "time from the opening)\n"
+	    "       bots depth GAME POSITIONS [PLAYER [DEPTH]]   (depth at "
+	    "full time from the opening; nodes to a fixed depth)\n"
 	    "       bots ladder GAME A B GAMES SCALE [FIRST_OPENING]   (A, B: "
 	    "1-5, random, old, prev, 1p-5p)\n");
 	return 2;
