@@ -111,6 +111,10 @@ int ai_amazons_move(const void *st, const struct ai_limits *lim,
  * bound (a region too large to count); -1 when the sides still meet. */
 int ai_amazons_count(const void *st, int moves[2]);
 
+/* The Amazons engine's own weights and search settings (enum am_weight's
+ * order, the rest 0), for tests and the bench to vary one of them. */
+void ai_amazons_defaults(int weights[AI_WEIGHTS]);
+
 /* stones_solver.c: perfect play from a table solved from the position. */
 int ai_stones_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep);

@@ -53,13 +53,17 @@ enum am_weight {
 	AM_W_SEARCH,
 	AM_W_COUNT
 };
-/* AM_W_SEARCH's bits: the transposition table (its cutoffs, and its move
- * tried before the node ranks its moves), two killer moves a ply (tried
- * the same way), null windows after a node's first move. */
+/* AM_W_SEARCH's bits: the transposition table's cutoffs, two killer
+ * moves a ply tried before a node ranks its moves, null windows after a
+ * node's first move, and the table's move tried first like the killers.
+ * The cutoffs and null windows change the work, not the value; the moves
+ * tried first may lie outside the node's selection (a killer from a
+ * sibling, a table move a depth-1 node stopped at) and so widen it. */
 #define AM_S_TABLE 1
 #define AM_S_KILLERS 2
 #define AM_S_PVS 4
-static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 8, 10, 40, 7};
+#define AM_S_TTMOVE 8
+static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 8, 10, 40, 15};
 _Static_assert(AM_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 #define AM_MOB_CAP 12
 
@@ -573,7 +577,8 @@ am_first_moves(struct am *a, const struct am_pos *p, const struct am_tt *e,
 {
 	int n = 0, k;
 
-	if (e != NULL && e->key == p->key && e->from >= 0) {
+	if ((a->w[AM_W_SEARCH] & AM_S_TTMOVE) && e != NULL &&
+	    e->key == p->key && e->from >= 0) {
 		out[n].from = e->from;
 		out[n].to = e->to;
 		out[n].arrow = e->arrow;
@@ -687,8 +692,8 @@ am_search(struct am *a, const struct am_pos *p, int depth, int ply, int alpha,
 		depth = 1;
 	if (a->tt != NULL) {
 		e = &a->tt[p->key & (AM_TT_SIZE - 1)];
-		if (e->key == p->key && e->depth >= depth &&
-		    am_tt_cut(e, alpha, beta))
+		if ((a->w[AM_W_SEARCH] & AM_S_TABLE) && e->key == p->key &&
+		    e->depth >= depth && am_tt_cut(e, alpha, beta))
 			return e->score;
 	}
 	nfirst = am_first_moves(a, p, e, ply, first);
@@ -861,7 +866,7 @@ ai_amazons_move(const void *st, const struct ai_limits *lim,
 		return -1;
 	a.counts = calloc(AM_COUNT_SLOTS, sizeof *a.counts);
 	/* without memory for it, the search goes on without a table */
-	if (a.w[AM_W_SEARCH] & AM_S_TABLE)
+	if (a.w[AM_W_SEARCH] & (AM_S_TABLE | AM_S_TTMOVE))
 		a.tt = calloc(AM_TT_SIZE, sizeof *a.tt);
 	n = am_complete(&a, me, opp, arrows, q, nq, mv, AM_MOVES_MAX);
 	best = am_deepen(&a, &p, mv, n, cap, start, lim->ms, rep);
@@ -896,4 +901,13 @@ ai_amazons_count(const void *st, int moves[2])
 	moves[1] = am_count(&a, b, rb, &exact);
 	free(a.counts);
 	return exact;
+}
+
+void
+ai_amazons_defaults(int weights[AI_WEIGHTS])
+{
+	int i;
+
+	for (i = 0; i < AI_WEIGHTS; i++)
+		weights[i] = i < AM_W_COUNT ? am_weights[i] : 0;
 }
