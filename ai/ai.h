@@ -115,6 +115,13 @@ int ai_amazons_count(const void *st, int moves[2]);
  * order, the rest 0), for tests and the bench to vary one of them. */
 void ai_amazons_defaults(int weights[AI_WEIGHTS]);
 
+/* The counts behind the Amazons evaluation's terms for the side to move
+ * (each its own minus the other's, in the order of its weights, the
+ * search's settings 0): 0, or 1 when the sides are apart and every region
+ * was counted (the evaluation is then the exact count, not these terms),
+ * -1 out of memory. */
+int ai_amazons_terms(const void *st, int terms[AI_WEIGHTS]);
+
 /* stones_solver.c: perfect play from a table solved from the position. */
 int ai_stones_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep);

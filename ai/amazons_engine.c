@@ -40,8 +40,12 @@ __extension__ typedef unsigned __int128 am_bb;
  * mobility (each amazon's queen moves, up to AM_MOB_CAP); then the
  * search's widths: queen moves kept at an inner node, complete moves
  * searched there, and at the root after the first iteration; the search's
- * switches (AM_S_*, bits). The bench may try others (ai_limits.weights,
- * in this order; docs/ENGINES.md). */
+ * switches (AM_S_*, bits); then a restricted amazon's penalty (each
+ * amazon with n < AM_RESTRICT queen moves counts (AM_RESTRICT - n)^2),
+ * and regions already decided (a region no amazon of the other side can
+ * enter, counted exactly: the moves its amazons make there minus its
+ * squares, which the territory terms counted instead). The bench may try others
+ * (ai_limits.weights, in this order; docs/ENGINES.md). */
 enum am_weight {
 	AM_W_QUEEN,
 	AM_W_KING,
@@ -51,6 +55,8 @@ enum am_weight {
 	AM_W_WIDTH,
 	AM_W_ROOT,
 	AM_W_SEARCH,
+	AM_W_TRAP,
+	AM_W_DECIDED,
 	AM_W_COUNT
 };
 /* AM_W_SEARCH's bits: the transposition table's cutoffs, two killer
@@ -63,9 +69,10 @@ enum am_weight {
 #define AM_S_KILLERS 2
 #define AM_S_PVS 4
 #define AM_S_TTMOVE 8
-static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 8, 10, 40, 15};
+static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 8, 10, 40, 15, 0, 0};
 _Static_assert(AM_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 #define AM_MOB_CAP 12
+#define AM_RESTRICT 3
 
 /* The most complete moves of a position (the rules' bound) and of queen
  * moves alone (4 amazons, at most 36 squares each). */
@@ -267,18 +274,38 @@ am_territory(am_bb a, am_bb b, am_bb empty, am_bb (*reach)(am_bb, am_bb),
 	return t;
 }
 
-/* The amazons' mobility: queen moves of each, capped. */
+/* The amazons' mobility: queen moves of each, capped; in *restricted the
+ * sum of (AM_RESTRICT - n)^2 over the amazons with n < AM_RESTRICT. */
 RULES_INLINE int
-am_mobility(am_bb set, am_bb empty)
+am_mobility(am_bb set, am_bb empty, int *restricted)
 {
 	int m = 0;
 
+	*restricted = 0;
 	for (; set != 0; set &= set - 1) {
 		int n = am_pop(am_queen(set & -set, empty));
 
 		m += n < AM_MOB_CAP ? n : AM_MOB_CAP;
+		if (n < AM_RESTRICT)
+			*restricted += (AM_RESTRICT - n) * (AM_RESTRICT - n);
 	}
 	return m;
+}
+
+/* The squares of `area` connected to `seeds` by king steps, the flood
+ * stopping early once it holds all of `enough` (AM_FULL: never). */
+RULES_INLINE am_bb
+am_flood(am_bb seeds, am_bb area, am_bb enough)
+{
+	am_bb r = seeds, grow;
+
+	while ((r & enough) != enough) {
+		grow = r | am_king(r, area);
+		if (grow == r)
+			break;
+		r = grow;
+	}
+	return r;
 }
 
 /* The most moves amazons amz make inside the empty squares `empty`
@@ -384,24 +411,76 @@ am_counted(struct am *a, am_bb me, am_bb opp, am_bb rme, am_bb ropp, int *known)
 	return (m > o ? AM_SOLVED : -AM_SOLVED) + (m - o);
 }
 
+/* Regions of amazons `side` that no amazon of `other` can enter, counted
+ * exactly (regions too large or too slow to count add nothing): the moves
+ * they make there minus the regions' empty squares, at most 0. `kother`
+ * holds the empty squares other's amazons reach by king steps: an amazon
+ * next to one of them or to one of other's is not alone, which settles
+ * most positions without a flood. */
+static int
+am_decided(struct am *a, am_bb side, am_bb other, am_bb empty, am_bb kother)
+{
+	am_bb area = empty | side | other, reach, alone;
+	int exact = 1;
+
+	if (a->counts == NULL ||
+	    (side & ~am_king(kother | other, AM_FULL)) == 0)
+		return 0;
+	alone = side & ~am_flood(other, area, side);
+	if (alone == 0)
+		return 0;
+	reach = am_flood(alone, area, AM_FULL) & empty;
+	return am_count(a, alone, reach, &exact) - am_pop(reach);
+}
+
+/* The evaluation's counts for the side to move, each its own minus the
+ * other's, in enum am_weight's order (the search's entries 0); the
+ * restricted amazons and decided regions only when weighed or `all`.
+ * When every region is counted (the sides apart) the whole evaluation
+ * instead, *known set. */
+RULES_INLINE int
+am_terms(struct am *a, am_bb me, am_bb opp, am_bb arrows, int all,
+    int t[AM_W_COUNT], int *known)
+{
+	am_bb empty = AM_FULL & ~(me | opp | arrows), rme, ropp, kme, kopp;
+	int kties, rm, ro, v;
+
+	memset(t, 0, AM_W_COUNT * sizeof *t);
+	t[AM_W_QUEEN] =
+	    am_territory(me, opp, empty, am_queen, &t[AM_W_TIE], &rme, &ropp);
+	*known = 0;
+	if (a->plain)
+		return 0;
+	v = am_counted(a, me, opp, rme, ropp, known);
+	if (*known)
+		return v;
+	t[AM_W_KING] =
+	    am_territory(me, opp, empty, am_king, &kties, &kme, &kopp);
+	t[AM_W_MOB] =
+	    am_mobility(me, empty, &rm) - am_mobility(opp, empty, &ro);
+	t[AM_W_TRAP] = ro - rm;
+	if (all || a->w[AM_W_DECIDED] != 0)
+		t[AM_W_DECIDED] = am_decided(a, me, opp, empty, kopp) -
+		    am_decided(a, opp, me, empty, kme);
+	return 0;
+}
+
 /* The position for the side to move, with amazons `me` against `opp`. */
 RULES_HOT static int
 am_eval(struct am *a, am_bb me, am_bb opp, am_bb arrows)
 {
-	am_bb empty = AM_FULL & ~(me | opp | arrows), rme, ropp, kme, kopp;
-	int tq, tk, ties, kties, v, known;
+	int t[AM_W_COUNT], v, known, i;
 
 	a->nodes++;
-	tq = am_territory(me, opp, empty, am_queen, &ties, &rme, &ropp);
+	v = am_terms(a, me, opp, arrows, 0, t, &known);
 	if (a->plain)
-		return am_weights[AM_W_QUEEN] * tq;
-	v = am_counted(a, me, opp, rme, ropp, &known);
+		return am_weights[AM_W_QUEEN] * t[AM_W_QUEEN];
 	if (known)
 		return v;
-	tk = am_territory(me, opp, empty, am_king, &kties, &kme, &kopp);
-	v = a->w[AM_W_QUEEN] * tq + a->w[AM_W_KING] * tk +
-	    a->w[AM_W_TIE] * ties +
-	    a->w[AM_W_MOB] * (am_mobility(me, empty) - am_mobility(opp, empty));
+	v = a->w[AM_W_QUEEN] * t[AM_W_QUEEN] + a->w[AM_W_KING] * t[AM_W_KING] +
+	    a->w[AM_W_TIE] * t[AM_W_TIE] + a->w[AM_W_MOB] * t[AM_W_MOB];
+	for (i = AM_W_TRAP; i < AM_W_COUNT; i++)
+		v += a->w[i] * t[i];
 	if (a->noise > 0) {
 		uint64_t h = rules_mix64((uint64_t)me ^
 		    (uint64_t)(me >> 64) * 3 ^ (uint64_t)opp * 5 ^
@@ -910,4 +989,24 @@ ai_amazons_defaults(int weights[AI_WEIGHTS])
 
 	for (i = 0; i < AI_WEIGHTS; i++)
 		weights[i] = i < AM_W_COUNT ? am_weights[i] : 0;
+}
+
+int
+ai_amazons_terms(const void *st, int terms[AI_WEIGHTS])
+{
+	const struct amazons_state *s = st;
+	struct am a;
+	int t[AM_W_COUNT], known, i;
+
+	memset(&a, 0, sizeof a);
+	memcpy(a.w, am_weights, sizeof a.w);
+	a.counts = calloc(AM_COUNT_SLOTS, sizeof *a.counts);
+	if (a.counts == NULL)
+		return -1;
+	am_terms(&a, am_get(s->amz[s->turn]), am_get(s->amz[!s->turn]),
+	    am_get(s->arrows), 1, t, &known);
+	free(a.counts);
+	for (i = 0; i < AI_WEIGHTS; i++)
+		terms[i] = i < AM_W_COUNT ? t[i] : 0;
+	return known;
 }
