@@ -11,7 +11,8 @@
 # level 5, which needs BOTS = build/bots-prev, see `make bots-prev`; `-`
 # for the defaults). GAMES games (half the openings, both colours each),
 # every move given SCALE times level 5's 2 s. Without variants: the
-# variants of the last round, as the table lists them.
+# variants of the last round against the defaults, as the table lists
+# them (docs/ENGINES.md also lists the matches against `prev` and main).
 set -eu
 
 if [ $# -lt 3 ]; then
@@ -26,6 +27,7 @@ if [ $# -eq 0 ]; then
 	set -- \
 	    "restricted-8=10,4,2,3,8,10,40,15,8,0" \
 	    "decided-14=10,4,2,3,8,10,40,15,0,14" \
+	    "wider=10,4,2,3,12,14,40,15,0,0" \
 	    "search-off=10,4,2,3,8,10,40,0,0,0"
 fi
 for v in "$@"; do
