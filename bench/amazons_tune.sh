@@ -10,7 +10,9 @@
 # engine's own weights, or against OPPONENT (`prev`: the previous release's
 # level 5, which needs BOTS = build/bots-prev, see `make bots-prev`; `-`
 # for the defaults). GAMES games (half the openings, both colours each),
-# every move given SCALE times level 5's 2 s. Without variants: the
+# every move given SCALE times level 5's 2 s, from opening FIRST (the
+# environment's, else 1: a second match with FIRST=101 plays 100 other
+# openings, to add to the first when it is close). Without variants: the
 # variants of the last round against the defaults, as the table lists
 # them (docs/ENGINES.md also lists the matches against `prev` and main).
 set -eu
@@ -19,7 +21,7 @@ if [ $# -lt 3 ]; then
 	echo "usage: amazons_tune.sh BOTS GAMES SCALE [NAME=WEIGHTS[@OPP]]..." >&2
 	exit 2
 fi
-bots=$1 games=$2 scale=$3
+bots=$1 games=$2 scale=$3 first=${FIRST:-1}
 shift 3
 # queen, king, tie, mobility, queen moves kept, width, root width, search
 # switches, restricted amazons, decided regions
@@ -40,7 +42,7 @@ for v in "$@"; do
 	esac
 	[ "$w" = - ] && w=
 	line=$(BOTS_WEIGHTS=$w nice -n 19 "$bots" ladder amazons 5 "$opp" \
-	    "$games" "$scale" 1 2>/dev/null)
+	    "$games" "$scale" "$first" 2>/dev/null)
 	# "... 5 vs 5 (time x0.02): 104.0 / 200 = 52.0% +- 6.9 (longest ..."
 	echo "$line" | awk -v name="$name" -v w="${w:-defaults}" -v opp="$opp" '{
 	    for (i = 1; i <= NF; i++) if ($i == "+-") {
