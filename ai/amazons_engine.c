@@ -69,7 +69,7 @@ enum am_weight {
 #define AM_S_KILLERS 2
 #define AM_S_PVS 4
 #define AM_S_TTMOVE 8
-static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 8, 10, 40, 15, 0, 0};
+static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 12, 14, 40, 15, 0, 0};
 _Static_assert(AM_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 #define AM_MOB_CAP 12
 #define AM_RESTRICT 3
