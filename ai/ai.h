@@ -111,6 +111,17 @@ int ai_amazons_move(const void *st, const struct ai_limits *lim,
  * bound (a region too large to count); -1 when the sides still meet. */
 int ai_amazons_count(const void *st, int moves[2]);
 
+/* The Amazons engine's own weights and search settings (enum am_weight's
+ * order, the rest 0), for tests and the bench to vary one of them. */
+void ai_amazons_defaults(int weights[AI_WEIGHTS]);
+
+/* The counts behind the Amazons evaluation's terms for the side to move
+ * (each its own minus the other's, in the order of its weights, the
+ * search's settings 0): 0, or 1 when the sides are apart and every region
+ * was counted (the evaluation is then the exact count, not these terms),
+ * -1 out of memory. */
+int ai_amazons_terms(const void *st, int terms[AI_WEIGHTS]);
+
 /* stones_solver.c: perfect play from a table solved from the position. */
 int ai_stones_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep);

@@ -39,8 +39,13 @@ __extension__ typedef unsigned __int128 am_bb;
  * (both sides equally close; the side to move gets there first), and
  * mobility (each amazon's queen moves, up to AM_MOB_CAP); then the
  * search's widths: queen moves kept at an inner node, complete moves
- * searched there, and at the root after the first iteration. The bench
- * may try others (ai_limits.weights, in this order; docs/ENGINES.md). */
+ * searched there, and at the root after the first iteration; the search's
+ * switches (AM_S_*, bits); then a restricted amazon's penalty (each
+ * amazon with n < AM_RESTRICT queen moves counts (AM_RESTRICT - n)^2),
+ * and regions already decided (a region no amazon of the other side can
+ * enter, counted exactly: the moves its amazons make there minus its
+ * squares, which the territory terms counted instead). The bench may try others
+ * (ai_limits.weights, in this order; docs/ENGINES.md). */
 enum am_weight {
 	AM_W_QUEEN,
 	AM_W_KING,
@@ -49,11 +54,25 @@ enum am_weight {
 	AM_W_QKEEP,
 	AM_W_WIDTH,
 	AM_W_ROOT,
+	AM_W_SEARCH,
+	AM_W_TRAP,
+	AM_W_DECIDED,
 	AM_W_COUNT
 };
-static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 8, 10, 40};
+/* AM_W_SEARCH's bits: the transposition table's cutoffs, two killer
+ * moves a ply tried before a node ranks its moves, null windows after a
+ * node's first move, and the table's move tried first like the killers.
+ * The cutoffs and null windows change the work, not the value; the moves
+ * tried first may lie outside the node's selection (a killer from a
+ * sibling, a table move a depth-1 node stopped at) and so widen it. */
+#define AM_S_TABLE 1
+#define AM_S_KILLERS 2
+#define AM_S_PVS 4
+#define AM_S_TTMOVE 8
+static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 12, 14, 40, 15, 0, 0};
 _Static_assert(AM_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 #define AM_MOB_CAP 12
+#define AM_RESTRICT 3
 
 /* The most complete moves of a position (the rules' bound) and of queen
  * moves alone (4 amazons, at most 36 squares each). */
@@ -76,10 +95,36 @@ _Static_assert(AM_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 #define AM_COUNT_SQUARES 20
 /* Remembered region counts (a power of two). */
 #define AM_COUNT_SLOTS 4096
+/* Transposition table entries (a power of two), 16 bytes each: 1 MiB. An
+ * inner node ranks a few hundred moves by the evaluation, so a 2 s search
+ * visits some ten thousand nodes: the table holds them all. */
+#define AM_TT_SIZE (1u << 16)
+/* The side-to-move part of the Zobrist key. */
+#define AM_Z_TURN 0x9e3779b97f4a7c15ULL
 
 struct am_move {
 	int8_t from, to, arrow;
 	int score; /* the mover's evaluation of the position after it */
+};
+
+/* A position of the search: the side to move's amazons (`side`: 0 white,
+ * 1 black), the other side's, the arrows, and its Zobrist key. */
+struct am_pos {
+	am_bb me, opp, arrows;
+	uint64_t key;
+	int side;
+};
+
+/* What the score of a table entry is: exact, at least, at most. */
+enum am_bound { AM_B_EXACT = 1, AM_B_LOWER, AM_B_UPPER };
+
+/* A transposition table entry: the key, the score and its bound from a
+ * search of `depth` plies, and the best move found (from < 0: none). */
+struct am_tt {
+	uint64_t key;
+	int32_t score;
+	int8_t from, to, arrow, depth;
+	uint8_t bound;
 };
 
 /* A region's count: its amazons and empty squares, the most moves they
@@ -93,6 +138,8 @@ struct am_count {
 struct am {
 	long nodes;              /* positions evaluated */
 	struct am_count *counts; /* AM_COUNT_SLOTS, or NULL: no counting */
+	struct am_tt *tt;        /* AM_TT_SIZE, or NULL: no table */
+	struct am_move killer[AM_PLY_MAX][2];
 	uint64_t deadline;
 	const atomic_int *cancel;
 	int stop;
@@ -149,22 +196,44 @@ am_step(am_bb b, int d)
 	}
 }
 
+/* b shifted n squares up (left) or down, unmasked. */
+RULES_INLINE am_bb
+am_shift(am_bb b, int left, int n)
+{
+	return left ? b << n : b >> n;
+}
+
+/* The empty squares rays from `gen` reach going n squares at a step
+ * (up when left), squares off `mask` (a wrapped edge) blocking: a
+ * Kogge-Stone fill, three doublings and an eighth step covering the
+ * longest ray (9 squares), whatever the number of rays. */
+RULES_INLINE am_bb
+am_ray(am_bb gen, am_bb empty, int left, int n, am_bb mask)
+{
+	am_bb open = empty & mask, pro = open;
+
+	gen |= pro & am_shift(gen, left, n);
+	pro &= am_shift(pro, left, n);
+	gen |= pro & am_shift(gen, left, 2 * n);
+	pro &= am_shift(pro, left, 2 * n);
+	gen |= pro & am_shift(gen, left, 4 * n);
+	pro &= am_shift(pro, left, 4 * n);
+	gen |= pro & am_shift(gen, left, 8 * n);
+	return am_shift(gen, left, n) & open;
+}
+
 /* Every empty square a queen on any square of `set` reaches. */
 RULES_INLINE am_bb
 am_queen(am_bb set, am_bb empty)
 {
-	am_bb r = 0;
-	int d;
-
-	for (d = 0; d < 8; d++) {
-		am_bb x = am_step(set, d) & empty;
-
-		while (x != 0) {
-			r |= x;
-			x = am_step(x, d) & empty;
-		}
-	}
-	return r;
+	return am_ray(set, empty, 1, 10, AM_FULL) |
+	    am_ray(set, empty, 0, 10, AM_FULL) |
+	    am_ray(set, empty, 1, 1, AM_NOT_A) |
+	    am_ray(set, empty, 0, 1, AM_NOT_J) |
+	    am_ray(set, empty, 1, 11, AM_NOT_A) |
+	    am_ray(set, empty, 1, 9, AM_NOT_J) |
+	    am_ray(set, empty, 0, 9, AM_NOT_A) |
+	    am_ray(set, empty, 0, 11, AM_NOT_J);
 }
 
 /* Every empty square next to a square of `set`. */
@@ -205,18 +274,38 @@ am_territory(am_bb a, am_bb b, am_bb empty, am_bb (*reach)(am_bb, am_bb),
 	return t;
 }
 
-/* The amazons' mobility: queen moves of each, capped. */
+/* The amazons' mobility: queen moves of each, capped; in *restricted the
+ * sum of (AM_RESTRICT - n)^2 over the amazons with n < AM_RESTRICT. */
 RULES_INLINE int
-am_mobility(am_bb set, am_bb empty)
+am_mobility(am_bb set, am_bb empty, int *restricted)
 {
 	int m = 0;
 
+	*restricted = 0;
 	for (; set != 0; set &= set - 1) {
 		int n = am_pop(am_queen(set & -set, empty));
 
 		m += n < AM_MOB_CAP ? n : AM_MOB_CAP;
+		if (n < AM_RESTRICT)
+			*restricted += (AM_RESTRICT - n) * (AM_RESTRICT - n);
 	}
 	return m;
+}
+
+/* The squares of `area` connected to `seeds` by king steps, the flood
+ * stopping early once it holds all of `enough` (AM_FULL: never). */
+RULES_INLINE am_bb
+am_flood(am_bb seeds, am_bb area, am_bb enough)
+{
+	am_bb r = seeds, grow;
+
+	while ((r & enough) != enough) {
+		grow = r | am_king(r, area);
+		if (grow == r)
+			break;
+		r = grow;
+	}
+	return r;
 }
 
 /* The most moves amazons amz make inside the empty squares `empty`
@@ -322,24 +411,76 @@ am_counted(struct am *a, am_bb me, am_bb opp, am_bb rme, am_bb ropp, int *known)
 	return (m > o ? AM_SOLVED : -AM_SOLVED) + (m - o);
 }
 
+/* Regions of amazons `side` that no amazon of `other` can enter, counted
+ * exactly (regions too large or too slow to count add nothing): the moves
+ * they make there minus the regions' empty squares, at most 0. `kother`
+ * holds the empty squares other's amazons reach by king steps: an amazon
+ * next to one of them or to one of other's is not alone, which settles
+ * most positions without a flood. */
+static int
+am_decided(struct am *a, am_bb side, am_bb other, am_bb empty, am_bb kother)
+{
+	am_bb area = empty | side | other, reach, alone;
+	int exact = 1;
+
+	if (a->counts == NULL ||
+	    (side & ~am_king(kother | other, AM_FULL)) == 0)
+		return 0;
+	alone = side & ~am_flood(other, area, side);
+	if (alone == 0)
+		return 0;
+	reach = am_flood(alone, area, AM_FULL) & empty;
+	return am_count(a, alone, reach, &exact) - am_pop(reach);
+}
+
+/* The evaluation's counts for the side to move, each its own minus the
+ * other's, in enum am_weight's order (the search's entries 0); the
+ * restricted amazons and decided regions only when weighed or `all`.
+ * When every region is counted (the sides apart) the whole evaluation
+ * instead, *known set. */
+RULES_INLINE int
+am_terms(struct am *a, am_bb me, am_bb opp, am_bb arrows, int all,
+    int t[AM_W_COUNT], int *known)
+{
+	am_bb empty = AM_FULL & ~(me | opp | arrows), rme, ropp, kme, kopp;
+	int kties, rm, ro, v;
+
+	memset(t, 0, AM_W_COUNT * sizeof *t);
+	t[AM_W_QUEEN] =
+	    am_territory(me, opp, empty, am_queen, &t[AM_W_TIE], &rme, &ropp);
+	*known = 0;
+	if (a->plain)
+		return 0;
+	v = am_counted(a, me, opp, rme, ropp, known);
+	if (*known)
+		return v;
+	t[AM_W_KING] =
+	    am_territory(me, opp, empty, am_king, &kties, &kme, &kopp);
+	t[AM_W_MOB] =
+	    am_mobility(me, empty, &rm) - am_mobility(opp, empty, &ro);
+	t[AM_W_TRAP] = ro - rm;
+	if (all || a->w[AM_W_DECIDED] != 0)
+		t[AM_W_DECIDED] = am_decided(a, me, opp, empty, kopp) -
+		    am_decided(a, opp, me, empty, kme);
+	return 0;
+}
+
 /* The position for the side to move, with amazons `me` against `opp`. */
 RULES_HOT static int
 am_eval(struct am *a, am_bb me, am_bb opp, am_bb arrows)
 {
-	am_bb empty = AM_FULL & ~(me | opp | arrows), rme, ropp, kme, kopp;
-	int tq, tk, ties, kties, v, known;
+	int t[AM_W_COUNT], v, known, i;
 
 	a->nodes++;
-	tq = am_territory(me, opp, empty, am_queen, &ties, &rme, &ropp);
+	v = am_terms(a, me, opp, arrows, 0, t, &known);
 	if (a->plain)
-		return am_weights[AM_W_QUEEN] * tq;
-	v = am_counted(a, me, opp, rme, ropp, &known);
+		return am_weights[AM_W_QUEEN] * t[AM_W_QUEEN];
 	if (known)
 		return v;
-	tk = am_territory(me, opp, empty, am_king, &kties, &kme, &kopp);
-	v = a->w[AM_W_QUEEN] * tq + a->w[AM_W_KING] * tk +
-	    a->w[AM_W_TIE] * ties +
-	    a->w[AM_W_MOB] * (am_mobility(me, empty) - am_mobility(opp, empty));
+	v = a->w[AM_W_QUEEN] * t[AM_W_QUEEN] + a->w[AM_W_KING] * t[AM_W_KING] +
+	    a->w[AM_W_TIE] * t[AM_W_TIE] + a->w[AM_W_MOB] * t[AM_W_MOB];
+	for (i = AM_W_TRAP; i < AM_W_COUNT; i++)
+		v += a->w[i] * t[i];
 	if (a->noise > 0) {
 		uint64_t h = rules_mix64((uint64_t)me ^
 		    (uint64_t)(me >> 64) * 3 ^ (uint64_t)opp * 5 ^
@@ -424,43 +565,266 @@ am_stopped(struct am *a)
 	return a->stop;
 }
 
-/* Alpha-beta over the selected moves; at depth 1 the best static score
- * of the candidates is the value. */
+/* The Zobrist key of a piece (kind 0 a white amazon, 1 a black one, 2 an
+ * arrow) on square sq: drawn from a fixed mix, so there is no table to
+ * fill and nothing shared between the server's threads. */
+RULES_INLINE uint64_t
+am_z(int kind, int sq)
+{
+	return rules_mix64((uint64_t)(kind * 128 + sq) + 0x2545f4914f6cdd1dULL);
+}
+
+/* The key of a whole position. */
+static uint64_t
+am_key(am_bb white, am_bb black, am_bb arrows, int turn)
+{
+	uint64_t k = turn ? AM_Z_TURN : 0;
+	am_bb b;
+
+	for (b = white; b != 0; b &= b - 1)
+		k ^= am_z(0, am_lsb(b));
+	for (b = black; b != 0; b &= b - 1)
+		k ^= am_z(1, am_lsb(b));
+	for (b = arrows; b != 0; b &= b - 1)
+		k ^= am_z(2, am_lsb(b));
+	return k;
+}
+
+/* The position after move m, the other side to move. */
+RULES_INLINE struct am_pos
+am_play(const struct am_pos *p, const struct am_move *m)
+{
+	struct am_pos c;
+
+	c.me = p->opp;
+	c.opp = (p->me ^ (am_bb)1 << m->from) | (am_bb)1 << m->to;
+	c.arrows = p->arrows | (am_bb)1 << m->arrow;
+	c.side = !p->side;
+	c.key = p->key ^ am_z(p->side, m->from) ^ am_z(p->side, m->to) ^
+	    am_z(2, m->arrow) ^ AM_Z_TURN;
+	return c;
+}
+
+/* Whether m is a legal move of the side to move (table and killer moves
+ * come from other positions). */
 static int
-am_search(struct am *a, am_bb me, am_bb opp, am_bb arrows, int depth, int ply,
-    int alpha, int beta)
+am_legal(const struct am_pos *p, const struct am_move *m)
+{
+	am_bb empty = AM_FULL & ~(p->me | p->opp | p->arrows), fb, tb;
+
+	if (m->from < 0 || m->to < 0 || m->arrow < 0)
+		return 0;
+	fb = (am_bb)1 << m->from;
+	tb = (am_bb)1 << m->to;
+	if ((p->me & fb) == 0 || (am_queen(fb, empty) & tb) == 0)
+		return 0;
+	return (am_queen(tb, (empty ^ tb) | fb) >> m->arrow & 1) != 0;
+}
+
+static int
+am_same(const struct am_move *x, const struct am_move *y)
+{
+	return x->from == y->from && x->to == y->to && x->arrow == y->arrow;
+}
+
+/* Whether m is among the n moves of `list`. */
+static int
+am_listed(const struct am_move *list, int n, const struct am_move *m)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (am_same(&list[i], m))
+			return 1;
+	return 0;
+}
+
+/* Whether a table entry settles a node searched with (alpha, beta). */
+static int
+am_tt_cut(const struct am_tt *e, int alpha, int beta)
+{
+	return e->bound == AM_B_EXACT ||
+	    (e->bound == AM_B_LOWER && e->score >= beta) ||
+	    (e->bound == AM_B_UPPER && e->score <= alpha);
+}
+
+/* The moves tried before a node ranks its own: the table's, then the
+ * killers of the ply, each legal and once; their count. */
+static int
+am_first_moves(struct am *a, const struct am_pos *p, const struct am_tt *e,
+    int ply, struct am_move *out)
+{
+	int n = 0, k;
+
+	if ((a->w[AM_W_SEARCH] & AM_S_TTMOVE) && e != NULL &&
+	    e->key == p->key && e->from >= 0) {
+		out[n].from = e->from;
+		out[n].to = e->to;
+		out[n].arrow = e->arrow;
+		if (am_legal(p, &out[n]))
+			n++;
+	}
+	if (!(a->w[AM_W_SEARCH] & AM_S_KILLERS))
+		return n;
+	for (k = 0; k < 2; k++) {
+		const struct am_move *m = &a->killer[ply][k];
+
+		if (!am_listed(out, n, m) && am_legal(p, m))
+			out[n++] = *m;
+	}
+	return n;
+}
+
+static int am_search(struct am *a, const struct am_pos *p, int depth, int ply,
+    int alpha, int beta);
+
+/* The score of move m for the side to move of p, searched depth - 1 more
+ * plies (at depth 1 the evaluation), a null window first when `scout`. */
+static int
+am_child(struct am *a, const struct am_pos *p, const struct am_move *m,
+    int depth, int ply, int alpha, int beta, int scout)
+{
+	struct am_pos c = am_play(p, m);
+	int v;
+
+	if (depth <= 1)
+		return -am_eval(a, c.me, c.opp, c.arrows);
+	if (scout && (a->w[AM_W_SEARCH] & AM_S_PVS)) {
+		v = -am_search(a, &c, depth - 1, ply + 1, -alpha - 1, -alpha);
+		if (v <= alpha || v >= beta || a->stop)
+			return v;
+	}
+	return -am_search(a, &c, depth - 1, ply + 1, -beta, -alpha);
+}
+
+/* At depth 1: the best evaluation among every arrow of the ranked queen
+ * moves q[0..nq), stopping at the first that reaches beta; *bm its move. */
+static int
+am_frontier(struct am *a, const struct am_pos *p, const struct am_move *q,
+    int nq, int beta, struct am_move *bm)
+{
+	int i, best = -AM_INF;
+
+	for (i = 0; i < nq; i++) {
+		am_bb fb = (am_bb)1 << q[i].from, tb = (am_bb)1 << q[i].to;
+		am_bb moved = (p->me ^ fb) | tb;
+		am_bb t = am_queen(tb, AM_FULL & ~(moved | p->opp | p->arrows));
+
+		for (; t != 0; t &= t - 1) {
+			int v =
+			    -am_eval(a, p->opp, moved, p->arrows | (t & -t));
+
+			if (v > best) {
+				best = v;
+				*bm = q[i];
+				bm->arrow = (int8_t)am_lsb(t);
+				if (best >= beta)
+					return best;
+			}
+		}
+	}
+	return best;
+}
+
+/* Remember a node's result and, on a cutoff, its move as a killer. */
+static void
+am_store(struct am *a, const struct am_pos *p, struct am_tt *e, int depth,
+    int ply, int best, int alpha0, int beta, const struct am_move *bm)
+{
+	if (a->stop)
+		return;
+	if (best >= beta && bm->from >= 0 && !am_same(bm, &a->killer[ply][0])) {
+		a->killer[ply][1] = a->killer[ply][0];
+		a->killer[ply][0] = *bm;
+	}
+	if (e == NULL)
+		return;
+	e->key = p->key;
+	e->score = best;
+	e->depth = (int8_t)depth;
+	e->bound = best <= alpha0 ? AM_B_UPPER
+	    : best >= beta        ? AM_B_LOWER
+	                          : AM_B_EXACT;
+	e->from = bm->from;
+	e->to = bm->to;
+	e->arrow = bm->arrow;
+}
+
+/* Alpha-beta (fail-soft) over the selected moves, the table's and the
+ * killers first; at depth 1 the best static score of the candidates is
+ * the value. */
+static int
+am_search(struct am *a, const struct am_pos *p, int depth, int ply, int alpha,
+    int beta)
 {
 	/* AM_QKEEP_MAX queen moves, at most 36 arrows each */
-	struct am_move q[AM_QMOVES_MAX], mv[AM_QKEEP_MAX * 40];
-	int nq, n, i, best = -AM_INF;
+	struct am_move q[AM_QMOVES_MAX], mv[AM_QKEEP_MAX * 40], first[3];
+	struct am_move bm = {-1, -1, -1, 0};
+	struct am_tt *e = NULL;
+	int nq, n, i, nfirst, tried = 0, alpha0 = alpha, best = -AM_INF, v;
 
 	if (am_stopped(a))
 		return 0;
 	if (depth <= 0)
-		return am_eval(a, me, opp, arrows);
-	nq = am_queen_moves(a, me, opp, arrows, q, a->w[AM_W_QKEEP]);
+		return am_eval(a, p->me, p->opp, p->arrows);
+	if (ply >= AM_PLY_MAX - 1)
+		depth = 1;
+	if (a->tt != NULL) {
+		e = &a->tt[p->key & (AM_TT_SIZE - 1)];
+		if ((a->w[AM_W_SEARCH] & AM_S_TABLE) && e->key == p->key &&
+		    e->depth >= depth && am_tt_cut(e, alpha, beta))
+			return e->score;
+	}
+	nfirst = am_first_moves(a, p, e, ply, first);
+	for (i = 0; i < nfirst; i++, tried++) {
+		v = am_child(
+		    a, p, &first[i], depth, ply, alpha, beta, tried > 0);
+		if (a->stop)
+			return 0;
+		if (v > best) {
+			best = v;
+			bm = first[i];
+		}
+		if (v > alpha)
+			alpha = v;
+		if (alpha >= beta)
+			goto done;
+	}
+	nq = am_queen_moves(a, p->me, p->opp, p->arrows, q, a->w[AM_W_QKEEP]);
 	if (nq == 0)
 		return -AM_WIN + ply;
-	n = am_complete(a, me, opp, arrows, q, nq, mv, AM_QKEEP_MAX * 40);
-	if (depth == 1 || ply >= AM_PLY_MAX - 1)
-		return mv[0].score;
+	if (depth == 1) {
+		struct am_move fm;
+
+		v = am_frontier(a, p, q, nq, beta, &fm);
+		if (v > best) {
+			best = v;
+			bm = fm;
+		}
+		goto done;
+	}
+	n = am_complete(
+	    a, p->me, p->opp, p->arrows, q, nq, mv, AM_QKEEP_MAX * 40);
 	if (n > a->w[AM_W_WIDTH])
 		n = a->w[AM_W_WIDTH];
 	for (i = 0; i < n; i++) {
-		am_bb fb = (am_bb)1 << mv[i].from, tb = (am_bb)1 << mv[i].to;
-		int v = -am_search(a, opp, (me ^ fb) | tb,
-		    arrows | (am_bb)1 << mv[i].arrow, depth - 1, ply + 1, -beta,
-		    -alpha);
-
+		if (am_listed(first, nfirst, &mv[i]))
+			continue;
+		v = am_child(
+		    a, p, &mv[i], depth, ply, alpha, beta, tried++ > 0);
 		if (a->stop)
 			return 0;
-		if (v > best)
+		if (v > best) {
 			best = v;
+			bm = mv[i];
+		}
 		if (v > alpha)
 			alpha = v;
 		if (alpha >= beta)
 			break;
 	}
+done:
+	am_store(a, p, e, depth, ply, best, alpha0, beta, &bm);
 	return best;
 }
 
@@ -468,16 +832,13 @@ am_search(struct am *a, am_bb me, am_bb opp, am_bb arrows, int depth, int ply,
  * stopped before the first move was searched. Scores are written back so
  * the next iteration searches the best first. */
 static int
-am_root(struct am *a, am_bb me, am_bb opp, am_bb arrows, struct am_move *mv,
-    int n, int depth, int *score)
+am_root(struct am *a, const struct am_pos *p, struct am_move *mv, int n,
+    int depth, int *score)
 {
 	int i, alpha = -AM_INF, bi = -1;
 
 	for (i = 0; i < n; i++) {
-		am_bb fb = (am_bb)1 << mv[i].from, tb = (am_bb)1 << mv[i].to;
-		int v = -am_search(a, opp, (me ^ fb) | tb,
-		    arrows | (am_bb)1 << mv[i].arrow, depth - 1, 1, -AM_INF,
-		    -alpha);
+		int v = am_child(a, p, &mv[i], depth, 0, alpha, AM_INF, i > 0);
 
 		if (a->stop)
 			break;
@@ -511,8 +872,8 @@ am_level(struct am *a, const struct ai_limits *lim)
 
 /* Iterative deepening over the ranked root moves; the best move's index. */
 static int
-am_deepen(struct am *a, am_bb me, am_bb opp, am_bb arrows, struct am_move *mv,
-    int n, int cap, uint64_t start, long ms, struct ai_report *rep)
+am_deepen(struct am *a, const struct am_pos *p, struct am_move *mv, int n,
+    int cap, uint64_t start, long ms, struct ai_report *rep)
 {
 	int depth, best = 0, width = n < a->w[AM_W_ROOT] ? n : a->w[AM_W_ROOT];
 
@@ -523,7 +884,7 @@ am_deepen(struct am *a, am_bb me, am_bb opp, am_bb arrows, struct am_move *mv,
 
 		if ((long)(ai_clock_ms() - start) * 2 > ms)
 			break;
-		bi = am_root(a, me, opp, arrows, mv, width, depth, &score);
+		bi = am_root(a, p, mv, width, depth, &score);
 		if (bi >= 0 && (!a->stop || mv[bi].score > mv[0].score))
 			best = bi;
 		if (a->stop)
@@ -553,10 +914,16 @@ ai_amazons_move(const void *st, const struct ai_limits *lim,
 	am_bb me = am_get(s->amz[s->turn]), opp = am_get(s->amz[!s->turn]);
 	am_bb arrows = am_get(s->arrows);
 	struct am_move q[AM_QMOVES_MAX], *mv;
+	struct am_pos p;
 	struct am a;
 	int nq, n, best, cap, i;
 
 	memset(&a, 0, sizeof a);
+	p.me = me;
+	p.opp = opp;
+	p.arrows = arrows;
+	p.side = s->turn != 0;
+	p.key = am_key(am_get(s->amz[0]), am_get(s->amz[1]), arrows, p.side);
 	a.deadline = ai_deadline(start, lim->ms);
 	a.cancel = lim->cancel;
 	a.seed = rules_mix64(lim->seed + 1);
@@ -577,13 +944,17 @@ ai_amazons_move(const void *st, const struct ai_limits *lim,
 	if (nq == 0 || (mv = malloc(AM_MOVES_MAX * sizeof *mv)) == NULL)
 		return -1;
 	a.counts = calloc(AM_COUNT_SLOTS, sizeof *a.counts);
+	/* without memory for it, the search goes on without a table */
+	if (a.w[AM_W_SEARCH] & (AM_S_TABLE | AM_S_TTMOVE))
+		a.tt = calloc(AM_TT_SIZE, sizeof *a.tt);
 	n = am_complete(&a, me, opp, arrows, q, nq, mv, AM_MOVES_MAX);
-	best = am_deepen(&a, me, opp, arrows, mv, n, cap, start, lim->ms, rep);
+	best = am_deepen(&a, &p, mv, n, cap, start, lim->ms, rep);
 	out->from = mv[best].from;
 	out->to = mv[best].to;
 	out->arg = mv[best].arrow;
 	free(mv);
 	free(a.counts);
+	free(a.tt);
 	rep->nodes = a.nodes;
 	rep->ms = (long)(ai_clock_ms() - start);
 	return 0;
@@ -609,4 +980,33 @@ ai_amazons_count(const void *st, int moves[2])
 	moves[1] = am_count(&a, b, rb, &exact);
 	free(a.counts);
 	return exact;
+}
+
+void
+ai_amazons_defaults(int weights[AI_WEIGHTS])
+{
+	int i;
+
+	for (i = 0; i < AI_WEIGHTS; i++)
+		weights[i] = i < AM_W_COUNT ? am_weights[i] : 0;
+}
+
+int
+ai_amazons_terms(const void *st, int terms[AI_WEIGHTS])
+{
+	const struct amazons_state *s = st;
+	struct am a;
+	int t[AM_W_COUNT], known, i;
+
+	memset(&a, 0, sizeof a);
+	memcpy(a.w, am_weights, sizeof a.w);
+	a.counts = calloc(AM_COUNT_SLOTS, sizeof *a.counts);
+	if (a.counts == NULL)
+		return -1;
+	am_terms(&a, am_get(s->amz[s->turn]), am_get(s->amz[!s->turn]),
+	    am_get(s->arrows), 1, t, &known);
+	free(a.counts);
+	for (i = 0; i < AI_WEIGHTS; i++)
+		terms[i] = i < AM_W_COUNT ? t[i] : 0;
+	return known;
 }

@@ -8,7 +8,8 @@
  * both colours, every level's time multiplied by SCALE; `bots hints` times
  * the hints on every built-in solitaire board (along the hinted line and
  * on random positions reached in play); `bots texel` writes
- * self-play positions for bench/texel.py.
+ * self-play positions for bench/texel.py; `bots depth GAME N` prints the
+ * depth level 5 reaches at its time from N openings.
  */
 #include <stdio.h>
 #include <math.h>
@@ -683,6 +684,69 @@ bots_speed(const struct rules_game *g)
 	return 0;
 }
 
+/* Positions `bots depth` times: the start and random openings. */
+#define BOTS_DEPTH_MAX 64
+
+static int
+bots_cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Player p's search at its full time (or, depth > 0, to that depth
+ * whatever the time) from the start and from n - 1 openings of
+ * BOTS_OPENING_PLIES random plies: each position's depth, nodes and time,
+ * then the medians (docs/ENGINES.md's "depth at 2 s"). */
+static int
+bots_depth(const struct rules_game *g, int n, int p, int fixed)
+{
+	long depth[BOTS_DEPTH_MAX], rate[BOTS_DEPTH_MAX];
+	int i, k;
+
+	if (n < 1 || n > BOTS_DEPTH_MAX)
+		n = n < 1 ? 1 : BOTS_DEPTH_MAX;
+	for (i = 0; i < n; i++) {
+		struct bots_state st;
+		struct rules_rng rng;
+		struct rules_move m;
+		struct ai_report rep;
+
+		bots_new(g, &st);
+		rules_rng_seed(&rng, (uint64_t)i);
+		for (k = 0; i > 0 && k < BOTS_OPENING_PLIES; k++) {
+			if (bots_random(g, st.b, &rng, &m) != 0)
+				return 1;
+			g->apply(st.b, m);
+		}
+		if (fixed > 0) {
+			struct ai_limits lim;
+
+			ai_limits_level(&lim, AI_LEVEL_MAX, 7);
+			lim.depth = fixed;
+			lim.ms = 600000;
+			lim.weights = bots_w[0];
+			if (ai_bot_move(g, st.b, &lim, &m, &rep) != 0)
+				return 1;
+		} else if (bots_move(g, st.b, p, bots_w[0], 1.0, 7, &rng, &m,
+		               &rep) != 0)
+			return 1;
+		depth[i] = rep.depth;
+		rate[i] = rep.ms > 0 ? rep.nodes * 1000 / rep.ms : 0;
+		printf("%s depth %s: opening %d: %ld ms, depth %d, %ld nodes, "
+		       "%ld nodes/s\n",
+		    g->name, p == BOTS_PREV ? "prev" : "level", i, rep.ms,
+		    rep.depth, rep.nodes, rate[i]);
+	}
+	qsort(depth, (size_t)n, sizeof *depth, bots_cmp_long);
+	qsort(rate, (size_t)n, sizeof *rate, bots_cmp_long);
+	printf("%s depth at full time from the opening (%d positions): median "
+	       "depth %ld, median %ld nodes/s\n",
+	    g->name, n, depth[n / 2], rate[n / 2]);
+	return 0;
+}
+
 /* Every set of three first pegs: the value for the first player, counted,
  * and the losing and winning sets named. */
 static void
@@ -776,6 +840,11 @@ main(int argc, char **argv)
 		return bots_soltable(argv[2], atoi(argv[3]));
 	if (argc == 5 && strcmp(argv[1], "texel") == 0)
 		return bots_texel(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (g != NULL && argc >= 4 && argc <= 6 &&
+	    strcmp(argv[1], "depth") == 0)
+		return bots_depth(g, atoi(argv[3]),
+		    argc >= 5 ? bots_player(argv[4]) : AI_LEVEL_MAX,
+		    argc == 6 ? atoi(argv[5]) : 0);
 	if (g != NULL && (argc == 7 || argc == 8) &&
 	    strcmp(argv[1], "ladder") == 0)
 		return bots_ladder(g, argv[3], argv[4], atoi(argv[5]),
@@ -787,6 +856,8 @@ main(int argc, char **argv)
 	    "       bots soltable BOARD MIN > data/solitaire/BOARD.win\n"
 	    "       bots texel GAMES DEPTH FIRST   (Ataxx self-play for "
 	    "bench/texel.py)\n"
+	    "       bots depth GAME POSITIONS [PLAYER [DEPTH]]   (depth at "
+	    "full time from the opening; nodes to a fixed depth)\n"
 	    "       bots ladder GAME A B GAMES SCALE [FIRST_OPENING]   (A, B: "
 	    "1-5, random, old, prev, 1p-5p)\n");
 	return 2;

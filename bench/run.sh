@@ -612,6 +612,11 @@ if [ -x "$BUILD/bots" ]; then
 		done
 	fi
 fi
+# Amazons: the depth level 5 reaches in its 2 s from the opening, the
+# median of five positions (docs/ENGINES.md, "Amazons: search").
+if [ -x "$BUILD/bots" ]; then
+	"$BUILD/bots" depth amazons 5 | tail -n 1
+fi
 # Another client's ping while two level-5 bot rooms think (target p99 under
 # 0.5 ms: the search threads run at SCHED_IDLE).
 if command -v python3 >/dev/null 2>&1; then
