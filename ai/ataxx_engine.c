@@ -56,7 +56,8 @@ enum ax_weight {
 	AX_W_SOLVE,
 	AX_W_COUNT
 };
-static const int ax_weights[AX_W_COUNT] = {-32, 3, 3, 189, 0, 0, 0, 0, 0, 0, 5};
+static const int ax_weights[AX_W_COUNT] = {
+    -32, 3, 3, 189, 0, 0, 0, 0, 0, 120, 5};
 _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 
 /* The deepest search (plies) and the most moves of one position: at most

@@ -17,9 +17,10 @@ struct state {
 	_Alignas(16) unsigned char b[RULES_STATE_MAX];
 };
 
-/* The engine's weights in enum ax_weight's order (ai/ataxx_engine.c),
- * with the solver (the last) off: the engine as it was before it. */
-static const int no_solver[AI_WEIGHTS] = {-32, 3, 3, 189, 0, 0, 0, 0, 0, 0, 0};
+/* The engine's default weights in enum ax_weight's order
+ * (ai/ataxx_engine.c) with the solver (the last) off. */
+static const int no_solver[AI_WEIGHTS] = {
+    -32, 3, 3, 189, 0, 0, 0, 0, 0, 120, 0};
 
 static void
 load(struct state *st, const char *pos)
