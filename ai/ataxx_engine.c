@@ -4,7 +4,9 @@
  * alpha-beta, a transposition table keyed by a Zobrist hash, move ordering
  * (table move, pieces infected, killers, history), judged by material and
  * terms tuned on self-play (enum ax_weight; docs/ENGINES.md has every
- * match behind them). It stops at its deadline (or when cancelled) and
+ * match behind them), with reverse futility pruning near the leaves;
+ * endings of few empty squares go first to the exact solver of
+ * ataxx_solve.c. It stops at its deadline (or when cancelled) and
  * plays the best move of the deepest iteration; low levels are weakened
  * by a depth cap and noise in the evaluation.
  */
@@ -40,7 +42,10 @@
  *     this much a ply of depth is cut without a search;
  *   AX_W_SOLVE: with this many empty squares or fewer, level 5 first
  *     looks for a forced win with the exact solver (ai/ataxx_solve.c) and
- *     plays it when proven. */
+ *     plays it when proven;
+ *   AX_W_LMP: late move pruning: a null-window node within AX_LMP_DEPTH
+ *     plies of the leaves searches only this many moves a ply of depth
+ *     (in order: the table's, the infecting ones, killers, history). */
 enum ax_weight {
 	AX_W_EXPOSED,
 	AX_W_REACH,
@@ -54,10 +59,11 @@ enum ax_weight {
 	AX_W_FULL,
 	AX_W_RFP,
 	AX_W_SOLVE,
+	AX_W_LMP,
 	AX_W_COUNT
 };
 static const int ax_weights[AX_W_COUNT] = {
-    -32, 3, 3, 189, 0, 0, 0, 0, 0, 120, 5};
+    -32, 3, 3, 189, 0, 0, 0, 0, 0, 120, 5, 0};
 _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 
 /* The deepest search (plies) and the most moves of one position: at most
@@ -81,6 +87,9 @@ _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
  * farther, one side's lead is too often undone by the infections to
  * come. */
 #define AX_RFP_DEPTH 3
+
+/* Late move pruning (AX_W_LMP) only this close to the leaves. */
+#define AX_LMP_DEPTH 3
 
 /* The exact solver's share of a move: a quarter of its time and at most
  * this many positions (a proven win takes milliseconds; the budget is
@@ -479,6 +488,17 @@ ax_futile(const struct ax *a, const struct ax_pos *p, int depth, int ply,
 	return 1;
 }
 
+/* Late move pruning: whether the i-th move (in order) and those after it
+ * are left out of a null-window node near the leaves (AX_W_LMP), once a
+ * move has been searched and no won or lost score is at stake. */
+RULES_INLINE int
+ax_late(const struct ax *a, int i, int depth, int alpha, int beta, int best)
+{
+	return a->w[AX_W_LMP] > 0 && depth <= AX_LMP_DEPTH &&
+	    i >= a->w[AX_W_LMP] * depth && beta - alpha == 1 &&
+	    beta < AX_WIN / 2 && beta > -AX_WIN / 2 && best > -AX_WIN / 2;
+}
+
 /* Principal-variation search of position p to depth plies. */
 RULES_HOT static int
 ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
@@ -528,6 +548,8 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 		struct ax_pos q;
 		int v;
 
+		if (ax_late(a, i, depth, alpha, beta, best))
+			break;
 		ax_pick(mv, sc, i, n);
 		ax_play(a, p, mv[i], &q);
 		if (i == 0) {
