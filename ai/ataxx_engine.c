@@ -607,6 +607,12 @@ ax_level(struct ax *a, const struct ai_limits *lim, int *cap)
 
 	*cap = caps[l - 1];
 	a->noise = noise[l - 1];
+	if (l < AI_LEVEL_MAX) {
+		/* the pruning was measured at level 5 only: the capped
+		 * levels keep the strength their ladder was measured at */
+		a->w[AX_W_RFP] = 0;
+		a->w[AX_W_LMP] = 0;
+	}
 	if (lim->depth > 0) {
 		*cap =
 		    lim->depth < AX_PLY_MAX - 2 ? lim->depth : AX_PLY_MAX - 2;
