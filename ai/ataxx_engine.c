@@ -83,9 +83,9 @@ _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 #define AX_LMR_AFTER 3
 #define AX_LMR_LATE 12
 
-/* Reverse futility pruning (AX_W_RFP) only this close to the leaves:
- * farther, one side's lead is too often undone by the infections to
- * come. */
+/* Reverse futility pruning (AX_W_RFP) only this close to the leaves (the
+ * one depth measured, docs/ENGINES.md: an evaluation is a poorer guess
+ * of a deeper search's result the deeper it is). */
 #define AX_RFP_DEPTH 3
 
 /* Late move pruning (AX_W_LMP) only this close to the leaves. */
