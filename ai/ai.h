@@ -101,6 +101,27 @@ int ai_ataxx_move(const void *st, const struct ai_limits *lim,
  * (bench/texel.py); the material, one side's pieces minus the other's. */
 int ai_ataxx_terms(const void *st, int terms[AI_WEIGHTS]);
 
+/* ataxx_solve.c: endings solved exactly (docs/ENGINES.md). */
+/* The most empty squares of a position the solver takes. */
+#define AI_ATAXX_SOLVE_EMPTY 16
+/* A question for the solver, its limits, and its answer's details. */
+struct ai_ataxx_proof {
+	int lead;          /* the lead to end with: 1 a win, 0 a win or draw */
+	int plies;         /* the longest line looked at */
+	long node_limit;   /* 0: none */
+	uint64_t deadline; /* on ai_clock_ms (0: none) */
+	const atomic_int *cancel; /* NULL: never */
+	struct rules_move move;   /* out: the first move of a proof */
+	int length;               /* out: the plies of the shortest proof */
+	long nodes;               /* out: positions searched */
+};
+/* Whether the side to move of an Ataxx position can force the game to
+ * end within pf->plies plies with pf->lead pieces more than the other or
+ * more: 1 (pf->move the first move of a shortest such line, pf->length
+ * its plies; a finished game: no move), 0 when it cannot, -1 when a limit
+ * or *cancel came first, the position has more than AI_ATAXX_SOLVE_EMPTY
+ * empty squares, or memory ran out. */
+int ai_ataxx_solve(const void *st, struct ai_ataxx_proof *pf);
 /* amazons_engine.c */
 int ai_amazons_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep);

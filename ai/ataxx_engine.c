@@ -4,7 +4,9 @@
  * alpha-beta, a transposition table keyed by a Zobrist hash, move ordering
  * (table move, pieces infected, killers, history), judged by material and
  * terms tuned on self-play (enum ax_weight; docs/ENGINES.md has every
- * match behind them). It stops at its deadline (or when cancelled) and
+ * match behind them), with reverse futility pruning near the leaves;
+ * endings of few empty squares go first to the exact solver of
+ * ataxx_solve.c. It stops at its deadline (or when cancelled) and
  * plays the best move of the deepest iteration; low levels are weakened
  * by a depth cap and noise in the evaluation.
  */
@@ -34,7 +36,16 @@
  *   AX_W_TT: 1: two table slots a key, the deeper result kept in the
  *     first, the newest in the second (0: one slot, always replaced);
  *   AX_W_FULL: 1: no shortcut one ply before the leaves (ax_frontier), so
- *     the terms are those of the positions after the last move. */
+ *     the terms are those of the positions after the last move;
+ *   AX_W_RFP: reverse futility pruning: a node of a null window within
+ *     AX_RFP_DEPTH plies of the leaves whose own evaluation beats beta by
+ *     this much a ply of depth is cut without a search;
+ *   AX_W_SOLVE: with this many empty squares or fewer, level 5 first
+ *     looks for a forced win with the exact solver (ai/ataxx_solve.c) and
+ *     plays it when proven;
+ *   AX_W_LMP: late move pruning: a null-window node within AX_LMP_DEPTH
+ *     plies of the leaves searches only this many moves a ply of depth
+ *     (in order: the table's, the infecting ones, killers, history). */
 enum ax_weight {
 	AX_W_EXPOSED,
 	AX_W_REACH,
@@ -46,9 +57,13 @@ enum ax_weight {
 	AX_W_TIME,
 	AX_W_TT,
 	AX_W_FULL,
+	AX_W_RFP,
+	AX_W_SOLVE,
+	AX_W_LMP,
 	AX_W_COUNT
 };
-static const int ax_weights[AX_W_COUNT] = {-32, 3, 3, 189, 0, 0, 0, 0, 0};
+static const int ax_weights[AX_W_COUNT] = {
+    -32, 3, 3, 189, 0, 0, 0, 0, 0, 120, 5, 0};
 _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 
 /* The deepest search (plies) and the most moves of one position: at most
@@ -67,6 +82,24 @@ _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
  * many moves on (and two plies deeper than the first reduction). */
 #define AX_LMR_AFTER 3
 #define AX_LMR_LATE 12
+
+/* Reverse futility pruning (AX_W_RFP) only this close to the leaves (the
+ * one depth measured, docs/ENGINES.md: an evaluation is a poorer guess
+ * of a deeper search's result the deeper it is). */
+#define AX_RFP_DEPTH 3
+
+/* Late move pruning (AX_W_LMP) only this close to the leaves. */
+#define AX_LMP_DEPTH 3
+
+/* The exact solver's share of a move: a quarter of its time and at most
+ * this many positions (a proven win takes milliseconds; the budget is
+ * what a position that is not won costs before the search gets the
+ * rest), and proofs of at most twice the empty squares and this many
+ * plies more (a won ending fills the board about twice as slowly as a
+ * ply a square: the loser jumps). */
+#define AX_SOLVE_SHARE 4
+#define AX_SOLVE_NODES 4000000L
+#define AX_SOLVE_SLACK 4
 
 /* The clock is read once in this many nodes (a power of two). */
 #define AX_CLOCK_EVERY 1024
@@ -436,6 +469,36 @@ ax_reduction(const struct ax *a, int i, int depth, uint16_t m, int ply)
 	return i >= AX_LMR_LATE && depth >= a->w[AX_W_LMR] + 2 ? 2 : 1;
 }
 
+/* Reverse futility pruning: 1 and a score at or above beta in *v when a
+ * null-window node near the leaves is so far ahead by its own evaluation
+ * that a search would only confirm it (AX_W_RFP). */
+RULES_INLINE int
+ax_futile(const struct ax *a, const struct ax_pos *p, int depth, int ply,
+    int alpha, int beta, int *v)
+{
+	int s;
+
+	if (a->w[AX_W_RFP] <= 0 || ply == 0 || depth > AX_RFP_DEPTH ||
+	    beta - alpha != 1 || beta > AX_WIN / 2 || beta < -AX_WIN / 2)
+		return 0;
+	s = ax_eval(a, p) - a->w[AX_W_RFP] * depth;
+	if (s < beta)
+		return 0;
+	*v = s;
+	return 1;
+}
+
+/* Late move pruning: whether the i-th move (in order) and those after it
+ * are left out of a null-window node near the leaves (AX_W_LMP), once a
+ * move has been searched and no won or lost score is at stake. */
+RULES_INLINE int
+ax_late(const struct ax *a, int i, int depth, int alpha, int beta, int best)
+{
+	return a->w[AX_W_LMP] > 0 && depth <= AX_LMP_DEPTH &&
+	    i >= a->w[AX_W_LMP] * depth && beta - alpha == 1 &&
+	    beta < AX_WIN / 2 && beta > -AX_WIN / 2 && best > -AX_WIN / 2;
+}
+
 /* Principal-variation search of position p to depth plies. */
 RULES_HOT static int
 ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
@@ -471,6 +534,8 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 	}
 	if (depth <= 0 || ply >= AX_PLY_MAX - 1)
 		return ax_eval(a, p);
+	if (ax_futile(a, p, depth, ply, alpha, beta, &n))
+		return n;
 	if (depth == 1 && a->noise == 0 && !a->w[AX_W_FULL] &&
 	    ax_frontier(p, &n))
 		return n + ax_shape(a, p->own, p->opp, p->empty) -
@@ -483,6 +548,8 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 		struct ax_pos q;
 		int v;
 
+		if (ax_late(a, i, depth, alpha, beta, best))
+			break;
 		ax_pick(mv, sc, i, n);
 		ax_play(a, p, mv[i], &q);
 		if (i == 0) {
@@ -540,6 +607,12 @@ ax_level(struct ax *a, const struct ai_limits *lim, int *cap)
 
 	*cap = caps[l - 1];
 	a->noise = noise[l - 1];
+	if (l < AI_LEVEL_MAX) {
+		/* the pruning was measured at level 5 only: the capped
+		 * levels keep the strength their ladder was measured at */
+		a->w[AX_W_RFP] = 0;
+		a->w[AX_W_LMP] = 0;
+	}
 	if (lim->depth > 0) {
 		*cap =
 		    lim->depth < AX_PLY_MAX - 2 ? lim->depth : AX_PLY_MAX - 2;
@@ -684,6 +757,35 @@ ai_ataxx_terms(const void *st, int terms[AI_WEIGHTS])
 	return ataxx_pop(own) - ataxx_pop(opp);
 }
 
+/* Level 5 (or an explicit depth) in an ending of AX_W_SOLVE empty
+ * squares or fewer: 1 and the first move of the shortest forced win when
+ * the solver proves one within its share, else 0. */
+static int
+ax_solved(const struct ax *a, const struct ataxx_state *s,
+    const struct ai_limits *lim, int empty, uint64_t start,
+    struct rules_move *out, struct ai_report *rep)
+{
+	struct ai_ataxx_proof pf;
+
+	if (a->noise > 0 || (lim->depth <= 0 && lim->level < AI_LEVEL_MAX) ||
+	    empty > a->w[AX_W_SOLVE] || empty > AI_ATAXX_SOLVE_EMPTY)
+		return 0;
+	memset(&pf, 0, sizeof pf);
+	pf.lead = 1;
+	pf.plies = 2 * empty + AX_SOLVE_SLACK;
+	pf.node_limit = AX_SOLVE_NODES;
+	pf.deadline = start + (uint64_t)(lim->ms / AX_SOLVE_SHARE);
+	pf.cancel = lim->cancel;
+	if (ai_ataxx_solve(s, &pf) != 1 || pf.move.to == RULES_NONE)
+		return 0;
+	*out = pf.move;
+	rep->depth = pf.length;
+	rep->score = AX_WIN - pf.length;
+	rep->nodes = pf.nodes;
+	rep->ms = (long)(ai_clock_ms() - start);
+	return 1;
+}
+
 int
 ai_ataxx_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep)
@@ -710,6 +812,10 @@ ai_ataxx_move(const void *st, const struct ai_limits *lim,
 	if ((a = ax_new(lim, start)) == NULL)
 		return -1;
 	ax_level(a, lim, &cap);
+	if (ax_solved(a, s, lim, ataxx_pop(p.empty), start, out, rep)) {
+		ax_free(a);
+		return 0;
+	}
 	p.key = ax_key(a, w, b, s->turn);
 	best = ax_root(a, &p, cap, start, lim->ms, rep);
 	if (best == AX_NOMOVE || best == AX_PASS)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ai/ai.h"
+#include "rules/ataxx.h"
 #include "rules/games.h"
 #include "rules/solitaire.h"
 
@@ -638,6 +639,87 @@ bots_hints(void)
 	return 0;
 }
 
+/* Ataxx endings for the solver (ai/ataxx_solve.c): COUNT positions with
+ * EMPTY empty squares or fewer, reached by level 3 (noisy, quick) from
+ * random four-ply openings (the same every run), each solved for a win
+ * for the side to move with up to MS milliseconds; the answers and the
+ * times. */
+static int
+bots_endings(int empty, int count, long ms)
+{
+	const struct rules_game *g = &rules_ataxx;
+	double *t = calloc((size_t)count + 1, sizeof *t);
+	int i, won = 0, open = 0, unknown = 0, longest = 0, opening = 0;
+	long nodes = 0;
+	double total = 0;
+
+	if (t == NULL)
+		return 1;
+	for (i = 0; i < count; i++) {
+		struct bots_state st;
+		struct rules_rng rng;
+		struct ai_ataxx_proof pf;
+		struct rules_status s;
+		uint64_t t0;
+		int ply, r;
+
+		rules_rng_seed(&rng, 5000 + (uint64_t)++opening);
+		bots_new(g, &st);
+		for (ply = 0;; ply++) {
+			struct rules_move m;
+			struct ai_report rep;
+			const struct ataxx_state *as = (const void *)st.b;
+			ataxx_bb e = ataxx_board(as->size) &
+			    ~(ataxx_get(as->piece[0]) |
+			        ataxx_get(as->piece[1]) | ataxx_get(as->gap));
+
+			rules_status(g, st.b, &s);
+			if (s.result != RULES_PLAYING || ataxx_pop(e) <= empty)
+				break;
+			if (bots_move(g, st.b, ply < BOTS_OPENING_PLIES ? 0 : 3,
+			        NULL, 0.05, (uint64_t)(opening * 1000 + ply),
+			        &rng, &m, &rep) != 0)
+				break;
+			g->apply(st.b, m);
+		}
+		if (s.result != RULES_PLAYING && opening < 10 * count) {
+			i--; /* over before it got there: another opening */
+			continue;
+		}
+		memset(&pf, 0, sizeof pf);
+		pf.lead = 1;
+		pf.plies = 2 * empty + 4;
+		t0 = ai_clock_ms();
+		pf.deadline = t0 + (uint64_t)ms;
+		r = ai_ataxx_solve(st.b, &pf);
+		t[i] = (double)(ai_clock_ms() - t0);
+		total += t[i];
+		nodes += pf.nodes;
+		if (getenv("BOTS_VERBOSE") != NULL) {
+			char fen[200];
+
+			g->to_position(st.b, fen, sizeof fen);
+			fprintf(stderr,
+			    "%s: %d in %d plies, %.0f ms, %ld nodes\n", fen, r,
+			    pf.length, t[i], pf.nodes);
+		}
+		won += r == 1;
+		open += r == 0;
+		unknown += r < 0;
+		if (r == 1 && pf.length > longest)
+			longest = pf.length;
+	}
+	qsort(t, (size_t)count, sizeof *t, bots_cmp_double);
+	printf("ataxx endings, <= %d empty, %d positions: won %d (longest "
+	       "%d plies), not won %d, unknown after %ld ms %d; median %.0f "
+	       "ms, max %.0f ms, %.0f nodes/s\n",
+	    empty, count, won, longest, open, ms, unknown,
+	    count > 0 ? t[count / 2] : 0.0, count > 0 ? t[count - 1] : 0.0,
+	    total > 0 ? nodes * 1000.0 / total : 0.0);
+	free(t);
+	return 0;
+}
+
 /* A middle game: BOTS_MID plies of level-1 play from the start. */
 #define BOTS_MID 20
 
@@ -838,6 +920,9 @@ main(int argc, char **argv)
 		return bots_hints();
 	if (argc == 4 && strcmp(argv[1], "soltable") == 0)
 		return bots_soltable(argv[2], atoi(argv[3]));
+	if (argc == 5 && strcmp(argv[1], "endings") == 0)
+		return bots_endings(
+		    atoi(argv[2]), atoi(argv[3]), atol(argv[4]));
 	if (argc == 5 && strcmp(argv[1], "texel") == 0)
 		return bots_texel(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (g != NULL && argc >= 4 && argc <= 6 &&
@@ -854,6 +939,8 @@ main(int argc, char **argv)
 	    "       bots stones\n"
 	    "       bots hints   (the solitaire boards' hint times)\n"
 	    "       bots soltable BOARD MIN > data/solitaire/BOARD.win\n"
+	    "       bots endings EMPTY COUNT MS   (the Ataxx endings "
+	    "solver)\n"
 	    "       bots texel GAMES DEPTH FIRST   (Ataxx self-play for "
 	    "bench/texel.py)\n"
 	    "       bots depth GAME POSITIONS [PLAYER [DEPTH]]   (depth at "

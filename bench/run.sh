@@ -590,6 +590,9 @@ if [ -x "$BUILD/bots" ]; then
 	"$BUILD/bots" speed amazons
 	"$BUILD/bots" stones | tail -n 1
 	"$BUILD/bots" hints
+	# Ataxx endings: what the exact solver proves, and how fast
+	"$BUILD/bots" endings 4 20 2000
+	"$BUILD/bots" endings 5 20 500
 	if [ -z "${BENCH_QUICK:-}" ] || [ "${BENCH_QUICK:-0}" = 0 ]; then
 		# each level against the one below, level 5 against the
 		# previous release's (bots-prev, BOTS_PREV in the Makefile)
