@@ -8,7 +8,7 @@
 // The pages keep no script errors.
 // Ends "N passed, M failed".
 
-import { Checks, args, startServer, launch, newPage, login, until, WAIT_MS } from "./lib.mjs";
+import { Checks, args, runTest, newPage, login, until, WAIT_MS } from "./lib.mjs";
 
 const ck = new Checks();
 const a = args();
@@ -115,15 +115,7 @@ async function bye(browser, srv) {
   ck.eq(pages.flatMap((p) => p.errors), [], "no script errors (three players)");
 }
 
-const browser = await launch();
-const srv = await startServer(a.build);
-try {
+await runTest(ck, a.build, async (browser, srv) => {
   await tourney(browser, srv);
   await bye(browser, srv);
-} catch (e) {
-  ck.ok(false, "exception: " + (e && e.stack || e));
-} finally {
-  await browser.close();
-  ck.eq(await srv.stop(), 0, "tablerod stopped cleanly (no sanitizer report)");
-}
-ck.done();
+});
