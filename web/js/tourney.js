@@ -40,7 +40,7 @@ function roundText(x) {
 function detail(r) {
   const { el, S } = ctx;
   const tr = r.tourney || {};
-  const head = el("tr", {}, el("th", {}, "#"), el("th", {}, t("name")), el("th", {}, t("points")),
+  const head = el("tr", {}, el("th", {}, "#"), el("th", {}, t("player")), el("th", {}, t("points")),
     el("th", {}, r.tiebreak || ""), el("th", {}, t("wdl")));
   const rows = (r.standings || []).map((s) => el("tr", { class: "standing", "data-name": s.name },
     el("td", {}, String(s.place)), el("td", { class: "st-name" }, s.name),
@@ -50,7 +50,8 @@ function detail(r) {
   const pairs = (r.pairings || []).map((p) => el("li", { class: "pairing" },
     p.white, p.black ? " – " + p.black : " " + t("bye"), " ",
     p.room ? el("span", { class: "room-id" }, p.room) : null, " ",
-    el("span", { class: "pairing-result" }, p.result || t("playing")),
+    // A bye's result is the bye itself, said already.
+    p.black ? el("span", { class: "pairing-result" }, p.result || t("playing")) : null,
     p.room && !p.result && S.me && (p.white === S.me || p.black === S.me)
       ? el("button", { type: "button", class: "go", onclick: () => ctx.enterRoom(p.room, true) }, t("tourney_go"))
       : null));

@@ -10,6 +10,7 @@
 
 import { Checks, args, runTest, newPage, login, until, WAIT_MS } from "./lib.mjs";
 
+const SHOTS = process.env.TABLERO_SHOTS; // a folder: save screenshots there
 const ck = new Checks();
 const a = args();
 
@@ -97,6 +98,7 @@ async function bye(browser, srv) {
     return !!e && e.textContent === "not started, 3 rounds planned";
   }, id, "the rounds planned before the start");
   ck.ok(true, "before the start: not started, 3 rounds planned");
+  if (SHOTS) await (await dee.$(`.tourney-item[data-tourney="${id}"]`)).screenshot({ path: SHOTS + "/web-tourney-open.png" });
   await dee.click(`.tourney-item[data-tourney="${id}"] .tourney-start`);
   let seen = null;
   const t0 = Date.now();
@@ -106,7 +108,11 @@ async function bye(browser, srv) {
         rs.map((r) => [r.querySelector(".st-name").textContent, r.querySelector(".st-points").textContent,
           r.querySelector(".st-wdl").textContent])).catch(() => []);
       const b = rows.find((r) => r[2].includes("bye"));
-      if (b) { seen = b; break; }
+      if (b) {
+        seen = b;
+        if (SHOTS) await (await p.$(`.tourney-detail[data-tourney="${id}"]`)).screenshot({ path: SHOTS + "/web-tourney-bye.png" });
+        break;
+      }
     }
     if (seen === null) await new Promise((r) => setTimeout(r, 100));
   }
