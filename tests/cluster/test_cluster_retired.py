@@ -23,11 +23,8 @@ from games_lib import ended, log_says, login, req, until  # noqa: E402
 
 
 def run(ck, a):
-    cl = Cluster(a.build, 2)
-    try:
+    with Cluster(a.build, 2) as cl:
         retired(ck, cl)
-    finally:
-        cl.stop()
 
 
 def retired(ck, cl):
