@@ -599,6 +599,7 @@ net_address_limit(
 {
 	char key[SERVER_LIMIT_KEY], where[64];
 	struct limit_entry *lim;
+	int remote;
 
 	limit_addr_key(sa, key, sizeof key);
 	lim = limit_get(srv, key);
@@ -610,14 +611,14 @@ net_address_limit(
 	}
 	/* In a cluster the other nodes' connections from there count too
 	 * (as last reported: cluster_limit.c). */
-	if (lim->refs + limit_remote_conns(srv, lim) < srv->cfg.max_per_addr)
+	remote = limit_remote_conns(srv, lim);
+	if (lim->refs + remote < srv->cfg.max_per_addr)
 		return lim;
 	net_addr_text(sa, where, sizeof where);
 	limit_log(srv,
 	    "%s: %d connections from that address already (%d on other "
 	    "nodes): refusing",
-	    where, lim->refs + limit_remote_conns(srv, lim),
-	    limit_remote_conns(srv, lim));
+	    where, lim->refs + remote, remote);
 	net_refuse(fd, "too many connections from your address");
 	return NULL;
 }
