@@ -73,7 +73,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 SERVER_BIN = $(if $(wildcard server/main.c),$(BUILD)/tablerod)
 CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
-BENCH_BIN = $(BUILD)/perft $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
+BENCH_BIN = $(BUILD)/perft $(BUILD)/perft_ref $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
 
 .PHONY: all deps run test pg-test cluster-test cluster-asan-test asan asan-test tsan tsan-test fuzz fuzz-run \
@@ -117,6 +117,8 @@ $(BUILD)/tablerod: $(BUILD)/obj/server/main.o $(LIBS_ALL)
 $(BUILD)/tablero: $(BUILD)/obj/client-cli/main.o $(CLIENT_OBJ) $(LIBPROTO) $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) $(CLIENT_LIBS) -lm
 $(BUILD)/perft: $(BUILD)/obj/bench/perft.o $(LIBRULES)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
+$(BUILD)/perft_ref: $(BUILD)/obj/bench/perft_ref.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
 $(BUILD)/bots: $(BUILD)/obj/bench/bots.o $(LIBAI) $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) -lm

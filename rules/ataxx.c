@@ -898,65 +898,34 @@ ataxx_hash(const void *st)
 	return rules_mix64(h ^ s->gap[1]);
 }
 
-/* Leaves one ply on for the side with `own` to move: its moves (bulk
- * counted), else 1 for a pass, else 0 when the game is over. */
-RULES_INLINE uint64_t
-ataxx_count(ataxx_bb own, ataxx_bb opp, ataxx_bb empty)
-{
-	ataxx_bb reach = 0, b;
-	uint64_t n = 0;
+/* The walk for any board, on 128-bit bitboards. */
+#define WALK_BB ataxx_bb
+#define WALK_POP ataxx_pop
+#define WALK_LSB ataxx_lsb
+#define WALK_COUNT ataxx_count
+#define WALK_NAME ataxx_walk
+#include "ataxx_walk.h"
+#undef WALK_BB
+#undef WALK_POP
+#undef WALK_LSB
+#undef WALK_COUNT
+#undef WALK_NAME
 
-	if (own == 0 || opp == 0)
-		return 0;
-	for (b = own; b != 0; b &= b - 1) {
-		int sq = ataxx_lsb(b);
-
-		reach |= ataxx_adj[sq];
-		n += (uint64_t)ataxx_pop(ataxx_jump[sq] & empty);
-	}
-	n += (uint64_t)ataxx_pop(reach & empty);
-	if (n != 0)
-		return n;
-	return ataxx_mobile(opp, empty) ? 1 : 0;
-}
-
-/* Perft by copy-make on bitboards, the side to move always `own`. */
-RULES_HOT static uint64_t
-ataxx_walk(ataxx_bb own, ataxx_bb opp, ataxx_bb empty, int depth)
-{
-	ataxx_bb reach = 0, b, t, cap, bit, fb;
-	uint64_t n = 0;
-	int moved = 0;
-
-	if (depth == 1)
-		return ataxx_count(own, opp, empty);
-	if (own == 0 || opp == 0)
-		return 0;
-	for (b = own; b != 0; b &= b - 1)
-		reach |= ataxx_adj[ataxx_lsb(b)];
-	for (b = reach & empty; b != 0; b &= b - 1) {
-		bit = b & -b;
-		cap = ataxx_adj[ataxx_lsb(b)] & opp;
-		n += ataxx_walk(
-		    opp ^ cap, own | bit | cap, empty ^ bit, depth - 1);
-		moved = 1;
-	}
-	for (b = own; b != 0; b &= b - 1) {
-		fb = b & -b;
-		for (t = ataxx_jump[ataxx_lsb(b)] & empty; t != 0; t &= t - 1) {
-			bit = t & -t;
-			cap = ataxx_adj[ataxx_lsb(t)] & opp;
-			n += ataxx_walk(opp ^ cap, (own ^ fb) | bit | cap,
-			    empty ^ bit ^ fb, depth - 1);
-			moved = 1;
-		}
-	}
-	if (moved)
-		return n;
-	if (!ataxx_mobile(opp, empty))
-		return 0;
-	return ataxx_walk(opp, own, empty, depth - 1);
-}
+/* The walk for boards up to 7x7, on one 64-bit word. */
+#define ATAXX_WALK64_SIZE 7
+_Static_assert((ATAXX_WALK64_SIZE - 1) * (ATAXX_STRIDE + 1) < 64,
+    "a 7x7 board's squares are bits of one word");
+#define WALK_BB uint64_t
+#define WALK_POP __builtin_popcountll
+#define WALK_LSB __builtin_ctzll
+#define WALK_COUNT ataxx_count64
+#define WALK_NAME ataxx_walk64
+#include "ataxx_walk.h"
+#undef WALK_BB
+#undef WALK_POP
+#undef WALK_LSB
+#undef WALK_COUNT
+#undef WALK_NAME
 
 static uint64_t
 ataxx_perft(const void *st, int depth)
@@ -965,6 +934,10 @@ ataxx_perft(const void *st, int depth)
 
 	if (depth <= 0)
 		return 1;
+	if (s->size <= ATAXX_WALK64_SIZE)
+		return ataxx_walk64((uint64_t)ataxx_get(s->piece[s->turn]),
+		    (uint64_t)ataxx_get(s->piece[!s->turn]),
+		    (uint64_t)ataxx_empty(s), depth);
 	return ataxx_walk(ataxx_get(s->piece[s->turn]),
 	    ataxx_get(s->piece[!s->turn]), ataxx_empty(s), depth);
 }
