@@ -95,6 +95,13 @@ int ai_generic_move(const struct rules_game *g, const void *st,
 /* ataxx_engine.c */
 int ai_ataxx_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep);
+/* The engine's two copies, which ai_ataxx_move chooses between by the
+ * board's size: on 128-bit bitboards (any size) and on 64-bit ones (up to
+ * 7x7, ataxx_engine64.c); the same search, for the test that says so. */
+int ai_ataxx_move128(const void *st, const struct ai_limits *lim,
+    struct rules_move *out, struct ai_report *rep);
+int ai_ataxx_move64(const void *st, const struct ai_limits *lim,
+    struct rules_move *out, struct ai_report *rep);
 
 /* The counts behind the Ataxx evaluation's terms beyond material, for the
  * side to move, in the order of its weights (the rest 0), for tuning

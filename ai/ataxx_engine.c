@@ -9,12 +9,34 @@
  * ataxx_solve.c. It stops at its deadline (or when cancelled) and
  * plays the best move of the deepest iteration; low levels are weakened
  * by a depth cap and noise in the evaluation.
+ *
+ * The file is compiled twice: as itself, on the 128-bit bitboard every
+ * board size needs (9x9 is 81 bits), and by ataxx_engine64.c with
+ * AX_NARROW, on one 64-bit word, which boards up to 7x7 fit on the 9-wide
+ * grid (their last square is bit 60) at half the instructions for every
+ * mask, count and lowest bit. ai_ataxx_move hands those boards to it.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ai/ai.h"
 #include "rules/ataxx.h"
+
+/* The bitboard of this copy of the engine: the rules' helpers (ataxx_pop,
+ * ataxx_lsb, ataxx_mobile, the square tables) take and give 128 bits; a
+ * 64-bit word widens to them exactly, and a table entry cut to 64 bits
+ * loses only squares past a 7x7 board. AX_ENGINE names the copy. */
+#ifdef AX_NARROW
+typedef uint64_t ax_bb;
+#define AX_ENGINE ai_ataxx_move64
+#else
+typedef ataxx_bb ax_bb;
+#define AX_ENGINE ai_ataxx_move128
+#endif
+/* The largest board the 64-bit copy takes. */
+#define AX_NARROW_SIZE 7
+_Static_assert((AX_NARROW_SIZE - 1) * (ATAXX_STRIDE + 1) < 64,
+    "a 7x7 board's squares are bits of one word");
 
 /* Scores: a won game, beyond any evaluation (minus the plies to it). */
 #define AX_WIN 100000
@@ -141,16 +163,16 @@ struct ax {
 
 /* A position and its key, from the side to move's view. */
 struct ax_pos {
-	ataxx_bb own, opp, empty;
+	ax_bb own, opp, empty;
 	uint64_t key;
 	int side; /* seat of own */
 };
 
 /* The squares next to a set. */
-RULES_INLINE ataxx_bb
-ax_around(ataxx_bb set)
+RULES_INLINE ax_bb
+ax_around(ax_bb set)
 {
-	ataxx_bb r = 0;
+	ax_bb r = 0;
 
 	for (; set != 0; set &= set - 1)
 		r |= ataxx_adj[ataxx_lsb(set)];
@@ -159,7 +181,7 @@ ax_around(ataxx_bb set)
 
 /* The Zobrist key of a position. */
 static uint64_t
-ax_key(const struct ax *a, ataxx_bb w, ataxx_bb b, int turn)
+ax_key(const struct ax *a, ax_bb w, ax_bb b, int turn)
 {
 	uint64_t k = turn ? a->zturn : 0;
 
@@ -184,16 +206,16 @@ ax_final(int own, int opp, int ply)
 /* The 9x9 grid but its first column, and but its last: a neighbour
  * found by a shift must not wrap onto the next row, nor past the last
  * square onto the first column a row up. */
-#define AX_HALVES(hi, lo) ((ataxx_bb)(hi) << 64 | (ataxx_bb)(lo))
+#define AX_HALVES(hi, lo) ((ax_bb)((ataxx_bb)(hi) << 64 | (ataxx_bb)(lo)))
 #define AX_NOT_COL0 AX_HALVES(0x1feffULL, 0x7fbfdfeff7fbfdfeULL)
 #define AX_NOT_COL8 AX_HALVES(0xff7fULL, 0xbfdfeff7fbfdfeffULL)
 
 /* The squares next to a set, by shifts (no loop over its squares). */
-RULES_INLINE ataxx_bb
-ax_near(ataxx_bb set)
+RULES_INLINE ax_bb
+ax_near(ax_bb set)
 {
-	ataxx_bb side = ((set << 1) & AX_NOT_COL0) | ((set >> 1) & AX_NOT_COL8);
-	ataxx_bb row = set | side;
+	ax_bb side = ((set << 1) & AX_NOT_COL0) | ((set >> 1) & AX_NOT_COL8);
+	ax_bb row = set | side;
 
 	return side | row << ATAXX_STRIDE | row >> ATAXX_STRIDE;
 }
@@ -202,10 +224,10 @@ ax_near(ataxx_bb set)
  * to move, in enum ax_weight's order (each one side's minus the
  * other's; the tempo 1). */
 RULES_INLINE void
-ax_terms(ataxx_bb own, ataxx_bb opp, ataxx_bb empty, int t[AX_TERMS])
+ax_terms(ax_bb own, ax_bb opp, ax_bb empty, int t[AX_TERMS])
 {
-	ataxx_bb open = ax_near(empty);
-	ataxx_bb nown = ax_near(own) & empty, nopp = ax_near(opp) & empty;
+	ax_bb open = ax_near(empty);
+	ax_bb nown = ax_near(own) & empty, nopp = ax_near(opp) & empty;
 
 	t[AX_W_EXPOSED] = ataxx_pop(own & open) - ataxx_pop(opp & open);
 	t[AX_W_REACH] = ataxx_pop(nown) - ataxx_pop(nopp);
@@ -215,7 +237,7 @@ ax_terms(ataxx_bb own, ataxx_bb opp, ataxx_bb empty, int t[AX_TERMS])
 
 /* The terms beyond material, weighed, for the side with `own`, to move. */
 RULES_INLINE int
-ax_shape(const struct ax *a, ataxx_bb own, ataxx_bb opp, ataxx_bb empty)
+ax_shape(const struct ax *a, ax_bb own, ax_bb opp, ax_bb empty)
 {
 	int t[AX_TERMS], v = 0, i;
 
@@ -245,9 +267,9 @@ ax_eval(const struct ax *a, const struct ax_pos *p)
 
 /* Every move of the side with `own` (clones first); the count. */
 RULES_INLINE int
-ax_gen(ataxx_bb own, ataxx_bb empty, uint16_t *mv)
+ax_gen(ax_bb own, ax_bb empty, uint16_t *mv)
 {
-	ataxx_bb b, t;
+	ax_bb b, t;
 	int n = 0;
 
 	for (b = ax_around(own) & empty; b != 0; b &= b - 1)
@@ -264,8 +286,8 @@ ax_gen(ataxx_bb own, ataxx_bb empty, uint16_t *mv)
 /* Ordering scores: the table move, then pieces infected (a clone counts
  * one more), killers, history. */
 RULES_INLINE void
-ax_score(const struct ax *a, const uint16_t *mv, int32_t *sc, int n,
-    ataxx_bb opp, uint16_t ttmove, int ply)
+ax_score(const struct ax *a, const uint16_t *mv, int32_t *sc, int n, ax_bb opp,
+    uint16_t ttmove, int ply)
 {
 	int i;
 
@@ -313,13 +335,13 @@ ax_play(
     const struct ax *a, const struct ax_pos *p, uint16_t m, struct ax_pos *q)
 {
 	int from = AX_FROM(m), to = AX_TO(m);
-	ataxx_bb cap = ataxx_adj[to] & p->opp, bit = (ataxx_bb)1 << to;
-	ataxx_bb own = p->own | bit | cap, empty = p->empty & ~bit;
+	ax_bb cap = ataxx_adj[to] & p->opp, bit = (ax_bb)1 << to;
+	ax_bb own = p->own | bit | cap, empty = p->empty & ~bit;
 	uint64_t k = p->key ^ a->zturn ^ a->zob[p->side][to], c;
 
 	if (from >= 0) {
-		own &= ~((ataxx_bb)1 << from);
-		empty |= (ataxx_bb)1 << from;
+		own &= ~((ax_bb)1 << from);
+		empty |= (ax_bb)1 << from;
 		k ^= a->zob[p->side][from];
 	}
 	for (c = 0; cap != 0; cap &= cap - 1) {
@@ -434,7 +456,7 @@ ax_good(struct ax *a, const struct ax_pos *p, uint16_t m, int depth, int ply)
 RULES_INLINE int
 ax_frontier(const struct ax_pos *p, int *v)
 {
-	ataxx_bb clones = ax_around(p->own) & p->empty, jumps = 0, b;
+	ax_bb clones = ax_around(p->own) & p->empty, jumps = 0, b;
 	int best = -1, nopp = ataxx_pop(p->opp);
 
 	for (b = p->own; b != 0; b &= b - 1)
@@ -744,18 +766,20 @@ ax_root(struct ax *a, const struct ax_pos *p, int cap, uint64_t start, long ms,
 	return best;
 }
 
+#ifndef AX_NARROW
 int
 ai_ataxx_terms(const void *st, int terms[AI_WEIGHTS])
 {
 	const struct ataxx_state *s = st;
-	ataxx_bb w = ataxx_get(s->piece[0]), b = ataxx_get(s->piece[1]);
-	ataxx_bb own = s->turn ? b : w, opp = s->turn ? w : b;
+	ax_bb w = ataxx_get(s->piece[0]), b = ataxx_get(s->piece[1]);
+	ax_bb own = s->turn ? b : w, opp = s->turn ? w : b;
 
 	memset(terms, 0, AI_WEIGHTS * sizeof *terms);
 	ax_terms(own, opp, ataxx_board(s->size) & ~(w | b | ataxx_get(s->gap)),
 	    terms);
 	return ataxx_pop(own) - ataxx_pop(opp);
 }
+#endif
 
 /* Level 5 (or an explicit depth) in an ending of AX_W_SOLVE empty
  * squares or fewer: 1 and the first move of the shortest forced win when
@@ -787,12 +811,12 @@ ax_solved(const struct ax *a, const struct ataxx_state *s,
 }
 
 int
-ai_ataxx_move(const void *st, const struct ai_limits *lim,
-    struct rules_move *out, struct ai_report *rep)
+AX_ENGINE(const void *st, const struct ai_limits *lim, struct rules_move *out,
+    struct ai_report *rep)
 {
 	const struct ataxx_state *s = st;
 	uint64_t start = ai_clock_ms();
-	ataxx_bb w = ataxx_get(s->piece[0]), b = ataxx_get(s->piece[1]);
+	ax_bb w = ataxx_get(s->piece[0]), b = ataxx_get(s->piece[1]);
 	struct ax_pos p;
 	struct ax *a;
 	uint16_t mv[AX_MOVES_MAX], best;
@@ -829,3 +853,16 @@ ai_ataxx_move(const void *st, const struct ai_limits *lim,
 	out->arg = RULES_NONE;
 	return 0;
 }
+
+#ifndef AX_NARROW
+int
+ai_ataxx_move(const void *st, const struct ai_limits *lim,
+    struct rules_move *out, struct ai_report *rep)
+{
+	const struct ataxx_state *s = st;
+
+	if (s->size <= AX_NARROW_SIZE)
+		return ai_ataxx_move64(st, lim, out, rep);
+	return ai_ataxx_move128(st, lim, out, rep);
+}
+#endif

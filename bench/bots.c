@@ -4,7 +4,8 @@
  * second from the start and from a middle game; `bots ladder GAME A B N
  * SCALE` plays N games between two players (levels 1-5, `random`, or `old`
  * for the previous generic bot at level 5's time, `prev` for the previous
- * release's level 5 in bots-prev) from varied openings, each opening with
+ * release's level 5 in bots-prev, `wide` for Ataxx level 5 on 128-bit
+ * bitboards) from varied openings, each opening with
  * both colours, every level's time multiplied by SCALE; `bots hints` times
  * the hints on every built-in solitaire board (along the hinted line and
  * on random positions reached in play); `bots texel` writes
@@ -37,6 +38,9 @@ struct bots_state {
  * add. */
 #define BOTS_PLAIN 100
 #define BOTS_PREV (-2)
+/* `wide`: today's Ataxx level 5 on the 128-bit bitboards of any size, not
+ * the 64-bit copy that plays boards up to 7x7 (what the copy gains). */
+#define BOTS_WIDE (-3)
 static int
 bots_player(const char *s)
 {
@@ -46,6 +50,8 @@ bots_player(const char *s)
 		return -1;
 	if (strcmp(s, "prev") == 0)
 		return BOTS_PREV;
+	if (strcmp(s, "wide") == 0)
+		return BOTS_WIDE;
 	return atoi(s) + (strchr(s, 'p') != NULL ? BOTS_PLAIN : 0);
 }
 
@@ -154,6 +160,13 @@ bots_move(const struct rules_game *g, const void *st, int p, const int *weights,
 	if (p == BOTS_PREV) {
 		lim.weights = NULL;
 		return bots_prev(g, st, &lim, m, rep);
+	}
+	if (p == BOTS_WIDE) {
+		if (strcmp(g->name, "ataxx") != 0) {
+			fprintf(stderr, "bots: `wide` plays Ataxx only\n");
+			exit(2);
+		}
+		return ai_ataxx_move128(st, &lim, m, rep);
 	}
 	if (p < 0) {
 		lim.depth = 64;
@@ -946,6 +959,6 @@ main(int argc, char **argv)
 	    "       bots depth GAME POSITIONS [PLAYER [DEPTH]]   (depth at "
 	    "full time from the opening; nodes to a fixed depth)\n"
 	    "       bots ladder GAME A B GAMES SCALE [FIRST_OPENING]   (A, B: "
-	    "1-5, random, old, prev, 1p-5p)\n");
+	    "1-5, random, old, prev, wide, 1p-5p)\n");
 	return 2;
 }

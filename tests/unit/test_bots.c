@@ -499,6 +499,58 @@ test_ataxx_scores(void)
 	}
 }
 
+/* The engine's two copies, on 128-bit and on 64-bit bitboards, search
+ * alike on boards up to 7x7: the same move, score, depth and positions
+ * searched at explicit depths, from random positions with and without
+ * blocked squares, with the default weights and with the noise of level
+ * 1 (the 64-bit copy plays every such board). */
+static void
+test_ataxx_widths(void)
+{
+	static const char *const gaps[] = {NULL,
+	    "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", "x3o/1-1-1/5/1-1-1/o3x o 0 1"};
+	struct rules_rng rng;
+	int k;
+
+	rules_rng_seed(&rng, 13);
+	for (k = 0; k < 45; k++) {
+		struct state st;
+		struct ai_limits lim;
+		struct ai_report r64, r128;
+		struct rules_move m64, m128, mv[RULES_MAX_MOVES / 8];
+		char val[16];
+		int ply, n;
+
+		snprintf(val, sizeof val, "%d", 5 + k % 3);
+		if (gaps[k % 3] != NULL)
+			load(&rules_ataxx, &st, gaps[k % 3]);
+		else
+			new_game(&rules_ataxx, &st, "size", val);
+		for (ply = 0; ply < (int)rules_rng_below(&rng, 90); ply++) {
+			n = rules_ataxx.legal_moves(
+			    st.b, mv, RULES_MAX_MOVES / 8);
+			if (n == 0)
+				break;
+			rules_ataxx.apply(
+			    st.b, mv[rules_rng_below(&rng, (unsigned)n)]);
+		}
+		if (rules_ataxx.legal_moves(st.b, mv, 1) == 0)
+			continue;
+		ai_limits_level(&lim, k % 2 ? 1 : AI_LEVEL_MAX, (uint64_t)k);
+		lim.depth = k % 2 ? 0 : 1 + k % 5;
+		lim.ms = 60000;
+		memset(&r64, 0, sizeof r64);
+		memset(&r128, 0, sizeof r128);
+		CHECK_INT(ai_ataxx_move64(st.b, &lim, &m64, &r64), 0);
+		CHECK_INT(ai_ataxx_move128(st.b, &lim, &m128, &r128), 0);
+		CHECK_INT(m64.from, m128.from);
+		CHECK_INT(m64.to, m128.to);
+		CHECK_INT(r64.score, r128.score);
+		CHECK_INT(r64.depth, r128.depth);
+		CHECK(r64.nodes == r128.nodes);
+	}
+}
+
 /* A search cancelled before it starts still answers at once, legally. */
 static void
 test_cancel(void)
@@ -696,6 +748,7 @@ main(void)
 	test_ataxx_positions();
 	test_ataxx_scores();
 	test_ataxx_shape();
+	test_ataxx_widths();
 	test_cancel();
 	test_amazons();
 	test_amazons_endings();
