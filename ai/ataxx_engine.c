@@ -855,6 +855,13 @@ AX_ENGINE(const void *st, const struct ai_limits *lim, struct rules_move *out,
 }
 
 #ifndef AX_NARROW
+/* The two copies, as ai.h declares them: repeated here so that a copy of
+ * this file with its functions renamed (make bots-prev) declares them. */
+int ai_ataxx_move64(const void *st, const struct ai_limits *lim,
+    struct rules_move *out, struct ai_report *rep);
+int ai_ataxx_move128(const void *st, const struct ai_limits *lim,
+    struct rules_move *out, struct ai_report *rep);
+
 int
 ai_ataxx_move(const void *st, const struct ai_limits *lim,
     struct rules_move *out, struct ai_report *rep)
