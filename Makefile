@@ -210,16 +210,25 @@ bench: $(BUILD)/perft
 	PORTABLE=$(BUILD) sh bench/run.sh $(BUILD)/native
 
 # bots-prev: the bots bench with the previous release's Ataxx and Amazons
-# engines (BOTS_PREV, a git revision) linked in beside today's, renamed
-# *_prev, for the ladder's `prev` player. Needs git; not part of `all`.
+# engines (BOTS_PREV, a git revision) linked in beside today's, for the
+# ladder's `prev` player. Every function a copied file defines for others
+# (at a line's start, as the style writes definitions, or named by a
+# #define) is renamed *_prev, so that it links whatever the revision
+# exports; a file the revision lacks becomes a comment. Needs git; not
+# part of `all`.
 BOTS_PREV ?= c54ec62
-PREV_SRC = $(BUILD)/prev/ataxx_engine.c $(BUILD)/prev/amazons_engine.c
+PREV_SRC = $(BUILD)/prev/ataxx_engine.c $(BUILD)/prev/ataxx_engine64.c \
+	$(BUILD)/prev/amazons_engine.c
 
 bots-prev: $(BUILD)/bots-prev
-$(BUILD)/prev/%_engine.c: FORCE
+$(BUILD)/prev/%.c: FORCE
 	@mkdir -p $(@D)
-	git show $(BOTS_PREV):ai/$*_engine.c | \
-	    sed 's/\bai_$*_move\b/ai_$*_move_prev/' > $@.tmp
+	git show $(BOTS_PREV):ai/$*.c >$@.src 2>/dev/null || \
+	    echo '/* not in $(BOTS_PREV) */' >$@.src
+	sed -n -e 's/^\(ai_[a-z0-9_]*\)(.*/s\/\\<\1\\>\/\1_prev\/g/p' \
+	    -e 's/^#define [A-Z0-9_]* \(ai_[a-z0-9_]*\)$$/s\/\\<\1\\>\/\1_prev\/g/p' \
+	    $@.src >$@.sed
+	sed -f $@.sed $@.src >$@.tmp && rm $@.src $@.sed
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 $(BUILD)/bots-prev: $(BUILD)/obj/bench/bots.o $(PREV_SRC) $(LIBAI) $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -o $@ $^ $(ALL_LDFLAGS) -lm
