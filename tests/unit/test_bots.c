@@ -420,6 +420,23 @@ ataxx_negamax_shape(const void *st, int depth, int ply, const int *w)
 	return best;
 }
 
+/* Random Ataxx moves from st (a bound drawn anew below `most` each ply):
+ * whether the side to move then has a move. */
+static int
+ataxx_wander(struct state *st, struct rules_rng *rng, unsigned most)
+{
+	struct rules_move mv[RULES_MAX_MOVES / 8];
+	int ply, n;
+
+	for (ply = 0; ply < (int)rules_rng_below(rng, most); ply++) {
+		n = rules_ataxx.legal_moves(st->b, mv, RULES_MAX_MOVES / 8);
+		if (n == 0)
+			break;
+		rules_ataxx.apply(st->b, mv[rules_rng_below(rng, (unsigned)n)]);
+	}
+	return rules_ataxx.legal_moves(st->b, mv, 1) > 0;
+}
+
 /* With its evaluation's terms (and no reductions), the engine's score at
  * depths 1 to 3 (3 in an aspiration window; with and without the shortcut
  * one ply before the leaves, with one or two table slots a key) equals
@@ -437,22 +454,13 @@ test_ataxx_shape(void)
 	for (k = 0; k < 60; k++) {
 		struct state st;
 		struct ai_report rep;
-		struct rules_move mv[RULES_MAX_MOVES / 8];
 		char val[16];
-		int ply, n, depth = 1 + k % 3, t[AI_WEIGHTS], mat, i, v;
+		int depth = 1 + k % 3, t[AI_WEIGHTS], mat, i, v;
 		const int *w = ws[k % 2];
 
 		snprintf(val, sizeof val, "%d", 5 + k % 5);
 		new_game(&rules_ataxx, &st, "size", val);
-		for (ply = 0; ply < (int)rules_rng_below(&rng, 60); ply++) {
-			n = rules_ataxx.legal_moves(
-			    st.b, mv, RULES_MAX_MOVES / 8);
-			if (n == 0)
-				break;
-			rules_ataxx.apply(
-			    st.b, mv[rules_rng_below(&rng, (unsigned)n)]);
-		}
-		if (rules_ataxx.legal_moves(st.b, mv, 1) == 0)
+		if (!ataxx_wander(&st, &rng, 60))
 			continue;
 		bot_weighed(&rules_ataxx, st.b, depth, 0, w, &rep);
 		CHECK_INT(rep.score, ataxx_negamax_shape(st.b, depth, 0, w));
@@ -478,21 +486,12 @@ test_ataxx_scores(void)
 	for (k = 0; k < 60; k++) {
 		struct state st;
 		struct ai_report rep;
-		struct rules_move mv[RULES_MAX_MOVES / 8];
 		char val[16];
-		int ply, n, depth = 1 + k % 3;
+		int depth = 1 + k % 3;
 
 		snprintf(val, sizeof val, "%d", 5 + k % 5);
 		new_game(&rules_ataxx, &st, "size", val);
-		for (ply = 0; ply < (int)rules_rng_below(&rng, 60); ply++) {
-			n = rules_ataxx.legal_moves(
-			    st.b, mv, RULES_MAX_MOVES / 8);
-			if (n == 0)
-				break;
-			rules_ataxx.apply(
-			    st.b, mv[rules_rng_below(&rng, (unsigned)n)]);
-		}
-		if (rules_ataxx.legal_moves(st.b, mv, 1) == 0)
+		if (!ataxx_wander(&st, &rng, 60))
 			continue;
 		bot_weighed(&rules_ataxx, st.b, depth, 1, NULL, &rep);
 		CHECK_INT(rep.score, ataxx_negamax(st.b, depth, 0));
@@ -517,24 +516,15 @@ test_ataxx_widths(void)
 		struct state st;
 		struct ai_limits lim;
 		struct ai_report r64, r128;
-		struct rules_move m64, m128, mv[RULES_MAX_MOVES / 8];
+		struct rules_move m64, m128;
 		char val[16];
-		int ply, n;
 
 		snprintf(val, sizeof val, "%d", 5 + k % 3);
 		if (gaps[k % 3] != NULL)
 			load(&rules_ataxx, &st, gaps[k % 3]);
 		else
 			new_game(&rules_ataxx, &st, "size", val);
-		for (ply = 0; ply < (int)rules_rng_below(&rng, 90); ply++) {
-			n = rules_ataxx.legal_moves(
-			    st.b, mv, RULES_MAX_MOVES / 8);
-			if (n == 0)
-				break;
-			rules_ataxx.apply(
-			    st.b, mv[rules_rng_below(&rng, (unsigned)n)]);
-		}
-		if (rules_ataxx.legal_moves(st.b, mv, 1) == 0)
+		if (!ataxx_wander(&st, &rng, 90))
 			continue;
 		ai_limits_level(&lim, k % 2 ? 1 : AI_LEVEL_MAX, (uint64_t)k);
 		lim.depth = k % 2 ? 0 : 1 + k % 5;
