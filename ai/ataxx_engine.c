@@ -85,7 +85,7 @@ enum ax_weight {
 	AX_W_COUNT
 };
 static const int ax_weights[AX_W_COUNT] = {
-    -32, 3, 3, 189, 0, 0, 0, 0, 0, 120, 5, 0};
+    -32, 3, 3, 300, 0, 0, 0, 0, 0, 120, 5, 0};
 _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 
 /* The deepest search (plies) and the most moves of one position: at most
