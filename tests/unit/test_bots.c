@@ -252,40 +252,6 @@ test_ataxx_positions(void)
 	CHECK_INT(rep.depth, 5);
 }
 
-/* Plain negamax over the rules interface with the engine's scoring:
- * material x100, a finished game +-(100000 - ply); at depth 0 a game ended
- * by "neither side can move" still counts as material, as the engine only
- * finds that out when it looks for moves. */
-static int
-ataxx_negamax(const void *st, int depth, int ply)
-{
-	struct rules_move mv[RULES_MAX_MOVES / 8];
-	struct rules_status s;
-	int me = rules_ataxx.turn(st), n, i, best = -1000000;
-
-	rules_status(&rules_ataxx, st, &s);
-	if (s.result != RULES_PLAYING &&
-	    (depth > 0 || strcmp(s.reason, "neither side can move") != 0)) {
-		if (s.result == RULES_DRAW)
-			return 0;
-		return s.winner == me ? 100000 - ply : -100000 + ply;
-	}
-	if (depth == 0)
-		return 100 * (s.score[me] - s.score[1 - me]);
-	n = rules_ataxx.legal_moves(st, mv, RULES_MAX_MOVES / 8);
-	for (i = 0; i < n; i++) {
-		struct state next;
-		int v;
-
-		memcpy(next.b, st, rules_ataxx.state_size);
-		rules_ataxx.apply(next.b, mv[i]);
-		v = -ataxx_negamax(next.b, depth - 1, ply + 1);
-		if (v > best)
-			best = v;
-	}
-	return best;
-}
-
 /* What cell (r, c) of an Ataxx board holds: 0 empty, 1 the side to move,
  * 2 the other side, 3 off the board or blocked. */
 static int
@@ -383,10 +349,13 @@ ataxx_one_ply(const void *st)
 	return best;
 }
 
-/* Negamax with the engine's whole evaluation (weights w, no reductions):
- * as ataxx_negamax, plus the shape terms, and one ply before the leaves
- * the engine's shortcut (the best material after one move plus this
- * position's shape, the move handing the tempo over). */
+/* Negamax over the rules interface with the engine's scoring and its
+ * whole evaluation (weights w, no reductions): material x100 plus the
+ * shape terms, a finished game +-(100000 - ply); at depth 0 a game ended
+ * by "neither side can move" still counts as material, as the engine only
+ * finds that out when it looks for moves; one ply before the leaves the
+ * engine's shortcut unless w[8] (the best material after one move plus
+ * this position's shape, the move handing the tempo over). */
 static int
 ataxx_negamax_shape(const void *st, int depth, int ply, const int *w)
 {
@@ -418,6 +387,15 @@ ataxx_negamax_shape(const void *st, int depth, int ply, const int *w)
 			best = v;
 	}
 	return best;
+}
+
+/* Plain negamax: material alone, every move made down to the leaves. */
+static int
+ataxx_negamax(const void *st, int depth, int ply)
+{
+	static const int plain[AI_WEIGHTS] = {[8] = 1};
+
+	return ataxx_negamax_shape(st, depth, ply, plain);
 }
 
 /* Random Ataxx moves from st (a bound drawn anew below `most` each ply):
