@@ -132,6 +132,13 @@ $(BUILD)/loadgen: $(BUILD)/obj/bench/loadgen.o
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/obj/tests/unit/check.o $(LIBS_ALL)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+# The store tests share their fixtures.
+STORE_TESTS = $(BUILD)/tests/test_store $(BUILD)/tests/test_pgstore
+$(STORE_TESTS): $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o \
+	    $(BUILD)/obj/tests/unit/store_fixture.o \
+	    $(BUILD)/obj/tests/unit/check.o $(LIBS_ALL)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 # The client's unit tests link the client's objects too.
 $(BUILD)/tests/test_client_%: $(BUILD)/obj/tests/unit/test_client_%.o $(BUILD)/obj/tests/unit/check.o $(LIBCLIENT) $(LIBPROTO) $(LIBRULES)
 	@mkdir -p $(@D)

@@ -24,6 +24,7 @@
 #include "server/store/store.h"
 #include "server/store/storeq.h"
 #include "tests/unit/check.h"
+#include "tests/unit/store_fixture.h"
 
 /* The URL of the maintenance database, and the fault control file. */
 static const char *test_pg_url;
@@ -260,51 +261,13 @@ test_pg_ops(void)
 	store_close(w);
 }
 
-/* A rating put: name's values after the game key ended at ms (wins
- * counted up from before_wins, the rating from before). */
-static struct store_op *
-test_pg_rating(const char *name, const char *key, long long ms, double before,
-    double after, int before_wins)
-{
-	struct store_op *op = store_op_new(STORE_OP_RATING_PUT);
-	struct store_rating *r = &op->u.rating;
-
-	r->name = store_op_str(op, name);
-	r->pool = store_op_str(op, "ataxx");
-	r->game = store_op_str(op, key);
-	r->rating = after;
-	r->rd = 200;
-	r->vol = 0.06;
-	r->wins = before_wins + 1;
-	r->updated_ms = ms;
-	r->before_rating = before;
-	r->before_wins = before_wins;
-	return op;
-}
-
-/* What a ratings read found: the last row's rating and wins. */
-struct test_pg_rated {
-	double rating;
-	int wins, n;
-};
-
-static void
-test_pg_rated_cb(void *arg, const struct store_rating *r)
-{
-	struct test_pg_rated *out = arg;
-
-	out->rating = r->rating;
-	out->wins = r->wins;
-	out->n++;
-}
-
 /* name's ratings as the reader sees them. */
-static struct test_pg_rated
+static struct store_fixture_rated
 test_pg_rated(struct store *r, const char *name)
 {
-	struct test_pg_rated out = {0, 0, 0};
+	struct store_fixture_rated out = {0, 0, 0};
 
-	CHECK(store_ratings_of(r, name, test_pg_rated_cb, &out) == 0);
+	CHECK(store_ratings_of(r, name, store_fixture_rated_cb, &out) == 0);
 	return out;
 }
 
@@ -319,7 +282,7 @@ test_pg_ratings_once(void)
 	char url[256], err[512] = "";
 	struct store *w, *r;
 	struct store_op *op, *next;
-	struct test_pg_rated got;
+	struct store_fixture_rated got;
 
 	test_pg_fresh(url, sizeof url);
 	w = store_open(url, STORE_SYNC_FULL, err, sizeof err);
@@ -330,7 +293,7 @@ test_pg_ratings_once(void)
 		store_close(w);
 		return;
 	}
-	op = test_pg_rating("ana", "r1/1@100", 100, 1500, 1600, 0);
+	op = store_fixture_rating("ana", "r1/1@100", 100, 1500, 1600, 0);
 	CHECK(store_commit(w, op) == 0);
 	CHECK(store_commit(w, op) == 0); /* the retry */
 	got = test_pg_rated(r, "ana");
@@ -338,7 +301,7 @@ test_pg_ratings_once(void)
 	CHECK_INT(got.wins, 1);
 	CHECK(got.rating == 1600);
 	/* The next game, then the first game's group once more. */
-	next = test_pg_rating("ana", "r2/1@200", 200, 1600, 1650, 1);
+	next = store_fixture_rating("ana", "r2/1@200", 200, 1600, 1650, 1);
 	CHECK(store_commit(w, next) == 0);
 	store_op_free(next);
 	CHECK(store_commit(w, op) == 0);

@@ -17,6 +17,7 @@
 #include "server/store/schema.h"
 #include "server/store/store.h"
 #include "tests/unit/check.h"
+#include "tests/unit/store_fixture.h"
 
 /* Check that text holds part, showing the text when it does not. */
 #define CHECK_HAS(text, part) test_store_has((text), (part), __LINE__)
@@ -1059,44 +1060,6 @@ test_store_group(void)
 	test_store_rm(ctl);
 }
 
-/* A rating put: name's values after the game key ended at ms (wins
- * counted up from before_wins). */
-static struct store_op *
-test_store_rating(const char *name, const char *key, long long ms,
-    double before, double after, int before_wins)
-{
-	struct store_op *op = store_op_new(STORE_OP_RATING_PUT);
-	struct store_rating *r = &op->u.rating;
-
-	r->name = store_op_str(op, name);
-	r->pool = store_op_str(op, "ataxx");
-	r->game = store_op_str(op, key);
-	r->rating = after;
-	r->rd = 200;
-	r->vol = 0.06;
-	r->wins = before_wins + 1;
-	r->updated_ms = ms;
-	r->before_rating = before;
-	r->before_wins = before_wins;
-	return op;
-}
-
-/* What a ratings read found: the last row's rating and wins. */
-struct test_store_rated {
-	double rating;
-	int wins, n;
-};
-
-static void
-test_store_rated_cb(void *arg, const struct store_rating *r)
-{
-	struct test_store_rated *out = arg;
-
-	out->rating = r->rating;
-	out->wins = r->wins;
-	out->n++;
-}
-
 /* A group committed twice (its acknowledgement lost) changes each rating
  * once, also after another game's change; a rated game's mark is kept
  * once per person, and goes with its prune. */
@@ -1106,7 +1069,7 @@ test_store_ratings_once(void)
 	char err[256] = "", path[64];
 	struct store *s;
 	struct store_op *op;
-	struct test_store_rated got = {0, 0, 0};
+	struct store_fixture_rated got = {0, 0, 0};
 
 	test_store_tmp(path, sizeof path);
 	s = store_open(path, 0, err, sizeof err);
@@ -1115,15 +1078,16 @@ test_store_ratings_once(void)
 		test_store_rm(path);
 		return;
 	}
-	op = test_store_rating("ana", "r1/1@100", 100, 1500, 1600, 0);
+	op = store_fixture_rating("ana", "r1/1@100", 100, 1500, 1600, 0);
 	CHECK_INT(store_commit(s, op), 0);
 	CHECK_INT(store_commit(s, op), 0);
-	CHECK_INT(store_write(s,
-	              test_store_rating("ana", "r2/1@200", 200, 1600, 1650, 1)),
+	CHECK_INT(
+	    store_write(
+	        s, store_fixture_rating("ana", "r2/1@200", 200, 1600, 1650, 1)),
 	    0);
 	CHECK_INT(store_commit(s, op), 0); /* the first group, once more */
 	store_op_free(op);
-	CHECK_INT(store_ratings_of(s, "ana", test_store_rated_cb, &got), 0);
+	CHECK_INT(store_ratings_of(s, "ana", store_fixture_rated_cb, &got), 0);
 	CHECK_INT(got.n, 1);
 	CHECK_INT(got.wins, 2);
 	CHECK(got.rating == 1650);
