@@ -29,6 +29,9 @@
 #ifdef AX_NARROW
 typedef uint64_t ax_bb;
 #define AX_ENGINE ai_ataxx_move64
+/* clang names the loader's chooser of a RULES_HOT function's copies after
+ * the function, static or not: the two files' must differ. */
+#define ax_search ax_search64
 #else
 typedef ataxx_bb ax_bb;
 #define AX_ENGINE ai_ataxx_move128
