@@ -154,31 +154,50 @@ def fit_k(rows, w):
     return (lo + hi) / 2
 
 
-def fit_phases(train, test):
-    """A fit of its own for each phase (PHASES: arrows on the board), the
-    error of them all together, and each one's weights. Every leaf one
-    search compares has the same arrows (one a move), so a phase's
-    weights matter only in their ratios: each is scaled to queen's."""
-    se = ll = 0.0
+def fit_phases(train, test, w):
+    """Whether the weights should change with the phase (PHASES: arrows
+    on the board). Every leaf one search compares has the same arrows (one
+    a move), so only the weights' ratios matter within a phase, not the
+    curve's steepness K, which grows as the board fills. So: the held-out
+    error of the weights w with a K fitted for each phase, against a
+    whole fit for each phase; each phase's weights scaled to queen's."""
+    sums = [[0.0, 0.0], [0.0, 0.0]]
     lines = []
     for lo, hi in PHASES:
         tr = [r for r in train if lo <= r[1] < hi]
         te = [r for r in test if lo <= r[1] < hi]
         if len(tr) < 100 or not te:
             continue
+        k = fit_k(tr, w)
+        e0 = errors(te, [k * x for x in w])
         beta = fit(tr)
-        e = errors(te, beta)
-        se += e[0] * len(te)
-        ll += e[1] * len(te)
-        k = beta[0] / QUEEN
-        lines.append("  arrows %2d-%2d (%5d, %4d): K %.5f, %s; held out %.5f"
-                     % (lo, hi - 1, len(tr), len(te), k,
-                        ", ".join("%s %.2f" % (name, b / k) for (name, _), b
-                                  in zip(TERMS, beta)), e[0]))
-    print("%-28s held out %.5f (log loss %.4f)" %
-          ("a fit for each phase", se / len(test), ll / len(test)))
+        e1 = errors(te, beta)
+        for i, e in enumerate((e0, e1)):
+            sums[i][0] += e[0] * len(te)
+            sums[i][1] += e[1] * len(te)
+        lines.append("  arrows %2d-%2d (%5d, %4d): held out %.5f, %.5f; %s"
+                     % (lo, hi - 1, len(tr), len(te), e0[0], e1[0],
+                        weights(beta)))
+    print("%-28s held out %.5f (log loss %.4f)" % (
+        "the fit, K for each phase", sums[0][0] / len(test),
+        sums[0][1] / len(test)))
+    print("%-28s held out %.5f (log loss %.4f)" % (
+        "a fit for each phase", sums[1][0] / len(test),
+        sums[1][1] / len(test)))
+    print("  phase (positions: train, held out): held-out error of the fit"
+          " with its own K, of the phase's fit; its weights")
     for line in lines:
         print(line)
+
+
+def weights(beta):
+    """Coefficients as the engine's weights (queen at QUEEN), or the raw
+    coefficients when queen's is too small to scale by."""
+    if abs(beta[0]) < 1e-3:
+        return "queen's coefficient %.1e: no scale (raw x1000: %s)" % (
+            beta[0], ", ".join("%.2f" % (1000 * b) for b in beta))
+    return ", ".join("%s %.2f" % (name, QUEEN * b / beta[0])
+                     for (name, _), b in zip(TERMS, beta))
 
 
 def report(name, train, test, beta):
@@ -210,13 +229,12 @@ def main():
     k = beta[0] / QUEEN
     w = [b / k for b in beta]
     print("K = %.5f per unit of score (queen %d a square)" % (k, QUEEN))
-    print("weights: " + ", ".join("%s %.2f" % (name, x)
-                                  for (name, _), x in zip(TERMS, w)))
+    print("weights: " + weights(beta))
     print("BOTS_WEIGHTS=%s,12,14,40,15,%s" % (
         ",".join(str(round(x)) for x in w[:4]),
         ",".join(str(round(x)) for x in w[4:])))
     if phase:
-        fit_phases(train, test)
+        fit_phases(train, test, w)
 
 if __name__ == "__main__":
     main()
