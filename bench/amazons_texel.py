@@ -20,6 +20,9 @@ weights, and K, the curve's steepness per unit of the engine's score.
 Every fifth block of 50 positions (about a game's) is held out and the
 mean squared error (Texel's measure) and log loss are printed for it:
 with queen territory alone, with the engine's defaults, with the fit.
+The fit is repeated on each half of the training positions: a weight
+that differs much between them is not settled by the data (positions of
+one game are not independent, so their count overstates the evidence).
 With --phase, each phase (by the arrows on the board) gets a fit of its
 own, to see whether early and late positions want different weights.
 
@@ -230,6 +233,11 @@ def main():
     w = [b / k for b in beta]
     print("K = %.5f per unit of score (queen %d a square)" % (k, QUEEN))
     print("weights: " + weights(beta))
+    # the same fit on each half of the training positions (the first
+    # games, the last): how far each weight is from settled
+    half = len(train) // 2
+    for name, part in (("first", train[:half]), ("second", train[half:])):
+        print("  on the %s half: %s" % (name, weights(fit(part))))
     print("BOTS_WEIGHTS=%s,12,14,40,15,%s" % (
         ",".join(str(round(x)) for x in w[:4]),
         ",".join(str(round(x)) for x in w[4:])))
