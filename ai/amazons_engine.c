@@ -62,7 +62,7 @@ enum am_weight {
 /* AM_W_SEARCH's bits: the transposition table's cutoffs, two killer
  * moves a ply tried before a node ranks its moves, null windows after a
  * node's first move, the table's move tried first like the killers, and
- * the time rule (AM_S_PREDICT, below).
+ * the time rules (AM_S_PREDICT, AM_S_FULL, below).
  * The cutoffs and null windows change the work, not the value; the moves
  * tried first may lie outside the node's selection (a killer from a
  * sibling, a table move a depth-1 node stopped at) and so widen it. */
@@ -75,6 +75,9 @@ enum am_weight {
  * before, at the search's rate so far) ends within the time; without it,
  * no iteration starts after half the time. */
 #define AM_S_PREDICT 16
+/* AM_W_SEARCH's other time rule: start an iteration whenever time is
+ * left (the deadline stops it, and what it finished counts). */
+#define AM_S_FULL 32
 /* The growth of an iteration's cost over the last one's, as predicted:
  * bounds on the measured ratio (a cutoff-rich iteration can look nearly
  * free, a timed-out one is not measured). */
@@ -882,7 +885,8 @@ am_level(struct am *a, const struct ai_limits *lim)
 }
 
 /* Whether to start another iteration, `elapsed` of `ms` spent: with
- * AM_S_PREDICT and two iterations measured (evaluations: `last`, `prev`
+ * AM_S_FULL while time is left; with AM_S_PREDICT and two iterations
+ * measured (evaluations: `last`, `prev`
  * before it, `total` with the root's ranking), when the next one's
  * predicted cost ends within the time; else before half the time. */
 static int
@@ -891,6 +895,8 @@ am_next(
 {
 	double growth;
 
+	if (a->w[AM_W_SEARCH] & AM_S_FULL)
+		return elapsed < ms;
 	if (!(a->w[AM_W_SEARCH] & AM_S_PREDICT) || prev <= 0 || total <= 0)
 		return elapsed * 2 <= ms;
 	growth = (double)last / (double)prev;
