@@ -1021,10 +1021,10 @@ main(int argc, char **argv)
 	    "solver)\n"
 	    "       bots texel GAMES DEPTH FIRST   (Ataxx self-play for "
 	    "bench/texel.py)\n"
-	    "       bots texel amazons GAMES DEPTH FIRST   (Amazons self-play "
-	    "for bench/amazons_texel.py)\n"
 	    "       bots depth GAME POSITIONS [PLAYER [DEPTH]]   (depth at "
 	    "full time from the opening; nodes to a fixed depth)\n"
+	    "       bots texel amazons GAMES DEPTH FIRST   (Amazons self-play "
+	    "for bench/amazons_texel.py)\n"
 	    "       bots ladder GAME A B GAMES SCALE [FIRST_OPENING]   (A, B: "
 	    "1-5, random, old, prev, 1p-5p)\n");
 	return 2;
