@@ -16,6 +16,7 @@
  * exact the evaluation is the exact result (with the difference of the
  * counts), so a won ending is kept and a lost one made as long as can be.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +62,8 @@ enum am_weight {
 };
 /* AM_W_SEARCH's bits: the transposition table's cutoffs, two killer
  * moves a ply tried before a node ranks its moves, null windows after a
- * node's first move, and the table's move tried first like the killers.
+ * node's first move, the table's move tried first like the killers, and
+ * the time rules (AM_S_PREDICT, AM_S_FULL, below).
  * The cutoffs and null windows change the work, not the value; the moves
  * tried first may lie outside the node's selection (a killer from a
  * sibling, a table move a depth-1 node stopped at) and so widen it. */
@@ -69,6 +71,21 @@ enum am_weight {
 #define AM_S_KILLERS 2
 #define AM_S_PVS 4
 #define AM_S_TTMOVE 8
+/* AM_W_SEARCH's time rule: start an iteration only when its predicted
+ * cost ends within the time (the last iteration's evaluations times
+ * their growth a ply, measured over the last two plies because an
+ * alpha-beta search grows unevenly from odd to even depths, at the
+ * search's rate so far); without it, no iteration starts after half the
+ * time. */
+#define AM_S_PREDICT 16
+/* AM_W_SEARCH's other time rule: start an iteration whenever time is
+ * left (the deadline stops it, and what it finished counts). */
+#define AM_S_FULL 32
+/* The growth of an iteration's cost over the last one's, as predicted:
+ * bounds on the measured ratio (a cutoff-rich iteration can look nearly
+ * free). */
+#define AM_GROWTH_MIN 2.0
+#define AM_GROWTH_MAX 16.0
 static const int am_weights[AM_W_COUNT] = {10, 4, 2, 3, 12, 14, 40, 15, 0, 0};
 _Static_assert(AM_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 #define AM_MOB_CAP 12
@@ -870,21 +887,51 @@ am_level(struct am *a, const struct ai_limits *lim)
 	return caps[l - 1];
 }
 
+/* Whether to start iteration `depth`, `elapsed` of `ms` spent: with
+ * AM_S_FULL while time is left; with AM_S_PREDICT and three iterations
+ * measured (cost[d]: iteration d's evaluations; `total` all of them with
+ * the root's ranking), when its predicted cost ends within the time; else
+ * before half the time. */
+static int
+am_next(const struct am *a, int depth, const long *cost, long total,
+    long elapsed, long ms)
+{
+	double growth;
+
+	if (a->w[AM_W_SEARCH] & AM_S_FULL)
+		return elapsed < ms;
+	if (!(a->w[AM_W_SEARCH] & AM_S_PREDICT) || depth < 5 ||
+	    cost[depth - 3] <= 0 || total <= 0)
+		return elapsed * 2 <= ms;
+	growth = sqrt((double)cost[depth - 1] / (double)cost[depth - 3]);
+	growth = growth < AM_GROWTH_MIN ? AM_GROWTH_MIN
+	    : growth > AM_GROWTH_MAX    ? AM_GROWTH_MAX
+	                                : growth;
+	return elapsed +
+	    (double)cost[depth - 1] * growth * (double)elapsed /
+	        (double)total <=
+	    (double)ms;
+}
+
 /* Iterative deepening over the ranked root moves; the best move's index. */
 static int
 am_deepen(struct am *a, const struct am_pos *p, struct am_move *mv, int n,
     int cap, uint64_t start, long ms, struct ai_report *rep)
 {
 	int depth, best = 0, width = n < a->w[AM_W_ROOT] ? n : a->w[AM_W_ROOT];
+	long cost[AM_PLY_MAX + 1] = {0}, before;
 
 	rep->depth = 1;
 	rep->score = mv[0].score;
 	for (depth = 2; depth <= cap; depth++) {
 		int score, bi;
 
-		if ((long)(ai_clock_ms() - start) * 2 > ms)
+		if (!am_next(a, depth, cost, a->nodes,
+		        (long)(ai_clock_ms() - start), ms))
 			break;
+		before = a->nodes;
 		bi = am_root(a, p, mv, width, depth, &score);
+		cost[depth] = a->nodes - before;
 		if (bi >= 0 && (!a->stop || mv[bi].score > mv[0].score))
 			best = bi;
 		if (a->stop)

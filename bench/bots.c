@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ai/ai.h"
+#include "rules/amazons.h"
 #include "rules/ataxx.h"
 #include "rules/games.h"
 #include "rules/solitaire.h"
@@ -842,6 +843,79 @@ bots_depth(const struct rules_game *g, int n, int p, int fixed)
 	return 0;
 }
 
+/* Self-play for tuning the Amazons evaluation (bench/amazons_texel.py):
+ * GAMES games of level 5 at a fixed depth from BOTS_TEXEL_RANDOM random
+ * plies (openings FIRST, FIRST + 1, ...), and for each later position one
+ * line: the result for the side to move (1 or 0: Amazons has no draw),
+ * the arrows on the board (the phase), then the terms' counts in enum
+ * am_weight's order (ai/amazons_engine.c). A game ends once the sides are
+ * apart and every region is counted exactly (ai_amazons_count): its
+ * result is then known, the side to move winning with more moves left,
+ * and the evaluation is that count, with no weight to fit. */
+static int
+bots_texel_amazons(int games, int depth, int first)
+{
+	const struct rules_game *g = &rules_amazons;
+	static int rec[BOTS_PLIES_MAX][1 + AI_WEIGHTS];
+	static int turn[BOTS_PLIES_MAX];
+	int i, k, j;
+
+	for (i = 0; i < games; i++) {
+		struct bots_state st;
+		const struct amazons_state *as = (const void *)st.b;
+		struct rules_status s;
+		struct rules_rng rng;
+		int ply, n = 0, white = -1, left[2];
+
+		rules_rng_seed(&rng, (uint64_t)(first + i));
+		bots_new(g, &st);
+		for (ply = 0; ply < BOTS_PLIES_MAX; ply++) {
+			struct rules_move m;
+			struct ai_limits lim;
+			struct ai_report rep;
+
+			rules_status(g, st.b, &s);
+			if (s.result != RULES_PLAYING)
+				break;
+			if (ply < BOTS_TEXEL_RANDOM) {
+				if (bots_random(g, st.b, &rng, &m) != 0)
+					break;
+				g->apply(st.b, m);
+				continue;
+			}
+			if (ai_amazons_count(st.b, left) == 1) {
+				white = as->turn == 0 ? left[0] > left[1]
+				                      : left[0] >= left[1];
+				break;
+			}
+			turn[n] = g->turn(st.b);
+			ai_amazons_terms(st.b, rec[n] + 1);
+			rec[n][0] = __builtin_popcountll(as->arrows[0]) +
+			    __builtin_popcountll(as->arrows[1]);
+			n++;
+			ai_limits_level(&lim, AI_LEVEL_MAX, 1);
+			lim.depth = depth;
+			lim.ms = 600000;
+			if (ai_bot_move(g, st.b, &lim, &m, &rep) != 0)
+				break;
+			g->apply(st.b, m);
+		}
+		if (white < 0) {
+			rules_status(g, st.b, &s);
+			white = s.result == RULES_WIN && s.winner == 0;
+		}
+		for (k = 0; k < n; k++) {
+			printf("%d", turn[k] == 0 ? white : 1 - white);
+			for (j = 0; j < 1 + AI_WEIGHTS; j++)
+				printf(",%d", rec[k][j]);
+			printf("\n");
+		}
+		fprintf(stderr, "\rtexel amazons: %d/%d games", i + 1, games);
+	}
+	fprintf(stderr, "\n");
+	return 0;
+}
+
 /* Every set of three first pegs: the value for the first player, counted,
  * and the losing and winning sets named. */
 static void
@@ -936,6 +1010,10 @@ main(int argc, char **argv)
 	if (argc == 5 && strcmp(argv[1], "endings") == 0)
 		return bots_endings(
 		    atoi(argv[2]), atoi(argv[3]), atol(argv[4]));
+	if (argc == 6 && strcmp(argv[1], "texel") == 0 &&
+	    strcmp(argv[2], "amazons") == 0)
+		return bots_texel_amazons(
+		    atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
 	if (argc == 5 && strcmp(argv[1], "texel") == 0)
 		return bots_texel(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (g != NULL && argc >= 4 && argc <= 6 &&
@@ -958,6 +1036,8 @@ main(int argc, char **argv)
 	    "bench/texel.py)\n"
 	    "       bots depth GAME POSITIONS [PLAYER [DEPTH]]   (depth at "
 	    "full time from the opening; nodes to a fixed depth)\n"
+	    "       bots texel amazons GAMES DEPTH FIRST   (Amazons self-play "
+	    "for bench/amazons_texel.py)\n"
 	    "       bots ladder GAME A B GAMES SCALE [FIRST_OPENING]   (A, B: "
 	    "1-5, random, old, prev, wide, 1p-5p)\n");
 	return 2;

@@ -626,6 +626,13 @@ fi
 if [ -x "$BUILD/bots" ]; then
 	"$BUILD/bots" depth amazons 5 | tail -n 1
 fi
+# Amazons: the Texel fit of the evaluation's weights on the self-play data
+# in the repository, its held-out error against the defaults' (docs/
+# ENGINES.md, "Amazons: a Texel fit"; about 10 s).
+if command -v python3 >/dev/null 2>&1; then
+	python3 "$HERE/amazons_texel.py" "$HERE/texel/amazons-d2.csv.gz" |
+	    sed -n 's/^/amazons texel: /; 2,6p'
+fi
 # Another client's ping while two level-5 bot rooms think (target p99 under
 # 0.5 ms: the search threads run at SCHED_IDLE).
 if command -v python3 >/dev/null 2>&1; then
