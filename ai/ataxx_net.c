@@ -26,21 +26,18 @@ ataxx_net_relu(double z)
 int
 ai_ataxx_net(const int x[AI_ATAXX_NET_IN], int empty, int squares)
 {
-	double in[AI_ATAXX_NET_IN], phase, v = 0;
+	double phase = squares > 0 ? (double)empty / squares : 0, v = 0;
 	int i, j;
 
-	phase = squares > 0 ? (double)empty / squares : 0;
-	for (i = 0; i < AI_ATAXX_NET_IN; i++) {
-		in[i] = x[i] / ataxx_net_scale[i];
-		v += ataxx_net_lin[i] * in[i];
-	}
+	for (i = 0; i < AI_ATAXX_NET_IN; i++)
+		v += ataxx_net_lin[i] * x[i];
 	for (j = 0; j < AX_NET_HIDDEN; j++) {
 		/* the pair's units: the weighed counts, then their negation,
 		 * each plus the phase's part and the unit's own */
 		double a = 0, rest = ataxx_net_c[j] + ataxx_net_u[j] * phase;
 
 		for (i = 0; i < AI_ATAXX_NET_IN; i++)
-			a += ataxx_net_w[j][i] * in[i];
+			a += ataxx_net_w[j][i] * x[i];
 		v += ataxx_net_v[j] *
 		    (ataxx_net_relu(a + rest) - ataxx_net_relu(rest - a));
 	}
