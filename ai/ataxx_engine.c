@@ -101,7 +101,7 @@ enum ax_weight {
 	AX_W_COUNT
 };
 static const int ax_weights[AX_W_COUNT] = {
-    -32, 3, 3, 300, 0, 0, 0, 0, 0, 120, 5, 0, 0, 0, 0};
+    -32, 3, 3, 300, 0, 0, 0, 0, 0, 120, 5, 0, 42, 51, 0};
 _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 
 /* The deepest search (plies) and the most moves of one position: at most
@@ -698,10 +698,13 @@ ax_level(struct ax *a, const struct ai_limits *lim, int *cap)
 	*cap = caps[l - 1];
 	a->noise = noise[l - 1];
 	if (l < AI_LEVEL_MAX) {
-		/* the pruning was measured at level 5 only: the capped
-		 * levels keep the strength their ladder was measured at */
+		/* the pruning and the piece-square terms were measured at
+		 * level 5 only: the capped levels keep the strength their
+		 * ladder was measured at */
 		a->w[AX_W_RFP] = 0;
 		a->w[AX_W_LMP] = 0;
+		a->w[AX_W_EDGE] = 0;
+		a->w[AX_W_CORNER] = 0;
 	}
 	if (lim->depth > 0) {
 		*cap =
