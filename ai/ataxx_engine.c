@@ -4,7 +4,8 @@
  * alpha-beta, a transposition table keyed by a Zobrist hash, move ordering
  * (table move, pieces infected, killers, history), judged by material and
  * terms tuned on self-play (enum ax_weight; docs/ENGINES.md has every
- * match behind them), with reverse futility pruning near the leaves;
+ * match behind them; a small neural evaluation, ataxx_net.c, is one
+ * weight, off), with reverse futility pruning near the leaves;
  * endings of few empty squares go first to the exact solver of
  * ataxx_solve.c. It stops at its deadline (or when cancelled) and
  * plays the best move of the deepest iteration; low levels are weakened
