@@ -28,7 +28,7 @@ on mini-batches in a fixed order from a fixed seed, holding out every
 fifth block of positions as bench/texel.py does. The weights are written
 as the C table ai/ataxx_net_table.h.
 
-    build/bots texel 1200 5 1 | gzip -n > bench/texel/ataxx-sq-d5.csv.gz
+    build/bots texel 900 5 1 | gzip -n -9 > bench/texel/ataxx-sq-d5.csv.gz
     python3 bench/ataxx_net.py bench/texel/ataxx-sq-d5.csv.gz \\
         > ai/ataxx_net_table.h
 
