@@ -37,7 +37,7 @@ int ai_cancelled(const atomic_int *cancel);
 #define AI_LEVEL_MAX 5
 
 /* Evaluation weights a bench may try instead of an engine's own. */
-#define AI_WEIGHTS 12
+#define AI_WEIGHTS 16
 
 /* What a bot may spend on one move. */
 struct ai_limits {
@@ -107,6 +107,17 @@ int ai_ataxx_move64(const void *st, const struct ai_limits *lim,
  * side to move, in the order of its weights (the rest 0), for tuning
  * (bench/texel.py); the material, one side's pieces minus the other's. */
 int ai_ataxx_terms(const void *st, int terms[AI_WEIGHTS]);
+
+/* ataxx_net.c */
+/* The inputs of the Ataxx engine's small neural evaluation: material,
+ * exposed stones, clone reach, edge stones, corner stones, each the side
+ * to move's count minus the other's (not the holes: they count the same
+ * as the reach, docs/ENGINES.md). */
+#define AI_ATAXX_NET_IN 5
+/* Its value in hundredths of a piece beyond 100 a piece of material and
+ * the side to move's tempo, for the side with counts x, with `empty` of
+ * `squares` playable squares empty (odd in x). */
+int ai_ataxx_net(const int x[AI_ATAXX_NET_IN], int empty, int squares);
 
 /* ataxx_solve.c: endings solved exactly (docs/ENGINES.md). */
 /* The most empty squares of a position the solver takes. */

@@ -4,7 +4,8 @@
  * alpha-beta, a transposition table keyed by a Zobrist hash, move ordering
  * (table move, pieces infected, killers, history), judged by material and
  * terms tuned on self-play (enum ax_weight; docs/ENGINES.md has every
- * match behind them), with reverse futility pruning near the leaves;
+ * match behind them; a small neural evaluation, ataxx_net.c, is one
+ * weight, off), with reverse futility pruning near the leaves;
  * endings of few empty squares go first to the exact solver of
  * ataxx_solve.c. It stops at its deadline (or when cancelled) and
  * plays the best move of the deepest iteration; low levels are weakened
@@ -52,7 +53,9 @@ _Static_assert((AX_NARROW_SIZE - 1) * (ATAXX_STRIDE + 1) < 64,
  * measured and tuned), then the search's settings (0 off):
  *   AX_W_EXPOSED: stones next to an empty square, which can be infected;
  *   AX_W_REACH: empty squares a side can clone into;
- *   AX_W_HOLES: empty squares next to that side's stones alone;
+ *   AX_W_HOLES: empty squares next to that side's stones alone (the
+ *     same number as the reach: a square next to both sides cancels out
+ *     of either difference);
  *   AX_W_TEMPO: being the side to move;
  *   AX_W_LMR: from this depth, late moves searched a ply shallower first;
  *   AX_W_ASPIRATION: iterations searched in a window this wide each side
@@ -70,7 +73,15 @@ _Static_assert((AX_NARROW_SIZE - 1) * (ATAXX_STRIDE + 1) < 64,
  *     plays it when proven;
  *   AX_W_LMP: late move pruning: a null-window node within AX_LMP_DEPTH
  *     plies of the leaves searches only this many moves a ply of depth
- *     (in order: the table's, the infecting ones, killers, history). */
+ *     (in order: the table's, the infecting ones, killers, history);
+ *   AX_W_EDGE, AX_W_CORNER: piece-square terms, each one side's stones
+ *     minus the other's on a class of squares alike under the board's
+ *     symmetries: the edge (the outer ring, corners included; a stone
+ *     there has 5 neighbours or fewer to be infected from) and the four
+ *     corners (3 neighbours);
+ *   AX_W_NET: 1: the small neural evaluation of ataxx_net.c replaces the
+ *     terms above but the tempo (material stays 100 a piece; the net
+ *     weighs it too). */
 enum ax_weight {
 	AX_W_EXPOSED,
 	AX_W_REACH,
@@ -85,10 +96,13 @@ enum ax_weight {
 	AX_W_RFP,
 	AX_W_SOLVE,
 	AX_W_LMP,
+	AX_W_EDGE,
+	AX_W_CORNER,
+	AX_W_NET,
 	AX_W_COUNT
 };
 static const int ax_weights[AX_W_COUNT] = {
-    -32, 3, 3, 300, 0, 0, 0, 0, 0, 120, 5, 0};
+    -32, 3, 3, 300, 0, 0, 0, 0, 0, 120, 5, 0, 42, 51, 0};
 _Static_assert(AX_W_COUNT <= AI_WEIGHTS, "room for the bench's weights");
 
 /* The deepest search (plies) and the most moves of one position: at most
@@ -158,9 +172,12 @@ struct ax {
 	uint16_t root_best; /* the best root move fully searched */
 	uint16_t fail_high; /* a root move that beat the aspiration window */
 	int noise;          /* evaluation noise, +-, in hundredths of a piece */
+	int squares;        /* the board's squares but its gaps (AX_W_NET) */
 	int plain;          /* material alone (the bench's yardstick) */
 	int shaped;         /* some term beyond material weighs */
 	int w[AX_W_COUNT];  /* the evaluation's weights */
+	ax_bb edge;         /* the board's outer ring (AX_W_EDGE) */
+	ax_bb corner;       /* its four corners (AX_W_CORNER) */
 	uint64_t seed;
 };
 
@@ -238,18 +255,63 @@ ax_terms(ax_bb own, ax_bb opp, ax_bb empty, int t[AX_TERMS])
 	t[AX_W_TEMPO] = 1;
 }
 
+/* The edge and the corners of a board of side n (AX_W_EDGE, AX_W_CORNER). */
+static void
+ax_classes(int n, ax_bb *edge, ax_bb *corner)
+{
+	ataxx_bb inner = n > 2 ? ataxx_board(n - 2) << (ATAXX_STRIDE + 1) : 0;
+	int last = (n - 1) * ATAXX_STRIDE;
+
+	*edge = (ax_bb)(ataxx_board(n) & ~inner);
+	*corner = (ax_bb)((ataxx_bb)1 << 0 | (ataxx_bb)1 << (n - 1) |
+	    (ataxx_bb)1 << last | (ataxx_bb)1 << (last + n - 1));
+}
+
+/* The piece-square counts for the side with `own`, in t[AX_W_EDGE] and
+ * t[AX_W_CORNER]. */
+RULES_INLINE void
+ax_squares(ax_bb edge, ax_bb corner, ax_bb own, ax_bb opp, int *t)
+{
+	t[AX_W_EDGE] = ataxx_pop(own & edge) - ataxx_pop(opp & edge);
+	t[AX_W_CORNER] = ataxx_pop(own & corner) - ataxx_pop(opp & corner);
+}
+
+/* The small neural evaluation (AX_W_NET) of a position of material `mat`
+ * (pieces) whose other counts are those of the side with `own`, to move,
+ * with the tempo weight; `mover` 1: the same position but the other side
+ * to move (the shortcut one ply before the leaves, the tempo handed
+ * over). */
+RULES_INLINE int
+ax_net(
+    const struct ax *a, ax_bb own, ax_bb opp, ax_bb empty, int mat, int mover)
+{
+	int t[AX_W_COUNT], x[AI_ATAXX_NET_IN];
+
+	ax_terms(own, opp, empty, t);
+	ax_squares(a->edge, a->corner, own, opp, t);
+	x[0] = mat;
+	x[1] = t[AX_W_EXPOSED];
+	x[2] = t[AX_W_REACH];
+	x[3] = t[AX_W_EDGE];
+	x[4] = t[AX_W_CORNER];
+	return AX_PIECE * mat + ai_ataxx_net(x, ataxx_pop(empty), a->squares) +
+	    (mover ? -a->w[AX_W_TEMPO] : a->w[AX_W_TEMPO]);
+}
+
 /* The terms beyond material, weighed, for the side with `own`, to move. */
 RULES_INLINE int
 ax_shape(const struct ax *a, ax_bb own, ax_bb opp, ax_bb empty)
 {
-	int t[AX_TERMS], v = 0, i;
+	int t[AX_W_COUNT], v = 0, i;
 
 	if (!a->shaped)
 		return 0;
 	ax_terms(own, opp, empty, t);
+	ax_squares(a->edge, a->corner, own, opp, t);
 	for (i = 0; i < AX_TERMS; i++)
 		v += a->w[i] * t[i];
-	return v;
+	return v + a->w[AX_W_EDGE] * t[AX_W_EDGE] +
+	    a->w[AX_W_CORNER] * t[AX_W_CORNER];
 }
 
 /* The side to move's view: material, shape and the level's noise (the
@@ -257,8 +319,10 @@ ax_shape(const struct ax *a, ax_bb own, ax_bb opp, ax_bb empty)
 RULES_INLINE int
 ax_eval(const struct ax *a, const struct ax_pos *p)
 {
-	int v = AX_PIECE * (ataxx_pop(p->own) - ataxx_pop(p->opp)) +
-	    ax_shape(a, p->own, p->opp, p->empty);
+	int mat = ataxx_pop(p->own) - ataxx_pop(p->opp);
+	int v = a->w[AX_W_NET]
+	    ? ax_net(a, p->own, p->opp, p->empty, mat, 0)
+	    : AX_PIECE * mat + ax_shape(a, p->own, p->opp, p->empty);
 	uint64_t key = p->key;
 
 	if (a->noise > 0)
@@ -563,8 +627,10 @@ ax_search(struct ax *a, const struct ax_pos *p, int depth, int ply, int alpha,
 		return n;
 	if (depth == 1 && a->noise == 0 && !a->w[AX_W_FULL] &&
 	    ax_frontier(p, &n))
-		return n + ax_shape(a, p->own, p->opp, p->empty) -
-		    2 * a->w[AX_W_TEMPO];
+		return a->w[AX_W_NET]
+		    ? ax_net(a, p->own, p->opp, p->empty, n / AX_PIECE, 1)
+		    : n + ax_shape(a, p->own, p->opp, p->empty) -
+		        2 * a->w[AX_W_TEMPO];
 	n = ax_gen(p->own, p->empty, mv);
 	if (n == 0)
 		return ax_pass(a, p, depth, ply, alpha, beta);
@@ -633,10 +699,13 @@ ax_level(struct ax *a, const struct ai_limits *lim, int *cap)
 	*cap = caps[l - 1];
 	a->noise = noise[l - 1];
 	if (l < AI_LEVEL_MAX) {
-		/* the pruning was measured at level 5 only: the capped
-		 * levels keep the strength their ladder was measured at */
+		/* the pruning and the piece-square terms were measured at
+		 * level 5 only: the capped levels keep the strength their
+		 * ladder was measured at */
 		a->w[AX_W_RFP] = 0;
 		a->w[AX_W_LMP] = 0;
+		a->w[AX_W_EDGE] = 0;
+		a->w[AX_W_CORNER] = 0;
 	}
 	if (lim->depth > 0) {
 		*cap =
@@ -681,6 +750,7 @@ ax_new(const struct ai_limits *lim, uint64_t start)
 		                           : ax_weights[i];
 	for (i = 0; i < AX_TERMS; i++)
 		a->shaped |= a->w[i] != 0;
+	a->shaped |= a->w[AX_W_EDGE] != 0 || a->w[AX_W_CORNER] != 0;
 	return a;
 }
 
@@ -777,9 +847,13 @@ ai_ataxx_terms(const void *st, int terms[AI_WEIGHTS])
 	ax_bb w = ataxx_get(s->piece[0]), b = ataxx_get(s->piece[1]);
 	ax_bb own = s->turn ? b : w, opp = s->turn ? w : b;
 
+	ax_bb edge, corner;
+
 	memset(terms, 0, AI_WEIGHTS * sizeof *terms);
+	ax_classes(s->size, &edge, &corner);
 	ax_terms(own, opp, ataxx_board(s->size) & ~(w | b | ataxx_get(s->gap)),
 	    terms);
+	ax_squares(edge, corner, own, opp, terms);
 	return ataxx_pop(own) - ataxx_pop(opp);
 }
 #endif
@@ -838,6 +912,8 @@ AX_ENGINE(const void *st, const struct ai_limits *lim, struct rules_move *out,
 	}
 	if ((a = ax_new(lim, start)) == NULL)
 		return -1;
+	ax_classes(s->size, &a->edge, &a->corner);
+	a->squares = ataxx_pop(ataxx_board(s->size) & ~ataxx_get(s->gap));
 	ax_level(a, lim, &cap);
 	if (ax_solved(a, s, lim, ataxx_pop(p.empty), start, out, rep)) {
 		ax_free(a);

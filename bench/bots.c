@@ -258,15 +258,29 @@ bots_ladder(const struct rules_game *g, const char *pa, const char *pb,
 /* Plies played at random before a tuning game's positions are kept. */
 #define BOTS_TEXEL_RANDOM 8
 
-/* Self-play for tuning (bench/texel.py): GAMES Ataxx games of level 5 at
- * a fixed depth from random openings (FIRST, FIRST + 1, ...), and for each
- * position after the opening one line: the result for the side to move (1,
- * 0.5, 0), its material and the counts of the evaluation's other terms. */
+/* The empty squares of an Ataxx position (the neural evaluation's
+ * phase). */
+static int
+bots_ataxx_empty(const void *st)
+{
+	const struct ataxx_state *s = st;
+
+	return ataxx_pop(ataxx_board(s->size) &
+	    ~(ataxx_get(s->piece[0]) | ataxx_get(s->piece[1]) |
+	        ataxx_get(s->gap)));
+}
+
+/* Self-play for tuning (bench/texel.py, bench/ataxx_net.py): GAMES Ataxx
+ * games of level 5 at a fixed depth from random openings (FIRST, FIRST +
+ * 1, ...), and for each position after the opening one line: the result
+ * for the side to move (1, 0.5, 0), its material, the counts of the
+ * evaluation's other terms (AI_WEIGHTS of them, in enum ax_weight's
+ * order) and the empty squares. */
 static int
 bots_texel(int games, int depth, int first)
 {
 	const struct rules_game *g = &rules_ataxx;
-	static int rec[BOTS_PLIES_MAX][1 + AI_WEIGHTS];
+	static int rec[BOTS_PLIES_MAX][2 + AI_WEIGHTS];
 	static int turn[BOTS_PLIES_MAX];
 	int i, k, j;
 
@@ -293,6 +307,7 @@ bots_texel(int games, int depth, int first)
 			} else {
 				turn[n] = g->turn(st.b);
 				rec[n][0] = ai_ataxx_terms(st.b, rec[n] + 1);
+				rec[n][1 + AI_WEIGHTS] = bots_ataxx_empty(st.b);
 				n++;
 				ai_limits_level(&lim, AI_LEVEL_MAX, 1);
 				lim.depth = depth;
@@ -309,7 +324,7 @@ bots_texel(int games, int depth, int first)
 		    : 0.5;
 		for (k = 0; k < n; k++) {
 			printf("%g", turn[k] == 0 ? white : 1.0 - white);
-			for (j = 0; j <= AI_WEIGHTS; j++)
+			for (j = 0; j <= AI_WEIGHTS + 1; j++)
 				printf(",%d", rec[k][j]);
 			printf("\n");
 		}
@@ -1033,7 +1048,7 @@ main(int argc, char **argv)
 	    "       bots endings EMPTY COUNT MS   (the Ataxx endings "
 	    "solver)\n"
 	    "       bots texel GAMES DEPTH FIRST   (Ataxx self-play for "
-	    "bench/texel.py)\n"
+	    "bench/texel.py, bench/ataxx_net.py)\n"
 	    "       bots depth GAME POSITIONS [PLAYER [DEPTH]]   (depth at "
 	    "full time from the opening; nodes to a fixed depth)\n"
 	    "       bots texel amazons GAMES DEPTH FIRST   (Amazons self-play "

@@ -16,15 +16,30 @@ is not learning noise).
     build/bots texel 1200 5 1 | gzip > ataxx-d5.csv.gz
     python3 bench/texel.py bench/texel/ataxx-d5.csv.gz   # the data used
 
+--terms NAME,... fits those terms instead of the first four (the data
+must have their columns): the piece-square terms were fitted by
+
+    python3 bench/texel.py --terms exposed,reach,holes,tempo,edge,corner \
+        bench/texel/ataxx-sq-d5.csv.gz
+
 Python 3 standard library only; deterministic.
 """
 import gzip
 import math
 import sys
 
-# The terms fitted, by their place on a line after the material: exposed
-# stones, clone reach, holes, tempo (the rest are the search's switches).
+# The terms that can be fitted, by their place on a line after the
+# material (enum ax_weight's order; the places between are the search's
+# switches): exposed stones, clone reach, holes, tempo, edge stones,
+# corner stones. TERMS: the ones fitted (--terms), the first four unless
+# told.
+COLUMN = {"exposed": 0, "reach": 1, "holes": 2, "tempo": 3, "edge": 12,
+          "corner": 13}
 TERMS = ["exposed", "reach", "holes", "tempo"]
+# The engine's search settings that are on by default, by their place
+# (reverse futility pruning 120 a ply, the endings solver from 5 empty
+# squares), for the BOTS_WEIGHTS line printed.
+SWITCHES = {9: 120, 10: 5}
 # Gradient descent: steps and their size (in hundredths of a piece per
 # unit of gradient, scaled by each term's spread).
 STEPS = 400
@@ -35,13 +50,14 @@ def read(path):
     """Rows of (result, material, terms), in file order."""
     opener = gzip.open if path.endswith(".gz") else open
     rows = []
+    places = [2 + COLUMN[name] for name in TERMS]
     with opener(path, "rt") as f:
         for line in f:
             cols = line.strip().split(",")
-            if len(cols) < 2 + len(TERMS):
+            if len(cols) <= max(places):
                 continue
             rows.append((float(cols[0]), int(cols[1]),
-                         [int(c) for c in cols[2:2 + len(TERMS)]]))
+                         [int(cols[i]) for i in places]))
     return rows
 
 
@@ -92,9 +108,18 @@ def fit_weights(rows, k):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: texel.py DATA[.gz]")
-    rows = read(sys.argv[1])
+    global TERMS
+    args = sys.argv[1:]
+    if len(args) == 3 and args[0] == "--terms":
+        TERMS = args[1].split(",")
+        if any(name not in COLUMN for name in TERMS):
+            sys.exit("terms: " + ", ".join(COLUMN))
+        args = args[2:]
+    if len(args) != 1:
+        sys.exit("usage: texel.py [--terms NAME,...] DATA[.gz]")
+    rows = read(args[0])
+    if not rows:
+        sys.exit("no positions with those terms' columns")
     # hold out every fifth block of 50 positions (about one game's)
     train = [row for i, row in enumerate(rows) if (i // 50) % 5 != 4]
     test = [row for i, row in enumerate(rows) if (i // 50) % 5 == 4]
@@ -110,7 +135,13 @@ def main():
           (error(train, k, w), error(test, k, w)))
     print("weights (hundredths of a piece): " +
           ", ".join("%s %d" % (name, round(x)) for name, x in zip(TERMS, w)))
-    print("BOTS_WEIGHTS=" + ",".join(str(round(x)) for x in w))
+    # in the engine's order, the search's settings at their defaults
+    line = [0] * (1 + max(COLUMN.values()))
+    for place, value in SWITCHES.items():
+        line[place] = value
+    for name, x in zip(TERMS, w):
+        line[COLUMN[name]] = round(x)
+    print("BOTS_WEIGHTS=" + ",".join(str(x) for x in line))
 
 
 if __name__ == "__main__":

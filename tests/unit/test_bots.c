@@ -283,27 +283,76 @@ ataxx_beside(const struct ataxx_state *s, int r, int c, int what)
 	return 0;
 }
 
+/* Indices of the engine's weights (enum ax_weight) the tests set. */
+enum { W_TEMPO = 3, W_FULL = 8, W_EDGE = 12, W_CORNER = 13, W_NET = 14 };
+
+/* The counts behind the engine's terms beyond material (ataxx_engine.c's
+ * ax_terms and ax_squares), square by square, for the side to move, in
+ * its weights' order; the empty squares in *empty and the playable ones
+ * in *squares. */
+static void
+ataxx_counts(
+    const struct ataxx_state *s, int t[AI_WEIGHTS], int *empty, int *squares)
+{
+	int r, c, n = s->size;
+
+	memset(t, 0, AI_WEIGHTS * sizeof *t);
+	t[W_TEMPO] = 1;
+	*empty = *squares = 0;
+	for (r = 0; r < n; r++)
+		for (c = 0; c < n; c++) {
+			int at = ataxx_at(s, r, c), sign = at == 1 ? 1 : -1;
+			int mine = ataxx_beside(s, r, c, 1);
+			int theirs = ataxx_beside(s, r, c, 2);
+			int ring = r < c ? r : c;
+
+			ring = n - 1 - r < ring ? n - 1 - r : ring;
+			ring = n - 1 - c < ring ? n - 1 - c : ring;
+			*squares += at != 3;
+			*empty += at == 0;
+			if ((at == 1 || at == 2) && ataxx_beside(s, r, c, 0))
+				t[0] += sign;
+			if ((at == 1 || at == 2) && ring == 0)
+				t[W_EDGE] += sign;
+			if ((at == 1 || at == 2) && (r == 0 || r == n - 1) &&
+			    (c == 0 || c == n - 1))
+				t[W_CORNER] += sign;
+			if (at != 0)
+				continue;
+			t[1] += mine - theirs;
+			t[2] += (mine && !theirs) - (theirs && !mine);
+		}
+}
+
 /* The engine's terms beyond material (ataxx_engine.c's ax_shape), square
  * by square, for the side to move. */
 static int
 ataxx_shape(const struct ataxx_state *s, const int *w)
 {
-	int r, c, v = w[3];
+	int t[AI_WEIGHTS], empty, squares, i, v = 0;
 
-	for (r = 0; r < s->size; r++)
-		for (c = 0; c < s->size; c++) {
-			int at = ataxx_at(s, r, c), sign = at == 1 ? 1 : -1;
-			int mine = ataxx_beside(s, r, c, 1);
-			int theirs = ataxx_beside(s, r, c, 2);
+	ataxx_counts(s, t, &empty, &squares);
+	for (i = 0; i < 4; i++)
+		v += w[i] * t[i];
+	return v + w[W_EDGE] * t[W_EDGE] + w[W_CORNER] * t[W_CORNER];
+}
 
-			if ((at == 1 || at == 2) && ataxx_beside(s, r, c, 0))
-				v += sign * w[0];
-			if (at != 0)
-				continue;
-			v += w[1] * (mine - theirs);
-			v += w[2] * ((mine && !theirs) - (theirs && !mine));
-		}
-	return v;
+/* The neural evaluation (AX_W_NET) from the square-by-square counts, with
+ * material `mat` (pieces) and the tempo weight w[W_TEMPO] (`mover` 1:
+ * handed over, as in the engine's shortcut one ply before the leaves). */
+static int
+ataxx_net_value(const struct ataxx_state *s, int mat, int mover, const int *w)
+{
+	int t[AI_WEIGHTS], x[AI_ATAXX_NET_IN], empty, squares;
+
+	ataxx_counts(s, t, &empty, &squares);
+	x[0] = mat;
+	x[1] = t[0];
+	x[2] = t[1];
+	x[3] = t[W_EDGE];
+	x[4] = t[W_CORNER];
+	return 100 * mat + ai_ataxx_net(x, empty, squares) +
+	    (mover ? -w[W_TEMPO] : w[W_TEMPO]);
 }
 
 /* The side to move's pieces minus the other side's. */
@@ -370,11 +419,14 @@ ataxx_negamax_shape(const void *st, int depth, int ply, const int *w)
 			return 0;
 		return s.winner == me ? 100000 - ply : -100000 + ply;
 	}
+	if (depth == 0 && w[W_NET])
+		return ataxx_net_value(st, s.score[me] - s.score[1 - me], 0, w);
 	if (depth == 0)
 		return 100 * (s.score[me] - s.score[1 - me]) +
 		    ataxx_shape(st, w);
-	if (depth == 1 && !w[8] && (n = ataxx_one_ply(st)) > -1000000)
-		return n + ataxx_shape(st, w) - 2 * w[3];
+	if (depth == 1 && !w[W_FULL] && (n = ataxx_one_ply(st)) > -1000000)
+		return w[W_NET] ? ataxx_net_value(st, n / 100, 1, w)
+		                : n + ataxx_shape(st, w) - 2 * w[W_TEMPO];
 	n = rules_ataxx.legal_moves(st, mv, RULES_MAX_MOVES / 8);
 	for (i = 0; i < n; i++) {
 		struct state next;
@@ -417,24 +469,30 @@ ataxx_wander(struct state *st, struct rules_rng *rng, unsigned most)
 
 /* With its evaluation's terms (and no reductions), the engine's score at
  * depths 1 to 3 (3 in an aspiration window; with and without the shortcut
- * one ply before the leaves, with one or two table slots a key) equals
- * negamax's with the same terms counted square by square, on every size
- * (the shifts that find neighbours do not wrap). */
+ * one ply before the leaves, with one or two table slots a key; with the
+ * linear terms, the piece-square ones among them, or the neural
+ * evaluation) equals negamax's with the same terms counted square by
+ * square, on every size (the shifts that find neighbours do not wrap, the
+ * edge and corners are each size's); the tuner's counts are those. */
 static void
 test_ataxx_shape(void)
 {
-	static const int ws[2][AI_WEIGHTS] = {
-	    {-23, 7, 11, 5, 0, 50, 0, 1, 0}, {-23, 7, 11, 5, 0, 50, 0, 0, 1}};
+	static const int ws[4][AI_WEIGHTS] = {
+	    {-23, 7, 11, 5, 0, 50, 0, 1, 0, 0, 0, 0, 13, 29},
+	    {-23, 7, 11, 5, 0, 50, 0, 0, 1, 0, 0, 0, -17, 41},
+	    {-23, 7, 11, 5, 0, 50, 0, 1, 0, 0, 0, 0, 13, 29, 1},
+	    {-23, 7, 11, 5, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1}};
 	struct rules_rng rng;
 	int k;
 
 	rules_rng_seed(&rng, 12);
-	for (k = 0; k < 60; k++) {
+	for (k = 0; k < 120; k++) {
 		struct state st;
 		struct ai_report rep;
 		char val[16];
 		int depth = 1 + k % 3, t[AI_WEIGHTS], mat, i, v;
-		const int *w = ws[k % 2];
+		int tc[AI_WEIGHTS], empty, squares;
+		const int *w = ws[k % 4];
 
 		snprintf(val, sizeof val, "%d", 5 + k % 5);
 		new_game(&rules_ataxx, &st, "size", val);
@@ -448,6 +506,10 @@ test_ataxx_shape(void)
 			v += w[i] * t[i];
 		CHECK_INT(v, ataxx_shape((const void *)st.b, w));
 		CHECK_INT(mat, ataxx_material(st.b));
+		/* and each count is the square-by-square one */
+		ataxx_counts((const void *)st.b, tc, &empty, &squares);
+		for (i = 0; i < AI_WEIGHTS; i++)
+			CHECK_INT(t[i], tc[i]);
 	}
 }
 
