@@ -31,9 +31,10 @@ own, to see whether early and late positions want different weights.
 
 Python 3 standard library only; deterministic.
 """
-import gzip
 import math
 import sys
+
+import fitlib
 
 # The terms fitted: their names and places in enum am_weight (the columns
 # after the result and the arrows).
@@ -57,16 +58,9 @@ PHASES = [(0, 20), (20, 30), (30, 40), (40, 50), (50, 100)]
 
 def read(path):
     """Rows of (result, arrows, terms), in file order."""
-    opener = gzip.open if path.endswith(".gz") else open
-    rows = []
-    with opener(path, "rt") as f:
-        for line in f:
-            cols = line.strip().split(",")
-            if len(cols) < 2 + max(i for _, i in TERMS) + 1:
-                continue
-            rows.append((float(cols[0]), int(cols[1]),
-                         [int(cols[2 + i]) for _, i in TERMS]))
-    return rows
+    least = 2 + max(i for _, i in TERMS) + 1
+    return [(float(cols[0]), int(cols[1]), [int(cols[2 + i]) for _, i in TERMS])
+            for cols in fitlib.columns(path, least)]
 
 
 def sigmoid(z):
@@ -146,15 +140,7 @@ def fit_k(rows, w):
             total -= res * math.log(p) + (1 - res) * math.log(1 - p)
         return total
 
-    lo, hi = 1e-5, 1.0
-    for _ in range(80):
-        a = hi - (hi - lo) / 1.618
-        b = lo + (hi - lo) / 1.618
-        if loss(a) < loss(b):
-            hi = b
-        else:
-            lo = a
-    return (lo + hi) / 2
+    return fitlib.golden(loss, 1e-5, 1.0, 80)
 
 
 def fit_phases(train, test, w):

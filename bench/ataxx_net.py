@@ -35,10 +35,11 @@ as the C table ai/ataxx_net_table.h.
 Python 3 standard library only; deterministic (the report goes to
 standard error).
 """
-import gzip
 import math
 import random
 import sys
+
+import fitlib
 
 # The counts' places on a line after the result (material first, then
 # the terms at 2 + their enum ax_weight place), and the empty squares'.
@@ -63,18 +64,13 @@ TEMPO = 300
 
 def read(path):
     """Rows of (result, counts, empty share), in file order."""
-    opener = gzip.open if path.endswith(".gz") else open
     rows = []
-    with opener(path, "rt") as f:
-        for line in f:
-            cols = line.strip().split(",")
-            if len(cols) <= EMPTY_PLACE:
-                continue
-            empty = int(cols[EMPTY_PLACE])
-            if empty > SQUARES:
-                sys.exit("a position with more empty squares than 7x7")
-            rows.append((float(cols[0]), [int(cols[i]) for i in PLACES],
-                         empty / SQUARES))
+    for cols in fitlib.columns(path, EMPTY_PLACE + 1):
+        empty = int(cols[EMPTY_PLACE])
+        if empty > SQUARES:
+            sys.exit("a position with more empty squares than 7x7")
+        rows.append((float(cols[0]), [int(cols[i]) for i in PLACES],
+                     empty / SQUARES))
     return rows
 
 
@@ -106,16 +102,7 @@ def error(rows, k, net):
 def fit_k(rows):
     """The steepness that best predicts results from material alone."""
     zero = blank([1.0] * len(PLACES), 0.0)
-
-    lo, hi = 0.01, 5.0
-    for _ in range(60):  # golden-section search on a unimodal error
-        a = hi - (hi - lo) / 1.618
-        b = lo + (hi - lo) / 1.618
-        if error(rows, a, zero) < error(rows, b, zero):
-            hi = b
-        else:
-            lo = a
-    return (lo + hi) / 2
+    return fitlib.golden(lambda k: error(rows, k, zero), 0.01, 5.0, 60)
 
 
 def blank(scale, bias):

@@ -24,9 +24,10 @@ must have their columns): the piece-square terms were fitted by
 
 Python 3 standard library only; deterministic.
 """
-import gzip
 import math
 import sys
+
+import fitlib
 
 # The terms that can be fitted, by their place on a line after the
 # material (enum ax_weight's order; the places between are the search's
@@ -48,17 +49,9 @@ RATE = 4.0
 
 def read(path):
     """Rows of (result, material, terms), in file order."""
-    opener = gzip.open if path.endswith(".gz") else open
-    rows = []
     places = [2 + COLUMN[name] for name in TERMS]
-    with opener(path, "rt") as f:
-        for line in f:
-            cols = line.strip().split(",")
-            if len(cols) <= max(places):
-                continue
-            rows.append((float(cols[0]), int(cols[1]),
-                         [int(cols[i]) for i in places]))
-    return rows
+    return [(float(cols[0]), int(cols[1]), [int(cols[i]) for i in places])
+            for cols in fitlib.columns(path, max(places) + 1)]
 
 
 def error(rows, k, w):
@@ -74,15 +67,7 @@ def error(rows, k, w):
 def fit_k(rows):
     """The steepness that best predicts results from material alone."""
     w = [0.0] * len(TERMS)
-    lo, hi = 0.01, 5.0
-    for _ in range(60):  # golden-section search on a unimodal error
-        a = hi - (hi - lo) / 1.618
-        b = lo + (hi - lo) / 1.618
-        if error(rows, a, w) < error(rows, b, w):
-            hi = b
-        else:
-            lo = a
-    return (lo + hi) / 2
+    return fitlib.golden(lambda k: error(rows, k, w), 0.01, 5.0, 60)
 
 
 def fit_weights(rows, k):
