@@ -49,7 +49,7 @@ ALL_LDFLAGS = $(LDFLAGS) -pthread
 RULES_SRC = $(wildcard rules/*.c)
 AI_SRC = $(wildcard ai/*.c)
 PROTO_SRC = $(wildcard protocol/*.c)
-SERVER_SRC = $(filter-out server/main.c,$(wildcard server/*.c server/store/*.c))
+SERVER_SRC = $(filter-out server/app/main.c,$(wildcard server/*/*.c))
 CLIENT_SRC = $(filter-out client-cli/main.c,$(wildcard client-cli/*.c))
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
@@ -71,7 +71,7 @@ LIBS_ALL = $(LIBSERVER) $(LIBAI) $(LIBPROTO) $(LIBRULES)
 
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
-SERVER_BIN = $(if $(wildcard server/main.c),$(BUILD)/tablerod)
+SERVER_BIN = $(if $(wildcard server/app/main.c),$(BUILD)/tablerod)
 CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
 BENCH_BIN = $(BUILD)/perft $(BUILD)/perft_ref $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
@@ -112,7 +112,7 @@ $(LIBSERVER): $(SERVER_OBJ)
 $(LIBCLIENT): $(CLIENT_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
-$(BUILD)/tablerod: $(BUILD)/obj/server/main.o $(LIBS_ALL)
+$(BUILD)/tablerod: $(BUILD)/obj/server/app/main.o $(LIBS_ALL)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 $(BUILD)/tablero: $(BUILD)/obj/client-cli/main.o $(CLIENT_OBJ) $(LIBPROTO) $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) $(CLIENT_LIBS) -lm
@@ -259,10 +259,10 @@ install: all
 	install -m 644 docs/tablerod.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 
 format:
-	clang-format -i $(wildcard */*.c */*.h tests/*/*.c tests/*/*.h)
+	clang-format -i $(wildcard */*.c */*.h */*/*.c */*/*.h tests/*/*.c tests/*/*.h)
 
 check-format:
-	@for f in $(wildcard */*.c */*.h tests/*/*.c tests/*/*.h); do \
+	@for f in $(wildcard */*.c */*.h */*/*.c */*/*.h tests/*/*.c tests/*/*.h); do \
 	    clang-format "$$f" | cmp -s - "$$f" || echo "not formatted: $$f"; done
 
 clean:

@@ -16,7 +16,7 @@
 
 #include "protocol/protocol.h"
 #include "rules/rules.h"
-#include "server/table.h"
+#include "server/base/table.h"
 
 struct bufferevent;
 struct evbuffer;

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "server/glicko.h"
+#include "server/club/glicko.h"
 #include "tests/unit/check.h"
 
 /* v rounded to `places` decimals, as an integer (1464.0506, 2: 146406). */

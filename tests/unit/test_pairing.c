@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/pairing.h"
+#include "server/club/pairing.h"
 #include "tests/unit/check.h"
 
 /* Every pair of n players meets once over the rounds; each player plays

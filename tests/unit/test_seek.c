@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/seek.h"
+#include "server/club/seek.h"
 #include "tests/unit/check.h"
 
 /* A seek by name for game g with options given as "k", "v", ..., NULL. */

@@ -11,8 +11,8 @@
 
 #include <sodium.h>
 
-#include "server/cluster.h"
-#include "server/seek.h"
+#include "server/cluster/cluster.h"
+#include "server/club/seek.h"
 #include "server/store/store.h"
 
 /* The options of a seek request as an object of strings with the game's

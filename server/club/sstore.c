@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/seek.h"
+#include "server/club/seek.h"
 #include "server/store/schema.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"

@@ -6,7 +6,7 @@
  */
 #include <math.h>
 
-#include "server/glicko.h"
+#include "server/club/glicko.h"
 
 /* The Glicko-2 scale factor: 400 / ln(10). */
 #define GLICKO_SCALE 173.7178

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "ai/ai.h"
-#include "server/glicko.h"
+#include "server/club/glicko.h"
 #include "server/server.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"

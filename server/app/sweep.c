@@ -7,9 +7,9 @@
  */
 #include <string.h>
 
-#include "server/seek.h"
+#include "server/club/seek.h"
 #include "server/server.h"
-#include "server/tourney.h"
+#include "server/club/tourney.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
 

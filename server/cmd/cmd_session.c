@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/seek.h"
-#include "server/cluster.h"
+#include "server/club/seek.h"
+#include "server/cluster/cluster.h"
 #include "server/server.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"

@@ -21,8 +21,8 @@
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
 
-#include "server/cluster.h"
-#include "server/cluster_int.h"
+#include "server/cluster/cluster.h"
+#include "server/cluster/cluster_int.h"
 #include "server/server.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"

@@ -18,9 +18,9 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 
-#include "server/cluster.h"
-#include "server/cluster_int.h"
-#include "server/seek.h"
+#include "server/cluster/cluster.h"
+#include "server/cluster/cluster_int.h"
+#include "server/club/seek.h"
 #include "server/server.h"
 
 /* How long one XREAD waits for entries before it is sent again (a lost

@@ -17,10 +17,10 @@
 #include <event2/thread.h>
 #include <sodium.h>
 
-#include "server/seek.h"
-#include "server/cluster.h"
+#include "server/club/seek.h"
+#include "server/cluster/cluster.h"
 #include "server/server.h"
-#include "server/tourney.h"
+#include "server/club/tourney.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/pairing.h"
+#include "server/club/pairing.h"
 
 int
 pairing_rr_rounds(int n)

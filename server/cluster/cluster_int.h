@@ -9,7 +9,7 @@
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
 
-#include "server/cluster.h"
+#include "server/cluster/cluster.h"
 
 /* How often the node beats, renews its leases and looks for orphans:
  * a third of the lease, so two renewals can be lost before it lapses. */

@@ -18,7 +18,7 @@
 
 #include <event2/buffer.h>
 
-#include "server/cluster_int.h"
+#include "server/cluster/cluster_int.h"
 #include "server/server.h"
 
 /* A report's key: "limits:" and the node id. */

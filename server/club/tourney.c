@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/cluster.h"
+#include "server/cluster/cluster.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
-#include "server/tourney.h"
+#include "server/club/tourney.h"
 
 static struct tourney *tourney_list, **tourney_tail = &tourney_list;
 static long tourney_max_number;

@@ -15,8 +15,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "server/seek.h"
-#include "server/cluster.h"
+#include "server/club/seek.h"
+#include "server/cluster/cluster.h"
 #include "server/server.h"
 #include "server/store/store.h"
 

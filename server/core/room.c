@@ -11,10 +11,10 @@
 
 #include <sodium.h>
 
-#include "server/seek.h"
-#include "server/cluster.h"
+#include "server/club/seek.h"
+#include "server/cluster/cluster.h"
 #include "server/server.h"
-#include "server/tourney.h"
+#include "server/club/tourney.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/seek.h"
+#include "server/club/seek.h"
 
 struct seek_pool *
 seek_pool_new(void)

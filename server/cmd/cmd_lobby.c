@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/cluster.h"
+#include "server/cluster/cluster.h"
 #include "server/server.h"
 
 static const char *const cmd_lobby_opt_types[] = {"int", "choice", "text"};

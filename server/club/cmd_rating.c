@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/cluster.h"
-#include "server/glicko.h"
+#include "server/cluster/cluster.h"
+#include "server/club/glicko.h"
 #include "server/server.h"
 #include "server/store/store.h"
 

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "server/pairing.h"
+#include "server/club/pairing.h"
 #include "server/server.h"
 
 /* Tournaments not yet over, server-wide: each holds rooms and a sweep

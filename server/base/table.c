@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "server/server.h"
-#include "server/table.h"
+#include "server/base/table.h"
 
 /* Chains a table starts with when its owner names no other number: small,
  * since most tables in tests hold a handful of items. */

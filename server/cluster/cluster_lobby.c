@@ -17,8 +17,8 @@
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
 
-#include "server/cluster.h"
-#include "server/cluster_int.h"
+#include "server/cluster/cluster.h"
+#include "server/cluster/cluster_int.h"
 #include "server/server.h"
 
 /* A name's presence lives this long unrefreshed (a node refreshes its

@@ -14,8 +14,8 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 
-#include "server/seek.h"
-#include "server/cluster.h"
+#include "server/club/seek.h"
+#include "server/cluster/cluster.h"
 #include "server/server.h"
 #include "server/store/storeq.h"
 

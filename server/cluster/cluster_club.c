@@ -18,12 +18,12 @@
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
 
-#include "server/cluster.h"
-#include "server/cluster_int.h"
-#include "server/seek.h"
+#include "server/cluster/cluster.h"
+#include "server/cluster/cluster_int.h"
+#include "server/club/seek.h"
 #include "server/server.h"
 #include "server/store/store.h"
-#include "server/tourney.h"
+#include "server/club/tourney.h"
 
 /* The counter whose INCR gives each taking of the club a new epoch. */
 #define CLUSTER_CLUB_EPOCH_KEY "club:epoch"

@@ -14,7 +14,7 @@
 #include "server/store/schema.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
-#include "server/tourney.h"
+#include "server/club/tourney.h"
 
 #define TSTORE_TOURNEY_PUT                                                     \
 	"INSERT INTO tourneys (id, game, options, format, rounds, grace_sec,"  \

@@ -10,9 +10,9 @@
 
 #include <sodium.h>
 
-#include "server/cluster.h"
+#include "server/cluster/cluster.h"
 #include "server/server.h"
-#include "server/tourney.h"
+#include "server/club/tourney.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
 

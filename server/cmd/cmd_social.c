@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "server/cluster.h"
+#include "server/cluster/cluster.h"
 #include "server/server.h"
 
 /* A name logged in on another node of the cluster: nothing here. */
