@@ -211,8 +211,8 @@ struct config {
 	const char *proxy_from; /* trusted PROXY protocol sources (proxy.c) */
 };
 
-/* A token bucket (limit.c). */
-struct limit_bucket {
+/* A token bucket (bucket.c). */
+struct bucket {
 	double tokens;
 	int64_t at; /* last refill, monotonic ms */
 	int used;   /* 0: never used (counts as full) */
@@ -223,11 +223,11 @@ struct limit_bucket {
 struct limit_entry {
 	struct table_link link; /* in srv->limits, by key */
 	char key[SERVER_LIMIT_KEY];
-	int refs;                  /* connections holding it */
-	struct limit_bucket msgs;  /* messages */
-	struct limit_bucket fails; /* failed logins */
-	struct limit_bucket names; /* new identities (addresses) */
-	struct limit_bucket games; /* finished games kept */
+	int refs;            /* connections holding it */
+	struct bucket msgs;  /* messages */
+	struct bucket fails; /* failed logins */
+	struct bucket names; /* new identities (addresses) */
+	struct bucket games; /* finished games kept */
 	/* An address's use on the other nodes of a cluster as last read
 	 * (cluster_limit.c): current while remote_gen is srv->limit_gen;
 	 * messages and failed logins drain from remote_at on, as a bucket
@@ -423,9 +423,9 @@ struct server {
 	struct table rooms_by_id; /* the same rooms, by id */
 	struct worker *worker;
 	int shutting_down;
-	struct table limits; /* limit_entry by key */
-	unsigned limit_gen;  /* the other nodes' reports read (limit.c) */
-	struct limit_bucket log_bucket; /* limit_log's */
+	struct table limits;      /* limit_entry by key */
+	unsigned limit_gen;       /* the other nodes' reports read (limit.c) */
+	struct bucket log_bucket; /* limit_log's */
 	long log_suppressed;
 	struct event *sweep;     /* housekeeping, every second */
 	int64_t pruned_ms;       /* last prune of unplayed identities */
@@ -471,6 +471,11 @@ void flags_parse(struct config *cfg, int argc, char **argv);
 int flags_set(struct config *cfg, const char *name, const char *arg, char *err,
     size_t errlen);
 void flags_usage(FILE *out);
+
+/* bucket.c */
+void bucket_refill(struct bucket *b, double per_ms, double cap, int64_t now);
+int bucket_has(struct bucket *b, double per_ms, double cap, int64_t now);
+int64_t bucket_wait_ms(const struct bucket *b, double per_ms);
 
 /* slots.c */
 int slots_add(struct slots *s, void *p);
@@ -576,8 +581,6 @@ void held_free(struct conn *c);
 
 /* limit.c */
 struct sockaddr;
-int limit_has(struct limit_bucket *b, double per_ms, double cap, int64_t now);
-int64_t limit_wait_ms(const struct limit_bucket *b, double per_ms);
 struct limit_entry *limit_get(struct server *srv, const char *key);
 struct limit_entry *limit_name(struct server *srv, const char *name);
 void limit_addr_key(const struct sockaddr *sa, char *key, size_t len);

@@ -191,7 +191,7 @@ session_rate_ok(struct conn *c)
 	if (a != NULL && !limit_addr_msgs_has(c->srv, a, now))
 		return SESSION_OVER_ADDR;
 	if (n != NULL &&
-	    !limit_has(&n->msgs, cfg->rate / 1000.0, cfg->burst, now))
+	    !bucket_has(&n->msgs, cfg->rate / 1000.0, cfg->burst, now))
 		return SESSION_OVER_NAME;
 	c->tokens -= 1.0;
 	if (a != NULL)

@@ -34,40 +34,6 @@
 /* Chains of the table at first: the table doubles as entries come. */
 #define LIMIT_FIRST_CHAINS 4096
 
-/* Refill a bucket that gains `per_ms` tokens a millisecond up to `cap`. */
-static void
-limit_refill(struct limit_bucket *b, double per_ms, double cap, int64_t now)
-{
-	if (!b->used) {
-		b->tokens = cap;
-		b->at = now;
-		b->used = 1;
-		return;
-	}
-	if (now > b->at)
-		b->tokens += (double)(now - b->at) * per_ms;
-	if (b->tokens > cap)
-		b->tokens = cap;
-	b->at = now;
-}
-
-/* 1 when the bucket holds a whole token (after refilling); takes none. */
-int
-limit_has(struct limit_bucket *b, double per_ms, double cap, int64_t now)
-{
-	limit_refill(b, per_ms, cap, now);
-	return b->tokens >= 1.0;
-}
-
-/* Milliseconds until the bucket holds a whole token again. */
-int64_t
-limit_wait_ms(const struct limit_bucket *b, double per_ms)
-{
-	if (b->tokens >= 1.0 || per_ms <= 0)
-		return 0;
-	return (int64_t)((1.0 - b->tokens) / per_ms) + 1;
-}
-
 /* An address's message rate per ms and burst; a name's (or a
  * stand-in's) otherwise. */
 static double
@@ -135,7 +101,7 @@ limit_used_msgs(struct server *srv, struct limit_entry *e, int64_t now)
 
 	if (!e->msgs.used)
 		return 0;
-	limit_refill(&e->msgs, limit_msgs_rate(srv, e), cap, now);
+	bucket_refill(&e->msgs, limit_msgs_rate(srv, e), cap, now);
 	return cap - e->msgs.tokens;
 }
 
@@ -147,7 +113,7 @@ limit_used_fails(struct server *srv, struct limit_entry *e, int64_t now)
 
 	if (!e->fails.used)
 		return 0;
-	limit_refill(&e->fails, cap / 60000.0, cap, now);
+	bucket_refill(&e->fails, cap / 60000.0, cap, now);
 	return cap - e->fails.tokens;
 }
 
@@ -156,7 +122,7 @@ limit_used_fails(struct server *srv, struct limit_entry *e, int64_t now)
 int
 limit_addr_msgs_has(struct server *srv, struct limit_entry *a, int64_t now)
 {
-	if (!limit_has(
+	if (!bucket_has(
 	        &a->msgs, limit_msgs_rate(srv, a), limit_msgs_cap(srv, a), now))
 		return 0;
 	limit_remote_drain(srv, a, now);
@@ -237,7 +203,7 @@ limit_idle(struct server *srv, struct limit_entry *e, int64_t now)
 		int addr = e->key[0] == 'a';
 		double cap = addr ? cfg->addr_burst : cfg->burst;
 
-		limit_refill(&e->msgs,
+		bucket_refill(&e->msgs,
 		    (addr ? cfg->addr_rate : cfg->rate) / 1000.0, cap, now);
 		if (e->msgs.tokens < cap)
 			return 0;
@@ -245,21 +211,21 @@ limit_idle(struct server *srv, struct limit_entry *e, int64_t now)
 	if (e->fails.used) {
 		double cap = limit_fails_cap(srv, e);
 
-		limit_refill(&e->fails, cap / 60000.0, cap, now);
+		bucket_refill(&e->fails, cap / 60000.0, cap, now);
 		if (e->fails.tokens < cap)
 			return 0;
 	}
 	if (e->names.used) {
 		double cap = cfg->new_names;
 
-		limit_refill(&e->names, cap / 3600000.0, cap, now);
+		bucket_refill(&e->names, cap / 3600000.0, cap, now);
 		if (e->names.tokens < cap)
 			return 0;
 	}
 	if (e->games.used) {
 		double cap = limit_games_cap(srv, e);
 
-		limit_refill(&e->games, cap / 3600000.0, cap, now);
+		bucket_refill(&e->games, cap / 3600000.0, cap, now);
 		if (e->games.tokens < cap)
 			return 0;
 	}
@@ -336,7 +302,7 @@ limit_fails_ok(struct server *srv, struct limit_entry *e, int64_t *wait_ms)
 	cap = limit_fails_cap(srv, e);
 	now = clock_mono_ms();
 	limit_remote_drain(srv, e, now);
-	limit_has(&e->fails, cap / 60000.0, cap, now); /* refilled */
+	bucket_has(&e->fails, cap / 60000.0, cap, now); /* refilled */
 	left = e->fails.tokens - e->remote_fails;
 	if (left >= 1.0)
 		return 1;
@@ -353,7 +319,7 @@ limit_fails_take(struct server *srv, struct limit_entry *e)
 	if (e == NULL)
 		return;
 	cap = limit_fails_cap(srv, e);
-	limit_has(&e->fails, cap / 60000.0, cap, clock_mono_ms());
+	bucket_has(&e->fails, cap / 60000.0, cap, clock_mono_ms());
 	if (e->fails.tokens >= 1.0)
 		e->fails.tokens -= 1.0;
 	else
@@ -368,8 +334,8 @@ limit_names_take(struct server *srv, struct limit_entry *e, int64_t *wait_ms)
 
 	if (e == NULL)
 		return 1;
-	if (!limit_has(&e->names, per_ms, cap, clock_mono_ms())) {
-		*wait_ms = limit_wait_ms(&e->names, per_ms);
+	if (!bucket_has(&e->names, per_ms, cap, clock_mono_ms())) {
+		*wait_ms = bucket_wait_ms(&e->names, per_ms);
 		return 0;
 	}
 	e->names.tokens -= 1.0;
@@ -387,7 +353,7 @@ limit_log(struct server *srv, const char *fmt, ...)
 	char line[512];
 	va_list ap;
 
-	if (!limit_has(&srv->log_bucket, LIMIT_LOG_PER_SEC / 1000.0,
+	if (!bucket_has(&srv->log_bucket, LIMIT_LOG_PER_SEC / 1000.0,
 	        LIMIT_LOG_BURST, clock_mono_ms())) {
 		srv->log_suppressed++;
 		return;
@@ -433,13 +399,13 @@ limit_games_ok(struct server *srv, const char *name, struct limit_entry *addr,
 			continue;
 		cap = limit_games_cap(srv, e[i]);
 		per_ms = cap / 3600000.0;
-		if (limit_has(&e[i]->games, per_ms, cap, now))
+		if (bucket_has(&e[i]->games, per_ms, cap, now))
 			continue;
 		snprintf(why, len,
 		    "%s %d finished games kept this hour; try again in %lld "
 		    "min",
 		    i == 0 ? "you have" : "your address has", (int)cap,
-		    (long long)(limit_wait_ms(&e[i]->games, per_ms) + 59999) /
+		    (long long)(bucket_wait_ms(&e[i]->games, per_ms) + 59999) /
 		        60000);
 		return 0;
 	}
@@ -460,7 +426,7 @@ limit_games_take(struct server *srv, const char *name, struct limit_entry *addr)
 		if (e[i] == NULL)
 			continue;
 		cap = limit_games_cap(srv, e[i]);
-		limit_has(&e[i]->games, cap / 3600000.0, cap, now);
+		bucket_has(&e[i]->games, cap / 3600000.0, cap, now);
 		e[i]->games.tokens =
 		    e[i]->games.tokens >= 1.0 ? e[i]->games.tokens - 1.0 : 0;
 	}

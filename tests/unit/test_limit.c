@@ -16,19 +16,19 @@
 #include "tests/unit/check.h"
 
 static void
-test_limit_bucket(void)
+test_bucket(void)
 {
-	struct limit_bucket b;
+	struct bucket b;
 
 	memset(&b, 0, sizeof b);
 	/* A fresh bucket is full: 3 tokens, then none. */
-	CHECK(limit_has(&b, 0.001, 3, 1000));
+	CHECK(bucket_has(&b, 0.001, 3, 1000));
 	b.tokens -= 3;
-	CHECK(!limit_has(&b, 0.001, 3, 1000));
-	CHECK_INT(limit_wait_ms(&b, 0.001), 1001);
+	CHECK(!bucket_has(&b, 0.001, 3, 1000));
+	CHECK_INT(bucket_wait_ms(&b, 0.001), 1001);
 	/* One token a second comes back, never more than the cap. */
-	CHECK(limit_has(&b, 0.001, 3, 2000));
-	CHECK(limit_has(&b, 0.001, 3, 100000));
+	CHECK(bucket_has(&b, 0.001, 3, 2000));
+	CHECK(bucket_has(&b, 0.001, 3, 100000));
 	CHECK(b.tokens <= 3.0);
 }
 
@@ -227,7 +227,7 @@ main(void)
 	srv.cfg.games_per_hour = 2;
 	TAILQ_INIT(&srv.conns);
 	TAILQ_INIT(&srv.rooms);
-	test_limit_bucket();
+	test_bucket();
 	test_limit_addr_key();
 	test_limit_sweep(&srv);
 	test_limit_games(&srv);
