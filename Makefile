@@ -259,10 +259,10 @@ install: all
 	install -m 644 docs/tablerod.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 
 format:
-	clang-format -i $(wildcard */*.c */*.h */*/*.c */*/*.h tests/*/*.c tests/*/*.h)
+	clang-format -i $(filter-out build/%,$(wildcard */*.c */*.h */*/*.c */*/*.h tests/*/*.c tests/*/*.h))
 
 check-format:
-	@for f in $(wildcard */*.c */*.h */*/*.c */*/*.h tests/*/*.c tests/*/*.h); do \
+	@for f in $(filter-out build/%,$(wildcard */*.c */*.h */*/*.c */*/*.h tests/*/*.c tests/*/*.h)); do \
 	    clang-format "$$f" | cmp -s - "$$f" || echo "not formatted: $$f"; done
 
 clean:

@@ -17,7 +17,10 @@
 
 #include "server/club/seek.h"
 #include "server/cluster/cluster.h"
-#include "server/server.h"
+#include "server/app/app.h"
+#include "server/cmd/cmd.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 #include "server/store/store.h"
 
 /* A macro's value as a string literal. */

@@ -8,7 +8,10 @@
 #include <string.h>
 
 #include "server/club/seek.h"
-#include "server/server.h"
+#include "server/app/app.h"
+#include "server/cmd/cmd.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 #include "server/club/tourney.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"

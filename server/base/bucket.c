@@ -4,7 +4,7 @@
  * messages, failed logins, new names and kept games with it; log lines
  * too).
  */
-#include "server/server.h"
+#include "server/base/base.h"
 
 /* Refill a bucket that gains `per_ms` tokens a millisecond up to `cap`. */
 void

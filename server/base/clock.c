@@ -4,7 +4,7 @@
  */
 #include <time.h>
 
-#include "server/server.h"
+#include "server/base/base.h"
 
 int64_t
 clock_now_ms(void)

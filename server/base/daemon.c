@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "server/server.h"
+#include "server/base/base.h"
 
 /* Tell the launcher the daemon failed, and where its log says why: the
  * log file (an absolute path by now), or syslog. */

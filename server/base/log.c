@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "server/server.h"
+#include "server/base/base.h"
 
 /* Bytes of a log line's text (the message, after its stamp and level);
  * a longer message is cut. */

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "server/server.h"
+#include "server/base/base.h"
 
 /* Members a set first makes room for; it doubles from there. */
 #define SLOTS_FIRST 64

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/server.h"
+#include "server/base/base.h"
 #include "server/base/table.h"
 
 /* Chains a table starts with when its owner names no other number: small,

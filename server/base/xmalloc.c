@@ -10,7 +10,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "server/server.h"
+#include "server/base/base.h"
 
 void *
 xmalloc(size_t n)

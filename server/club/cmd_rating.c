@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/cmd/cmd.h" /* session_reply: net/reply.c next */
 #include "server/cluster/cluster.h"
 #include "server/club/glicko.h"
-#include "server/server.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 #include "server/store/store.h"
 
 /* Players on one page of ratings: the top 50 fit a screen or two. */

@@ -11,6 +11,8 @@
 
 #include <sodium.h>
 
+#include "server/cmd/cmd.h" /* session_reply: net/reply.c next */
+#include "server/net/limit.h"
 #include "server/cluster/cluster.h"
 #include "server/club/seek.h"
 #include "server/store/store.h"

@@ -16,7 +16,8 @@
 
 #include "ai/ai.h"
 #include "server/club/glicko.h"
-#include "server/server.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
 

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/server.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
 

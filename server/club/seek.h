@@ -18,7 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "rules/rules.h"
-#include "server/server.h"
+#include "server/club/club.h"
 
 /* Open seeks per player: a few games or clocks at once is what people
  * do (Lichess allows a handful); more only fills the lobby's list. */

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/cmd/cmd.h" /* session_reply: net/reply.c next */
+#include "server/net/limit.h"
 #include "server/cluster/cluster.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "server/club/pairing.h"
-#include "server/server.h"
+#include "server/club/club.h"
 
 /* Tournaments not yet over, server-wide: each holds rooms and a sweep
  * visit every second; a club runs a few at once. */

@@ -23,7 +23,9 @@
 
 #include "server/cluster/cluster.h"
 #include "server/cluster/cluster_int.h"
-#include "server/server.h"
+#include "server/cmd/cmd.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
 

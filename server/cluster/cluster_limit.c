@@ -19,7 +19,9 @@
 #include <event2/buffer.h>
 
 #include "server/cluster/cluster_int.h"
-#include "server/server.h"
+#include "server/cmd/cmd.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 
 /* A report's key: "limits:" and the node id. */
 #define CLUSTER_LIMIT_PREFIX "limits:"

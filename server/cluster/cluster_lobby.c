@@ -19,7 +19,9 @@
 
 #include "server/cluster/cluster.h"
 #include "server/cluster/cluster_int.h"
-#include "server/server.h"
+#include "server/cmd/cmd.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 
 /* A name's presence lives this long unrefreshed (a node refreshes its
  * players' every tick; a dead node's expire). */

@@ -21,7 +21,9 @@
 #include "server/cluster/cluster.h"
 #include "server/cluster/cluster_int.h"
 #include "server/club/seek.h"
-#include "server/server.h"
+#include "server/cmd/cmd.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 
 /* How long one XREAD waits for entries before it is sent again (a lost
  * connection is noticed within it). */

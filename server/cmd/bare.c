@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/server.h"
+#include "server/cmd/cmd.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 
 /* What a bare move is short for. */
 #define BARE_PREFIX "move "

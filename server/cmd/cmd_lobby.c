@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "server/cluster/cluster.h"
-#include "server/server.h"
+#include "server/cmd/cmd.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 
 static const char *const cmd_lobby_opt_types[] = {"int", "choice", "text"};
 

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "ai/ai.h"
-#include "server/server.h"
+#include "server/cmd/cmd.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 #include "server/store/store.h"
 
 /* The room and the caller's seat in it, for verbs only players may use;

@@ -11,7 +11,9 @@
 #include <sodium.h>
 
 #include "server/cluster/cluster.h"
-#include "server/server.h"
+#include "server/cmd/cmd.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 #include "server/club/tourney.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"

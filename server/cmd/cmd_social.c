@@ -11,7 +11,9 @@
 #include <strings.h>
 
 #include "server/cluster/cluster.h"
-#include "server/server.h"
+#include "server/cmd/cmd.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 
 /* A name logged in on another node of the cluster: nothing here. */
 static struct player social_elsewhere;

@@ -16,7 +16,9 @@
 
 #include "server/club/seek.h"
 #include "server/cluster/cluster.h"
-#include "server/server.h"
+#include "server/cmd/cmd.h"
+#include "server/club/club.h"
+#include "server/net/limit.h"
 #include "server/store/storeq.h"
 
 /* Every verb's handler, by the protocol's list of verbs: a verb without

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/server.h"
+#include "server/cmd/cmd.h" /* session_reply: net/reply.c next */
+#include "server/core/core.h"
+#include "server/net/limit.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
 

@@ -6,7 +6,8 @@
  * The sweep looks once a second (sweep.c); each absence is told once,
  * and not while the store is failing (it is told when the store is back).
  */
-#include "server/server.h"
+#include "server/core/core.h"
+#include "server/net/limit.h"
 #include "server/store/storeq.h"
 
 /* Tell the room that the seat's grace is over, once per absence (the

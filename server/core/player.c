@@ -10,7 +10,10 @@
 
 #include <sodium.h>
 
-#include "server/server.h"
+#include "server/club/club.h" /* rating_prune: to move up */
+#include "server/cmd/cmd.h"   /* session_reply: net/reply.c next */
+#include "server/core/core.h"
+#include "server/net/limit.h"
 #include "server/store/storeq.h"
 #include "server/store/store.h"
 

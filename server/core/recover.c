@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/server.h"
+#include "server/core/core.h"
+#include "server/net/limit.h"
 #include "server/store/store.h"
 
 /* A stored status; anything unknown comes back adjourned. */

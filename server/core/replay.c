@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/server.h"
+#include "server/core/core.h"
+#include "server/net/limit.h"
 
 /* Rows "x..\n.o.\n" as a JSON array of strings. */
 static cJSON *

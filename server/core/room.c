@@ -13,7 +13,8 @@
 
 #include "server/club/seek.h"
 #include "server/cluster/cluster.h"
-#include "server/server.h"
+#include "server/core/core.h"
+#include "server/net/limit.h"
 #include "server/club/tourney.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"

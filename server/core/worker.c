@@ -45,7 +45,9 @@
 #endif
 
 #include "ai/ai.h"
-#include "server/server.h"
+#include "server/cmd/cmd.h" /* cmd_hint_done: a callback next */
+#include "server/core/core.h"
+#include "server/net/limit.h"
 
 struct worker_job {
 	struct worker_job *next; /* in a stack or a queue */

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/server.h"
+#include "server/core/core.h"
+#include "server/net/limit.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
 

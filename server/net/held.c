@@ -19,7 +19,8 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 
-#include "server/server.h"
+#include "server/net/net.h"
+#include "server/net/limit.h"
 #include "server/store/storeq.h"
 
 /* Connections whose held output held_release sends without allocating

@@ -18,7 +18,9 @@
 
 #include <event2/util.h>
 
-#include "server/server.h"
+#include "server/cmd/cmd.h" /* session_reply: net/reply.c next */
+#include "server/net/net.h"
+#include "server/net/limit.h"
 
 /* Abuse log lines per second, and in a burst: enough to see an attack
  * begin, too few for an attacker to fill the disk. */

@@ -27,7 +27,9 @@
 #include <event2/listener.h>
 #include <event2/util.h>
 
-#include "server/server.h"
+#include "server/cmd/cmd.h" /* session_reply: net/reply.c next */
+#include "server/net/net.h"
+#include "server/net/limit.h"
 
 /* Seconds to stop accepting after accept() ran out of descriptors. */
 #define NET_ACCEPT_RETRY_SEC 1

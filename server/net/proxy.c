@@ -22,7 +22,8 @@
 #include <event2/event.h>
 #include <event2/util.h>
 
-#include "server/server.h"
+#include "server/net/net.h"
+#include "server/net/limit.h"
 
 /* Seconds a trusted proxy has to send a whole header: a proxy sends it at
  * once, and the spec asks for at least 3 s to cover a TCP retransmit; a

@@ -10,7 +10,8 @@
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>
 
-#include "server/server.h"
+#include "server/net/net.h"
+#include "server/net/limit.h"
 
 /* Log OpenSSL's reason for a failure. */
 static void

@@ -27,7 +27,8 @@
 #include <http_parser.h>
 #include <openssl/ssl.h>
 
-#include "server/server.h"
+#include "server/net/net.h"
+#include "server/net/limit.h"
 
 /* A request head (request line and headers) longer than this is refused
  * (431): a browser's is well under 2 KiB. */

@@ -18,7 +18,8 @@
 #include <sodium.h>
 #include <wslay/wslay.h>
 
-#include "server/server.h"
+#include "server/net/net.h"
+#include "server/net/limit.h"
 
 /* The GUID RFC 6455 appends to the client's key. */
 #define WS_GUID "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"

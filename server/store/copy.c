@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "server/server.h"
+#include "server/base/base.h"
 #include "server/store/schema.h"
 #include "server/store/store.h"
 

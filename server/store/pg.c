@@ -16,7 +16,7 @@
 
 #include <libpq-fe.h>
 
-#include "server/server.h"
+#include "server/base/base.h"
 #include "server/store/fault.h"
 #include "server/store/schema.h"
 #include "server/store/store.h"

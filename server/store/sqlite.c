@@ -18,7 +18,7 @@
 
 #include <sqlite3.h>
 
-#include "server/server.h"
+#include "server/base/base.h"
 #include "server/store/fault.h"
 #include "server/store/schema.h"
 #include "server/store/store.h"

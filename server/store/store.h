@@ -374,8 +374,7 @@ int store_club_claim(struct store *s, long long *epoch);
 int store_rooms_of(struct store *s, const char *name, const char *const *skip,
     int nskip, long *n);
 int store_rooms_seated(struct store *s, const char *name,
-    const char *const *skip, int nskip, int limit, store_room_cb cb,
-    void *arg);
+    const char *const *skip, int nskip, int limit, store_room_cb cb, void *arg);
 int store_copy_read(
     struct store *s, const struct store_table *t, store_row_cb cb, void *arg);
 int store_copy_txn(struct store *s, int what);

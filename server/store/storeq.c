@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "server/server.h"
+#include "server/base/base.h"
 #include "server/store/storeq.h"
 
 /* The first wait before a failed group is tried again, and the longest:

@@ -56,8 +56,8 @@ void storeq_room_delete(struct storeq *q, const char *id);
  * storeq_club_row's is one of the club's (fenced by the club's epoch). */
 void storeq_row(struct storeq *q, const char *what, const char *sql, int n,
     const char *const *vals);
-void storeq_club_row(struct storeq *q, const char *what, const char *sql,
-    int n, const char *const *vals);
+void storeq_club_row(struct storeq *q, const char *what, const char *sql, int n,
+    const char *const *vals);
 /* A row op that shares room's fence: stored only while the room's ops
  * are (a cluster node that lost the room has it dropped with them). */
 void storeq_room_row(struct storeq *q, const char *room, const char *what,

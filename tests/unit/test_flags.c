@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/server.h"
+#include "server/app/app.h"
 #include "tests/unit/check.h"
 
 static void

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "server/server.h"
+#include "server/net/limit.h"
+#include "server/core/core.h"
 #include "tests/unit/check.h"
 
 static void

@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "protocol/protocol.h"
-#include "server/server.h"
+#include "server/net/net.h"
 
 /* Version 2's signature. */
 static const unsigned char sig[12] = {

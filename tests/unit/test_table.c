@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/server.h"
+#include "server/core/core.h"
+#include "server/net/limit.h"
 #include "tests/unit/check.h"
 
 /* Chains of the old player and abuse tables. */

@@ -1,0 +1,206 @@
+/*
+ * core.h: players and rooms in memory, the games they play, the bots'
+ * and hints' threads, recovery, the archive of finished games and the
+ * store ops of rooms and moves.
+ */
+#ifndef TABLERO_SERVER_CORE_H
+#define TABLERO_SERVER_CORE_H
+
+#include "server/net/net.h"
+
+/*
+ * A player: one identity in memory. Lifetime: made by player_get() at
+ * hello (or when recovery seats a name), and kept while anything points at
+ * it: its connection (conn) or a room it sits in, watches or created (each
+ * such room is in p->rooms, and the room's seats, watchers and creator are
+ * the only other pointers to a player). player_release() frees a player
+ * once both are gone (offline, in no room); the rest are freed at
+ * shutdown. So a struct player * in a seat or a watcher list is always
+ * valid while the room holds it.
+ */
+struct player {
+	struct table_link link; /* in srv->players, by name */
+	char name[SERVER_NAME_MAX + 1];
+	struct conn *conn;    /* NULL while offline */
+	struct room **rooms;  /* rooms that hold this player (any order) */
+	int nrooms, roomscap; /* at most the rooms per player plus those
+	                         watched */
+	int played;           /* has started a game (never pruned) */
+};
+
+/* The protocol's words for them (proto_room_status_name). */
+enum room_status {
+	ROOM_WAITING = PROTO_ROOM_WAITING,
+	ROOM_PLAYING = PROTO_ROOM_PLAYING,
+	ROOM_ENDED = PROTO_ROOM_ENDED,
+	ROOM_ADJOURNED = PROTO_ROOM_ADJOURNED,
+};
+
+struct room_seat {
+	struct player *player; /* NULL: free, or a bot */
+	int bot;               /* bot level, 0 for a person */
+	int depth;             /* the bot's search depth, 0: its level's */
+	int gone;              /* the player's connection dropped */
+	int64_t gone_ms;
+	int64_t grace_told_ms; /* gone_ms of the absence whose grace_over
+	                          was sent (grace.c) */
+	int rematch;           /* asked for a rematch */
+};
+
+struct room_move {
+	struct rules_move m;
+	int seat; /* -1: played by the server (a pass) */
+	char notation[SERVER_MOVE_TEXT_MAX];
+	char sentence[SERVER_SENTENCE_MAX];
+	int64_t clock_ms[2];
+};
+
+/*
+ * A room in memory: unfinished rooms, and finished ones until their last
+ * member leaves or SERVER_ENDED_KEEP_SEC pass (room_forget() then frees it;
+ * the store keeps it). Found by id through the server's index.
+ */
+struct room {
+	TAILQ_ENTRY(room) entry; /* all rooms, oldest first (rooms, shutdown) */
+	struct table_link by_id; /* in srv->rooms_by_id */
+	struct server *srv;
+	char id[SERVER_ROOM_ID_MAX];
+	long number;
+	const struct rules_game *g;
+	cJSON *options; /* object of strings: what the game was made with */
+	struct rules_opt opts[PROTO_MAX_OPTIONS + 1];
+	int nopts;
+	void *st;    /* the position */
+	void *start; /* the position the current game started from */
+	enum room_status status;
+	cJSON *result; /* the ended event's fields, NULL while not ended */
+	struct room_seat seats[2];
+	struct player **watchers;
+	int nwatchers;
+	struct room_move *hist;
+	int nhist, histcap;
+	long long seq;
+	int seq_dirty;        /* an event's seq is not stored yet */
+	long long seq_stored; /* the seq the store holds (or has reserved) */
+	int game_no;
+	int is_private;
+	char creator[SERVER_NAME_MAX + 1];
+	int64_t clock_initial_ms, clock_inc_ms; /* 0: no clock */
+	int64_t clock_ms[2];
+	int64_t turn_start_ms;
+	struct event *flag_timer;
+	struct event *bot_timer;
+	int bot_pending;
+	int draw_offer;     /* seat that offered a draw, or -1 */
+	int takeback_offer; /* seat that asked for a take-back, or -1 */
+	int64_t created_ms, updated_ms;
+	int64_t ended_mono_ms;      /* when the game ended (monotonic) */
+	struct event *retire_timer; /* finished: when to leave memory */
+	int archive_due;            /* ended, not yet kept in the games table */
+	int in_server;              /* room_add'ed (not one being created) */
+	int solo_tries;   /* one player: restarts and failed ends at this level
+	                     since it was last solved (record.c) */
+	long long epoch;  /* cluster.c: this node's lease epoch, 0: alone */
+	int64_t lease_ms; /* cluster.c: the lease last known held (mono) */
+};
+/* replay.c */
+int replay_at(
+    const struct room *r, long long at, cJSON *state, char *err, size_t errlen);
+
+/* grace.c */
+void grace_check(struct room *r, int64_t now);
+
+/* player.c */
+/* Random bytes in a token: 128 bits cannot be guessed. */
+#define PLAYER_TOKEN_BYTES 16
+struct player *player_find(struct server *srv, const char *name);
+struct player *player_get(struct server *srv, const char *name);
+int player_name_valid(const char *name);
+void player_free_all(struct server *srv);
+void player_release(struct server *srv, struct player *p);
+void player_played(struct server *srv, struct player *p);
+void player_played_in(struct room *r);
+void player_prune(struct server *srv);
+void player_committed(struct server *srv, uint64_t committed);
+void player_room_add(struct player *p, struct room *r);
+void player_room_del(struct player *p, struct room *r);
+struct store_identity;
+int player_authenticate(struct conn *c, const struct proto_request *req,
+    char *token_out, size_t toklen, struct store_identity *id, int *is_new);
+void player_replace(struct player *p);
+
+/* room.c */
+const char *room_status_name(enum room_status s);
+cJSON *room_summary(const struct room *r);
+cJSON *room_clock_summary(long long initial_ms, long long inc_ms);
+struct room *room_find(struct server *srv, const char *id);
+struct room *room_new(struct server *srv, const struct rules_game *g,
+    cJSON *options, int game_no, char *err, size_t errlen);
+void room_add(struct room *r);
+void room_forget(struct room *r);
+void room_free(struct room *r);
+int room_reset_options(struct room *r, cJSON *o, char *err, size_t errlen);
+long room_level_after(const struct room *r);
+void room_free_all(struct server *srv);
+void room_sync_member(struct room *r, struct player *p);
+int room_add_watcher(struct room *r, struct player *p);
+void room_check_retire(struct room *r);
+int room_seat_of(const struct room *r, const struct player *p);
+int room_is_watcher(const struct room *r, const struct player *p);
+int room_count_for(const struct player *p);
+struct room **room_sorted(const struct player *p, int *n);
+cJSON *room_state(const struct room *r);
+cJSON *room_state_since(const struct room *r, int since);
+int room_picture(const struct room *r, char *buf, size_t len);
+void room_add_picture(const struct room *r, cJSON *ev);
+cJSON *room_event(struct room *r, enum proto_event_kind e);
+void room_broadcast(struct room *r, cJSON *ev);
+void room_save(struct room *r);
+void room_commit(struct room *r, int nevents, int truncate_from);
+void room_start_prepare(struct room *r);
+int room_start_nevents(const struct room *r);
+void room_start_announce(struct room *r);
+void room_end_prepare(
+    struct room *r, const char *result, int winner, const char *reason);
+void room_end_announce(struct room *r);
+void room_end(
+    struct room *r, const char *result, int winner, const char *reason);
+int room_play(
+    struct room *r, int seat, struct rules_move m, char *err, size_t errlen);
+void room_after_move(struct room *r);
+void room_player_gone(struct room *r, struct player *p);
+void room_player_back(struct room *r, struct player *p);
+void room_remove_watcher(struct room *r, struct player *p);
+void room_replay(struct room *r, int nmoves);
+void room_hist_push(struct room *r, const struct room_move *mv);
+void room_schedule_bot(struct room *r);
+void room_bot_retry(struct room *r);
+void room_clock_arm(struct room *r);
+void room_recovered(struct room *r);
+/* worker.c: bot searches off the event loop */
+struct worker *worker_new(struct server *srv);
+void worker_free(struct worker *w);
+void worker_bot(struct worker *w, struct room *r, int seat);
+void worker_cancel_conn(struct worker *w, uint64_t conn);
+void worker_hint(struct worker *w, struct room *r, struct conn *c,
+    const struct proto_request *req);
+
+/* archive.c: finished games kept in the store */
+void archive_game(struct room *r);
+int archive_recent(struct server *srv, const char *game, cJSON *list);
+void archive_show(struct conn *c, const struct proto_request *req);
+char *archive_record(const struct room *r, const cJSON *seats);
+int archive_just_advanced(const struct room *r);
+
+/* recover.c */
+int recover_rooms(struct server *srv);
+struct store_room;
+struct store_move;
+struct room *recover_room(struct server *srv, const struct store_room *sr,
+    const struct store_move *moves, int nmoves);
+
+/* store/write.c: the server's objects as store ops */
+void write_room(struct room *r);
+void write_move(struct room *r, const struct room_move *mv, int ply);
+
+#endif

@@ -1,0 +1,144 @@
+/*
+ * net.h: connections and their transports: sockets, lines in and out,
+ * the output caps, held output (held.c), the PROXY protocol, the web port
+ * with its WebSocket and TLS.
+ */
+#ifndef TABLERO_SERVER_NET_H
+#define TABLERO_SERVER_NET_H
+
+#include <sys/queue.h>
+
+#include <event2/listener.h>
+
+#include "server/server.h"
+
+enum conn_mode { CONN_MODE_UNSET, CONN_MODE_JSON, CONN_MODE_TEXT };
+
+enum conn_state {
+	CONN_OPEN,
+	CONN_FLUSHING, /* reading stopped; closed once the output is sent */
+	CONN_DEAD,     /* freed by the reaper, outside any callback */
+};
+
+struct conn {
+	TAILQ_ENTRY(conn) entry;
+	TAILQ_ENTRY(conn) flush_entry; /* in srv->to_flush when flushing */
+	TAILQ_ENTRY(conn) dead_entry;  /* in srv->dead once dead */
+	int to_flush;                  /* listed in srv->to_flush */
+	struct server *srv;
+	struct bufferevent *bev;
+	struct proto_framer *framer;
+	int deferring; /* events go behind the reply (held.c's dhead) */
+	uint64_t id;
+	char addr[64];
+	enum conn_mode mode;
+	enum conn_state state;
+	int waiting; /* a reply is being computed: read nothing more yet */
+	struct player *player; /* NULL before hello */
+	struct room *current;  /* the room verbs without a room act on */
+	double tokens;         /* rate limit bucket */
+	int64_t refill_ms;
+	int refused; /* refused messages in a row */
+	struct event *idle;
+	struct limit_entry *lim_addr; /* the source address's limits */
+	struct limit_entry *lim_name; /* the identity's, once logged in */
+	int64_t last_ms;              /* last message, monotonic */
+	int lingering;    /* closing: reading and dropping what comes */
+	size_t discarded; /* bytes dropped while lingering */
+	/* Output held until the change it depends on is committed, in
+	 * order (held.c): while one of its replies is held, nothing more is
+	 * read. */
+	struct net_held *held; /* hq while anything is held, else NULL */
+	struct net_held *hq;   /* held output (kept once made) */
+	struct net_held *dq;   /* deferring: events behind a reply */
+	size_t held_bytes;     /* in hq: waiting for the store */
+	size_t deferred_bytes; /* in dq */
+	int held_slot;         /* slot in srv->held_conns, or -1 */
+	/* The op the newest of its held replies waits for (0: none): while
+	 * that is not committed it reads nothing more (held_blocks). */
+	uint64_t reply_held;
+	int replying;   /* the message being sent is a reply (session_reply) */
+	int bev_writes; /* bev is no plain socket's: it writes by itself */
+	int relay;      /* bev is the server's end of a WebSocket (ws.c) */
+	int guest;      /* player is an anonymous watcher (session.c) */
+	struct route_home *route; /* cluster_route.c: owners it asked */
+	int route_local;          /* cluster_route.c: run this line here */
+	int route_proxy; /* cluster_route.c: another node's player's stand-in */
+};
+/* net.c */
+int net_listen(struct server *srv);
+void net_start(struct server *srv);
+void net_send(struct conn *c, const char *data, size_t len);
+void net_send_msg(struct conn *c, const cJSON *msg);
+/* One message encoded in one output mode. */
+struct net_encoded {
+	size_t len;
+	char text[];
+};
+struct net_cache {
+	/* each mode's encoding, made for its first recipient; NULL until
+	 * then */
+	struct net_encoded *json, *text;
+};
+void net_send_cached(struct conn *c, const cJSON *msg, struct net_cache *cache);
+void net_cache_clear(struct net_cache *cache);
+void net_close(struct conn *c, int flush);
+void net_shutdown(struct server *srv);
+void net_resume(struct conn *c);
+void net_pause(struct conn *c);
+void net_settle(struct server *srv);
+void net_free_all(struct server *srv);
+void net_linger_now(struct conn *c);
+struct limit_entry *net_admit(
+    struct server *srv, evutil_socket_t fd, const struct sockaddr *sa);
+int net_admit_room(struct server *srv, evutil_socket_t fd);
+/* net_conn_new's flags. */
+#define NET_BEV_WRITES 1 /* the bufferevent writes by itself (TLS) */
+#define NET_RELAY 2      /* the server's end of a WebSocket's pair */
+struct conn *net_conn_new(struct server *srv, struct bufferevent *bev,
+    const char *addr, struct limit_entry *lim, int flags);
+void net_addr_words(const struct sockaddr *sa, char *buf, size_t len);
+int net_bind_port(struct server *srv, const char *host, int port,
+    evconnlistener_cb cb, struct evconnlistener **out, int max,
+    const char *what);
+
+/* proxy.c */
+/* Where a trusted connection goes once its header is read: the listener's
+ * accept, with the client's address (arg: the listener's own). */
+typedef void proxy_done_fn(
+    struct server *srv, evutil_socket_t fd, const struct sockaddr *sa, int arg);
+int proxy_check_flag(const char *list, char *err, size_t errlen);
+int proxy_init(struct server *srv);
+int proxy_waiting(const struct server *srv);
+int proxy_take(struct server *srv, evutil_socket_t fd,
+    const struct sockaddr *sa, socklen_t salen, proxy_done_fn *done, int arg);
+void proxy_stop(struct server *srv);
+void proxy_free_all(struct server *srv);
+
+/* web.c */
+struct ssl_ctx_st;
+int web_listen(struct server *srv);
+void web_stop(struct server *srv);
+void web_free_all(struct server *srv);
+
+/* ws.c */
+int ws_accept(struct server *srv, struct bufferevent *bev, const char *key,
+    const char *addr, struct limit_entry *lim, int flags);
+void ws_free_all(struct server *srv);
+
+/* tls.c */
+struct ssl_ctx_st *tls_server_ctx(const char *cert, const char *key);
+struct bufferevent *tls_accept(
+    struct server *srv, struct ssl_ctx_st *ctx, evutil_socket_t fd);
+void tls_free(struct ssl_ctx_st *ctx);
+
+/* held.c */
+uint64_t held_tag(struct conn *c);
+void held_add(struct conn *c, const char *data, size_t len);
+void held_go_on(struct conn *c);
+int held_blocks(const struct conn *c);
+void held_end_deferring(struct conn *c);
+void held_release(struct server *srv, uint64_t committed);
+void held_free(struct conn *c);
+
+#endif
