@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/cmd/cmd.h" /* session_reply: net/reply.c next */
 #include "server/cluster/cluster.h"
 #include "server/club/glicko.h"
 #include "server/club/club.h"
@@ -139,19 +138,19 @@ cmd_finger(struct conn *c, const struct proto_request *req)
 	int found = 0;
 
 	if (!player_name_valid(name)) {
-		session_error(c, req, PROTO_E_BAD_NAME,
+		conn_error(c, req, PROTO_E_BAD_NAME,
 		    "a name is 1 to 16 letters, digits, '_' or '-'");
 		return;
 	}
 	memset(&id, 0, sizeof id);
 	if (store_identity_find(c->srv->reader, name, &id, &found) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->reader));
-		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
 	p = player_find(c->srv, found ? id.name : name);
 	if (!found && p == NULL) {
-		session_error(c, req, PROTO_E_BAD_NAME,
+		conn_error(c, req, PROTO_E_BAD_NAME,
 		    "nobody is registered as %s", name);
 		return;
 	}
@@ -175,7 +174,7 @@ cmd_finger(struct conn *c, const struct proto_request *req)
 	        cmd_finger_add, &l) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->reader));
 		cJSON_Delete(rep);
-		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
 	l.list = cJSON_AddArrayToObject(rep, "records");
@@ -187,7 +186,7 @@ cmd_finger(struct conn *c, const struct proto_request *req)
 	        cmd_finger_record, &l) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->reader));
 		cJSON_Delete(rep);
-		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
 	playing = cmd_finger_rooms(c, p);
@@ -195,7 +194,7 @@ cmd_finger(struct conn *c, const struct proto_request *req)
 	cluster_finger_rooms(c->srv,
 	    cJSON_GetStringValue(cJSON_GetObjectItem(rep, "name")), playing);
 	cJSON_AddItemToObject(rep, "playing", playing);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* One list of a ratings page. */
@@ -252,7 +251,7 @@ cmd_records(
 		p = strtol(v, &end, 10);
 		if (strcmp(req->options[i].key, "page") != 0 || *v == '\0' ||
 		    *end != '\0' || p < 1 || p > CMD_RATING_PAGES_MAX) {
-			session_error(c, req, PROTO_E_BAD_OPTIONS,
+			conn_error(c, req, PROTO_E_BAD_OPTIONS,
 			    "%s's records take only page (1 to %d)", g->name,
 			    CMD_RATING_PAGES_MAX);
 			return;
@@ -271,11 +270,11 @@ cmd_records(
 	        cmd_records_add, &l) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->reader));
 		cJSON_Delete(rep);
-		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
 	cJSON_AddBoolToObject(rep, "more", l.n > CMD_RATING_PAGE);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* The pool and page a ratings request names: 0, or -1 with the reason. */
@@ -343,7 +342,7 @@ cmd_ratings(struct conn *c, const struct proto_request *req)
 	int page, offset;
 
 	if (g == NULL) {
-		session_error(c, req, PROTO_E_NO_SUCH_GAME,
+		conn_error(c, req, PROTO_E_NO_SUCH_GAME,
 		    "no game '%s' (games lists them)", req->game);
 		return;
 	}
@@ -353,7 +352,7 @@ cmd_ratings(struct conn *c, const struct proto_request *req)
 	}
 	if (cmd_ratings_args(
 	        req, g, pool, sizeof pool, &page, err, sizeof err) != 0) {
-		session_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
+		conn_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
 		return;
 	}
 	offset = (page - 1) * CMD_RATING_PAGE;
@@ -372,10 +371,10 @@ cmd_ratings(struct conn *c, const struct proto_request *req)
 	        offset, CMD_RATING_PAGE + 1, cmd_ratings_add, &prov) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->reader));
 		cJSON_Delete(rep);
-		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
 	cJSON_AddBoolToObject(
 	    rep, "more", top.n > CMD_RATING_PAGE || prov.n > CMD_RATING_PAGE);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }

@@ -11,7 +11,6 @@
 
 #include <sodium.h>
 
-#include "server/cmd/cmd.h" /* session_reply: net/reply.c next */
 #include "server/net/limit.h"
 #include "server/cluster/cluster.h"
 #include "server/club/seek.h"
@@ -34,7 +33,7 @@ cmd_seek_options(
 
 		if (strcmp(k, RULES_OPT_FILE) == 0 ||
 		    strcmp(k, RULES_OPT_POSITION) == 0) {
-			session_error(c, req, PROTO_E_BAD_OPTIONS,
+			conn_error(c, req, PROTO_E_BAD_OPTIONS,
 			    "a seek takes no %s: create the room and invite "
 			    "someone instead",
 			    k);
@@ -45,7 +44,7 @@ cmd_seek_options(
 		cJSON_AddStringToObject(o, k, req->options[i].value);
 	}
 	if (bytes > SEEK_OPTIONS_MAX) {
-		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		conn_error(c, req, PROTO_E_BAD_OPTIONS,
 		    "a seek's options hold %d bytes at most", SEEK_OPTIONS_MAX);
 		cJSON_Delete(o);
 		return NULL;
@@ -68,7 +67,7 @@ cmd_seek_valid(struct conn *c, const struct proto_request *req,
 	r = room_new(
 	    c->srv, g, cJSON_Duplicate(options, 1), 1, err, sizeof err);
 	if (r == NULL) {
-		session_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
+		conn_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
 		return -1;
 	}
 	room_free(r);
@@ -85,12 +84,12 @@ cmd_seek_make(struct conn *c, const struct proto_request *req)
 	cJSON *options;
 
 	if (g == NULL) {
-		session_error(c, req, PROTO_E_NO_SUCH_GAME,
+		conn_error(c, req, PROTO_E_NO_SUCH_GAME,
 		    "no game '%s' (games lists them)", req->game);
 		return NULL;
 	}
 	if (g->seats != 2) {
-		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		conn_error(c, req, PROTO_E_BAD_OPTIONS,
 		    "%s is a one-player game: create %s to play it", g->name,
 		    g->name);
 		return NULL;
@@ -110,7 +109,7 @@ cmd_seek_make(struct conn *c, const struct proto_request *req)
 	}
 	if (req->range != NULL &&
 	    seek_parse_range(req->range, &s->range_lo, &s->range_hi) != 0) {
-		session_error(c, req, PROTO_E_BAD_REQUEST,
+		conn_error(c, req, PROTO_E_BAD_REQUEST,
 		    "range is the opponents' ratings, LO-HI, from 0 to %d "
 		    "(range=1300-1700)",
 		    SEEK_RATING_MAX);
@@ -130,24 +129,24 @@ cmd_seek_limits(struct conn *c, const struct proto_request *req)
 	struct seek_pool *pool = c->srv->seeks;
 
 	if (seek_count_of(pool, c->player->name) >= SEEK_PER_PLAYER_MAX) {
-		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		conn_error(c, req, PROTO_E_LIMIT_REACHED,
 		    "you have %d open seeks already (unseek withdraws them)",
 		    SEEK_PER_PLAYER_MAX);
 		return -1;
 	}
 	if (pool->n >= c->srv->cfg.max_seeks) {
-		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		conn_error(c, req, PROTO_E_LIMIT_REACHED,
 		    "the server has %d open seeks; try again shortly",
 		    c->srv->cfg.max_seeks);
 		return -1;
 	}
 	if (room_count_for(c->player) >= c->srv->cfg.max_rooms_per_player) {
-		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		conn_error(c, req, PROTO_E_LIMIT_REACHED,
 		    "you are in %d unfinished rooms already",
 		    c->srv->cfg.max_rooms_per_player);
 		return -1;
 	}
-	return limit_games_check(c, req);
+	return limit_games_check(c, c->player->name, req);
 }
 
 /* Can the seeker of an open seek start a game now: connected, with a
@@ -270,7 +269,7 @@ cmd_seek(struct conn *c, const struct proto_request *req)
 	if (cmd_seek_limits(c, req) != 0 || (s = cmd_seek_make(c, req)) == NULL)
 		return;
 	if ((same = seek_find_same(c->srv->seeks, s)) != NULL) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "you seek that game already (%s)", same->id);
 		seek_free(s);
 		return;
@@ -285,13 +284,13 @@ cmd_seek(struct conn *c, const struct proto_request *req)
 		log_info("seek: %s seeks %s (%s)", c->player->name, s->g->name,
 		    s->id);
 		cJSON_AddNullToObject(rep, "room");
-		session_reply(c, rep);
+		conn_reply(c, rep);
 		return;
 	}
 	if ((r = cmd_seek_room(c->srv, theirs, p, s, c->player)) == NULL) {
 		seek_remove(c->srv->seeks, s);
 		cJSON_Delete(rep);
-		session_error(c, req, PROTO_E_INTERNAL,
+		conn_error(c, req, PROTO_E_INTERNAL,
 		    "no room could be made; your seek is not kept");
 		return;
 	}
@@ -299,7 +298,7 @@ cmd_seek(struct conn *c, const struct proto_request *req)
 	cJSON_AddStringToObject(
 	    rep, "seat", r->g->seat_names[room_seat_of(r, c->player)]);
 	cJSON_AddStringToObject(rep, "opponent", p->name);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* The open seeks, newest first, at most SEEK_LIST_MAX (of one game when
@@ -314,7 +313,7 @@ cmd_seeks(struct conn *c, const struct proto_request *req)
 	if (cluster_club_refuse(c, req)) /* the club's node runs it */
 		return;
 	if (req->game != NULL && (g = rules_find(req->game)) == NULL) {
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_NO_SUCH_GAME, "no game '%s'", req->game);
 		return;
 	}
@@ -322,7 +321,7 @@ cmd_seeks(struct conn *c, const struct proto_request *req)
 	list = cJSON_AddArrayToObject(rep, "seeks");
 	more = seek_list_json(c->srv->seeks, g, SEEK_LIST_MAX, list);
 	cJSON_AddBoolToObject(rep, "more", more);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* unseek [SEEK]: withdraw one of the player's seeks, or all; the reply
@@ -339,7 +338,7 @@ cmd_unseek(struct conn *c, const struct proto_request *req)
 	s = req->seek != NULL ? seek_find(pool, req->seek) : NULL;
 	if (req->seek != NULL &&
 	    (s == NULL || strcmp(s->name, c->player->name) != 0)) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "you have no open seek '%s' (seeks lists them)", req->seek);
 		return;
 	}
@@ -347,7 +346,7 @@ cmd_unseek(struct conn *c, const struct proto_request *req)
 	gone = cJSON_AddArrayToObject(rep, "removed");
 	left = cJSON_AddArrayToObject(rep, "seeks");
 	seek_withdraw(pool, c->player->name, req->seek, gone, left);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* A two-player game starts (a pairing, create, join, rematch): its

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/cmd/cmd.h" /* session_reply: net/reply.c next */
 #include "server/net/limit.h"
 #include "server/cluster/cluster.h"
 #include "server/store/store.h"
@@ -714,14 +713,14 @@ tourney_arg(struct conn *c, const struct proto_request *req)
 	struct tourney *t = tourney_find(req->tourney);
 
 	if (req->tourney == NULL) {
-		session_error(c, req, PROTO_E_BAD_REQUEST,
+		conn_error(c, req, PROTO_E_BAD_REQUEST,
 		    "which tournament? (tourney %s ID; tourney list shows "
 		    "them)",
 		    req->act);
 		return NULL;
 	}
 	if (t == NULL)
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "no tournament '%s' (tourney list shows them)",
 		    req->tourney);
 	return t;
@@ -735,7 +734,7 @@ tourney_reply(
 	cJSON *rep = proto_reply(req);
 
 	cJSON_AddItemToObject(rep, "tourney", tourney_summary(t, 1));
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* An integer option of create taken out of the options (the rest are the
@@ -754,7 +753,7 @@ tourney_take_int(struct conn *c, const struct proto_request *req, cJSON *o,
 	n = cJSON_IsString(it) ? strtol(it->valuestring, &end, 10) : -1;
 	if (!cJSON_IsString(it) || *end != '\0' || end == it->valuestring ||
 	    n < min || n > max) {
-		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		conn_error(c, req, PROTO_E_BAD_OPTIONS,
 		    "%s must be an integer from %d to %d", key, min, max);
 		cJSON_Delete(it);
 		return -1;
@@ -784,7 +783,7 @@ tourney_take_format(
 		cJSON_Delete(it);
 	}
 	if (!ok)
-		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		conn_error(c, req, PROTO_E_BAD_OPTIONS,
 		    "format must be roundrobin or swiss");
 	return ok ? 0 : -1;
 }
@@ -819,18 +818,18 @@ tourney_create(struct conn *c, const struct proto_request *req)
 	int i, swiss, rounds, grace, all;
 
 	if (g == NULL) {
-		session_error(c, req, PROTO_E_NO_SUCH_GAME,
+		conn_error(c, req, PROTO_E_NO_SUCH_GAME,
 		    "no game '%s' (games lists them)", game ? game : "");
 		return;
 	}
 	if (g->seats != 2) {
-		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		conn_error(c, req, PROTO_E_BAD_OPTIONS,
 		    "%s is a one-player game: no tournaments", g->name);
 		return;
 	}
 	if (tourney_live(c->player->name, &all) >= TOURNEY_PER_ORGANISER ||
 	    all >= TOURNEY_LIVE_MAX) {
-		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		conn_error(c, req, PROTO_E_LIMIT_REACHED,
 		    all >= TOURNEY_LIVE_MAX
 		        ? "the server runs %d tournaments already"
 		        : "you organise %d tournaments already",
@@ -853,7 +852,7 @@ tourney_create(struct conn *c, const struct proto_request *req)
 	/* The game's options are checked by making a room of them. */
 	probe = room_new(c->srv, g, cJSON_Duplicate(o, 1), 1, err, sizeof err);
 	if (probe == NULL) {
-		session_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
+		conn_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
 		cJSON_Delete(o);
 		return;
 	}
@@ -885,7 +884,7 @@ tourney_join(struct conn *c, const struct proto_request *req)
 	if (t == NULL)
 		return;
 	if (t->status != TOURNEY_OPEN) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s has started: it takes no more players", t->id);
 		return;
 	}
@@ -894,7 +893,7 @@ tourney_join(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	if (t->nplayers >= PAIRING_PLAYERS_MAX) {
-		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		conn_error(c, req, PROTO_E_LIMIT_REACHED,
 		    "%s has %d players already", t->id, PAIRING_PLAYERS_MAX);
 		return;
 	}
@@ -912,14 +911,14 @@ tourney_leave(struct conn *c, const struct proto_request *req)
 	if (t == NULL)
 		return;
 	if (t->status != TOURNEY_OPEN) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s has started: a player cannot leave it (a game not "
 		    "played is lost at its grace)",
 		    t->id);
 		return;
 	}
 	if ((i = tourney_player_index(t, c->player->name)) < 0) {
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_NOT_ALLOWED, "you are not in %s", t->id);
 		return;
 	}
@@ -942,25 +941,25 @@ tourney_start(struct conn *c, const struct proto_request *req)
 	if (t == NULL)
 		return;
 	if (strcmp(t->organiser, c->player->name) != 0) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "only %s, the organiser, can start %s", t->organiser,
 		    t->id);
 		return;
 	}
 	if (t->status != TOURNEY_OPEN) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s has started already", t->id);
 		return;
 	}
 	if (t->nplayers < 2) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s needs two players at least (it has %d)", t->id,
 		    t->nplayers);
 		return;
 	}
 	rounds = tourney_rounds_planned(t);
 	if (t->swiss && rounds > tourney_swiss_rounds_max(t->nplayers)) {
-		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		conn_error(c, req, PROTO_E_BAD_OPTIONS,
 		    "%d players can play %d Swiss rounds at most without "
 		    "meeting twice (this one asks %d)",
 		    t->nplayers, tourney_swiss_rounds_max(t->nplayers), rounds);
@@ -970,7 +969,7 @@ tourney_start(struct conn *c, const struct proto_request *req)
 	t->rounds = rounds;
 	if (tourney_next_round(t) != 0) {
 		t->rounds = asked; /* rounds= as given (0: none) */
-		session_error(c, req, PROTO_E_INTERNAL,
+		conn_error(c, req, PROTO_E_INTERNAL,
 		    "the first round could not be made; nothing was started");
 		return;
 	}
@@ -988,7 +987,7 @@ tourney_list_reply(struct conn *c, const struct proto_request *req)
 
 	for (t = tourney_list; t != NULL; t = t->next)
 		cJSON_AddItemToArray(a, tourney_summary(t, 0));
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 static void
@@ -1006,7 +1005,7 @@ tourney_show(struct conn *c, const struct proto_request *req)
 	cJSON_AddNumberToObject(rep, "pairings_round", t->round);
 	cJSON_AddItemToObject(
 	    rep, "pairings", tourney_pairings_json(t, t->round));
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 void
@@ -1022,7 +1021,7 @@ cmd_tourney(struct conn *c, const struct proto_request *req)
 	if (strcmp(req->act, "list") != 0 && strcmp(req->act, "show") != 0 &&
 	    storeq_failing(c->srv->storeq)) {
 		c->srv->out_free = 1; /* shows nothing changed: not held */
-		session_error(c, req, PROTO_E_STORE_FAILING,
+		conn_error(c, req, PROTO_E_STORE_FAILING,
 		    "the server cannot store games right now; try again "
 		    "shortly");
 		return;

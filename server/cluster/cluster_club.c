@@ -49,7 +49,7 @@ cluster_club_refuse(struct conn *c, const struct proto_request *req)
 {
 	if (cluster_club_here(c->srv))
 		return 0;
-	session_error(c, req, PROTO_E_NOT_READY,
+	conn_error(c, req, PROTO_E_NOT_READY,
 	    "seeks and tournaments are on another server of the cluster, "
 	    "which cannot be reached now: try again in a few seconds");
 	return 1;

@@ -17,11 +17,7 @@ void session_open(struct conn *c);
 void session_line(struct conn *c, const char *line, size_t len);
 void session_closed(struct conn *c);
 void session_logged_in(struct conn *c);
-void session_reply(struct conn *c, cJSON *reply);
 void session_store_done(void *arg, uint64_t committed, int failing);
-void session_error(struct conn *c, const struct proto_request *req,
-    enum proto_error e, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
 /*
  * cmd_*.c: the verbs, one handler cmd_<name> per verb of PROTO_VERBS

@@ -103,7 +103,7 @@ cmd_games(struct conn *c, const struct proto_request *req)
 			cJSON_AddNullToObject(one, "file_format");
 		cJSON_AddItemToArray(list, one);
 	}
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* Does the rooms request list this room? */
@@ -145,12 +145,12 @@ cmd_rooms(struct conn *c, const struct proto_request *req)
 	int n = 0, more = 0;
 
 	if (req->game != NULL && rules_find(req->game) == NULL) {
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_NO_SUCH_GAME, "no game '%s'", req->game);
 		return;
 	}
 	if (req->from != NULL && (before = cmd_rooms_cursor(req->from)) == 0) {
-		session_error(c, req, PROTO_E_BAD_REQUEST,
+		conn_error(c, req, PROTO_E_BAD_REQUEST,
 		    "from is the room a page ended with, like r12");
 		return;
 	}
@@ -161,13 +161,13 @@ cmd_rooms(struct conn *c, const struct proto_request *req)
 		 * latest ARCHIVE_LIST_MAX of them: one page, no cursor. */
 		if (archive_recent(c->srv, req->game, list) != 0) {
 			cJSON_Delete(rep);
-			session_error(
+			conn_error(
 			    c, req, PROTO_E_INTERNAL, "the store failed");
 			return;
 		}
 		cJSON_AddBoolToObject(rep, "more", 0);
 		cJSON_AddNullToObject(rep, "next");
-		session_reply(c, rep);
+		conn_reply(c, rep);
 		return;
 	}
 	TAILQ_FOREACH_REVERSE(r, &c->srv->rooms, room_list, entry)
@@ -188,7 +188,7 @@ cmd_rooms(struct conn *c, const struct proto_request *req)
 		cJSON_AddStringToObject(rep, "next", last->id);
 	else
 		cJSON_AddNullToObject(rep, "next");
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 void
@@ -207,7 +207,7 @@ cmd_help(struct conn *c, const struct proto_request *req)
 		cJSON_AddStringToObject(one, "summary", proto_verb_summary(v));
 		cJSON_AddItemToArray(list, one);
 	}
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* Who is online: at most SERVER_WHO_MAX of them, so the reply stays far
@@ -249,7 +249,7 @@ cmd_who(struct conn *c, const struct proto_request *req)
 	cJSON_AddNumberToObject(rep, "online", online);
 	cJSON_AddNumberToObject(rep, "guests", guests);
 	cJSON_AddBoolToObject(rep, "more", online > SERVER_WHO_MAX);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* Chat to everybody logged in. */
@@ -266,7 +266,7 @@ cmd_chat(struct conn *c, const struct proto_request *req)
 	}
 	if (!cmd_chat_fits(c, req))
 		return;
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 	ev = proto_event(PROTO_EV_CHAT, NULL, 0);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "text", req->text);

@@ -26,10 +26,10 @@ cmd_player_room(struct conn *c, const struct proto_request *req, int *seat)
 	if (*seat >= 0)
 		return r;
 	if (room_is_watcher(r, c->player))
-		session_error(c, req, PROTO_E_NOT_A_PLAYER,
+		conn_error(c, req, PROTO_E_NOT_A_PLAYER,
 		    "you are watching %s, not playing", r->id);
 	else
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
 	return NULL;
 }
@@ -42,10 +42,10 @@ cmd_need_playing(
 	if (r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED)
 		return 0;
 	if (r->status == ROOM_ENDED)
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_GAME_OVER, "the game in %s is over", r->id);
 	else
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "the game in %s has not started: waiting for a player",
 		    r->id);
 	return -1;
@@ -56,8 +56,8 @@ cmd_need_solo(struct conn *c, const struct proto_request *req, struct room *r)
 {
 	if (r->g->seats == 1)
 		return 0;
-	session_error(c, req, PROTO_E_NOT_ALLOWED,
-	    "%s only in one-player games", proto_verb_name(req->verb));
+	conn_error(c, req, PROTO_E_NOT_ALLOWED, "%s only in one-player games",
+	    proto_verb_name(req->verb));
 	return -1;
 }
 
@@ -66,8 +66,8 @@ cmd_need_duo(struct conn *c, const struct proto_request *req, struct room *r)
 {
 	if (r->g->seats == 2)
 		return 0;
-	session_error(c, req, PROTO_E_NOT_ALLOWED,
-	    "%s only in two-player games", proto_verb_name(req->verb));
+	conn_error(c, req, PROTO_E_NOT_ALLOWED, "%s only in two-player games",
+	    proto_verb_name(req->verb));
 	return -1;
 }
 
@@ -85,21 +85,21 @@ cmd_move(struct conn *c, const struct proto_request *req)
 	    cmd_need_playing(c, req, r) != 0)
 		return;
 	if (req->has_seq && req->seq != r->seq) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "stale: the room is at seq %lld", r->seq);
 		return;
 	}
 	if (r->g->turn(r->st) != seat) {
-		session_error(c, req, PROTO_E_NOT_YOUR_TURN, "it is %s's turn",
+		conn_error(c, req, PROTO_E_NOT_YOUR_TURN, "it is %s's turn",
 		    r->g->seat_names[r->g->turn(r->st)]);
 		return;
 	}
 	if (r->g->parse_move(r->st, req->move, &m, err, sizeof err) != 0) {
-		session_error(c, req, PROTO_E_ILLEGAL_MOVE, "%s", err);
+		conn_error(c, req, PROTO_E_ILLEGAL_MOVE, "%s", err);
 		return;
 	}
 	if (room_play(r, seat, m, err, sizeof err) != 0) {
-		session_error(c, req,
+		conn_error(c, req,
 		    r->status == ROOM_ENDED ? PROTO_E_GAME_OVER
 		                            : PROTO_E_INTERNAL,
 		    "%s", err);
@@ -110,7 +110,7 @@ cmd_move(struct conn *c, const struct proto_request *req)
 	cJSON_AddStringToObject(rep, "room", r->id);
 	cJSON_AddStringToObject(rep, "move", r->hist[r->nhist - 1].notation);
 	proto_add_int(rep, "seq", seq);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 	room_after_move(r);
 	cmd_auto_next(r);
 }
@@ -129,7 +129,7 @@ cmd_resign(struct conn *c, const struct proto_request *req)
 	else
 		room_end(r, "win", 1 - seat, "resignation");
 	/* The reply still goes out ahead of the ended event. */
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 }
 
 static void
@@ -165,7 +165,7 @@ cmd_offer(struct conn *c, const struct proto_request *req, struct room *r,
 	int bot = r->seats[1 - seat].bot > 0;
 
 	room_commit(r, bot ? 2 : 1, 0);
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 	*offer = seat;
 	cmd_answer_here(r, 1 - seat);
 	cmd_draw_event(r, asked, seat);
@@ -185,7 +185,7 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 	    cmd_need_duo(c, req, r) != 0 || cmd_need_playing(c, req, r) != 0)
 		return;
 	if (strcmp(req->action, "offer") == 0 && r->g->no_draw_offers) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s has no draws: the game always has a winner (resign "
 		    "to give up)",
 		    r->g->title);
@@ -197,7 +197,7 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	if (r->draw_offer != 1 - seat) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "your opponent has not offered a draw");
 		return;
 	}
@@ -205,7 +205,7 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 		room_end(r, "draw", -1, "draw by agreement");
 	else
 		room_commit(r, 1, 0);
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 	if (r->status != ROOM_ENDED) {
 		r->draw_offer = -1;
 		cmd_draw_event(r, PROTO_EV_DRAW_DECLINED, seat);
@@ -324,7 +324,7 @@ cmd_takeback_accept(struct conn *c, const struct proto_request *req,
 	cmd_takeback_clocks(r, n);
 	r->takeback_offer = -1;
 	room_commit(r, 1, n + 1);
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 	ev = cmd_position_json(r, PROTO_EV_UNDONE);
 	cJSON_AddStringToObject(ev, "name", p != NULL ? p->name : "bot");
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
@@ -344,7 +344,7 @@ cmd_takeback(struct conn *c, const struct proto_request *req)
 		return;
 	if (strcmp(req->action, "offer") == 0) {
 		if (cmd_takeback_keep(r, seat) < 0) {
-			session_error(c, req, PROTO_E_NOT_ALLOWED,
+			conn_error(c, req, PROTO_E_NOT_ALLOWED,
 			    "you have played no move to take back");
 			return;
 		}
@@ -354,7 +354,7 @@ cmd_takeback(struct conn *c, const struct proto_request *req)
 	}
 	if (r->takeback_offer != 1 - seat ||
 	    (n = cmd_takeback_keep(r, 1 - seat)) < 0) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "your opponent has not asked to take back a move");
 		return;
 	}
@@ -363,7 +363,7 @@ cmd_takeback(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	room_commit(r, 1, 0);
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 	r->takeback_offer = -1;
 	cmd_draw_event(r, PROTO_EV_TAKEBACK_DECLINED, seat);
 }
@@ -428,11 +428,11 @@ cmd_undo(struct conn *c, const struct proto_request *req)
 	    cmd_need_solo(c, req, r) != 0)
 		return;
 	if (r->nhist == 0) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED, "nothing to undo");
+		conn_error(c, req, PROTO_E_NOT_ALLOWED, "nothing to undo");
 		return;
 	}
 	cmd_rewind(r, r->nhist - 1, 0);
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 	cmd_position_event(r, PROTO_EV_UNDONE);
 	room_after_move(r);
 }
@@ -449,7 +449,7 @@ cmd_restart(struct conn *c, const struct proto_request *req)
 	if (r->status != ROOM_ENDED)
 		r->solo_tries++; /* a try given up (record.c); an end counted */
 	cmd_rewind(r, 0, 1);
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 	cmd_position_event(r, PROTO_EV_RESTARTED);
 	room_after_move(r);
 }
@@ -487,7 +487,7 @@ cmd_new_game_commit(
     struct conn *c, const struct proto_request *req, struct room *r)
 {
 	room_commit(r, room_start_nevents(r), 0);
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 	room_start_announce(r);
 }
 
@@ -571,7 +571,7 @@ cmd_next(struct conn *c, const struct proto_request *req)
 	    cmd_need_solo(c, req, r) != 0)
 		return;
 	if ((d = rules_optdesc_find(r->g, RULES_OPT_LEVEL)) == NULL) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s has no levels (restart or rematch instead)",
 		    r->g->name);
 		return;
@@ -582,25 +582,25 @@ cmd_next(struct conn *c, const struct proto_request *req)
 		rep = proto_reply(req);
 		cJSON_AddNumberToObject(
 		    rep, "level", (double)(room_level_after(r) - 1));
-		session_reply(c, rep);
+		conn_reply(c, rep);
 		return;
 	}
 	if (!cmd_solved(r)) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "win this level first (or restart it)");
 		return;
 	}
 	level = room_level_after(r);
 	if (level > d->max) {
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_NOT_ALLOWED, "that was the last level");
 		return;
 	}
-	if (limit_games_check(c, req) != 0)
+	if (limit_games_check(c, c->player->name, req) != 0)
 		return;
 	if (cmd_next_level(r, level, err, sizeof err) != 0) {
 		log_error("room %s: next level: %s", r->id, err);
-		session_error(c, req, PROTO_E_INTERNAL, "%s", err);
+		conn_error(c, req, PROTO_E_INTERNAL, "%s", err);
 		return;
 	}
 	cmd_new_game_commit(c, req, r);
@@ -640,7 +640,7 @@ cmd_hint_done(struct conn *c, const struct proto_request *req, const char *room,
 	 * asked (the player's own output was out by then): never held, so
 	 * a failed commit of other rooms cannot drop it. */
 	c->srv->out_free = 1;
-	session_reply(c, rep);
+	conn_reply(c, rep);
 	c->srv->out_free = 0;
 	c->waiting = 0;
 	net_resume(c);
@@ -678,11 +678,11 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 	if ((r = cmd_player_room(c, req, &seat)) == NULL)
 		return;
 	if (r->status != ROOM_ENDED) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "the game in %s is not over", r->id);
 		return;
 	}
-	if (limit_games_check(c, req) != 0)
+	if (limit_games_check(c, c->player->name, req) != 0)
 		return;
 	r->seats[seat].rematch = 1;
 	for (s = 0; s < r->g->seats; s++)
@@ -690,7 +690,7 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 			ready = 0;
 	if (!ready) {
 		room_commit(r, 1, 0);
-		session_reply(c, proto_reply(req));
+		conn_reply(c, proto_reply(req));
 		for (s = 0; s < r->g->seats; s++)
 			if (s != seat)
 				cmd_answer_here(r, s);
@@ -708,7 +708,7 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 			cmd_swap_seats(r);
 		r->seats[seat].rematch = 0;
 		log_error("room %s: rematch: %s", r->id, err);
-		session_error(c, req, PROTO_E_INTERNAL, "%s", err);
+		conn_error(c, req, PROTO_E_INTERNAL, "%s", err);
 		return;
 	}
 	cmd_new_game_commit(c, req, r);
@@ -725,18 +725,18 @@ cmd_claim(struct conn *c, const struct proto_request *req)
 	    cmd_need_duo(c, req, r) != 0 || cmd_need_playing(c, req, r) != 0)
 		return;
 	if (!r->seats[1 - seat].gone || r->seats[1 - seat].player == NULL) {
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_NOT_ALLOWED, "your opponent is here");
 		return;
 	}
 	waited = clock_mono_ms() - r->seats[1 - seat].gone_ms;
 	if (waited < (int64_t)r->srv->cfg.grace_sec * 1000) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "your opponent has %lld more seconds to come back",
 		    (long long)((r->srv->cfg.grace_sec * 1000 - waited + 999) /
 		        1000));
 		return;
 	}
 	room_end(r, "win", seat, "abandonment");
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 }

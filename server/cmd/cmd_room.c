@@ -80,18 +80,18 @@ cmd_room_implied(struct conn *c, const struct proto_request *req)
 	if (r == NULL)
 		r = c->current;
 	if (r == NULL && (r = cmd_seated_room(c, NULL, &n)) != NULL && n > 1) {
-		session_error(c, req, PROTO_E_BAD_REQUEST,
+		conn_error(c, req, PROTO_E_BAD_REQUEST,
 		    "which room? you play in %d rooms: add the room "
 		    "(room=ID), or join ROOM to make it current",
 		    n);
 		return NULL;
 	}
 	if (r == NULL && c->mode == CONN_MODE_TEXT)
-		session_error(c, req, PROTO_E_BAD_REQUEST,
+		conn_error(c, req, PROTO_E_BAD_REQUEST,
 		    "you are in no room: usage: %s",
 		    proto_verb_shorthand(req->verb));
 	else if (r == NULL)
-		session_error(c, req, PROTO_E_BAD_REQUEST,
+		conn_error(c, req, PROTO_E_BAD_REQUEST,
 		    "field 'room' is required (you are in no room)");
 	else
 		c->current = r;
@@ -109,7 +109,7 @@ cmd_room_arg(struct conn *c, const struct proto_request *req)
 		return cmd_room_implied(c, req);
 	r = room_find(c->srv, req->room);
 	if (r == NULL) {
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_NO_SUCH_ROOM, "no room '%s'", req->room);
 		return NULL;
 	}
@@ -138,11 +138,11 @@ cmd_bad_seat(struct conn *c, const struct proto_request *req,
     const struct rules_game *g, const char *seat)
 {
 	if (g->seats == 1)
-		session_error(c, req, PROTO_E_BAD_REQUEST,
+		conn_error(c, req, PROTO_E_BAD_REQUEST,
 		    "no seat '%s': %s has one seat, '%s'", seat, g->name,
 		    g->seat_names[0]);
 	else
-		session_error(c, req, PROTO_E_BAD_REQUEST,
+		conn_error(c, req, PROTO_E_BAD_REQUEST,
 		    "no seat '%s': %s has seats '%s' and '%s'", seat, g->name,
 		    g->seat_names[0], g->seat_names[1]);
 }
@@ -248,12 +248,12 @@ cmd_create_bots(struct conn *c, const struct proto_request *req, struct room *r,
 	int i, s;
 
 	if (req->nbots > 0 && r->g->seats < 2) {
-		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		conn_error(c, req, PROTO_E_BAD_OPTIONS,
 		    "%s is a one-player game: no bots", r->g->name);
 		return -1;
 	}
 	if (req->bot_depth > 0 && req->nbots == 0) {
-		session_error(c, req, PROTO_E_BAD_REQUEST,
+		conn_error(c, req, PROTO_E_BAD_REQUEST,
 		    "field 'depth' is the bots' search depth: ask for a bot");
 		return -1;
 	}
@@ -273,7 +273,7 @@ cmd_create_bots(struct conn *c, const struct proto_request *req, struct room *r,
 			return -1;
 		}
 		if (s == creator_seat) {
-			session_error(c, req, PROTO_E_BAD_REQUEST,
+			conn_error(c, req, PROTO_E_BAD_REQUEST,
 			    "seat '%s' is yours; a bot cannot take it",
 			    r->g->seat_names[s]);
 			return -1;
@@ -321,7 +321,7 @@ cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 	if (room_is_watcher(r, c->player))
 		return 0;
 	if (r->nwatchers >= c->srv->cfg.max_watchers) {
-		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		conn_error(c, req, PROTO_E_LIMIT_REACHED,
 		    "%s has %d watchers already", r->id, r->nwatchers);
 		return -1;
 	}
@@ -340,7 +340,7 @@ cmd_room_limit(struct conn *c, const struct proto_request *req)
 	        cluster_rooms_elsewhere(c->srv, c->player) <
 	    c->srv->cfg.max_rooms_per_player)
 		return 0;
-	session_error(c, req, PROTO_E_LIMIT_REACHED,
+	conn_error(c, req, PROTO_E_LIMIT_REACHED,
 	    "you are in %d unfinished rooms already",
 	    c->srv->cfg.max_rooms_per_player);
 	return -1;
@@ -387,7 +387,7 @@ cmd_reply_room(struct conn *c, const struct proto_request *req, struct room *r,
 	if (started)
 		cJSON_AddBoolToObject(st, "_started", 1);
 	cJSON_AddItemToObject(rep, "state", st);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* The creator's seat: the one asked for, else the first without a bot
@@ -425,26 +425,27 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	int seat, full;
 
 	if (g == NULL) {
-		session_error(c, req, PROTO_E_NO_SUCH_GAME,
+		conn_error(c, req, PROTO_E_NO_SUCH_GAME,
 		    "no game '%s' (games lists them)", req->game);
 		return;
 	}
-	if (cmd_room_limit(c, req) != 0 || limit_games_check(c, req) != 0)
+	if (cmd_room_limit(c, req) != 0 ||
+	    limit_games_check(c, c->player->name, req) != 0)
 		return;
 	if (req->has_clock && g->seats < 2) {
-		session_error(c, req, PROTO_E_BAD_OPTIONS,
+		conn_error(c, req, PROTO_E_BAD_OPTIONS,
 		    "%s is a one-player game: no clock", g->name);
 		return;
 	}
 	options = cmd_create_options(c, req, g, &resumed);
 	if (rating_option_check(g, options, err, sizeof err) != 0) {
 		cJSON_Delete(options);
-		session_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
+		conn_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
 		return;
 	}
 	r = room_new(c->srv, g, options, 1, err, sizeof err);
 	if (r == NULL) {
-		session_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
+		conn_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);
 		return;
 	}
 	if (cmd_creator_seat(c, req, r, &seat) != 0) {
@@ -460,7 +461,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 		if (store_room_number(c->srv->reader, &r->number) != 0) {
 			log_error("store: %s", store_errmsg(c->srv->reader));
 			room_free(r);
-			session_error(c, req, PROTO_E_INTERNAL,
+			conn_error(c, req, PROTO_E_INTERNAL,
 			    "no room number could be had; nothing was made");
 			return;
 		}
@@ -505,12 +506,12 @@ cmd_join(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	if (r->status == ROOM_ENDED) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "the game in %s is over (watch it instead)", r->id);
 		return;
 	}
 	if (tourney_seat(r, c->player, &seat) != 0) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s is a tournament game of two other players (watch it "
 		    "instead)",
 		    r->id);
@@ -523,7 +524,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 			return;
 		}
 		if (r->seats[seat].player != NULL || r->seats[seat].bot > 0) {
-			session_error(c, req, PROTO_E_ROOM_FULL,
+			conn_error(c, req, PROTO_E_ROOM_FULL,
 			    "seat '%s' is taken", r->g->seat_names[seat]);
 			return;
 		}
@@ -532,7 +533,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 		if (r->seats[s].player == NULL && r->seats[s].bot == 0)
 			seat = s;
 	if (seat < 0) {
-		session_error(c, req, PROTO_E_ROOM_FULL,
+		conn_error(c, req, PROTO_E_ROOM_FULL,
 		    "every seat in %s is taken (watch it instead)", r->id);
 		return;
 	}
@@ -562,7 +563,7 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 	if (r == NULL)
 		return;
 	if (room_seat_of(r, c->player) >= 0) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "you play in %s; join it instead", r->id);
 		return;
 	}
@@ -572,7 +573,7 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "room", r->id);
 	cJSON_AddItemToObject(rep, "state", room_state(r));
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* Close a room nobody plays in any more, and forget it. */
@@ -604,7 +605,7 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		return;
 	seat = room_seat_of(r, c->player);
 	if (seat < 0 && !room_is_watcher(r, c->player)) {
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
 		return;
 	}
@@ -636,7 +637,7 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 	closing = r->status == ROOM_WAITING && people == 0 && !tourney_keeps(r);
 	cmd_leave_commit(r, closing, 1 + ended);
 	room_sync_member(r, c->player);
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 	if (c->current == r) {
 		int n;
 
@@ -673,12 +674,12 @@ cmd_state(struct conn *c, const struct proto_request *req)
 	                               : INT_MAX);
 	if (req->has_at && replay_at(r, req->at, st, err, sizeof err) != 0) {
 		cJSON_Delete(st);
-		session_error(c, req, PROTO_E_BAD_REQUEST, "%s", err);
+		conn_error(c, req, PROTO_E_BAD_REQUEST, "%s", err);
 		return;
 	}
 	rep = proto_reply(req);
 	cJSON_AddItemToObject(rep, "state", st);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* Why a moves list is empty, in words, as the reply's reason: the game
@@ -719,7 +720,7 @@ cmd_moves(struct conn *c, const struct proto_request *req)
 		return;
 	if (req->from != NULL &&
 	    r->g->parse_square(r->st, req->from, &sq, err, sizeof err) != 0) {
-		session_error(c, req, PROTO_E_BAD_REQUEST, "from: %s", err);
+		conn_error(c, req, PROTO_E_BAD_REQUEST, "from: %s", err);
 		return;
 	}
 	moves = xmalloc(RULES_MAX_MOVES * sizeof *moves);
@@ -737,7 +738,7 @@ cmd_moves(struct conn *c, const struct proto_request *req)
 	free(moves);
 	if (n == 0)
 		cmd_moves_why(r, req->from, rep);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* Is the chat text within SERVER_CHAT_MAX? 1, or 0 after replying
@@ -747,7 +748,7 @@ cmd_chat_fits(struct conn *c, const struct proto_request *req)
 {
 	if (strlen(req->text) <= SERVER_CHAT_MAX)
 		return 1;
-	session_error(c, req, PROTO_E_BAD_REQUEST,
+	conn_error(c, req, PROTO_E_BAD_REQUEST,
 	    "chat text is longer than %d bytes", SERVER_CHAT_MAX);
 	return 0;
 }
@@ -762,14 +763,14 @@ cmd_say(struct conn *c, const struct proto_request *req)
 	if (r == NULL)
 		return;
 	if (room_seat_of(r, c->player) < 0 && !room_is_watcher(r, c->player)) {
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
 		return;
 	}
 	if (!cmd_chat_fits(c, req))
 		return;
 	room_commit(r, 1, 0);
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 	ev = room_event(r, PROTO_EV_CHAT);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "text", req->text);
@@ -808,7 +809,7 @@ cmd_export_room(struct conn *c, const struct proto_request *req,
 		n = r->g->to_position(r->st, buf, RULES_TEXT_MAX);
 	if (n < 0) {
 		free(buf);
-		session_error(c, req, PROTO_E_INTERNAL,
+		conn_error(c, req, PROTO_E_INTERNAL,
 		    "the position does not fit the export buffer");
 		return;
 	}
@@ -823,5 +824,5 @@ cmd_export_room(struct conn *c, const struct proto_request *req,
 	record = archive_record(r, seats);
 	cJSON_AddStringToObject(rep, "record", record);
 	free(record);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }

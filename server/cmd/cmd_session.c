@@ -75,17 +75,17 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	int is_new, i, n;
 
 	if (c->player != NULL) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "already logged in as %s", c->player->name);
 		return;
 	}
 	if (!cluster_ready(c->srv)) {
-		session_error(c, req, PROTO_E_NOT_READY, "%s",
+		conn_error(c, req, PROTO_E_NOT_READY, "%s",
 		    proto_error_message(PROTO_E_NOT_READY));
 		return;
 	}
 	if (!player_name_valid(req->name)) {
-		session_error(c, req, PROTO_E_BAD_NAME,
+		conn_error(c, req, PROTO_E_BAD_NAME,
 		    "a name is 1 to 16 letters, digits, '_' or '-'");
 		return;
 	}
@@ -133,7 +133,7 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 			latest = r;
 	}
 	cluster_hello_rooms(c->srv, p, rooms);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 	c->current = latest;
 	free(held);
 	seek_logged_in(c->srv, p);
@@ -147,7 +147,7 @@ cmd_ping(struct conn *c, const struct proto_request *req)
 	/* Constant keys, not copied: the busiest reply allocates less. */
 	cJSON_AddItemToObjectCS(rep, "pong", cJSON_CreateTrue());
 	cJSON_AddItemToObjectCS(rep, "time", proto_int(clock_now_ms()));
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 void
@@ -158,7 +158,7 @@ cmd_quit(struct conn *c, const struct proto_request *req)
 	cJSON_AddStringToObject(rep, "message", "bye");
 	if (c->player != NULL && c->srv->seeks != NULL)
 		seek_remove_player(c->srv->seeks, c->player->name);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 	net_close(c, 1);
 }
 
@@ -171,5 +171,5 @@ cmd_mode(struct conn *c, const struct proto_request *req)
 	c->mode =
 	    strcmp(req->mode, "text") == 0 ? CONN_MODE_TEXT : CONN_MODE_JSON;
 	cJSON_AddStringToObject(rep, "mode", req->mode);
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }

@@ -28,7 +28,7 @@ social_target(struct conn *c, const struct proto_request *req)
 
 	if (p == c->player ||
 	    (c->player != NULL && strcmp(req->name, c->player->name) == 0)) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "that is you: tell and invite are for someone else");
 		return NULL;
 	}
@@ -39,7 +39,7 @@ social_target(struct conn *c, const struct proto_request *req)
 	    cluster_online_elsewhere(c->srv, req->name))
 		return &social_elsewhere;
 	if (p == NULL || p->conn == NULL || p->conn->state != CONN_OPEN) {
-		session_error(c, req, PROTO_E_NOT_ALLOWED,
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s is not connected now, and nothing is kept for later: "
 		    "try again when they are back (who lists who is here)",
 		    req->name);
@@ -66,7 +66,7 @@ cmd_tell(struct conn *c, const struct proto_request *req)
 
 	if (!cmd_chat_fits(c, req) || (p = social_target(c, req)) == NULL)
 		return;
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 	ev = proto_event(PROTO_EV_TOLD, NULL, 0);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "text", req->text);
@@ -84,13 +84,13 @@ cmd_invite(struct conn *c, const struct proto_request *req)
 	if (r == NULL)
 		return;
 	if (room_seat_of(r, c->player) < 0 && !room_is_watcher(r, c->player)) {
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
 		return;
 	}
 	if ((p = social_target(c, req)) == NULL)
 		return;
-	session_reply(c, proto_reply(req));
+	conn_reply(c, proto_reply(req));
 	ev = proto_event(PROTO_EV_INVITED, NULL, 0);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "room", r->id);

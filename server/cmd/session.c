@@ -77,7 +77,7 @@ session_lobby_idle(struct conn *c)
 	log_info("conn %llu %s: %s idle %d s in no game; closing",
 	    (unsigned long long)c->id, c->addr, c->player->name,
 	    c->srv->cfg.lobby_idle_sec);
-	session_error(c, NULL, PROTO_E_IDLE,
+	conn_error(c, NULL, PROTO_E_IDLE,
 	    "idle for %d seconds in no game; closing",
 	    c->srv->cfg.lobby_idle_sec);
 	net_close(c, 1);
@@ -94,7 +94,7 @@ session_idle(evutil_socket_t fd, short what, void *arg)
 		session_lobby_idle(c);
 		return;
 	}
-	session_error(c, NULL, PROTO_E_NOT_LOGGED_IN,
+	conn_error(c, NULL, PROTO_E_NOT_LOGGED_IN,
 	    "%d seconds without a request and no hello; closing",
 	    c->srv->cfg.idle_sec);
 	net_close(c, 1);
@@ -135,34 +135,6 @@ session_open(struct conn *c)
 	if (c->idle == NULL)
 		fatal("out of memory");
 	evtimer_add(c->idle, &tv);
-}
-
-/* Send a reply now, ahead of any events the request has caused so far. */
-void
-session_reply(struct conn *c, cJSON *reply)
-{
-	int deferring = c->deferring;
-
-	c->deferring = 0;
-	c->replying = 1;
-	net_send_msg(c, reply);
-	c->replying = 0;
-	c->deferring = deferring;
-	cJSON_Delete(reply);
-}
-
-void
-session_error(struct conn *c, const struct proto_request *req,
-    enum proto_error e, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	session_reply(
-	    c, proto_error_reply(req, e, msg[0] != '\0' ? msg : NULL));
 }
 
 /* Which bucket refused a message. */
@@ -222,12 +194,11 @@ session_refuse(
 		    c->player != NULL ? " as " : "",
 		    c->player != NULL ? c->player->name : "", what[why]);
 	if (c->refused >= SERVER_FLOOD_MAX) {
-		session_error(
-		    c, req, PROTO_E_RATE_LIMITED, "flooding; closing");
+		conn_error(c, req, PROTO_E_RATE_LIMITED, "flooding; closing");
 		net_close(c, 1);
 		return;
 	}
-	session_error(c, req, PROTO_E_RATE_LIMITED,
+	conn_error(c, req, PROTO_E_RATE_LIMITED,
 	    "more than %d messages a second%s; slow down", rate, whose[why]);
 }
 
@@ -318,7 +289,7 @@ session_guest_gate(struct conn *c, const struct proto_request *req)
 		return 0;
 	}
 	if (c->guest && !session_guest_verb(req->verb)) {
-		session_error(c, req, PROTO_E_NOT_LOGGED_IN,
+		conn_error(c, req, PROTO_E_NOT_LOGGED_IN,
 		    "watching needs no name, but this does: hello YOURNAME");
 		return -1;
 	}
@@ -391,7 +362,7 @@ session_line(struct conn *c, const char *line, size_t len)
 		c->refused = 0;
 		if (req.shorthand && e == PROTO_E_BAD_REQUEST)
 			proto_shorthand_usage(req.verb, err, sizeof err);
-		session_error(c, &req, e, "%s", err);
+		conn_error(c, &req, e, "%s", err);
 	} else {
 		c->refused = 0;
 		if (!cluster_route_forward(c, &req, line, len))
@@ -445,14 +416,14 @@ session_dispatch(struct conn *c, const struct proto_request *req)
 	if (session_guest_gate(c, req) != 0)
 		return;
 	if (proto_verb_login(req->verb) && c->player == NULL) {
-		session_error(c, req, PROTO_E_NOT_LOGGED_IN,
+		conn_error(c, req, PROTO_E_NOT_LOGGED_IN,
 		    "say hello first: hello YOURNAME");
 		return;
 	}
 	if ((session_stores[req->verb] ||
 	        (req->verb == PROTO_CHAT && req->room != NULL)) &&
 	    storeq_failing(c->srv->storeq)) {
-		session_error(c, req, PROTO_E_STORE_FAILING,
+		conn_error(c, req, PROTO_E_STORE_FAILING,
 		    "the server cannot store games right now; try again "
 		    "shortly");
 		return;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/cmd/cmd.h" /* session_reply: net/reply.c next */
+#include "server/cmd/cmd.h" /* its verbs: to cmd/ */
 #include "server/core/core.h"
 #include "server/net/limit.h"
 #include "server/store/storeq.h"
@@ -229,7 +229,7 @@ cmd_history(struct conn *c, const struct proto_request *req)
 	cJSON *rep;
 
 	if (!player_name_valid(name)) {
-		session_error(c, req, PROTO_E_BAD_NAME,
+		conn_error(c, req, PROTO_E_BAD_NAME,
 		    "a name is 1 to 16 letters, digits, '_' or '-'");
 		return;
 	}
@@ -241,10 +241,10 @@ cmd_history(struct conn *c, const struct proto_request *req)
 	        archive_list_add, &l) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->reader));
 		cJSON_Delete(rep);
-		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return;
 	}
-	session_reply(c, rep);
+	conn_reply(c, rep);
 }
 
 /* The last finished game of a room, copied out of the query. */
@@ -374,11 +374,11 @@ archive_find(struct conn *c, const struct proto_request *req, cJSON **row)
 	if (store_game_last(
 	        c->srv->reader, req->room, archive_keep, row, &found) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->reader));
-		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return NULL;
 	}
 	if (!found || *row == NULL) {
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_NO_SUCH_ROOM, "no room '%s'", req->room);
 		return NULL;
 	}
@@ -386,7 +386,7 @@ archive_find(struct conn *c, const struct proto_request *req, cJSON **row)
 	if (r == NULL) {
 		cJSON_Delete(*row);
 		*row = NULL;
-		session_error(c, req, PROTO_E_INTERNAL,
+		conn_error(c, req, PROTO_E_INTERNAL,
 		    "the game kept for %s cannot be shown", req->room);
 	}
 	return r;
@@ -434,7 +434,7 @@ archive_show(struct conn *c, const struct proto_request *req)
 	if (r == NULL)
 		return;
 	if (!archive_visible(c, row)) {
-		session_error(
+		conn_error(
 		    c, req, PROTO_E_NO_SUCH_ROOM, "no room '%s'", req->room);
 	} else if (req->verb == PROTO_EXPORT) {
 		cmd_export_room(c, req, r, cJSON_GetObjectItem(row, "seats"));
@@ -445,11 +445,11 @@ archive_show(struct conn *c, const struct proto_request *req)
 		if (req->has_at &&
 		    replay_at(r, req->at, st, err, sizeof err) != 0) {
 			cJSON_Delete(st);
-			session_error(c, req, PROTO_E_BAD_REQUEST, "%s", err);
+			conn_error(c, req, PROTO_E_BAD_REQUEST, "%s", err);
 		} else {
 			rep = proto_reply(req);
 			cJSON_AddItemToObject(rep, "state", st);
-			session_reply(c, rep);
+			conn_reply(c, rep);
 		}
 	}
 	room_free(r);

@@ -11,7 +11,7 @@
 #include <sodium.h>
 
 #include "server/club/club.h" /* rating_prune: to move up */
-#include "server/cmd/cmd.h"   /* session_reply: net/reply.c next */
+#include "server/cmd/cmd.h"   /* conn_reply: net/reply.c next */
 #include "server/core/core.h"
 #include "server/net/limit.h"
 #include "server/store/storeq.h"
@@ -232,7 +232,7 @@ player_throttled(
 		    "conn %llu %s: hello as %s refused: too many "
 		    "failed logins from there",
 		    (unsigned long long)c->id, c->addr, req->name);
-		session_error(c, req, PROTO_E_RATE_LIMITED,
+		conn_error(c, req, PROTO_E_RATE_LIMITED,
 		    "too many failed logins from your address; try again in "
 		    "%lld s",
 		    (long long)(wait + 999) / 1000);
@@ -243,7 +243,7 @@ player_throttled(
 		    "conn %llu %s: hello as %s refused: too many "
 		    "failed logins for that name",
 		    (unsigned long long)c->id, c->addr, req->name);
-		session_error(c, req, PROTO_E_RATE_LIMITED,
+		conn_error(c, req, PROTO_E_RATE_LIMITED,
 		    "too many failed logins for %s; try again in %lld s",
 		    req->name, (long long)(wait + 999) / 1000);
 		return -1;
@@ -261,7 +261,7 @@ player_failed(struct conn *c, const struct proto_request *req,
 	limit_fails_take(c->srv, name);
 	limit_log(c->srv, "conn %llu %s: failed login as %s: %s",
 	    (unsigned long long)c->id, c->addr, req->name, why);
-	session_error(c, req, PROTO_E_BAD_TOKEN, "%s", why);
+	conn_error(c, req, PROTO_E_BAD_TOKEN, "%s", why);
 }
 
 /* Make a new identity for a new name, within the address's hourly
@@ -280,7 +280,7 @@ player_register(struct conn *c, const struct proto_request *req,
 		    "an hour per address)",
 		    (unsigned long long)c->id, c->addr, req->name,
 		    c->srv->cfg.new_names);
-		session_error(c, req, PROTO_E_LIMIT_REACHED,
+		conn_error(c, req, PROTO_E_LIMIT_REACHED,
 		    "your address made %d new names this hour; try again in "
 		    "%lld min, or log in to an existing one",
 		    c->srv->cfg.new_names, (long long)(wait + 59999) / 60000);
@@ -314,7 +314,7 @@ player_authenticate(struct conn *c, const struct proto_request *req,
 	if (!found &&
 	    store_identity_find(c->srv->reader, req->name, id, &found) != 0) {
 		log_error("store: %s", store_errmsg(c->srv->reader));
-		session_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return -1;
 	}
 	if (found && req->token != NULL)
@@ -328,7 +328,7 @@ player_authenticate(struct conn *c, const struct proto_request *req,
 		return -1;
 	}
 	if (found && req->token == NULL) {
-		session_error(c, req, PROTO_E_NAME_TAKEN,
+		conn_error(c, req, PROTO_E_NAME_TAKEN,
 		    "name %s is registered: hello %s TOKEN", id->name,
 		    id->name);
 		return -1;

@@ -18,7 +18,6 @@
 
 #include <event2/util.h>
 
-#include "server/cmd/cmd.h" /* session_reply: net/reply.c next */
 #include "server/net/net.h"
 #include "server/net/limit.h"
 
@@ -434,16 +433,16 @@ limit_games_take(struct server *srv, const char *name, struct limit_entry *addr)
 	}
 }
 
-/* limit_games_ok for c's identity and address; -1 after refusing req with
- * limit_reached when either has no kept game left this hour. */
+/* limit_games_ok for identity name on c and c's address; -1 after refusing
+ * req with limit_reached when either has no kept game left this hour. */
 int
-limit_games_check(struct conn *c, const struct proto_request *req)
+limit_games_check(
+    struct conn *c, const char *name, const struct proto_request *req)
 {
 	char why[128];
 
-	if (limit_games_ok(
-	        c->srv, c->player->name, c->lim_addr, why, sizeof why))
+	if (limit_games_ok(c->srv, name, c->lim_addr, why, sizeof why))
 		return 0;
-	session_error(c, req, PROTO_E_LIMIT_REACHED, "%s", why);
+	conn_error(c, req, PROTO_E_LIMIT_REACHED, "%s", why);
 	return -1;
 }

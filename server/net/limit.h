@@ -43,7 +43,8 @@ int limit_games_ok(struct server *srv, const char *name,
     struct limit_entry *addr, char *why, size_t len);
 void limit_games_take(
     struct server *srv, const char *name, struct limit_entry *addr);
-int limit_games_check(struct conn *c, const struct proto_request *req);
+int limit_games_check(
+    struct conn *c, const char *name, const struct proto_request *req);
 int limit_names_take(
     struct server *srv, struct limit_entry *e, int64_t *wait_ms);
 int limit_addr_msgs_has(struct server *srv, struct limit_entry *a, int64_t now);

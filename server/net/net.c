@@ -27,7 +27,7 @@
 #include <event2/listener.h>
 #include <event2/util.h>
 
-#include "server/cmd/cmd.h" /* session_reply: net/reply.c next */
+#include "server/cmd/cmd.h" /* session_*, bare_prompt: conn_ops next */
 #include "server/net/net.h"
 #include "server/net/limit.h"
 
@@ -169,8 +169,8 @@ net_send(struct conn *c, const char *data, size_t len)
 		         "bytes queued unread (--max-output %zu), a %zu-byte "
 		         "message not sent",
 		    (unsigned long long)c->id, c->addr,
-		    c->player != NULL ? " " : "",
-		    c->player != NULL ? c->player->name : "", queued,
+		    c->lim_name != NULL ? " " : "",
+		    c->lim_name != NULL ? c->lim_name->key + 2 : "", queued,
 		    c->srv->cfg.output_max, len);
 		net_close(c, 0);
 		return;
@@ -380,7 +380,7 @@ net_read_cb(struct bufferevent *bev, void *arg)
 			fatal("out of memory reading a line");
 		if (toolong) {
 			evbuffer_drain(in, evbuffer_get_length(in));
-			session_error(c, NULL, PROTO_E_LINE_TOO_LONG,
+			conn_error(c, NULL, PROTO_E_LINE_TOO_LONG,
 			    "line longer than %zu bytes; closing",
 			    c->srv->cfg.max_line);
 			net_close(c, 1);

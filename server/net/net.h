@@ -57,7 +57,7 @@ struct conn {
 	/* The op the newest of its held replies waits for (0: none): while
 	 * that is not committed it reads nothing more (held_blocks). */
 	uint64_t reply_held;
-	int replying;   /* the message being sent is a reply (session_reply) */
+	int replying;   /* the message being sent is a reply (conn_reply) */
 	int bev_writes; /* bev is no plain socket's: it writes by itself */
 	int relay;      /* bev is the server's end of a WebSocket (ws.c) */
 	int guest;      /* player is an anonymous watcher (session.c) */
@@ -101,6 +101,12 @@ void net_addr_words(const struct sockaddr *sa, char *buf, size_t len);
 int net_bind_port(struct server *srv, const char *host, int port,
     evconnlistener_cb cb, struct evconnlistener **out, int max,
     const char *what);
+
+/* reply.c */
+void conn_reply(struct conn *c, cJSON *reply);
+void conn_error(struct conn *c, const struct proto_request *req,
+    enum proto_error e, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* proxy.c */
 /* Where a trusted connection goes once its header is read: the listener's
