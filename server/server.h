@@ -220,8 +220,9 @@ TAILQ_HEAD(room_list, room);
 struct server {
 	struct event_base *base;
 	struct config cfg;
-	struct store *store;  /* the writer: the store thread's */
-	struct store *reader; /* the loop's reads (store.h) */
+	const struct conn_ops *conn_ops; /* the session's (net.h) */
+	struct store *store;             /* the writer: the store thread's */
+	struct store *reader;            /* the loop's reads (store.h) */
 	/* Identities made and not yet known committed, newest first
 	 * (player.c): the reader cannot see them yet. */
 	struct player_fresh *fresh;

@@ -276,6 +276,7 @@ main_start(struct server *srv)
 	    (int64_t)srv->cfg.store_give_up * 1000, session_store_done, srv);
 	if (srv->storeq == NULL)
 		return -1;
+	srv->conn_ops = &session_conn_ops;
 	if (net_listen(srv) != 0 || web_listen(srv) != 0)
 		return -1;
 	srv->worker = worker_new(srv);

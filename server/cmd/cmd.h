@@ -18,6 +18,7 @@ void session_line(struct conn *c, const char *line, size_t len);
 void session_closed(struct conn *c);
 void session_logged_in(struct conn *c);
 void session_store_done(void *arg, uint64_t committed, int failing);
+extern const struct conn_ops session_conn_ops;
 
 /*
  * cmd_*.c: the verbs, one handler cmd_<name> per verb of PROTO_VERBS

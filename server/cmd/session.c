@@ -498,3 +498,11 @@ session_closed(struct conn *c)
 	free(held);
 	player_release(c->srv, p);
 }
+
+/* What net.c does with a connection: this session (srv->conn_ops). */
+const struct conn_ops session_conn_ops = {
+    .open = session_open,
+    .line = session_line,
+    .sent = bare_prompt,
+    .closed = session_closed,
+};

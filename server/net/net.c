@@ -27,7 +27,6 @@
 #include <event2/listener.h>
 #include <event2/util.h>
 
-#include "server/cmd/cmd.h" /* session_*, bare_prompt: conn_ops next */
 #include "server/net/net.h"
 #include "server/net/limit.h"
 
@@ -103,9 +102,9 @@ net_reap(evutil_socket_t fd, short what, void *arg)
 	struct server *srv = arg;
 	struct conn *c;
 
-	/* session_closed may close others: they join the list's end. */
+	/* closing one may close others: they join the list's end. */
 	while ((c = TAILQ_FIRST(&srv->dead)) != NULL) {
-		session_closed(c);
+		srv->conn_ops->closed(c);
 		net_conn_free(srv, c);
 	}
 	if (srv->shutting_down && srv->nconns == 0)
@@ -203,6 +202,15 @@ net_encode_done(struct server *srv)
 		proto_out_free(&srv->encoded);
 }
 
+/* msg went to c: in text mode the layer above may follow it with a line
+ * of its own ("Your move in r1 (like b6):"). */
+static void
+net_sent(struct conn *c, const cJSON *msg)
+{
+	if (c->mode == CONN_MODE_TEXT && c->srv->conn_ops->sent != NULL)
+		c->srv->conn_ops->sent(c, msg);
+}
+
 /* Send a reply or event in the connection's output mode. */
 void
 net_send_msg(struct conn *c, const cJSON *msg)
@@ -211,7 +219,7 @@ net_send_msg(struct conn *c, const cJSON *msg)
 
 	net_send(c, o->p, o->len);
 	net_encode_done(c->srv);
-	bare_prompt(c, msg); /* text mode: "Your move in r1 (like b6):" */
+	net_sent(c, msg);
 }
 
 /* Send one message to many: encoded once per output mode, for the first
@@ -232,7 +240,7 @@ net_send_cached(struct conn *c, const cJSON *msg, struct net_cache *cache)
 		net_encode_done(c->srv);
 	}
 	net_send(c, (*e)->text, (*e)->len);
-	bare_prompt(c, msg); /* text mode: "Your move in r1 (like b6):" */
+	net_sent(c, msg);
 }
 
 void
@@ -387,7 +395,7 @@ net_read_cb(struct bufferevent *bev, void *arg)
 			return;
 		}
 		if (line != NULL)
-			session_line(c, line, linelen);
+			c->srv->conn_ops->line(c, line, linelen);
 		evbuffer_drain(in, used);
 		if (used == 0 && line == NULL)
 			break;
@@ -700,7 +708,7 @@ net_conn_new(struct server *srv, struct bufferevent *bev, const char *addr,
 	    c->relay            ? " (websocket)"
 	        : c->bev_writes ? " (tls)"
 	                        : "");
-	session_open(c);
+	srv->conn_ops->open(c);
 	return c;
 }
 

@@ -65,6 +65,23 @@ struct conn {
 	int route_local;          /* cluster_route.c: run this line here */
 	int route_proxy; /* cluster_route.c: another node's player's stand-in */
 };
+/*
+ * What the layer above does with a connection (cmd/session.c's, set in
+ * srv->conn_ops at start): net.c calls these and names no session
+ * function, as HAProxy's transports call their upper layer through a
+ * table.
+ */
+struct conn_ops {
+	/* accepted: greet it */
+	void (*open)(struct conn *c);
+	/* one whole line read (len bytes, no newline; may hold NUL) */
+	void (*line)(struct conn *c, const char *line, size_t len);
+	/* msg was just sent to c in text mode (telnet's prompt), or NULL */
+	void (*sent)(struct conn *c, const cJSON *msg);
+	/* the connection is going: let go of what it holds */
+	void (*closed)(struct conn *c);
+};
+
 /* net.c */
 int net_listen(struct server *srv);
 void net_start(struct server *srv);
