@@ -36,8 +36,10 @@ struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
 void cmd_export_room(struct conn *c, const struct proto_request *req,
     const struct room *r, const cJSON *seats);
 int cmd_chat_fits(struct conn *c, const struct proto_request *req);
-int cmd_seat_index(const struct rules_game *g, const char *s);
 int cmd_store_failing(struct conn *c, const struct proto_request *req);
+
+/* cmd_archive.c */
+void cmd_archive_show(struct conn *c, const struct proto_request *req);
 
 /* cmd_play.c */
 void cmd_auto_next(struct room *r);

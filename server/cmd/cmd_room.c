@@ -116,23 +116,6 @@ cmd_room_arg(struct conn *c, const struct proto_request *req)
 	return r;
 }
 
-/* A seat by name ("white", any case) or number from 1; -1 when none. */
-int
-cmd_seat_index(const struct rules_game *g, const char *s)
-{
-	char *end;
-	long n;
-	int i;
-
-	for (i = 0; i < g->seats; i++)
-		if (strcasecmp(g->seat_names[i], s) == 0)
-			return i;
-	n = strtol(s, &end, 10);
-	if (*s != '\0' && *end == '\0' && n >= 1 && n <= g->seats)
-		return (int)n - 1;
-	return -1;
-}
-
 static void
 cmd_bad_seat(struct conn *c, const struct proto_request *req,
     const struct rules_game *g, const char *seat)
@@ -267,7 +250,7 @@ cmd_create_bots(struct conn *c, const struct proto_request *req, struct room *r,
 				}
 			continue;
 		}
-		s = cmd_seat_index(r->g, req->bots[i].seat);
+		s = room_seat_index(r->g, req->bots[i].seat);
 		if (s < 0) {
 			cmd_bad_seat(c, req, r->g, req->bots[i].seat);
 			return -1;
@@ -400,7 +383,7 @@ cmd_creator_seat(
 
 	*seat = -1;
 	if (req->seat != NULL) {
-		*seat = cmd_seat_index(r->g, req->seat);
+		*seat = room_seat_index(r->g, req->seat);
 		if (*seat < 0) {
 			cmd_bad_seat(c, req, r->g, req->seat);
 			return -1;
@@ -518,7 +501,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	if (seat < 0 && req->seat != NULL) {
-		seat = cmd_seat_index(r->g, req->seat);
+		seat = room_seat_index(r->g, req->seat);
 		if (seat < 0) {
 			cmd_bad_seat(c, req, r->g, req->seat);
 			return;
@@ -663,7 +646,7 @@ cmd_state(struct conn *c, const struct proto_request *req)
 	char err[128];
 
 	if (req->room != NULL && room_find(c->srv, req->room) == NULL) {
-		archive_show(c, req);
+		cmd_archive_show(c, req);
 		return;
 	}
 	if ((r = cmd_room_arg(c, req)) == NULL)
@@ -785,7 +768,7 @@ cmd_export(struct conn *c, const struct proto_request *req)
 	struct room *r;
 
 	if (req->room != NULL && room_find(c->srv, req->room) == NULL) {
-		archive_show(c, req);
+		cmd_archive_show(c, req);
 		return;
 	}
 	if ((r = cmd_room_arg(c, req)) != NULL)

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/cmd/cmd.h" /* its verbs: to cmd/ */
 #include "server/core/core.h"
 #include "server/net/limit.h"
 #include "server/store/storeq.h"
@@ -219,32 +218,19 @@ archive_recent(struct server *srv, const char *game, cJSON *list)
 	return 0;
 }
 
-/* The verb history [NAME]: the latest finished games a player played,
- * newest first; one's own private games too. */
-void
-cmd_history(struct conn *c, const struct proto_request *req)
+/* Add the latest finished games name played to list, newest first, its
+ * private ones too when own; 0, or -1 when the store failed (logged). */
+int
+archive_games_of(struct server *srv, const char *name, int own, cJSON *list)
 {
-	const char *name = req->name != NULL ? req->name : c->player->name;
-	struct archive_list l = {NULL, NULL};
-	cJSON *rep;
+	struct archive_list l = {list, NULL};
 
-	if (!player_name_valid(name)) {
-		conn_error(c, req, PROTO_E_BAD_NAME,
-		    "a name is 1 to 16 letters, digits, '_' or '-'");
-		return;
-	}
-	rep = proto_reply(req);
-	cJSON_AddStringToObject(rep, "name", name);
-	l.list = cJSON_AddArrayToObject(rep, "games");
-	if (store_games_of(c->srv->reader, name,
-	        strcmp(name, c->player->name) == 0, ARCHIVE_LIST_MAX,
+	if (store_games_of(srv->reader, name, own, ARCHIVE_LIST_MAX,
 	        archive_list_add, &l) != 0) {
-		log_error("store: %s", store_errmsg(c->srv->reader));
-		cJSON_Delete(rep);
-		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
-		return;
+		log_error("store: %s", store_errmsg(srv->reader));
+		return -1;
 	}
-	conn_reply(c, rep);
+	return 0;
 }
 
 /* The last finished game of a room, copied out of the query. */
@@ -281,7 +267,7 @@ archive_hist(struct room *r, const cJSON *moves)
 		    cJSON_GetObjectItemCaseSensitive(m, "clocks");
 		const char *s;
 
-		mv->seat = seat != NULL ? cmd_seat_index(r->g, seat) : -1;
+		mv->seat = seat != NULL ? room_seat_index(r->g, seat) : -1;
 		s = cJSON_GetStringValue(
 		    cJSON_GetObjectItemCaseSensitive(m, "move"));
 		snprintf(mv->notation, sizeof mv->notation, "%s",
@@ -364,7 +350,7 @@ archive_room(struct server *srv, const cJSON *row)
 
 /* The kept game of a room not in memory, rebuilt; NULL after replying
  * no_such_room (or internal when the store failed). *row gets its row. */
-static struct room *
+struct room *
 archive_find(struct conn *c, const struct proto_request *req, cJSON **row)
 {
 	struct room *r;
@@ -393,7 +379,7 @@ archive_find(struct conn *c, const struct proto_request *req, cJSON **row)
 }
 
 /* The state of a kept game: as room_state, with the kept seats. */
-static cJSON *
+cJSON *
 archive_state_of(const struct room *r, const cJSON *row)
 {
 	cJSON *st = room_state(r);
@@ -406,7 +392,7 @@ archive_state_of(const struct room *r, const cJSON *row)
 }
 
 /* May this player look at a kept private game? Only who played it. */
-static int
+int
 archive_visible(const struct conn *c, const cJSON *row)
 {
 	const cJSON *s;
@@ -421,39 +407,6 @@ archive_visible(const struct conn *c, const cJSON *row)
 			return 1;
 	}
 	return 0;
-}
-
-/* state or export of a room that is not in memory: its last finished
- * game from the store. */
-void
-archive_show(struct conn *c, const struct proto_request *req)
-{
-	cJSON *row = NULL, *rep;
-	struct room *r = archive_find(c, req, &row);
-
-	if (r == NULL)
-		return;
-	if (!archive_visible(c, row)) {
-		conn_error(
-		    c, req, PROTO_E_NO_SUCH_ROOM, "no room '%s'", req->room);
-	} else if (req->verb == PROTO_EXPORT) {
-		cmd_export_room(c, req, r, cJSON_GetObjectItem(row, "seats"));
-	} else {
-		cJSON *st = archive_state_of(r, row);
-		char err[128];
-
-		if (req->has_at &&
-		    replay_at(r, req->at, st, err, sizeof err) != 0) {
-			cJSON_Delete(st);
-			conn_error(c, req, PROTO_E_BAD_REQUEST, "%s", err);
-		} else {
-			rep = proto_reply(req);
-			cJSON_AddItemToObject(rep, "state", st);
-			conn_reply(c, rep);
-		}
-	}
-	room_free(r);
-	cJSON_Delete(row);
 }
 
 /* Append a JSON string (quotes and escapes) to the record. */

@@ -145,6 +145,7 @@ void room_free_all(struct server *srv);
 void room_sync_member(struct room *r, struct player *p);
 int room_add_watcher(struct room *r, struct player *p);
 void room_check_retire(struct room *r);
+int room_seat_index(const struct rules_game *g, const char *s);
 int room_seat_of(const struct room *r, const struct player *p);
 int room_is_watcher(const struct room *r, const struct player *p);
 int room_count_for(const struct player *p);
@@ -188,7 +189,12 @@ void worker_hint(struct worker *w, struct room *r, struct conn *c,
 /* archive.c: finished games kept in the store */
 void archive_game(struct room *r);
 int archive_recent(struct server *srv, const char *game, cJSON *list);
-void archive_show(struct conn *c, const struct proto_request *req);
+struct room *archive_find(
+    struct conn *c, const struct proto_request *req, cJSON **row);
+cJSON *archive_state_of(const struct room *r, const cJSON *row);
+int archive_visible(const struct conn *c, const cJSON *row);
+int archive_games_of(
+    struct server *srv, const char *name, int own, cJSON *list);
 char *archive_record(const struct room *r, const cJSON *seats);
 int archive_just_advanced(const struct room *r);
 

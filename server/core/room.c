@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sodium.h>
 
@@ -221,6 +222,23 @@ room_free(struct room *r)
 	free(r->watchers);
 	free(r->hist);
 	free(r);
+}
+
+/* A seat by name ("white", any case) or number from 1; -1 when none. */
+int
+room_seat_index(const struct rules_game *g, const char *s)
+{
+	char *end;
+	long n;
+	int i;
+
+	for (i = 0; i < g->seats; i++)
+		if (strcasecmp(g->seat_names[i], s) == 0)
+			return i;
+	n = strtol(s, &end, 10);
+	if (*s != '\0' && *end == '\0' && n >= 1 && n <= g->seats)
+		return (int)n - 1;
+	return -1;
 }
 
 /* At shutdown: every room freed (players are freed after, all at once). */
