@@ -43,7 +43,5 @@ void cmd_archive_show(struct conn *c, const struct proto_request *req);
 
 /* cmd_play.c */
 void cmd_auto_next(struct room *r);
-void cmd_hint_done(struct conn *c, const struct proto_request *req,
-    const char *room, int verdict, const char *move);
 
 #endif

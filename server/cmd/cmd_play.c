@@ -606,6 +606,8 @@ cmd_next(struct conn *c, const struct proto_request *req)
 	cmd_new_game_commit(c, req, r);
 }
 
+static worker_hint_fn cmd_hint_done;
+
 /* The solver runs on the worker thread; the reply comes when it is done,
  * and the connection reads nothing more until then, so replies stay in
  * request order. */
@@ -619,11 +621,11 @@ cmd_hint(struct conn *c, const struct proto_request *req)
 	    cmd_need_solo(c, req, r) != 0 || cmd_need_playing(c, req, r) != 0)
 		return;
 	net_pause(c);
-	worker_hint(c->srv->worker, r, c, req);
+	worker_hint(c->srv->worker, r, c, req, cmd_hint_done);
 }
 
 /* The worker's answer to a hint, back on the loop. */
-void
+static void
 cmd_hint_done(struct conn *c, const struct proto_request *req, const char *room,
     int v, const char *move)
 {

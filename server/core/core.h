@@ -183,8 +183,12 @@ struct worker *worker_new(struct server *srv);
 void worker_free(struct worker *w);
 void worker_bot(struct worker *w, struct room *r, int seat);
 void worker_cancel_conn(struct worker *w, uint64_t conn);
+/* A hint's answer, on the loop: req holds the request's verb, cmd and id;
+ * verdict an enum ai_verdict; move NULL when none was found. */
+typedef void worker_hint_fn(struct conn *c, const struct proto_request *req,
+    const char *room, int verdict, const char *move);
 void worker_hint(struct worker *w, struct room *r, struct conn *c,
-    const struct proto_request *req);
+    const struct proto_request *req, worker_hint_fn *done);
 
 /* archive.c: finished games kept in the store */
 void archive_game(struct room *r);

@@ -45,7 +45,6 @@
 #endif
 
 #include "ai/ai.h"
-#include "server/cmd/cmd.h" /* cmd_hint_done: a callback next */
 #include "server/core/core.h"
 #include "server/net/limit.h"
 
@@ -71,6 +70,7 @@ struct worker_job {
 	/* the connection to answer, NULL once it has closed (the loop alone
 	 * reads and writes it; worker_cancel_conn clears it) */
 	struct conn *conn;
+	worker_hint_fn *done; /* answers it, on the loop */
 	char *cmd, *id;
 	enum ai_verdict verdict;
 	char text[SERVER_MOVE_TEXT_MAX];
@@ -360,7 +360,7 @@ worker_hint_done(struct worker *w, struct worker_job *j)
 	req.verb = PROTO_HINT;
 	req.cmd = j->cmd;
 	req.id = j->id;
-	cmd_hint_done(
+	j->done(
 	    c, &req, j->room, j->verdict, j->text[0] != '\0' ? j->text : NULL);
 }
 
@@ -596,14 +596,16 @@ worker_cancel_conn(struct worker *w, uint64_t conn)
 		}
 }
 
-/* Ask for a hint in room r for connection c, answering request req. */
+/* Ask for a hint in room r for connection c, answered by done on the
+ * loop (if c is still there) with request req's id. */
 void
 worker_hint(struct worker *w, struct room *r, struct conn *c,
-    const struct proto_request *req)
+    const struct proto_request *req, worker_hint_fn *done)
 {
 	struct worker_job *j = worker_job_new(r);
 
 	j->hint = 1;
+	j->done = done;
 	j->nodes = w->srv->cfg.hint_nodes;
 	j->conn = c;
 	j->cmd = req->cmd != NULL ? xstrdup(req->cmd) : NULL;
