@@ -98,6 +98,15 @@ sweep_games(struct server *srv)
 	    SERVER_GAMES_PRUNE_MAX);
 }
 
+/* The hourly prunes: identities that never played, old marks of rated
+ * games. */
+static void
+sweep_prune(struct server *srv)
+{
+	player_prune(srv);
+	rating_prune(srv);
+}
+
 static void
 sweep_run(evutil_socket_t fd, short what, void *arg)
 {
@@ -110,7 +119,7 @@ sweep_run(evutil_socket_t fd, short what, void *arg)
 	seek_sweep(srv);
 	tourney_sweep(srv);
 	if (clock_mono_ms() - srv->pruned_ms >= SWEEP_PRUNE_SEC * 1000)
-		player_prune(srv);
+		sweep_prune(srv);
 	if (clock_mono_ms() - srv->games_pruned_ms >= SWEEP_GAMES_SEC * 1000)
 		sweep_games(srv);
 }
@@ -125,7 +134,7 @@ sweep_start(struct server *srv)
 	if (srv->sweep == NULL)
 		fatal("out of memory");
 	evtimer_add(srv->sweep, &tv);
-	player_prune(srv);
+	sweep_prune(srv);
 	sweep_games(srv);
 }
 

@@ -10,7 +10,6 @@
 
 #include <sodium.h>
 
-#include "server/club/club.h" /* rating_prune: to move up */
 #include "server/cmd/cmd.h"   /* conn_reply: net/reply.c next */
 #include "server/core/core.h"
 #include "server/net/limit.h"
@@ -64,8 +63,7 @@ player_played_in(struct room *r)
 }
 
 /* Delete identities that never played and were last seen (hello) more
- * than unplayed_days ago, and old marks of rated games (rating_prune):
- * at start and then hourly. */
+ * than unplayed_days ago: at start and then hourly (sweep.c). */
 void
 player_prune(struct server *srv)
 {
@@ -74,7 +72,6 @@ player_prune(struct server *srv)
 
 	srv->pruned_ms = clock_mono_ms();
 	storeq_identity_prune(srv->storeq, before);
-	rating_prune(srv);
 	log_debug("pruning identities that never played, unseen for %d days "
 	          "(the store thread logs how many)",
 	    srv->cfg.unplayed_days);
