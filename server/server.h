@@ -151,6 +151,9 @@ struct worker;
  * look, chat): without this, finished rooms would add up without bound. It
  * leaves sooner once nobody is in it; the store keeps it. */
 #define SERVER_ENDED_KEEP_SEC 600
+/* Room hook tables (core.h's struct room_hooks) at most: the club's and
+ * the cluster's, and room to spare. */
+#define SERVER_ROOM_HOOKS_MAX 4
 
 #define SERVER_NAME_MAX 16 /* a player's name, without its NUL */
 #define SERVER_ROOM_ID_MAX 24
@@ -221,8 +224,11 @@ struct server {
 	struct event_base *base;
 	struct config cfg;
 	const struct conn_ops *conn_ops; /* the session's (net.h) */
-	struct store *store;             /* the writer: the store thread's */
-	struct store *reader;            /* the loop's reads (store.h) */
+	/* The layers above the rooms, told of their changes (core.h). */
+	const struct room_hooks *room_hooks[SERVER_ROOM_HOOKS_MAX];
+	int nroom_hooks;
+	struct store *store;  /* the writer: the store thread's */
+	struct store *reader; /* the loop's reads (store.h) */
 	/* Identities made and not yet known committed, newest first
 	 * (player.c): the reader cannot see them yet. */
 	struct player_fresh *fresh;

@@ -277,6 +277,7 @@ main_start(struct server *srv)
 	if (srv->storeq == NULL)
 		return -1;
 	srv->conn_ops = &session_conn_ops;
+	club_start(srv);
 	if (net_listen(srv) != 0 || web_listen(srv) != 0)
 		return -1;
 	srv->worker = worker_new(srv);

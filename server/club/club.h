@@ -7,9 +7,10 @@
 
 #include "server/core/core.h"
 
+/* club.c */
+void club_start(struct server *srv);
+
 /* rating.c: rated games (Glicko-2, glicko.c) */
-/* The create option that says whether a two-player game is rated. */
-#define RATING_OPT "rated"
 /* A game's pool: its name and the options rated apart ("ataxx size=9"). */
 #define RATING_POOL_MAX 64
 /* A rating is provisional (shown with '?') while its deviation is at or

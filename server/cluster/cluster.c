@@ -434,6 +434,17 @@ cluster_parse(struct cluster *cl, const char *where)
 	return 0;
 }
 
+static void cluster_room_added(struct room *r);
+static void cluster_room_gone(struct room *r);
+static void cluster_watcher(struct room *r, struct player *p, int add);
+
+/* The rooms' changes the cluster follows: leases and watchers. */
+static const struct room_hooks cluster_room_hooks = {
+    .added = cluster_room_added,
+    .gone = cluster_room_gone,
+    .watcher = cluster_watcher,
+};
+
 /* The default node id: hostname-pid, cut to what --node allows. */
 static void
 cluster_default_node(struct cluster *cl)
@@ -479,6 +490,7 @@ cluster_start(struct server *srv)
 		fatal("out of memory");
 	event_add(cl->tick, &tv);
 	srv->cluster = cl;
+	room_hooks_add(srv, &cluster_room_hooks);
 	storeq_set_fence(
 	    srv->storeq, cluster_fence_epoch, cluster_fence_lost, cl);
 	log_info("cluster: node %s joining through Redis %s:%d", cl->node,
@@ -509,7 +521,8 @@ cluster_stop(struct server *srv)
 	free(cl);
 }
 
-void
+/* A room joins this node's memory: a new room takes its lease. */
+static void
 cluster_room_added(struct room *r)
 {
 	struct cluster *cl = r->srv->cluster;
@@ -533,7 +546,9 @@ cluster_room_added(struct room *r)
 	    CLUSTER_LEASE_MS);
 }
 
-void
+/* A watcher came to or left room r here: kept in Redis, so that the node
+ * that takes the room after this one goes on sending them its events. */
+static void
 cluster_watcher(struct room *r, struct player *p, int add)
 {
 	struct cluster *cl = r->srv->cluster;
@@ -553,7 +568,8 @@ cluster_watcher(struct room *r, struct player *p, int add)
 	    cl->ac, NULL, NULL, "%s %s %s", add ? "SADD" : "SREM", key, val);
 }
 
-void
+/* A room leaves this node's memory: its lease is given back. */
+static void
 cluster_room_gone(struct room *r)
 {
 	struct cluster *cl = r->srv->cluster;

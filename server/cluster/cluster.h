@@ -11,6 +11,7 @@
 
 struct server;
 struct room;
+struct player;
 
 /* The longest node id (--node): it is part of Redis keys and log lines. */
 #define CLUSTER_NODE_MAX 64
@@ -50,10 +51,6 @@ void cluster_lobby_rooms(const struct server *srv,
     const struct proto_request *req, struct cJSON *list);
 int cluster_lobby_who(
     const struct server *srv, struct cJSON *list, int *guests);
-/* A watcher came to or left room r here: kept in Redis, so that the node
- * that takes the room after this one goes on sending them its events. */
-struct player;
-void cluster_watcher(struct room *r, struct player *p, int add);
 /* The unfinished rooms p created or sits in on other nodes (from the
  * store), for the rooms-per-player limit; 0 alone. */
 int cluster_rooms_elsewhere(struct server *srv, const struct player *p);
@@ -62,10 +59,6 @@ int cluster_rooms_elsewhere(struct server *srv, const struct player *p);
  * to hello's list `rooms`; nothing alone. */
 void cluster_hello_rooms(
     struct server *srv, const struct player *p, struct cJSON *rooms);
-/* A room joins this node's memory: a new room takes its lease. */
-void cluster_room_added(struct room *r);
-/* A room leaves this node's memory: its lease is given back. */
-void cluster_room_gone(struct room *r);
 /* cluster_club.c: seeks and tournaments live on one node, the club's
  * (a lease like a room's). 1 when they are this node's: alone, or the
  * club's node. */

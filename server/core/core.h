@@ -129,6 +129,35 @@ int player_authenticate(struct conn *c, const struct proto_request *req,
     char *token_out, size_t toklen, struct store_identity *id, int *is_new);
 void player_replace(struct player *p);
 
+/*
+ * What the layers above rooms do when a room changes: the club settles
+ * seeks when a game starts and rates, records and scores it when it ends;
+ * the cluster takes and gives back a room's lease and keeps its watchers
+ * in Redis. Each registers a table at start (room_hooks_add), as
+ * PostgreSQL's optional parts attach through hook pointers, so room.c
+ * names neither. A member may be NULL; tables run in the order they were
+ * registered.
+ */
+struct room_hooks {
+	/* r joined the server's rooms (room_add) */
+	void (*added)(struct room *r);
+	/* r leaves memory (room_forget), still whole */
+	void (*gone)(struct room *r);
+	/* p came to watch r (add 1) or stopped (add 0) */
+	void (*watcher)(struct room *r, struct player *p, int add);
+	/* a game begins in r, in memory, before its commit */
+	void (*started)(struct room *r);
+	/* r's game is over, in memory, before its commit: r->result is
+	 * made and may take more fields (a rating's change) */
+	void (*ended)(
+	    struct room *r, const char *result, int winner, const char *reason);
+};
+void room_hooks_add(struct server *srv, const struct room_hooks *h);
+
+/* The create option that says whether a two-player game is rated: the
+ * server's (club/rating.c reads it), never passed to the game's rules. */
+#define RATING_OPT "rated"
+
 /* room.c */
 const char *room_status_name(enum room_status s);
 cJSON *room_summary(const struct room *r);

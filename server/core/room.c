@@ -12,13 +12,29 @@
 
 #include <sodium.h>
 
-#include "server/club/seek.h"
-#include "server/cluster/cluster.h"
 #include "server/core/core.h"
 #include "server/net/limit.h"
-#include "server/club/tourney.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
+
+/* Call member `hook` of every registered room_hooks table that has it. */
+#define ROOM_HOOKS(srv, hook, ...)                                             \
+	do {                                                                   \
+		int hk_;                                                       \
+		for (hk_ = 0; hk_ < (srv)->nroom_hooks; hk_++)                 \
+			if ((srv)->room_hooks[hk_]->hook != NULL)              \
+				(srv)->room_hooks[hk_]->hook(__VA_ARGS__);     \
+	} while (0)
+
+/* A layer above registers what it does when rooms change (at start, in
+ * the order they are to run). */
+void
+room_hooks_add(struct server *srv, const struct room_hooks *h)
+{
+	if (srv->nroom_hooks == SERVER_ROOM_HOOKS_MAX)
+		fatal("room hooks: more than %d tables", SERVER_ROOM_HOOKS_MAX);
+	srv->room_hooks[srv->nroom_hooks++] = h;
+}
 
 /* Passes the server may play in a row after one move: each side at most
  * once, since two passes in a row mean neither side can move. */
@@ -52,7 +68,7 @@ room_add(struct room *r)
 			room_sync_member(r, r->seats[i].player);
 	if (player_name_valid(r->creator))
 		room_sync_member(r, player_get(srv, r->creator));
-	cluster_room_added(r);
+	ROOM_HOOKS(srv, added, r);
 }
 
 /* p no longer points at r: out of its rooms, and not its connection's
@@ -85,7 +101,7 @@ room_forget(struct room *r)
 		n++;
 	TAILQ_REMOVE(&srv->rooms, r, entry);
 	table_del(&srv->rooms_by_id, &r->by_id);
-	cluster_room_gone(r);
+	ROOM_HOOKS(srv, gone, r);
 	for (i = 0; i < n; i++)
 		room_unlink(r, who[i]);
 	room_free(r);
@@ -305,7 +321,7 @@ room_add_watcher(struct room *r, struct player *p)
 	    r->watchers, (size_t)(r->nwatchers + 1) * sizeof *r->watchers);
 	r->watchers[r->nwatchers++] = p;
 	player_room_add(p, r);
-	cluster_watcher(r, p, 1);
+	ROOM_HOOKS(r->srv, watcher, r, p, 1);
 	return 1;
 }
 
@@ -316,7 +332,7 @@ room_remove_watcher(struct room *r, struct player *p)
 
 	for (i = 0; i < r->nwatchers; i++) {
 		if (r->watchers[i] == p) {
-			cluster_watcher(r, p, 0);
+			ROOM_HOOKS(r->srv, watcher, r, p, 0);
 			r->watchers[i] = r->watchers[--r->nwatchers];
 			room_sync_member(r, p);
 			return;
@@ -902,7 +918,7 @@ room_start_prepare(struct room *r)
 		r->seats[i].rematch = 0;
 	}
 	r->turn_start_ms = clock_mono_ms();
-	seek_room_started(r);
+	ROOM_HOOKS(r->srv, started, r);
 }
 
 /* The events room_start_announce sends. */
@@ -1045,12 +1061,10 @@ room_end_prepare(
 	cJSON_AddItemToObject(r->result, "scores", room_scores(r, &st));
 	if (r->g->seats == 1)
 		room_solo_message(r, result, reason, &st);
-	rating_game_end(r, result, winner);
-	record_game_end(r, result);
 	r->archive_due = 1;
 	if (r->flag_timer != NULL)
 		evtimer_del(r->flag_timer);
-	tourney_room_ended(r, winner, reason);
+	ROOM_HOOKS(r->srv, ended, r, result, winner, reason);
 }
 
 /* The game is over: handed to the store, then one ended event with
