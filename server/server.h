@@ -265,7 +265,9 @@ struct server {
 	int out_free; /* output made now depends on no change (ping) */
 	struct proto_out encoded; /* net_send_msg's reused buffer */
 	struct web *web;          /* the web listeners (web.c), or NULL */
-	struct cluster *cluster;  /* the cluster (cluster.c), or NULL: alone */
+	struct cluster *cluster;  /* the cluster's own (cluster.c), or NULL */
+	/* The cluster for the layers below it (core.h), or NULL: alone. */
+	const struct cluster_ops *cluster_ops;
 	int nweb;            /* web.c's connections not yet handed to net.c */
 	struct proxy *proxy; /* --proxy-from (proxy.c), or NULL */
 	/* Ratings queued and not yet known committed (rating.c). */

@@ -285,7 +285,7 @@ main_start(struct server *srv)
 	/* On a cluster the tournaments and seeks are the club's node's:
 	 * loaded when it takes the club (cluster_club.c). */
 	if (cluster_start(srv) != 0 || recover_rooms(srv) != 0 ||
-	    (srv->cluster == NULL &&
+	    (srv->cluster_ops == NULL &&
 	        (tourney_recover(srv) != 0 || sstore_load(srv) != 0)))
 		return -1;
 	sweep_start(srv);

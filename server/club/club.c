@@ -28,6 +28,16 @@ static const struct room_hooks club_room_hooks = {
     .ended = club_room_ended,
 };
 
+/* 1 after refusing req (not_ready) when the club's verbs run on another
+ * node of the cluster (the node that holds the club's lease); 0 alone. */
+int
+club_refused(struct conn *c, const struct proto_request *req)
+{
+	const struct cluster_ops *cl = c->srv->cluster_ops;
+
+	return cl != NULL && cl->club_refuse(c, req);
+}
+
 /* Attach the club to the rooms (at start, before any room is made). */
 void
 club_start(struct server *srv)

@@ -9,6 +9,7 @@
 
 /* club.c */
 void club_start(struct server *srv);
+int club_refused(struct conn *c, const struct proto_request *req);
 
 /* rating.c: rated games (Glicko-2, glicko.c) */
 /* A game's pool: its name and the options rated apart ("ataxx size=9"). */

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/cluster/cluster.h"
 #include "server/club/glicko.h"
 #include "server/club/club.h"
 #include "server/net/limit.h"
@@ -130,6 +129,7 @@ void
 cmd_finger(struct conn *c, const struct proto_request *req)
 {
 	const char *name = req->name != NULL ? req->name : c->player->name;
+	const struct cluster_ops *cl = c->srv->cluster_ops;
 	struct store_identity id;
 	struct cmd_finger_list l;
 	struct player *p;
@@ -158,8 +158,10 @@ cmd_finger(struct conn *c, const struct proto_request *req)
 	cJSON_AddStringToObject(rep, "name", found ? id.name : p->name);
 	cJSON_AddBoolToObject(rep, "online",
 	    (p != NULL && p->conn != NULL) ||
-	        cluster_online_elsewhere(c->srv,
-	            cJSON_GetStringValue(cJSON_GetObjectItem(rep, "name"))));
+	        (cl != NULL &&
+	            cl->online(c->srv,
+	                cJSON_GetStringValue(
+	                    cJSON_GetObjectItem(rep, "name")))));
 	if (found) {
 		cJSON_AddItemToObject(
 		    rep, "since_ms", proto_int(id.created_ms));
@@ -191,8 +193,10 @@ cmd_finger(struct conn *c, const struct proto_request *req)
 	}
 	playing = cmd_finger_rooms(c, p);
 	/* On a cluster: the rooms of the other nodes too. */
-	cluster_finger_rooms(c->srv,
-	    cJSON_GetStringValue(cJSON_GetObjectItem(rep, "name")), playing);
+	if (cl != NULL)
+		cl->finger_rooms(c->srv,
+		    cJSON_GetStringValue(cJSON_GetObjectItem(rep, "name")),
+		    playing);
 	cJSON_AddItemToObject(rep, "playing", playing);
 	conn_reply(c, rep);
 }

@@ -12,7 +12,6 @@
 #include <sodium.h>
 
 #include "server/net/limit.h"
-#include "server/cluster/cluster.h"
 #include "server/club/seek.h"
 #include "server/store/store.h"
 
@@ -264,7 +263,7 @@ cmd_seek(struct conn *c, const struct proto_request *req)
 	struct room *r;
 	cJSON *rep;
 
-	if (cluster_club_refuse(c, req)) /* the club's node runs it */
+	if (club_refused(c, req))
 		return;
 	if (cmd_seek_limits(c, req) != 0 || (s = cmd_seek_make(c, req)) == NULL)
 		return;
@@ -310,7 +309,7 @@ cmd_seeks(struct conn *c, const struct proto_request *req)
 	cJSON *rep, *list;
 	int more;
 
-	if (cluster_club_refuse(c, req)) /* the club's node runs it */
+	if (club_refused(c, req))
 		return;
 	if (req->game != NULL && (g = rules_find(req->game)) == NULL) {
 		conn_error(
@@ -333,7 +332,7 @@ cmd_unseek(struct conn *c, const struct proto_request *req)
 	struct seek *s;
 	cJSON *rep, *gone, *left;
 
-	if (cluster_club_refuse(c, req)) /* the club's node runs it */
+	if (club_refused(c, req))
 		return;
 	s = req->seek != NULL ? seek_find(pool, req->seek) : NULL;
 	if (req->seek != NULL &&

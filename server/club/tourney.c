@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "server/net/limit.h"
-#include "server/cluster/cluster.h"
 #include "server/store/store.h"
 #include "server/store/storeq.h"
 #include "server/club/tourney.h"
@@ -314,18 +313,6 @@ tourney_pairings_json(const struct tourney *t, int round)
 	return a;
 }
 
-/* Send ev to name when it is online. */
-static void
-tourney_tell(struct server *srv, const char *name, const cJSON *ev)
-{
-	struct player *p = player_find(srv, name);
-
-	if (p != NULL && p->conn != NULL)
-		net_send_msg(p->conn, ev);
-	else /* on a cluster: logged in on another node */
-		cluster_club_deliver(srv, name, ev);
-}
-
 /* A room for game g of t: made, stored and in the server, its seats free
  * for the two paired players only (tourney_seat). 0, or -1 (logged). */
 static int
@@ -387,7 +374,7 @@ tourney_announce_game(struct tourney *t, const struct tourney_game *g)
 			cJSON_AddStringToObject(ev, "opponent", t->names[opp]);
 			cJSON_AddNumberToObject(ev, "grace", t->grace_sec);
 		}
-		tourney_tell(t->srv, t->names[me], ev);
+		player_send(t->srv, t->names[me], ev);
 		cJSON_Delete(ev);
 	}
 }
@@ -480,9 +467,9 @@ tourney_finish(struct tourney *t)
 	cJSON_AddStringToObject(ev, "tiebreak", tourney_tiebreak_name(t));
 	cJSON_AddItemToObject(ev, "standings", tourney_standings_json(t));
 	for (i = 0; i < t->nplayers; i++)
-		tourney_tell(t->srv, t->names[i], ev);
+		player_send(t->srv, t->names[i], ev);
 	if (tourney_player_index(t, t->organiser) < 0)
-		tourney_tell(t->srv, t->organiser, ev);
+		player_send(t->srv, t->organiser, ev);
 	cJSON_Delete(ev);
 }
 
@@ -507,15 +494,17 @@ tourney_round_done(const struct tourney *t)
 void
 tourney_room_ended(struct room *r, int winner, const char *reason)
 {
+	const struct cluster_ops *cl = r->srv->cluster_ops;
 	struct tourney_game *g;
 
 	/* On a cluster node that is not the club's (the room moved here
 	 * when its node died): the result is stored with the room's end,
 	 * and goes to the club's node. */
 	if (tourney_of_room(r->id, &g) == NULL &&
-	    strncmp(r->creator, "~t", 2) == 0 && !cluster_club_here(r->srv)) {
+	    strncmp(r->creator, "~t", 2) == 0 && cl != NULL &&
+	    !cl->club_here(r->srv)) {
 		tstore_room_result(r->srv, r->id, winner, reason);
-		cluster_club_room_ended(r, winner, reason);
+		cl->club_room_ended(r, winner, reason);
 		return;
 	}
 	tourney_result(r->srv, r->id, winner, reason);
@@ -612,7 +601,7 @@ tourney_stored_result(struct tourney *t, struct tourney_game *g)
 	char reason[sizeof g->reason];
 	int rc;
 
-	if (t->srv->cluster == NULL)
+	if (t->srv->cluster_ops == NULL)
 		return 0;
 	rc = tstore_result_of(t->srv, g->room, &res, reason, sizeof reason);
 	if (rc != 1)
@@ -638,7 +627,8 @@ tourney_step(struct tourney *t, int64_t now)
 		    now < g->deadline_ms)
 			continue;
 		r = room_find(t->srv, g->room);
-		if (r == NULL && cluster_club_room_away(t->srv, g->room))
+		if (r == NULL && t->srv->cluster_ops != NULL &&
+		    t->srv->cluster_ops->club_room_away(t->srv, g->room))
 			continue; /* played on another node of the cluster */
 		if (r == NULL && tourney_stored_result(t, g) != 0)
 			continue; /* its result from the store, or no store */
@@ -1016,7 +1006,7 @@ cmd_tourney(struct conn *c, const struct proto_request *req)
 	 * store; list and show only read (their replies wait behind what
 	 * the connection has held, as every read's). On a cluster only the
 	 * club's node runs it (the others send it there). */
-	if (cluster_club_refuse(c, req))
+	if (club_refused(c, req))
 		return;
 	if (strcmp(req->act, "list") != 0 && strcmp(req->act, "show") != 0 &&
 	    storeq_failing(c->srv->storeq)) {

@@ -438,6 +438,26 @@ static void cluster_room_added(struct room *r);
 static void cluster_room_gone(struct room *r);
 static void cluster_watcher(struct room *r, struct player *p, int add);
 
+/* The cluster for the layers below (core.h). */
+static const struct cluster_ops cluster_ops = {
+    .ready = cluster_ready,
+    .route = cluster_route_forward,
+    .route_bare = cluster_route_bare,
+    .conn_closed = cluster_route_closed,
+    .hello = cluster_player_hello,
+    .hello_rooms = cluster_hello_rooms,
+    .lobby_rooms = cluster_lobby_rooms,
+    .lobby_who = cluster_lobby_who,
+    .rooms_elsewhere = cluster_rooms_elsewhere,
+    .finger_rooms = cluster_finger_rooms,
+    .online = cluster_online_elsewhere,
+    .deliver = cluster_club_deliver,
+    .club_here = cluster_club_here,
+    .club_refuse = cluster_club_refuse,
+    .club_room_away = cluster_club_room_away,
+    .club_room_ended = cluster_club_room_ended,
+};
+
 /* The rooms' changes the cluster follows: leases and watchers. */
 static const struct room_hooks cluster_room_hooks = {
     .added = cluster_room_added,
@@ -490,6 +510,7 @@ cluster_start(struct server *srv)
 		fatal("out of memory");
 	event_add(cl->tick, &tv);
 	srv->cluster = cl;
+	srv->cluster_ops = &cluster_ops;
 	room_hooks_add(srv, &cluster_room_hooks);
 	storeq_set_fence(
 	    srv->storeq, cluster_fence_epoch, cluster_fence_lost, cl);
@@ -517,6 +538,7 @@ cluster_stop(struct server *srv)
 		redisAsyncFree(cl->rd);
 	}
 	srv->cluster = NULL;
+	srv->cluster_ops = NULL;
 	cJSON_Delete(cl->lobby);
 	free(cl);
 }

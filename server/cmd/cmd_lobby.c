@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/cluster/cluster.h"
 #include "server/cmd/cmd.h"
 #include "server/club/club.h"
 #include "server/net/limit.h"
@@ -182,7 +181,8 @@ cmd_rooms(struct conn *c, const struct proto_request *req)
 		last = r;
 		n++;
 	}
-	cluster_lobby_rooms(c->srv, req, list);
+	if (c->srv->cluster_ops != NULL)
+		c->srv->cluster_ops->lobby_rooms(c->srv, req, list);
 	cJSON_AddBoolToObject(rep, "more", more);
 	if (more)
 		cJSON_AddStringToObject(rep, "next", last->id);
@@ -245,7 +245,8 @@ cmd_who(struct conn *c, const struct proto_request *req)
 		free(held);
 		cJSON_AddItemToArray(list, one);
 	}
-	online += cluster_lobby_who(c->srv, list, &guests);
+	if (c->srv->cluster_ops != NULL)
+		online += c->srv->cluster_ops->lobby_who(c->srv, list, &guests);
 	cJSON_AddNumberToObject(rep, "online", online);
 	cJSON_AddNumberToObject(rep, "guests", guests);
 	cJSON_AddBoolToObject(rep, "more", online > SERVER_WHO_MAX);

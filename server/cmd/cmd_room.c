@@ -10,7 +10,6 @@
 
 #include <sodium.h>
 
-#include "server/cluster/cluster.h"
 #include "server/cmd/cmd.h"
 #include "server/club/club.h"
 #include "server/net/limit.h"
@@ -319,9 +318,12 @@ cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 static int
 cmd_room_limit(struct conn *c, const struct proto_request *req)
 {
-	if (room_count_for(c->player) +
-	        cluster_rooms_elsewhere(c->srv, c->player) <
-	    c->srv->cfg.max_rooms_per_player)
+	const struct cluster_ops *cl = c->srv->cluster_ops;
+	int n = room_count_for(c->player);
+
+	if (cl != NULL)
+		n += cl->rooms_elsewhere(c->srv, c->player);
+	if (n < c->srv->cfg.max_rooms_per_player)
 		return 0;
 	conn_error(c, req, PROTO_E_LIMIT_REACHED,
 	    "you are in %d unfinished rooms already",

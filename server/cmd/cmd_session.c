@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "server/club/seek.h"
-#include "server/cluster/cluster.h"
 #include "server/cmd/cmd.h"
 #include "server/club/club.h"
 #include "server/net/limit.h"
@@ -79,7 +78,8 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		    "already logged in as %s", c->player->name);
 		return;
 	}
-	if (!cluster_ready(c->srv)) {
+	if (c->srv->cluster_ops != NULL &&
+	    !c->srv->cluster_ops->ready(c->srv)) {
 		conn_error(c, req, PROTO_E_NOT_READY, "%s",
 		    proto_error_message(PROTO_E_NOT_READY));
 		return;
@@ -103,7 +103,8 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	if (c->lim_name != NULL)
 		c->lim_name->refs++;
 	session_logged_in(c);
-	cluster_player_hello(c);
+	if (c->srv->cluster_ops != NULL)
+		c->srv->cluster_ops->hello(c);
 	log_info("%s logged in from %s (conn %llu)", p->name, c->addr,
 	    (unsigned long long)c->id);
 
@@ -132,7 +133,8 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		if (latest == NULL || r->updated_ms >= latest->updated_ms)
 			latest = r;
 	}
-	cluster_hello_rooms(c->srv, p, rooms);
+	if (c->srv->cluster_ops != NULL)
+		c->srv->cluster_ops->hello_rooms(c->srv, p, rooms);
 	conn_reply(c, rep);
 	c->current = latest;
 	free(held);

@@ -15,7 +15,6 @@
 #include <event2/bufferevent.h>
 
 #include "server/club/seek.h"
-#include "server/cluster/cluster.h"
 #include "server/cmd/cmd.h"
 #include "server/club/club.h"
 #include "server/net/limit.h"
@@ -327,6 +326,7 @@ session_greet(struct conn *c, const char *line, size_t len)
 void
 session_line(struct conn *c, const char *line, size_t len)
 {
+	const struct cluster_ops *cl = c->srv->cluster_ops;
 	struct proto_request req;
 	char err[256];
 	enum proto_error e;
@@ -355,8 +355,8 @@ session_line(struct conn *c, const char *line, size_t len)
 		e = bare_line(c, line, len, &req, e, err, sizeof err);
 	if (over != SESSION_RATE_OK) {
 		session_refuse(c, &req, over);
-	} else if (e == PROTO_E_UNKNOWN_CMD && req.shorthand &&
-	    cluster_route_bare(c, line, len)) {
+	} else if (e == PROTO_E_UNKNOWN_CMD && req.shorthand && cl != NULL &&
+	    cl->route_bare(c, line, len)) {
 		c->refused = 0; /* "A2" in a room another node holds */
 	} else if (e != PROTO_OK) {
 		c->refused = 0;
@@ -365,7 +365,7 @@ session_line(struct conn *c, const char *line, size_t len)
 		conn_error(c, &req, e, "%s", err);
 	} else {
 		c->refused = 0;
-		if (!cluster_route_forward(c, &req, line, len))
+		if (cl == NULL || !cl->route(c, &req, line, len))
 			session_dispatch(c, &req);
 	}
 	c->srv->out_free = 0;
@@ -477,7 +477,8 @@ session_closed(struct conn *c)
 	if (c->waiting && c->srv->worker != NULL)
 		worker_cancel_conn(c->srv->worker, c->id);
 	session_unref_limits(c);
-	cluster_route_closed(c);
+	if (c->srv->cluster_ops != NULL)
+		c->srv->cluster_ops->conn_closed(c);
 	if (p == NULL)
 		return;
 	c->player = NULL;

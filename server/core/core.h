@@ -110,6 +110,64 @@ int replay_at(
 /* grace.c */
 void grace_check(struct room *r, int64_t now);
 
+/*
+ * The cluster, seen from below it (cluster/ fills the table when --redis
+ * is given; srv->cluster_ops is NULL on a single node, and every caller
+ * tests that first, as PostgreSQL's code tests a hook pointer). The
+ * layers below name no cluster function, so a build without cluster/
+ * links (make tablerod-alone).
+ */
+struct cluster_ops {
+	/* 1 when the node takes logins (Redis reached) */
+	int (*ready)(const struct server *srv);
+	/* a request line for a room another node owns goes there: 1 when
+	 * taken (its reply and events come back through Redis), 0 when it
+	 * runs here */
+	int (*route)(struct conn *c, const struct proto_request *req,
+	    const char *line, size_t len);
+	/* a shorthand line that is no verb, from a connection whose current
+	 * room another node holds: sent there, where it may be a bare move;
+	 * 1 when sent, 0 when it is this node's to refuse */
+	int (*route_bare)(struct conn *c, const char *line, size_t len);
+	/* a connection here closed: its stand-ins elsewhere go too */
+	void (*conn_closed)(struct conn *c);
+	/* c logged in here: its presence; its older connection on another
+	 * node is closed */
+	void (*hello)(struct conn *c);
+	/* the unfinished rooms p sits in that this node does not hold, as
+	 * the store has them, added to hello's list `rooms` */
+	void (*hello_rooms)(
+	    struct server *srv, const struct player *p, cJSON *rooms);
+	/* the other nodes' public rooms that req's filters let through,
+	 * added to list (`rooms`) */
+	void (*lobby_rooms)(const struct server *srv,
+	    const struct proto_request *req, cJSON *list);
+	/* the other nodes' players merged into list by name (`who`): how
+	 * many were added, guests counted into *guests */
+	int (*lobby_who)(const struct server *srv, cJSON *list, int *guests);
+	/* the unfinished rooms p created or sits in on other nodes (from
+	 * the store), for the rooms-per-player limit */
+	int (*rooms_elsewhere)(struct server *srv, const struct player *p);
+	/* the public rooms name sits in on other nodes, added to list as
+	 * finger's "playing" entries unless list has them already */
+	void (*finger_rooms)(
+	    const struct server *srv, const char *name, cJSON *list);
+	/* 1 when name is logged in on another live node */
+	int (*online)(const struct server *srv, const char *name);
+	/* send ev to name, logged in on another node, through a stand-in
+	 * there; nothing when it is nowhere */
+	void (*deliver)(struct server *srv, const char *name, const cJSON *ev);
+	/* 1 when seeks and tournaments are this node's (the club's lease) */
+	int (*club_here)(const struct server *srv);
+	/* 1 after refusing req (not_ready) when the club is another node's */
+	int (*club_refuse)(struct conn *c, const struct proto_request *req);
+	/* 1 when room id, not in this node's memory, may be on another node */
+	int (*club_room_away)(const struct server *srv, const char *id);
+	/* a tournament's room ended on a node that is not the club's: its
+	 * result goes to the club's node (0), or -1 when this node is it */
+	int (*club_room_ended)(struct room *r, int winner, const char *reason);
+};
+
 /* player.c */
 /* Random bytes in a token: 128 bits cannot be guessed. */
 #define PLAYER_TOKEN_BYTES 16
@@ -128,6 +186,8 @@ struct store_identity;
 int player_authenticate(struct conn *c, const struct proto_request *req,
     char *token_out, size_t toklen, struct store_identity *id, int *is_new);
 void player_replace(struct player *p);
+int player_online(struct server *srv, const char *name);
+void player_send(struct server *srv, const char *name, const cJSON *ev);
 
 /*
  * What the layers above rooms do when a room changes: the club settles

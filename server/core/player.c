@@ -10,7 +10,7 @@
 
 #include <sodium.h>
 
-#include "server/cmd/cmd.h"   /* conn_reply: net/reply.c next */
+#include "server/cmd/cmd.h" /* conn_reply: net/reply.c next */
 #include "server/core/core.h"
 #include "server/net/limit.h"
 #include "server/store/storeq.h"
@@ -367,4 +367,30 @@ player_replace(struct player *p)
 	old->current = NULL;
 	p->conn = NULL;
 	net_close(old, 1);
+}
+
+/* 1 when the player called name is connected here or, in a cluster, on
+ * another node (its lobby cache). */
+int
+player_online(struct server *srv, const char *name)
+{
+	const struct player *p = player_find(srv, name);
+
+	if (p != NULL && p->conn != NULL && p->conn->state == CONN_OPEN)
+		return 1;
+	return srv->cluster_ops != NULL && srv->cluster_ops->online(srv, name);
+}
+
+/* Send ev to the player called name where they are connected: here, or
+ * through the cluster on another node; nothing when they are nowhere
+ * (nothing is kept for later). */
+void
+player_send(struct server *srv, const char *name, const cJSON *ev)
+{
+	struct player *p = player_find(srv, name);
+
+	if (p != NULL && p->conn != NULL && p->conn->state == CONN_OPEN)
+		net_send_msg(p->conn, ev);
+	else if (srv->cluster_ops != NULL)
+		srv->cluster_ops->deliver(srv, name, ev);
 }

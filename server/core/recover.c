@@ -190,7 +190,7 @@ recover_rooms(struct server *srv)
 	}
 	/* A cluster node takes rooms one by one through their leases
 	 * (cluster.c), never all of them. */
-	if (srv->cluster == NULL &&
+	if (srv->cluster_ops == NULL &&
 	    store_load(srv->reader, recover_one, srv) != 0) {
 		log_error("recover: %s", store_errmsg(srv->reader));
 		return -1;
