@@ -167,6 +167,8 @@ int cluster_route_forward(struct conn *c, const struct proto_request *req,
     const char *line, size_t len);
 /* A home connection closed: its stand-ins on other nodes go too. */
 void cluster_route_closed(struct conn *c);
+/* 1 when c is another node's player's stand-in here. */
+int cluster_route_is_standin(const struct conn *c);
 /* cluster_lobby.c: a name logged in here (its presence; its older
  * connection on another node is closed); a connection's end. */
 void cluster_player_hello(struct conn *c);

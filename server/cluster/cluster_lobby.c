@@ -43,7 +43,7 @@ static int
 cluster_lobby_own(const struct conn *c)
 {
 	return c->player != NULL && c->state == CONN_OPEN && !c->guest &&
-	    !c->route_proxy;
+	    !cluster_route_is_standin(c);
 }
 
 /* This node's part: its listed rooms and its players, as JSON text. */
@@ -68,7 +68,8 @@ cluster_lobby_mine(struct server *srv)
 			continue;
 		one = cJSON_CreateObject();
 		cJSON_AddStringToObject(one, "name", c->player->name);
-		cJSON_AddBoolToObject(one, "here", !c->route_proxy);
+		cJSON_AddBoolToObject(
+		    one, "here", !cluster_route_is_standin(c));
 		ids = cJSON_AddArrayToObject(one, "rooms");
 		held = room_sorted(c->player, &n);
 		for (i = 0; i < n; i++)
@@ -241,7 +242,7 @@ cluster_lobby_gone(struct conn *c)
 	char key[CLUSTER_KEY], val[CLUSTER_KEY];
 
 	if (cl == NULL || cl->ac == NULL || c->player == NULL || c->guest ||
-	    c->route_proxy)
+	    cluster_route_is_standin(c))
 		return;
 	snprintf(key, sizeof key, "online:%s", c->player->name);
 	snprintf(
@@ -256,7 +257,7 @@ cluster_lobby_kick(struct cluster *cl, const char *name, unsigned long long id)
 	struct player *p = player_find(cl->srv, name);
 
 	if (p != NULL && p->conn != NULL && p->conn->id == id &&
-	    !p->conn->route_proxy)
+	    !cluster_route_is_standin(p->conn))
 		player_replace(p);
 }
 

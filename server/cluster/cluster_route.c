@@ -76,7 +76,25 @@ struct route_home {
 	char current[SERVER_ROOM_ID_MAX];
 	char sent_to[CLUSTER_NODE_MAX + 1];
 	int64_t sent_ms;
+	int local; /* running a line here that came back to this node */
+	int proxy; /* the connection is another node's player's stand-in */
 };
+
+/* c's record, made when first needed. */
+static struct route_home *
+cluster_route_home(struct conn *c)
+{
+	if (c->route == NULL)
+		c->route = xcalloc(1, sizeof *c->route);
+	return c->route;
+}
+
+/* 1 when c is another node's player's stand-in here. */
+int
+cluster_route_is_standin(const struct conn *c)
+{
+	return c->route != NULL && c->route->proxy;
+}
 
 /* A request waiting for its room's owner (GET of the lease). */
 struct route_pending {
@@ -138,11 +156,9 @@ cluster_route_conn(struct server *srv, unsigned long long id)
 static void
 cluster_route_remember(struct conn *c, const char *node)
 {
-	struct route_home *h = c->route;
+	struct route_home *h = cluster_route_home(c);
 	int i;
 
-	if (h == NULL)
-		h = c->route = xcalloc(1, sizeof *h);
 	for (i = 0; i < h->n; i++)
 		if (strcmp(h->nodes[i], node) == 0)
 			return;
@@ -217,9 +233,10 @@ cluster_route_retry(evutil_socket_t fd, short what, void *arg)
 static void
 cluster_route_local(struct conn *c, struct route_pending *pr)
 {
-	c->route_local = 1;
+	/* c lives until the reaper, after this returns */
+	cluster_route_home(c)->local = 1;
 	session_line(c, pr->line, pr->len);
-	c->route_local = 0;
+	c->route->local = 0;
 	free(pr);
 }
 
@@ -340,7 +357,7 @@ cluster_route_forward(struct conn *c, const struct proto_request *req,
 	const char *room = req->room;
 	int club = cluster_route_club[req->verb];
 
-	if (cl == NULL || c->route_local || c->route_proxy ||
+	if (cl == NULL || (h != NULL && (h->local || h->proxy)) ||
 	    c->player == NULL || cl->ac == NULL)
 		return 0;
 	if (club && cluster_club_here(c->srv))
@@ -359,8 +376,7 @@ cluster_route_forward(struct conn *c, const struct proto_request *req,
 	    (room == NULL || strlen(room) >= SERVER_ROOM_ID_MAX ||
 	        room_find(c->srv, room) != NULL))
 		return 0;
-	if (h == NULL)
-		h = c->route = xcalloc(1, sizeof *h);
+	cluster_route_home(c);
 	cluster_route_send_line(cl, c, room, club, line, len);
 	return 1;
 }
@@ -394,10 +410,9 @@ cluster_route_bare(struct conn *c, const char *line, size_t len)
 	struct cluster *cl = c->srv->cluster;
 	struct route_home *h = c->route;
 
-	if (cl == NULL || c->route_local || c->route_proxy ||
+	if (cl == NULL || h == NULL || h->local || h->proxy ||
 	    c->player == NULL || cl->ac == NULL || c->current != NULL ||
-	    h == NULL || h->current[0] == '\0' ||
-	    room_find(c->srv, h->current) != NULL)
+	    h->current[0] == '\0' || room_find(c->srv, h->current) != NULL)
 		return 0;
 	cluster_route_send_line(cl, c, h->current, 0, line, len);
 	return 1;
@@ -438,12 +453,12 @@ cluster_route_closed(struct conn *c)
 	char id[24];
 	int i;
 
-	c->route = NULL;
 	cluster_lobby_gone(c);
-	if (c->route_proxy)
-		cluster_route_proxy_gone(cl, c);
+	c->route = NULL;
 	if (h == NULL)
 		return;
+	if (h->proxy)
+		cluster_route_proxy_gone(cl, c);
 	cluster_route_answered(h);
 	snprintf(id, sizeof id, "%llu", (unsigned long long)c->id);
 	f[0] = "t", f[1] = "bye", f[2] = "from", f[4] = "conn", f[5] = id;
@@ -580,7 +595,7 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 	px->home_conn = conn;
 	px->end = pair[1];
 	px->c = net_conn_new(srv, pair[0], addr, lim, NET_RELAY);
-	px->c->route_proxy = 1;
+	cluster_route_home(px->c)->proxy = 1;
 	bufferevent_setcb(
 	    pair[1], cluster_route_end_read, NULL, cluster_route_end_event, px);
 	bufferevent_enable(pair[1], EV_READ | EV_WRITE);
@@ -588,7 +603,7 @@ cluster_route_proxy(struct cluster *cl, const char *home,
 	cl->proxies = px;
 	/* Logged in as the home node says (nodes trust each other). */
 	p = player_get(srv, name);
-	if (p->conn != NULL && p->conn->route_proxy) {
+	if (p->conn != NULL && cluster_route_is_standin(p->conn)) {
 		/* An older stand-in of the name (closing, or of its former
 		 * home): it goes quietly, the player stays. */
 		old = p->conn;
@@ -651,13 +666,12 @@ cluster_route_str(const redisReply *fields, const char *name)
 static void
 cluster_route_follow(struct conn *c, const char *room)
 {
-	struct route_home *h = c->route;
+	struct route_home *h;
 
 	if (room[0] == '\0' || strlen(room) >= SERVER_ROOM_ID_MAX ||
 	    room_find(c->srv, room) != NULL)
 		return;
-	if (h == NULL)
-		h = c->route = xcalloc(1, sizeof *h);
+	h = cluster_route_home(c);
 	if (strcmp(h->current, room) == 0)
 		return;
 	snprintf(h->current, sizeof h->current, "%s", room);

@@ -61,9 +61,9 @@ struct conn {
 	int bev_writes; /* bev is no plain socket's: it writes by itself */
 	int relay;      /* bev is the server's end of a WebSocket (ws.c) */
 	int guest;      /* player is an anonymous watcher (session.c) */
-	struct route_home *route; /* cluster_route.c: owners it asked */
-	int route_local;          /* cluster_route.c: run this line here */
-	int route_proxy; /* cluster_route.c: another node's player's stand-in */
+	/* The cluster's record of the connection (cluster_route.c): NULL
+	 * on a single node, and until the cluster needs one. */
+	struct route_home *route;
 };
 /*
  * What the layer above does with a connection (cmd/session.c's, set in
