@@ -9,6 +9,9 @@
 #   make asan       build and run the tests with address and UB sanitizers
 #   make tsan       build with ThreadSanitizer; tsan-test runs the threaded tests
 #   make fuzz       build the libFuzzer targets (clang)
+#   make tablerod-alone  tablerod without cluster/ and hiredis
+#   make alone-test the single-node black-box suite against it
+#   make check-layers  no call against the server folders' order
 #   make bench      perft and server benchmarks
 #   make install    install the binaries, data and man pages under $(PREFIX)
 #   make format     format the C sources with .clang-format
@@ -28,6 +31,8 @@ FUZZ_SECONDS ?= 4
 
 PKGS = libevent libevent_pthreads libevent_openssl libssl libcrypto libcjson \
 	sqlite3 libpq libsodium hiredis
+# tablerod-alone has no cluster, so no Redis client.
+ALONE_PKGS = $(filter-out hiredis,$(PKGS))
 # Debian ships no pkg-config files for these two (web.c, ws.c).
 WEB_LIBS = -lwslay -lhttp_parser
 # Deferred (=) so that pkg-config is asked after deps.sh has run.
@@ -35,6 +40,9 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
 	echo -levent_pthreads -levent_openssl -levent -lssl -lcrypto -lcjson \
 	-lsqlite3 -lpq -lsodium -lhiredis) $(WEB_LIBS)
+ALONE_LIBS = $(shell pkg-config --libs $(ALONE_PKGS) 2>/dev/null || \
+	echo -levent_pthreads -levent_openssl -levent -lssl -lcrypto -lcjson \
+	-lsqlite3 -lpq -lsodium) $(WEB_LIBS)
 # The client alone reads the keyboard with libedit.
 CLIENT_PKGS = libedit
 CLIENT_LIBS = $(shell pkg-config --libs $(CLIENT_PKGS) 2>/dev/null || \
@@ -49,7 +57,12 @@ ALL_LDFLAGS = $(LDFLAGS) -pthread
 RULES_SRC = $(wildcard rules/*.c)
 AI_SRC = $(wildcard ai/*.c)
 PROTO_SRC = $(wildcard protocol/*.c)
-SERVER_SRC = $(filter-out server/app/main.c,$(wildcard server/*/*.c))
+# The server's folders, lowest first: a folder's objects may call only
+# into their own folder, the folders before it, and libraries (make
+# check-layers; docs/HACKING.md says why each folder sits where it does).
+SERVER_LAYERS = base store net core club cmd cluster app
+SERVER_SRC = $(filter-out server/app/main.c server/app/alone.c,\
+	$(wildcard server/*/*.c))
 CLIENT_SRC = $(filter-out client-cli/main.c,$(wildcard client-cli/*.c))
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
@@ -71,12 +84,21 @@ LIBS_ALL = $(LIBSERVER) $(LIBAI) $(LIBPROTO) $(LIBRULES)
 
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
-SERVER_BIN = $(if $(wildcard server/app/main.c),$(BUILD)/tablerod)
+SERVER_BIN = $(if $(wildcard server/app/main.c),$(BUILD)/tablerod \
+	$(BUILD)/tablerod-alone)
+# tablerod-alone: every server folder but cluster/, and alone.c's empty
+# list of optional parts in place of modules.c, linked as objects (not
+# from an archive), so that a call from below into cluster/ fails to
+# link.
+ALONE_OBJ = $(BUILD)/obj/server/app/main.o $(BUILD)/obj/server/app/alone.o \
+	$(filter-out $(BUILD)/obj/server/cluster/% \
+	    $(BUILD)/obj/server/app/modules.o,$(SERVER_OBJ))
 CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
 BENCH_BIN = $(BUILD)/perft $(BUILD)/perft_ref $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
 
 .PHONY: all deps run test pg-test cluster-test cluster-asan-test asan asan-test tsan tsan-test fuzz fuzz-run \
+	tablerod-alone alone-test check-layers \
 	bench bots-prev install clean format check-format FORCE
 .SUFFIXES:
 # Keep every intermediate object: nothing is rebuilt for nothing, and make
@@ -114,6 +136,14 @@ $(LIBCLIENT): $(CLIENT_OBJ)
 
 $(BUILD)/tablerod: $(BUILD)/obj/server/app/main.o $(LIBS_ALL)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+$(BUILD)/tablerod-alone: $(ALONE_OBJ) $(LIBAI) $(LIBPROTO) $(LIBRULES)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(ALONE_LIBS) -lm
+tablerod-alone: $(BUILD)/tablerod-alone
+
+# Every server folder's undefined symbols against SERVER_LAYERS.
+check-layers: $(SERVER_OBJ) $(ALONE_OBJ)
+	@sh contrib/check-layers.sh $(BUILD)/obj/server $(SERVER_LAYERS)
+
 $(BUILD)/tablero: $(BUILD)/obj/client-cli/main.o $(CLIENT_OBJ) $(LIBPROTO) $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) $(CLIENT_LIBS) -lm
 $(BUILD)/perft: $(BUILD)/obj/bench/perft.o $(LIBRULES)
@@ -179,6 +209,18 @@ pg-test: all
 
 cluster-test: all
 	@sh tests/cluster.sh $(BUILD)
+
+# The single-node black-box suite against tablerod-alone, through a
+# folder whose tablerod is tablerod-alone (the tests run $(BUILD)/tablerod).
+# test_build_parts.py compares the two builds, so it runs with make test.
+ALONE_VIEW = $(BUILD)/alone-view
+ALONE_TESTS = $(filter-out test_build_parts.py,\
+	$(notdir $(wildcard tests/blackbox/test_*.py)))
+alone-test: all
+	@mkdir -p $(ALONE_VIEW)
+	@ln -sf ../tablerod-alone $(ALONE_VIEW)/tablerod
+	@ln -sf ../tablero $(ALONE_VIEW)/tablero
+	@TABLERO_WEB=0 sh tests/run.sh $(ALONE_VIEW) 0 $(ALONE_TESTS)
 
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan NATIVE="$(NATIVE)" \

@@ -15,6 +15,27 @@ int flags_set(struct config *cfg, const char *name, const char *arg, char *err,
     size_t errlen);
 void flags_usage(FILE *out);
 
+/*
+ * A part of tablerod that a build may leave out (the cluster): its flags
+ * checked after parsing (0, or -1 with the reason in err; may be NULL),
+ * started once the store, the listeners and the club are up (0, or -1
+ * logged), stopped before they go. module.c runs them; app_modules, the
+ * build's list, ends with NULL (modules.c, or alone.c).
+ */
+struct app_module {
+	const char *name;
+	int (*check)(const struct config *cfg, char *err, size_t errlen);
+	int (*start)(struct server *srv);
+	void (*stop)(struct server *srv);
+};
+extern const struct app_module *const app_modules[];
+
+/* module.c */
+const struct app_module *app_module_find(const char *name);
+int app_modules_check(const struct config *cfg, char *err, size_t errlen);
+int app_modules_start(struct server *srv);
+void app_modules_stop(struct server *srv);
+
 /* sweep.c: housekeeping every second */
 void sweep_start(struct server *srv);
 void sweep_stop(struct server *srv);

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "server/club/seek.h"
-#include "server/cluster/cluster.h"
 #include "server/app/app.h"
 #include "server/cmd/cmd.h"
 #include "server/club/club.h"
@@ -846,11 +845,15 @@ flags_parse(struct config *cfg, int argc, char **argv)
 		    "share one store: give --db postgresql://...\n");
 		exit(2);
 	}
-	if (cfg->node != NULL && !cluster_node_valid(cfg->node)) {
+	if ((cfg->redis != NULL || cfg->node != NULL) &&
+	    app_module_find("cluster") == NULL) {
 		fprintf(stderr,
-		    "tablerod: --node %s: 1 to %d letters, digits, "
-		    "'-', '_' or '.'\n",
-		    cfg->node, CLUSTER_NODE_MAX);
+		    "tablerod: --redis and --node join a cluster, and this "
+		    "build has none (tablerod-alone): run tablerod\n");
+		exit(2);
+	}
+	if (app_modules_check(cfg, err, sizeof err) != 0) {
+		fprintf(stderr, "tablerod: %s\n", err);
 		exit(2);
 	}
 	flags_derived(cfg);

@@ -18,7 +18,6 @@
 #include <sodium.h>
 
 #include "server/club/seek.h"
-#include "server/cluster/cluster.h"
 #include "server/app/app.h"
 #include "server/cmd/cmd.h"
 #include "server/club/club.h"
@@ -163,7 +162,7 @@ main_cleanup(struct server *srv)
 		          "stored",
 		    (unsigned long long)lost);
 	srv->storeq = NULL;
-	cluster_stop(srv);
+	app_modules_stop(srv);
 	web_free_all(srv);
 	net_free_all(srv);
 	room_free_all(srv);
@@ -284,7 +283,7 @@ main_start(struct server *srv)
 	srv->seeks = sstore_pool(srv);
 	/* On a cluster the tournaments and seeks are the club's node's:
 	 * loaded when it takes the club (cluster_club.c). */
-	if (cluster_start(srv) != 0 || recover_rooms(srv) != 0 ||
+	if (app_modules_start(srv) != 0 || recover_rooms(srv) != 0 ||
 	    (srv->cluster_ops == NULL &&
 	        (tourney_recover(srv) != 0 || sstore_load(srv) != 0)))
 		return -1;
