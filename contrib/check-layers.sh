@@ -4,8 +4,11 @@
 # must be defined in the same folder, in a folder named before it, or in
 # none of OBJDIR's objects (a library's: libevent, rules/, protocol/...).
 # A call against the order is printed with the caller, the callee and
-# both folders; the exit status is then 1. A folder of OBJDIR missing
-# from the order fails too, so a new folder gets its place on purpose.
+# both folders; the exit status is then 1. The headers each object was
+# built from (its .d file) are held to the same order: a file includes
+# its own folder's header and those below, so that a call up the layers
+# does not even compile. A folder of OBJDIR missing from the order fails
+# too, so a new folder gets its place on purpose.
 # Usage: check-layers.sh OBJDIR LAYER... (lowest first; the Makefile's
 # SERVER_LAYERS, docs/HACKING.md says why each sits where it does)
 set -eu
@@ -37,8 +40,27 @@ for layer in "$@"; do
 		    'NF >= 3 { print $3, r, o }' >>"$work/defs"
 		nm -u "$o" | awk -v r=$rank -v o="$name" \
 		    '{ print $NF, r, o }' >>"$work/uses"
+		[ -f "${o%.o}.d" ] && tr ' \\' '\n\n' <"${o%.o}.d" |
+		    sed -n "s|^\(server/\([a-z]*\)/[^/]*\.h\):*$|\2 \1 $name|p" |
+		    sort -u >>"$work/includes"
 	done
 done
+# The headers: folder, header, including object.
+touch "$work/includes"
+while read -r folder header who; do
+	mine=${who%%/*}
+	r_mine=0 r_theirs=0 i=0
+	for layer in "$@"; do
+		i=$((i + 1))
+		[ "$layer" = "$mine" ] && r_mine=$i
+		[ "$layer" = "$folder" ] && r_theirs=$i
+	done
+	if [ "$r_theirs" -gt "$r_mine" ]; then
+		echo "check-layers: $who is built with $header:" \
+		    "$mine/ may not include from $folder/ above it (order: $*)"
+		bad=1
+	fi
+done <"$work/includes"
 [ -s "$work/uses" ] || { echo "check-layers: no objects in $objdir" >&2; exit 2; }
 sort -k1,1 "$work/defs" >"$work/defs.s"
 sort -k1,1 "$work/uses" >"$work/uses.s"

@@ -10,7 +10,6 @@
 
 #include <sodium.h>
 
-#include "server/cmd/cmd.h" /* conn_reply: net/reply.c next */
 #include "server/core/core.h"
 #include "server/net/limit.h"
 #include "server/store/storeq.h"
