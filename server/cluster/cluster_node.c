@@ -4,7 +4,8 @@
  * (Redis Cluster's node ids, Kafka's broker epochs): a number that grows
  * with the start time. Every entry a node sends names its incarnation and
  * the one it is for; an entry from an incarnation older than the newest
- * heard of is dropped, and one for an older incarnation of this node too.
+ * heard of is dropped, and one for an older incarnation of this node too,
+ * and one from an incarnation judged gone, until it beats again.
  * Each tick the nodes' set (members "node|inc", scored by the last
  * heartbeat) says which nodes live; an incarnation that is replaced by a
  * newer one, or silent past CLUSTER_ALIVE_MS while this node has had
@@ -126,7 +127,9 @@ cluster_node_heard(struct cluster *cl, const char *node, unsigned long long inc)
 		return 0;
 	if (k->inc == 0 || inc == k->inc) {
 		k->inc = inc;
-		return 0;
+		/* Judged gone: what it sent before it beats again is stale
+		 * (a paused node's late output, for rooms taken since). */
+		return k->over ? -1 : 0;
 	}
 	if (inc < k->inc)
 		return -1;

@@ -37,6 +37,9 @@
 #include "server/club/club.h"
 #include "server/net/limit.h"
 
+/* Output unacknowledged this long was lost on the way (the home
+ * acknowledges every tick): it is sent again. */
+#define CLUSTER_STANDIN_RESEND_MS (3 * CLUSTER_TICK_MS)
 /* How long a closed stand-in's unacknowledged output is kept for its
  * home to ask for again: a Redis outage the cluster rides out, and the
  * ticks to notice Redis is back. */
@@ -50,6 +53,7 @@
 struct standin_out {
 	struct standin_out *next;
 	unsigned long long oseq, done;
+	int64_t sent_ms; /* last sent */
 	int text;
 	char room[SERVER_ROOM_ID_MAX];
 	size_t len;
@@ -91,7 +95,7 @@ struct standin {
 
 /* Send one numbered output entry to px's home. */
 static void
-cluster_standin_send_out(struct standin *px, const struct standin_out *o)
+cluster_standin_send_out(struct standin *px, struct standin_out *o)
 {
 	char conn[CLUSTER_NUM], sid[CLUSTER_NUM], oseq[CLUSTER_NUM],
 	    done[CLUSTER_NUM];
@@ -115,6 +119,7 @@ cluster_standin_send_out(struct standin *px, const struct standin_out *o)
 		lens[i] = (size_t)-1;
 	lens[9] = o->len;
 	cluster_stream_send(px->cl, px->home, px->inc, "out", 14, f, lens);
+	o->sent_ms = clock_mono_ms();
 }
 
 /* Tell px's home that the stand-in closed, and why. */
@@ -204,7 +209,7 @@ cluster_standin_emit(struct standin *px, const char *data, size_t len)
 static void
 cluster_standin_replay(struct standin *px, unsigned long long from)
 {
-	const struct standin_out *o;
+	struct standin_out *o;
 
 	for (o = px->out; o != NULL; o = o->next)
 		if (o->oseq >= from)
@@ -623,6 +628,9 @@ cluster_standin_tick(struct cluster *cl)
 		    (px->c == NULL || px->c->state == CONN_DEAD ||
 		        !px->c->waiting))
 			cluster_standin_mark(px, px->due);
+		if (px->out != NULL && cluster_redis_up(cl) &&
+		    now - px->out->sent_ms >= CLUSTER_STANDIN_RESEND_MS)
+			cluster_standin_replay(px, 0);
 		if (px->closed &&
 		    (px->out == NULL ||
 		        now - px->closed_ms >= CLUSTER_STANDIN_LINGER_MS))

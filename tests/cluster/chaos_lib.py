@@ -13,6 +13,9 @@ and no game ended by abandonment (no grace_over, no claim won) that a
 player did not cause. Standard library only; not a test itself.
 """
 
+import select
+import socket
+import threading
 import time
 
 import cluster_lib
@@ -197,6 +200,111 @@ class Duel:
         ck.eq(lost, [], "%s: no grace ran out, no game lost by "
               "abandonment" % tag)
         return st
+
+
+class Proxy:
+    """A TCP proxy on a free loopback port in front of addr (HOST:PORT),
+    for one node's connections to Redis: "pass" forwards, "freeze" holds
+    what comes (the connections stay open, as across a stalled network),
+    "cut" closes every connection and refuses new ones (a node cut off).
+    Threads of this process, stopped by stop()."""
+
+    def __init__(self, addr):
+        self.up = cluster_lib.hostport(addr)
+        self.lsock = socket.socket()
+        self.lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.lsock.bind(("127.0.0.1", 0))
+        self.lsock.listen(64)
+        self.port = self.lsock.getsockname()[1]
+        self.addr = "127.0.0.1:%d" % self.port
+        self.mode = "pass"
+        self.pairs = []
+        self.lock = threading.Lock()
+        self.running = True
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while self.running:
+            r, _, _ = select.select([self.lsock], [], [], 0.1)
+            if not r:
+                continue
+            try:
+                c, _ = self.lsock.accept()
+            except OSError:
+                return
+            if self.mode == "cut":
+                c.close()
+                continue
+            try:
+                u = socket.create_connection(self.up, WAIT)
+            except OSError:
+                c.close()
+                continue
+            with self.lock:
+                self.pairs.append((c, u))
+            threading.Thread(target=self._pump, args=(c, u),
+                             daemon=True).start()
+
+    def _pump(self, c, u):
+        peer = {c: u, u: c}
+        try:
+            while self.running and self.mode != "cut":
+                if self.mode == "freeze":
+                    time.sleep(0.05)
+                    continue
+                r, _, _ = select.select([c, u], [], [], 0.1)
+                if self.mode != "pass":
+                    continue  # held: read when it passes again
+                for s in r:
+                    data = s.recv(65536)
+                    if not data:
+                        return
+                    peer[s].sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (c, u):
+                try:
+                    s.close()
+                except OSError:
+                    pass
+            with self.lock:
+                if (c, u) in self.pairs:
+                    self.pairs.remove((c, u))
+
+    def set(self, mode):
+        """Switch to mode; "cut" closes every connection now."""
+        self.mode = mode
+        if mode == "cut":
+            with self.lock:
+                pairs = list(self.pairs)
+            for c, u in pairs:
+                for s in (c, u):
+                    try:
+                        s.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+
+    def stop(self):
+        self.set("cut")
+        self.running = False
+        self.lsock.close()
+
+
+def node_through(cl, i, redis_addr):
+    """Node i of cl stopped (SIGTERM) and started again (a new
+    incarnation) on its HAProxy port with redis_addr for --redis (a
+    Proxy's): cluster_lib.Cluster.start_node with another Redis."""
+    cl.nodes[i].stop()
+    web = (["--web-port", str(cl.web_ports[i])]
+           if i < len(cl.web_ports) else [])
+    node = cluster_lib.Node(cl.build, "n%d" % (i + 1), cl.db, redis_addr,
+                            port=cl.ports[i], extra=cl.extra + web +
+                            cluster_lib.proxy_from())
+    node.start()
+    cl.nodes[i] = node
+    cluster_lib.wait_balanced(i + 1, only=i)
+    return node
 
 
 def subsequence(want, got):
