@@ -359,6 +359,90 @@ cluster_room_unfinished(const struct cluster *cl, const char *id)
 	        sizeof cl->unfinished[0], cluster_id_cmp) != NULL;
 }
 
+/* What a look at the store finds while Redis is away. */
+struct cluster_away_walk {
+	struct cluster *cl;
+	char (*taken)[SERVER_ROOM_ID_MAX];
+	int n, cap;
+};
+
+/* One unfinished room of the store: one of this node's whose epoch rose
+ * (another node, which has Redis, took it) is noted. */
+static int
+cluster_away_one(void *arg, const char *const *vals)
+{
+	struct cluster_away_walk *w = arg;
+	struct room *r = room_find(w->cl->srv, vals[0]);
+
+	if (r == NULL || r->epoch <= 0 || vals[1] == NULL ||
+	    atoll(vals[1]) <= r->epoch)
+		return 0;
+	if (w->n == w->cap) {
+		w->cap = w->cap > 0 ? 2 * w->cap : 8;
+		w->taken =
+		    xrealloc(w->taken, (size_t)w->cap * sizeof *w->taken);
+	}
+	snprintf(w->taken[w->n++], sizeof w->taken[0], "%s", vals[0]);
+	return 0;
+}
+
+/* This node's players told to connect again (room NULL: none), once per
+ * absence of Redis: a node that has Redis serves them. */
+static void
+cluster_drain(struct cluster *cl, const char *why)
+{
+	struct server *srv = cl->srv;
+	struct conn *c, **all;
+	int i, n = 0;
+
+	log_warn("cluster: Redis away for %lld s, %s: this node's players "
+	         "are told to connect again",
+	    (long long)((clock_mono_ms() - cl->down_ms) / 1000), why);
+	cl->drained = 1;
+	all =
+	    xmalloc((size_t)(srv->nconns > 0 ? srv->nconns : 1) * sizeof *all);
+	TAILQ_FOREACH(c, &srv->conns, entry)
+		if (c->state == CONN_OPEN && c->player != NULL &&
+		    !cluster_route_is_standin(c) && n < srv->nconns)
+			all[n++] = c;
+	for (i = 0; i < n; i++)
+		cluster_tell(all[i], NULL,
+		    "this server lost the rest of the cluster: connect again "
+		    "and log in with hello NAME TOKEN");
+	free(all);
+}
+
+/* Redis away past a lease: the store says whether another node took
+ * this node's rooms (then that node serves, and this one's rooms and
+ * players go to it); past CLUSTER_DRAIN_MS the players go anyway. */
+static void
+cluster_away(struct cluster *cl)
+{
+	struct cluster_away_walk w = {cl, NULL, 0, 0};
+	struct room *r;
+	int64_t away;
+	int i;
+
+	if (cl->down_ms == 0 || cl->drained || cl->srv->shutting_down)
+		return;
+	away = clock_mono_ms() - cl->down_ms;
+	if (away < CLUSTER_LEASE_MS)
+		return;
+	if (store_rooms_unfinished(cl->srv->reader, cluster_away_one, &w) != 0)
+		log_error("cluster: cannot list rooms: %s",
+		    store_errmsg(cl->srv->reader));
+	for (i = 0; i < w.n; i++)
+		if ((r = room_find(cl->srv, w.taken[i])) != NULL)
+			cluster_drop(r,
+			    "another node took it while this node "
+			    "could not reach Redis");
+	free(w.taken);
+	if (w.n > 0)
+		cluster_drain(cl, "another node took its rooms");
+	else if (away >= CLUSTER_DRAIN_MS)
+		cluster_drain(cl, "past the time it waits");
+}
+
 /* Every CLUSTER_TICK_MS: connect what is not, renew, write this node's
  * part of the lobby, acknowledge, beat (the scan follows the beat's
  * answer). */
@@ -372,6 +456,8 @@ cluster_tick(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	cluster_redis_tick(cl);
 	cluster_standin_tick(cl);
+	if (!cluster_redis_up(cl))
+		cluster_away(cl);
 	if (cl->ac == NULL)
 		return;
 	if (cluster_redis_up(cl)) {
@@ -414,6 +500,7 @@ cluster_rewatch(struct cluster *cl)
 void
 cluster_back(struct cluster *cl)
 {
+	cl->drained = 0;
 	cluster_renew_all(cl);
 	cluster_lobby_tick(cl);
 	cluster_rewatch(cl);

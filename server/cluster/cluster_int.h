@@ -72,6 +72,13 @@
  * sent again (a lost connection is noticed within it; the watchdog
  * allows for it). */
 #define CLUSTER_STREAM_BLOCK_MS 2000
+/* Redis away this long: the node's players are told to connect again
+ * (HAProxy sends them to a node whose ping says ready). Well within the
+ * default grace (60 s), so that a player whose node alone lost Redis is
+ * back in its seats on another node before anyone may claim them; a
+ * shorter outage of Redis for every node stays weather, with nobody
+ * reconnecting. */
+#define CLUSTER_DRAIN_MS 30000
 /* The longest password or user name for Redis (AUTH). */
 #define CLUSTER_CRED_MAX 256
 /* The most sentinels --redis-sentinel lists. */
@@ -128,6 +135,7 @@ struct cluster {
 	int64_t up_ms;         /* Redis answered since this time; 0: away */
 	int64_t down_ms;       /* away since this time (0: never up yet) */
 	int ever_up;           /* joined once ("cluster: ready") */
+	int drained;           /* its players told to go, since away */
 	int told_down;         /* "Redis unreachable" logged since it was up */
 
 	char last_id[CLUSTER_STREAM_ID]; /* the last entry read, "$": none */

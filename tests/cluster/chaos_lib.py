@@ -20,7 +20,7 @@ import time
 
 import cluster_lib
 from cluster_lib import WAIT, relogin, seat_of
-from games_lib import absorb, login, req
+from games_lib import absorb, login, req, until
 
 # The errors a client is told to try again after.
 RETRYABLE = ("not_ready", "store_failing")
@@ -118,10 +118,15 @@ class Duel:
             self.b = c
         return True
 
-    def told_to_reconnect(self, c):
-        absorb(c)
-        return any(e.get("event") in ("reconnect", "shutdown")
-                   for e in c.log)
+    def told_to_reconnect(self, c, wait=0.2):
+        """Was c told to connect again (reading what came, briefly)?"""
+        try:
+            e = until(c, lambda e: e.get("event") in ("reconnect",
+                                                      "shutdown"),
+                      timeout=wait)
+        except (OSError, ValueError):
+            return True
+        return e is not None
 
     def state(self, c, timeout):
         r = call(c, "state", timeout, room=self.room)
