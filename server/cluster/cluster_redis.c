@@ -444,7 +444,8 @@ cluster_redis_told(redisAsyncContext *ac, void *reply, void *arg)
 	    (port = strtol(rep->element[1]->str, NULL, 10)) > 0 &&
 	    port <= 65535) {
 		snprintf(host, sizeof host, "%s", rep->element[0]->str);
-		if (strcmp(host, cl->host) != 0 || port != cl->port)
+		if (strcmp(host, cl->host) != 0 || port != cl->port ||
+		    !cl->ever_up)
 			log_info("cluster: Sentinel %s:%d says master %s is "
 			         "%s:%ld",
 			    cl->sentinel_host[cl->sentinel_next],
@@ -470,7 +471,8 @@ cluster_redis_told(redisAsyncContext *ac, void *reply, void *arg)
 	}
 }
 
-/* A sentinel's connection failed or went: the next is asked next time. */
+/* A sentinel's connection failed or went: the next is asked next time
+ * (a connection made is answered by cluster_redis_told). */
 static void
 cluster_redis_sentinel_gone(const redisAsyncContext *ac, int status)
 {
@@ -484,6 +486,14 @@ cluster_redis_sentinel_gone(const redisAsyncContext *ac, int status)
 		    cl->sentinel_port[cl->sentinel_next], ac->errstr);
 	cl->sq = NULL; /* hiredis frees it */
 	cl->sentinel_next = (cl->sentinel_next + 1) % cl->nsentinels;
+}
+
+/* A sentinel's connection is made, or failed (then it is gone). */
+static void
+cluster_redis_sentinel_connected(const redisAsyncContext *ac, int status)
+{
+	if (status != REDIS_OK)
+		cluster_redis_sentinel_gone(ac, status);
 }
 
 /* Ask the next sentinel where the master is. */
@@ -505,7 +515,7 @@ cluster_redis_ask(struct cluster *cl)
 	}
 	sq->data = cl;
 	redisLibeventAttach(sq, cl->srv->base);
-	redisAsyncSetConnectCallback(sq, cluster_redis_sentinel_gone);
+	redisAsyncSetConnectCallback(sq, cluster_redis_sentinel_connected);
 	redisAsyncSetDisconnectCallback(sq, cluster_redis_sentinel_gone);
 	cl->sq = sq;
 	cl->sq_ms = clock_mono_ms();
