@@ -229,6 +229,8 @@ cluster_standin_acked(struct standin *px, unsigned long long n)
 	}
 }
 
+static void cluster_standin_mark(struct standin *px, unsigned long long n);
+
 /* What the owner sent a stand-in: numbered, to the home node, for its
  * socket; the markers taken out (each says its request is replied). */
 static void
@@ -284,6 +286,10 @@ cluster_standin_end_read(struct bufferevent *bev, void *arg)
 	cluster_standin_emit(px, clean, k);
 	free(clean);
 	evbuffer_drain(in, used);
+	/* A reply that came late (a hint's) is out: its marker follows. */
+	if (px->due != 0 && px->c != NULL && px->c->state != CONN_DEAD &&
+	    !px->c->waiting)
+		cluster_standin_mark(px, px->due);
 }
 
 /* The stand-in closed (the room moved away, its home connection
