@@ -74,7 +74,8 @@ cluster_node_valid(const char *id)
 int
 cluster_ready(const struct server *srv)
 {
-	return srv->cluster == NULL || cluster_redis_up(srv->cluster);
+	return srv->cluster == NULL ||
+	    (cluster_redis_up(srv->cluster) && srv->cluster->store_ok);
 }
 
 /* The lease's key and this node's value for epoch. */
@@ -336,11 +337,17 @@ cluster_scan(struct cluster *cl)
 	w.take = cluster_redis_settled(cl);
 	if (store_rooms_unfinished(cl->srv->reader, cluster_scan_one, &w) !=
 	    0) {
-		log_error("cluster: cannot list rooms: %s",
-		    store_errmsg(cl->srv->reader));
+		/* Not ready (ping says so) until the store answers again. */
+		if (cl->store_ok)
+			log_error("cluster: cannot list rooms: %s",
+			    store_errmsg(cl->srv->reader));
+		cl->store_ok = 0;
 		free(w.ids);
 		return;
 	}
+	if (!cl->store_ok)
+		log_info("cluster: the store answers again");
+	cl->store_ok = 1;
 	if (w.n > 1)
 		qsort(w.ids, (size_t)w.n, sizeof w.ids[0], cluster_id_cmp);
 	free(cl->unfinished);
@@ -566,6 +573,7 @@ cluster_start(struct server *srv)
 		return 0;
 	cl = xcalloc(1, sizeof *cl);
 	cl->srv = srv;
+	cl->store_ok = 1;
 	cl->inc = cluster_node_new_inc();
 	snprintf(cl->inc_text, sizeof cl->inc_text, "%llu", cl->inc);
 	TAILQ_INIT(&cl->inflight);

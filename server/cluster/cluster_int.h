@@ -136,7 +136,8 @@ struct cluster {
 	int64_t down_ms;       /* away since this time (0: never up yet) */
 	int ever_up;           /* joined once ("cluster: ready") */
 	int drained;           /* its players told to go, since away */
-	int told_down;         /* "Redis unreachable" logged since it was up */
+	int store_ok;  /* the store's last read (the scan's) went through */
+	int told_down; /* "Redis unreachable" logged since it was up */
 
 	char last_id[CLUSTER_STREAM_ID]; /* the last entry read, "$": none */
 	struct standin *standins;        /* other nodes' players here */
