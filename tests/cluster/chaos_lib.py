@@ -13,8 +13,10 @@ and no game ended by abandonment (no grace_over, no claim won) that a
 player did not cause. Standard library only; not a test itself.
 """
 
+import os
 import select
 import socket
+import subprocess
 import threading
 import time
 
@@ -294,6 +296,35 @@ class Proxy:
         self.set("cut")
         self.running = False
         self.lsock.close()
+
+
+class OwnPg:
+    """A PostgreSQL of this test's own (contrib/pgtest.sh), which it may
+    halt (as a crash) and resume; .url its maintenance database."""
+
+    def __init__(self):
+        self.script = os.path.join(cluster_lib.HERE, "..", "..", "contrib",
+                                   "pgtest.sh")
+        out = subprocess.run(["sh", self.script, "start"], check=True,
+                             capture_output=True, text=True,
+                             env=dict(os.environ, PGTEST_FSYNC="off"),
+                             timeout=120).stdout.split()
+        self.dir, self.url = out[0], out[1]
+        cluster_lib.STARTED.append(self)
+
+    def halt(self):
+        subprocess.run(["sh", self.script, "halt", self.dir], check=True,
+                       timeout=120)
+
+    def resume(self):
+        subprocess.run(["sh", self.script, "resume", self.dir], check=True,
+                       timeout=120)
+
+    def cleanup(self):
+        if self.dir is not None:
+            subprocess.run(["sh", self.script, "stop", self.dir],
+                           check=False, timeout=120)
+            self.dir = None
 
 
 def node_through(cl, i, redis_addr):

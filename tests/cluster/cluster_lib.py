@@ -258,14 +258,14 @@ def _stop_leftovers():
 
 
 class Cluster:
-    """N nodes sharing a fresh PostgreSQL database and a Redis (the
-    shared one, emptied first, or own=True: one of the test's own that
-    it may restart). Node i (from 0) listens on the i-th port HAProxy
+    """N nodes sharing a fresh PostgreSQL database (or db, a URL) and a
+    Redis (the shared one, emptied first, or own=True: one of the test's
+    own that it may restart). Node i (from 0) listens on the i-th port HAProxy
     balances over, so .front reaches them all."""
 
-    def __init__(self, build, n, own_redis=False, extra=()):
+    def __init__(self, build, n, own_redis=False, extra=(), db=None):
         self.build = build
-        self.db = harness.pg_fresh()
+        self.db = db or harness.pg_fresh()
         if own_redis:
             self.redis = OwnRedis().start()
             self.redis_addr = self.redis.addr
