@@ -343,20 +343,25 @@ cluster_route_wait(struct cluster *cl, struct route_home *h)
 	evtimer_add(pr->timer, &tv);
 }
 
-/* Send h's request (again, with the same number) to owner. */
+/* Send h's request (again, with the same number) to node (which may be
+ * the request's own owner field: it is copied first). */
 static void
 cluster_route_send_req(
-    struct cluster *cl, struct route_home *h, const char *owner)
+    struct cluster *cl, struct route_home *h, const char *node)
 {
 	struct route_req *pr = h->req;
 	struct conn *c = h->c;
-	unsigned long long inc = cluster_node_inc(cl, owner);
-	struct route_chan *ch = cluster_route_chan(h, owner);
+	char owner[CLUSTER_NODE_MAX + 1];
+	unsigned long long inc;
+	struct route_chan *ch;
 	char rseq[CLUSTER_NUM], sid[CLUSTER_NUM], ack[CLUSTER_NUM];
 	const char *f[CLUSTER_STREAM_FIELDS];
 	size_t lens[CLUSTER_STREAM_FIELDS];
 	int i;
 
+	snprintf(owner, sizeof owner, "%s", node);
+	inc = cluster_node_inc(cl, owner);
+	ch = cluster_route_chan(h, owner);
 	if (ch == NULL || (inc != 0 && ch->inc != inc)) {
 		if (ch != NULL)
 			cluster_route_chan_del(h, ch);
