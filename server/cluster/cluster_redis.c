@@ -149,9 +149,9 @@ cluster_redis_url(struct cluster *cl, const char *url)
 static int
 cluster_redis_password_file(struct cluster *cl, const char *path)
 {
-	char line[2 * CLUSTER_CRED_MAX + 2], *sp;
+	char line[2 * CLUSTER_CRED_MAX + 2], *sp, *pw;
 	FILE *f = fopen(path, "r");
-	size_t n;
+	size_t n, un, pn;
 
 	if (f == NULL) {
 		log_error(
@@ -170,19 +170,19 @@ cluster_redis_password_file(struct cluster *cl, const char *path)
 		return -1;
 	}
 	sp = strchr(line, ' ');
-	if (sp != NULL) {
-		*sp = '\0';
-		if (strlen(line) >= sizeof cl->user ||
-		    strlen(sp + 1) >= sizeof cl->pass)
-			return -1;
-		snprintf(cl->user, sizeof cl->user, "%s", line);
-		snprintf(cl->pass, sizeof cl->pass, "%s", sp + 1);
-	} else {
-		if (n >= sizeof cl->pass)
-			return -1;
-		cl->user[0] = '\0';
-		snprintf(cl->pass, sizeof cl->pass, "%s", line);
+	pw = sp != NULL ? sp + 1 : line;
+	un = sp != NULL ? (size_t)(sp - line) : 0;
+	pn = strlen(pw);
+	if (un >= sizeof cl->user || pn >= sizeof cl->pass || pn == 0) {
+		log_error("--redis-password-file %s: a password (and user) of "
+		          "at most %d characters expected",
+		    path, CLUSTER_CRED_MAX - 1);
+		sodium_memzero(line, sizeof line);
+		return -1;
 	}
+	memcpy(cl->user, line, un);
+	cl->user[un] = '\0';
+	memcpy(cl->pass, pw, pn + 1);
 	sodium_memzero(line, sizeof line);
 	return 0;
 }
