@@ -509,7 +509,9 @@ cluster_back(struct cluster *cl)
 {
 	cl->drained = 0;
 	cluster_renew_all(cl);
+	cluster_club_tick(cl);
 	cluster_lobby_tick(cl);
+	cluster_limit_tick(cl);
 	cluster_rewatch(cl);
 	cluster_standin_back(cl);
 	cluster_route_back(cl);

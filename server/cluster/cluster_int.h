@@ -223,9 +223,10 @@ void cluster_tell(struct conn *c, const char *room, const char *what);
 #define CLUSTER_MOVED                                                          \
 	"this room moved to another server: connect again and log in with "    \
 	"hello NAME TOKEN"
-/* Redis answers again after an absence: what Redis lost is written
- * again from memory (leases at the next renewal, watchers, presence),
- * and what may have been lost on the way is sent again. */
+/* Redis answers (first, or again after an absence): the tick's work is
+ * done at once, what Redis lost is written again from memory (leases,
+ * watchers, presence, the lobby), and what may have been lost on the way
+ * is sent again. */
 void cluster_back(struct cluster *cl);
 /* 1 when room id was unfinished at the last look at the store, or when
  * the store was never looked at (so it may be). */

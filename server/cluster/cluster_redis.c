@@ -589,8 +589,8 @@ cluster_redis_beaten(redisAsyncContext *ac, void *reply, void *arg)
 			    cl->host, cl->port,
 			    (long long)(cl->down_ms != 0 ? now - cl->down_ms
 			                                 : 0));
-			cluster_back(cl);
 		}
+		cluster_back(cl);
 	}
 	cluster_scan(cl);
 }
