@@ -2,8 +2,10 @@
 control under the cluster (issue 29: Redis AUTH/ACL and Sentinel).
 
 A Redis master and a replica of this test's own, where the default user
-is off and an ACL user (tablero, with a password) may do everything, and
-three sentinels (Debian's redis-sentinel) watching the master. Node 1
+is off, the nodes' ACL user (tablero, with a password) may run only the
+commands the nodes use on only their keys (the line docs/SCALING.md
+gives), and an admin user serves replication and the sentinels; three
+sentinels (Debian's redis-sentinel) watch the master. Node 1
 logs in with a redis:// URL holding the user and password, node 2 with a
 password file ("USER PASSWORD"); both find the master through the
 sentinels. A client without the password is refused by Redis (nobody who
@@ -34,6 +36,16 @@ from cluster_lib import (FAILOVER, STARTED, WAIT, Node, Redis,  # noqa: E402
 # The master's name the sentinels know.
 MASTER = "tmaster"
 USER, PASSWORD = "tablero", "s3cret-pw"
+# The nodes' ACL: the commands they run (Lua's too) on their keys only,
+# as docs/SCALING.md gives it.
+NODE_ACL = ["resetkeys", "~node:*", "~nodes", "~lobby:*", "~limits:*",
+            "~room:*", "~club:*", "~online:*", "~watchers:*", "~stream:*",
+            "resetchannels", "-@all", "+get", "+set", "+del", "+mget",
+            "+incr", "+eval", "+pexpire", "+zadd", "+zrangebyscore",
+            "+zremrangebyscore", "+sadd", "+srem", "+smembers", "+xadd",
+            "+xread", "+ping"]
+# Replication and the sentinels need more: a user of their own.
+ADMIN, ADMIN_PASSWORD = "admin", "adm1n-pw"
 # How long the sentinels may take to promote the replica and the nodes to
 # follow them: down-after (1 s), the election and the promotion, a
 # tick of each node, with margins for a loaded machine.
@@ -61,16 +73,6 @@ class Proc:
         self.kill()
 
 
-def authed(addr, *args):
-    """One command as the ACL user, on a fresh connection."""
-    r = Redis(addr)
-    try:
-        r.cmd("AUTH", USER, PASSWORD)
-        return r.cmd(*args)
-    finally:
-        r.close()
-
-
 def redis_server(tmp, name, port, replica_of=None):
     binary = os.environ.get("TABLERO_TEST_REDIS_BIN", "redis-server")
     d = os.path.join(tmp, name)
@@ -79,8 +81,9 @@ def redis_server(tmp, name, port, replica_of=None):
             "--save", "", "--appendonly", "no", "--daemonize", "no",
             "--logfile", os.path.join(d, "redis.log"),
             "--user", "default", "off",
-            "--user", USER, "on", ">" + PASSWORD, "~*", "&*", "+@all",
-            "--masteruser", USER, "--masterauth", PASSWORD]
+            "--user", USER, "on", ">" + PASSWORD] + NODE_ACL + [
+            "--user", ADMIN, "on", ">" + ADMIN_PASSWORD, "~*", "&*", "+@all",
+            "--masteruser", ADMIN, "--masterauth", ADMIN_PASSWORD]
     if replica_of is not None:
         argv += ["--replicaof", "127.0.0.1", str(replica_of)]
     p = Proc(argv, os.path.join(d, "redis.log"))
@@ -101,7 +104,7 @@ def sentinel(tmp, i, port, master_port):
                 "sentinel failover-timeout %s 5000\n"
                 "sentinel parallel-syncs %s 1\n" %
                 (port, tmp, os.path.join(tmp, "sentinel%d.log" % i),
-                 MASTER, master_port, MASTER, USER, MASTER, PASSWORD,
+                 MASTER, master_port, MASTER, ADMIN, MASTER, ADMIN_PASSWORD,
                  MASTER, MASTER, MASTER))
     binary = shutil.which("redis-sentinel")
     argv = [binary, conf] if binary else \
@@ -154,6 +157,17 @@ def sentinels(ck, a, tmp):
         refused = str(e)
     ck.ok(refused and "NOAUTH" in refused, "a client without the password "
           "is refused: %r" % refused)
+    r = Redis("127.0.0.1:%d" % pm)
+    try:
+        r.cmd("AUTH", USER, PASSWORD)
+        r.cmd("KEYS", "*")
+        refused = None
+    except RuntimeError as e:
+        refused = str(e)
+    finally:
+        r.close()
+    ck.ok(refused and "NOPERM" in refused, "the nodes' user may not run "
+          "what the nodes do not: %r" % refused)
 
     db = harness.pg_fresh()
     slist = ",".join("127.0.0.1:%d" % p for p in ps)
