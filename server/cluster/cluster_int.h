@@ -60,9 +60,10 @@
  * hiredis 0.14 has no timeout of its own. A loaded Redis answers in
  * milliseconds; three seconds is far past that. */
 #define CLUSTER_REDIS_TIMEOUT_MS 3000
-/* After Redis comes back, this long before the node takes rooms nobody
- * holds or judges another node gone: every live node has reconnected
- * (each tries every tick), set its leases again and beaten by then. */
+/* After Redis comes back (not at the first connection), this long before
+ * the node takes rooms nobody holds or judges another node gone: every
+ * live node has reconnected (each tries every tick), set its leases again
+ * and beaten by then. */
 #define CLUSTER_SETTLE_MS (CLUSTER_LEASE_MS + CLUSTER_TICK_MS)
 /* A lease-taking script run later than this after it was sent does
  * nothing: a command written to a stopped Redis runs when Redis goes on,
@@ -135,6 +136,7 @@ struct cluster {
 	int64_t up_ms;         /* Redis answered since this time; 0: away */
 	int64_t down_ms;       /* away since this time (0: never up yet) */
 	int ever_up;           /* joined once ("cluster: ready") */
+	int lost_once;         /* Redis went away since it first answered */
 	int drained;           /* its players told to go, since away */
 	int store_ok;  /* the store's last read (the scan's) went through */
 	int told_down; /* "Redis unreachable" logged since it was up */

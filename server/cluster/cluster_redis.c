@@ -261,16 +261,21 @@ cluster_redis_up(const struct cluster *cl)
 int
 cluster_redis_settled(const struct cluster *cl)
 {
+	/* At the first connection the leases of the live nodes are there
+	 * already (or the whole cluster starts): nothing to wait for. */
 	return cluster_redis_up(cl) &&
-	    clock_mono_ms() - cl->up_ms >= CLUSTER_SETTLE_MS;
+	    (!cl->lost_once ||
+	        clock_mono_ms() - cl->up_ms >= CLUSTER_SETTLE_MS);
 }
 
 /* Redis stopped answering: from now on it is away. */
 static void
 cluster_redis_away(struct cluster *cl)
 {
-	if (cl->up_ms != 0)
+	if (cl->up_ms != 0) {
 		cl->down_ms = clock_mono_ms();
+		cl->lost_once = 1;
+	}
 	cl->up_ms = 0;
 	cl->beat_ms = 0;
 	if (cl->nsentinels > 0)

@@ -743,7 +743,15 @@ cluster_route_closed_entry(
 	    (ch = cluster_route_chan(h, from)) == NULL ||
 	    (ch->sid != 0 && sid < ch->sid))
 		return;
-	cluster_route_chan_del(h, ch);
+	/* The channel stays: what came of that stand-in is acknowledged at
+	 * the next tick, so the owner forgets it (its next stand-in starts
+	 * the channel again). */
+	if (ch->sid == 0)
+		ch->sid = sid;
+	if (!h->in_unacked) {
+		TAILQ_INSERT_TAIL(&cl->unacked, h, unacked_entry);
+		h->in_unacked = 1;
+	}
 	if (strcmp(h->cache_node, from) == 0)
 		h->cache_room[0] = '\0';
 	pr = h->req;
