@@ -565,11 +565,34 @@ cluster_default_node(struct cluster *cl)
 }
 
 int
+cluster_check(const struct config *cfg, char *err, size_t errlen)
+{
+	struct cluster *cl;
+	int rc;
+
+	if (cfg->redis == NULL && cfg->redis_sentinel == NULL) {
+		if (cfg->redis_master == NULL &&
+		    cfg->redis_password_file == NULL)
+			return 0;
+		snprintf(err, errlen,
+		    "--redis-master and --redis-password-file go with --redis "
+		    "or --redis-sentinel");
+		return -1;
+	}
+	cl = xcalloc(1, sizeof *cl);
+	rc = cluster_redis_config(cl, cfg, err, errlen);
+	sodium_memzero(cl->pass, sizeof cl->pass);
+	free(cl);
+	return rc;
+}
+
+int
 cluster_start(struct server *srv)
 {
 	struct timeval tv = {
 	    CLUSTER_TICK_MS / 1000, (CLUSTER_TICK_MS % 1000) * 1000};
 	struct cluster *cl;
+	char err[CLUSTER_ERR];
 
 	if (srv->cfg.redis == NULL && srv->cfg.redis_sentinel == NULL)
 		return 0;
@@ -584,7 +607,8 @@ cluster_start(struct server *srv)
 	 * (stream ids are Redis's clock in ms; nodes keep clocks close). */
 	snprintf(cl->last_id, sizeof cl->last_id, "%lld-0",
 	    (long long)clock_now_ms());
-	if (cluster_redis_config(cl, &srv->cfg) != 0) {
+	if (cluster_redis_config(cl, &srv->cfg, err, sizeof err) != 0) {
+		log_error("%s", err);
 		free(cl);
 		return -1;
 	}

@@ -241,8 +241,9 @@ void cluster_scan(struct cluster *cl);
 
 /* cluster_redis.c */
 /* --redis (HOST:PORT or a redis:// URL with credentials), the password
- * file and the sentinels into cl: 0, or -1 (logged). */
-int cluster_redis_config(struct cluster *cl, const struct config *cfg);
+ * file and the sentinels into cl: 0, or -1 with the reason in err. */
+int cluster_redis_config(
+    struct cluster *cl, const struct config *cfg, char *err, size_t errlen);
 /* Every tick: the watchdog, then connect what is not connected (asking
  * the sentinels for the master first when there are any). */
 void cluster_redis_tick(struct cluster *cl);

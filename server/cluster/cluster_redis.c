@@ -145,17 +145,18 @@ cluster_redis_url(struct cluster *cl, const char *url)
 }
 
 /* The password file: its first line is PASSWORD, or USER PASSWORD (an
- * ACL user). 0 or -1 (logged). */
+ * ACL user). 0, or -1 with the reason in err. */
 static int
-cluster_redis_password_file(struct cluster *cl, const char *path)
+cluster_redis_password_file(
+    struct cluster *cl, const char *path, char *err, size_t errlen)
 {
 	char line[2 * CLUSTER_CRED_MAX + 2], *sp, *pw;
 	FILE *f = fopen(path, "r");
 	size_t n, un, pn;
 
 	if (f == NULL) {
-		log_error(
-		    "--redis-password-file %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "--redis-password-file %s: %s", path,
+		    strerror(errno));
 		return -1;
 	}
 	if (fgets(line, sizeof line, f) == NULL)
@@ -163,19 +164,14 @@ cluster_redis_password_file(struct cluster *cl, const char *path)
 	fclose(f);
 	n = strcspn(line, "\r\n");
 	line[n] = '\0';
-	if (n == 0) {
-		log_error("--redis-password-file %s: no password on its first "
-		          "line",
-		    path);
-		return -1;
-	}
 	sp = strchr(line, ' ');
 	pw = sp != NULL ? sp + 1 : line;
 	un = sp != NULL ? (size_t)(sp - line) : 0;
 	pn = strlen(pw);
 	if (un >= sizeof cl->user || pn >= sizeof cl->pass || pn == 0) {
-		log_error("--redis-password-file %s: a password (and user) of "
-		          "at most %d characters expected",
+		snprintf(err, errlen,
+		    "--redis-password-file %s: its first line is PASSWORD or "
+		    "USER PASSWORD, each at most %d characters",
 		    path, CLUSTER_CRED_MAX - 1);
 		sodium_memzero(line, sizeof line);
 		return -1;
@@ -212,42 +208,51 @@ cluster_redis_sentinels(struct cluster *cl, const char *list)
 }
 
 int
-cluster_redis_config(struct cluster *cl, const struct config *cfg)
+cluster_redis_config(
+    struct cluster *cl, const struct config *cfg, char *err, size_t errlen)
 {
 	const char *r = cfg->redis;
 
 	if (cfg->redis_sentinel != NULL) {
 		if (cluster_redis_sentinels(cl, cfg->redis_sentinel) != 0) {
-			log_error("--redis-sentinel %s: HOST:PORT,... expected "
-			          "(at most %d)",
+			snprintf(err, errlen,
+			    "--redis-sentinel %s: HOST:PORT,... expected (at "
+			    "most %d)",
 			    cfg->redis_sentinel, CLUSTER_SENTINELS_MAX);
 			return -1;
 		}
-		if (cfg->redis_master == NULL ||
+		if (cfg->redis_master == NULL || cfg->redis_master[0] == '\0' ||
 		    strlen(cfg->redis_master) > CLUSTER_MASTER_MAX) {
-			log_error("--redis-sentinel needs --redis-master NAME "
-			          "(at most %d characters)",
+			snprintf(err, errlen,
+			    "--redis-sentinel needs --redis-master NAME (at "
+			    "most %d characters)",
 			    CLUSTER_MASTER_MAX);
 			return -1;
 		}
 		snprintf(
 		    cl->master, sizeof cl->master, "%s", cfg->redis_master);
+	} else if (cfg->redis_master != NULL) {
+		snprintf(
+		    err, errlen, "--redis-master goes with --redis-sentinel");
+		return -1;
 	}
 	if (r != NULL && strncmp(r, "redis://", 8) == 0) {
 		if (cluster_redis_url(cl, r) != 0) {
 			/* not the URL itself: it may hold a password */
-			log_error("--redis: a URL redis://[[USER]:PASSWORD@]"
-			          "HOST[:PORT][/0] expected");
+			snprintf(err, errlen,
+			    "--redis: a URL redis://[[USER]:PASSWORD@]"
+			    "HOST[:PORT][/0] expected");
 			return -1;
 		}
 	} else if (r != NULL &&
 	    cluster_redis_hostport(r, strlen(r), cl->host, sizeof cl->host,
 	        &cl->port, CLUSTER_REDIS_PORT) != 0) {
-		log_error("--redis %s: HOST:PORT expected", r);
+		snprintf(err, errlen, "--redis %s: HOST:PORT expected", r);
 		return -1;
 	}
 	if (cfg->redis_password_file != NULL &&
-	    cluster_redis_password_file(cl, cfg->redis_password_file) != 0)
+	    cluster_redis_password_file(
+	        cl, cfg->redis_password_file, err, errlen) != 0)
 		return -1;
 	return 0;
 }
