@@ -84,6 +84,8 @@ net_conn_free(struct server *srv, struct conn *c)
 	srv->nconns--;
 	/* A WebSocket's other end hears the end of the stream (with what
 	 * was still queued), sends it and closes. */
+	if (c->ws != NULL) /* its socket counts on until closed */
+		ws_conn_freed(c->ws);
 	if (c->relay)
 		bufferevent_flush(c->bev, EV_WRITE, BEV_FINISHED);
 	bufferevent_free(c->bev);
@@ -150,6 +152,35 @@ net_close(struct conn *c, int flush)
 	bufferevent_set_timeouts(c->bev, NULL, &tv);
 }
 
+/* Is c within its output cap: under --max-output bytes queued and
+ * unread? 0 after dropping it (it is not reading, and must never slow
+ * anyone else) with the reason logged; len: the message at hand. */
+static int
+net_output_room(struct conn *c, size_t len)
+{
+	size_t queued = net_unread(c);
+
+	if (queued < c->srv->cfg.output_max)
+		return 1;
+	log_warn(
+	    "conn %llu %s%s%s: not reading, dropping it: %zu bytes "
+	    "queued unread (--max-output %zu), a %zu-byte message not sent",
+	    (unsigned long long)c->id, c->addr, c->lim_name != NULL ? " " : "",
+	    c->lim_name != NULL ? c->lim_name->key + 2 : "", queued,
+	    c->srv->cfg.output_max, len);
+	net_close(c, 0);
+	return 0;
+}
+
+/* len bytes were queued for c: counted against --max-output-total. */
+static void
+net_output_count(struct conn *c, size_t len)
+{
+	c->srv->queued += len;
+	if (c->srv->queued > c->srv->cfg.output_total_max)
+		net_shed(c->srv);
+}
+
 /* Queue bytes for a client. One that already has --max-output bytes
  * queued and unread is not reading and is dropped, so it never slows
  * anyone else; the cap counts what is queued, not the message at hand
@@ -158,26 +189,22 @@ net_close(struct conn *c, int flush)
 void
 net_send(struct conn *c, const char *data, size_t len)
 {
-	size_t queued;
-
-	if (c->state == CONN_DEAD)
+	if (c->state == CONN_DEAD || !net_output_room(c, len))
 		return;
-	queued = net_unread(c);
-	if (queued >= c->srv->cfg.output_max) {
-		log_warn("conn %llu %s%s%s: not reading, dropping it: %zu "
-		         "bytes queued unread (--max-output %zu), a %zu-byte "
-		         "message not sent",
-		    (unsigned long long)c->id, c->addr,
-		    c->lim_name != NULL ? " " : "",
-		    c->lim_name != NULL ? c->lim_name->key + 2 : "", queued,
-		    c->srv->cfg.output_max, len);
-		net_close(c, 0);
-		return;
-	}
 	held_add(c, data, len);
-	c->srv->queued += len;
-	if (c->srv->queued > c->srv->cfg.output_total_max)
-		net_shed(c->srv);
+	net_output_count(c, len);
+}
+
+/* The transport queued len bytes for c by itself (a WebSocket's pong or
+ * close frame): they count against the same caps as a reply. 0 when c
+ * was dropped for them. */
+int
+net_output_added(struct conn *c, size_t len)
+{
+	if (c->state == CONN_DEAD)
+		return 0;
+	net_output_count(c, len);
+	return c->state != CONN_DEAD && net_output_room(c, len);
 }
 
 /* msg in the connection's output mode, in the server's one reused
@@ -298,13 +325,14 @@ net_linger_read(struct conn *c)
 }
 
 /* Output sent to a connection (or behind its reply) and not yet taken by
- * the kernel: what the client has not read. Output held for the store
- * (held.c) is the server's wait, not the client's, and is not counted. */
+ * the kernel: what the client has not read, a WebSocket's frames (ws.c)
+ * included. Output held for the store (held.c) is the server's wait, not
+ * the client's, and is not counted. */
 static size_t
 net_unread(struct conn *c)
 {
 	return evbuffer_get_length(bufferevent_get_output(c->bev)) +
-	    c->deferred_bytes;
+	    c->deferred_bytes + (c->ws != NULL ? ws_unsent(c->ws) : 0);
 }
 
 /* Output queued for a connection and not yet taken by the kernel, held

@@ -60,7 +60,9 @@ struct conn {
 	int replying;   /* the message being sent is a reply (conn_reply) */
 	int bev_writes; /* bev is no plain socket's: it writes by itself */
 	int relay;      /* bev is the server's end of a WebSocket (ws.c) */
-	int guest;      /* player is an anonymous watcher (session.c) */
+	struct ws *ws;  /* relay: its WebSocket, while both are there */
+	struct event *deadline; /* closing: closed by then (net_close) */
+	int guest;              /* player is an anonymous watcher (session.c) */
 	/* The cluster's record of the connection (cluster_route.c): NULL
 	 * on a single node, and until the cluster needs one. */
 	struct route_home *route;
@@ -86,6 +88,7 @@ struct conn_ops {
 int net_listen(struct server *srv);
 void net_start(struct server *srv);
 void net_send(struct conn *c, const char *data, size_t len);
+int net_output_added(struct conn *c, size_t len);
 void net_send_msg(struct conn *c, const cJSON *msg);
 /* One message encoded in one output mode. */
 struct net_encoded {
@@ -141,12 +144,42 @@ void proxy_free_all(struct server *srv);
 /* web.c */
 struct ssl_ctx_st;
 int web_listen(struct server *srv);
+void web_listeners_enable(struct server *srv, int on);
 void web_stop(struct server *srv);
 void web_free_all(struct server *srv);
 
+/* webfile.c */
+/* One of the browser client's files, in memory. */
+struct webfile {
+	char *path;       /* its URL's path: "/js/app.js" */
+	const char *type; /* its Content-Type */
+	const unsigned char *data, *gz;
+	size_t len, gzlen; /* gz: a smaller gzip copy, or NULL */
+	char etag[20], gzetag[20];
+	int owned; /* data and gz were read from --web-dir (freed) */
+};
+/* One of the files built into tablerod (gen/web.c, contrib/embed-web.sh):
+ * its path, bytes and gzip copy. */
+struct webfile_builtin {
+	const char *path;
+	const unsigned char *data;
+	size_t len;
+	const unsigned char *gz;
+	size_t gzlen;
+};
+extern const struct webfile_builtin webfile_builtin[];
+struct webfiles;
+struct webfiles *webfile_load(const char *dir, char *err, size_t errlen);
+const struct webfile *webfile_find(const struct webfiles *f, const char *path);
+int webfile_count(const struct webfiles *f, size_t *bytes);
+void webfile_free(struct webfiles *f);
+
 /* ws.c */
+struct ws;
 int ws_accept(struct server *srv, struct bufferevent *bev, const char *key,
     const char *addr, struct limit_entry *lim, int flags);
+size_t ws_unsent(const struct ws *ws);
+void ws_conn_freed(struct ws *ws);
 void ws_free_all(struct server *srv);
 
 /* tls.c */
