@@ -69,6 +69,13 @@ FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 DATA = $(sort $(wildcard data/*/*))
 
 GEN_DATA = $(BUILD)/gen/data.c
+# The browser client, built into tablerod (server/net/webfile.c) with a
+# gzip copy of each file; --web-dir serves another copy.
+WEB_FILES = web/index.html web/style.css web/favicon.svg \
+	$(sort $(wildcard web/js/*.js))
+WEB_GZ = $(WEB_FILES:web/%=$(BUILD)/gen/web/%.gz)
+GEN_WEB = $(BUILD)/gen/web.c
+WEB_OBJ = $(BUILD)/obj/gen/web.o
 RULES_OBJ = $(RULES_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/data.o
 AI_OBJ = $(AI_SRC:%.c=$(BUILD)/obj/%.o)
 PROTO_OBJ = $(PROTO_SRC:%.c=$(BUILD)/obj/%.o)
@@ -92,7 +99,7 @@ SERVER_BIN = $(if $(wildcard server/app/main.c),$(BUILD)/tablerod \
 # link.
 ALONE_OBJ = $(BUILD)/obj/server/app/main.o $(BUILD)/obj/server/app/alone.o \
 	$(filter-out $(BUILD)/obj/server/cluster/% \
-	    $(BUILD)/obj/server/app/modules.o,$(SERVER_OBJ))
+	    $(BUILD)/obj/server/app/modules.o,$(SERVER_OBJ)) $(WEB_OBJ)
 CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
 BENCH_BIN = $(BUILD)/perft $(BUILD)/perft_ref $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
@@ -123,13 +130,25 @@ $(BUILD)/obj/gen/data.o: $(GEN_DATA) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Irules -c $< -o $@
 
+$(BUILD)/gen/web/%.gz: web/%
+	@mkdir -p $(@D)
+	gzip -9 -n -c $< > $@.tmp && mv $@.tmp $@
+
+$(GEN_WEB): $(WEB_FILES) $(WEB_GZ) contrib/embed-web.sh
+	@mkdir -p $(@D)
+	sh contrib/embed-web.sh $(BUILD)/gen/web $(WEB_FILES) > $@.tmp && mv $@.tmp $@
+
+$(WEB_OBJ): $(GEN_WEB) | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
 $(LIBRULES): $(RULES_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 $(LIBAI): $(AI_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 $(LIBPROTO): $(PROTO_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
-$(LIBSERVER): $(SERVER_OBJ)
+$(LIBSERVER): $(SERVER_OBJ) $(WEB_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 $(LIBCLIENT): $(CLIENT_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^

@@ -93,8 +93,9 @@ static const struct flags_entry flags_table[] = {
         .type = FLAGS_STRING,
         .off = CFG(web_dir),
         .arg = "DIR",
-        .help = "where the browser client's files are",
-        .def_text = "web"},
+        .help = "serve the browser client's files from this folder, read "
+                "at start, instead of the copy built into tablerod",
+        .def_text = "the built-in copy"},
     {.name = "web-origin",
         .type = FLAGS_LIST,
         .off = CFG(web_origin),

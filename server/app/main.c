@@ -291,7 +291,8 @@ main_start(struct server *srv)
 	return 0;
 }
 
-/* The web client's folder and the TLS files as absolute paths (a daemon
+/* The web client's folder (when --web-dir names one; else the copy built
+ * into tablerod is served) and the TLS files as absolute paths (a daemon
  * changes to /); each made path goes to owned[], freed at exit. */
 static void
 main_web_paths(struct config *cfg, char *owned[3])
@@ -299,8 +300,6 @@ main_web_paths(struct config *cfg, char *owned[3])
 	const char **paths[3] = {&cfg->web_dir, &cfg->tls_cert, &cfg->tls_key};
 	int i;
 
-	if (cfg->web_dir == NULL)
-		cfg->web_dir = "web";
 	for (i = 0; i < 3; i++)
 		if (*paths[i] != NULL)
 			*paths[i] = owned[i] = main_absolute(".", *paths[i]);
