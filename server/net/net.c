@@ -3,7 +3,9 @@
  * descriptors run out, one bufferevent per connection, lines out of the
  * protocol framer into the session, capped output, and closing: a
  * connection is never freed inside its own callback but marked dead and
- * freed by the reaper event.
+ * freed by the reaper event; closing has a deadline (its last output and
+ * the lingering together), whatever the peer does meanwhile. Out of
+ * descriptors, every listener (the web and TLS ones too) pauses.
  *
  * Writing: a connection's write event is armed only while the socket
  * would block. Output added in a loop pass lists its connection; the
@@ -30,7 +32,9 @@
 #include "server/net/net.h"
 #include "server/net/limit.h"
 
-/* Seconds to stop accepting after accept() ran out of descriptors. */
+/* Seconds to stop accepting on every listener after accept() ran out of
+ * descriptors (or memory): long enough not to spin, short enough that
+ * clients waiting in the backlog are taken soon after. */
 #define NET_ACCEPT_RETRY_SEC 1
 /* TCP keepalive: probe after 60 s idle, every 10 s, give up after 5, so a
  * half-open connection is found in about two minutes. */
@@ -93,6 +97,8 @@ net_conn_free(struct server *srv, struct conn *c)
 	held_free(c);
 	if (c->idle != NULL)
 		event_free(c->idle);
+	if (c->deadline != NULL)
+		event_free(c->deadline);
 	free(c);
 }
 
@@ -126,14 +132,37 @@ net_set_dead(struct conn *c)
 	event_active(c->srv->reaper, 0, 0);
 }
 
+/* A closing connection's deadline passed: it goes, whatever is left;
+ * unless its last output still waits for the store (held.c), a wait of
+ * the server's (bounded by --store-give-up), not the peer's: then it gets
+ * its time again. */
+static void
+net_deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	struct timeval by = {SERVER_CLOSE_FLUSH_SEC + NET_LINGER_SEC, 0};
+
+	if (c->held != NULL && !c->lingering) {
+		evtimer_add(c->deadline, &by);
+		return;
+	}
+	log_debug("conn %llu %s: its close not done in %d s; closed",
+	    (unsigned long long)c->id, c->addr,
+	    SERVER_CLOSE_FLUSH_SEC + NET_LINGER_SEC);
+	net_set_dead(c);
+}
+
 /* Close a connection: at once, or (flush) once its output has been sent,
- * within SERVER_CLOSE_FLUSH_SEC. The session hears of it from the reaper,
- * so closing is safe in the middle of a broadcast. */
+ * within SERVER_CLOSE_FLUSH_SEC, then lingering; both within a deadline
+ * that nothing the peer sends (or takes, a byte at a time) moves. The
+ * session hears of it from the reaper, so closing is safe in the middle
+ * of a broadcast. */
 void
 net_close(struct conn *c, int flush)
 {
 	struct evbuffer *out = bufferevent_get_output(c->bev);
 	struct timeval tv = {SERVER_CLOSE_FLUSH_SEC, 0};
+	struct timeval by = {SERVER_CLOSE_FLUSH_SEC + NET_LINGER_SEC, 0};
 
 	if (c->state == CONN_DEAD)
 		return;
@@ -141,9 +170,13 @@ net_close(struct conn *c, int flush)
 		net_set_dead(c);
 		return;
 	}
-	if (c->lingering)
+	if (c->lingering || c->state == CONN_FLUSHING)
 		return;
 	c->state = CONN_FLUSHING;
+	c->deadline = evtimer_new(c->srv->base, net_deadline_cb, c);
+	if (c->deadline == NULL)
+		fatal("out of memory");
+	evtimer_add(c->deadline, &by);
 	if (evbuffer_get_length(out) == 0 && c->held == NULL) {
 		net_linger(c);
 		return;
