@@ -39,9 +39,10 @@ struct worker;
 #define SERVER_LINE_MAX PROTO_LINE_MAX_DEFAULT
 /* Connections at once: about 50 KiB each at most, well within one box. */
 #define SERVER_CLIENTS_MAX 10000
-/* Descriptors kept beside the clients' ones: listeners, the data file with
- * its WAL and shared memory, the log, libevent's signal and wake-up pipes,
- * the daemon's pipe, and room to spare. */
+/* Descriptors kept beside the clients' and the listeners' ones (main.c
+ * counts those): the data file with its WAL and shared memory, the log,
+ * libevent's signal and wake-up pipes, the daemon's pipe, the workers'
+ * and the store's wake-ups, and room to spare. */
 #define SERVER_FD_RESERVE 32
 /* Unfinished rooms one player may create or sit in: enough for a club
  * night, small enough that one name cannot fill the server. */

@@ -813,18 +813,24 @@ net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	net_accept_from(srv, fd, sa, 0);
 }
 
+/* The pause after running out of descriptors is over: every listener
+ * takes connections again. */
 static void
 net_accept_resume(evutil_socket_t fd, short what, void *arg)
 {
 	struct server *srv = arg;
 	int i;
 
+	if (srv->shutting_down)
+		return;
 	for (i = 0; i < srv->nlisteners; i++)
 		evconnlistener_enable(srv->listeners[i]);
+	web_listeners_enable(srv, 1);
 }
 
-/* accept() failed: out of descriptors means stop for a moment instead of
- * spinning on a listener that stays readable. */
+/* accept() failed on any listener: out of descriptors (or memory) means
+ * every listener stops for a moment instead of spinning on a listener
+ * that stays readable, with one log line (rate limited) per pause. */
 static void
 net_accept_error(struct evconnlistener *l, void *arg)
 {
@@ -833,13 +839,15 @@ net_accept_error(struct evconnlistener *l, void *arg)
 	int err = EVUTIL_SOCKET_ERROR(), i;
 
 	if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM) {
-		log_warn("accept: %s", evutil_socket_error_to_string(err));
+		limit_log(
+		    srv, "accept: %s", evutil_socket_error_to_string(err));
 		return;
 	}
-	log_warn("accept: %s; pausing %d s", evutil_socket_error_to_string(err),
-	    NET_ACCEPT_RETRY_SEC);
+	limit_log(srv, "accept: %s; every listener pauses %d s",
+	    evutil_socket_error_to_string(err), NET_ACCEPT_RETRY_SEC);
 	for (i = 0; i < srv->nlisteners; i++)
 		evconnlistener_disable(srv->listeners[i]);
+	web_listeners_enable(srv, 0);
 	evtimer_add(srv->accept_retry, &tv);
 }
 
