@@ -14,12 +14,14 @@
  * while the browser does not take its frames or the server has not taken
  * the last message, so a client that never reads cannot make the server
  * hold what it sends either. Pings and pongs never reach wslay (which
- * would queue a pong for every ping): this file reads them itself,
- * counts them against a rate (over it: close code 1008), and answers at
- * most one ping a WS_PONG_MS, the latest. They do not count as activity:
- * only a message keeps a WebSocket from its idle close. A WebSocket being
- * closed is freed at its deadline whatever the peer sends, and counts
- * against --max-clients and its address's connections until then.
+ * would queue a pong for every ping): this file reads them itself, at
+ * most at a rate (past it, nothing more of that browser is read until
+ * the rate allows the next one, so a flood stalls in its own socket and
+ * costs nothing), and answers at most one ping a WS_PONG_MS, the latest. They
+ * do not count as activity: only a message keeps a WebSocket from its idle
+ * close. A WebSocket being closed is freed at its deadline whatever the peer
+ * sends, and counts against --max-clients and its address's connections until
+ * then.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -54,9 +56,10 @@
  * request every 30 s; control frames do not count), and a browser may
  * take no byte while frames wait for it. */
 #define WS_IDLE_SEC 120
-/* Control frames (pings and pongs) a browser may send a second, and in
+/* Control frames (pings and pongs) read from a browser a second, and in
  * a burst: browsers send none on their own, a program a few a minute;
- * more is a flood, closed with 1008. */
+ * past this the browser is read at this pace (a flood waits in its own
+ * socket). */
 #define WS_CONTROL_PER_SEC 5
 #define WS_CONTROL_BURST 20
 /* Milliseconds between two pongs at least: pings in between are answered
@@ -78,8 +81,9 @@ struct ws {
 	int conn_gone; /* the server's end closed: sending the rest */
 	int busy;      /* inside wslay: free later */
 	int dead;
-	int waiting; /* frames left unread: ws_may_read said no */
-	int flood;   /* over the control frames' rate: 1, then 2 once closing */
+	int waiting;   /* reading stopped: ws_may_read said no, or the rate */
+	int throttled; /* past the control frames' rate: reading waits */
+	int logged;    /* that was logged once */
 	uint64_t frame_left;   /* bytes of the current frame wslay may read */
 	struct bucket control; /* the browser's pings and pongs */
 	int64_t pong_ms;       /* the last pong queued */
@@ -90,10 +94,12 @@ struct ws {
 	struct event *idle;     /* watches msg_ms */
 	struct event *ponger;   /* the next pong, when it had to wait */
 	struct event *deadline; /* armed once the close begins */
+	struct event *throttle; /* the next control frame may be read */
 };
 static TAILQ_HEAD(, ws) ws_all = TAILQ_HEAD_INITIALIZER(ws_all);
 
 static void ws_pump(struct ws *ws);
+static void ws_resume(struct ws *ws);
 
 /* Free the WebSocket; the server's end hears of it as an end of file. */
 static void
@@ -118,6 +124,7 @@ ws_free(struct ws *ws)
 	event_free(ws->idle);
 	event_free(ws->ponger);
 	event_free(ws->deadline);
+	event_free(ws->throttle);
 	free(ws);
 }
 
@@ -140,12 +147,14 @@ ws_unsent(const struct ws *ws)
 	    ws_behind(ws);
 }
 
-/* May more of the browser's frames be read: the server has taken its
- * last message (or is gone) and the browser is taking its frames? */
+/* May more of the browser's frames be read: wslay reads still (no close
+ * came), the server has taken its last message (or is gone) and the
+ * browser is taking its frames? */
 static int
 ws_may_read(const struct ws *ws)
 {
-	return !ws->flood && ws_behind(ws) < WS_OUT_HIGH &&
+	return !ws->throttled && wslay_event_get_read_enabled(ws->ctx) &&
+	    ws_behind(ws) < WS_OUT_HIGH &&
 	    (ws->conn_gone ||
 	        evbuffer_get_length(bufferevent_get_output(ws->end)) <
 	            ws->srv->cfg.max_line);
@@ -182,24 +191,54 @@ ws_added(struct ws *ws, size_t len)
 		net_output_added(ws->conn, len);
 }
 
-/* A control frame from the browser (already unmasked): counted against
- * the rate; a ping's answer is kept for ws_pong. */
+/* A control frame from the browser (already unmasked, and within the
+ * rate): a ping's answer is kept for ws_pong. */
 static void
 ws_control(struct ws *ws, int ping, const uint8_t *payload, size_t len)
 {
-	int64_t now = clock_mono_ms();
-
-	if (!bucket_has(&ws->control, WS_CONTROL_PER_SEC / 1000.0,
-	        WS_CONTROL_BURST, now)) {
-		ws->flood = 1;
-		return;
-	}
 	ws->control.tokens -= 1.0;
 	if (!ping)
 		return; /* an unasked pong: a heartbeat, nothing to answer */
 	memcpy(ws->pong, payload, len);
 	ws->ponglen = len;
 	ws->pong_due = 1;
+}
+
+/* May one more control frame be read now? If not, reading waits until
+ * the rate allows it (ws_throttle_cb), said once in the log. */
+static int
+ws_control_ok(struct ws *ws)
+{
+	int64_t now = clock_mono_ms(), wait;
+	struct timeval tv;
+
+	if (bucket_has(&ws->control, WS_CONTROL_PER_SEC / 1000.0,
+	        WS_CONTROL_BURST, now))
+		return 1;
+	wait = bucket_wait_ms(&ws->control, WS_CONTROL_PER_SEC / 1000.0);
+	tv.tv_sec = wait / 1000;
+	tv.tv_usec = (wait % 1000) * 1000;
+	ws->throttled = 1;
+	evtimer_add(ws->throttle, &tv);
+	if (!ws->logged) {
+		ws->logged = 1;
+		limit_log(ws->srv,
+		    "websocket %s: more than %d pings and pongs a second: read "
+		    "at that pace",
+		    ws->conn != NULL ? ws->conn->addr : "?",
+		    WS_CONTROL_PER_SEC);
+	}
+	return 0;
+}
+
+/* The rate allows the next control frame: reading goes on. */
+static void
+ws_throttle_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ws *ws = arg;
+
+	ws->throttled = 0;
+	ws_resume(ws);
 }
 
 /*
@@ -224,7 +263,7 @@ ws_frame_start(struct ws *ws)
 	plen = h[1] & 0x7f;
 	if ((h[0] == (0x80 | WSLAY_PING) || h[0] == (0x80 | WSLAY_PONG)) &&
 	    (h[1] & 0x80) != 0 && plen <= WS_CONTROL_MAX) {
-		if (have < 6 + plen)
+		if (have < 6 + plen || !ws_control_ok(ws))
 			return 0;
 		evbuffer_remove(in, h, 6 + plen);
 		for (i = 0; i < plen; i++)
@@ -251,6 +290,16 @@ ws_frame_start(struct ws *ws)
 	return 1;
 }
 
+/* Stop reading the socket until ws_resume: what is read stays in its
+ * input, the rest in the kernel. (With reading on, libevent would call
+ * the read callback again and again for an input left at its high mark.) */
+static void
+ws_wait(struct ws *ws)
+{
+	ws->waiting = 1;
+	bufferevent_disable(ws->sock, EV_READ);
+}
+
 /* wslay reads: the bytes of the current frame, and at a frame's end no
  * further (the next frame's header is looked at first), while reading
  * may go on. */
@@ -265,12 +314,14 @@ ws_recv_cb(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, int flags,
 
 	for (;;) {
 		if (!ws_may_read(ws)) {
-			ws->waiting = evbuffer_get_length(in) > 0;
+			ws_wait(ws);
 			break;
 		}
 		if (ws->frame_left == 0 && (r = ws_frame_start(ws)) != 1) {
 			if (r == 2)
 				continue;
+			if (ws->throttled)
+				ws_wait(ws);
 			break;
 		}
 		n = evbuffer_get_length(in);
@@ -347,7 +398,7 @@ ws_pong(struct ws *ws)
 	struct wslay_event_msg msg;
 	int64_t now = clock_mono_ms(), wait = ws->pong_ms + WS_PONG_MS - now;
 
-	if (!ws->pong_due || ws->flood)
+	if (!ws->pong_due)
 		return;
 	if (wait > 0) {
 		struct timeval tv = {wait / 1000, (wait % 1000) * 1000};
@@ -401,14 +452,15 @@ ws_flush(struct ws *ws)
 		bufferevent_enable(ws->sock, EV_WRITE);
 }
 
-/* Frames were left unread and may be read now: read them, later in this
- * loop pass (not from inside the callback that made room). */
+/* Frames may be read again: read on, and what is already in, later in
+ * this loop pass (not from inside the callback that made room). */
 static void
 ws_resume(struct ws *ws)
 {
 	if (!ws->waiting || !ws_may_read(ws))
 		return;
 	ws->waiting = 0;
+	bufferevent_enable(ws->sock, EV_READ);
 	bufferevent_trigger(ws->sock, EV_READ,
 	    BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
 }
@@ -434,20 +486,6 @@ ws_pump(struct ws *ws)
 		if (wslay_event_queue_msg(ws->ctx, &msg) != 0)
 			break; /* closing: the rest is dropped */
 		evbuffer_drain(in, (size_t)eol.pos + 1);
-	}
-	if (ws->flood == 1) {
-		ws->flood = 2; /* said once */
-		limit_log(ws->srv,
-		    "websocket %s: more than %d pings and pongs a second: "
-		    "closing (1008)",
-		    ws->conn != NULL ? ws->conn->addr : "?",
-		    WS_CONTROL_PER_SEC);
-		if (wslay_event_queue_close(ws->ctx,
-		        WSLAY_CODE_POLICY_VIOLATION,
-		        (const uint8_t *)"ping flood", 10) == 0)
-			ws_added(ws, 2 + 2 + 10);
-		/* nothing more is read: the socket closes once that is out */
-		wslay_event_shutdown_read(ws->ctx);
 	}
 	if (ws->conn_gone && !wslay_event_get_close_sent(ws->ctx))
 		wslay_event_queue_close(ws->ctx, WSLAY_CODE_NORMAL_CLOSURE,
@@ -482,6 +520,9 @@ ws_sock_read(struct bufferevent *bev, void *arg)
 	if (wslay_event_recv(ws->ctx) != 0)
 		ws->dead = 1;
 	ws->busy--;
+	/* the close came (or a malformed frame): nothing more is read */
+	if (!wslay_event_get_read_enabled(ws->ctx))
+		ws_wait(ws);
 	ws_pong(ws);
 	ws_pump(ws);
 }
@@ -619,7 +660,9 @@ ws_accept(struct server *srv, struct bufferevent *bev, const char *key,
 	ws->idle = evtimer_new(srv->base, ws_idle_cb, ws);
 	ws->ponger = evtimer_new(srv->base, ws_ponger_cb, ws);
 	ws->deadline = evtimer_new(srv->base, ws_deadline_cb, ws);
-	if (ws->idle == NULL || ws->ponger == NULL || ws->deadline == NULL)
+	ws->throttle = evtimer_new(srv->base, ws_throttle_cb, ws);
+	if (ws->idle == NULL || ws->ponger == NULL || ws->deadline == NULL ||
+	    ws->throttle == NULL)
 		fatal("out of memory making a websocket");
 	/* A message is a line: the line limit is the message limit (over
 	 * it, wslay closes with 1009). */
