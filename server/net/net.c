@@ -463,6 +463,15 @@ net_read_cb(struct bufferevent *bev, void *arg)
 	}
 	if (c->state == CONN_OPEN && evbuffer_get_length(in) == 0)
 		proto_framer_trim(c->framer);
+	/* Lines left unread (a reply is awaited) up to the input's high
+	 * mark: reading stops until net_resume, since libevent runs a read
+	 * callback again and again while it leaves the input at the mark
+	 * with reading on (a loop that spun as long as the reply took). */
+	if (c->state == CONN_OPEN && (c->waiting || held_blocks(c)) &&
+	    evbuffer_get_length(in) >= c->srv->cfg.max_line) {
+		c->read_stopped = 1;
+		bufferevent_disable(c->bev, EV_READ);
+	}
 }
 
 /* Go on with the lines a connection sent while it waited for a reply. */
@@ -472,6 +481,10 @@ net_resume(struct conn *c)
 	if (c->state != CONN_OPEN)
 		return;
 	bufferevent_setwatermark(c->bev, EV_READ, 0, 0);
+	if (c->read_stopped) {
+		c->read_stopped = 0;
+		bufferevent_enable(c->bev, EV_READ);
+	}
 	net_read_cb(c->bev, c);
 }
 

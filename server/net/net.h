@@ -33,7 +33,8 @@ struct conn {
 	char addr[64];
 	enum conn_mode mode;
 	enum conn_state state;
-	int waiting; /* a reply is being computed: read nothing more yet */
+	int waiting;      /* a reply is being computed: read nothing more yet */
+	int read_stopped; /* reading off until net_resume (a full input) */
 	struct player *player; /* NULL before hello */
 	struct room *current;  /* the room verbs without a room act on */
 	double tokens;         /* rate limit bucket */
