@@ -310,10 +310,6 @@ install: all
 	install -m 755 $(SERVER_BIN) $(CLIENT_BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/tablero
 	cp -R data/. $(DESTDIR)$(PREFIX)/share/tablero/
-	install -d $(DESTDIR)$(PREFIX)/share/tablero/web/js
-	install -m 644 web/index.html web/style.css web/favicon.svg \
-	    $(DESTDIR)$(PREFIX)/share/tablero/web/
-	install -m 644 web/js/*.js $(DESTDIR)$(PREFIX)/share/tablero/web/js/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 644 docs/tablero.1 $(DESTDIR)$(PREFIX)/share/man/man1/
