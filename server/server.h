@@ -99,6 +99,9 @@ struct worker;
 #define SERVER_WORKERS_MAX 64
 /* Listen addresses. */
 #define SERVER_LISTEN_MAX 8
+/* The server's own listeners (the web and TLS ones are web.c's): the
+ * line protocol's and --metrics-port's, two an address at most. */
+#define SERVER_LISTENERS_MAX (SERVER_LISTEN_MAX * 4)
 /* Largest --backlog: the kernel caps it at net.core.somaxconn anyway. */
 #define SERVER_BACKLOG_MAX 65535
 /* Messages one source address may send per second, and in a burst, as a
@@ -215,7 +218,9 @@ struct config {
 	const char
 	    *redis; /* HOST:PORT: a cluster node (cluster.c); NULL: alone */
 	const char *node; /* the node's id in the cluster; NULL: made up */
-	const char *proxy_from; /* trusted PROXY protocol sources (proxy.c) */
+	const char *proxy_from;   /* trusted PROXY protocol sources (proxy.c) */
+	int metrics_port;         /* -1: no metrics (app/metrics.c) */
+	const char *metrics_from; /* who may scrape them */
 };
 
 TAILQ_HEAD(conn_list, conn);
@@ -233,7 +238,7 @@ struct server {
 	/* Identities made and not yet known committed, newest first
 	 * (player.c): the reader cannot see them yet. */
 	struct player_fresh *fresh;
-	struct evconnlistener *listeners[SERVER_LISTEN_MAX * 2];
+	struct evconnlistener *listeners[SERVER_LISTENERS_MAX];
 	int nlisteners;
 	struct event *accept_retry;
 	struct event *reaper;
@@ -275,6 +280,7 @@ struct server {
 	struct rating_fresh *rating_fresh;
 	struct record_fresh *record_fresh; /* the same, of records.c */
 	struct seek_pool *seeks; /* open seeks, memory only (seek.h) */
+	struct metrics *metrics; /* --metrics-port (app/metrics.c), or NULL */
 };
 
 #endif

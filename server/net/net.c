@@ -77,6 +77,49 @@ static struct limit_entry *net_address_limit(
 static void net_tune_socket(evutil_socket_t fd);
 static void net_addr_text(const struct sockaddr *sa, char *buf, size_t len);
 
+/* What net/ counted since start (the loop's alone). */
+static struct net_stats net_counted;
+
+/* The counters, for the files of net/ to add to and metrics to read. */
+struct net_stats *
+net_stats(void)
+{
+	return &net_counted;
+}
+
+/* A refusal's name in the metrics. */
+const char *
+net_refusal_name(enum net_refusal r)
+{
+	static const char *const names[NET_REFUSALS] = {"max_clients",
+	    "max_per_address", "addresses", "max_output", "max_output_total",
+	    "addr_rate", "login_fails", "new_names", "games_per_hour",
+	    "websocket_control", "deadline"};
+
+	return r < NET_REFUSALS ? names[r] : "?";
+}
+
+/* The HTTP status counted at h. */
+int
+net_http_status(enum net_http h)
+{
+	static const int codes[NET_HTTPS] = {
+	    101, 200, 304, 400, 403, 404, 405, 414, 431};
+
+	return h < NET_HTTPS ? codes[h] : 0;
+}
+
+/* One HTTP response of that status was sent. */
+void
+net_count_http(int status)
+{
+	int h;
+
+	for (h = 0; h < NET_HTTPS; h++)
+		if (net_http_status((enum net_http)h) == status)
+			net_counted.http[h]++;
+}
+
 /* Take a connection out of the server and free it with its socket. */
 static void
 net_conn_free(struct server *srv, struct conn *c)
@@ -146,6 +189,7 @@ net_deadline_cb(evutil_socket_t fd, short what, void *arg)
 		evtimer_add(c->deadline, &by);
 		return;
 	}
+	net_counted.refused[NET_REFUSED_DEADLINE]++;
 	log_debug("conn %llu %s: its close not done in %d s; closed",
 	    (unsigned long long)c->id, c->addr,
 	    SERVER_CLOSE_FLUSH_SEC + NET_LINGER_SEC);
@@ -195,6 +239,7 @@ net_output_room(struct conn *c, size_t len)
 
 	if (queued < c->srv->cfg.output_max)
 		return 1;
+	net_counted.refused[NET_REFUSED_OUTPUT]++;
 	log_warn(
 	    "conn %llu %s%s%s: not reading, dropping it: %zu bytes "
 	    "queued unread (--max-output %zu), a %zu-byte message not sent",
@@ -416,6 +461,7 @@ net_shed(struct server *srv)
 		    "hold %zu (cap %zu): dropping it first",
 		    (unsigned long long)worst->id, worst->addr, most, total,
 		    srv->cfg.output_total_max);
+		net_counted.refused[NET_REFUSED_OUTPUT_TOTAL]++;
 		net_close(worst, 0);
 		total -= most;
 	}
@@ -455,8 +501,10 @@ net_read_cb(struct bufferevent *bev, void *arg)
 			net_close(c, 1);
 			return;
 		}
-		if (line != NULL)
+		if (line != NULL) {
+			net_counted.lines++;
 			c->srv->conn_ops->line(c, line, linelen);
+		}
 		evbuffer_drain(in, used);
 		if (used == 0 && line == NULL)
 			break;
@@ -688,6 +736,7 @@ net_address_limit(
 	limit_addr_key(sa, key, sizeof key);
 	lim = limit_get(srv, key);
 	if (lim == NULL) {
+		net_counted.refused[NET_REFUSED_ADDRESSES]++;
 		limit_log(
 		    srv, "too many addresses to track: refusing %s", key + 2);
 		net_refuse_full(fd);
@@ -698,6 +747,7 @@ net_address_limit(
 	remote = limit_remote_conns(srv, lim);
 	if (lim->refs + remote < srv->cfg.max_per_addr)
 		return lim;
+	net_counted.refused[NET_REFUSED_ADDR_CONNS]++;
 	net_addr_text(sa, where, sizeof where);
 	limit_log(srv,
 	    "%s: %d connections from that address already (%d on other "
@@ -719,7 +769,8 @@ net_admit_room(struct server *srv, evutil_socket_t fd)
 	}
 	if (srv->nconns + srv->nweb + proxy_waiting(srv) >=
 	    srv->cfg.max_clients) {
-		log_warn("client limit %d reached: refusing a connection",
+		net_counted.refused[NET_REFUSED_CLIENTS]++;
+		limit_log(srv, "client limit %d reached: refusing a connection",
 		    srv->cfg.max_clients);
 		net_refuse_full(fd);
 		return 0;
@@ -743,6 +794,32 @@ net_admit(struct server *srv, evutil_socket_t fd, const struct sockaddr *sa)
 		return NULL;
 	net_tune_socket(fd);
 	return lim;
+}
+
+/* How c reached the server. */
+static enum net_transport
+net_transport(const struct conn *c)
+{
+	return c->relay ? NET_WEBSOCKET : c->bev_writes ? NET_TLS : NET_TCP;
+}
+
+/* The open connections by transport, and the output waiting for them:
+ * unread (sent, not taken by the kernel) and held for the store. */
+void
+net_count_conns(
+    struct server *srv, int conns[NET_TRANSPORTS], size_t *unread, size_t *held)
+{
+	struct conn *c;
+
+	memset(conns, 0, NET_TRANSPORTS * sizeof conns[0]);
+	*unread = *held = 0;
+	TAILQ_FOREACH(c, &srv->conns, entry) {
+		if (c->state == CONN_DEAD)
+			continue;
+		conns[net_transport(c)]++;
+		*unread += net_unread(c);
+		*held += c->held_bytes;
+	}
 }
 
 /*
@@ -777,6 +854,7 @@ net_conn_new(struct server *srv, struct bufferevent *bev, const char *addr,
 	bufferevent_enable(c->bev, EV_READ);
 	TAILQ_INSERT_TAIL(&srv->conns, c, entry);
 	srv->nconns++;
+	net_counted.accepted[net_transport(c)]++;
 	log_debug("conn %llu %s: accepted%s", (unsigned long long)c->id,
 	    c->addr,
 	    c->relay            ? " (websocket)"
@@ -856,6 +934,7 @@ net_accept_error(struct evconnlistener *l, void *arg)
 		    srv, "accept: %s", evutil_socket_error_to_string(err));
 		return;
 	}
+	net_counted.accept_pauses++;
 	limit_log(srv, "accept: %s; every listener pauses %d s",
 	    evutil_socket_error_to_string(err), NET_ACCEPT_RETRY_SEC);
 	for (i = 0; i < srv->nlisteners; i++)
@@ -936,7 +1015,7 @@ net_bind(struct server *srv, const char *host)
 {
 	int n = net_bind_port(srv, host, srv->cfg.port, net_accept_cb,
 	    srv->listeners + srv->nlisteners,
-	    SERVER_LISTEN_MAX * 2 - srv->nlisteners, "listening");
+	    SERVER_LISTENERS_MAX - srv->nlisteners, "listening");
 
 	if (n < 0)
 		return -1;

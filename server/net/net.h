@@ -85,7 +85,52 @@ struct conn_ops {
 	void (*closed)(struct conn *c);
 };
 
+/* What net/ counts, for --metrics-port (app/metrics.c). */
+enum net_transport { NET_TCP, NET_TLS, NET_WEBSOCKET, NET_TRANSPORTS };
+/* What a client was refused or cut off for, by limit. */
+enum net_refusal {
+	NET_REFUSED_CLIENTS,      /* --max-clients */
+	NET_REFUSED_ADDR_CONNS,   /* --max-per-address */
+	NET_REFUSED_ADDRESSES,    /* SERVER_LIMIT_ENTRIES addresses tracked */
+	NET_REFUSED_OUTPUT,       /* --max-output: a client not reading */
+	NET_REFUSED_OUTPUT_TOTAL, /* --max-output-total */
+	NET_REFUSED_ADDR_RATE,    /* --addr-rate: an address's messages */
+	NET_REFUSED_LOGIN_FAILS,  /* --login-fails */
+	NET_REFUSED_NEW_NAMES,    /* --new-names */
+	NET_REFUSED_GAMES,        /* --games-per-hour */
+	NET_REFUSED_WS_CONTROL,   /* a WebSocket's pings past their rate */
+	NET_REFUSED_DEADLINE,     /* a handshake, head, response or close */
+	NET_REFUSALS
+};
+/* The HTTP statuses the web port answers with. */
+enum net_http {
+	NET_HTTP_101,
+	NET_HTTP_200,
+	NET_HTTP_304,
+	NET_HTTP_400,
+	NET_HTTP_403,
+	NET_HTTP_404,
+	NET_HTTP_405,
+	NET_HTTP_414,
+	NET_HTTP_431,
+	NET_HTTPS
+};
+struct net_stats {
+	uint64_t accepted[NET_TRANSPORTS]; /* connections made */
+	uint64_t lines;                    /* requests read */
+	uint64_t errors[PROTO_E_COUNT];    /* error replies by code */
+	uint64_t refused[NET_REFUSALS];
+	uint64_t http[NET_HTTPS]; /* HTTP responses by status */
+	uint64_t accept_pauses;   /* out of descriptors */
+};
+
 /* net.c */
+struct net_stats *net_stats(void);
+const char *net_refusal_name(enum net_refusal r);
+int net_http_status(enum net_http h);
+void net_count_http(int status);
+void net_count_conns(struct server *srv, int conns[NET_TRANSPORTS],
+    size_t *unread, size_t *held);
 int net_listen(struct server *srv);
 void net_start(struct server *srv);
 void net_send(struct conn *c, const char *data, size_t len);
@@ -141,6 +186,11 @@ int proxy_take(struct server *srv, evutil_socket_t fd,
     const struct sockaddr *sa, socklen_t salen, proxy_done_fn *done, int arg);
 void proxy_stop(struct server *srv);
 void proxy_free_all(struct server *srv);
+struct proxy_list;
+struct proxy_list *proxy_list_new(
+    const char *flag, const char *list, char *err, size_t errlen);
+int proxy_list_has(const struct proxy_list *l, const struct sockaddr *sa);
+void proxy_list_free(struct proxy_list *l);
 
 /* web.c */
 struct ssl_ctx_st;

@@ -289,6 +289,7 @@ web_error(struct web_conn *w, int code, const char *reason)
 	char body[128];
 	int n = snprintf(body, sizeof body, "%d %s\n", code, reason);
 
+	net_count_http(code);
 	evbuffer_add_printf(out, "HTTP/1.1 %d %s\r\n", code, reason);
 	web_common_headers(out);
 	evbuffer_add_printf(out,
@@ -384,6 +385,7 @@ web_file(struct web_conn *w, const char *path, int head, int keep)
 	gz = f->gz != NULL && web_accepts_gzip(w->accept_enc);
 	etag = gz ? f->gzetag : f->etag;
 	if (w->inm[0] != '\0' && web_etag_match(w->inm, etag)) {
+		net_count_http(304);
 		evbuffer_add_printf(out, "HTTP/1.1 304 Not Modified\r\n");
 		web_common_headers(out);
 		evbuffer_add_printf(out,
@@ -394,6 +396,7 @@ web_file(struct web_conn *w, const char *path, int head, int keep)
 		web_responding(w, keep);
 		return;
 	}
+	net_count_http(200);
 	evbuffer_add_printf(out, "HTTP/1.1 200 OK\r\n");
 	web_common_headers(out);
 	evbuffer_add_printf(out,
@@ -648,6 +651,7 @@ web_deadline_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct web_conn *w = arg;
 
+	net_stats()->refused[NET_REFUSED_DEADLINE]++;
 	log_debug("web %s: %s not done in time; closing", w->addr,
 	    w->responding ? "a response" : "a request");
 	web_conn_free(w, 0);

@@ -177,6 +177,7 @@ ws_deadline_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct ws *ws = arg;
 
+	net_stats()->refused[NET_REFUSED_DEADLINE]++;
 	log_debug("websocket: its close not done in %d s; closing its socket",
 	    WS_CLOSE_SEC);
 	ws_free(ws);
@@ -220,6 +221,7 @@ ws_control_ok(struct ws *ws)
 	tv.tv_usec = (wait % 1000) * 1000;
 	ws->throttled = 1;
 	evtimer_add(ws->throttle, &tv);
+	net_stats()->refused[NET_REFUSED_WS_CONTROL]++;
 	if (!ws->logged) {
 		ws->logged = 1;
 		limit_log(ws->srv,
@@ -669,6 +671,7 @@ ws_accept(struct server *srv, struct bufferevent *bev, const char *key,
 	wslay_event_config_set_max_recv_msg_length(ws->ctx, srv->cfg.max_line);
 	ws->end = pair[1];
 	TAILQ_INSERT_TAIL(&ws_all, ws, entry);
+	net_count_http(101);
 	evbuffer_add_printf(bufferevent_get_output(bev),
 	    "HTTP/1.1 101 Switching Protocols\r\n"
 	    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
