@@ -163,6 +163,7 @@ main_cleanup(struct server *srv)
 		    (unsigned long long)lost);
 	srv->storeq = NULL;
 	app_modules_stop(srv);
+	metrics_stop(srv);
 	web_free_all(srv);
 	net_free_all(srv);
 	room_free_all(srv);
@@ -190,12 +191,14 @@ main_cleanup(struct server *srv)
 }
 
 /* The listening sockets the flags ask for: each port (the line
- * protocol's, --web-port, --tls-port) on each listen address (by
- * default two: every IPv4 and every IPv6 one). */
+ * protocol's, --web-port, --tls-port, --metrics-port) on each listen
+ * address (by default two: every IPv4 and every IPv6 one). The
+ * metrics' few scrapes at once fit in SERVER_FD_RESERVE. */
 static int
 main_listeners(const struct config *cfg)
 {
-	int ports = 1 + (cfg->web_port >= 0) + (cfg->tls_port >= 0);
+	int ports = 1 + (cfg->web_port >= 0) + (cfg->tls_port >= 0) +
+	    (cfg->metrics_port >= 0);
 
 	return ports * (cfg->nlisten > 0 ? cfg->nlisten : 2);
 }
@@ -294,7 +297,8 @@ main_start(struct server *srv)
 		return -1;
 	srv->conn_ops = &session_conn_ops;
 	club_start(srv);
-	if (net_listen(srv) != 0 || web_listen(srv) != 0)
+	if (net_listen(srv) != 0 || web_listen(srv) != 0 ||
+	    metrics_start(srv) != 0)
 		return -1;
 	srv->worker = worker_new(srv);
 	srv->seeks = sstore_pool(srv);
