@@ -15,8 +15,6 @@
  * first, or the next on a keep-alive connection) within WEB_HEAD_SEC, a
  * response taken within WEB_RESPONSE_SEC, whatever bytes trickle in.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
