@@ -448,18 +448,19 @@ keep storm.ratio "$(ratio "$storm_by" "$storm_base_by")"
 FLOOD_CONNS=8
 measure tablerod memory -m ping -c 0
 flood_quiet_by=$(get by_p99_ms)
-for kind in ping pipe; do
-	measure tablerod memory -m ping -c 0 -F "$kind" -n "$FLOOD_CONNS"
-	by=$(get by_p99_ms)
-	case $kind in
+# (measure sets kind: the flood's is flood)
+for flood in ping pipe; do
+	case $flood in
 	ping) what="a websocket ping flood" ;;
 	*) what="a pipelining flood" ;;
 	esac
+	measure tablerod memory -m ping -c 0 -F "$flood" -n "$FLOOD_CONNS"
+	by=$(get by_p99_ms)
 	row "bystander ping p99, $what ($FLOOD_CONNS conns; baseline: quiet)" \
 	    "ms" "$by" "$flood_quiet_by" - - \
 	    "flood $(get flood_kib) KiB, $(get flood_conns) connects; server $(get server_cpu) cores" \
 	    "$by / $flood_quiet_by" "$(get loadgen_cpu)"
-	keep "flood.$kind" "$(ratio "$by" "$flood_quiet_by")"
+	keep "flood.$flood" "$(ratio "$by" "$flood_quiet_by")"
 done
 
 measure tablerod normal -m idle -c "$IDLE"
