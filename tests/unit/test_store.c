@@ -2,7 +2,8 @@
  * test_store.c: the SQLite store: schema creation and versions, each
  * op's semantics (upserts, truncation, load order, pruning), a group
  * committed all or nothing (a failure in its middle, and in its rollback,
- * leaves none of it), data surviving a reopen, a reader seeing what the
+ * leaves none of it), a group tried again storing its finished game and
+ * its ratings once, data surviving a reopen, a reader seeing what the
  * writer committed, and clear errors for corrupt, foreign, newer and
  * unwritable files and for a store that breaks after open.
  */
@@ -1060,6 +1061,104 @@ test_store_group(void)
 	test_store_rm(ctl);
 }
 
+/* Rows of a file's games table for (room, game_no), read through a
+ * separate connection. */
+static long long
+test_store_games_rows(const char *path, const char *room, int game_no)
+{
+	char sql[128];
+
+	snprintf(sql, sizeof sql,
+	    "SELECT count(*) FROM games WHERE room = '%s' AND game_no = %d",
+	    room, game_no);
+	return test_store_pragma(path, sql);
+}
+
+/* A group that ends room's game game_no at ended_ms: the room's row
+ * (ended), its last move and the finished game. */
+static struct store_op *
+test_store_end_group(const char *room, int game_no, long long ended_ms)
+{
+	static struct store_room r;
+	struct store_op *save = store_op_new(STORE_OP_ROOM_SAVE);
+	struct store_op *move = store_op_new(STORE_OP_MOVE_PUT);
+	struct store_op *game = store_op_new(STORE_OP_GAME_PUT);
+	struct store_game *g = &game->u.game;
+
+	r = test_store_room(room, "ended", 100);
+	r.game_no = game_no;
+	r.result = "{\"result\":\"win\",\"winner\":\"white\"}";
+	save->u.room = r;
+	save->u.room.id = store_op_str(save, room);
+	move->a = store_op_str(move, room);
+	move->n = game_no;
+	move->u.move.ply = 1;
+	move->u.move.move = "b6";
+	move->u.move.clock_ms[0] = move->u.move.clock_ms[1] = -1;
+	move->u.move.at_ms = ended_ms - 10;
+	move->u.move.seq = 1;
+	g->room = store_op_str(game, room);
+	g->game_no = game_no;
+	g->game = "ataxx";
+	g->options = "{}";
+	g->seats = "[]";
+	g->names[0] = "ana";
+	g->names[1] = "bob";
+	g->result = r.result;
+	g->moves = "[{\"move\":\"b6\"}]";
+	g->start = g->position = "x5o/7/7/7/7/7/o5x x 0 1";
+	g->nmoves = 1;
+	g->ended_ms = ended_ms;
+	save->next = move;
+	move->next = game;
+	return save;
+}
+
+/* A group that ends a game, committed again after its COMMIT went
+ * through unseen (the store thread's retry when the acknowledgement was
+ * lost), keeps the finished game once, also when another game of the
+ * room ended in between (the games' key: room, game number and end, as
+ * PostgreSQL's test_pg_ops checks). */
+static void
+test_store_game_once(void)
+{
+	char err[256] = "", path[64];
+	struct store *s;
+	struct store_op *g1, *g2;
+	struct test_store_games seen;
+	int found = 0;
+
+	test_store_tmp(path, sizeof path);
+	s = store_open(path, 0, err, sizeof err);
+	CHECK(s != NULL);
+	if (s == NULL) {
+		test_store_rm(path);
+		return;
+	}
+	g1 = test_store_end_group("r7", 1, 9000);
+	CHECK_INT(store_commit(s, g1), 0);
+	CHECK_INT(store_commit(s, g1), 0); /* the retry */
+	CHECK_INT(test_store_games_rows(path, "r7", 1), 1);
+	g2 = test_store_end_group("r7", 2, 9500);
+	CHECK_INT(store_commit(s, g2), 0);
+	CHECK_INT(store_commit(s, g1), 0); /* the first group, once more */
+	CHECK_INT(store_commit(s, g2), 0);
+	store_op_free(g1);
+	store_op_free(g2);
+	CHECK_INT(test_store_games_rows(path, "r7", 1), 1);
+	CHECK_INT(test_store_games_rows(path, "r7", 2), 1);
+	CHECK_INT(test_store_pragma(path, "SELECT count(*) FROM games"), 2);
+	memset(&seen, 0, sizeof seen);
+	CHECK_INT(
+	    store_games_of(s, "bob", 0, 10, test_store_game_seen, &seen), 0);
+	CHECK_INT(seen.n, 2);
+	CHECK_INT(
+	    store_game_last(s, "r7", test_store_game_seen, &seen, &found), 0);
+	CHECK_INT(found, 1);
+	store_close(s);
+	test_store_rm(path);
+}
+
 /* A group committed twice (its acknowledgement lost) changes each rating
  * once, also after another game's change; a rated game's mark is kept
  * once per person, and goes with its prune. */
@@ -1109,6 +1208,7 @@ main(void)
 	test_store_group();
 	test_store_ratings_once();
 	test_store_games();
+	test_store_game_once();
 	test_store_memory();
 	test_store_file(0);
 	test_store_file(1);
