@@ -7,10 +7,12 @@
  * writer committed, and clear errors for corrupt, foreign, newer and
  * unwritable files and for a store that breaks after open.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -1159,6 +1161,91 @@ test_store_game_once(void)
 	test_store_rm(path);
 }
 
+/* The fault control file's text into buf ("" when unreadable). */
+static void
+test_store_fault_text(const char *ctl, char *buf, size_t len)
+{
+	FILE *f = fopen(ctl, "r");
+	size_t n = 0;
+
+	if (f != NULL) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+/* A commit on its own thread (test_store_hold). */
+struct test_store_held {
+	struct store *s;
+	struct store_op *ops;
+	int rc;
+};
+
+static void *
+test_store_held_main(void *arg)
+{
+	struct test_store_held *h = arg;
+
+	h->rc = store_commit(h->s, h->ops);
+	return NULL;
+}
+
+/* The fault hook's "hold": a commit stops before it begins, says so
+ * ("holding") and stores nothing until the file says something else;
+ * then it commits. (tests/cluster/test_cluster_fence_held.py holds a
+ * node's commit so while another node takes its room.) */
+static void
+test_store_hold(void)
+{
+	char path[64], ctl[64], text[32], err[256] = "";
+	struct timespec tick = {0, 10 * 1000000L};
+	struct test_store_held h = {NULL, NULL, -9};
+	struct test_store_seen seen;
+	struct store *rd;
+	pthread_t tid;
+	int i;
+
+	test_store_tmp(path, sizeof path);
+	test_store_tmp(ctl, sizeof ctl);
+	setenv("TABLERO_TEST_STORE_FAULTS", ctl, 1);
+	h.s = store_open(path, 0, err, sizeof err);
+	unsetenv("TABLERO_TEST_STORE_FAULTS");
+	rd = h.s != NULL ? store_open_reader(h.s, err, sizeof err) : NULL;
+	CHECK(rd != NULL);
+	if (rd == NULL) {
+		store_close(h.s);
+		test_store_rm(path);
+		test_store_rm(ctl);
+		return;
+	}
+	h.ops = test_store_group_ops("r1");
+	test_store_fault(ctl, "hold");
+	CHECK_INT(pthread_create(&tid, NULL, test_store_held_main, &h), 0);
+	for (i = 0; i < 1000; i++) { /* 10 s at most */
+		test_store_fault_text(ctl, text, sizeof text);
+		if (strcmp(text, "holding") == 0)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	CHECK_STR(text, "holding");
+	nanosleep(&tick, NULL);
+	CHECK_INT(h.rc, -9); /* still in the commit */
+	CHECK_INT(test_store_load(rd, &seen), 0);
+	CHECK_INT(seen.rooms, 0);
+	test_store_fault(ctl, "");
+	CHECK_INT(pthread_join(tid, NULL), 0);
+	CHECK_INT(h.rc, 0);
+	CHECK_INT(test_store_load(rd, &seen), 0);
+	CHECK_INT(seen.rooms, 1);
+	CHECK_INT(seen.nmoves[0], 2);
+	store_op_free(h.ops);
+	store_close(rd);
+	store_close(h.s);
+	test_store_rm(path);
+	test_store_rm(ctl);
+}
+
 /* A group committed twice (its acknowledgement lost) changes each rating
  * once, also after another game's change; a rated game's mark is kept
  * once per person, and goes with its prune. */
@@ -1206,6 +1293,7 @@ int
 main(void)
 {
 	test_store_group();
+	test_store_hold();
 	test_store_ratings_once();
 	test_store_games();
 	test_store_game_once();
