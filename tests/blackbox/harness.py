@@ -238,8 +238,9 @@ class Server:
     """A tablerod process on 127.0.0.1 and a free port."""
 
     def __init__(self, build, db=":memory:", extra=(), port=0,
-                 preexec=None, db_as_is=False):
+                 preexec=None, db_as_is=False, env=None):
         self.build = build
+        self.env = env  # variables added to the test's own (or None)
         self.db_as_is = db_as_is  # db goes to --db unmapped (store_url)
         self.preexec = preexec  # run in the child before exec (limits)
         self.db = db
@@ -256,8 +257,12 @@ class Server:
                "--bot-delay", "0",
                "--bot-pace", "0",
                "--log-level", "debug"] + self.extra
+        env = None
+        if self.env:
+            env = dict(os.environ)
+            env.update(self.env)
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
-                                     stderr=self.log,
+                                     stderr=self.log, env=env,
                                      preexec_fn=self.preexec)
         deadline = time.time() + WAIT
         while time.time() < deadline:
