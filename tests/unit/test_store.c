@@ -255,15 +255,15 @@ test_store_room(const char *id, const char *status, long long created)
 	return r;
 }
 
-/* Append move `ply` ("m<ply>") to (room, game_no); the store's answer. */
+/* Put move `ply` (its notation text) to (room, game_no); the store's
+ * answer. */
 static int
-test_store_move(struct store *s, const char *room, int game_no, int ply)
+test_store_move_text(
+    struct store *s, const char *room, int game_no, int ply, const char *text)
 {
 	struct store_move m;
-	char text[32];
 	struct store_op *op;
 
-	snprintf(text, sizeof text, "m%d", ply);
 	m.ply = ply;
 	m.seat = (ply - 1) % 2;
 	m.move = text;
@@ -278,6 +278,16 @@ test_store_move(struct store *s, const char *room, int game_no, int ply)
 	return store_write(s, op);
 }
 
+/* Append move `ply` ("m<ply>") to (room, game_no); the store's answer. */
+static int
+test_store_move(struct store *s, const char *room, int game_no, int ply)
+{
+	char text[32];
+
+	snprintf(text, sizeof text, "m%d", ply);
+	return test_store_move_text(s, room, game_no, ply, text);
+}
+
 /* What a store_load callback saw. */
 struct test_store_seen {
 	int rooms;
@@ -290,6 +300,7 @@ struct test_store_seen {
 	char options[64]; /* the first room's options */
 	int result_null;  /* the first room's result was NULL */
 	long long clock0; /* the first room's first move's clock */
+	char move3[16];   /* the first room's third move ("" if none) */
 };
 
 /* Record one loaded room and check its moves. */
@@ -312,6 +323,9 @@ test_store_seen_cb(void *arg, const struct store_room *r,
 		snprintf(seen->options, sizeof seen->options, "%s", r->options);
 		seen->result_null = r->result == NULL;
 		seen->clock0 = nmoves > 0 ? moves[0].clock_ms[0] : -1;
+		if (nmoves >= 3)
+			snprintf(seen->move3, sizeof seen->move3, "%s",
+			    moves[2].move);
 	}
 	for (i = 0; i < nmoves; i++) {
 		snprintf(want, sizeof want, "m%d", i + 1);
@@ -447,6 +461,16 @@ test_store_rooms_moves(struct store *s)
 	CHECK_INT(test_store_move(s, "r1", 1, 3), 0);
 	CHECK_INT(test_store_load(s, &seen), 0);
 	CHECK_INT(seen.nmoves[0], 5);
+	CHECK(seen.plies_ok);
+	/* Put again with another move, the ply keeps the later one (as
+	 * PostgreSQL's does: test_pgstore's run of moves repeating a key). */
+	CHECK_INT(test_store_move_text(s, "r1", 1, 3, "x3"), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.nmoves[0], 5);
+	CHECK_STR(seen.move3, "x3");
+	CHECK_INT(test_store_move(s, "r1", 1, 3), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_STR(seen.move3, "m3");
 	CHECK(seen.plies_ok);
 	/* A move for a room that does not exist is refused, naming the
 	 * operation and key. */
