@@ -6,6 +6,13 @@
 #   make pg-test    the tests that store, against a throwaway PostgreSQL
 #   make cluster-test  several nodes with PostgreSQL, Redis and HAProxy
 #   make cluster-asan-test  the same against the asan build
+#   make mutate     do the tests fail when they should? Small realistic bugs
+#                   (tests/mutate.py's table), each put into a scratch copy
+#                   of the tree: the tests named for it must fail ("caught");
+#                   not part of make test. MUTATE="N ..." runs those rows.
+#                   A row whose text is gone fails ("no longer applies"):
+#                   update the row with the code (docs/HACKING.md,
+#                   "Mutation tests").
 #   make asan       build and run the tests with address and UB sanitizers
 #   make tsan       build with ThreadSanitizer; tsan-test runs the threaded tests
 #   make fuzz       build the libFuzzer targets (clang)
@@ -97,7 +104,7 @@ CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
 BENCH_BIN = $(BUILD)/perft $(BUILD)/perft_ref $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
 
-.PHONY: all deps run test pg-test cluster-test cluster-asan-test asan asan-test tsan tsan-test fuzz fuzz-run \
+.PHONY: all deps run test pg-test cluster-test cluster-asan-test mutate asan asan-test tsan tsan-test fuzz fuzz-run \
 	tablerod-alone alone-test check-layers \
 	bench bots-prev install clean format check-format FORCE
 .SUFFIXES:
@@ -221,6 +228,15 @@ alone-test: all
 	@ln -sf ../tablerod-alone $(ALONE_VIEW)/tablerod
 	@ln -sf ../tablero $(ALONE_VIEW)/tablero
 	@TABLERO_WEB=0 sh tests/run.sh $(ALONE_VIEW) 0 $(ALONE_TESTS)
+
+# Each row of tests/mutate.py's table in a scratch copy of the tree (the
+# build folder copied too, so only what the row touches is rebuilt); the
+# rows that need PostgreSQL or the cluster run inside
+# contrib/clustertest.sh, which the script starts (when it cannot, those
+# rows are skipped and said so). Non-zero when a row is missed, no longer
+# applies or does not build.
+mutate: all
+	@python3 tests/mutate.py --build $(BUILD) $(MUTATE)
 
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan NATIVE="$(NATIVE)" \

@@ -1205,6 +1205,7 @@ pgpg_commit(struct store_conn *c, const struct store_op *ops)
 
 	if (ops == NULL)
 		return 0;
+	store_fault_hold(&c->fault); /* test-only: a stalled commit */
 	if (pgpg_ready(c) != 0)
 		return -1;
 	if ((rc = pgpg_fence(c, ops, &begun)) != 0 ||

@@ -1545,6 +1545,7 @@ sqlite_op(struct store_conn *s, const struct store_op *op)
 static int
 sqlite_commit(struct store_conn *s, const struct store_op *ops)
 {
+	store_fault_hold(&s->fault); /* test-only: a stalled commit */
 	if (s->db == NULL && sqlite_reconnect(s) != 0)
 		return -1;
 	if (sqlite_run(s, "BEGIN IMMEDIATE", "begin") != 0)
