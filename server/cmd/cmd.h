@@ -33,6 +33,7 @@ PROTO_VERBS(SERVER_CMD_DECLARE)
 
 /* cmd_room.c */
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
+struct room *cmd_room_member(struct conn *c, const struct proto_request *req);
 void cmd_export_room(struct conn *c, const struct proto_request *req,
     const struct room *r, const cJSON *seats);
 int cmd_chat_fits(struct conn *c, const struct proto_request *req);

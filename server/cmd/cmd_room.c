@@ -115,6 +115,23 @@ cmd_room_arg(struct conn *c, const struct proto_request *req)
 	return r;
 }
 
+/* The request's room (as cmd_room_arg) when c's player sits in it or
+ * watches it; NULL after replying. */
+struct room *
+cmd_room_member(struct conn *c, const struct proto_request *req)
+{
+	struct room *r = cmd_room_arg(c, req);
+
+	if (r == NULL)
+		return NULL;
+	if (room_seat_of(r, c->player) < 0 && !room_is_watcher(r, c->player)) {
+		conn_error(
+		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
+		return NULL;
+	}
+	return r;
+}
+
 static void
 cmd_bad_seat(struct conn *c, const struct proto_request *req,
     const struct rules_game *g, const char *seat)
@@ -742,16 +759,11 @@ cmd_chat_fits(struct conn *c, const struct proto_request *req)
 void
 cmd_say(struct conn *c, const struct proto_request *req)
 {
-	struct room *r = cmd_room_arg(c, req);
+	struct room *r = cmd_room_member(c, req);
 	cJSON *ev;
 
 	if (r == NULL)
 		return;
-	if (room_seat_of(r, c->player) < 0 && !room_is_watcher(r, c->player)) {
-		conn_error(
-		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
-		return;
-	}
 	if (!cmd_chat_fits(c, req))
 		return;
 	room_commit(r, 1, 0);

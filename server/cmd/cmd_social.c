@@ -58,17 +58,10 @@ cmd_tell(struct conn *c, const struct proto_request *req)
 void
 cmd_invite(struct conn *c, const struct proto_request *req)
 {
-	struct room *r = cmd_room_arg(c, req);
+	struct room *r = cmd_room_member(c, req);
 	cJSON *ev;
 
-	if (r == NULL)
-		return;
-	if (room_seat_of(r, c->player) < 0 && !room_is_watcher(r, c->player)) {
-		conn_error(
-		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
-		return;
-	}
-	if (social_target(c, req) != 0)
+	if (r == NULL || social_target(c, req) != 0)
 		return;
 	conn_reply(c, proto_reply(req));
 	ev = proto_event(PROTO_EV_INVITED, NULL, 0);
