@@ -32,6 +32,7 @@ static const char *const lines[] = {
     "leave",
     "state room=r4",
     "state r4 since=500",
+    "state r4 at=3",
     "moves b6",
     "move 3,4 up seq=12",
     "draw offer",
@@ -64,6 +65,7 @@ same_request(const struct proto_request *a, const struct proto_request *b)
 	    same_str(a->mode, b->mode) && same_str(a->status, b->status) &&
 	    a->has_seq == b->has_seq && a->seq == b->seq &&
 	    a->has_since == b->has_since && a->since == b->since &&
+	    a->has_at == b->has_at && a->at == b->at &&
 	    a->has_private == b->has_private &&
 	    a->is_private == b->is_private && a->has_clock == b->has_clock &&
 	    a->clock_initial == b->clock_initial &&
