@@ -251,7 +251,10 @@ int proto_proxy_parse(const void *buf, size_t len, struct proto_proxy *out);
 	X(SEEK, seek)                                                          \
 	X(SEEKS, seeks)                                                        \
 	X(UNSEEK, unseek)                                                      \
-	X(TOURNEY, tourney)
+	X(TOURNEY, tourney)                                                    \
+	X(BLOCK, block)                                                        \
+	X(UNBLOCK, unblock)                                                    \
+	X(BLOCKS, blocks)
 
 enum proto_verb {
 #define PROTO_VERB_ENUM(upper, lower) PROTO_##upper,
@@ -666,6 +669,7 @@ text_fn text_reply_hello, text_reply_games, text_reply_rooms, text_reply_seated,
 text_fn text_reply_finger, text_reply_ratings;
 text_fn text_reply_seek, text_reply_seeks;
 text_fn text_reply_tourney;
+text_fn text_reply_blocks;
 
 /* text.c: the event renderers that events.c's rows name */
 text_fn *proto_event_text(enum proto_event_kind e); /* in events.c */

@@ -1376,6 +1376,10 @@ text_event_shutdown(struct text_buf *b, const cJSON *msg)
 void
 text_event_chat(struct text_buf *b, const cJSON *msg)
 {
+	/* A room's chat from someone the reader blocks: only its seq, so
+	 * that the room's events count on without a gap; nothing to read. */
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "hidden")))
+		return;
 	text_chat(b, text_str(msg, "room"), text_str(msg, "from"),
 	    text_str(msg, "text"));
 }
@@ -2005,4 +2009,45 @@ text_event_reconnect(struct text_buf *b, const cJSON *msg)
 	text_addf(b, "Room %s moved to another server: connect again and "
 	             "log in with hello NAME TOKEN.\n",
 	    text_str(msg, "room") ? text_str(msg, "room") : "?");
+}
+
+/* The names of a list (blocks), "nobody" when it is empty. */
+static void
+text_names(struct text_buf *b, const cJSON *list)
+{
+	const cJSON *n;
+
+	if (!cJSON_IsArray(list) || list->child == NULL) {
+		text_add(b, "nobody");
+		return;
+	}
+	cJSON_ArrayForEach(n, list) {
+		text_add_untrusted(
+		    b, cJSON_IsString(n) ? n->valuestring : "?", NULL);
+		if (n->next != NULL)
+			text_add(b, ", ");
+	}
+}
+
+/* block, unblock and blocks: what changed, then whom the player blocks:
+ * "You block eve: ... You block: eve, tom." */
+void
+text_reply_blocks(struct text_buf *b, const cJSON *msg)
+{
+	const char *re = text_str(msg, "re"), *name = text_str(msg, "name");
+
+	if (re != NULL && name != NULL && strcmp(re, "block") == 0) {
+		text_add(b, "You block ");
+		text_add_untrusted(b, name, NULL);
+		text_add(b,
+		    ": no tells, invites, pairings, joins or chat of "
+		    "theirs reach you.\n");
+	} else if (re != NULL && name != NULL && strcmp(re, "unblock") == 0) {
+		text_add(b, "You no longer block ");
+		text_add_untrusted(b, name, NULL);
+		text_add(b, ".\n");
+	}
+	text_add(b, "You block: ");
+	text_names(b, cJSON_GetObjectItemCaseSensitive(msg, "blocks"));
+	text_add(b, ".\n");
 }

@@ -479,6 +479,43 @@ static const struct verbs_entry verbs_tourney = {
     .text = text_reply_tourney,
 };
 
+static const struct verbs_entry verbs_block = {
+    .name = "block",
+    .login = 1,
+    .fields = F(NAME),
+    .required = F(NAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, -1},
+    .usage = "block NAME",
+    .summary = "hear nothing more from a player: no tells, invites, "
+               "pairings, joins or chat of theirs reach you",
+    .text = text_reply_blocks,
+};
+
+static const struct verbs_entry verbs_unblock = {
+    .name = "unblock",
+    .login = 1,
+    .fields = F(NAME),
+    .required = F(NAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, -1},
+    .usage = "unblock NAME",
+    .summary = "hear from a player you blocked again",
+    .text = text_reply_blocks,
+};
+
+static const struct verbs_entry verbs_blocks = {
+    .name = "blocks",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {-1, -1},
+    .usage = "blocks",
+    .summary = "the players you block",
+    .text = text_reply_blocks,
+};
+
 /* The rows by verb; a verb of PROTO_VERBS without its verbs_<name> row does
  * not compile. */
 static const struct verbs_entry *const verbs_table[] = {

@@ -155,6 +155,10 @@ struct worker;
  * the cluster's, and room to spare. */
 #define SERVER_ROOM_HOOKS_MAX 4
 
+/* Players one player may block: more than anyone needs against a few
+ * nuisances; each is a row and a name in memory while they are here. */
+#define SERVER_BLOCKS_MAX 100
+
 #define SERVER_NAME_MAX 16 /* a player's name, without its NUL */
 #define SERVER_ROOM_ID_MAX 24
 #define SERVER_MOVE_TEXT_MAX 64

@@ -31,6 +31,10 @@ typedef void cmd_fn(struct conn *c, const struct proto_request *req);
 PROTO_VERBS(SERVER_CMD_DECLARE)
 #undef SERVER_CMD_DECLARE
 
+/* cmd_block.c */
+int cmd_known_name(struct conn *c, const struct proto_request *req,
+    const char *name, char *out, size_t len);
+
 /* cmd_room.c */
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
 void cmd_export_room(struct conn *c, const struct proto_request *req,

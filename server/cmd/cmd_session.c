@@ -92,6 +92,13 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	if (player_authenticate(c, req, token, sizeof token, &id, &is_new) != 0)
 		return;
 	p = player_get(c->srv, id.name);
+	/* Whom the player blocks, as stored (perhaps changed on another
+	 * node since they were last here). */
+	if (block_load(c->srv, p) != 0) {
+		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		player_release(c->srv, p);
+		return;
+	}
 	p->played = p->played || id.played;
 	/* Queued like any write: the reply waits for its commit. */
 	if (!p->played && !is_new)

@@ -5,7 +5,8 @@
  * accepts, or a bare "join" in tablero). Both reach players who are
  * connected; nothing is kept for one who is not (refused, saying so). On
  * a cluster a player logged in on another node (the lobby's cache of
- * that node) is sent the event there (player_send).
+ * that node) is sent the event there (player_send). Neither reaches a
+ * player who blocks the sender (core/block.c).
  */
 #include <string.h>
 #include <strings.h>
@@ -15,7 +16,8 @@
 #include "server/net/limit.h"
 
 /* 0 when req->name is a connected player other than the sender (here or,
- * in a cluster, on another node), or -1 with the error sent. */
+ * in a cluster, on another node) who does not block the sender, or -1
+ * with the error sent. */
 static int
 social_target(struct conn *c, const struct proto_request *req)
 {
@@ -34,6 +36,12 @@ social_target(struct conn *c, const struct proto_request *req)
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s is not connected now, and nothing is kept for later: "
 		    "try again when they are back (who lists who is here)",
+		    req->name);
+		return -1;
+	}
+	if (block_refuses(c->srv, req->name, c->player->name)) {
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s blocks you: your tells and invites do not reach them",
 		    req->name);
 		return -1;
 	}

@@ -393,6 +393,8 @@ static const unsigned char session_stores[PROTO_VERB_COUNT] = {
     [PROTO_SAY] = 1,
     [PROTO_SEEK] = 1,   /* its row; a pairing makes a room */
     [PROTO_UNSEEK] = 1, /* deletes rows */
+    [PROTO_BLOCK] = 1,  /* its row */
+    [PROTO_UNBLOCK] = 1,
 };
 
 /* The verbs whose replies show nothing anyone changed (a ping, the list

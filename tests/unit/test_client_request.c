@@ -42,6 +42,7 @@ static const char *const lines[] = {
     "mode text",
     "hint",
     "who",
+    "block eve",
 };
 
 /* Two decoded requests mean the same (strings compared, NULL = NULL). */
