@@ -158,6 +158,12 @@ struct worker;
 /* Players one player may block: more than anyone needs against a few
  * nuisances; each is a row and a name in memory while they are here. */
 #define SERVER_BLOCKS_MAX 100
+/* Tells and invites one player may receive a second, from everyone
+ * together, and in a burst: a conversation or a club's invitations
+ * fit; ten names sending at their message rate (a hundred a second,
+ * issue 30) do not. */
+#define SERVER_HEARD_PER_SEC 2
+#define SERVER_HEARD_BURST 10
 
 #define SERVER_NAME_MAX 16 /* a player's name, without its NUL */
 #define SERVER_ROOM_ID_MAX 24

@@ -6,7 +6,10 @@
  * connected; nothing is kept for one who is not (refused, saying so). On
  * a cluster a player logged in on another node (the lobby's cache of
  * that node) is sent the event there (player_send). Neither reaches a
- * player who blocks the sender (core/block.c).
+ * player who blocks the sender (core/block.c), and a player hears at
+ * most SERVER_HEARD_PER_SEC of them a second from everyone together
+ * (bursts of SERVER_HEARD_BURST): the sender over it is refused, told
+ * to try again.
  */
 #include <string.h>
 #include <strings.h>
@@ -15,9 +18,38 @@
 #include "server/club/club.h"
 #include "server/net/limit.h"
 
+/* Take one of the tells and invites req->name may hear now: 0, or -1
+ * after refusing (rate_limited, with when to try again). A player on
+ * another node of a cluster is counted there, not here. */
+static int
+social_heard(struct conn *c, const struct proto_request *req)
+{
+	struct player *p = player_find(c->srv, req->name);
+	const double per_ms = SERVER_HEARD_PER_SEC / 1000.0;
+	int64_t now = clock_mono_ms();
+
+	if (p == NULL)
+		return 0;
+	if (!bucket_has(&p->heard, per_ms, SERVER_HEARD_BURST, now)) {
+		limit_log(c->srv,
+		    "conn %llu %s as %s: tell or invite to %s refused: over "
+		    "its %d a second",
+		    (unsigned long long)c->id, c->addr, c->player->name,
+		    p->name, SERVER_HEARD_PER_SEC);
+		conn_error(c, req, PROTO_E_RATE_LIMITED,
+		    "%s is getting more than %d tells and invites a second; "
+		    "try again in %lld ms",
+		    p->name, SERVER_HEARD_PER_SEC,
+		    (long long)bucket_wait_ms(&p->heard, per_ms));
+		return -1;
+	}
+	p->heard.tokens -= 1.0;
+	return 0;
+}
+
 /* 0 when req->name is a connected player other than the sender (here or,
- * in a cluster, on another node) who does not block the sender, or -1
- * with the error sent. */
+ * in a cluster, on another node) who takes tells and invites from the
+ * sender now, or -1 with the error sent. */
 static int
 social_target(struct conn *c, const struct proto_request *req)
 {
@@ -45,7 +77,7 @@ social_target(struct conn *c, const struct proto_request *req)
 		    req->name);
 		return -1;
 	}
-	return 0;
+	return social_heard(c, req);
 }
 
 void

@@ -29,6 +29,9 @@ struct player {
 	/* The names this player blocks (block.c), read at hello; NULL
 	 * before (the store has them). */
 	struct block_list *blocks;
+	/* Tells and invites to this player lately (cmd_social.c): at most
+	 * SERVER_HEARD_PER_SEC a second, whoever sends them. */
+	struct bucket heard;
 };
 
 /* The protocol's words for them (proto_room_status_name). */
