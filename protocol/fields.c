@@ -91,6 +91,9 @@ static const struct fields_entry fields_table[PROTO_F_COUNT] = {
         FIELDS_OFF(act), "create, join, leave, start, list, show"},
     [PROTO_F_TOURNEY] = {"tourney", FIELDS_STRING, PROTO_FIELD_MAX,
         FIELDS_PLAIN, 0, FIELDS_OFF(tourney), NULL},
+    [PROTO_F_MINUTES] = {"minutes", FIELDS_SEQ, 0, FIELDS_PLAIN, 0, 0, NULL},
+    [PROTO_F_ADDRESS] = {"address", FIELDS_STRING, PROTO_FIELD_MAX,
+        FIELDS_PLAIN, 0, FIELDS_OFF(address), NULL},
 };
 
 /* A boolean field's two members: *has (given) and the value. */
@@ -255,7 +258,7 @@ fields_check(const char *label, const char *s, size_t len, size_t max,
 	return PROTO_OK;
 }
 
-/* A counting field's (seq, since, at) value in req, and its
+/* A counting field's (seq, since, at, minutes) value in req, and its
  * "present" flag in *has. */
 static long long *
 fields_count_slot(struct proto_request *req, enum proto_field field, int **has)
@@ -267,6 +270,9 @@ fields_count_slot(struct proto_request *req, enum proto_field field, int **has)
 	case PROTO_F_AT:
 		*has = &req->has_at;
 		return &req->at;
+	case PROTO_F_MINUTES:
+		*has = &req->has_minutes;
+		return &req->minutes;
 	default:
 		*has = &req->has_seq;
 		return &req->seq;

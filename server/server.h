@@ -164,6 +164,13 @@ struct worker;
  * issue 30) do not. */
 #define SERVER_HEARD_PER_SEC 2
 #define SERVER_HEARD_BURST 10
+/* Identities --admin may name: a club's few operators. */
+#define SERVER_ADMINS_MAX 16
+/* Bans and mutes in force at most (checked per connection and per
+ * message, one short scan): an operator's list, not a firewall's. */
+#define SERVER_SANCTIONS_MAX 4096
+/* The longest mute, in minutes: a year; longer is a ban. */
+#define SERVER_MUTE_MINUTES_MAX 525600
 
 #define SERVER_NAME_MAX 16 /* a player's name, without its NUL */
 #define SERVER_ROOM_ID_MAX 24
@@ -225,6 +232,8 @@ struct config {
 	    *redis; /* HOST:PORT: a cluster node (cluster.c); NULL: alone */
 	const char *node; /* the node's id in the cluster; NULL: made up */
 	const char *proxy_from; /* trusted PROXY protocol sources (proxy.c) */
+	const char *admin[SERVER_ADMINS_MAX]; /* operators' names (--admin) */
+	int nadmin;
 };
 
 TAILQ_HEAD(conn_list, conn);
@@ -284,6 +293,9 @@ struct server {
 	struct rating_fresh *rating_fresh;
 	struct record_fresh *record_fresh; /* the same, of records.c */
 	struct seek_pool *seeks; /* open seeks, memory only (seek.h) */
+	/* Bans and mutes in force (cmd/sanction.c), or NULL before the
+	 * store is read. */
+	struct sanctions *sanctions;
 };
 
 #endif

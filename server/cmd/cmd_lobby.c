@@ -265,7 +265,7 @@ cmd_chat(struct conn *c, const struct proto_request *req)
 		cmd_say(c, req);
 		return;
 	}
-	if (!cmd_chat_fits(c, req))
+	if (sanction_muted(c, req) || !cmd_chat_fits(c, req))
 		return;
 	conn_reply(c, proto_reply(req));
 	ev = proto_event(PROTO_EV_CHAT, NULL, 0);

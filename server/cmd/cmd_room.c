@@ -835,7 +835,7 @@ cmd_say(struct conn *c, const struct proto_request *req)
 	struct room *r;
 	cJSON *ev;
 
-	if ((r = cmd_room_arg(c, req)) == NULL)
+	if (sanction_muted(c, req) || (r = cmd_room_arg(c, req)) == NULL)
 		return;
 	if (room_seat_of(r, c->player) < 0 && !room_is_watcher(r, c->player)) {
 		conn_error(

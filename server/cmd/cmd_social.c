@@ -6,10 +6,10 @@
  * connected; nothing is kept for one who is not (refused, saying so). On
  * a cluster a player logged in on another node (the lobby's cache of
  * that node) is sent the event there (player_send). Neither reaches a
- * player who blocks the sender (core/block.c), and a player hears at
- * most SERVER_HEARD_PER_SEC of them a second from everyone together
- * (bursts of SERVER_HEARD_BURST): the sender over it is refused, told
- * to try again.
+ * player who blocks the sender (core/block.c), nor comes from a muted
+ * one (sanction.c), and a player hears at most SERVER_HEARD_PER_SEC of
+ * them a second from everyone together (bursts of SERVER_HEARD_BURST):
+ * the sender over it is refused, told to try again.
  */
 #include <string.h>
 #include <strings.h>
@@ -85,7 +85,8 @@ cmd_tell(struct conn *c, const struct proto_request *req)
 {
 	cJSON *ev;
 
-	if (!cmd_chat_fits(c, req) || social_target(c, req) != 0)
+	if (sanction_muted(c, req) || !cmd_chat_fits(c, req) ||
+	    social_target(c, req) != 0)
 		return;
 	conn_reply(c, proto_reply(req));
 	ev = proto_event(PROTO_EV_TOLD, NULL, 0);
@@ -98,10 +99,10 @@ cmd_tell(struct conn *c, const struct proto_request *req)
 void
 cmd_invite(struct conn *c, const struct proto_request *req)
 {
-	struct room *r = cmd_room_arg(c, req);
+	struct room *r;
 	cJSON *ev;
 
-	if (r == NULL)
+	if (sanction_muted(c, req) || (r = cmd_room_arg(c, req)) == NULL)
 		return;
 	if (room_seat_of(r, c->player) < 0 && !room_is_watcher(r, c->player)) {
 		conn_error(

@@ -43,6 +43,9 @@ static const char *const lines[] = {
     "hint",
     "who",
     "block eve",
+    "mute eve 30",
+    "ban 192.0.2.0/24",
+    "announce back in five minutes",
 };
 
 /* Two decoded requests mean the same (strings compared, NULL = NULL). */
@@ -67,6 +70,8 @@ same_request(const struct proto_request *a, const struct proto_request *b)
 	    a->has_seq == b->has_seq && a->seq == b->seq &&
 	    a->has_since == b->has_since && a->since == b->since &&
 	    a->has_at == b->has_at && a->at == b->at &&
+	    a->has_minutes == b->has_minutes && a->minutes == b->minutes &&
+	    same_str(a->address, b->address) &&
 	    a->has_private == b->has_private &&
 	    a->is_private == b->is_private && a->has_clock == b->has_clock &&
 	    a->clock_initial == b->clock_initial &&
