@@ -10,8 +10,9 @@
  *
  * On a cluster, an announcement reaches the other nodes' players through
  * player_send; kick, ban and mute act on this node's memory: a kick or
- * a ban closes only connections of this node, and the other nodes learn
- * of a ban or a mute at their next start (docs/PROTOCOL.md says so).
+ * a ban closes only connections of this node, another node reads an
+ * identity's ban or mute at that player's next login there (sanction.c)
+ * and an address ban at its next start (docs/PROTOCOL.md says so).
  */
 #include <string.h>
 #include <strings.h>
@@ -38,9 +39,7 @@ cmd_moderate_target(struct conn *c, const struct proto_request *req,
 {
 	if (name == NULL) {
 		conn_error(c, req, PROTO_E_BAD_REQUEST,
-		    "%s NAME: a name is "
-		    "required",
-		    proto_verb_name(req->verb));
+		    "%s NAME: a name is required", proto_verb_name(req->verb));
 		return -1;
 	}
 	if (cmd_known_name(c, req, name, out, SERVER_NAME_MAX + 1) != 0)
