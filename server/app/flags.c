@@ -393,6 +393,16 @@ static const struct flags_entry flags_table[] = {
                 "protocol header (v1 or v2), whose client address counts "
                 "for every per-address limit; on every port",
         .def_text = "none: every connection is its own client"},
+    {.name = "admin",
+        .type = FLAGS_LIST,
+        .off = CFG(admin),
+        .count_off = CFG(nadmin),
+        .max = SERVER_ADMINS_MAX,
+        .arg = "NAME",
+        .help = "an operator: this identity may kick, mute, ban and "
+                "announce (docs/PROTOCOL.md); register the name first; "
+                "repeat for several",
+        .def_text = "nobody"},
     {.name = "idle-lobby",
         .type = FLAGS_INT,
         .off = CFG(lobby_idle_sec),
@@ -798,7 +808,7 @@ flags_parse(struct config *cfg, int argc, char **argv)
 	struct option longopts[FLAGS_COUNT + 1];
 	char shortopts[FLAGS_COUNT * 2 + 1], err[256];
 	const struct flags_entry *f;
-	int c;
+	int c, i;
 
 	flags_getopt(longopts, shortopts);
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -832,6 +842,15 @@ flags_parse(struct config *cfg, int argc, char **argv)
 		fprintf(stderr, "tablerod: unexpected argument '%s'\n",
 		    argv[optind]);
 		exit(2);
+	}
+	for (i = 0; i < cfg->nadmin; i++) {
+		if (!player_name_valid(cfg->admin[i])) {
+			fprintf(stderr,
+			    "tablerod: --admin %s: a name is 1 to 16 letters, "
+			    "digits, '_' or '-'\n",
+			    cfg->admin[i]);
+			exit(2);
+		}
 	}
 	if (cfg->proxy_from != NULL &&
 	    proxy_check_flag(cfg->proxy_from, err, sizeof err) != 0) {
