@@ -148,8 +148,10 @@ $(BUILD)/tablerod-alone: $(ALONE_OBJ) $(LIBAI) $(LIBPROTO) $(LIBRULES)
 tablerod-alone: $(BUILD)/tablerod-alone
 
 # Every server folder's undefined symbols against SERVER_LAYERS.
-check-layers: $(SERVER_OBJ) $(ALONE_OBJ)
-	@sh contrib/check-layers.sh $(BUILD)/obj/server $(SERVER_LAYERS)
+CHECK_LAYERS_OBJ = $(sort $(SERVER_OBJ) $(ALONE_OBJ))
+check-layers: $(CHECK_LAYERS_OBJ)
+	@sh contrib/check-layers.sh "$(SERVER_LAYERS)" $(BUILD)/obj/server \
+	    $(CHECK_LAYERS_OBJ)
 
 $(BUILD)/tablero: $(BUILD)/obj/client-cli/main.o $(CLIENT_OBJ) $(LIBPROTO) $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) $(CLIENT_LIBS) -lm
