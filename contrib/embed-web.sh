@@ -4,7 +4,7 @@
 # own page wherever it is installed (server/net/webfile.c; --web-dir
 # serves another copy). Each file's gzip copy is GZDIR/NAME.gz, NAME its
 # path under web/ (the Makefile makes them with gzip -9n).
-# Usage: embed-web.sh GZDIR web/index.html web/js/app.js ... > web.c
+# Usage: embed-web.sh GZDIR web/index.html web/js/app.js ... > webdata.c
 set -eu
 gzdir=$1
 shift

@@ -159,6 +159,23 @@ struct worker;
  * the cluster's, and room to spare. */
 #define SERVER_ROOM_HOOKS_MAX 4
 
+/* Players one player may block: more than anyone needs against a few
+ * nuisances; each is a row and a name in memory while they are here. */
+#define SERVER_BLOCKS_MAX 100
+/* Tells and invites one player may receive a second, from everyone
+ * together, and in a burst: a conversation or a club's invitations
+ * fit; ten names sending at their message rate (a hundred a second,
+ * issue 30) do not. */
+#define SERVER_HEARD_PER_SEC 2
+#define SERVER_HEARD_BURST 10
+/* Identities --admin may name: a club's few operators. */
+#define SERVER_ADMINS_MAX 16
+/* Bans and mutes in force at most (checked per connection and per
+ * message, one short scan): an operator's list, not a firewall's. */
+#define SERVER_SANCTIONS_MAX 4096
+/* The longest mute, in minutes: a year; longer is a ban. */
+#define SERVER_MUTE_MINUTES_MAX 525600
+
 #define SERVER_NAME_MAX 16 /* a player's name, without its NUL */
 #define SERVER_ROOM_ID_MAX 24
 #define SERVER_MOVE_TEXT_MAX 64
@@ -218,7 +235,9 @@ struct config {
 	const char
 	    *redis; /* HOST:PORT: a cluster node (cluster.c); NULL: alone */
 	const char *node; /* the node's id in the cluster; NULL: made up */
-	const char *proxy_from;   /* trusted PROXY protocol sources (proxy.c) */
+	const char *proxy_from; /* trusted PROXY protocol sources (proxy.c) */
+	const char *admin[SERVER_ADMINS_MAX]; /* operators' names (--admin) */
+	int nadmin;
 	int metrics_port;         /* -1: no metrics (app/metrics.c) */
 	const char *metrics_from; /* who may scrape them */
 };
@@ -281,6 +300,9 @@ struct server {
 	struct record_fresh *record_fresh; /* the same, of records.c */
 	struct seek_pool *seeks; /* open seeks, memory only (seek.h) */
 	struct metrics *metrics; /* --metrics-port (app/metrics.c), or NULL */
+	/* Bans and mutes in force (cmd/sanction.c), or NULL before the
+	 * store is read. */
+	struct sanctions *sanctions;
 };
 
 #endif

@@ -410,6 +410,16 @@ static const struct flags_entry flags_table[] = {
         .arg = "ADDR[/BITS][,...]",
         .help = "who may read --metrics-port; others get 403",
         .def_text = "127.0.0.1,::1: this machine"},
+    {.name = "admin",
+        .type = FLAGS_LIST,
+        .off = CFG(admin),
+        .count_off = CFG(nadmin),
+        .max = SERVER_ADMINS_MAX,
+        .arg = "NAME",
+        .help = "an operator: this identity may kick, mute, ban and "
+                "announce (docs/PROTOCOL.md); register the name first; "
+                "repeat for several",
+        .def_text = "nobody"},
     {.name = "idle-lobby",
         .type = FLAGS_INT,
         .off = CFG(lobby_idle_sec),
@@ -816,7 +826,7 @@ flags_parse(struct config *cfg, int argc, char **argv)
 	char shortopts[FLAGS_COUNT * 2 + 1], err[256];
 	const struct flags_entry *f;
 	struct proxy_list *from;
-	int c;
+	int c, i;
 
 	flags_getopt(longopts, shortopts);
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -850,6 +860,15 @@ flags_parse(struct config *cfg, int argc, char **argv)
 		fprintf(stderr, "tablerod: unexpected argument '%s'\n",
 		    argv[optind]);
 		exit(2);
+	}
+	for (i = 0; i < cfg->nadmin; i++) {
+		if (!player_name_valid(cfg->admin[i])) {
+			fprintf(stderr,
+			    "tablerod: --admin %s: a name is 1 to 16 letters, "
+			    "digits, '_' or '-'\n",
+			    cfg->admin[i]);
+			exit(2);
+		}
 	}
 	if (cfg->proxy_from != NULL &&
 	    proxy_check_flag(cfg->proxy_from, err, sizeof err) != 0) {

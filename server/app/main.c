@@ -172,6 +172,7 @@ main_cleanup(struct server *srv)
 	tourney_free_all();
 	slots_free(&srv->held_conns);
 	player_free_all(srv);
+	sanction_free_all(srv);
 	limit_free_all(srv);
 	player_committed(srv, UINT64_MAX);
 	rating_committed(srv, UINT64_MAX);
@@ -296,6 +297,10 @@ main_start(struct server *srv)
 	if (srv->storeq == NULL)
 		return -1;
 	srv->conn_ops = &session_conn_ops;
+	/* Before listening: a banned address is refused from the first
+	 * connection on. */
+	if (sanction_load(srv) != 0)
+		return -1;
 	club_start(srv);
 	if (net_listen(srv) != 0 || web_listen(srv) != 0 ||
 	    metrics_start(srv) != 0)

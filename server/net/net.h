@@ -209,7 +209,7 @@ struct webfile {
 	char etag[20], gzetag[20];
 	int owned; /* data and gz were read from --web-dir (freed) */
 };
-/* One of the files built into tablerod (gen/web.c, contrib/embed-web.sh):
+/* One of the files built into tablerod (webdata.c, by contrib/embed-web.sh):
  * its path, bytes and gzip copy. */
 struct webfile_builtin {
 	const char *path;
