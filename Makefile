@@ -76,10 +76,18 @@ FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 DATA = $(sort $(wildcard data/*/*))
 
 GEN_DATA = $(BUILD)/gen/data.c
+# The browser client, built into tablerod (server/net/webfile.c) with a
+# gzip copy of each file; --web-dir serves another copy.
+WEB_FILES = web/index.html web/style.css web/favicon.svg \
+	$(sort $(wildcard web/js/*.js))
+WEB_GZ = $(WEB_FILES:web/%=$(BUILD)/gen/web/%.gz)
+# Generated into net/'s folder of objects: webfile.c's data is net/'s.
+GEN_WEB = $(BUILD)/gen/server/net/webdata.c
+WEB_OBJ = $(BUILD)/obj/server/net/webdata.o
 RULES_OBJ = $(RULES_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/data.o
 AI_OBJ = $(AI_SRC:%.c=$(BUILD)/obj/%.o)
 PROTO_OBJ = $(PROTO_SRC:%.c=$(BUILD)/obj/%.o)
-SERVER_OBJ = $(SERVER_SRC:%.c=$(BUILD)/obj/%.o)
+SERVER_OBJ = $(SERVER_SRC:%.c=$(BUILD)/obj/%.o) $(WEB_OBJ)
 CLIENT_OBJ = $(CLIENT_SRC:%.c=$(BUILD)/obj/%.o)
 
 LIBRULES = $(BUILD)/librules.a
@@ -129,6 +137,18 @@ $(GEN_DATA): $(DATA) contrib/embed.sh
 $(BUILD)/obj/gen/data.o: $(GEN_DATA) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Irules -c $< -o $@
+
+$(BUILD)/gen/web/%.gz: web/%
+	@mkdir -p $(@D)
+	gzip -9 -n -c $< > $@.tmp && mv $@.tmp $@
+
+$(GEN_WEB): $(WEB_FILES) $(WEB_GZ) contrib/embed-web.sh
+	@mkdir -p $(@D)
+	sh contrib/embed-web.sh $(BUILD)/gen/web $(WEB_FILES) > $@.tmp && mv $@.tmp $@
+
+$(WEB_OBJ): $(GEN_WEB) | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIBRULES): $(RULES_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
@@ -309,10 +329,6 @@ install: all
 	install -m 755 $(SERVER_BIN) $(CLIENT_BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/tablero
 	cp -R data/. $(DESTDIR)$(PREFIX)/share/tablero/
-	install -d $(DESTDIR)$(PREFIX)/share/tablero/web/js
-	install -m 644 web/index.html web/style.css web/favicon.svg \
-	    $(DESTDIR)$(PREFIX)/share/tablero/web/
-	install -m 644 web/js/*.js $(DESTDIR)$(PREFIX)/share/tablero/web/js/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 644 docs/tablero.1 $(DESTDIR)$(PREFIX)/share/man/man1/

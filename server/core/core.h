@@ -288,6 +288,7 @@ struct worker *worker_new(struct server *srv);
 void worker_free(struct worker *w);
 void worker_bot(struct worker *w, struct room *r, int seat);
 void worker_cancel_conn(struct worker *w, uint64_t conn);
+int worker_jobs(const struct worker *w);
 /* A hint's answer, on the loop: req holds the request's verb, cmd and id;
  * verdict an enum ai_verdict; move NULL when none was found. */
 typedef void worker_hint_fn(struct conn *c, const struct proto_request *req,
