@@ -6,6 +6,13 @@
 #   make pg-test    the tests that store, against a throwaway PostgreSQL
 #   make cluster-test  several nodes with PostgreSQL, Redis and HAProxy
 #   make cluster-asan-test  the same against the asan build
+#   make mutate     do the tests fail when they should? Small realistic bugs
+#                   (tests/mutate.py's table), each put into a scratch copy
+#                   of the tree: the tests named for it must fail ("caught");
+#                   not part of make test. MUTATE="N ..." runs those rows.
+#                   A row whose text is gone fails ("no longer applies"):
+#                   update the row with the code (docs/HACKING.md,
+#                   "Mutation tests").
 #   make asan       build and run the tests with address and UB sanitizers
 #   make tsan       build with ThreadSanitizer; tsan-test runs the threaded tests
 #   make fuzz       build the libFuzzer targets (clang)
@@ -69,10 +76,18 @@ FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 DATA = $(sort $(wildcard data/*/*))
 
 GEN_DATA = $(BUILD)/gen/data.c
+# The browser client, built into tablerod (server/net/webfile.c) with a
+# gzip copy of each file; --web-dir serves another copy.
+WEB_FILES = web/index.html web/style.css web/favicon.svg \
+	$(sort $(wildcard web/js/*.js))
+WEB_GZ = $(WEB_FILES:web/%=$(BUILD)/gen/web/%.gz)
+# Generated into net/'s folder of objects: webfile.c's data is net/'s.
+GEN_WEB = $(BUILD)/gen/server/net/webdata.c
+WEB_OBJ = $(BUILD)/obj/server/net/webdata.o
 RULES_OBJ = $(RULES_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/data.o
 AI_OBJ = $(AI_SRC:%.c=$(BUILD)/obj/%.o)
 PROTO_OBJ = $(PROTO_SRC:%.c=$(BUILD)/obj/%.o)
-SERVER_OBJ = $(SERVER_SRC:%.c=$(BUILD)/obj/%.o)
+SERVER_OBJ = $(SERVER_SRC:%.c=$(BUILD)/obj/%.o) $(WEB_OBJ)
 CLIENT_OBJ = $(CLIENT_SRC:%.c=$(BUILD)/obj/%.o)
 
 LIBRULES = $(BUILD)/librules.a
@@ -97,7 +112,7 @@ CLIENT_BIN = $(if $(wildcard client-cli/main.c),$(BUILD)/tablero)
 BENCH_BIN = $(BUILD)/perft $(BUILD)/perft_ref $(BUILD)/bench_store $(BUILD)/echod $(BUILD)/loadgen \
 	$(BUILD)/bots
 
-.PHONY: all deps run test pg-test cluster-test cluster-asan-test asan asan-test tsan tsan-test fuzz fuzz-run \
+.PHONY: all deps run test pg-test cluster-test cluster-asan-test mutate asan asan-test tsan tsan-test fuzz fuzz-run \
 	tablerod-alone alone-test check-layers \
 	bench bots-prev install clean format check-format FORCE
 .SUFFIXES:
@@ -123,6 +138,18 @@ $(BUILD)/obj/gen/data.o: $(GEN_DATA) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Irules -c $< -o $@
 
+$(BUILD)/gen/web/%.gz: web/%
+	@mkdir -p $(@D)
+	gzip -9 -n -c $< > $@.tmp && mv $@.tmp $@
+
+$(GEN_WEB): $(WEB_FILES) $(WEB_GZ) contrib/embed-web.sh
+	@mkdir -p $(@D)
+	sh contrib/embed-web.sh $(BUILD)/gen/web $(WEB_FILES) > $@.tmp && mv $@.tmp $@
+
+$(WEB_OBJ): $(GEN_WEB) | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
 $(LIBRULES): $(RULES_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 $(LIBAI): $(AI_OBJ)
@@ -141,8 +168,10 @@ $(BUILD)/tablerod-alone: $(ALONE_OBJ) $(LIBAI) $(LIBPROTO) $(LIBRULES)
 tablerod-alone: $(BUILD)/tablerod-alone
 
 # Every server folder's undefined symbols against SERVER_LAYERS.
-check-layers: $(SERVER_OBJ) $(ALONE_OBJ)
-	@sh contrib/check-layers.sh $(BUILD)/obj/server $(SERVER_LAYERS)
+CHECK_LAYERS_OBJ = $(sort $(SERVER_OBJ) $(ALONE_OBJ))
+check-layers: $(CHECK_LAYERS_OBJ)
+	@sh contrib/check-layers.sh "$(SERVER_LAYERS)" $(BUILD)/obj/server \
+	    $(CHECK_LAYERS_OBJ)
 
 $(BUILD)/tablero: $(BUILD)/obj/client-cli/main.o $(CLIENT_OBJ) $(LIBPROTO) $(LIBRULES)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) $(CLIENT_LIBS) -lm
@@ -222,6 +251,15 @@ alone-test: all
 	@ln -sf ../tablero $(ALONE_VIEW)/tablero
 	@TABLERO_WEB=0 sh tests/run.sh $(ALONE_VIEW) 0 $(ALONE_TESTS)
 
+# Each row of tests/mutate.py's table in a scratch copy of the tree (the
+# build folder copied too, so only what the row touches is rebuilt); the
+# rows that need PostgreSQL or the cluster run inside
+# contrib/clustertest.sh, which the script starts (when it cannot, those
+# rows are skipped and said so). Non-zero when a row is missed, no longer
+# applies or does not build.
+mutate: all
+	@python3 tests/mutate.py --build $(BUILD) $(MUTATE)
+
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan NATIVE="$(NATIVE)" \
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
@@ -291,10 +329,6 @@ install: all
 	install -m 755 $(SERVER_BIN) $(CLIENT_BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/tablero
 	cp -R data/. $(DESTDIR)$(PREFIX)/share/tablero/
-	install -d $(DESTDIR)$(PREFIX)/share/tablero/web/js
-	install -m 644 web/index.html web/style.css web/favicon.svg \
-	    $(DESTDIR)$(PREFIX)/share/tablero/web/
-	install -m 644 web/js/*.js $(DESTDIR)$(PREFIX)/share/tablero/web/js/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 644 docs/tablero.1 $(DESTDIR)$(PREFIX)/share/man/man1/

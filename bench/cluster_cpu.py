@@ -4,7 +4,8 @@ other node (every request and every reply and event forwarded through
 Redis). Sequential moves (one in flight), so it measures cost, not
 throughput: CPU seconds of each tablerod and of redis-server from
 /proc/PID/stat over the same moves. Needs TABLERO_TEST_PG (run it under
-contrib/pgtest.sh run) and redis-server.
+contrib/pgtest.sh run) and redis-server (a throwaway one of its own,
+tests/cluster/cluster_lib.py's OwnRedis).
 
 Usage: python3 bench/cluster_cpu.py [--build DIR] [--moves N]
 """
@@ -16,9 +17,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "blackbox"))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "cluster"))
 import harness  # noqa: E402
 from harness import Client, login  # noqa: E402
-import test_cluster_smoke as smoke  # noqa: E402
+import cluster_lib  # noqa: E402
+from games_lib import log_says  # noqa: E402
 
 
 def cpu(pid):
@@ -65,15 +68,15 @@ def main():
     p.add_argument("--build", default="build")
     p.add_argument("--moves", type=int, default=400)
     a = p.parse_args()
-    redis = smoke.Redis().start()
+    redis = cluster_lib.OwnRedis().start()
     db = harness.store_url(":memory:")
     fast = ["--rate", "100000", "--burst", "100000"]
     na = harness.Server(a.build, db=db, db_as_is=True, extra=fast + [
         "--redis", redis.addr, "--node", "ca"]).start()
     nb = harness.Server(a.build, db=db, db_as_is=True, extra=fast + [
         "--redis", redis.addr, "--node", "cb"]).start()
-    smoke.wait_log(na, "ready node=ca")
-    smoke.wait_log(nb, "ready node=cb")
+    log_says(na, "ready node=ca")
+    log_says(nb, "ready node=cb")
     procs = [na.proc.pid, nb.proc.pid, redis.proc.pid]
     tag = iter(range(1, 1000000))
 
@@ -107,7 +110,7 @@ def main():
                1000 * d[1] / made, 1000 * d[2] / made), flush=True)
     na.stop()
     nb.stop()
-    redis.stop()
+    redis.cleanup()
 
 
 if __name__ == "__main__":

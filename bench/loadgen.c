@@ -46,9 +46,18 @@
  * a line, to check later that each acknowledged move was stored.
  * -Q PID (up to LG_MORE_PIDS times): more processes whose CPU is measured
  * like -P's (the second node, Redis): cpu2_us=, cpu3_us=... per move.
+ * -F ping|pipe -f WEBPORT [-n N]: N hostile connections (LG_FLOOD_CONNS)
+ * to tablerod's --web-port beside the load (issue 30), from a thread of
+ * their own, that never read: ping, each a WebSocket sending 125-byte
+ * pings as fast as the socket takes them; pipe, each pipelining GET
+ * /js/app.js as fast as the socket takes them. A connection the server
+ * closes is opened again at once. flood_kib= (bytes sent in the window)
+ * and flood_conns= (connections opened in it) say how hard it pushed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
 #include <signal.h>
@@ -98,6 +107,11 @@
 #define LG_PACE_MAX 1000000
 /* The highest -L: logins a second, each a connection of its own. */
 #define LG_LOGINS_MAX 10000
+/* Flood connections (-F) by default, and at most (-n). */
+#define LG_FLOOD_CONNS 8
+#define LG_FLOOD_MAX 256
+/* Bytes of a flood connection's burst: many pings or requests at once. */
+#define LG_FLOOD_CHUNK (64 * 1024)
 
 enum lg_mode { LG_PING, LG_MOVES, LG_IDLE, LG_BOTS };
 /* Where -q puts the players of each room (see the top). */
@@ -176,6 +190,24 @@ struct lg {
 	struct lg_by *by;
 	double logins;          /* -L: logins a second, 0: none */
 	struct lg_storm *storm; /* the login storm's thread */
+	int flood_kind;         /* -F: LG_FLOOD_PING or _PIPE, 0: none */
+	int flood_port;         /* -f: the web port */
+	int flood_n;            /* -n: its connections */
+	struct lg_flood *flood; /* its thread */
+};
+
+enum { LG_FLOOD_NONE, LG_FLOOD_PING, LG_FLOOD_PIPE };
+
+/* The flood (-F): a thread of nonblocking sockets that never read. */
+struct lg_flood {
+	pthread_t thread;
+	int kind, port, n;
+	atomic_int counting, stop;
+	long long sent; /* bytes sent in the window */
+	long opened;    /* connections opened in the window */
+	int failed;     /* connections that could not be opened */
+	unsigned char chunk[LG_FLOOD_CHUNK];
+	size_t chunklen;
 };
 
 /* The login storm (-L): a thread with blocking sockets of its own. */
@@ -478,6 +510,153 @@ lg_storm_main(void *arg)
 		}
 	}
 	return NULL;
+}
+
+/* ------------------------------------------------------------------- flood */
+
+/* One flood connection: connected, upgraded to a WebSocket (ping), made
+ * nonblocking; -1 on failure. */
+static int
+lg_flood_open(struct lg_flood *fl)
+{
+	static const char upgrade[] =
+	    "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+	    "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+	    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
+	struct sockaddr_in sin;
+	struct timeval tv = {LG_BYSTANDER_WAIT_SEC, 0};
+	char buf[512];
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	size_t have = 0;
+
+	if (fd < 0)
+		return -1;
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((unsigned short)fl->port);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0)
+		goto fail;
+	if (fl->kind == LG_FLOOD_PING) {
+		/* the 101's head, byte by byte: nothing after it is read */
+		if (send(fd, upgrade, sizeof upgrade - 1, MSG_NOSIGNAL) < 0)
+			goto fail;
+		while (have < 4 || memcmp(buf + have - 4, "\r\n\r\n", 4) != 0) {
+			if (have == sizeof buf ||
+			    recv(fd, buf + have, 1, 0) != 1)
+				goto fail;
+			have++;
+		}
+		if (strncmp(buf, "HTTP/1.1 101", 12) != 0)
+			goto fail;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0)
+		goto fail;
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
+
+static void *
+lg_flood_main(void *arg)
+{
+	struct lg_flood *fl = arg;
+	struct pollfd pfd[LG_FLOOD_MAX];
+	size_t off[LG_FLOOD_MAX];
+	int i;
+
+	for (i = 0; i < fl->n; i++) {
+		pfd[i].fd = -1;
+		off[i] = 0;
+	}
+	while (!atomic_load(&fl->stop)) {
+		for (i = 0; i < fl->n; i++) {
+			if (pfd[i].fd >= 0)
+				continue;
+			if ((pfd[i].fd = lg_flood_open(fl)) < 0) {
+				fl->failed++;
+				continue;
+			}
+			pfd[i].events = POLLOUT;
+			off[i] = 0;
+			if (atomic_load(&fl->counting))
+				fl->opened++;
+		}
+		if (poll(pfd, (nfds_t)fl->n, 10) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < fl->n; i++) {
+			ssize_t w;
+
+			if (pfd[i].fd < 0 || pfd[i].revents == 0)
+				continue;
+			w = send(pfd[i].fd, fl->chunk + off[i],
+			    fl->chunklen - off[i], MSG_NOSIGNAL);
+			if (w < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (w <= 0 || (pfd[i].revents & (POLLERR | POLLHUP))) {
+				close(pfd[i].fd); /* closed: again at once */
+				pfd[i].fd = -1;
+				continue;
+			}
+			off[i] = (off[i] + (size_t)w) % fl->chunklen;
+			if (atomic_load(&fl->counting))
+				fl->sent += w;
+		}
+	}
+	for (i = 0; i < fl->n; i++)
+		if (pfd[i].fd >= 0)
+			close(pfd[i].fd);
+	return NULL;
+}
+
+/* The flood's burst: whole 125-byte pings (masked, as a client's must
+ * be) or whole requests, repeated to fill the chunk. */
+static void
+lg_flood_chunk(struct lg_flood *fl)
+{
+	static const char get[] = "GET /js/app.js HTTP/1.1\r\nHost: x\r\n\r\n";
+	unsigned char ping[2 + 4 + 125];
+	const unsigned char *one = ping;
+	size_t len = sizeof ping, i;
+
+	ping[0] = 0x80 | WSLAY_PING;
+	ping[1] = 0x80 | 125;
+	memset(ping + 2, 0x5a, 4 + 125);
+	if (fl->kind == LG_FLOOD_PIPE) {
+		one = (const unsigned char *)get;
+		len = sizeof get - 1;
+	}
+	for (i = 0; i + len <= sizeof fl->chunk; i += len)
+		memcpy(fl->chunk + i, one, len);
+	fl->chunklen = i;
+}
+
+static struct lg_flood *
+lg_flood_start(int kind, int port, int n)
+{
+	struct lg_flood *fl = calloc(1, sizeof *fl);
+
+	if (fl == NULL)
+		lg_die("out of memory");
+	fl->kind = kind;
+	fl->port = port;
+	fl->n = n;
+	lg_flood_chunk(fl);
+	if (pthread_create(&fl->thread, NULL, lg_flood_main, fl) != 0)
+		lg_die("no flood thread");
+	return fl;
+}
+
+/* The flood's figures, once it has stopped. */
+static void
+lg_flood_report(struct lg_flood *fl)
+{
+	atomic_store(&fl->stop, 1);
+	pthread_join(fl->thread, NULL);
+	printf(" flood_kib=%lld flood_conns=%ld flood_failed=%d",
+	    fl->sent / 1024, fl->opened, fl->failed);
 }
 
 static struct lg_storm *
@@ -1221,6 +1400,8 @@ lg_window_open(struct lg *lg)
 		atomic_store(&lg->by->counting, 1);
 	if (lg->storm != NULL)
 		atomic_store(&lg->storm->counting, 1);
+	if (lg->flood != NULL)
+		atomic_store(&lg->flood->counting, 1);
 	lg->t0 = lg_now();
 	lg->cpu0 = lg->pid ? lg_proc_cpu(lg->pid, &lg->flt0) : -1;
 	for (i = 0; i < lg->nmore; i++)
@@ -1249,6 +1430,8 @@ lg_window_close(struct lg *lg)
 	lg->counting = 0;
 	if (lg->by != NULL)
 		atomic_store(&lg->by->counting, 0);
+	if (lg->flood != NULL)
+		atomic_store(&lg->flood->counting, 0);
 	getrusage(RUSAGE_SELF, &ru);
 	lg_machine(&busy, &total);
 	self = lg_tv(ru.ru_utime) + lg_tv(ru.ru_stime) -
@@ -1374,7 +1557,8 @@ lg_usage(void)
 	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-W] "
 	    "[-t RATE] [-l LEVEL] [-x SEED] [-L RATE]\n"
 	    "               [-q PORT2 -S split|cross|far] [-A ACKFILE] "
-	    "[-Q PID]...\n");
+	    "[-Q PID]...\n"
+	    "               [-F ping|pipe -f WEBPORT [-n CONNS]]\n");
 	exit(2);
 }
 
@@ -1416,8 +1600,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 	lg->seconds = 3;
 	lg->warmup = LG_WARMUP_SEC;
 	lg->rng = 88172645463325252ULL;
-	while ((o = getopt(argc, argv, "m:p:P:Q:s:w:c:d:r:l:x:RWt:L:q:S:A:")) !=
-	    -1) {
+	lg->flood_n = LG_FLOOD_CONNS;
+	while ((o = getopt(argc, argv,
+	            "m:p:P:Q:s:w:c:d:r:l:x:RWt:L:q:S:A:F:f:n:")) != -1) {
 		switch (o) {
 		case 'm':
 			lg->mode = lg_mode(optarg);
@@ -1472,6 +1657,20 @@ lg_options(struct lg *lg, int argc, char **argv)
 		case 'S':
 			lg->layout = lg_layout(optarg);
 			break;
+		case 'F':
+			if (strcmp(optarg, "ping") == 0)
+				lg->flood_kind = LG_FLOOD_PING;
+			else if (strcmp(optarg, "pipe") == 0)
+				lg->flood_kind = LG_FLOOD_PIPE;
+			else
+				lg_usage();
+			break;
+		case 'f':
+			lg->flood_port = atoi(optarg);
+			break;
+		case 'n':
+			lg->flood_n = atoi(optarg);
+			break;
 		case 'A':
 			lg->acklog = fopen(optarg, "a");
 			if (lg->acklog == NULL)
@@ -1494,7 +1693,10 @@ lg_options(struct lg *lg, int argc, char **argv)
 	    !(lg->logins >= 0) || lg->logins > LG_LOGINS_MAX ||
 	    (lg->logins > 0 && lg->mode == LG_IDLE) ||
 	    (lg->layout != LG_ONE) != (lg->port2 > 0) ||
-	    (lg->layout != LG_ONE && lg->mode != LG_MOVES))
+	    (lg->layout != LG_ONE && lg->mode != LG_MOVES) ||
+	    (lg->flood_kind != LG_FLOOD_NONE &&
+	        (lg->flood_port <= 0 || lg->flood_n < 1 ||
+	            lg->flood_n > LG_FLOOD_MAX || lg->mode == LG_IDLE)))
 		lg_usage();
 }
 
@@ -1551,6 +1753,7 @@ lg_free(struct lg *lg)
 		free(lg->storm->lat.v);
 		free(lg->storm);
 	}
+	free(lg->flood);
 	event_base_free(lg->base);
 }
 
@@ -1563,7 +1766,7 @@ main(int argc, char **argv)
 	memset(&lg, 0, sizeof lg);
 	lg_options(&lg, argc, argv);
 	signal(SIGPIPE, SIG_IGN);
-	lg_raise_files(lg.conns + 64);
+	lg_raise_files(lg.conns + lg.flood_n + 64);
 	lg.base = event_base_new();
 	lg.c = calloc((size_t)lg.conns + 1, sizeof *lg.c);
 	if (lg.base == NULL || lg.c == NULL)
@@ -1585,6 +1788,9 @@ main(int argc, char **argv)
 		lg.by = lg_by_start(lg.port);
 	if (lg.logins > 0)
 		lg.storm = lg_storm_start(lg.port, lg.logins);
+	if (lg.flood_kind != LG_FLOOD_NONE)
+		lg.flood =
+		    lg_flood_start(lg.flood_kind, lg.flood_port, lg.flood_n);
 	lg_connect_more(&lg);
 	lg_tick(-1, 0, &lg);
 	event_base_dispatch(lg.base);
@@ -1592,6 +1798,8 @@ main(int argc, char **argv)
 		lg_by_report(lg.by);
 	if (lg.storm != NULL)
 		lg_storm_report(lg.storm);
+	if (lg.flood != NULL)
+		lg_flood_report(lg.flood);
 	printf(" errors=%ld dropped=%ld nomove=%ld\n", lg.errors, lg.dropped,
 	    lg.nomove);
 	if (lg.failed != NULL)

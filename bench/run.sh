@@ -22,11 +22,13 @@
 # store, whose bystander shows what the loop makes others wait when it is
 # not saturated (its baseline: echod's bystander with no other load);
 # a login storm (moves in 200 rooms with 50 fresh logins a second, its
-# bystander against the same moves without logins); idle connections (RSS
-# per connection); a bystander's ping while bots think; perft; the store
-# alone. After the table, one line per target of issues 14 and 18 with
-# the measured value and "met" or "missed" (a missed target does not fail
-# the run).
+# bystander against the same moves without logins); a bystander's ping
+# while hostile clients flood the web port (a WebSocket ping flood, a
+# pipelining flood: loadgen -F) against the same server quiet; idle
+# connections (RSS per connection); a bystander's ping while bots think;
+# perft; the store alone. After the table, one line per target of issues
+# 14, 18 and 30 with the measured value and "met" or "missed" (a missed
+# target does not fail the run).
 #
 # Usage: sh bench/run.sh BUILD_DIR
 # BENCH_QUICK=1: one run of 1 s, 10 and 100 rooms, two stores, 10,000
@@ -235,7 +237,9 @@ measure() {
 		# tablerod-ws: the same server, loaded through its web port
 		port=$SRV_PORT
 		[ "$kind" = tablerod-ws ] && port=$SRV_WEB_PORT
+		# (-f: the web port, for a flood's -F)
 		out=$($LG_PIN "$BUILD/loadgen" -p "$port" -P "$SRV_PID" \
+		    ${SRV_WEB_PORT:+-f "$SRV_WEB_PORT"} \
 		    -s "$SECS" -x $r "$@" 2>"$TMP/lg.err")
 		rc=$?
 		stop_server
@@ -433,6 +437,32 @@ row "ataxx moves, $STORM_ROOMS rooms, full, $STORM_LOGINS logins/s" \
     "$(get loadgen_cpu)"
 keep storm.ratio "$(ratio "$storm_by" "$storm_base_by")"
 
+# Floods (issue 30): a bystander's ping on the TCP port while FLOOD_CONNS
+# hostile clients that never read flood the web port, against the same
+# server quiet: WebSockets sending 125-byte pings as fast as their
+# sockets take them (read at 5 a second each: the rest stalls in their
+# sockets), and connections pipelining GET /js/app.js (one response at a
+# time each, so they stall too). A flooder the server closes connects
+# again at once. Target: the bystander's p99 within 1.5x of the quiet
+# server's.
+FLOOD_CONNS=8
+measure tablerod memory -m ping -c 0
+flood_quiet_by=$(get by_p99_ms)
+# (measure sets kind: the flood's is flood)
+for flood in ping pipe; do
+	case $flood in
+	ping) what="a websocket ping flood" ;;
+	*) what="a pipelining flood" ;;
+	esac
+	measure tablerod memory -m ping -c 0 -F "$flood" -n "$FLOOD_CONNS"
+	by=$(get by_p99_ms)
+	row "bystander ping p99, $what ($FLOOD_CONNS conns; baseline: quiet)" \
+	    "ms" "$by" "$flood_quiet_by" - - \
+	    "flood $(get flood_kib) KiB, $(get flood_conns) connects; server $(get server_cpu) cores" \
+	    "$by / $flood_quiet_by" "$(get loadgen_cpu)"
+	keep "flood.$flood" "$(ratio "$by" "$flood_quiet_by")"
+done
+
 measure tablerod normal -m idle -c "$IDLE"
 t=$(get per_conn_kib)
 keep idle "$t"
@@ -581,6 +611,11 @@ target "bystander p99, $STORM_ROOMS rooms, $STORM_LOGINS logins/s / none" \
 target "moves/s, $PG_ROOMS rooms, PostgreSQL / SQLite (both full)" \
     "$(ratio "$(kept "moves.$PG_ROOMS.pg.rate")" \
     "$(kept "moves.$PG_ROOMS.full.rate")")" ">=" 0.7
+echo "targets (issue 30):"
+target "bystander p99, websocket ping flood / quiet" "$(kept flood.ping)" \
+    "<=" 1.5
+target "bystander p99, pipelining flood / quiet" "$(kept flood.pipe)" \
+    "<=" 1.5
 # The bots: time per move, depth and nodes per second of each level from the
 # start and a middle game; Stones' value; short ladders (time x SCALE).
 # The full ladder (hours on two cores; times x0.1, 100 Ataxx and 20 Amazons

@@ -159,8 +159,9 @@ struct client {
 	int ever_logged_in;
 	int backoff_ms;
 	int token_retried; /* the kept token was refused: hello without it */
-	int dozing; /* closed by the server for idling: connect again only
-	             * when the user asks for something */
+	int dozing;        /* closed by the server for idling, or by an operator
+	                    * (the error's enum proto_error, else 0): connect
+	                    * again only when the user asks for something */
 	const char *lost_why; /* why the connection ended (static text) */
 	char token[CLIENT_FIELD];
 	struct client_pending pending[CLIENT_PENDING_MAX];

@@ -134,9 +134,11 @@ conn_lost(struct client *c, const char *why)
 		return;
 	}
 	if (c->dozing) {
-		view_print(c,
-		    "The server closed the connection after a long silence "
-		    "in the lobby; type any command to connect again.\n");
+		view_print(c, "%s; type any command to connect again.\n",
+		    c->dozing == PROTO_E_IDLE
+		        ? "The server closed the connection after a long "
+		          "silence in the lobby"
+		        : "An operator of the server closed the connection");
 		return;
 	}
 	if (c->backoff_ms == 0)

@@ -729,16 +729,17 @@ session_batch(struct client *c, const char *line, size_t len, const cJSON *msg)
 }
 
 /* An error that answers no request ("re": null): the server says why it
- * closes the connection. After an idle close the client waits for its
- * user instead of reconnecting. */
+ * closes the connection. After an idle close, or an operator's kick or
+ * ban, the client waits for its user instead of reconnecting. */
 static void
 session_notice(struct client *c, const cJSON *msg)
 {
 	const char *code = session_str(msg, "error");
+	enum proto_error e = proto_error_from_code(code);
 
 	view_error(c, msg);
-	if (code != NULL && proto_error_from_code(code) == PROTO_E_IDLE)
-		c->dozing = 1;
+	if (e == PROTO_E_IDLE || e == PROTO_E_KICKED || e == PROTO_E_BANNED)
+		c->dozing = (int)e;
 }
 
 /* One line from the server. */

@@ -47,6 +47,11 @@ static const struct errors_entry errors_table[PROTO_E_COUNT] = {
         "the server cannot store games right now; try again shortly"},
     [PROTO_E_NOT_READY] = {"not_ready",
         "this server has not joined its cluster yet; try again shortly"},
+    [PROTO_E_BANNED] = {"banned",
+        "an operator of this server banned you or your address"},
+    [PROTO_E_KICKED] = {"kicked", "an operator closed your connection"},
+    [PROTO_E_MUTED] = {"muted",
+        "an operator muted you: you cannot chat, tell or invite now"},
     [PROTO_E_INTERNAL] = {"internal", "internal server error"},
 };
 

@@ -46,6 +46,8 @@ static const struct events_entry events_table[] = {
     /* A cluster node lost the room to another node (SCALING.md part 3):
      * not a room event, as the room's seq is no longer this node's. */
     [PROTO_EV_RECONNECT] = {"reconnect", 0, text_event_reconnect},
+    /* An operator's word to everyone online (announce). */
+    [PROTO_EV_ANNOUNCEMENT] = {"announcement", 0, text_event_announcement},
 };
 _Static_assert(sizeof events_table / sizeof events_table[0] == PROTO_EV_COUNT,
     "one row per event");

@@ -91,6 +91,9 @@ static const struct fields_entry fields_table[PROTO_F_COUNT] = {
         FIELDS_OFF(act), "create, join, leave, start, list, show"},
     [PROTO_F_TOURNEY] = {"tourney", FIELDS_STRING, PROTO_FIELD_MAX,
         FIELDS_PLAIN, 0, FIELDS_OFF(tourney), NULL},
+    [PROTO_F_MINUTES] = {"minutes", FIELDS_SEQ, 0, FIELDS_PLAIN, 0, 0, NULL},
+    [PROTO_F_ADDRESS] = {"address", FIELDS_STRING, PROTO_FIELD_MAX,
+        FIELDS_PLAIN, 0, FIELDS_OFF(address), NULL},
 };
 
 /* A boolean field's two members: *has (given) and the value. */
@@ -255,21 +258,36 @@ fields_check(const char *label, const char *s, size_t len, size_t max,
 	return PROTO_OK;
 }
 
-/* Store v in a counting field (seq, since, at); its "present" flag, for
- * the caller to set. */
+/* A counting field's (seq, since, at, minutes) value in req, and its
+ * "present" flag in *has. */
+static long long *
+fields_count_slot(struct proto_request *req, enum proto_field field, int **has)
+{
+	switch (field) {
+	case PROTO_F_SINCE:
+		*has = &req->has_since;
+		return &req->since;
+	case PROTO_F_AT:
+		*has = &req->has_at;
+		return &req->at;
+	case PROTO_F_MINUTES:
+		*has = &req->has_minutes;
+		return &req->minutes;
+	default:
+		*has = &req->has_seq;
+		return &req->seq;
+	}
+}
+
+/* Store v in a counting field; its "present" flag, for the caller to
+ * set. */
 static int *
 fields_count(struct proto_request *req, enum proto_field field, long long *v)
 {
-	if (field == PROTO_F_SINCE) {
-		req->since = *v;
-		return &req->has_since;
-	}
-	if (field == PROTO_F_AT) {
-		req->at = *v;
-		return &req->has_at;
-	}
-	req->seq = *v;
-	return &req->has_seq;
+	int *has;
+
+	*fields_count_slot(req, field, &has) = *v;
+	return has;
 }
 
 static int fields_present(
@@ -872,10 +890,12 @@ fields_present(const struct proto_request *req, enum proto_field field)
 	case FIELDS_ENUM:
 	case FIELDS_SEAT:
 		return *fields_slot((struct proto_request *)req, field) != NULL;
-	case FIELDS_SEQ:
-		return field == PROTO_F_SINCE ? req->has_since
-		    : field == PROTO_F_AT     ? req->has_at
-		                              : req->has_seq;
+	case FIELDS_SEQ: {
+		int *has;
+
+		fields_count_slot((struct proto_request *)req, field, &has);
+		return *has;
+	}
 	case FIELDS_PROTO:
 		return req->has_proto;
 	case FIELDS_PRIVATE: {
@@ -961,12 +981,16 @@ fields_encode_one(
 	case FIELDS_ENUM:
 		return cJSON_AddStringToObject(o, fe->name, str) != NULL ? 0
 		                                                         : -1;
-	case FIELDS_SEQ:
+	case FIELDS_SEQ: {
+		int *has;
+
 		return cJSON_AddNumberToObject(o, fe->name,
-		           (double)(field == PROTO_F_SINCE ? req->since
-		                                           : req->seq)) != NULL
+		           (double)*fields_count_slot(
+		               (struct proto_request *)req, field, &has)) !=
+		        NULL
 		    ? 0
 		    : -1;
+	}
 	case FIELDS_PROTO:
 		return cJSON_AddNumberToObject(
 		           o, fe->name, (double)req->proto) != NULL

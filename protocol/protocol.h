@@ -107,6 +107,9 @@ enum proto_error {
 	PROTO_E_IDLE,
 	PROTO_E_STORE_FAILING,
 	PROTO_E_NOT_READY,
+	PROTO_E_BANNED,
+	PROTO_E_KICKED,
+	PROTO_E_MUTED,
 	PROTO_E_INTERNAL,
 	PROTO_E_COUNT
 };
@@ -251,7 +254,17 @@ int proto_proxy_parse(const void *buf, size_t len, struct proto_proxy *out);
 	X(SEEK, seek)                                                          \
 	X(SEEKS, seeks)                                                        \
 	X(UNSEEK, unseek)                                                      \
-	X(TOURNEY, tourney)
+	X(TOURNEY, tourney)                                                    \
+	X(BLOCK, block)                                                        \
+	X(UNBLOCK, unblock)                                                    \
+	X(BLOCKS, blocks)                                                      \
+	X(KICK, kick)                                                          \
+	X(MUTE, mute)                                                          \
+	X(UNMUTE, unmute)                                                      \
+	X(BAN, ban)                                                            \
+	X(UNBAN, unban)                                                        \
+	X(BANS, bans)                                                          \
+	X(ANNOUNCE, announce)
 
 enum proto_verb {
 #define PROTO_VERB_ENUM(upper, lower) PROTO_##upper,
@@ -315,7 +328,8 @@ enum proto_verb proto_verbs_check(void);
 	X(PAIRED, paired)                                                      \
 	X(TOURNEY_ROUND, tourney_round)                                        \
 	X(TOURNEY_ENDED, tourney_ended)                                        \
-	X(RECONNECT, reconnect)
+	X(RECONNECT, reconnect)                                                \
+	X(ANNOUNCEMENT, announcement)
 
 enum proto_event_kind {
 #define PROTO_EVENT_ENUM(upper, lower) PROTO_EV_##upper,
@@ -405,6 +419,9 @@ struct proto_request {
 	char *seek;    /* unseek: the seek's id */
 	char *act;     /* tourney: field "do", what to do (create, join, ...) */
 	char *tourney; /* tourney: a tournament's id ("t1") */
+	int has_minutes; /* mute: how long; absent: until unmute */
+	long long minutes;
+	char *address; /* ban, unban: an address or a network, "ADDR[/BITS]" */
 };
 
 /*
@@ -596,6 +613,8 @@ enum proto_field {
 	PROTO_F_SEEK,
 	PROTO_F_DO,
 	PROTO_F_TOURNEY,
+	PROTO_F_MINUTES,
+	PROTO_F_ADDRESS,
 	PROTO_F_COUNT
 };
 
@@ -666,6 +685,7 @@ text_fn text_reply_hello, text_reply_games, text_reply_rooms, text_reply_seated,
 text_fn text_reply_finger, text_reply_ratings;
 text_fn text_reply_seek, text_reply_seeks;
 text_fn text_reply_tourney;
+text_fn text_reply_blocks, text_reply_moderate, text_reply_bans;
 
 /* text.c: the event renderers that events.c's rows name */
 text_fn *proto_event_text(enum proto_event_kind e); /* in events.c */

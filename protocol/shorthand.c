@@ -109,7 +109,9 @@ shorthand_word(const char *s, size_t len, char *buf, size_t buflen)
 	return buf;
 }
 
-/* Decode chat/say/tell: an optional room=ID first, tell's NAME, then the
+/* Decode a verb whose arguments are the rest of the line (PROTO_ARGS_REST:
+ * chat, say, tell, announce): an optional room=ID first, then a word
+ * for a first positional field other than text (tell's NAME), then the
  * rest verbatim. */
 static enum proto_error
 shorthand_rest(const char *line, size_t len, size_t pos, char *scratch,
@@ -118,6 +120,7 @@ shorthand_rest(const char *line, size_t len, size_t pos, char *scratch,
 	size_t p, n;
 	ssize_t eq;
 	enum proto_error e;
+	int positional[2];
 
 	while (pos < len && shorthand_blank(line[pos]))
 		pos++;
@@ -134,13 +137,15 @@ shorthand_rest(const char *line, size_t len, size_t pos, char *scratch,
 		while (pos < len && shorthand_blank(line[pos]))
 			pos++;
 	}
-	if (req->verb == PROTO_TELL) {
+	proto_verb_args(req->verb, positional);
+	if (positional[0] >= 0 && positional[0] != PROTO_F_TEXT) {
 		/* tell NAME TEXT: the first word is the name */
 		p = pos;
 		while (p < len && !shorthand_blank(line[p]))
 			p++;
 		if (p > pos) {
-			e = proto_field_text(req, PROTO_F_NAME, line + pos,
+			e = proto_field_text(req,
+			    (enum proto_field)positional[0], line + pos,
 			    p - pos, err, errlen);
 			if (e != PROTO_OK)
 				return e;
@@ -367,6 +372,7 @@ proto_decode_shorthand(const char *line, size_t len, struct proto_request *req,
 {
 	char verb[PROTO_CMD_MAX + 1], *scratch;
 	size_t pos = 0, start, i;
+	int positional[2];
 	enum proto_error e;
 
 	if (memchr(line, '\0', len) != NULL) {
@@ -397,8 +403,7 @@ proto_decode_shorthand(const char *line, size_t len, struct proto_request *req,
 		proto_errf(err, errlen, "out of memory");
 		return PROTO_E_INTERNAL;
 	}
-	if (req->verb == PROTO_CHAT || req->verb == PROTO_SAY ||
-	    req->verb == PROTO_TELL)
+	if (proto_verb_args(req->verb, positional) == PROTO_ARGS_REST)
 		e = shorthand_rest(line, len, pos, scratch, req, err, errlen);
 	else
 		e = shorthand_args(line, len, pos, scratch, req, err, errlen);

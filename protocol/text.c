@@ -1376,6 +1376,10 @@ text_event_shutdown(struct text_buf *b, const cJSON *msg)
 void
 text_event_chat(struct text_buf *b, const cJSON *msg)
 {
+	/* A room's chat from someone the reader blocks: only its seq, so
+	 * that the room's events count on without a gap; nothing to read. */
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "hidden")))
+		return;
 	text_chat(b, text_str(msg, "room"), text_str(msg, "from"),
 	    text_str(msg, "text"));
 }
@@ -2005,4 +2009,138 @@ text_event_reconnect(struct text_buf *b, const cJSON *msg)
 	text_addf(b, "Room %s moved to another server: connect again and "
 	             "log in with hello NAME TOKEN.\n",
 	    text_str(msg, "room") ? text_str(msg, "room") : "?");
+}
+
+/* The names of a list (blocks), "nobody" when it is empty. */
+static void
+text_names(struct text_buf *b, const cJSON *list)
+{
+	const cJSON *n;
+
+	if (!cJSON_IsArray(list) || list->child == NULL) {
+		text_add(b, "nobody");
+		return;
+	}
+	cJSON_ArrayForEach(n, list) {
+		text_add_untrusted(
+		    b, cJSON_IsString(n) ? n->valuestring : "?", NULL);
+		if (n->next != NULL)
+			text_add(b, ", ");
+	}
+}
+
+/* block, unblock and blocks: what changed, then whom the player blocks:
+ * "You block eve: ... You block: eve, tom." */
+void
+text_reply_blocks(struct text_buf *b, const cJSON *msg)
+{
+	const char *re = text_str(msg, "re"), *name = text_str(msg, "name");
+
+	if (re != NULL && name != NULL && strcmp(re, "block") == 0) {
+		text_add(b, "You block ");
+		text_add_untrusted(b, name, NULL);
+		text_add(b,
+		    ": no tells, invites, pairings, joins or chat of "
+		    "theirs reach you.\n");
+	} else if (re != NULL && name != NULL && strcmp(re, "unblock") == 0) {
+		text_add(b, "You no longer block ");
+		text_add_untrusted(b, name, NULL);
+		text_add(b, ".\n");
+	}
+	text_add(b, "You block: ");
+	text_names(b, cJSON_GetObjectItemCaseSensitive(msg, "blocks"));
+	text_add(b, ".\n");
+}
+
+/* An operator's act done: "Muted eve for 10 minutes.", "Banned
+ * 10.0.0.0/8 (2 connections closed).", "Announced to 12 players." */
+void
+text_reply_moderate(struct text_buf *b, const cJSON *msg)
+{
+	static const char *const done[][2] = {{"kick", "Kicked"},
+	    {"mute", "Muted"}, {"unmute", "Unmuted"}, {"ban", "Banned"},
+	    {"unban", "Unbanned"}};
+	const char *re = text_str(msg, "re"), *who = text_str(msg, "name");
+	long long n;
+	size_t i;
+
+	if (re != NULL && strcmp(re, "announce") == 0) {
+		if (!text_num(msg, "reached", &n))
+			n = 0;
+		text_addf(b, "Announced to %lld connection%s.\n", n,
+		    n == 1 ? "" : "s");
+		return;
+	}
+	if (who == NULL)
+		who = text_str(msg, "address");
+	for (i = 0; i < sizeof done / sizeof done[0]; i++)
+		if (re != NULL && strcmp(re, done[i][0]) == 0)
+			text_add(b, done[i][1]);
+	text_add(b, " ");
+	text_add_untrusted(b, who != NULL ? who : "?", NULL);
+	if (text_num(msg, "minutes", &n))
+		text_addf(b, " for %lld minute%s", n, n == 1 ? "" : "s");
+	else if (re != NULL && strcmp(re, "mute") == 0)
+		text_add(b, " until unmuted");
+	if (text_num(msg, "closed", &n) && n > 0)
+		text_addf(
+		    b, " (%lld connection%s closed)", n, n == 1 ? "" : "s");
+	text_add(b, ".\n");
+}
+
+/* One ban or mute of bans' reply: "eve by ana since 2026-11-27 04:50
+ * UTC, until ..." */
+static void
+text_ban_line(struct text_buf *b, const cJSON *o)
+{
+	const char *what = text_str(o, "name"), *by = text_str(o, "by");
+	long long ms;
+
+	if (what == NULL)
+		what = text_str(o, "address");
+	text_add(b, "  ");
+	text_add_untrusted(b, what != NULL ? what : "?", NULL);
+	text_add(b, " by ");
+	text_add_untrusted(b, by != NULL ? by : "?", NULL);
+	text_add(b, " since ");
+	text_date(b, text_num(o, "since", &ms) ? ms : 0);
+	if (text_num(o, "until", &ms)) {
+		text_add(b, ", until ");
+		text_date(b, ms);
+	}
+	text_add(b, "\n");
+}
+
+/* bans: the bans and mutes in force, one a line. */
+void
+text_reply_bans(struct text_buf *b, const cJSON *msg)
+{
+	static const char *const lists[][2] = {
+	    {"bans", "Banned"}, {"mutes", "Muted"}};
+	const cJSON *list, *o;
+	size_t i;
+
+	for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+		list = cJSON_GetObjectItemCaseSensitive(msg, lists[i][0]);
+		if (!cJSON_IsArray(list) || list->child == NULL) {
+			text_addf(b, "%s: nobody.\n", lists[i][1]);
+			continue;
+		}
+		text_addf(b, "%s:\n", lists[i][1]);
+		cJSON_ArrayForEach(o, list)
+			text_ban_line(b, o);
+	}
+}
+
+/* "*** ana (operator): TEXT", every line of the text so prefixed. */
+void
+text_event_announcement(struct text_buf *b, const cJSON *msg)
+{
+	struct text_buf prefix = {NULL, 0, 0, 0, NULL};
+	const char *from = text_str(msg, "from");
+
+	text_add(&prefix, "*** ");
+	text_add_untrusted(&prefix, from != NULL ? from : "?", NULL);
+	text_add(&prefix, " (operator): ");
+	text_prefixed(b, &prefix, text_str(msg, "text"));
 }

@@ -479,6 +479,129 @@ static const struct verbs_entry verbs_tourney = {
     .text = text_reply_tourney,
 };
 
+static const struct verbs_entry verbs_block = {
+    .name = "block",
+    .login = 1,
+    .fields = F(NAME),
+    .required = F(NAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, -1},
+    .usage = "block NAME",
+    .summary = "hear nothing more from a player: no tells, invites, "
+               "pairings, joins or chat of theirs reach you",
+    .text = text_reply_blocks,
+};
+
+static const struct verbs_entry verbs_unblock = {
+    .name = "unblock",
+    .login = 1,
+    .fields = F(NAME),
+    .required = F(NAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, -1},
+    .usage = "unblock NAME",
+    .summary = "hear from a player you blocked again",
+    .text = text_reply_blocks,
+};
+
+static const struct verbs_entry verbs_blocks = {
+    .name = "blocks",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {-1, -1},
+    .usage = "blocks",
+    .summary = "the players you block",
+    .text = text_reply_blocks,
+};
+
+static const struct verbs_entry verbs_kick = {
+    .name = "kick",
+    .login = 1,
+    .fields = F(NAME),
+    .required = F(NAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, -1},
+    .usage = "kick NAME",
+    .summary = "operators: close a player's connection",
+    .text = text_reply_moderate,
+};
+
+static const struct verbs_entry verbs_mute = {
+    .name = "mute",
+    .login = 1,
+    .fields = F(NAME) | F(MINUTES),
+    .required = F(NAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, PROTO_F_MINUTES},
+    .usage = "mute NAME [MINUTES]",
+    .summary = "operators: stop a player's chat, tells and invites (for "
+               "MINUTES, or until unmute)",
+    .text = text_reply_moderate,
+};
+
+static const struct verbs_entry verbs_unmute = {
+    .name = "unmute",
+    .login = 1,
+    .fields = F(NAME),
+    .required = F(NAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, -1},
+    .usage = "unmute NAME",
+    .summary = "operators: let a muted player talk again",
+    .text = text_reply_moderate,
+};
+
+static const struct verbs_entry verbs_ban = {
+    .name = "ban",
+    .login = 1,
+    .fields = F(NAME) | F(ADDRESS),
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, -1},
+    .usage = "ban NAME|ADDRESS[/BITS]",
+    .summary = "operators: refuse an identity, or an address or network, "
+               "from now on",
+    .text = text_reply_moderate,
+};
+
+static const struct verbs_entry verbs_unban = {
+    .name = "unban",
+    .login = 1,
+    .fields = F(NAME) | F(ADDRESS),
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, -1},
+    .usage = "unban NAME|ADDRESS[/BITS]",
+    .summary = "operators: lift a ban",
+    .text = text_reply_moderate,
+};
+
+static const struct verbs_entry verbs_bans = {
+    .name = "bans",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {-1, -1},
+    .usage = "bans",
+    .summary = "operators: the bans and mutes in force",
+    .text = text_reply_bans,
+};
+
+static const struct verbs_entry verbs_announce = {
+    .name = "announce",
+    .login = 1,
+    .fields = F(TEXT),
+    .required = F(TEXT),
+    .args = PROTO_ARGS_REST,
+    .positional = {PROTO_F_TEXT, -1},
+    .usage = "announce TEXT",
+    .summary = "operators: a message to everyone online",
+    .text = text_reply_moderate,
+};
+
 /* The rows by verb; a verb of PROTO_VERBS without its verbs_<name> row does
  * not compile. */
 static const struct verbs_entry *const verbs_table[] = {

@@ -39,9 +39,10 @@ struct worker;
 #define SERVER_LINE_MAX PROTO_LINE_MAX_DEFAULT
 /* Connections at once: about 50 KiB each at most, well within one box. */
 #define SERVER_CLIENTS_MAX 10000
-/* Descriptors kept beside the clients' ones: listeners, the data file with
- * its WAL and shared memory, the log, libevent's signal and wake-up pipes,
- * the daemon's pipe, and room to spare. */
+/* Descriptors kept beside the clients' and the listeners' ones (main.c
+ * counts those): the data file with its WAL and shared memory, the log,
+ * libevent's signal and wake-up pipes, the daemon's pipe, the workers'
+ * and the store's wake-ups, and room to spare. */
 #define SERVER_FD_RESERVE 32
 /* Unfinished rooms one player may create or sit in: enough for a club
  * night, small enough that one name cannot fill the server. */
@@ -98,6 +99,9 @@ struct worker;
 #define SERVER_WORKERS_MAX 64
 /* Listen addresses. */
 #define SERVER_LISTEN_MAX 8
+/* The server's own listeners (the web and TLS ones are web.c's): the
+ * line protocol's and --metrics-port's, two an address at most. */
+#define SERVER_LISTENERS_MAX (SERVER_LISTEN_MAX * 4)
 /* Largest --backlog: the kernel caps it at net.core.somaxconn anyway. */
 #define SERVER_BACKLOG_MAX 65535
 /* Messages one source address may send per second, and in a burst, as a
@@ -154,6 +158,23 @@ struct worker;
 /* Room hook tables (core.h's struct room_hooks) at most: the club's and
  * the cluster's, and room to spare. */
 #define SERVER_ROOM_HOOKS_MAX 4
+
+/* Players one player may block: more than anyone needs against a few
+ * nuisances; each is a row and a name in memory while they are here. */
+#define SERVER_BLOCKS_MAX 100
+/* Tells and invites one player may receive a second, from everyone
+ * together, and in a burst: a conversation or a club's invitations
+ * fit; ten names sending at their message rate (a hundred a second,
+ * issue 30) do not. */
+#define SERVER_HEARD_PER_SEC 2
+#define SERVER_HEARD_BURST 10
+/* Identities --admin may name: a club's few operators. */
+#define SERVER_ADMINS_MAX 16
+/* Bans and mutes in force at most (checked per connection and per
+ * message, one short scan): an operator's list, not a firewall's. */
+#define SERVER_SANCTIONS_MAX 4096
+/* The longest mute, in minutes: a year; longer is a ban. */
+#define SERVER_MUTE_MINUTES_MAX 525600
 
 #define SERVER_NAME_MAX 16 /* a player's name, without its NUL */
 #define SERVER_ROOM_ID_MAX 24
@@ -220,6 +241,10 @@ struct config {
 	const char *redis_master;   /* ... this master's address */
 	const char *node; /* the node's id in the cluster; NULL: made up */
 	const char *proxy_from; /* trusted PROXY protocol sources (proxy.c) */
+	const char *admin[SERVER_ADMINS_MAX]; /* operators' names (--admin) */
+	int nadmin;
+	int metrics_port;         /* -1: no metrics (app/metrics.c) */
+	const char *metrics_from; /* who may scrape them */
 };
 
 TAILQ_HEAD(conn_list, conn);
@@ -237,7 +262,7 @@ struct server {
 	/* Identities made and not yet known committed, newest first
 	 * (player.c): the reader cannot see them yet. */
 	struct player_fresh *fresh;
-	struct evconnlistener *listeners[SERVER_LISTEN_MAX * 2];
+	struct evconnlistener *listeners[SERVER_LISTENERS_MAX];
 	int nlisteners;
 	struct event *accept_retry;
 	struct event *reaper;
@@ -279,6 +304,10 @@ struct server {
 	struct rating_fresh *rating_fresh;
 	struct record_fresh *record_fresh; /* the same, of records.c */
 	struct seek_pool *seeks; /* open seeks, memory only (seek.h) */
+	struct metrics *metrics; /* --metrics-port (app/metrics.c), or NULL */
+	/* Bans and mutes in force (cmd/sanction.c), or NULL before the
+	 * store is read. */
+	struct sanctions *sanctions;
 };
 
 #endif

@@ -36,6 +36,12 @@ int app_modules_check(const struct config *cfg, char *err, size_t errlen);
 int app_modules_start(struct server *srv);
 void app_modules_stop(struct server *srv);
 
+/* metrics.c: --metrics-port, Prometheus's text format */
+/* Who may read the metrics by default: the machine itself. */
+#define METRICS_FROM "127.0.0.1,::1"
+int metrics_start(struct server *srv);
+void metrics_stop(struct server *srv);
+
 /* sweep.c: housekeeping every second */
 void sweep_start(struct server *srv);
 void sweep_stop(struct server *srv);

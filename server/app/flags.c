@@ -93,8 +93,9 @@ static const struct flags_entry flags_table[] = {
         .type = FLAGS_STRING,
         .off = CFG(web_dir),
         .arg = "DIR",
-        .help = "where the browser client's files are",
-        .def_text = "web"},
+        .help = "serve the browser client's files from this folder, read "
+                "at start, instead of the copy built into tablerod",
+        .def_text = "the built-in copy"},
     {.name = "web-origin",
         .type = FLAGS_LIST,
         .off = CFG(web_origin),
@@ -415,6 +416,32 @@ static const struct flags_entry flags_table[] = {
                 "protocol header (v1 or v2), whose client address counts "
                 "for every per-address limit; on every port",
         .def_text = "none: every connection is its own client"},
+    {.name = "metrics-port",
+        .type = FLAGS_INT,
+        .off = CFG(metrics_port),
+        .min = -1,
+        .max = 65535,
+        .def = -1,
+        .arg = "N",
+        .help = "serve GET /metrics in Prometheus's text format on this "
+                "port (tablerod(8) names the metrics); 0 picks a free one",
+        .def_text = "off"},
+    {.name = "metrics-from",
+        .type = FLAGS_STRING,
+        .off = CFG(metrics_from),
+        .arg = "ADDR[/BITS][,...]",
+        .help = "who may read --metrics-port; others get 403",
+        .def_text = "127.0.0.1,::1: this machine"},
+    {.name = "admin",
+        .type = FLAGS_LIST,
+        .off = CFG(admin),
+        .count_off = CFG(nadmin),
+        .max = SERVER_ADMINS_MAX,
+        .arg = "NAME",
+        .help = "an operator: this identity may kick, mute, ban and "
+                "announce (docs/PROTOCOL.md); register the name first; "
+                "repeat for several",
+        .def_text = "nobody"},
     {.name = "idle-lobby",
         .type = FLAGS_INT,
         .off = CFG(lobby_idle_sec),
@@ -820,7 +847,8 @@ flags_parse(struct config *cfg, int argc, char **argv)
 	struct option longopts[FLAGS_COUNT + 1];
 	char shortopts[FLAGS_COUNT * 2 + 1], err[256];
 	const struct flags_entry *f;
-	int c;
+	struct proxy_list *from;
+	int c, i;
 
 	flags_getopt(longopts, shortopts);
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -855,11 +883,28 @@ flags_parse(struct config *cfg, int argc, char **argv)
 		    argv[optind]);
 		exit(2);
 	}
+	for (i = 0; i < cfg->nadmin; i++) {
+		if (!player_name_valid(cfg->admin[i])) {
+			fprintf(stderr,
+			    "tablerod: --admin %s: a name is 1 to 16 letters, "
+			    "digits, '_' or '-'\n",
+			    cfg->admin[i]);
+			exit(2);
+		}
+	}
 	if (cfg->proxy_from != NULL &&
 	    proxy_check_flag(cfg->proxy_from, err, sizeof err) != 0) {
 		fprintf(stderr, "tablerod: %s\n", err);
 		exit(2);
 	}
+	if (cfg->metrics_from == NULL)
+		cfg->metrics_from = METRICS_FROM;
+	if ((from = proxy_list_new("--metrics-from", cfg->metrics_from, err,
+	         sizeof err)) == NULL) {
+		fprintf(stderr, "tablerod: %s\n", err);
+		exit(2);
+	}
+	proxy_list_free(from);
 	if ((cfg->redis != NULL || cfg->redis_sentinel != NULL) &&
 	    (cfg->db == NULL || !store_pg.handles(cfg->db))) {
 		fprintf(stderr,

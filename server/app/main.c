@@ -163,6 +163,7 @@ main_cleanup(struct server *srv)
 		    (unsigned long long)lost);
 	srv->storeq = NULL;
 	app_modules_stop(srv);
+	metrics_stop(srv);
 	web_free_all(srv);
 	net_free_all(srv);
 	room_free_all(srv);
@@ -171,6 +172,7 @@ main_cleanup(struct server *srv)
 	tourney_free_all();
 	slots_free(&srv->held_conns);
 	player_free_all(srv);
+	sanction_free_all(srv);
 	limit_free_all(srv);
 	player_committed(srv, UINT64_MAX);
 	rating_committed(srv, UINT64_MAX);
@@ -189,17 +191,36 @@ main_cleanup(struct server *srv)
 	log_close();
 }
 
+/* The listening sockets the flags ask for: each port (the line
+ * protocol's, --web-port, --tls-port, --metrics-port) on each listen
+ * address (by default two: every IPv4 and every IPv6 one). The
+ * metrics' few scrapes at once fit in SERVER_FD_RESERVE. */
+static int
+main_listeners(const struct config *cfg)
+{
+	int ports = 1 + (cfg->web_port >= 0) + (cfg->tls_port >= 0) +
+	    (cfg->metrics_port >= 0);
+
+	return ports * (cfg->nlisten > 0 ? cfg->nlisten : 2);
+}
+
 /*
  * Make room for max_clients connections: raise the soft limit on open
  * files as far as the hard limit allows (as Redis does), and if that is
  * not enough lower max_clients, so the last clients are told server_full
- * instead of the accept failing for lack of descriptors.
+ * instead of the accept failing for lack of descriptors. Every client
+ * holds one descriptor whatever its port (a web connection its socket
+ * and one response in memory, a WebSocket its socket until its close is
+ * done, counted until then); beside them the listeners and
+ * SERVER_FD_RESERVE.
  */
 static void
 main_open_files(struct config *cfg)
 {
 	struct rlimit rl;
-	rlim_t want = (rlim_t)cfg->max_clients + SERVER_FD_RESERVE;
+	int listeners = main_listeners(cfg);
+	rlim_t spare = (rlim_t)listeners + SERVER_FD_RESERVE;
+	rlim_t want = (rlim_t)cfg->max_clients + spare;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want)
 		return;
@@ -213,12 +234,12 @@ main_open_files(struct config *cfg)
 		return;
 	if (rl.rlim_cur >= want)
 		return;
-	cfg->max_clients = rl.rlim_cur > SERVER_FD_RESERVE + 1
-	    ? (int)(rl.rlim_cur - SERVER_FD_RESERVE)
-	    : 1;
-	log_warn("open files are limited to %ld: at most %d clients (raise "
-	         "ulimit -n or LimitNOFILE for more)",
-	    (long)rl.rlim_cur, cfg->max_clients);
+	cfg->max_clients =
+	    rl.rlim_cur > spare + 1 ? (int)(rl.rlim_cur - spare) : 1;
+	log_warn("open files are limited to %ld: at most %d clients beside %d "
+	         "listeners and %d descriptors kept in reserve (raise ulimit "
+	         "-n or LimitNOFILE for more)",
+	    (long)rl.rlim_cur, cfg->max_clients, listeners, SERVER_FD_RESERVE);
 }
 
 /* Start everything that can fail at start, in order; 0 or -1 (logged). */
@@ -276,8 +297,13 @@ main_start(struct server *srv)
 	if (srv->storeq == NULL)
 		return -1;
 	srv->conn_ops = &session_conn_ops;
+	/* Before listening: a banned address is refused from the first
+	 * connection on. */
+	if (sanction_load(srv) != 0)
+		return -1;
 	club_start(srv);
-	if (net_listen(srv) != 0 || web_listen(srv) != 0)
+	if (net_listen(srv) != 0 || web_listen(srv) != 0 ||
+	    metrics_start(srv) != 0)
 		return -1;
 	srv->worker = worker_new(srv);
 	srv->seeks = sstore_pool(srv);
@@ -291,7 +317,8 @@ main_start(struct server *srv)
 	return 0;
 }
 
-/* The web client's folder and the TLS files as absolute paths (a daemon
+/* The web client's folder (when --web-dir names one; else the copy built
+ * into tablerod is served) and the TLS files as absolute paths (a daemon
  * changes to /); each made path goes to owned[], freed at exit. */
 static void
 main_web_paths(struct config *cfg, char *owned[3])
@@ -299,8 +326,6 @@ main_web_paths(struct config *cfg, char *owned[3])
 	const char **paths[3] = {&cfg->web_dir, &cfg->tls_cert, &cfg->tls_key};
 	int i;
 
-	if (cfg->web_dir == NULL)
-		cfg->web_dir = "web";
 	for (i = 0; i < 3; i++)
 		if (*paths[i] != NULL)
 			*paths[i] = owned[i] = main_absolute(".", *paths[i]);

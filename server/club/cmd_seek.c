@@ -148,18 +148,28 @@ cmd_seek_limits(struct conn *c, const struct proto_request *req)
 	return limit_games_check(c, c->player->name, req);
 }
 
-/* Can the seeker of an open seek start a game now: connected, with a
- * room and a game left to them? (seek_match's question.) */
+/* A seek looking for its match: the server and the seek. */
+struct cmd_seek_want {
+	struct server *srv;
+	const struct seek *s;
+};
+
+/* Can the seeker of an open seek start a game now with the one who
+ * wants it: connected, with a room and a game left to them, and neither
+ * blocking the other (core/block.c)? (seek_match's question.) */
 static int
 cmd_seek_ready(void *arg, const struct seek *s)
 {
-	struct server *srv = arg;
+	const struct cmd_seek_want *w = arg;
+	struct server *srv = w->srv;
 	struct player *p = player_find(srv, s->name);
 	char why[128];
 
 	return p != NULL && p->conn != NULL &&
 	    room_count_for(p) < srv->cfg.max_rooms_per_player &&
-	    limit_games_ok(srv, p->name, p->conn->lim_addr, why, sizeof why);
+	    limit_games_ok(srv, p->name, p->conn->lim_addr, why, sizeof why) &&
+	    !block_refuses(srv, s->name, w->s->name) &&
+	    !block_refuses(srv, w->s->name, s->name);
 }
 
 /* The oldest open seek that meets s and whose player can play now, with
@@ -167,7 +177,8 @@ cmd_seek_ready(void *arg, const struct seek *s)
 static struct seek *
 cmd_seek_match(struct server *srv, const struct seek *s, struct player **p)
 {
-	struct seek *o = seek_match(srv->seeks, s, cmd_seek_ready, srv);
+	struct cmd_seek_want w = {srv, s};
+	struct seek *o = seek_match(srv->seeks, s, cmd_seek_ready, &w);
 
 	*p = o != NULL ? player_find(srv, o->name) : NULL;
 	return o;

@@ -31,8 +31,46 @@ typedef void cmd_fn(struct conn *c, const struct proto_request *req);
 PROTO_VERBS(SERVER_CMD_DECLARE)
 #undef SERVER_CMD_DECLARE
 
+/* cmd_block.c */
+int cmd_known_name(struct conn *c, const struct proto_request *req,
+    const char *name, char *out, size_t len);
+
+/* sanction.c: the operators' bans and mutes in force */
+enum sanction_kind {
+	SANCTION_BAN,     /* an identity may not log in */
+	SANCTION_BANADDR, /* connections from a network are refused */
+	SANCTION_MUTE,    /* an identity may not chat, tell or invite */
+};
+struct sanction {
+	enum sanction_kind kind;
+	/* the identity as registered, or the network as "ADDR/BITS" */
+	char target[64];
+	unsigned char addr[16]; /* SANCTION_BANADDR: the network */
+	int family, bits;
+	int64_t until_ms; /* ms since the epoch; 0: until lifted */
+	char admin[SERVER_NAME_MAX + 1];
+	int64_t made_ms;
+};
+int sanction_load(struct server *srv);
+void sanction_free_all(struct server *srv);
+int sanction_is_admin(const struct server *srv, const char *name);
+int sanction_parse_net(const char *text, struct sanction *s);
+int sanction_net_covers(const struct sanction *s, const char *addr);
+struct sanction *sanction_find(
+    struct server *srv, enum sanction_kind kind, const char *target);
+int sanction_addr_banned(const struct server *srv, const char *addr);
+int sanction_name_banned(struct server *srv, const char *name);
+int sanction_muted(struct conn *c, const struct proto_request *req);
+int sanction_add(struct server *srv, const struct sanction *s);
+int sanction_del(struct server *srv, enum sanction_kind kind,
+    const char *target, char *shown);
+void sanction_json(struct server *srv, cJSON *bans, cJSON *mutes);
+void sanction_log(struct server *srv, const char *admin, const char *act,
+    const char *target, const char *detail);
+
 /* cmd_room.c */
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
+struct room *cmd_room_member(struct conn *c, const struct proto_request *req);
 void cmd_export_room(struct conn *c, const struct proto_request *req,
     const struct room *r, const cJSON *seats);
 int cmd_chat_fits(struct conn *c, const struct proto_request *req);

@@ -265,14 +265,16 @@ cmd_chat(struct conn *c, const struct proto_request *req)
 		cmd_say(c, req);
 		return;
 	}
-	if (!cmd_chat_fits(c, req))
+	if (sanction_muted(c, req) || !cmd_chat_fits(c, req))
 		return;
 	conn_reply(c, proto_reply(req));
 	ev = proto_event(PROTO_EV_CHAT, NULL, 0);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "text", req->text);
+	/* Lobby chat has no seq: whoever blocks the sender gets nothing. */
 	TAILQ_FOREACH(o, &c->srv->conns, entry)
-		if (o->player != NULL && o->state == CONN_OPEN)
+		if (o->player != NULL && o->state == CONN_OPEN &&
+		    !block_has(o->player, c->player->name))
 			net_send_cached(o, ev, &cache);
 	net_cache_clear(&cache);
 	cJSON_Delete(ev);

@@ -156,14 +156,25 @@ cmd_answer_here(struct room *r, int seat)
 
 /* seat asks the opponent (a draw or a take-back): stored, replied, the
  * room made current for the one who answers, and the request announced;
- * a bot declines at once (bots play on). *offer holds the asking seat. */
+ * a bot declines at once (bots play on). *offer holds the asking seat.
+ * One offer of each kind per side is pending at a time: a second one is
+ * refused until the first is answered or a move cancels it, so an offer
+ * costs its opponent one answer, never a flood of events and commits
+ * (what names the offer in the refusal: "a draw"). */
 static void
 cmd_offer(struct conn *c, const struct proto_request *req, struct room *r,
     int seat, int *offer, enum proto_event_kind asked,
-    enum proto_event_kind declined)
+    enum proto_event_kind declined, const char *what)
 {
 	int bot = r->seats[1 - seat].bot > 0;
 
+	if (*offer == seat) {
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "you have offered %s already: it is pending until your "
+		    "opponent answers or a move is made",
+		    what);
+		return;
+	}
 	room_commit(r, bot ? 2 : 1, 0);
 	conn_reply(c, proto_reply(req));
 	*offer = seat;
@@ -193,7 +204,7 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 	}
 	if (strcmp(req->action, "offer") == 0) {
 		cmd_offer(c, req, r, seat, &r->draw_offer,
-		    PROTO_EV_DRAW_OFFERED, PROTO_EV_DRAW_DECLINED);
+		    PROTO_EV_DRAW_OFFERED, PROTO_EV_DRAW_DECLINED, "a draw");
 		return;
 	}
 	if (r->draw_offer != 1 - seat) {
@@ -349,7 +360,8 @@ cmd_takeback(struct conn *c, const struct proto_request *req)
 			return;
 		}
 		cmd_offer(c, req, r, seat, &r->takeback_offer,
-		    PROTO_EV_TAKEBACK_OFFERED, PROTO_EV_TAKEBACK_DECLINED);
+		    PROTO_EV_TAKEBACK_OFFERED, PROTO_EV_TAKEBACK_DECLINED,
+		    "a take-back");
 		return;
 	}
 	if (r->takeback_offer != 1 - seat ||

@@ -115,6 +115,23 @@ cmd_room_arg(struct conn *c, const struct proto_request *req)
 	return r;
 }
 
+/* The request's room (as cmd_room_arg) when c's player sits in it or
+ * watches it; NULL after replying. */
+struct room *
+cmd_room_member(struct conn *c, const struct proto_request *req)
+{
+	struct room *r = cmd_room_arg(c, req);
+
+	if (r == NULL)
+		return NULL;
+	if (room_seat_of(r, c->player) < 0 && !room_is_watcher(r, c->player)) {
+		conn_error(
+		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
+		return NULL;
+	}
+	return r;
+}
+
 static void
 cmd_bad_seat(struct conn *c, const struct proto_request *req,
     const struct rules_game *g, const char *seat)
@@ -475,11 +492,36 @@ cmd_create(struct conn *c, const struct proto_request *req)
 	cmd_reply_room(c, req, r, seat, resumed, full);
 }
 
+/* A seat in r taken against someone there who blocks c's player is
+ * refused (a challenge they would not hear of otherwise): -1 after
+ * replying, else 0. A tournament's pairing is not a challenge: its
+ * seats are not asked here. */
+static int
+cmd_join_blocked(
+    struct conn *c, const struct proto_request *req, const struct room *r)
+{
+	const struct player *p;
+	int i;
+
+	for (i = 0; i < r->g->seats; i++) {
+		p = r->seats[i].player;
+		if (p != NULL && p != c->player &&
+		    block_refuses(c->srv, p->name, c->player->name)) {
+			conn_error(c, req, PROTO_E_NOT_ALLOWED,
+			    "%s blocks you: you cannot take a seat against "
+			    "them",
+			    p->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void
 cmd_join(struct conn *c, const struct proto_request *req)
 {
 	struct room *r = cmd_room_arg(c, req);
-	int seat, s, start;
+	int seat, s, start, paired;
 
 	if (r == NULL)
 		return;
@@ -502,6 +544,7 @@ cmd_join(struct conn *c, const struct proto_request *req)
 		    r->id);
 		return;
 	}
+	paired = seat >= 0;
 	if (seat < 0 && req->seat != NULL) {
 		seat = room_seat_index(r->g, req->seat);
 		if (seat < 0) {
@@ -522,7 +565,8 @@ cmd_join(struct conn *c, const struct proto_request *req)
 		    "every seat in %s is taken (watch it instead)", r->id);
 		return;
 	}
-	if (cmd_room_limit(c, req) != 0)
+	if ((!paired && cmd_join_blocked(c, req, r) != 0) ||
+	    cmd_room_limit(c, req) != 0)
 		return;
 	room_remove_watcher(r, c->player);
 	r->seats[seat].player = c->player;
@@ -738,20 +782,78 @@ cmd_chat_fits(struct conn *c, const struct proto_request *req)
 	return 0;
 }
 
-/* Chat in a room, for its players and watchers. */
+/* Does a member of r (a seat or a watcher) block from? */
+static int
+cmd_say_blocked(const struct room *r, const char *from)
+{
+	int i;
+
+	for (i = 0; i < r->g->seats; i++)
+		if (r->seats[i].player != NULL &&
+		    r->seats[i].player->conn != NULL &&
+		    block_has(r->seats[i].player, from))
+			return 1;
+	for (i = 0; i < r->nwatchers; i++)
+		if (r->watchers[i]->conn != NULL &&
+		    block_has(r->watchers[i], from))
+			return 1;
+	return 0;
+}
+
+/* Send one member p of r the chat event ev, or, when p blocks its
+ * sender, hidden: the same seq without the text (JSON; text mode, which
+ * shows no seq, gets nothing), so the room's events count on without a
+ * gap that would send a client back for the state. */
+static void
+cmd_say_one(struct player *p, const cJSON *ev, const cJSON *hidden,
+    const char *from, struct net_cache caches[2])
+{
+	int blocked = block_has(p, from);
+
+	if (p->conn == NULL || (blocked && p->conn->mode == CONN_MODE_TEXT))
+		return;
+	net_send_cached(p->conn, blocked ? hidden : ev, &caches[blocked]);
+}
+
+/* room_broadcast of a chat event ev (freed) that some member blocks. */
+static void
+cmd_say_apart(struct room *r, cJSON *ev, const char *from)
+{
+	struct net_cache caches[2] = {{NULL, NULL}, {NULL, NULL}};
+	cJSON *hidden = cJSON_Duplicate(ev, 1);
+	int i;
+
+	if (hidden == NULL)
+		fatal("out of memory");
+	cJSON_DeleteItemFromObjectCaseSensitive(hidden, "from");
+	cJSON_DeleteItemFromObjectCaseSensitive(hidden, "text");
+	cJSON_AddBoolToObject(hidden, "hidden", 1);
+	for (i = 0; i < r->g->seats; i++)
+		if (r->seats[i].player != NULL)
+			cmd_say_one(
+			    r->seats[i].player, ev, hidden, from, caches);
+	for (i = 0; i < r->nwatchers; i++)
+		cmd_say_one(r->watchers[i], ev, hidden, from, caches);
+	net_cache_clear(&caches[0]);
+	net_cache_clear(&caches[1]);
+	cJSON_Delete(hidden);
+	cJSON_Delete(ev);
+	if (r->seq_dirty) { /* as room_broadcast does */
+		r->seq_dirty = 0;
+		room_save(r);
+	}
+}
+
+/* Chat in a room, for its players and watchers (those who block the
+ * sender get only its seq). */
 void
 cmd_say(struct conn *c, const struct proto_request *req)
 {
-	struct room *r = cmd_room_arg(c, req);
+	struct room *r;
 	cJSON *ev;
 
-	if (r == NULL)
+	if (sanction_muted(c, req) || (r = cmd_room_member(c, req)) == NULL)
 		return;
-	if (room_seat_of(r, c->player) < 0 && !room_is_watcher(r, c->player)) {
-		conn_error(
-		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
-		return;
-	}
 	if (!cmd_chat_fits(c, req))
 		return;
 	room_commit(r, 1, 0);
@@ -759,7 +861,10 @@ cmd_say(struct conn *c, const struct proto_request *req)
 	ev = room_event(r, PROTO_EV_CHAT);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "text", req->text);
-	room_broadcast(r, ev);
+	if (cmd_say_blocked(r, c->player->name))
+		cmd_say_apart(r, ev, c->player->name);
+	else
+		room_broadcast(r, ev);
 }
 
 /* The position in the seed's file format, or the position string, and

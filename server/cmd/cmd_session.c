@@ -89,9 +89,24 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		    "a name is 1 to 16 letters, digits, '_' or '-'");
 		return;
 	}
+	if (sanction_name_banned(c->srv, req->name)) {
+		limit_log(c->srv, "conn %llu %s: hello as %s refused: banned",
+		    (unsigned long long)c->id, c->addr, req->name);
+		conn_error(c, req, PROTO_E_BANNED,
+		    "an operator banned %s from this server", req->name);
+		net_close(c, 1);
+		return;
+	}
 	if (player_authenticate(c, req, token, sizeof token, &id, &is_new) != 0)
 		return;
 	p = player_get(c->srv, id.name);
+	/* Whom the player blocks, as stored (perhaps changed on another
+	 * node since they were last here). */
+	if (block_load(c->srv, p) != 0) {
+		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		player_release(c->srv, p);
+		return;
+	}
 	p->played = p->played || id.played;
 	/* Queued like any write: the reply waits for its commit. */
 	if (!p->played && !is_new)

@@ -5,7 +5,11 @@
  * accepts, or a bare "join" in tablero). Both reach players who are
  * connected; nothing is kept for one who is not (refused, saying so). On
  * a cluster a player logged in on another node (the lobby's cache of
- * that node) is sent the event there (player_send).
+ * that node) is sent the event there (player_send). Neither reaches a
+ * player who blocks the sender (core/block.c), nor comes from a muted
+ * one (sanction.c), and a player hears at most SERVER_HEARD_PER_SEC of
+ * them a second from everyone together (bursts of SERVER_HEARD_BURST):
+ * the sender over it is refused, told to try again.
  */
 #include <string.h>
 #include <strings.h>
@@ -14,8 +18,38 @@
 #include "server/club/club.h"
 #include "server/net/limit.h"
 
+/* Take one of the tells and invites req->name may hear now: 0, or -1
+ * after refusing (rate_limited, with when to try again). A player on
+ * another node of a cluster is counted there, not here. */
+static int
+social_heard(struct conn *c, const struct proto_request *req)
+{
+	struct player *p = player_find(c->srv, req->name);
+	const double per_ms = SERVER_HEARD_PER_SEC / 1000.0;
+	int64_t now = clock_mono_ms();
+
+	if (p == NULL)
+		return 0;
+	if (!bucket_has(&p->heard, per_ms, SERVER_HEARD_BURST, now)) {
+		limit_log(c->srv,
+		    "conn %llu %s as %s: tell or invite to %s refused: over "
+		    "its %d a second",
+		    (unsigned long long)c->id, c->addr, c->player->name,
+		    p->name, SERVER_HEARD_PER_SEC);
+		conn_error(c, req, PROTO_E_RATE_LIMITED,
+		    "%s is getting more than %d tells and invites a second; "
+		    "try again in %lld ms",
+		    p->name, SERVER_HEARD_PER_SEC,
+		    (long long)bucket_wait_ms(&p->heard, per_ms));
+		return -1;
+	}
+	p->heard.tokens -= 1.0;
+	return 0;
+}
+
 /* 0 when req->name is a connected player other than the sender (here or,
- * in a cluster, on another node), or -1 with the error sent. */
+ * in a cluster, on another node) who takes tells and invites from the
+ * sender now, or -1 with the error sent. */
 static int
 social_target(struct conn *c, const struct proto_request *req)
 {
@@ -37,7 +71,13 @@ social_target(struct conn *c, const struct proto_request *req)
 		    req->name);
 		return -1;
 	}
-	return 0;
+	if (block_refuses(c->srv, req->name, c->player->name)) {
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s blocks you: your tells and invites do not reach them",
+		    req->name);
+		return -1;
+	}
+	return social_heard(c, req);
 }
 
 void
@@ -45,7 +85,8 @@ cmd_tell(struct conn *c, const struct proto_request *req)
 {
 	cJSON *ev;
 
-	if (!cmd_chat_fits(c, req) || social_target(c, req) != 0)
+	if (sanction_muted(c, req) || !cmd_chat_fits(c, req) ||
+	    social_target(c, req) != 0)
 		return;
 	conn_reply(c, proto_reply(req));
 	ev = proto_event(PROTO_EV_TOLD, NULL, 0);
@@ -58,17 +99,11 @@ cmd_tell(struct conn *c, const struct proto_request *req)
 void
 cmd_invite(struct conn *c, const struct proto_request *req)
 {
-	struct room *r = cmd_room_arg(c, req);
+	struct room *r;
 	cJSON *ev;
 
-	if (r == NULL)
-		return;
-	if (room_seat_of(r, c->player) < 0 && !room_is_watcher(r, c->player)) {
-		conn_error(
-		    c, req, PROTO_E_NOT_IN_ROOM, "you are not in %s", r->id);
-		return;
-	}
-	if (social_target(c, req) != 0)
+	if (sanction_muted(c, req) || (r = cmd_room_member(c, req)) == NULL ||
+	    social_target(c, req) != 0)
 		return;
 	conn_reply(c, proto_reply(req));
 	ev = proto_event(PROTO_EV_INVITED, NULL, 0);

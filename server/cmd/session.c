@@ -127,6 +127,17 @@ session_open(struct conn *c)
 	c->tokens = c->srv->cfg.burst;
 	c->refill_ms = c->last_ms = clock_mono_ms();
 	c->srv->out_free = 1; /* it shows nothing the store holds */
+	if (sanction_addr_banned(c->srv, c->addr)) {
+		limit_log(c->srv,
+		    "conn %llu %s: refused: the address is banned",
+		    (unsigned long long)c->id, c->addr);
+		conn_error(c, NULL, PROTO_E_BANNED,
+		    "an operator banned your address from this server");
+		c->srv->out_free = 0;
+		cJSON_Delete(w);
+		net_close(c, 1);
+		return;
+	}
 	net_send_msg(c, w);
 	c->srv->out_free = 0;
 	cJSON_Delete(w);
@@ -393,6 +404,16 @@ static const unsigned char session_stores[PROTO_VERB_COUNT] = {
     [PROTO_SAY] = 1,
     [PROTO_SEEK] = 1,   /* its row; a pairing makes a room */
     [PROTO_UNSEEK] = 1, /* deletes rows */
+    [PROTO_BLOCK] = 1,  /* its row */
+    [PROTO_UNBLOCK] = 1,
+    /* the operators' acts: each is a row of admin_log, a ban or a mute
+     * one of sanctions */
+    [PROTO_KICK] = 1,
+    [PROTO_MUTE] = 1,
+    [PROTO_UNMUTE] = 1,
+    [PROTO_BAN] = 1,
+    [PROTO_UNBAN] = 1,
+    [PROTO_ANNOUNCE] = 1,
 };
 
 /* The verbs whose replies show nothing anyone changed (a ping, the list

@@ -26,6 +26,12 @@ struct player {
 	int nrooms, roomscap; /* at most the rooms per player plus those
 	                         watched */
 	int played;           /* has started a game (never pruned) */
+	/* The names this player blocks (block.c), read at hello; NULL
+	 * before (the store has them). */
+	struct block_list *blocks;
+	/* Tells and invites to this player lately (cmd_social.c): at most
+	 * SERVER_HEARD_PER_SEC a second, whoever sends them. */
+	struct bucket heard;
 };
 
 /* The protocol's words for them (proto_room_status_name). */
@@ -168,6 +174,16 @@ struct cluster_ops {
 	int (*club_room_ended)(struct room *r, int winner, const char *reason);
 };
 
+/* block.c */
+int block_load(struct server *srv, struct player *p);
+void block_free(struct player *p);
+int block_has(const struct player *p, const char *name);
+int block_refuses(struct server *srv, const char *to, const char *from);
+int block_add(struct server *srv, struct player *p, const char *shown);
+int block_del(
+    struct server *srv, struct player *p, const char *name, char *shown);
+cJSON *block_json(const struct player *p);
+
 /* player.c */
 /* Random bytes in a token: 128 bits cannot be guessed. */
 #define PLAYER_TOKEN_BYTES 16
@@ -272,6 +288,7 @@ struct worker *worker_new(struct server *srv);
 void worker_free(struct worker *w);
 void worker_bot(struct worker *w, struct room *r, int seat);
 void worker_cancel_conn(struct worker *w, uint64_t conn);
+int worker_jobs(const struct worker *w);
 /* A hint's answer, on the loop: req holds the request's verb, cmd and id;
  * verdict an enum ai_verdict; move NULL when none was found. */
 typedef void worker_hint_fn(struct conn *c, const struct proto_request *req,

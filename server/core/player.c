@@ -122,6 +122,7 @@ player_free_one(struct table_link *l, void *arg)
 {
 	struct player *p = TABLE_ITEM(l, struct player, link);
 
+	block_free(p);
 	free(p->rooms);
 	free(p);
 }
@@ -142,6 +143,7 @@ player_release(struct server *srv, struct player *p)
 	if (p->conn != NULL || p->nrooms > 0)
 		return;
 	table_del(&srv->players, &p->link);
+	block_free(p);
 	free(p->rooms);
 	free(p);
 }

@@ -505,6 +505,19 @@ worker_new(struct server *srv)
 	return w;
 }
 
+/* Jobs out (queued or searching, not yet answered): the loop's own list,
+ * walked for --metrics-port. */
+int
+worker_jobs(const struct worker *w)
+{
+	const struct worker_job *j;
+	int n = 0;
+
+	for (j = w != NULL ? w->live : NULL; j != NULL; j = j->live_next)
+		n++;
+	return n;
+}
+
 /* Stop the threads (every running search is cancelled and answers at
  * once) and drop every job still out, wherever it is. */
 void

@@ -123,11 +123,14 @@ limit_used_fails(struct server *srv, struct limit_entry *e, int64_t now)
 int
 limit_addr_msgs_has(struct server *srv, struct limit_entry *a, int64_t now)
 {
-	if (!bucket_has(
-	        &a->msgs, limit_msgs_rate(srv, a), limit_msgs_cap(srv, a), now))
-		return 0;
-	limit_remote_drain(srv, a, now);
-	return a->msgs.tokens - a->remote_msgs >= 1.0;
+	if (bucket_has(&a->msgs, limit_msgs_rate(srv, a),
+	        limit_msgs_cap(srv, a), now)) {
+		limit_remote_drain(srv, a, now);
+		if (a->msgs.tokens - a->remote_msgs >= 1.0)
+			return 1;
+	}
+	net_stats()->refused[NET_REFUSED_ADDR_RATE]++;
+	return 0;
 }
 
 /* The entry for key, made (full buckets) when missing; NULL when the
@@ -308,6 +311,7 @@ limit_fails_ok(struct server *srv, struct limit_entry *e, int64_t *wait_ms)
 	if (left >= 1.0)
 		return 1;
 	*wait_ms = (int64_t)((1.0 - left) / (cap / 60000.0)) + 1;
+	net_stats()->refused[NET_REFUSED_LOGIN_FAILS]++;
 	return 0;
 }
 
@@ -337,6 +341,7 @@ limit_names_take(struct server *srv, struct limit_entry *e, int64_t *wait_ms)
 		return 1;
 	if (!bucket_has(&e->names, per_ms, cap, clock_mono_ms())) {
 		*wait_ms = bucket_wait_ms(&e->names, per_ms);
+		net_stats()->refused[NET_REFUSED_NEW_NAMES]++;
 		return 0;
 	}
 	e->names.tokens -= 1.0;
@@ -408,6 +413,7 @@ limit_games_ok(struct server *srv, const char *name, struct limit_entry *addr,
 		    i == 0 ? "you have" : "your address has", (int)cap,
 		    (long long)(bucket_wait_ms(&e[i]->games, per_ms) + 59999) /
 		        60000);
+		net_stats()->refused[NET_REFUSED_GAMES]++;
 		return 0;
 	}
 	return 1;

@@ -3,7 +3,9 @@
  * descriptors run out, one bufferevent per connection, lines out of the
  * protocol framer into the session, capped output, and closing: a
  * connection is never freed inside its own callback but marked dead and
- * freed by the reaper event.
+ * freed by the reaper event; closing has a deadline (its last output and
+ * the lingering together), whatever the peer does meanwhile. Out of
+ * descriptors, every listener (the web and TLS ones too) pauses.
  *
  * Writing: a connection's write event is armed only while the socket
  * would block. Output added in a loop pass lists its connection; the
@@ -30,7 +32,9 @@
 #include "server/net/net.h"
 #include "server/net/limit.h"
 
-/* Seconds to stop accepting after accept() ran out of descriptors. */
+/* Seconds to stop accepting on every listener after accept() ran out of
+ * descriptors (or memory): long enough not to spin, short enough that
+ * clients waiting in the backlog are taken soon after. */
 #define NET_ACCEPT_RETRY_SEC 1
 /* TCP keepalive: probe after 60 s idle, every 10 s, give up after 5, so a
  * half-open connection is found in about two minutes. */
@@ -73,6 +77,49 @@ static struct limit_entry *net_address_limit(
 static void net_tune_socket(evutil_socket_t fd);
 static void net_addr_text(const struct sockaddr *sa, char *buf, size_t len);
 
+/* What net/ counted since start (the loop's alone). */
+static struct net_stats net_counted;
+
+/* The counters, for the files of net/ to add to and metrics to read. */
+struct net_stats *
+net_stats(void)
+{
+	return &net_counted;
+}
+
+/* A refusal's name in the metrics. */
+const char *
+net_refusal_name(enum net_refusal r)
+{
+	static const char *const names[NET_REFUSALS] = {"max_clients",
+	    "max_per_address", "addresses", "max_output", "max_output_total",
+	    "addr_rate", "login_fails", "new_names", "games_per_hour",
+	    "websocket_control", "deadline"};
+
+	return r < NET_REFUSALS ? names[r] : "?";
+}
+
+/* The HTTP status counted at h. */
+int
+net_http_status(enum net_http h)
+{
+	static const int codes[NET_HTTPS] = {
+	    101, 200, 304, 400, 403, 404, 405, 414, 431};
+
+	return h < NET_HTTPS ? codes[h] : 0;
+}
+
+/* One HTTP response of that status was sent. */
+void
+net_count_http(int status)
+{
+	int h;
+
+	for (h = 0; h < NET_HTTPS; h++)
+		if (net_http_status((enum net_http)h) == status)
+			net_counted.http[h]++;
+}
+
 /* Take a connection out of the server and free it with its socket. */
 static void
 net_conn_free(struct server *srv, struct conn *c)
@@ -84,6 +131,8 @@ net_conn_free(struct server *srv, struct conn *c)
 	srv->nconns--;
 	/* A WebSocket's other end hears the end of the stream (with what
 	 * was still queued), sends it and closes. */
+	if (c->ws != NULL) /* its socket counts on until closed */
+		ws_conn_freed(c->ws);
 	if (c->relay)
 		bufferevent_flush(c->bev, EV_WRITE, BEV_FINISHED);
 	bufferevent_free(c->bev);
@@ -91,6 +140,8 @@ net_conn_free(struct server *srv, struct conn *c)
 	held_free(c);
 	if (c->idle != NULL)
 		event_free(c->idle);
+	if (c->deadline != NULL)
+		event_free(c->deadline);
 	free(c);
 }
 
@@ -124,14 +175,38 @@ net_set_dead(struct conn *c)
 	event_active(c->srv->reaper, 0, 0);
 }
 
+/* A closing connection's deadline passed: it goes, whatever is left;
+ * unless its last output still waits for the store (held.c), a wait of
+ * the server's (bounded by --store-give-up), not the peer's: then it gets
+ * its time again. */
+static void
+net_deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	struct timeval by = {SERVER_CLOSE_FLUSH_SEC + NET_LINGER_SEC, 0};
+
+	if (c->held != NULL && !c->lingering) {
+		evtimer_add(c->deadline, &by);
+		return;
+	}
+	net_counted.refused[NET_REFUSED_DEADLINE]++;
+	log_debug("conn %llu %s: its close not done in %d s; closed",
+	    (unsigned long long)c->id, c->addr,
+	    SERVER_CLOSE_FLUSH_SEC + NET_LINGER_SEC);
+	net_set_dead(c);
+}
+
 /* Close a connection: at once, or (flush) once its output has been sent,
- * within SERVER_CLOSE_FLUSH_SEC. The session hears of it from the reaper,
- * so closing is safe in the middle of a broadcast. */
+ * within SERVER_CLOSE_FLUSH_SEC, then lingering; both within a deadline
+ * that nothing the peer sends (or takes, a byte at a time) moves. The
+ * session hears of it from the reaper, so closing is safe in the middle
+ * of a broadcast. */
 void
 net_close(struct conn *c, int flush)
 {
 	struct evbuffer *out = bufferevent_get_output(c->bev);
 	struct timeval tv = {SERVER_CLOSE_FLUSH_SEC, 0};
+	struct timeval by = {SERVER_CLOSE_FLUSH_SEC + NET_LINGER_SEC, 0};
 
 	if (c->state == CONN_DEAD)
 		return;
@@ -139,15 +214,49 @@ net_close(struct conn *c, int flush)
 		net_set_dead(c);
 		return;
 	}
-	if (c->lingering)
+	if (c->lingering || c->state == CONN_FLUSHING)
 		return;
 	c->state = CONN_FLUSHING;
+	c->deadline = evtimer_new(c->srv->base, net_deadline_cb, c);
+	if (c->deadline == NULL)
+		fatal("out of memory");
+	evtimer_add(c->deadline, &by);
 	if (evbuffer_get_length(out) == 0 && c->held == NULL) {
 		net_linger(c);
 		return;
 	}
 	bufferevent_disable(c->bev, EV_READ);
 	bufferevent_set_timeouts(c->bev, NULL, &tv);
+}
+
+/* Is c within its output cap: under --max-output bytes queued and
+ * unread? 0 after dropping it (it is not reading, and must never slow
+ * anyone else) with the reason logged; len: the message at hand. */
+static int
+net_output_room(struct conn *c, size_t len)
+{
+	size_t queued = net_unread(c);
+
+	if (queued < c->srv->cfg.output_max)
+		return 1;
+	net_counted.refused[NET_REFUSED_OUTPUT]++;
+	log_warn(
+	    "conn %llu %s%s%s: not reading, dropping it: %zu bytes "
+	    "queued unread (--max-output %zu), a %zu-byte message not sent",
+	    (unsigned long long)c->id, c->addr, c->lim_name != NULL ? " " : "",
+	    c->lim_name != NULL ? c->lim_name->key + 2 : "", queued,
+	    c->srv->cfg.output_max, len);
+	net_close(c, 0);
+	return 0;
+}
+
+/* len bytes were queued for c: counted against --max-output-total. */
+static void
+net_output_count(struct conn *c, size_t len)
+{
+	c->srv->queued += len;
+	if (c->srv->queued > c->srv->cfg.output_total_max)
+		net_shed(c->srv);
 }
 
 /* Queue bytes for a client. One that already has --max-output bytes
@@ -158,26 +267,22 @@ net_close(struct conn *c, int flush)
 void
 net_send(struct conn *c, const char *data, size_t len)
 {
-	size_t queued;
-
-	if (c->state == CONN_DEAD)
+	if (c->state == CONN_DEAD || !net_output_room(c, len))
 		return;
-	queued = net_unread(c);
-	if (queued >= c->srv->cfg.output_max) {
-		log_warn("conn %llu %s%s%s: not reading, dropping it: %zu "
-		         "bytes queued unread (--max-output %zu), a %zu-byte "
-		         "message not sent",
-		    (unsigned long long)c->id, c->addr,
-		    c->lim_name != NULL ? " " : "",
-		    c->lim_name != NULL ? c->lim_name->key + 2 : "", queued,
-		    c->srv->cfg.output_max, len);
-		net_close(c, 0);
-		return;
-	}
 	held_add(c, data, len);
-	c->srv->queued += len;
-	if (c->srv->queued > c->srv->cfg.output_total_max)
-		net_shed(c->srv);
+	net_output_count(c, len);
+}
+
+/* The transport queued len bytes for c by itself (a WebSocket's pong or
+ * close frame): they count against the same caps as a reply. 0 when c
+ * was dropped for them. */
+int
+net_output_added(struct conn *c, size_t len)
+{
+	if (c->state == CONN_DEAD)
+		return 0;
+	net_output_count(c, len);
+	return c->state != CONN_DEAD && net_output_room(c, len);
 }
 
 /* msg in the connection's output mode, in the server's one reused
@@ -298,13 +403,14 @@ net_linger_read(struct conn *c)
 }
 
 /* Output sent to a connection (or behind its reply) and not yet taken by
- * the kernel: what the client has not read. Output held for the store
- * (held.c) is the server's wait, not the client's, and is not counted. */
+ * the kernel: what the client has not read, a WebSocket's frames (ws.c)
+ * included. Output held for the store (held.c) is the server's wait, not
+ * the client's, and is not counted. */
 static size_t
 net_unread(struct conn *c)
 {
 	return evbuffer_get_length(bufferevent_get_output(c->bev)) +
-	    c->deferred_bytes;
+	    c->deferred_bytes + (c->ws != NULL ? ws_unsent(c->ws) : 0);
 }
 
 /* Output queued for a connection and not yet taken by the kernel, held
@@ -355,6 +461,7 @@ net_shed(struct server *srv)
 		    "hold %zu (cap %zu): dropping it first",
 		    (unsigned long long)worst->id, worst->addr, most, total,
 		    srv->cfg.output_total_max);
+		net_counted.refused[NET_REFUSED_OUTPUT_TOTAL]++;
 		net_close(worst, 0);
 		total -= most;
 	}
@@ -394,14 +501,25 @@ net_read_cb(struct bufferevent *bev, void *arg)
 			net_close(c, 1);
 			return;
 		}
-		if (line != NULL)
+		if (line != NULL) {
+			net_counted.lines++;
 			c->srv->conn_ops->line(c, line, linelen);
+		}
 		evbuffer_drain(in, used);
 		if (used == 0 && line == NULL)
 			break;
 	}
 	if (c->state == CONN_OPEN && evbuffer_get_length(in) == 0)
 		proto_framer_trim(c->framer);
+	/* Lines left unread (a reply is awaited) up to the input's high
+	 * mark: reading stops until net_resume, since libevent runs a read
+	 * callback again and again while it leaves the input at the mark
+	 * with reading on (a loop that spun as long as the reply took). */
+	if (c->state == CONN_OPEN && (c->waiting || held_blocks(c)) &&
+	    evbuffer_get_length(in) >= c->srv->cfg.max_line) {
+		c->read_stopped = 1;
+		bufferevent_disable(c->bev, EV_READ);
+	}
 }
 
 /* Go on with the lines a connection sent while it waited for a reply. */
@@ -411,6 +529,10 @@ net_resume(struct conn *c)
 	if (c->state != CONN_OPEN)
 		return;
 	bufferevent_setwatermark(c->bev, EV_READ, 0, 0);
+	if (c->read_stopped) {
+		c->read_stopped = 0;
+		bufferevent_enable(c->bev, EV_READ);
+	}
 	net_read_cb(c->bev, c);
 }
 
@@ -614,6 +736,7 @@ net_address_limit(
 	limit_addr_key(sa, key, sizeof key);
 	lim = limit_get(srv, key);
 	if (lim == NULL) {
+		net_counted.refused[NET_REFUSED_ADDRESSES]++;
 		limit_log(
 		    srv, "too many addresses to track: refusing %s", key + 2);
 		net_refuse_full(fd);
@@ -624,6 +747,7 @@ net_address_limit(
 	remote = limit_remote_conns(srv, lim);
 	if (lim->refs + remote < srv->cfg.max_per_addr)
 		return lim;
+	net_counted.refused[NET_REFUSED_ADDR_CONNS]++;
 	net_addr_text(sa, where, sizeof where);
 	limit_log(srv,
 	    "%s: %d connections from that address already (%d on other "
@@ -645,7 +769,8 @@ net_admit_room(struct server *srv, evutil_socket_t fd)
 	}
 	if (srv->nconns + srv->nweb + proxy_waiting(srv) >=
 	    srv->cfg.max_clients) {
-		log_warn("client limit %d reached: refusing a connection",
+		net_counted.refused[NET_REFUSED_CLIENTS]++;
+		limit_log(srv, "client limit %d reached: refusing a connection",
 		    srv->cfg.max_clients);
 		net_refuse_full(fd);
 		return 0;
@@ -669,6 +794,32 @@ net_admit(struct server *srv, evutil_socket_t fd, const struct sockaddr *sa)
 		return NULL;
 	net_tune_socket(fd);
 	return lim;
+}
+
+/* How c reached the server. */
+static enum net_transport
+net_transport(const struct conn *c)
+{
+	return c->relay ? NET_WEBSOCKET : c->bev_writes ? NET_TLS : NET_TCP;
+}
+
+/* The open connections by transport, and the output waiting for them:
+ * unread (sent, not taken by the kernel) and held for the store. */
+void
+net_count_conns(
+    struct server *srv, int conns[NET_TRANSPORTS], size_t *unread, size_t *held)
+{
+	struct conn *c;
+
+	memset(conns, 0, NET_TRANSPORTS * sizeof conns[0]);
+	*unread = *held = 0;
+	TAILQ_FOREACH(c, &srv->conns, entry) {
+		if (c->state == CONN_DEAD)
+			continue;
+		conns[net_transport(c)]++;
+		*unread += net_unread(c);
+		*held += c->held_bytes;
+	}
 }
 
 /*
@@ -703,6 +854,7 @@ net_conn_new(struct server *srv, struct bufferevent *bev, const char *addr,
 	bufferevent_enable(c->bev, EV_READ);
 	TAILQ_INSERT_TAIL(&srv->conns, c, entry);
 	srv->nconns++;
+	net_counted.accepted[net_transport(c)]++;
 	log_debug("conn %llu %s: accepted%s", (unsigned long long)c->id,
 	    c->addr,
 	    c->relay            ? " (websocket)"
@@ -752,18 +904,24 @@ net_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	net_accept_from(srv, fd, sa, 0);
 }
 
+/* The pause after running out of descriptors is over: every listener
+ * takes connections again. */
 static void
 net_accept_resume(evutil_socket_t fd, short what, void *arg)
 {
 	struct server *srv = arg;
 	int i;
 
+	if (srv->shutting_down)
+		return;
 	for (i = 0; i < srv->nlisteners; i++)
 		evconnlistener_enable(srv->listeners[i]);
+	web_listeners_enable(srv, 1);
 }
 
-/* accept() failed: out of descriptors means stop for a moment instead of
- * spinning on a listener that stays readable. */
+/* accept() failed on any listener: out of descriptors (or memory) means
+ * every listener stops for a moment instead of spinning on a listener
+ * that stays readable, with one log line (rate limited) per pause. */
 static void
 net_accept_error(struct evconnlistener *l, void *arg)
 {
@@ -772,13 +930,16 @@ net_accept_error(struct evconnlistener *l, void *arg)
 	int err = EVUTIL_SOCKET_ERROR(), i;
 
 	if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM) {
-		log_warn("accept: %s", evutil_socket_error_to_string(err));
+		limit_log(
+		    srv, "accept: %s", evutil_socket_error_to_string(err));
 		return;
 	}
-	log_warn("accept: %s; pausing %d s", evutil_socket_error_to_string(err),
-	    NET_ACCEPT_RETRY_SEC);
+	net_counted.accept_pauses++;
+	limit_log(srv, "accept: %s; every listener pauses %d s",
+	    evutil_socket_error_to_string(err), NET_ACCEPT_RETRY_SEC);
 	for (i = 0; i < srv->nlisteners; i++)
 		evconnlistener_disable(srv->listeners[i]);
+	web_listeners_enable(srv, 0);
 	evtimer_add(srv->accept_retry, &tv);
 }
 
@@ -854,7 +1015,7 @@ net_bind(struct server *srv, const char *host)
 {
 	int n = net_bind_port(srv, host, srv->cfg.port, net_accept_cb,
 	    srv->listeners + srv->nlisteners,
-	    SERVER_LISTEN_MAX * 2 - srv->nlisteners, "listening");
+	    SERVER_LISTENERS_MAX - srv->nlisteners, "listening");
 
 	if (n < 0)
 		return -1;

@@ -33,7 +33,8 @@ struct conn {
 	char addr[64];
 	enum conn_mode mode;
 	enum conn_state state;
-	int waiting; /* a reply is being computed: read nothing more yet */
+	int waiting;      /* a reply is being computed: read nothing more yet */
+	int read_stopped; /* reading off until net_resume (a full input) */
 	struct player *player; /* NULL before hello */
 	struct room *current;  /* the room verbs without a room act on */
 	double tokens;         /* rate limit bucket */
@@ -60,7 +61,9 @@ struct conn {
 	int replying;   /* the message being sent is a reply (conn_reply) */
 	int bev_writes; /* bev is no plain socket's: it writes by itself */
 	int relay;      /* bev is the server's end of a WebSocket (ws.c) */
-	int guest;      /* player is an anonymous watcher (session.c) */
+	struct ws *ws;  /* relay: its WebSocket, while both are there */
+	struct event *deadline; /* closing: closed by then (net_close) */
+	int guest;              /* player is an anonymous watcher (session.c) */
 	/* The cluster's record of the connection (cluster_route.c): NULL
 	 * on a single node, and until the cluster needs one. */
 	struct route_home *route;
@@ -82,10 +85,56 @@ struct conn_ops {
 	void (*closed)(struct conn *c);
 };
 
+/* What net/ counts, for --metrics-port (app/metrics.c). */
+enum net_transport { NET_TCP, NET_TLS, NET_WEBSOCKET, NET_TRANSPORTS };
+/* What a client was refused or cut off for, by limit. */
+enum net_refusal {
+	NET_REFUSED_CLIENTS,      /* --max-clients */
+	NET_REFUSED_ADDR_CONNS,   /* --max-per-address */
+	NET_REFUSED_ADDRESSES,    /* SERVER_LIMIT_ENTRIES addresses tracked */
+	NET_REFUSED_OUTPUT,       /* --max-output: a client not reading */
+	NET_REFUSED_OUTPUT_TOTAL, /* --max-output-total */
+	NET_REFUSED_ADDR_RATE,    /* --addr-rate: an address's messages */
+	NET_REFUSED_LOGIN_FAILS,  /* --login-fails */
+	NET_REFUSED_NEW_NAMES,    /* --new-names */
+	NET_REFUSED_GAMES,        /* --games-per-hour */
+	NET_REFUSED_WS_CONTROL,   /* a WebSocket's pings past their rate */
+	NET_REFUSED_DEADLINE,     /* a handshake, head, response or close */
+	NET_REFUSALS
+};
+/* The HTTP statuses the web port answers with. */
+enum net_http {
+	NET_HTTP_101,
+	NET_HTTP_200,
+	NET_HTTP_304,
+	NET_HTTP_400,
+	NET_HTTP_403,
+	NET_HTTP_404,
+	NET_HTTP_405,
+	NET_HTTP_414,
+	NET_HTTP_431,
+	NET_HTTPS
+};
+struct net_stats {
+	uint64_t accepted[NET_TRANSPORTS]; /* connections made */
+	uint64_t lines;                    /* requests read */
+	uint64_t errors[PROTO_E_COUNT];    /* error replies by code */
+	uint64_t refused[NET_REFUSALS];
+	uint64_t http[NET_HTTPS]; /* HTTP responses by status */
+	uint64_t accept_pauses;   /* out of descriptors */
+};
+
 /* net.c */
+struct net_stats *net_stats(void);
+const char *net_refusal_name(enum net_refusal r);
+int net_http_status(enum net_http h);
+void net_count_http(int status);
+void net_count_conns(struct server *srv, int conns[NET_TRANSPORTS],
+    size_t *unread, size_t *held);
 int net_listen(struct server *srv);
 void net_start(struct server *srv);
 void net_send(struct conn *c, const char *data, size_t len);
+int net_output_added(struct conn *c, size_t len);
 void net_send_msg(struct conn *c, const cJSON *msg);
 /* One message encoded in one output mode. */
 struct net_encoded {
@@ -137,16 +186,51 @@ int proxy_take(struct server *srv, evutil_socket_t fd,
     const struct sockaddr *sa, socklen_t salen, proxy_done_fn *done, int arg);
 void proxy_stop(struct server *srv);
 void proxy_free_all(struct server *srv);
+struct proxy_list;
+struct proxy_list *proxy_list_new(
+    const char *flag, const char *list, char *err, size_t errlen);
+int proxy_list_has(const struct proxy_list *l, const struct sockaddr *sa);
+void proxy_list_free(struct proxy_list *l);
 
 /* web.c */
 struct ssl_ctx_st;
 int web_listen(struct server *srv);
+void web_listeners_enable(struct server *srv, int on);
 void web_stop(struct server *srv);
 void web_free_all(struct server *srv);
 
+/* webfile.c */
+/* One of the browser client's files, in memory. */
+struct webfile {
+	char *path;       /* its URL's path: "/js/app.js" */
+	const char *type; /* its Content-Type */
+	const unsigned char *data, *gz;
+	size_t len, gzlen; /* gz: a smaller gzip copy, or NULL */
+	char etag[20], gzetag[20];
+	int owned; /* data and gz were read from --web-dir (freed) */
+};
+/* One of the files built into tablerod (webdata.c, by contrib/embed-web.sh):
+ * its path, bytes and gzip copy. */
+struct webfile_builtin {
+	const char *path;
+	const unsigned char *data;
+	size_t len;
+	const unsigned char *gz;
+	size_t gzlen;
+};
+extern const struct webfile_builtin webfile_builtin[];
+struct webfiles;
+struct webfiles *webfile_load(const char *dir, char *err, size_t errlen);
+const struct webfile *webfile_find(const struct webfiles *f, const char *path);
+int webfile_count(const struct webfiles *f, size_t *bytes);
+void webfile_free(struct webfiles *f);
+
 /* ws.c */
+struct ws;
 int ws_accept(struct server *srv, struct bufferevent *bev, const char *key,
     const char *addr, struct limit_entry *lim, int flags);
+size_t ws_unsent(const struct ws *ws);
+void ws_conn_freed(struct ws *ws);
 void ws_free_all(struct server *srv);
 
 /* tls.c */

@@ -9,7 +9,8 @@
  * and every per-address limit, log line and cluster report counts that
  * address. A malformed header, or none within PROXY_HEADER_SEC, closes the
  * connection with a logged reason. Connections from other sources are
- * plain: a header from them is no header, only bytes.
+ * plain: a header from them is no header, only bytes. Its lists of
+ * addresses and networks serve --metrics-from too (proxy_list_*).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -64,17 +65,24 @@ struct proxy {
 	int nwaits;
 };
 
-/* Parse one "ADDR[/BITS]" entry. 0, or -1 with the reason. */
+/* A list of addresses and networks (--metrics-from). */
+struct proxy_list {
+	struct proxy_net nets[PROXY_NETS_MAX];
+	int n;
+};
+
+/* Parse one "ADDR[/BITS]" entry of flag's list. 0, or -1 with the
+ * reason. */
 static int
-proxy_net_parse(
-    const char *s, size_t len, struct proxy_net *n, char *err, size_t errlen)
+proxy_net_parse(const char *flag, const char *s, size_t len,
+    struct proxy_net *n, char *err, size_t errlen)
 {
 	char text[PROXY_NET_TEXT_MAX];
 	char *slash, *end;
 	long bits;
 
 	if (len == 0 || len >= sizeof text) {
-		snprintf(err, errlen, "--proxy-from: '%.*s' is not ADDR[/BITS]",
+		snprintf(err, errlen, "%s: '%.*s' is not ADDR[/BITS]", flag,
 		    (int)(len < sizeof text ? len : sizeof text), s);
 		return -1;
 	}
@@ -90,8 +98,7 @@ proxy_net_parse(
 		n->family = AF_INET6;
 		n->bits = 128;
 	} else {
-		snprintf(
-		    err, errlen, "--proxy-from: '%s' is no IP address", text);
+		snprintf(err, errlen, "%s: '%s' is no IP address", flag, text);
 		return -1;
 	}
 	if (slash == NULL)
@@ -100,7 +107,7 @@ proxy_net_parse(
 	bits = strtol(slash + 1, &end, 10);
 	if (slash[1] == '\0' || *end != '\0' || errno != 0 || bits < 0 ||
 	    bits > n->bits) {
-		snprintf(err, errlen, "--proxy-from: '/%s' is not 0 to %d bits",
+		snprintf(err, errlen, "%s: '/%s' is not 0 to %d bits", flag,
 		    slash + 1, n->bits);
 		return -1;
 	}
@@ -108,11 +115,11 @@ proxy_net_parse(
 	return 0;
 }
 
-/* Parse --proxy-from's comma-separated list into nets (at most max). Their
+/* Parse flag's comma-separated list into nets (at most max). Their
  * number, or -1 with the reason in err. */
 static int
-proxy_nets_parse(
-    const char *list, struct proxy_net *nets, int max, char *err, size_t errlen)
+proxy_nets_parse(const char *flag, const char *list, struct proxy_net *nets,
+    int max, char *err, size_t errlen)
 {
 	const char *p = list, *comma;
 	int n = 0;
@@ -120,11 +127,11 @@ proxy_nets_parse(
 	for (;;) {
 		comma = strchr(p, ',');
 		if (n == max) {
-			snprintf(err, errlen,
-			    "--proxy-from: at most %d sources", max);
+			snprintf(
+			    err, errlen, "%s: at most %d entries", flag, max);
 			return -1;
 		}
-		if (proxy_net_parse(p,
+		if (proxy_net_parse(flag, p,
 		        comma != NULL ? (size_t)(comma - p) : strlen(p),
 		        &nets[n], err, errlen) != 0)
 			return -1;
@@ -141,7 +148,8 @@ proxy_check_flag(const char *list, char *err, size_t errlen)
 {
 	struct proxy_net nets[PROXY_NETS_MAX];
 
-	return proxy_nets_parse(list, nets, PROXY_NETS_MAX, err, errlen) < 0
+	return proxy_nets_parse(
+	           "--proxy-from", list, nets, PROXY_NETS_MAX, err, errlen) < 0
 	    ? -1
 	    : 0;
 }
@@ -157,8 +165,8 @@ proxy_init(struct server *srv)
 		return 0;
 	srv->proxy = xcalloc(1, sizeof *srv->proxy);
 	TAILQ_INIT(&srv->proxy->waits);
-	n = proxy_nets_parse(srv->cfg.proxy_from, srv->proxy->nets,
-	    PROXY_NETS_MAX, err, sizeof err);
+	n = proxy_nets_parse("--proxy-from", srv->cfg.proxy_from,
+	    srv->proxy->nets, PROXY_NETS_MAX, err, sizeof err);
 	if (n < 0) {
 		log_error("%s", err);
 		return -1;
@@ -180,10 +188,10 @@ proxy_bits_match(const uint8_t *a, const uint8_t *b, int bits)
 	    ((a[whole] ^ b[whole]) & (0xff << (8 - rest)) & 0xff) == 0;
 }
 
-/* Is sa one of --proxy-from's sources? (An IPv4-mapped IPv6 address is
- * its IPv4 address.) */
+/* Is sa in one of nets[0..n)? (An IPv4-mapped IPv6 address is its
+ * IPv4 address.) */
 static int
-proxy_trusted(const struct proxy *px, const struct sockaddr *sa)
+proxy_nets_match(const struct proxy_net *nets, int n, const struct sockaddr *sa)
 {
 	const uint8_t *a;
 	int family, i;
@@ -203,11 +211,46 @@ proxy_trusted(const struct proxy *px, const struct sockaddr *sa)
 		}
 	} else
 		return 0;
-	for (i = 0; i < px->nnets; i++)
-		if (px->nets[i].family == family &&
-		    proxy_bits_match(a, px->nets[i].addr, px->nets[i].bits))
+	for (i = 0; i < n; i++)
+		if (nets[i].family == family &&
+		    proxy_bits_match(a, nets[i].addr, nets[i].bits))
 			return 1;
 	return 0;
+}
+
+/* Is sa one of --proxy-from's sources? */
+static int
+proxy_trusted(const struct proxy *px, const struct sockaddr *sa)
+{
+	return proxy_nets_match(px->nets, px->nnets, sa);
+}
+
+/* flag's list of ADDR[/BITS] (such as --metrics-from), parsed; NULL with
+ * the reason in err. */
+struct proxy_list *
+proxy_list_new(const char *flag, const char *list, char *err, size_t errlen)
+{
+	struct proxy_list *l = xcalloc(1, sizeof *l);
+
+	if ((l->n = proxy_nets_parse(
+	         flag, list, l->nets, PROXY_NETS_MAX, err, errlen)) < 0) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+/* Is sa one of the list's addresses or in one of its networks? */
+int
+proxy_list_has(const struct proxy_list *l, const struct sockaddr *sa)
+{
+	return proxy_nets_match(l->nets, l->n, sa);
+}
+
+void
+proxy_list_free(struct proxy_list *l)
+{
+	free(l);
 }
 
 /* Connections waiting for their header (they count as clients). */

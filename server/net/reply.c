@@ -34,5 +34,7 @@ conn_error(struct conn *c, const struct proto_request *req, enum proto_error e,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	if (e < PROTO_E_COUNT)
+		net_stats()->errors[e]++;
 	conn_reply(c, proto_error_reply(req, e, msg[0] != '\0' ? msg : NULL));
 }

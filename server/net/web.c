@@ -3,21 +3,23 @@
  * connection is sniffed by its first byte: an upper-case letter starts an
  * HTTP request (parsed by http-parser); anything else, or silence for
  * WEB_SNIFF_MS, is the line protocol, handed to net.c as a TCP
- * connection is. HTTP serves the browser client's plain
- * files from --web-dir (GET and HEAD, keep-alive, a Content-Security-Policy
- * that forbids inline script) and turns GET /ws into a WebSocket (ws.c)
- * once its Origin is checked. The TLS port speaks all of it over TLS
- * (tls.c), so one port serves https://, wss:// and `tablero --tls`.
+ * connection is. HTTP serves the browser client's files from memory
+ * (webfile.c: built in, or --web-dir's read at start; GET and HEAD,
+ * keep-alive, ETag and 304, gzip, a Content-Security-Policy that forbids
+ * inline script), one response at a time: the next pipelined request is
+ * not read before the last response is sent, so a connection holds its
+ * socket and one response. GET /ws becomes a WebSocket (ws.c) once its
+ * Origin is checked. The TLS port speaks all of it over TLS (tls.c), so
+ * one port serves https://, wss:// and `tablero --tls`. Every wait is a
+ * deadline, not an idle timer: a TLS handshake and a request head (the
+ * first, or the next on a keep-alive connection) within WEB_HEAD_SEC, a
+ * response taken within WEB_RESPONSE_SEC, whatever bytes trickle in.
  */
-#include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -39,12 +41,15 @@
 /* Header values kept (Host, Origin, Sec-WebSocket-Key...); longer ones are
  * cut and then fail their checks. */
 #define WEB_VALUE_MAX 256
-/* Seconds a web connection may stay silent (between requests, or in the
- * middle of one, or in a TLS handshake) before it is closed: a slow
- * client cannot hold a slot for long. */
-#define WEB_IDLE_SEC 15
-/* Seconds to send a response to a client that does not read. */
-#define WEB_WRITE_SEC 30
+/* Seconds from a web connection's start (its TLS handshake included), or
+ * from its last response, to a whole request head: a deadline, so a
+ * client that trickles a byte now and then cannot hold a slot. A browser
+ * sends its request at once. */
+#define WEB_HEAD_SEC 15
+/* Seconds a client has to take a whole response (at most one file, 33 KB
+ * or 10 KB gzipped for the largest of the page): a deadline, so a reader
+ * of a byte now and then cannot hold a slot either. */
+#define WEB_RESPONSE_SEC 60
 /* Requests on one keep-alive connection: a page and its dozen files,
  * reloaded a few times. */
 #define WEB_REQUESTS_MAX 200
@@ -60,6 +65,7 @@ struct web {
 	int tls_of[WEB_LISTENERS_MAX]; /* 1: the listener speaks TLS */
 	int n;
 	SSL_CTX *tls;
+	struct webfiles *files; /* what GET serves (webfile.c) */
 	TAILQ_HEAD(, web_conn) conns;
 };
 
@@ -74,10 +80,12 @@ struct web_conn {
 	struct limit_entry *lim;
 	char addr[64];
 	int tls;
-	int sniffed; /* the first byte said HTTP */
-	int closing; /* the last response is going out */
+	int sniffed;    /* the first byte said HTTP */
+	int closing;    /* the last response is going out */
+	int responding; /* a response is going out: nothing more is read */
 	int requests;
-	struct event *sniff; /* silent this long: the line protocol */
+	struct event *sniff;    /* silent this long: the line protocol */
+	struct event *deadline; /* a head or a response not done by then */
 	http_parser parser;
 	size_t head;       /* bytes parsed of the current request */
 	int head_long;     /* its head was over WEB_HEAD_MAX */
@@ -93,11 +101,13 @@ struct web_conn {
 	size_t valuelen;
 	char host[WEB_VALUE_MAX + 1], origin[WEB_VALUE_MAX + 1];
 	char key[WEB_VALUE_MAX + 1], version[16];
+	char accept_enc[WEB_VALUE_MAX + 1], inm[WEB_VALUE_MAX + 1];
 };
 
 static void web_read_cb(struct bufferevent *bev, void *arg);
 static void web_write_cb(struct bufferevent *bev, void *arg);
 static void web_event_cb(struct bufferevent *bev, short what, void *arg);
+static void web_parse(struct web_conn *w);
 static http_parser_settings web_settings;
 
 /* Free a web connection (its bufferevent too unless keep_bev). */
@@ -110,6 +120,8 @@ web_conn_free(struct web_conn *w, int keep_bev)
 	srv->nweb--;
 	if (w->sniff != NULL)
 		event_free(w->sniff);
+	if (w->deadline != NULL)
+		event_free(w->deadline);
 	if (!keep_bev && w->bev != NULL)
 		bufferevent_free(w->bev);
 	if (w->lim != NULL)
@@ -142,6 +154,9 @@ web_header_done(struct web_conn *w)
 	        WEB_VALUE_MAX},
 	    {"sec-websocket-version", offsetof(struct web_conn, version),
 	        sizeof w->version - 1},
+	    {"accept-encoding", offsetof(struct web_conn, accept_enc),
+	        WEB_VALUE_MAX},
+	    {"if-none-match", offsetof(struct web_conn, inm), WEB_VALUE_MAX},
 	};
 	size_t i;
 
@@ -163,7 +178,7 @@ web_on_begin(http_parser *p)
 	w->urllen = 0;
 	w->url_long = 0;
 	w->url[0] = w->host[0] = w->origin[0] = w->key[0] = w->version[0] =
-	    '\0';
+	    w->accept_enc[0] = w->inm[0] = '\0';
 	w->last = WEB_HDR_NONE;
 	w->fieldlen = w->valuelen = 0;
 	w->head_bytes = 0;
@@ -243,6 +258,27 @@ web_common_headers(struct evbuffer *out)
 	    TABLEROD_VERSION);
 }
 
+/* (Re)arm the connection's one deadline, sec seconds from now. */
+static void
+web_deadline_in(struct web_conn *w, int sec)
+{
+	struct timeval tv = {sec, 0};
+
+	evtimer_add(w->deadline, &tv);
+}
+
+/* A response is queued: read nothing more until it is sent (web_write_cb
+ * goes on with the next request, or closes when !keep). */
+static void
+web_responding(struct web_conn *w, int keep)
+{
+	w->responding = 1;
+	if (!keep)
+		w->closing = 1;
+	bufferevent_disable(w->bev, EV_READ);
+	web_deadline_in(w, WEB_RESPONSE_SEC);
+}
+
 /* Answer with a short text error and close once it is sent. */
 static void
 web_error(struct web_conn *w, int code, const char *reason)
@@ -251,101 +287,130 @@ web_error(struct web_conn *w, int code, const char *reason)
 	char body[128];
 	int n = snprintf(body, sizeof body, "%d %s\n", code, reason);
 
+	net_count_http(code);
 	evbuffer_add_printf(out, "HTTP/1.1 %d %s\r\n", code, reason);
 	web_common_headers(out);
 	evbuffer_add_printf(out,
 	    "Content-Type: text/plain; charset=utf-8\r\n"
 	    "Content-Length: %d\r\nConnection: close\r\n\r\n%s",
 	    n, body);
-	w->closing = 1;
-	bufferevent_disable(w->bev, EV_READ);
+	web_responding(w, 0);
 }
 
-/* The file's Content-Type by its name's ending; NULL: not served. */
-static const char *
-web_type(const char *path)
-{
-	static const struct {
-		const char *ext, *type;
-	} types[] = {
-	    {".html", "text/html; charset=utf-8"},
-	    {".js", "text/javascript; charset=utf-8"},
-	    {".css", "text/css; charset=utf-8"},
-	    {".svg", "image/svg+xml"},
-	    {".png", "image/png"},
-	    {".json", "application/json"},
-	    {".ico", "image/x-icon"},
-	    {".webmanifest", "application/manifest+json"},
-	};
-	const char *dot = strrchr(path, '.');
-	size_t i;
-
-	if (dot == NULL)
-		return NULL;
-	for (i = 0; i < sizeof types / sizeof types[0]; i++)
-		if (strcmp(dot, types[i].ext) == 0)
-			return types[i].type;
-	return NULL;
-}
-
-/* Is the URL's path one the server may serve: letters, digits, '-', '_',
- * '.', '/', no "..", no hidden files, nothing of web/tests/? */
+/* Does an Accept-Encoding value take gzip: named (or "*") with a q above
+ * 0? */
 static int
-web_path_ok(const char *path)
+web_accepts_gzip(const char *value)
 {
-	const char *s;
+	const char *p = value;
+	int gzip = -1, star = -1;
 
-	/* web/tests/ holds the browser tests and their driver, not the
-	 * page. */
-	if (path[0] != '/' || strstr(path, "..") != NULL ||
-	    strstr(path, "//") != NULL || strstr(path, "/.") != NULL ||
-	    strncmp(path, "/tests/", 7) == 0)
-		return 0;
-	for (s = path; *s != '\0'; s++)
-		if (!isalnum((unsigned char)*s) && strchr("-_./", *s) == NULL)
-			return 0;
-	return 1;
+	while (*p != '\0') {
+		const char *end = strchr(p, ','), *semi, *q;
+		size_t n, len = end != NULL ? (size_t)(end - p) : strlen(p);
+		int yes = 1;
+
+		while (len > 0 && (*p == ' ' || *p == '\t')) {
+			p++;
+			len--;
+		}
+		semi = memchr(p, ';', len);
+		n = semi != NULL ? (size_t)(semi - p) : len;
+		while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		/* q=0, q=0.0 ... refuse; any other q takes it */
+		if (semi != NULL && (q = strstr(semi, "q=")) != NULL &&
+		    q < p + len && strtod(q + 2, NULL) <= 0.0)
+			yes = 0;
+		if ((n == 4 && strncasecmp(p, "gzip", 4) == 0) ||
+		    (n == 6 && strncasecmp(p, "x-gzip", 6) == 0))
+			gzip = yes;
+		else if (n == 1 && *p == '*')
+			star = yes;
+		if (end == NULL)
+			break;
+		p = end + 1;
+	}
+	return gzip >= 0 ? gzip : star > 0;
 }
 
-/* Serve one of the client's files (HEAD: its headers only). */
+/* Does an If-None-Match value name etag (or "*")? Weak tags count. */
+static int
+web_etag_match(const char *value, const char *etag)
+{
+	const char *p = value;
+	size_t n = strlen(etag);
+
+	while (*p != '\0') {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (*p == '*')
+			return 1;
+		if (strncmp(p, "W/", 2) == 0)
+			p += 2;
+		if (strncmp(p, etag, n) == 0 &&
+		    (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
+			return 1;
+		p = strchr(p, ',');
+		if (p == NULL)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * Serve one of the client's files from memory (HEAD: its headers only):
+ * its gzip copy to a client that takes gzip, 304 to one that has it
+ * already (If-None-Match), and an ETag with Cache-Control: no-cache, so a
+ * browser keeps every file and asks again with its ETag (the files'
+ * names carry no version, so a kept copy is checked on each load, and a
+ * new server's files are seen at once).
+ */
 static void
 web_file(struct web_conn *w, const char *path, int head, int keep)
 {
 	struct evbuffer *out = bufferevent_get_output(w->bev);
-	char full[1024];
-	const char *type;
-	struct stat st;
-	int fd;
+	const struct webfile *f;
+	const char *etag;
+	int gz;
 
 	if (strcmp(path, "/") == 0)
 		path = "/index.html";
-	type = web_type(path);
-	if (!web_path_ok(path) || type == NULL || w->srv->cfg.web_dir == NULL) {
+	if ((f = webfile_find(w->srv->web->files, path)) == NULL) {
 		web_error(w, 404, "Not Found");
 		return;
 	}
-	snprintf(full, sizeof full, "%s%s", w->srv->cfg.web_dir, path);
-	fd = open(full, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		if (fd >= 0)
-			close(fd);
-		web_error(w, 404, "Not Found");
+	gz = f->gz != NULL && web_accepts_gzip(w->accept_enc);
+	etag = gz ? f->gzetag : f->etag;
+	if (w->inm[0] != '\0' && web_etag_match(w->inm, etag)) {
+		net_count_http(304);
+		evbuffer_add_printf(out, "HTTP/1.1 304 Not Modified\r\n");
+		web_common_headers(out);
+		evbuffer_add_printf(out,
+		    "ETag: %s\r\nCache-Control: no-cache\r\n%s"
+		    "Connection: %s\r\n\r\n",
+		    etag, f->gz != NULL ? "Vary: Accept-Encoding\r\n" : "",
+		    keep ? "keep-alive" : "close");
+		web_responding(w, keep);
 		return;
 	}
+	net_count_http(200);
 	evbuffer_add_printf(out, "HTTP/1.1 200 OK\r\n");
 	web_common_headers(out);
 	evbuffer_add_printf(out,
-	    "Content-Type: %s\r\nContent-Length: %lld\r\n"
-	    "Cache-Control: no-cache\r\nConnection: %s\r\n\r\n",
-	    type, (long long)st.st_size, keep ? "keep-alive" : "close");
-	if (head || st.st_size == 0)
-		close(fd);
-	else if (evbuffer_add_file(out, fd, 0, st.st_size) != 0)
+	    "Content-Type: %s\r\nContent-Length: %zu\r\n%s"
+	    "ETag: %s\r\nCache-Control: no-cache\r\n%s"
+	    "Connection: %s\r\n\r\n",
+	    f->type, gz ? f->gzlen : f->len,
+	    gz ? "Content-Encoding: gzip\r\n" : "", etag,
+	    f->gz != NULL ? "Vary: Accept-Encoding\r\n" : "",
+	    keep ? "keep-alive" : "close");
+	/* a reference to the bytes in memory: nothing is copied */
+	if (!head && (gz ? f->gzlen : f->len) > 0 &&
+	    evbuffer_add_reference(out, gz ? f->gz : f->data,
+	        gz ? f->gzlen : f->len, NULL, NULL) != 0)
 		fatal("out of memory serving a file");
-	if (!keep) {
-		w->closing = 1;
-		bufferevent_disable(w->bev, EV_READ);
-	}
+	web_responding(w, keep);
 }
 
 /* Is the Origin one this server's pages come from: the scheme and host
@@ -441,7 +506,6 @@ web_to_lines(struct web_conn *w)
 	struct server *srv = w->srv;
 	int tls = w->tls;
 
-	bufferevent_set_timeouts(bev, NULL, NULL);
 	bufferevent_setwatermark(bev, EV_WRITE, 0, 0);
 	net_conn_new(srv, bev, w->addr, w->lim, tls ? NET_BEV_WRITES : 0);
 	web_conn_free(w, 1);
@@ -471,27 +535,45 @@ web_sniff_start(struct web_conn *w)
 	evtimer_add(w->sniff, &tv);
 }
 
-/* Parse what came in, answering each complete request in turn. */
+/* The first bytes of a connection: an upper-case letter starts HTTP,
+ * anything else is the line protocol. 1 when w is now HTTP, 0 when
+ * nothing came yet or w went to net.c. */
+static int
+web_sniffed(struct web_conn *w)
+{
+	unsigned char first;
+
+	if (w->sniffed)
+		return 1;
+	if (evbuffer_copyout(bufferevent_get_input(w->bev), &first, 1) < 1)
+		return 0;
+	/* HTTP methods are upper case; the protocol's verbs and JSON are
+	 * not. */
+	if (first < 'A' || first > 'Z') {
+		web_to_lines(w);
+		return 0;
+	}
+	w->sniffed = 1;
+	return 1;
+}
+
 static void
 web_read_cb(struct bufferevent *bev, void *arg)
 {
 	struct web_conn *w = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
 
-	if (!w->sniffed) {
-		unsigned char first;
+	if (web_sniffed(w))
+		web_parse(w);
+}
 
-		if (evbuffer_copyout(in, &first, 1) < 1)
-			return;
-		/* HTTP methods are upper case; the protocol's verbs and JSON
-		 * are not. */
-		if (first < 'A' || first > 'Z') {
-			web_to_lines(w);
-			return;
-		}
-		w->sniffed = 1;
-	}
-	while (!w->closing && evbuffer_get_length(in) > 0) {
+/* Parse what came in up to the end of one request and answer it; the
+ * next waits in the input until the answer is sent (web_write_cb). */
+static void
+web_parse(struct web_conn *w)
+{
+	struct evbuffer *in = bufferevent_get_input(w->bev);
+
+	while (!w->closing && !w->responding && evbuffer_get_length(in) > 0) {
 		struct evbuffer_iovec v;
 		size_t n;
 		enum http_errno e;
@@ -525,14 +607,25 @@ web_read_cb(struct bufferevent *bev, void *arg)
 	}
 }
 
-/* The output is sent: a closing connection is done. */
+/* The output is sent: a closing connection is done; another reads its
+ * next request, which has WEB_HEAD_SEC from now. */
 static void
 web_write_cb(struct bufferevent *bev, void *arg)
 {
 	struct web_conn *w = arg;
 
-	if (w->closing && evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+	if (evbuffer_get_length(bufferevent_get_output(bev)) > 0)
+		return;
+	if (w->closing) {
 		web_conn_free(w, 0);
+		return;
+	}
+	if (!w->responding)
+		return;
+	w->responding = 0;
+	web_deadline_in(w, WEB_HEAD_SEC);
+	bufferevent_enable(bev, EV_READ);
+	web_parse(w);
 }
 
 static void
@@ -546,8 +639,19 @@ web_event_cb(struct bufferevent *bev, short what, void *arg)
 			web_sniff_start(w);
 		return;
 	}
-	if (what & BEV_EVENT_TIMEOUT)
-		log_debug("web %s: timed out", w->addr);
+	web_conn_free(w, 0);
+}
+
+/* A deadline passed: a handshake or request head not whole, or a
+ * response not taken, in time. */
+static void
+web_deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct web_conn *w = arg;
+
+	net_stats()->refused[NET_REFUSED_DEADLINE]++;
+	log_debug("web %s: %s not done in time; closing", w->addr,
+	    w->responding ? "a response" : "a request");
 	web_conn_free(w, 0);
 }
 
@@ -558,7 +662,6 @@ web_accept_from(
     struct server *srv, evutil_socket_t fd, const struct sockaddr *sa, int tls)
 {
 	struct web *web = srv->web;
-	struct timeval idle = {WEB_IDLE_SEC, 0}, wr = {WEB_WRITE_SEC, 0};
 	struct limit_entry *lim;
 	struct web_conn *w;
 
@@ -579,12 +682,14 @@ web_accept_from(
 		free(w);
 		return;
 	}
+	if ((w->deadline = evtimer_new(srv->base, web_deadline_cb, w)) == NULL)
+		fatal("out of memory");
 	http_parser_init(&w->parser, HTTP_REQUEST);
 	w->parser.data = w;
 	TAILQ_INSERT_TAIL(&web->conns, w, entry);
 	srv->nweb++;
 	bufferevent_setcb(w->bev, web_read_cb, web_write_cb, web_event_cb, w);
-	bufferevent_set_timeouts(w->bev, &idle, &wr);
+	web_deadline_in(w, WEB_HEAD_SEC);
 	bufferevent_enable(w->bev, EV_READ);
 	if (!tls)
 		web_sniff_start(w);
@@ -635,14 +740,46 @@ web_bind(struct server *srv, int port, int tls)
 	return bound > 0 ? 0 : -1;
 }
 
+/* The files GET serves: --web-dir's, read now, or the built-in copy. 0,
+ * or -1 logged (a --web-dir that cannot be read stops the start). */
+static int
+web_files(struct server *srv)
+{
+	const char *dir = srv->cfg.web_dir;
+	char err[512];
+	size_t bytes;
+	int n;
+
+	if ((srv->web->files = webfile_load(dir, err, sizeof err)) == NULL) {
+		log_error("%s", err);
+		return -1;
+	}
+	n = webfile_count(srv->web->files, &bytes);
+	if (dir != NULL && n == 0) {
+		log_error("--web-dir %s: no file to serve in it", dir);
+		return -1;
+	}
+	log_info("web client: %d files, %zu bytes with their gzip copies, %s%s",
+	    n, bytes, dir != NULL ? "read from " : "built in",
+	    dir != NULL ? dir : "");
+	return 0;
+}
+
 /* Start the web and TLS listeners the flags ask for. 0, or -1 logged. */
 int
 web_listen(struct server *srv)
 {
 	const struct config *cfg = &srv->cfg;
+	struct stat st;
 
-	if (cfg->web_port < 0 && cfg->tls_port < 0)
+	if (cfg->web_port < 0 && cfg->tls_port < 0) {
+		if (cfg->web_dir != NULL &&
+		    (stat(cfg->web_dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+			log_error("--web-dir %s: no such folder", cfg->web_dir);
+			return -1;
+		}
 		return 0;
+	}
 	http_parser_settings_init(&web_settings);
 	web_settings.on_message_begin = web_on_begin;
 	web_settings.on_url = web_on_url;
@@ -652,6 +789,8 @@ web_listen(struct server *srv)
 	web_settings.on_message_complete = web_on_complete;
 	srv->web = xcalloc(1, sizeof *srv->web);
 	TAILQ_INIT(&srv->web->conns);
+	if (web_files(srv) != 0)
+		return -1;
 	if (cfg->web_port >= 0 && web_bind(srv, cfg->web_port, 0) != 0)
 		return -1;
 	if (cfg->tls_port >= 0) {
@@ -668,16 +807,27 @@ web_listen(struct server *srv)
 	return 0;
 }
 
-/* Stop taking web connections (shutting down). */
+/* Take connections on the web and TLS listeners again (on) or not:
+ * net.c pauses every listener when descriptors run out. */
 void
-web_stop(struct server *srv)
+web_listeners_enable(struct server *srv, int on)
 {
 	int i;
 
 	if (srv->web == NULL)
 		return;
 	for (i = 0; i < srv->web->n; i++)
-		evconnlistener_disable(srv->web->listeners[i]);
+		if (on)
+			evconnlistener_enable(srv->web->listeners[i]);
+		else
+			evconnlistener_disable(srv->web->listeners[i]);
+}
+
+/* Stop taking web connections (shutting down). */
+void
+web_stop(struct server *srv)
+{
+	web_listeners_enable(srv, 0);
 }
 
 /* Free every web connection, WebSocket and listener. */
@@ -695,6 +845,7 @@ web_free_all(struct server *srv)
 	for (i = 0; i < srv->web->n; i++)
 		evconnlistener_free(srv->web->listeners[i]);
 	tls_free(srv->web->tls);
+	webfile_free(srv->web->files);
 	free(srv->web);
 	srv->web = NULL;
 }

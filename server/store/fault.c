@@ -5,11 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "server/store/fault.h"
 
 /* What the control file holds while every write fails. */
 #define STORE_FAULT_WORD "fail"
+/* What it holds to stop the next commit, and what that commit writes
+ * there while it waits; how often it reads the file again (ms). */
+#define STORE_FAULT_HOLD "hold"
+#define STORE_FAULT_HOLDING "holding"
+#define STORE_FAULT_HOLD_POLL_MS 10
 
 int
 store_fault_init(struct store_fault *f)
@@ -74,4 +80,23 @@ store_fault_undo(struct store_fault *f)
 
 	return store_fault_read(f, buf, sizeof buf) == 0 &&
 	    strstr(buf, "undo") != NULL;
+}
+
+void
+store_fault_hold(struct store_fault *f)
+{
+	struct timespec ts = {0, STORE_FAULT_HOLD_POLL_MS * 1000000L};
+	char buf[STORE_FAULT_READ];
+	FILE *fp;
+
+	if (store_fault_read(f, buf, sizeof buf) != 0 ||
+	    strcmp(buf, STORE_FAULT_HOLD) != 0)
+		return;
+	if ((fp = fopen(f->file, "w")) != NULL) {
+		fputs(STORE_FAULT_HOLDING, fp);
+		fclose(fp);
+	}
+	while (store_fault_read(f, buf, sizeof buf) == 0 &&
+	    strcmp(buf, STORE_FAULT_HOLDING) == 0)
+		nanosleep(&ts, NULL);
 }

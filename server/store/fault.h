@@ -4,7 +4,9 @@
  * file holds "fail", as on a full disk, and "pass N" lets the next N
  * writes through first (a fault in the middle of a group; the commit
  * counts as a write); "undo" after either makes the rollback of the
- * failed group fail too. docs/HACKING.md, "Storage faults". Without the
+ * failed group fail too; "hold" stops the next commit before it begins
+ * (it writes "holding" there, then waits while the file says so), as a
+ * stalled database would. docs/HACKING.md, "Storage faults". Without the
  * variable, never.
  */
 #ifndef TABLERO_STORE_FAULT_H
@@ -27,5 +29,8 @@ void store_fault_free(struct store_fault *f);
 int store_fault_now(struct store_fault *f);
 /* 1 when the rollback of a failed group must fail too. */
 int store_fault_undo(struct store_fault *f);
+/* At the start of a commit: while the file holds "hold", write "holding"
+ * into it and wait until it says something else. */
+void store_fault_hold(struct store_fault *f);
 
 #endif

@@ -1205,6 +1205,7 @@ pgpg_commit(struct store_conn *c, const struct store_op *ops)
 
 	if (ops == NULL)
 		return 0;
+	store_fault_hold(&c->fault); /* test-only: a stalled commit */
 	if (pgpg_ready(c) != 0)
 		return -1;
 	if ((rc = pgpg_fence(c, ops, &begun)) != 0 ||
@@ -1749,6 +1750,37 @@ pgpg_exec_rows(struct store_conn *c, const char *sql, int n,
 	return r;
 }
 
+/* A read of fixed text with its values as text: each row's first ncols
+ * columns to cb. */
+static int
+pgpg_rows(struct store_conn *c, const char *sql, int n, const char *const *vals,
+    int ncols, store_row_cb cb, void *arg)
+{
+	const char *cols[STORE_ROWS_COLS];
+	PGresult *r;
+	int i, j, rc = 0;
+
+	if (ncols > STORE_ROWS_COLS) {
+		snprintf(c->err, sizeof c->err, "read rows: %d columns", ncols);
+		return -1;
+	}
+	if ((r = pgpg_exec_rows(c, sql, n, vals, "read rows")) == NULL)
+		return -1;
+	if (PQnfields(r) < ncols) {
+		snprintf(c->err, sizeof c->err, "read rows: %d columns, not %d",
+		    PQnfields(r), ncols);
+		PQclear(r);
+		return -1;
+	}
+	for (i = 0; i < PQntuples(r) && rc == 0; i++) {
+		for (j = 0; j < ncols; j++)
+			cols[j] = pgpg_str_or_null(r, i, j);
+		rc = cb(arg, cols);
+	}
+	PQclear(r);
+	return rc;
+}
+
 static int
 pgpg_rooms_unfinished(struct store_conn *c, store_row_cb cb, void *arg)
 {
@@ -1926,6 +1958,7 @@ const struct store_backend store_pg = {
     .games_recent = pgpg_games_recent,
     .games_of = pgpg_games_of,
     .game_last = pgpg_game_last,
+    .rows = pgpg_rows,
     .copy_read = pgpg_copy_read,
     .copy_txn = pgpg_copy_txn,
     .copy_write = pgpg_copy_write,

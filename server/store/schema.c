@@ -203,6 +203,36 @@
 	" name TEXT PRIMARY KEY NOT NULL,"                                     \
 	" value " BIG " NOT NULL);"
 
+/* blocks: whom each player blocks (core/block.c), both names folded to
+ * lower case (as identities.folded) and the blocked one as registered
+ * (shown), so `blocks` lists them as people spell them. sanctions: the
+ * operators' bans and mutes in force (cmd/sanction.c): kind 'ban' (an
+ * identity, folded), 'banaddr' (an address or network as the server
+ * writes it, "ADDR/BITS") or 'mute'; until_ms the end (ms since the
+ * epoch), 0 until lifted. admin_log: every operator's act, kept for
+ * good (an upsert by its key, so a group tried twice writes it once). */
+#define STORE_V_MODERATE(BIG)                                                  \
+	"CREATE TABLE blocks ("                                                \
+	" name TEXT NOT NULL,"                                                 \
+	" blocked TEXT NOT NULL,"                                              \
+	" shown TEXT NOT NULL,"                                                \
+	" made_ms " BIG " NOT NULL,"                                           \
+	" PRIMARY KEY (name, blocked));"                                       \
+	"CREATE TABLE sanctions ("                                             \
+	" kind TEXT NOT NULL,"                                                 \
+	" target TEXT NOT NULL,"                                               \
+	" until_ms " BIG " NOT NULL,"                                          \
+	" admin TEXT NOT NULL,"                                                \
+	" made_ms " BIG " NOT NULL,"                                           \
+	" PRIMARY KEY (kind, target));"                                        \
+	"CREATE TABLE admin_log ("                                             \
+	" at_ms " BIG " NOT NULL,"                                             \
+	" admin TEXT NOT NULL,"                                                \
+	" act TEXT NOT NULL,"                                                  \
+	" target TEXT NOT NULL,"                                               \
+	" detail TEXT NOT NULL,"                                               \
+	" PRIMARY KEY (at_ms, admin, act, target));"
+
 const struct store_migration store_schema[] = {
     /* 1: the first schema. */
     {.sqlite = STORE_V1("INTEGER", " WITHOUT ROWID", STORE_V1_SQLITE_NUMBERS),
@@ -251,6 +281,9 @@ const struct store_migration store_schema[] = {
      * tried, seek ids never given out twice, the club's epoch
      * (STORE_V_ONCE). */
     {.sqlite = STORE_V_ONCE("INTEGER"), .pg = STORE_V_ONCE("BIGINT")},
+    /* moderate: players' blocks, operators' bans and mutes, and the log
+     * of operators' acts survive a restart (STORE_V_MODERATE). */
+    {.sqlite = STORE_V_MODERATE("INTEGER"), .pg = STORE_V_MODERATE("BIGINT")},
 };
 
 const int store_schema_version =
@@ -289,6 +322,9 @@ store_schema_sql(int i, int pg)
 	" deadline_ms"
 #define STORE_RGAME_COLS "game, name, at_ms"
 #define STORE_COUNTER_COLS "name, value"
+#define STORE_BLOCK_COLS "name, blocked, shown, made_ms"
+#define STORE_SANCTION_COLS "kind, target, until_ms, admin, made_ms"
+#define STORE_ADMIN_LOG_COLS "at_ms, admin, act, target, detail"
 #define STORE_SEEK_COLS                                                        \
 	"id, name, game, options, clock_initial_ms, clock_increment_ms,"       \
 	" rated, range_lo, range_hi, rating, made_ms"
@@ -363,6 +399,23 @@ const struct store_table store_tables[] = {
         NULL},
     {"counters", 2, "SELECT " STORE_COUNTER_COLS " FROM counters ORDER BY name",
         NULL, "INSERT INTO counters (" STORE_COUNTER_COLS ") VALUES ($1, $2)",
+        NULL},
+    {"blocks", 4,
+        "SELECT " STORE_BLOCK_COLS " FROM blocks ORDER BY name, blocked", NULL,
+        "INSERT INTO blocks (" STORE_BLOCK_COLS ") VALUES ($1, $2, $3, $4)",
+        NULL},
+    {"sanctions", 5,
+        "SELECT " STORE_SANCTION_COLS " FROM sanctions ORDER BY kind, target",
+        NULL,
+        "INSERT INTO sanctions (" STORE_SANCTION_COLS ")"
+        " VALUES ($1, $2, $3, $4, $5)",
+        NULL},
+    {"admin_log", 5,
+        "SELECT " STORE_ADMIN_LOG_COLS " FROM admin_log"
+        " ORDER BY at_ms, admin, act, target",
+        NULL,
+        "INSERT INTO admin_log (" STORE_ADMIN_LOG_COLS ")"
+        " VALUES ($1, $2, $3, $4, $5)",
         NULL},
     {"room_max", 1,
         "SELECT max(coalesce((SELECT value FROM meta"

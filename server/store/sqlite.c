@@ -1545,6 +1545,7 @@ sqlite_op(struct store_conn *s, const struct store_op *op)
 static int
 sqlite_commit(struct store_conn *s, const struct store_op *ops)
 {
+	store_fault_hold(&s->fault); /* test-only: a stalled commit */
 	if (s->db == NULL && sqlite_reconnect(s) != 0)
 		return -1;
 	if (sqlite_run(s, "BEGIN IMMEDIATE", "begin") != 0)
@@ -1560,6 +1561,38 @@ sqlite_commit(struct store_conn *s, const struct store_op *ops)
 		return sqlite_undo(s);
 	return 0;
 }
+/* A read of fixed text with its values bound as text: each row's first
+ * ncols columns to cb. */
+static int
+sqlite_rows(struct store_conn *s, const char *sql, int n,
+    const char *const *vals, int ncols, store_row_cb cb, void *arg)
+{
+	const char *cols[STORE_ROWS_COLS];
+	sqlite3_stmt *st;
+	int i, rc = SQLITE_OK, ret = 0;
+
+	if (ncols > STORE_ROWS_COLS ||
+	    sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return sqlite_fail(s, "read rows");
+	for (i = 0; i < n && rc == SQLITE_OK; i++)
+		rc = vals[i] == NULL
+		    ? sqlite3_bind_null(st, i + 1)
+		    : sqlite3_bind_text(st, i + 1, vals[i], -1, SQLITE_STATIC);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (i = 0; i < ncols; i++)
+			cols[i] = sqlite3_column_type(st, i) == SQLITE_NULL
+			    ? NULL
+			    : sqlite_col(st, i);
+		if ((ret = cb(arg, cols)) != 0)
+			break;
+		rc = SQLITE_OK;
+	}
+	if (ret == 0 && rc != SQLITE_DONE)
+		ret = sqlite_fail(s, "read rows");
+	sqlite3_finalize(st);
+	return ret;
+}
+
 static int
 sqlite_copy_read(struct store_conn *s, const struct store_table *t,
     store_row_cb cb, void *arg)
@@ -1644,6 +1677,7 @@ const struct store_backend store_sqlite = {
     .records_of = sqlite_records_of,
     .records_top = sqlite_records_top,
     .game_last = sqlite_game_last,
+    .rows = sqlite_rows,
     .copy_read = sqlite_copy_read,
     .copy_txn = sqlite_copy_txn,
     .copy_write = sqlite_copy_write,

@@ -286,6 +286,13 @@ store_rooms_seated(struct store *s, const char *name, const char *const *skip,
 }
 
 int
+store_rows(struct store *s, const char *sql, int n, const char *const *vals,
+    int ncols, store_row_cb cb, void *arg)
+{
+	STORE_CALL(s, rows(s->conn, sql, n, vals, ncols, cb, arg));
+}
+
+int
 store_copy_read(
     struct store *s, const struct store_table *t, store_row_cb cb, void *arg)
 {

@@ -224,6 +224,9 @@ struct store_table;
  * another node (their `fenced` set): nothing of the group is written. */
 #define STORE_FENCED (-2)
 
+/* The most columns a rows read hands its callback. */
+#define STORE_ROWS_COLS 8
+
 /* store_open flags. */
 enum {
 	STORE_SYNC_FULL = 1, /* every commit waits for the disk (fsync) */
@@ -321,6 +324,13 @@ struct store_backend {
 	    const char *const *skip, int nskip, int limit, store_room_cb cb,
 	    void *arg);
 
+	/* A read of fixed text, the same in both dialects (as a row op's
+	 * statement is), for the tables written with row ops: n values as
+	 * text for $1.., and cb for each row with its first ncols columns
+	 * as text (NULL: SQL NULL; at most STORE_ROWS_COLS). */
+	int (*rows)(struct store_conn *c, const char *sql, int n,
+	    const char *const *vals, int ncols, store_row_cb cb, void *arg);
+
 	/* --copy-db (copy.c), on writers. Every row of table t (schema.h),
 	 * in t's order, to cb. */
 	int (*copy_read)(struct store_conn *c, const struct store_table *t,
@@ -375,6 +385,8 @@ int store_rooms_of(struct store *s, const char *name, const char *const *skip,
     int nskip, long *n);
 int store_rooms_seated(struct store *s, const char *name,
     const char *const *skip, int nskip, int limit, store_room_cb cb, void *arg);
+int store_rows(struct store *s, const char *sql, int n, const char *const *vals,
+    int ncols, store_row_cb cb, void *arg);
 int store_copy_read(
     struct store *s, const struct store_table *t, store_row_cb cb, void *arg);
 int store_copy_txn(struct store *s, int what);

@@ -48,6 +48,7 @@ struct storeq {
 	int stop;
 	char **lost; /* rooms fenced, not yet told to the loop */
 	int nlost, lostcap;
+	struct storeq_stats stats; /* but moves, the loop's */
 	/* The loop's own. */
 	struct storeq_list collected;
 	uint64_t made;  /* ops queued ever: the newest op's number */
@@ -64,6 +65,57 @@ struct storeq {
 	storeq_lost_fn fence_lost;
 	void *fence_arg;
 };
+
+/* A commit's time in seconds, and a group's ops, by bucket. */
+const double storeq_commit_bounds[STOREQ_BUCKETS] = {
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5};
+const double storeq_group_bounds[STOREQ_BUCKETS] = {
+    1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000};
+
+/* The monotonic clock in seconds. */
+static double
+storeq_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One commit of a group of ops that took sec: counted (under mu). */
+static void
+storeq_count(struct storeq *q, int rc, double sec, const struct store_op *op)
+{
+	struct storeq_stats *st = &q->stats;
+	uint64_t n = 0;
+	int i;
+
+	if (rc != 0) {
+		st->failures++;
+		return;
+	}
+	for (; op != NULL; op = op->next)
+		n++;
+	st->commits++;
+	st->commit_sec += sec;
+	st->ops += n;
+	for (i = 0; i < STOREQ_BUCKETS; i++) {
+		st->commit_le[i] += sec <= storeq_commit_bounds[i];
+		st->group_le[i] += (double)n <= storeq_group_bounds[i];
+	}
+}
+
+/* A copy of q's figures (the loop's). */
+void
+storeq_stats(struct storeq *q, struct storeq_stats *out)
+{
+	uint64_t moves = q->stats.moves;
+
+	pthread_mutex_lock(&q->mu);
+	*out = q->stats;
+	pthread_mutex_unlock(&q->mu);
+	out->moves = moves;
+}
 
 static void
 storeq_list_init(struct storeq_list *l)
@@ -295,6 +347,7 @@ storeq_move_put(
 	op->u.move.move = store_op_str(op, m->move);
 	op->a = store_op_str(op, room);
 	op->n = game_no;
+	q->stats.moves++;
 	storeq_add(q, op);
 }
 
@@ -493,6 +546,7 @@ storeq_main(void *arg)
 	struct storeq *q = arg;
 	struct storeq_list group;
 	int retry_ms = STOREQ_RETRY_FIRST_MS, rc;
+	double t0;
 	uint64_t dropped = 0; /* the last op of a group cut by the fence */
 	long pruned, games;
 
@@ -507,8 +561,11 @@ storeq_main(void *arg)
 		pthread_mutex_unlock(&q->mu);
 		pruned = games = 0;
 		storeq_count_prunes(group.head, &pruned, &games);
+		t0 = storeq_now();
 		rc = store_commit(q->db, group.head);
 		pthread_mutex_lock(&q->mu);
+		storeq_count(q, rc == STORE_FENCED ? 0 : rc, storeq_now() - t0,
+		    group.head);
 		if (rc == STORE_FENCED) {
 			/* Never stored; the rest is tried again at once. */
 			if (storeq_last(&group)->change > dropped)

@@ -94,4 +94,21 @@ const char *storeq_why(const struct storeq *q);
 /* How long, in ms, the store has been failing (0: it is not). */
 int64_t storeq_failing_ms(const struct storeq *q);
 
+/* The store's figures since start, for --metrics-port: histograms count
+ * each commit once in every bucket whose bound it is within. */
+#define STOREQ_BUCKETS 12
+struct storeq_stats {
+	uint64_t commits;  /* groups committed */
+	uint64_t failures; /* tries of a group that failed */
+	uint64_t moves;    /* moves queued */
+	double commit_sec; /* the commits' time, all together */
+	uint64_t commit_le[STOREQ_BUCKETS]; /* by storeq_commit_bounds */
+	uint64_t ops;                       /* ops in the groups committed */
+	uint64_t group_le[STOREQ_BUCKETS];  /* by storeq_group_bounds */
+};
+/* The buckets' upper bounds: seconds a commit took, ops in a group. */
+extern const double storeq_commit_bounds[STOREQ_BUCKETS];
+extern const double storeq_group_bounds[STOREQ_BUCKETS];
+void storeq_stats(struct storeq *q, struct storeq_stats *out);
+
 #endif

@@ -52,6 +52,7 @@ class Checks:
     def __init__(self):
         self.passed = 0
         self.failed = 0
+        self.skipped = None
 
     def ok(self, cond, what):
         if cond:
@@ -64,7 +65,18 @@ class Checks:
     def eq(self, got, want, what):
         return self.ok(got == want, "%s: got %r, want %r" % (what, got, want))
 
+    def skip(self, why):
+        """The test does not apply here (why, printed): done() then
+        passes without a check of the test's own."""
+        print("skipped: %s" % why, flush=True)
+        self.skipped = why
+
     def done(self):
+        # A test that made no check (a loop that never ran, a part that
+        # returned early) fails, unless it said why it skipped.
+        if self.skipped is None:
+            self.ok(self.passed + self.failed > 0,
+                    "the test made at least one check")
         self.eq(len(SANITIZER_REPORTS), 0,
                 "no sanitizer report in the tablerod logs")
         print("%d passed, %d failed" % (self.passed, self.failed), flush=True)
@@ -238,8 +250,9 @@ class Server:
     """A tablerod process on 127.0.0.1 and a free port."""
 
     def __init__(self, build, db=":memory:", extra=(), port=0,
-                 preexec=None, db_as_is=False):
+                 preexec=None, db_as_is=False, env=None):
         self.build = build
+        self.env = env  # variables added to the test's own (or None)
         self.db_as_is = db_as_is  # db goes to --db unmapped (store_url)
         self.preexec = preexec  # run in the child before exec (limits)
         self.db = db
@@ -256,8 +269,12 @@ class Server:
                "--bot-delay", "0",
                "--bot-pace", "0",
                "--log-level", "debug"] + self.extra
+        env = None
+        if self.env:
+            env = dict(os.environ)
+            env.update(self.env)
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
-                                     stderr=self.log,
+                                     stderr=self.log, env=env,
                                      preexec_fn=self.preexec)
         deadline = time.time() + WAIT
         while time.time() < deadline:

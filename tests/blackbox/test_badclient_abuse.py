@@ -276,7 +276,10 @@ def downgrade_to_v3(path):
             "DROP TABLE IF EXISTS seeks;"
             # version 9's: rated games' marks and the counters
             "DROP TABLE IF EXISTS rating_games;"
-            "DROP TABLE IF EXISTS counters;")
+            "DROP TABLE IF EXISTS counters;"
+            # version 10's: blocks, the operators' sanctions and log
+            "DROP TABLE IF EXISTS blocks; DROP TABLE IF EXISTS sanctions;"
+            "DROP TABLE IF EXISTS admin_log;")
     harness.store_exec(path, drop + "PRAGMA user_version = 3;",
                        drop + "UPDATE tablero_schema SET version = 3;")
 

@@ -7,8 +7,9 @@ Memory is the truth: the first change after the fault (a create) is made
 in memory and its reply held; its group fails and is kept. From then on
 each state-changing verb (create, join that starts a game, watch, say,
 draw offer, accept and decline, resign, claim, leave, rematch, move,
-undo, restart, next, hello, takeback, seek, tourney create and join) is
-refused at once with store_failing,
+undo, restart, next, hello, takeback, seek, tourney create and join,
+block and unblock, and the operators' kick, mute, unmute, ban, unban
+and announce) is refused at once with store_failing,
 nobody hears an event, and a ping is answered. After a kill -9 the
 stored rooms are exactly as acknowledged before the fault. On a server
 whose store fails and comes back, the held reply goes out without a
@@ -32,7 +33,8 @@ from games_lib import (Solo, log_says, login, main_in_tmp,  # noqa: E402
 from harness import Client, is_error, is_ok  # noqa: E402
 
 # Seconds a gone player's seat is held: 0, so claim is allowed at once.
-FLAGS = ["--grace", "0"]
+# obs is an operator, for the operators' verbs that store.
+FLAGS = ["--grace", "0", "--admin", "obs"]
 # Seconds a held reply is waited for to show it does not come.
 HELD_S = 1.0
 # Seconds of failing after which the give-up server exits, and how long
@@ -233,6 +235,16 @@ def every_verb_refused(ck, w, half, won, port):
     refused(ck, w, cy, "tourney", "tourney create", do="create",
             game="stones")
     refused(ck, w, cy, "tourney", "tourney join", do="join", tourney="t1")
+    refused(ck, w, cy, "block", "block", name="eve")
+    refused(ck, w, cy, "unblock", "unblock", name="eve")
+    obs = w.c["obs"]
+    refused(ck, w, obs, "kick", "kick", name="eve")
+    refused(ck, w, obs, "mute", "mute", name="eve", minutes=5)
+    refused(ck, w, obs, "unmute", "unmute", name="eve")
+    refused(ck, w, obs, "ban", "ban", name="eve")
+    refused(ck, w, obs, "ban", "ban an address", address="192.0.2.1")
+    refused(ck, w, obs, "unban", "unban", name="eve")
+    refused(ck, w, obs, "announce", "announce", text="hello")
     c = Client(port)
     refused(ck, w, c, "hello", "hello", name="newcomer")
     c.close()
@@ -291,6 +303,9 @@ def every_verb_works(ck, w, half, won):
     is_ok(ck, req(cy, "tourney", do="join",
                   tourney=((r or {}).get("tourney") or {}).get("id")),
           "tourney join works")
+    is_ok(ck, req(cy, "block", name="eve"), "block works")
+    is_ok(ck, req(w.c["obs"], "mute", name="eve", minutes=1),
+          "an operator's mute works")
     expect = w.states()
     # Ended games are not reloaded as rooms, never adjourned and playable:
     # after a restart state shows the game kept in the store as it ended.

@@ -2,8 +2,10 @@
 on 5x5 against a level-1 bot, on a clock: the start (whose turn and the
 clocks said once, by the board), its prompt with the clocks, the seed's
 move sentences for both sides (the bot's too), a refused move said
-as a sentence, the final counts and the play-again question. A second
-client watches: the same boards and sentences, no prompts."""
+as a sentence, the final counts and the play-again question. The end
+names the winner (or the draw), the reason and the counts the server
+gives for the game (asked by a third connection), on both screens. A
+second client watches: the same boards and sentences, no prompts."""
 
 import os
 import re
@@ -28,6 +30,27 @@ def last_moves(t):
     """The moves of the last `moves` reply on the screen."""
     found = re.findall(r"^Moves: (.*)$", t.screen(), re.M)
     return found[-1].split(", ") if found else []
+
+
+def said_end(port, room):
+    """The lines the client must show at the end of room's game, from
+    the server's own result (state, asked as another player would): the
+    winner's side (or the draw) with the reason, then the counts."""
+    c = harness.login(port, "judge")
+    try:
+        res = (c.call("state", room=room).get("state") or {}).get("result")
+    finally:
+        c.close()
+    res = res or {}
+    scores = res.get("scores") or {}
+    if res.get("result") == "win":
+        head = "Game over (%s): %s player wins!" % (
+            res.get("reason"), str(res.get("winner")).capitalize())
+    else:
+        head = "Game over (%s): a draw." % res.get("reason")
+    counts = "White pieces: %s. Black pieces: %s." % (
+        scores.get("white"), scores.get("black"))
+    return res, r"^%s\n%s$" % (re.escape(head), re.escape(counts))
 
 
 def gone(port, names):
@@ -93,6 +116,12 @@ def main():
                    "the final counts")
             chk.ok(t.wait(r"Do you want to play again\? \(y/n\): $"),
                    "the play-again question")
+            res, end = said_end(srv.port, "r1")
+            chk.ok(res.get("result") in ("win", "draw"),
+                   "the server has the game's result: %r" % (res,))
+            chk.ok(t.wait(end), "ana reads the server's result %r:\n%s"
+                   % (res, t.screen()))
+            chk.ok(w.wait(end), "the watcher reads it too:\n" + w.screen())
             if os.environ.get("TABLERO_SHOW_SCREENS"):
                 print(t.screen())
             chk.ok(w.wait(r"^White pieces: \d+\. Black pieces: \d+\.$"),

@@ -3,7 +3,8 @@
 like the 2 of "black (player 2) to move" in Amazons or the count of
 Ataxx's "x white 3, o black 2". Two colour terminals play a move of
 each game; every marked line on the mover's opponent's screen must be a
-board line (no word in it), and the board must show a mark."""
+board line (no word in it), and the board must show a mark. Ana then
+resigns: both read bob's side named the winner."""
 
 import os
 import re
@@ -28,9 +29,10 @@ def marked_lines(t):
     return [SGR.sub("", l) for l in screen.split("\n") if MARK in l]
 
 
-def play(chk, ta, tb, game, moves, said):
+def play(chk, ta, tb, game, moves, said, won):
     """ana creates game, bob joins, ana plays moves (lines); bob's marks
-    are checked once he has read said."""
+    are checked once he has read said; ana resigns and both read won
+    (a pattern naming bob's side the winner)."""
     client_lib.seated(chk, ta, tb, "create " + game, game + ": room made",
                       "r%d" % play.room, joined=game + ": joined")
     play.room += 1
@@ -44,6 +46,9 @@ def play(chk, ta, tb, game, moves, said):
         chk.ok(not WORD.search(l), "%s: a text line is marked: %r"
                % (game, l))
     ta.line("resign")
+    for t in (ta, tb):
+        chk.ok(t.wait(won), "%s: %s reads that bob won:\n%s"
+               % (game, t.name, t.screen()))
     tb.line("n")
     ta.line("n")
     ta.line("leave")
@@ -62,8 +67,11 @@ def main():
                                 env=colour) as (ta, tb):
             client_lib.logged_in(chk, (ta, tb))
             play(chk, ta, tb, "amazons", ["d1", "d5", "d3"],
-                 r"ana: white moves d1 to d5 and shoots d3")
-            play(chk, ta, tb, "ataxx", ["b6"], r"clones at b6")
+                 r"ana: white moves d1 to d5 and shoots d3",
+                 r"^Game over \(resignation\)! The winner is black "
+                 r"\(bob\)\.$")
+            play(chk, ta, tb, "ataxx", ["b6"], r"clones at b6",
+                 r"^Game over \(resignation\): Black player wins!$")
     chk.done()
 
 

@@ -3,7 +3,7 @@ wrong way (issue 21, item 7): a spectator typing a move is told they are
 watching; hello and mode typed in the client get the client's answer,
 not a field error or "Output is text now"; a player waiting at the
 play-again question is told when the other one left; Stones says who
-starts before the board, as the seed; a solitaire undo says what
+starts before the board, as the seed, and a resignation's winner; a solitaire undo says what
 happened; a clock past an hour reads h:mm:ss as in text mode."""
 
 import os
@@ -39,6 +39,11 @@ def main():
                           r"players move\."), "a spectator's move")
             chk.eq(tc.count(r"Unknown command 'b2'"), 0, "not 'unknown'")
             ta.line("resign")
+            # ana (player 1) resigned: player 2 won, on both screens
+            for t in (ta, tb):
+                chk.ok(t.wait(r"^Player 2 wins! \(resignation\)$"),
+                       "%s reads that bob (player 2) won:\n%s"
+                       % (t.name, t.screen()))
             chk.ok(tb.wait(r"Type 'Y' or 'y' to play again: $"),
                    "bob is asked to play again")
             chk.ok(ta.wait(r"Type 'Y' or 'y' to play again: $"),

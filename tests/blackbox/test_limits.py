@@ -344,22 +344,22 @@ def low_nofile():
 
 def test_open_files(chk, build):
     """With 64 descriptors the server cannot take its 10000 default
-    clients: it says so and takes 64 - 32 reserved, telling the next one
-    server_full instead of failing to accept."""
+    clients: it says so and takes 64 - 32 reserved - 1 listener, telling
+    the next one server_full instead of failing to accept."""
     with Server(build, extra=FAST, preexec=low_nofile) as srv:
-        chk.ok("open files are limited to 64: at most 32 clients" in
+        chk.ok("open files are limited to 64: at most 31 clients" in
                srv.logtext(), "the log says how many clients fit: %r" %
                srv.logtext()[-400:])
-        cs = [Client(srv.port) for _ in range(32)]
+        cs = [Client(srv.port) for _ in range(31)]
         chk.ok(all(c.welcome.get("event") == "welcome" for c in cs),
-               "32 clients welcomed")
+               "31 clients welcomed")
         d = Client(srv.port, welcome=False)
         lines, closed = read_all(d)
         m = json.loads(lines[0]) if len(lines) == 1 else None
-        is_error(chk, m, "server_full", "the 33rd client")
-        chk.ok(closed, "the 33rd is closed")
+        is_error(chk, m, "server_full", "the 32nd client")
+        chk.ok(closed, "the 32nd is closed")
         d.close()
-        is_ok(chk, cs[0].call("ping"), "the 32 are still served")
+        is_ok(chk, cs[0].call("ping"), "the 31 are still served")
         for c in cs:
             c.close()
         finish(chk, srv, "open files")

@@ -30,6 +30,9 @@ FAST = ["--rate", "100000", "--burst", "100000"]
 
 # Issue 22's seeks (seek, seeks, unseek: tests/blackbox/test_seeks.py).
 VERBS += ["seek", "seeks", "unseek"]
+# Issue 30's blocks and operators (test_social_block.py, test_moderate.py).
+VERBS += ["block", "unblock", "blocks", "kick", "mute", "unmute", "ban",
+          "unban", "bans", "announce"]
 
 
 def raw_reply(c, line):

@@ -195,10 +195,11 @@ class Node(harness.Server):
     --redis, --node ID, on a given port (one HAProxy balances over) or a
     free one. start() returns once the node says it joined."""
 
-    def __init__(self, build, node_id, db, redis, port=0, extra=()):
+    def __init__(self, build, node_id, db, redis, port=0, extra=(),
+                 env=None):
         flags = [] if SINGLE else ["--redis", redis, "--node", node_id]
         super().__init__(build, db=db, db_as_is=True, port=port,
-                         extra=FAST + flags + list(extra))
+                         extra=FAST + flags + list(extra), env=env)
         self.node_id = node_id
         STARTED.append(self)
 
@@ -260,11 +261,14 @@ def _stop_leftovers():
 class Cluster:
     """N nodes sharing a fresh PostgreSQL database (or db, a URL) and a
     Redis (the shared one, emptied first, or own=True: one of the test's
-    own that it may restart). Node i (from 0) listens on the i-th port HAProxy
-    balances over, so .front reaches them all."""
+    own that it may restart). Node i (from 0) listens on the i-th port
+    HAProxy balances over, so .front reaches them all; node_env: {i:
+    variables} for node i's environment (e.g. a store fault file)."""
 
-    def __init__(self, build, n, own_redis=False, extra=(), db=None):
+    def __init__(self, build, n, own_redis=False, extra=(), node_env=None,
+                 db=None):
         self.build = build
+        self.node_env = dict(node_env or {})
         self.db = db or harness.pg_fresh()
         if own_redis:
             self.redis = OwnRedis().start()
@@ -299,7 +303,8 @@ class Cluster:
                if i < len(self.web_ports) else [])
         web += proxy_from()
         node = Node(self.build, "n%d" % (i + 1), self.db, self.redis_addr,
-                    port=self.ports[i], extra=self.extra + web)
+                    port=self.ports[i], extra=self.extra + web,
+                    env=self.node_env.get(i))
         node.start()
         if i < len(self.nodes):
             self.nodes[i] = node

@@ -28,7 +28,7 @@ def ok_or_none(r):
 
 def run(ck, a):
     if cluster_lib.SINGLE:
-        print("skipped on a single node: the club's node is killed")
+        ck.skip("on a single node: the club's node is killed")
         return
     with Cluster(a.build, 3) as cl:
         club = club_node(cl)

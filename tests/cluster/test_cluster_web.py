@@ -13,6 +13,7 @@ plays the game to its end. PostgreSQL holds the whole game.
 """
 
 import os
+import select
 import sys
 import time
 
@@ -20,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "blackbox"))
 import cluster_lib  # noqa: E402
-from cluster_lib import FAILOVER, Cluster, redis_cmd  # noqa: E402
+from cluster_lib import FAILOVER, WAIT, Cluster, redis_cmd  # noqa: E402
 from games_lib import ended, login, req, until  # noqa: E402
 from test_web_transport import WS, get  # noqa: E402
 
@@ -51,6 +52,23 @@ def ws_login(port, name, token=None, timeout=FAILOVER):
             pass
         time.sleep(0.2)
     return None, None
+
+
+def ws_end(ws, timeout):
+    """How ws ends within timeout, frames before the end skipped: "close
+    frame", "closed" (end of stream or reset) or "timeout" (still open;
+    WS.frame alone reads a timeout as an end)."""
+    deadline = time.time() + timeout
+    while True:
+        left = deadline - time.time()
+        if not ws.buf and (left <= 0 or
+                           not select.select([ws.s], [], [], left)[0]):
+            return "timeout"
+        op, _ = ws.frame()
+        if op == 8:
+            return "close frame"
+        if op is None:
+            return "closed" if time.time() < deadline else "timeout"
 
 
 def turn_name(state):
@@ -115,10 +133,9 @@ def through_front(ck, cl):
     ck.eq(len(before), BEFORE, "%d moves before the kill" % BEFORE)
 
     cl.nodes[mine].kill()
-    op, _ = ws.frame()
-    while op is not None and op != 8:
-        op, _ = ws.frame()
-    ck.ok(True, "the WebSocket closed with its node")
+    how = ws_end(ws, WAIT)
+    ck.ok(how in ("close frame", "closed"), "the WebSocket closed with its "
+          "node (a close frame, or the connection closed): %s" % how)
     ws.close()
     ws, hello = ws_login(front, "wana", token)
     ck.ok(ws is not None, "the WebSocket player connects again through the "

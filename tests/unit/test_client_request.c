@@ -32,6 +32,7 @@ static const char *const lines[] = {
     "leave",
     "state room=r4",
     "state r4 since=500",
+    "state r4 at=3",
     "moves b6",
     "move 3,4 up seq=12",
     "draw offer",
@@ -41,6 +42,10 @@ static const char *const lines[] = {
     "mode text",
     "hint",
     "who",
+    "block eve",
+    "mute eve 30",
+    "ban 192.0.2.0/24",
+    "announce back in five minutes",
 };
 
 /* Two decoded requests mean the same (strings compared, NULL = NULL). */
@@ -64,6 +69,9 @@ same_request(const struct proto_request *a, const struct proto_request *b)
 	    same_str(a->mode, b->mode) && same_str(a->status, b->status) &&
 	    a->has_seq == b->has_seq && a->seq == b->seq &&
 	    a->has_since == b->has_since && a->since == b->since &&
+	    a->has_at == b->has_at && a->at == b->at &&
+	    a->has_minutes == b->has_minutes && a->minutes == b->minutes &&
+	    same_str(a->address, b->address) &&
 	    a->has_private == b->has_private &&
 	    a->is_private == b->is_private && a->has_clock == b->has_clock &&
 	    a->clock_initial == b->clock_initial &&

@@ -782,8 +782,8 @@ main(void)
 {
 	test_pg_url = getenv("TABLERO_TEST_PG");
 	if (test_pg_url == NULL || *test_pg_url == '\0') {
-		printf("test_pgstore: skipped: no TABLERO_TEST_PG (make "
-		       "pg-test runs it)\n");
+		check_skip("test_pgstore: no TABLERO_TEST_PG (make pg-test "
+		           "runs it)");
 		return check_done();
 	}
 	snprintf(test_pg_fault, sizeof test_pg_fault,

@@ -408,7 +408,8 @@ test_errors(void)
 	    "no_such_room", "room_full", "not_in_room", "not_a_player",
 	    "not_your_turn", "illegal_move", "game_over", "not_allowed",
 	    "rate_limited", "limit_reached", "server_full", "idle",
-	    "store_failing", "not_ready", "internal"};
+	    "store_failing", "not_ready", "banned", "kicked", "muted",
+	    "internal"};
 	int i;
 
 	CHECK_INT(PROTO_E_COUNT - 1, sizeof codes / sizeof codes[0]);

@@ -2,14 +2,17 @@
  * test_store.c: the SQLite store: schema creation and versions, each
  * op's semantics (upserts, truncation, load order, pruning), a group
  * committed all or nothing (a failure in its middle, and in its rollback,
- * leaves none of it), data surviving a reopen, a reader seeing what the
+ * leaves none of it), a group tried again storing its finished game and
+ * its ratings once, data surviving a reopen, a reader seeing what the
  * writer committed, and clear errors for corrupt, foreign, newer and
  * unwritable files and for a store that breaks after open.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -252,15 +255,15 @@ test_store_room(const char *id, const char *status, long long created)
 	return r;
 }
 
-/* Append move `ply` ("m<ply>") to (room, game_no); the store's answer. */
+/* Put move `ply` (its notation text) to (room, game_no); the store's
+ * answer. */
 static int
-test_store_move(struct store *s, const char *room, int game_no, int ply)
+test_store_move_text(
+    struct store *s, const char *room, int game_no, int ply, const char *text)
 {
 	struct store_move m;
-	char text[32];
 	struct store_op *op;
 
-	snprintf(text, sizeof text, "m%d", ply);
 	m.ply = ply;
 	m.seat = (ply - 1) % 2;
 	m.move = text;
@@ -275,6 +278,16 @@ test_store_move(struct store *s, const char *room, int game_no, int ply)
 	return store_write(s, op);
 }
 
+/* Append move `ply` ("m<ply>") to (room, game_no); the store's answer. */
+static int
+test_store_move(struct store *s, const char *room, int game_no, int ply)
+{
+	char text[32];
+
+	snprintf(text, sizeof text, "m%d", ply);
+	return test_store_move_text(s, room, game_no, ply, text);
+}
+
 /* What a store_load callback saw. */
 struct test_store_seen {
 	int rooms;
@@ -287,6 +300,7 @@ struct test_store_seen {
 	char options[64]; /* the first room's options */
 	int result_null;  /* the first room's result was NULL */
 	long long clock0; /* the first room's first move's clock */
+	char move3[16];   /* the first room's third move ("" if none) */
 };
 
 /* Record one loaded room and check its moves. */
@@ -309,6 +323,9 @@ test_store_seen_cb(void *arg, const struct store_room *r,
 		snprintf(seen->options, sizeof seen->options, "%s", r->options);
 		seen->result_null = r->result == NULL;
 		seen->clock0 = nmoves > 0 ? moves[0].clock_ms[0] : -1;
+		if (nmoves >= 3)
+			snprintf(seen->move3, sizeof seen->move3, "%s",
+			    moves[2].move);
 	}
 	for (i = 0; i < nmoves; i++) {
 		snprintf(want, sizeof want, "m%d", i + 1);
@@ -444,6 +461,16 @@ test_store_rooms_moves(struct store *s)
 	CHECK_INT(test_store_move(s, "r1", 1, 3), 0);
 	CHECK_INT(test_store_load(s, &seen), 0);
 	CHECK_INT(seen.nmoves[0], 5);
+	CHECK(seen.plies_ok);
+	/* Put again with another move, the ply keeps the later one (as
+	 * PostgreSQL's does: test_pgstore's run of moves repeating a key). */
+	CHECK_INT(test_store_move_text(s, "r1", 1, 3, "x3"), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_INT(seen.nmoves[0], 5);
+	CHECK_STR(seen.move3, "x3");
+	CHECK_INT(test_store_move(s, "r1", 1, 3), 0);
+	CHECK_INT(test_store_load(s, &seen), 0);
+	CHECK_STR(seen.move3, "m3");
 	CHECK(seen.plies_ok);
 	/* A move for a room that does not exist is refused, naming the
 	 * operation and key. */
@@ -1060,6 +1087,189 @@ test_store_group(void)
 	test_store_rm(ctl);
 }
 
+/* Rows of a file's games table for (room, game_no), read through a
+ * separate connection. */
+static long long
+test_store_games_rows(const char *path, const char *room, int game_no)
+{
+	char sql[128];
+
+	snprintf(sql, sizeof sql,
+	    "SELECT count(*) FROM games WHERE room = '%s' AND game_no = %d",
+	    room, game_no);
+	return test_store_pragma(path, sql);
+}
+
+/* A group that ends room's game game_no at ended_ms: the room's row
+ * (ended), its last move and the finished game. */
+static struct store_op *
+test_store_end_group(const char *room, int game_no, long long ended_ms)
+{
+	static struct store_room r;
+	struct store_op *save = store_op_new(STORE_OP_ROOM_SAVE);
+	struct store_op *move = store_op_new(STORE_OP_MOVE_PUT);
+	struct store_op *game = store_op_new(STORE_OP_GAME_PUT);
+	struct store_game *g = &game->u.game;
+
+	r = test_store_room(room, "ended", 100);
+	r.game_no = game_no;
+	r.result = "{\"result\":\"win\",\"winner\":\"white\"}";
+	save->u.room = r;
+	save->u.room.id = store_op_str(save, room);
+	move->a = store_op_str(move, room);
+	move->n = game_no;
+	move->u.move.ply = 1;
+	move->u.move.move = "b6";
+	move->u.move.clock_ms[0] = move->u.move.clock_ms[1] = -1;
+	move->u.move.at_ms = ended_ms - 10;
+	move->u.move.seq = 1;
+	g->room = store_op_str(game, room);
+	g->game_no = game_no;
+	g->game = "ataxx";
+	g->options = "{}";
+	g->seats = "[]";
+	g->names[0] = "ana";
+	g->names[1] = "bob";
+	g->result = r.result;
+	g->moves = "[{\"move\":\"b6\"}]";
+	g->start = g->position = "x5o/7/7/7/7/7/o5x x 0 1";
+	g->nmoves = 1;
+	g->ended_ms = ended_ms;
+	save->next = move;
+	move->next = game;
+	return save;
+}
+
+/* A group that ends a game, committed again after its COMMIT went
+ * through unseen (the store thread's retry when the acknowledgement was
+ * lost), keeps the finished game once, also when another game of the
+ * room ended in between (the games' key: room, game number and end, as
+ * PostgreSQL's test_pg_ops checks). */
+static void
+test_store_game_once(void)
+{
+	char err[256] = "", path[64];
+	struct store *s;
+	struct store_op *g1, *g2;
+	struct test_store_games seen;
+	int found = 0;
+
+	test_store_tmp(path, sizeof path);
+	s = store_open(path, 0, err, sizeof err);
+	CHECK(s != NULL);
+	if (s == NULL) {
+		test_store_rm(path);
+		return;
+	}
+	g1 = test_store_end_group("r7", 1, 9000);
+	CHECK_INT(store_commit(s, g1), 0);
+	CHECK_INT(store_commit(s, g1), 0); /* the retry */
+	CHECK_INT(test_store_games_rows(path, "r7", 1), 1);
+	g2 = test_store_end_group("r7", 2, 9500);
+	CHECK_INT(store_commit(s, g2), 0);
+	CHECK_INT(store_commit(s, g1), 0); /* the first group, once more */
+	CHECK_INT(store_commit(s, g2), 0);
+	store_op_free(g1);
+	store_op_free(g2);
+	CHECK_INT(test_store_games_rows(path, "r7", 1), 1);
+	CHECK_INT(test_store_games_rows(path, "r7", 2), 1);
+	CHECK_INT(test_store_pragma(path, "SELECT count(*) FROM games"), 2);
+	memset(&seen, 0, sizeof seen);
+	CHECK_INT(
+	    store_games_of(s, "bob", 0, 10, test_store_game_seen, &seen), 0);
+	CHECK_INT(seen.n, 2);
+	CHECK_INT(
+	    store_game_last(s, "r7", test_store_game_seen, &seen, &found), 0);
+	CHECK_INT(found, 1);
+	store_close(s);
+	test_store_rm(path);
+}
+
+/* The fault control file's text into buf ("" when unreadable). */
+static void
+test_store_fault_text(const char *ctl, char *buf, size_t len)
+{
+	FILE *f = fopen(ctl, "r");
+	size_t n = 0;
+
+	if (f != NULL) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+/* A commit on its own thread (test_store_hold). */
+struct test_store_held {
+	struct store *s;
+	struct store_op *ops;
+	int rc;
+};
+
+static void *
+test_store_held_main(void *arg)
+{
+	struct test_store_held *h = arg;
+
+	h->rc = store_commit(h->s, h->ops);
+	return NULL;
+}
+
+/* The fault hook's "hold": a commit stops before it begins, says so
+ * ("holding") and stores nothing until the file says something else;
+ * then it commits. (tests/cluster/test_cluster_fence_held.py holds a
+ * node's commit so while another node takes its room.) */
+static void
+test_store_hold(void)
+{
+	char path[64], ctl[64], text[32], err[256] = "";
+	struct timespec tick = {0, 10 * 1000000L};
+	struct test_store_held h = {NULL, NULL, -9};
+	struct test_store_seen seen;
+	struct store *rd;
+	pthread_t tid;
+	int i;
+
+	test_store_tmp(path, sizeof path);
+	test_store_tmp(ctl, sizeof ctl);
+	setenv("TABLERO_TEST_STORE_FAULTS", ctl, 1);
+	h.s = store_open(path, 0, err, sizeof err);
+	unsetenv("TABLERO_TEST_STORE_FAULTS");
+	rd = h.s != NULL ? store_open_reader(h.s, err, sizeof err) : NULL;
+	CHECK(rd != NULL);
+	if (rd == NULL) {
+		store_close(h.s);
+		test_store_rm(path);
+		test_store_rm(ctl);
+		return;
+	}
+	h.ops = test_store_group_ops("r1");
+	test_store_fault(ctl, "hold");
+	CHECK_INT(pthread_create(&tid, NULL, test_store_held_main, &h), 0);
+	for (i = 0; i < 1000; i++) { /* 10 s at most */
+		test_store_fault_text(ctl, text, sizeof text);
+		if (strcmp(text, "holding") == 0)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	CHECK_STR(text, "holding");
+	nanosleep(&tick, NULL);
+	CHECK_INT(h.rc, -9); /* still in the commit */
+	CHECK_INT(test_store_load(rd, &seen), 0);
+	CHECK_INT(seen.rooms, 0);
+	test_store_fault(ctl, "");
+	CHECK_INT(pthread_join(tid, NULL), 0);
+	CHECK_INT(h.rc, 0);
+	CHECK_INT(test_store_load(rd, &seen), 0);
+	CHECK_INT(seen.rooms, 1);
+	CHECK_INT(seen.nmoves[0], 2);
+	store_op_free(h.ops);
+	store_close(rd);
+	store_close(h.s);
+	test_store_rm(path);
+	test_store_rm(ctl);
+}
+
 /* A group committed twice (its acknowledgement lost) changes each rating
  * once, also after another game's change; a rated game's mark is kept
  * once per person, and goes with its prune. */
@@ -1107,8 +1317,10 @@ int
 main(void)
 {
 	test_store_group();
+	test_store_hold();
 	test_store_ratings_once();
 	test_store_games();
+	test_store_game_once();
 	test_store_memory();
 	test_store_file(0);
 	test_store_file(1);

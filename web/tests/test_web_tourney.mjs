@@ -48,9 +48,8 @@ async function tourney(browser, srv) {
   await ana.waitForSelector(`.tourney-item[data-tourney="${id}"] .tourney-start`, { timeout: WAIT_MS });
   await ana.click(`.tourney-item[data-tourney="${id}"] .tourney-start`);
   // tourney_round takes both to their room
-  await ana.waitForSelector(".board", { timeout: WAIT_MS });
-  await bob.waitForSelector(".board", { timeout: WAIT_MS });
-  ck.ok(true, "both were taken to the round's room");
+  ck.ok(await ana.waitForSelector(".board", { timeout: WAIT_MS }) &&
+    await bob.waitForSelector(".board", { timeout: WAIT_MS }), "both were taken to the round's room");
   await bob.waitForSelector(".actions .resign", { timeout: WAIT_MS });
   await bob.click(".actions .resign");
   await ana.waitForSelector(".actions .back", { timeout: WAIT_MS });
@@ -93,11 +92,10 @@ async function bye(browser, srv) {
     await p.click(`.tourney-item[data-tourney="${id}"] .tourney-join`);
   }
   await dee.click(`.tourney-item[data-tourney="${id}"] .tourney-show`);
-  await until(dee, (i) => {
+  ck.ok(await until(dee, (i) => {
     const e = document.querySelector(`.tourney-item[data-tourney="${i}"] .tourney-round`);
     return !!e && e.textContent === "not started, 3 rounds planned";
-  }, id, "the rounds planned before the start");
-  ck.ok(true, "before the start: not started, 3 rounds planned");
+  }, id, "the rounds planned before the start"), "before the start: not started, 3 rounds planned");
   if (SHOTS) await (await dee.$(`.tourney-item[data-tourney="${id}"]`)).screenshot({ path: SHOTS + "/web-tourney-open.png" });
   await dee.click(`.tourney-item[data-tourney="${id}"] .tourney-start`);
   let seen = null;

@@ -6,68 +6,37 @@ acknowledged move; a node stopped (SIGSTOP) past its lease while another
 takes its room cannot store a move for it once it runs again (the fence):
 its player is told to reconnect and the move is not in PostgreSQL.
 
-Needs TABLERO_TEST_PG (contrib/pgtest.sh run sets it) and redis-server
-(TABLERO_REDIS=HOST:PORT uses a running one instead); skips itself
-without them.
+Run by make cluster-test (tests/cluster.sh): PostgreSQL is
+contrib/clustertest.sh's (TABLERO_TEST_PG; a fresh database per part),
+Redis a redis-server of this test's own (cluster_lib.OwnRedis), so that
+its nodes, started here without HAProxy, are alone there. Without
+TABLERO_TEST_PG it fails, saying how to run it (it once skipped itself,
+and no target ran it).
 """
 
 import os
-import shutil
 import signal
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cluster_lib  # noqa: E402
 import harness  # noqa: E402
-from harness import Checks, Client, Server, free_port, login  # noqa: E402
+from harness import Client, Server, free_port, login  # noqa: E402
 
 # Failover must happen within this many seconds of the owner's death
 # (issue 19); the node's lease is 6 s and its scan every 2 s.
 FAILOVER_S = 15
 
-
-class Redis:
-    """A throwaway redis-server on a free loopback port, or TABLERO_REDIS."""
-
-    def __init__(self):
-        self.proc = None
-        self.dir = None
-        self.addr = os.environ.get("TABLERO_REDIS")
-
-    def start(self):
-        if self.addr:
-            return self
-        self.dir = tempfile.mkdtemp(prefix="tablero-redis-")
-        port = free_port()
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no", "--dir", self.dir],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + harness.WAIT
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        self.addr = "127.0.0.1:%d" % port
-        return self
-
-    def stop(self):
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(harness.WAIT)
-        if self.dir:
-            shutil.rmtree(self.dir, ignore_errors=True)
+# Every node started here, stopped (by its PID) however the test ends.
+NODES = []
 
 
 def node(build, db, redis, name, extra=()):
-    return Server(build, db=db, db_as_is=True,
-                  extra=["--redis", redis, "--node", name] +
-                  list(extra)).start()
+    srv = Server(build, db=db, db_as_is=True,
+                 extra=["--redis", redis, "--node", name] + list(extra))
+    NODES.append(srv)
+    return srv.start()
 
 
 def wait_log(srv, text, timeout=harness.WAIT):
@@ -273,15 +242,8 @@ def test_fence_commit(chk, build, db, redis):
     n1.stop()
 
 
-def main():
-    a = harness.args()
-    chk = Checks()
-    if harness.PG is None or (not os.environ.get("TABLERO_REDIS") and
-                              shutil.which("redis-server") is None):
-        print("skipped: needs TABLERO_TEST_PG and redis-server")
-        print("0 passed, 0 failed")
-        return 0
-    redis = Redis().start()
+def run(chk, a):
+    redis = cluster_lib.OwnRedis().start()
     try:
         db = harness.store_url(":memory:")
         test_not_ready(chk, a.build, db)
@@ -294,9 +256,19 @@ def main():
         test_fence_commit(chk, a.build, harness.store_url(":memory:"),
                           redis.addr)
     finally:
-        redis.stop()
-    return chk.done()
+        for srv in NODES:
+            if srv.proc is not None:
+                try:
+                    os.kill(srv.proc.pid, signal.SIGCONT)
+                except OSError:
+                    pass
+            srv.stop(signal.SIGKILL)
+            try:
+                os.unlink(srv.log.name)
+            except OSError:
+                pass
+        redis.cleanup()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cluster_lib.main(run)
