@@ -2,8 +2,9 @@
 # clustertest.sh: the services a tablero cluster needs, throwaway, for the
 # cluster tests and bench: PostgreSQL (contrib/pgtest.sh), redis-server on a
 # free loopback port with a temporary folder and no persistence, and HAProxy
-# with contrib/haproxy-tablero.cfg (TCP mode, leastconn, a ping health
-# check, the PROXY protocol from CLUSTERTEST_PROXY_SOURCE) on a free port
+# with contrib/haproxy-tablero.cfg (TCP mode, leastconn, a health check
+# on ping's "ready", the PROXY protocol from CLUSTERTEST_PROXY_SOURCE, a
+# third node through TABLERO_NODE3) on a free port
 # in front of NODES node ports reserved here, which
 # the tests start their tablerod nodes on. Everything started here is
 # stopped by its PID (PostgreSQL by pg_ctl on its folder) when CMD ends,

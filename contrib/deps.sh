@@ -36,6 +36,9 @@ want_pc libpq libpq-dev
 # adapter runs on the server's loop; the cluster tests start redis-server.
 want_pc hiredis libhiredis-dev
 want_cmd redis-server redis-server
+# The cluster tests run three sentinels (Redis Sentinel, Redis's own
+# failover) in front of a master and a replica.
+want_cmd redis-sentinel redis-sentinel
 # The PostgreSQL tests and bench start a throwaway server of their own
 # (contrib/pgtest.sh): initdb and pg_ctl, which Debian keeps off the PATH.
 [ -n "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null)" ] ||

@@ -13,6 +13,10 @@
 #       exits with CMD's status.
 #   sh contrib/pgtest.sh start      prints "DIR URL" (the folder, the URL)
 #   sh contrib/pgtest.sh stop DIR   stops the server in DIR and deletes DIR
+#   sh contrib/pgtest.sh halt DIR   stops the server in DIR at once (as a
+#                                   crash would), keeping DIR
+#   sh contrib/pgtest.sh resume DIR starts it again, as it was started
+#                                   (the fault tests: PostgreSQL away)
 #
 # The URL names the maintenance database "postgres" of a superuser
 # "tablero" with trust authentication on loopback and the socket only.
@@ -96,11 +100,13 @@ pgtest_start() {
 	while [ $i -lt $PGTEST_TRIES ]; do
 		i=$((i + 1))
 		port=$(pgtest_port)
+		opts="-c listen_addresses=127.0.0.1 -c port=$port \
+		    -c unix_socket_directories=$DIR -c fsync=$fsync \
+		    -c max_connections=200"
 		if as "$user" "$bin/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" \
-		    -w -t "$PGTEST_WAIT" -s -o "-c listen_addresses=127.0.0.1 \
-		    -c port=$port -c unix_socket_directories=$DIR \
-		    -c fsync=$fsync -c max_connections=200" start \
-		    >/dev/null 2>&1; then
+		    -w -t "$PGTEST_WAIT" -s -o "$opts" start >/dev/null 2>&1; then
+			# resume starts it again with the same options
+			printf '%s\n' "$opts" >"$DIR/pg_ctl.opts"
 			host=127.0.0.1
 			# The socket's folder as a URL host: its slashes encoded.
 			[ "${PGTEST_SOCKET:-0}" = 0 ] ||
@@ -124,6 +130,27 @@ pgtest_stop() {
 	rm -rf "$DIR"
 }
 
+# pgtest_halt DIR: the server stopped at once (immediate: as a crash);
+# pgtest_resume DIR: started again with the options it had.
+pgtest_halt() {
+	DIR=$1
+	[ -f "$DIR/pg_ctl.opts" ] || die "$DIR holds no server of ours"
+	bin=$(pgtest_bindir)
+	user=$(stat -c %U "$DIR/data")
+	as "$user" "$bin/pg_ctl" -D "$DIR/data" -w -t "$PGTEST_WAIT" -s \
+	    -m immediate stop >/dev/null 2>&1
+}
+
+pgtest_resume() {
+	DIR=$1
+	[ -f "$DIR/pg_ctl.opts" ] || die "$DIR holds no server of ours"
+	bin=$(pgtest_bindir)
+	user=$(stat -c %U "$DIR/data")
+	as "$user" "$bin/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w \
+	    -t "$PGTEST_WAIT" -s -o "$(cat "$DIR/pg_ctl.opts")" start \
+	    >/dev/null 2>&1
+}
+
 case "${1:-}" in
 start)
 	pgtest_start
@@ -131,6 +158,10 @@ start)
 stop)
 	[ $# -eq 2 ] || die "usage: pgtest.sh stop DIR"
 	pgtest_stop "$2"
+	;;
+halt | resume)
+	[ $# -eq 2 ] || die "usage: pgtest.sh $1 DIR"
+	"pgtest_$1" "$2"
 	;;
 run)
 	shift
@@ -145,6 +176,6 @@ run)
 	exit $rc
 	;;
 *)
-	die "usage: pgtest.sh run CMD... | start | stop DIR"
+	die "usage: pgtest.sh run CMD... | start | stop DIR | halt DIR | resume DIR"
 	;;
 esac

@@ -232,8 +232,13 @@ struct config {
 	int tls_port; /* -1: no TLS port */
 	const char *tls_cert, *tls_key;
 	int max_seeks; /* open seeks on the server (seek.h) */
+	/* HOST:PORT or redis://[USER:PASSWORD@]HOST[:PORT]: a cluster node
+	 * (cluster/); NULL (and no redis_sentinel): alone */
+	const char *redis;
 	const char
-	    *redis; /* HOST:PORT: a cluster node (cluster.c); NULL: alone */
+	    *redis_password_file;   /* AUTH's password (or USER PASSWORD) */
+	const char *redis_sentinel; /* HOST:PORT,...: ask these for ... */
+	const char *redis_master;   /* ... this master's address */
 	const char *node; /* the node's id in the cluster; NULL: made up */
 	const char *proxy_from; /* trusted PROXY protocol sources (proxy.c) */
 	const char *admin[SERVER_ADMINS_MAX]; /* operators' names (--admin) */

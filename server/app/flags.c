@@ -134,10 +134,32 @@ static const struct flags_entry flags_table[] = {
     {.name = "redis",
         .type = FLAGS_STRING,
         .off = CFG(redis),
-        .arg = "HOST:PORT",
+        .arg = "HOST:PORT|URL",
         .help = "join a cluster of nodes through this Redis (needs a "
-                "postgresql:// --db shared by every node)",
+                "postgresql:// --db shared by every node); a URL "
+                "redis://[[USER]:PASSWORD@]HOST[:PORT] logs in with AUTH",
         .def_text = "off: one node alone"},
+    {.name = "redis-password-file",
+        .type = FLAGS_STRING,
+        .off = CFG(redis_password_file),
+        .arg = "PATH",
+        .help = "Redis's AUTH from this file's first line: PASSWORD, or "
+                "USER PASSWORD (an ACL user); kept out of the command line",
+        .def_text = "none, or the --redis URL's"},
+    {.name = "redis-sentinel",
+        .type = FLAGS_STRING,
+        .off = CFG(redis_sentinel),
+        .arg = "HOST:PORT,...",
+        .help = "Redis Sentinel: ask these sentinels where --redis-master "
+                "is, and again after a failover (joins a cluster as "
+                "--redis does)",
+        .def_text = "none: --redis is the master"},
+    {.name = "redis-master",
+        .type = FLAGS_STRING,
+        .off = CFG(redis_master),
+        .arg = "NAME",
+        .help = "the master's name the sentinels know (--redis-sentinel)",
+        .def_text = "none"},
     {.name = "node",
         .type = FLAGS_STRING,
         .off = CFG(node),
@@ -883,14 +905,15 @@ flags_parse(struct config *cfg, int argc, char **argv)
 		exit(2);
 	}
 	proxy_list_free(from);
-	if (cfg->redis != NULL &&
+	if ((cfg->redis != NULL || cfg->redis_sentinel != NULL) &&
 	    (cfg->db == NULL || !store_pg.handles(cfg->db))) {
 		fprintf(stderr,
 		    "tablerod: --redis joins a cluster, whose nodes "
 		    "share one store: give --db postgresql://...\n");
 		exit(2);
 	}
-	if ((cfg->redis != NULL || cfg->node != NULL) &&
+	if ((cfg->redis != NULL || cfg->redis_sentinel != NULL ||
+	        cfg->node != NULL) &&
 	    app_module_find("cluster") == NULL) {
 		fprintf(stderr,
 		    "tablerod: --redis and --node join a cluster, and this "

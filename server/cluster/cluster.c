@@ -10,6 +10,15 @@
  * players to reconnect. A periodic scan takes the unfinished rooms whose
  * lease is free (their node died or never was): SET NX, then the claim in
  * PostgreSQL, then the room replayed from what is stored.
+ *
+ * Redis going away is weather, not defeat (docs/SCALING.md, "Under
+ * faults"): the node keeps its rooms and plays on what it can (its own
+ * players' moves are stored in PostgreSQL under the fence), refuses what
+ * needs Redis with not_ready, and judges nobody gone; when Redis answers
+ * again, it sets its leases, watchers and presence again from memory
+ * (Redis holds nothing the nodes cannot rebuild), sends again what may
+ * have been lost, and waits CLUSTER_SETTLE_MS before taking anyone's
+ * rooms, so that every live node has set its own leases first.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -30,13 +39,17 @@
 #include "server/store/storeq.h"
 
 /* Compare and renew (or take back after Redis lost it) one lease:
- * 1 renewed, 2 set again (Redis restarted), 0 another node holds it. */
+ * 1 renewed, 2 set again (Redis restarted), 0 another node holds it, 3
+ * in doubt: another node's "node:0", a take not yet claimed in the store
+ * (or a stale SET NX that a stopped Redis ran late, which lapses): kept,
+ * since the store's fence decides if that node claims it. */
 #define CLUSTER_RENEW_LUA                                                      \
 	"local v = redis.call('GET', KEYS[1]) "                                \
 	"if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) "        \
 	"return 1 end "                                                        \
 	"if not v then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) "    \
-	"return 2 end return 0"
+	"return 2 end "                                                        \
+	"if string.sub(v, -2) == ':0' then return 3 end return 0"
 /* Compare and mark gone one lease (a room leaving memory for good): its
  * value becomes CLUSTER_GONE for CLUSTER_GONE_MS. */
 #define CLUSTER_RETIRE_LUA                                                     \
@@ -61,7 +74,8 @@ cluster_node_valid(const char *id)
 int
 cluster_ready(const struct server *srv)
 {
-	return srv->cluster == NULL || srv->cluster->ready;
+	return srv->cluster == NULL ||
+	    (cluster_redis_up(srv->cluster) && srv->cluster->store_ok);
 }
 
 /* The lease's key and this node's value for epoch. */
@@ -150,8 +164,7 @@ cluster_fence_lost(void *arg, const char *room)
 		    "not stored");
 }
 
-/* A reply that is an error, or no reply (the connection went). */
-static int
+int
 cluster_bad(const redisReply *rep)
 {
 	return rep == NULL || rep->type == REDIS_REPLY_ERROR;
@@ -168,9 +181,9 @@ cluster_renewed(redisAsyncContext *ac, void *reply, void *arg)
 	r = cl != NULL ? room_find(cl->srv, arg) : NULL;
 	if (r != NULL && r->epoch > 0 && !cluster_bad(rep) &&
 	    rep->type == REDIS_REPLY_INTEGER) {
-		if (rep->integer > 0)
+		if (rep->integer == 1 || rep->integer == 2)
 			r->lease_ms = clock_mono_ms();
-		else
+		else if (rep->integer == 0)
 			cluster_drop(r, "its lease is another node's");
 	}
 	free(arg);
@@ -189,23 +202,22 @@ cluster_room_cmd(struct cluster *cl, redisCallbackFn *cb, const char *id,
 		free(copy);
 }
 
-/* Renew every lease this node holds; a room whose lease may have lapsed
- * unrenewed (Redis unreachable) is dropped: another node may own it. */
+/* Renew every lease this node holds (set again where Redis lost it). A
+ * room is never dropped for a lease that lapsed while Redis was away:
+ * nobody could take it then, and a node that took it since (Redis came
+ * back to it first) fences this one's writes in the store, or is seen
+ * holding the lease at the next renewal. */
 static void
 cluster_renew_all(struct cluster *cl)
 {
 	char key[CLUSTER_KEY], val[CLUSTER_KEY];
-	struct room *r, *next;
-	int64_t now = clock_mono_ms();
+	struct room *r;
 
-	for (r = TAILQ_FIRST(&cl->srv->rooms); r != NULL; r = next) {
-		next = TAILQ_NEXT(r, entry);
+	if (!cluster_redis_up(cl))
+		return;
+	TAILQ_FOREACH(r, &cl->srv->rooms, entry) {
 		if (r->epoch <= 0)
 			continue;
-		if (now - r->lease_ms >= CLUSTER_LEASE_MS) {
-			cluster_drop(r, "its lease lapsed unrenewed");
-			continue;
-		}
 		cluster_lease(cl, r->id, r->epoch, key, val);
 		cluster_room_cmd(cl, cluster_renewed, r->id, CLUSTER_RENEW_LUA,
 		    key, val, CLUSTER_LEASE_MS);
@@ -259,8 +271,8 @@ cluster_taken(redisAsyncContext *ac, void *reply, void *arg)
 		redisAsyncCommand(cl->ac, NULL, NULL, "SET %s %s PX %d", key,
 		    val, CLUSTER_LEASE_MS);
 		log_info("cluster: room %s taken (epoch %lld)", r->id, epoch);
-		cluster_route_seats(cl, r);
-		cluster_route_watchers(cl, r);
+		cluster_standin_seats(cl, r);
+		cluster_standin_watchers(cl, r);
 	} else {
 		/* Ended meanwhile, or set aside: the lease goes. */
 		cluster_lease(cl, arg, 0, key, val);
@@ -269,16 +281,32 @@ cluster_taken(redisAsyncContext *ac, void *reply, void *arg)
 	free(arg);
 }
 
-/* One unfinished room of the store: not in memory, try its lease. */
+/* What one look at the store's unfinished rooms collects. */
+struct cluster_scan_walk {
+	struct cluster *cl;
+	char (*ids)[SERVER_ROOM_ID_MAX];
+	int n, cap;
+	int take; /* try the leases of those not in memory */
+};
+
+/* One unfinished room of the store: noted; not in memory, its lease is
+ * tried. */
 static int
 cluster_scan_one(void *arg, const char *const *vals)
 {
-	struct cluster *cl = arg;
+	struct cluster_scan_walk *w = arg;
+	struct cluster *cl = w->cl;
 	char key[CLUSTER_KEY], val[CLUSTER_KEY];
 	char *copy;
 
-	if (room_find(cl->srv, vals[0]) != NULL || cl->ac == NULL ||
-	    strlen(vals[0]) >= SERVER_ROOM_ID_MAX)
+	if (strlen(vals[0]) >= SERVER_ROOM_ID_MAX)
+		return 0;
+	if (w->n == w->cap) {
+		w->cap = w->cap > 0 ? 2 * w->cap : 64;
+		w->ids = xrealloc(w->ids, (size_t)w->cap * sizeof *w->ids);
+	}
+	snprintf(w->ids[w->n++], sizeof w->ids[0], "%s", vals[0]);
+	if (!w->take || room_find(cl->srv, vals[0]) != NULL || cl->ac == NULL)
 		return 0;
 	cluster_lease(cl, vals[0], 0, key, val);
 	copy = xstrdup(vals[0]);
@@ -290,103 +318,141 @@ cluster_scan_one(void *arg, const char *const *vals)
 	return 0;
 }
 
-/* Look for unfinished rooms nobody holds (a dead node's) and take them. */
-static void
+/* Two room ids, for qsort and bsearch. */
+static int
+cluster_id_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+void
 cluster_scan(struct cluster *cl)
 {
-	if (cl->scanning > 0 || cl->ac == NULL || cl->srv->shutting_down)
+	struct cluster_scan_walk w = {cl, NULL, 0, 0, 0};
+
+	if (cl->scanning > 0 || !cluster_redis_up(cl) || cl->srv->shutting_down)
 		return;
-	if (store_rooms_unfinished(cl->srv->reader, cluster_scan_one, cl) != 0)
+	/* Rooms nobody holds are taken only once every live node has had
+	 * the time to set its own leases again after Redis came back. */
+	w.take = cluster_redis_settled(cl);
+	if (store_rooms_unfinished(cl->srv->reader, cluster_scan_one, &w) !=
+	    0) {
+		/* Not ready (ping says so) until the store answers again. */
+		if (cl->store_ok)
+			log_error("cluster: cannot list rooms: %s",
+			    store_errmsg(cl->srv->reader));
+		cl->store_ok = 0;
+		free(w.ids);
+		return;
+	}
+	if (!cl->store_ok)
+		log_info("cluster: the store answers again");
+	cl->store_ok = 1;
+	if (w.n > 1)
+		qsort(w.ids, (size_t)w.n, sizeof w.ids[0], cluster_id_cmp);
+	free(cl->unfinished);
+	cl->unfinished = w.ids;
+	cl->nunfinished = w.n;
+	cl->unfinished_ms = clock_mono_ms();
+}
+
+int
+cluster_room_unfinished(const struct cluster *cl, const char *id)
+{
+	if (cl->unfinished_ms == 0)
+		return 1;
+	return cl->nunfinished > 0 &&
+	    bsearch(id, cl->unfinished, (size_t)cl->nunfinished,
+	        sizeof cl->unfinished[0], cluster_id_cmp) != NULL;
+}
+
+/* What a look at the store finds while Redis is away. */
+struct cluster_away_walk {
+	struct cluster *cl;
+	char (*taken)[SERVER_ROOM_ID_MAX];
+	int n, cap;
+};
+
+/* One unfinished room of the store: one of this node's whose epoch rose
+ * (another node, which has Redis, took it) is noted. */
+static int
+cluster_away_one(void *arg, const char *const *vals)
+{
+	struct cluster_away_walk *w = arg;
+	struct room *r = room_find(w->cl->srv, vals[0]);
+
+	if (r == NULL || r->epoch <= 0 || vals[1] == NULL ||
+	    atoll(vals[1]) <= r->epoch)
+		return 0;
+	if (w->n == w->cap) {
+		w->cap = w->cap > 0 ? 2 * w->cap : 8;
+		w->taken =
+		    xrealloc(w->taken, (size_t)w->cap * sizeof *w->taken);
+	}
+	snprintf(w->taken[w->n++], sizeof w->taken[0], "%s", vals[0]);
+	return 0;
+}
+
+/* This node's players told to connect again (room NULL: none), once per
+ * absence of Redis: a node that has Redis serves them. */
+static void
+cluster_drain(struct cluster *cl, const char *why)
+{
+	struct server *srv = cl->srv;
+	struct conn *c, **all;
+	int i, n = 0;
+
+	log_warn("cluster: Redis away for %lld s, %s: this node's players "
+	         "are told to connect again",
+	    (long long)((clock_mono_ms() - cl->down_ms) / 1000), why);
+	cl->drained = 1;
+	all =
+	    xmalloc((size_t)(srv->nconns > 0 ? srv->nconns : 1) * sizeof *all);
+	TAILQ_FOREACH(c, &srv->conns, entry)
+		if (c->state == CONN_OPEN && c->player != NULL &&
+		    !cluster_route_is_standin(c) && n < srv->nconns)
+			all[n++] = c;
+	for (i = 0; i < n; i++)
+		cluster_tell(all[i], NULL,
+		    "this server lost the rest of the cluster: connect again "
+		    "and log in with hello NAME TOKEN");
+	free(all);
+}
+
+/* Redis away past a lease: the store says whether another node took
+ * this node's rooms (then that node serves, and this one's rooms and
+ * players go to it); past CLUSTER_DRAIN_MS the players go anyway. */
+static void
+cluster_away(struct cluster *cl)
+{
+	struct cluster_away_walk w = {cl, NULL, 0, 0};
+	struct room *r;
+	int64_t away;
+	int i;
+
+	if (cl->down_ms == 0 || cl->drained || cl->srv->shutting_down)
+		return;
+	away = clock_mono_ms() - cl->down_ms;
+	if (away < CLUSTER_LEASE_MS)
+		return;
+	if (store_rooms_unfinished(cl->srv->reader, cluster_away_one, &w) != 0)
 		log_error("cluster: cannot list rooms: %s",
 		    store_errmsg(cl->srv->reader));
+	for (i = 0; i < w.n; i++)
+		if ((r = room_find(cl->srv, w.taken[i])) != NULL)
+			cluster_drop(r,
+			    "another node took it while this node "
+			    "could not reach Redis");
+	free(w.taken);
+	if (w.n > 0)
+		cluster_drain(cl, "another node took its rooms");
+	else if (away >= CLUSTER_DRAIN_MS)
+		cluster_drain(cl, "past the time it waits");
 }
 
-/* The heartbeat answered: the first one joins the node. */
-static void
-cluster_beat_done(redisAsyncContext *ac, void *reply, void *arg)
-{
-	struct cluster *cl = ac->data;
-	redisReply *rep = reply;
-
-	(void)arg;
-	if (cl == NULL || cluster_bad(rep))
-		return;
-	if (!cl->ready) {
-		cl->ready = 1;
-		log_info("cluster: ready node=%s", cl->node);
-	}
-	cluster_scan(cl);
-}
-
-static void
-cluster_connected(const redisAsyncContext *ac, int status)
-{
-	struct cluster *cl = ac->data;
-
-	if (cl == NULL)
-		return;
-	if (status != REDIS_OK) {
-		if (!cl->told_down)
-			log_warn("cluster: Redis %s:%d unreachable: %s",
-			    cl->host, cl->port, ac->errstr);
-		cl->told_down = 1;
-		/* hiredis frees it */
-		if (ac == cl->rd)
-			cl->rd = NULL;
-		else
-			cl->ac = NULL;
-		return;
-	}
-	cl->told_down = 0;
-	if (ac == cl->rd) {
-		cluster_route_read(cl);
-		return;
-	}
-	log_info("cluster: connected to Redis %s:%d", cl->host, cl->port);
-}
-
-static void
-cluster_disconnected(const redisAsyncContext *ac, int status)
-{
-	struct cluster *cl = ac->data;
-
-	if (cl == NULL)
-		return;
-	if (status != REDIS_OK && ac == cl->ac)
-		log_warn("cluster: lost Redis: %s", ac->errstr);
-	if (ac == cl->rd) {
-		cl->rd = NULL;
-		return;
-	}
-	cl->ac = NULL;
-	cl->scanning = 0;
-}
-
-/* Connect (again) to Redis: the commands' connection or the stream
- * reader's (*which); the callbacks say how it went. */
-static void
-cluster_connect(struct cluster *cl, redisAsyncContext **which)
-{
-	redisAsyncContext *ac = redisAsyncConnect(cl->host, cl->port);
-
-	if (ac == NULL)
-		fatal("out of memory");
-	if (ac->err) {
-		if (!cl->told_down)
-			log_warn("cluster: Redis %s:%d: %s", cl->host, cl->port,
-			    ac->errstr);
-		cl->told_down = 1;
-		redisAsyncFree(ac);
-		return;
-	}
-	ac->data = cl;
-	redisLibeventAttach(ac, cl->srv->base);
-	redisAsyncSetConnectCallback(ac, cluster_connected);
-	redisAsyncSetDisconnectCallback(ac, cluster_disconnected);
-	*which = ac;
-}
-
-/* Every CLUSTER_TICK_MS: beat, renew, scan (after the beat). */
+/* Every CLUSTER_TICK_MS: connect what is not, renew, write this node's
+ * part of the lobby, acknowledge, beat (the scan follows the beat's
+ * answer). */
 static void
 cluster_tick(evutil_socket_t fd, short what, void *arg)
 {
@@ -395,43 +461,60 @@ cluster_tick(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	if (cl->ac == NULL)
-		cluster_connect(cl, &cl->ac);
-	if (cl->rd == NULL && cl->ac != NULL)
-		cluster_connect(cl, &cl->rd);
-	cluster_renew_all(cl);
-	/* The club's lease too: dropped here when Redis is unreachable. */
-	cluster_club_tick(cl);
+	cluster_redis_tick(cl);
+	cluster_standin_tick(cl);
+	if (!cluster_redis_up(cl))
+		cluster_away(cl);
 	if (cl->ac == NULL)
 		return;
-	cluster_lobby_tick(cl);
-	cluster_limit_tick(cl);
-	cluster_route_tick(cl);
+	if (cluster_redis_up(cl)) {
+		cluster_renew_all(cl);
+		cluster_club_tick(cl);
+		cluster_lobby_tick(cl);
+		cluster_limit_tick(cl);
+		cluster_route_tick(cl);
+	}
 	snprintf(key, sizeof key, "node:%s", cl->node);
-	snprintf(val, sizeof val, "pid=%ld port=%d", (long)getpid(),
-	    cl->srv->cfg.port);
-	redisAsyncCommand(cl->ac, cluster_beat_done, NULL, "SET %s %s PX %d",
-	    key, val, CLUSTER_NODE_TTL_MS);
+	snprintf(val, sizeof val, "inc=%llu pid=%ld port=%d", cl->inc,
+	    (long)getpid(), cl->srv->cfg.port);
+	cluster_redis_beat(cl, key, val);
 }
 
-/* --redis HOST:PORT into cl; 0 or -1. */
-static int
-cluster_parse(struct cluster *cl, const char *where)
+/* The entries of watchers:{room} of every room here, written again (Redis
+ * lost them, or may have). */
+static void
+cluster_rewatch(struct cluster *cl)
 {
-	const char *colon = strrchr(where, ':');
-	char *end;
-	long port;
+	char key[CLUSTER_KEY], val[CLUSTER_KEY];
+	struct room *r;
+	int i;
 
-	if (colon == NULL || colon == where ||
-	    (size_t)(colon - where) >= sizeof cl->host)
-		return -1;
-	port = strtol(colon + 1, &end, 10);
-	if (*end != '\0' || port < 1 || port > 65535)
-		return -1;
-	snprintf(
-	    cl->host, sizeof cl->host, "%.*s", (int)(colon - where), where);
-	cl->port = (int)port;
-	return 0;
+	TAILQ_FOREACH(r, &cl->srv->rooms, entry) {
+		if (r->epoch <= 0 || r->status == ROOM_ENDED)
+			continue;
+		snprintf(key, sizeof key, "watchers:%s", r->id);
+		for (i = 0; i < r->nwatchers; i++) {
+			if (r->watchers[i]->conn == NULL)
+				continue;
+			cluster_standin_watcher_val(cl, r->watchers[i]->conn,
+			    r->watchers[i], val, sizeof val);
+			redisAsyncCommand(
+			    cl->ac, NULL, NULL, "SADD %s %s", key, val);
+		}
+	}
+}
+
+void
+cluster_back(struct cluster *cl)
+{
+	cl->drained = 0;
+	cluster_renew_all(cl);
+	cluster_club_tick(cl);
+	cluster_lobby_tick(cl);
+	cluster_limit_tick(cl);
+	cluster_rewatch(cl);
+	cluster_standin_back(cl);
+	cluster_route_back(cl);
 }
 
 static void cluster_room_added(struct room *r);
@@ -482,22 +565,50 @@ cluster_default_node(struct cluster *cl)
 }
 
 int
+cluster_check(const struct config *cfg, char *err, size_t errlen)
+{
+	struct cluster *cl;
+	int rc;
+
+	if (cfg->redis == NULL && cfg->redis_sentinel == NULL) {
+		if (cfg->redis_master == NULL &&
+		    cfg->redis_password_file == NULL)
+			return 0;
+		snprintf(err, errlen,
+		    "--redis-master and --redis-password-file go with --redis "
+		    "or --redis-sentinel");
+		return -1;
+	}
+	cl = xcalloc(1, sizeof *cl);
+	rc = cluster_redis_config(cl, cfg, err, errlen);
+	sodium_memzero(cl->pass, sizeof cl->pass);
+	free(cl);
+	return rc;
+}
+
+int
 cluster_start(struct server *srv)
 {
 	struct timeval tv = {
 	    CLUSTER_TICK_MS / 1000, (CLUSTER_TICK_MS % 1000) * 1000};
 	struct cluster *cl;
+	char err[CLUSTER_ERR];
 
-	if (srv->cfg.redis == NULL)
+	if (srv->cfg.redis == NULL && srv->cfg.redis_sentinel == NULL)
 		return 0;
 	cl = xcalloc(1, sizeof *cl);
 	cl->srv = srv;
+	cl->store_ok = 1;
+	cl->inc = cluster_node_new_inc();
+	snprintf(cl->inc_text, sizeof cl->inc_text, "%llu", cl->inc);
+	TAILQ_INIT(&cl->inflight);
+	TAILQ_INIT(&cl->unacked);
 	/* Entries from now on: not those a node of the same name left
 	 * (stream ids are Redis's clock in ms; nodes keep clocks close). */
 	snprintf(cl->last_id, sizeof cl->last_id, "%lld-0",
 	    (long long)clock_now_ms());
-	if (cluster_parse(cl, srv->cfg.redis) != 0) {
-		log_error("--redis %s: HOST:PORT expected", srv->cfg.redis);
+	if (cluster_redis_config(cl, &srv->cfg, err, sizeof err) != 0) {
+		log_error("%s", err);
 		free(cl);
 		return -1;
 	}
@@ -514,8 +625,16 @@ cluster_start(struct server *srv)
 	room_hooks_add(srv, &cluster_room_hooks);
 	storeq_set_fence(
 	    srv->storeq, cluster_fence_epoch, cluster_fence_lost, cl);
-	log_info("cluster: node %s joining through Redis %s:%d", cl->node,
-	    cl->host, cl->port);
+	if (cl->nsentinels > 0)
+		log_info("cluster: node %s (incarnation %llu) joining through "
+		         "Redis master %s, asking %d sentinels%s",
+		    cl->node, cl->inc, cl->master, cl->nsentinels,
+		    cl->pass[0] != '\0' ? ", with AUTH" : "");
+	else
+		log_info("cluster: node %s (incarnation %llu) joining through "
+		         "Redis %s:%d%s",
+		    cl->node, cl->inc, cl->host, cl->port,
+		    cl->pass[0] != '\0' ? ", with AUTH" : "");
 	cluster_tick(-1, 0, cl);
 	return 0;
 }
@@ -529,17 +648,12 @@ cluster_stop(struct server *srv)
 		return;
 	event_free(cl->tick);
 	cluster_route_stop(cl);
-	if (cl->ac != NULL) {
-		cl->ac->data = NULL;
-		redisAsyncFree(cl->ac);
-	}
-	if (cl->rd != NULL) {
-		cl->rd->data = NULL;
-		redisAsyncFree(cl->rd);
-	}
+	cluster_standin_stop(cl);
+	cluster_redis_stop(cl);
 	srv->cluster = NULL;
 	srv->cluster_ops = NULL;
 	cJSON_Delete(cl->lobby);
+	free(cl->unfinished);
 	free(cl);
 }
 
@@ -561,7 +675,7 @@ cluster_room_added(struct room *r)
 	/* A new room: its first lease, epoch 1, stored with it. */
 	r->epoch = 1;
 	r->lease_ms = clock_mono_ms();
-	if (cl->ac == NULL)
+	if (!cluster_redis_up(cl))
 		return; /* the next renewal sets it */
 	cluster_lease(cl, r->id, r->epoch, key, val);
 	redisAsyncCommand(cl->ac, NULL, NULL, "SET %s %s NX PX %d", key, val,
@@ -575,17 +689,11 @@ cluster_watcher(struct room *r, struct player *p, int add)
 {
 	struct cluster *cl = r->srv->cluster;
 	char key[CLUSTER_KEY], val[CLUSTER_KEY];
-	const char *home;
-	unsigned long long id;
 
 	if (cl == NULL || cl->ac == NULL || p->conn == NULL)
 		return;
-	if (cluster_route_home_of(cl, p->conn, &home, &id) != 0) {
-		home = cl->node;
-		id = (unsigned long long)p->conn->id;
-	}
+	cluster_standin_watcher_val(cl, p->conn, p, val, sizeof val);
 	snprintf(key, sizeof key, "watchers:%s", r->id);
-	snprintf(val, sizeof val, "%s|%llu|%s", home, id, p->name);
 	redisAsyncCommand(
 	    cl->ac, NULL, NULL, "%s %s %s", add ? "SADD" : "SREM", key, val);
 }
@@ -599,7 +707,7 @@ cluster_room_gone(struct room *r)
 
 	if (cl == NULL)
 		return;
-	cluster_route_room_gone(cl, r);
+	cluster_standin_room_gone(cl, r);
 	if (r->epoch <= 0 || cl->ac == NULL)
 		return;
 	/* Every room_forget but cluster_drop's (epoch 0) is for good: the

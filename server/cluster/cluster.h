@@ -16,6 +16,13 @@ struct server;
 
 /* 1 when id is a valid --node: 1 to CLUSTER_NODE_MAX of [A-Za-z0-9-_.]. */
 int cluster_node_valid(const char *id);
+/* Room for the reason a cluster flag is refused. */
+#define CLUSTER_ERR 256
+/* The Redis flags (--redis, its URL, --redis-password-file,
+ * --redis-sentinel, --redis-master) read as cluster_start will: 0, or -1
+ * with the reason in err (the flags' check, before anything starts). */
+struct config;
+int cluster_check(const struct config *cfg, char *err, size_t errlen);
 /* Join the cluster when --redis is given (0 without it): the node's
  * state, the store's fence, the timer that connects to Redis, beats and
  * renews; 0, or -1 (logged). */

@@ -216,10 +216,10 @@ cluster_club_tick(struct cluster *cl)
 {
 	char val[CLUSTER_KEY];
 
-	if (cl->club_epoch > 0 &&
-	    clock_mono_ms() - cl->club_ms >= CLUSTER_LEASE_MS)
-		cluster_club_lost(cl, "its lease lapsed unrenewed");
-	if (cl->ac == NULL)
+	/* Not dropped while Redis was away (nobody could take it then; a
+	 * node that took it since is seen at the renewal, and fences the
+	 * club's rows in the store meanwhile). */
+	if (!cluster_redis_up(cl))
 		return;
 	if (cl->club_epoch > 0) {
 		cluster_club_val(cl, cl->club_epoch, val);
@@ -228,7 +228,9 @@ cluster_club_tick(struct cluster *cl)
 		    CLUSTER_CLUB_KEY, val, CLUSTER_LEASE_MS);
 		return;
 	}
-	if (cl->club_trying)
+	/* Taken only once every live node had the time to set its own lease
+	 * again after Redis came back. */
+	if (cl->club_trying || !cluster_redis_settled(cl))
 		return;
 	cl->club_trying = 1;
 	if (redisAsyncCommand(cl->ac, cluster_club_owner, NULL, "GET %s",
@@ -236,7 +238,7 @@ cluster_club_tick(struct cluster *cl)
 		cl->club_trying = 0;
 }
 
-/* A node:conn value (a presence or a lease) into node and *id. */
+/* A lease's value "node:epoch" into node and *id. */
 static int
 cluster_club_split(const char *v, char *node, unsigned long long *id)
 {
@@ -268,14 +270,15 @@ cluster_club_present(redisAsyncContext *ac, void *reply, void *arg)
 	struct club_deliver *d = arg;
 	redisReply *rep = reply;
 	char node[CLUSTER_NODE_MAX + 1];
-	unsigned long long id;
+	unsigned long long inc, id, known;
 	struct conn *c;
 	cJSON *ev;
 
 	if (cl != NULL && rep != NULL && rep->type == REDIS_REPLY_STRING &&
-	    cluster_club_split(rep->str, node, &id) == 0 &&
+	    cluster_node_addr(rep->str, node, &inc, &id) == 0 &&
 	    strcmp(node, cl->node) != 0 && cluster_node_alive(cl, node) &&
-	    (c = cluster_route_standin(cl, node, id, d->name)) != NULL &&
+	    ((known = cluster_node_inc(cl, node)) == 0 || inc >= known) &&
+	    (c = cluster_standin_get(cl, node, inc, id, d->name)) != NULL &&
 	    (ev = cJSON_Parse(d->json)) != NULL) {
 		net_send_msg(c, ev);
 		cJSON_Delete(ev);
@@ -429,10 +432,10 @@ cluster_club_end_owner(redisAsyncContext *ac, void *reply, void *arg)
 
 	if (cl != NULL && rep != NULL && rep->type == REDIS_REPLY_STRING &&
 	    cluster_club_split(rep->str, node, &epoch) == 0) {
-		f[0] = "t", f[1] = "tend", f[2] = "room", f[3] = e->room;
-		f[4] = "winner", f[5] = e->winner, f[6] = "reason";
-		f[7] = e->reason;
-		cluster_route_send(cl, node, 8, f, NULL);
+		f[0] = "room", f[1] = e->room;
+		f[2] = "winner", f[3] = e->winner, f[4] = "reason";
+		f[5] = e->reason;
+		cluster_stream_send(cl, node, 0, "tend", 6, f, NULL);
 	} else if (cl != NULL) {
 		log_warn("cluster: no club node for the result of %s", e->room);
 	}

@@ -1,6 +1,20 @@
 /*
- * cluster_int.h: what cluster.c (nodes, leases) and cluster_route.c
- * (requests and output between nodes over Redis streams) share.
+ * cluster_int.h: what the files of cluster/ share: the node's state
+ * (struct cluster), the records of connections that talk across nodes,
+ * and each file's functions, grouped by file.
+ *
+ *   cluster.c         the node: start and stop, room leases, the orphan
+ *                     scan, the store's fence, the room hooks, ops table
+ *   cluster_redis.c   the Redis connections: address and credentials,
+ *                     Sentinel, AUTH, the watchdog, up and settled
+ *   cluster_node.c    incarnations and the other nodes' liveness
+ *   cluster_stream.c  the node's stream: entries out (XADD) and in
+ *   cluster_route.c   a home connection's requests for other nodes' rooms
+ *   cluster_standin.c another node's player here: stand-ins, their
+ *                     numbered output, its acknowledgements and replays
+ *   cluster_club.c    the club's lease and its events across nodes
+ *   cluster_lobby.c   the cluster-wide lobby and presence
+ *   cluster_limit.c   per-address limits over the nodes
  */
 #ifndef TABLERO_SERVER_CLUSTER_INT_H
 #define TABLERO_SERVER_CLUSTER_INT_H
@@ -26,11 +40,12 @@
  * are never used again. */
 #define CLUSTER_GONE "gone"
 #define CLUSTER_GONE_MS (10 * 60 * 1000)
-/* The heartbeat key's life: a node gone that long is dead. */
+/* The heartbeat's life in the nodes' set: a node silent that long is
+ * out of it. */
 #define CLUSTER_NODE_TTL_MS 6000
 /* Room for a Redis key or value made here: a room id, a node id. */
 #define CLUSTER_KEY 160
-/* The most nodes a node keeps the heartbeats of. */
+/* The most nodes a node keeps the heartbeats and incarnations of. */
 #define CLUSTER_LIVE_MAX 64
 /* A node whose last heartbeat is older than this is taken for dead by
  * the others' routing: its beat (every tick) and our read of it (every
@@ -38,33 +53,118 @@
 #define CLUSTER_ALIVE_MS 5000
 /* Room for a stream entry's id ("1700000000000-12"). */
 #define CLUSTER_STREAM_ID 48
+/* Room for an incarnation or a connection id as text (a 64-bit number). */
+#define CLUSTER_NUM 24
+/* A Redis command unanswered this long means Redis is unreachable: a
+ * stopped Redis (SIGSTOP, a frozen machine) keeps its sockets open and
+ * hiredis 0.14 has no timeout of its own. A loaded Redis answers in
+ * milliseconds; three seconds is far past that. */
+#define CLUSTER_REDIS_TIMEOUT_MS 3000
+/* After Redis comes back (not at the first connection), this long before
+ * the node takes rooms nobody holds or judges another node gone: every
+ * live node has reconnected (each tries every tick), set its leases again
+ * and beaten by then. */
+#define CLUSTER_SETTLE_MS (CLUSTER_LEASE_MS + CLUSTER_TICK_MS)
+/* A lease-taking script run later than this after it was sent does
+ * nothing: a command written to a stopped Redis runs when Redis goes on,
+ * long after the node gave up on it, and must not take a room then. */
+#define CLUSTER_TAKE_LATE_MS CLUSTER_REDIS_TIMEOUT_MS
+/* How long one XREAD of the node's stream waits for entries before it is
+ * sent again (a lost connection is noticed within it; the watchdog
+ * allows for it). */
+#define CLUSTER_STREAM_BLOCK_MS 2000
+/* Redis away this long: the node's players are told to connect again
+ * (HAProxy sends them to a node whose ping says ready). Well within the
+ * default grace (60 s), so that a player whose node alone lost Redis is
+ * back in its seats on another node before anyone may claim them; a
+ * shorter outage of Redis for every node stays weather, with nobody
+ * reconnecting. */
+#define CLUSTER_DRAIN_MS 30000
+/* The longest password or user name for Redis (AUTH). */
+#define CLUSTER_CRED_MAX 256
+/* The most sentinels --redis-sentinel lists. */
+#define CLUSTER_SENTINELS_MAX 8
+/* The longest master name --redis-master gives. */
+#define CLUSTER_MASTER_MAX 64
 
-struct route_proxy;
+struct standin;
+struct route_home;
+struct route_req;
+
+/* Another node as last read from the nodes' set: its incarnation and
+ * last heartbeat (wall ms, its own clock). */
+struct cluster_live {
+	char node[CLUSTER_NODE_MAX + 1];
+	unsigned long long inc;
+	long long ms;
+};
+
+/* A node this one has heard of: its newest incarnation, and whether
+ * that one is over (gone past a lease, or replaced). */
+struct cluster_known {
+	char node[CLUSTER_NODE_MAX + 1];
+	unsigned long long inc;
+	int over;
+};
+
+TAILQ_HEAD(route_home_list, route_home);
 
 struct cluster {
 	struct server *srv;
 	char node[CLUSTER_NODE_MAX + 1];
-	char host[CLUSTER_KEY];
+	/* This process's incarnation (cluster_node.c): a new one at each
+	 * start; every message says which it came from and which it is for. */
+	unsigned long long inc;
+	char inc_text[CLUSTER_NUM];
+
+	/* Redis (cluster_redis.c) */
+	char host[CLUSTER_KEY]; /* the master's address (--redis, Sentinel) */
 	int port;
+	char user[CLUSTER_CRED_MAX]; /* AUTH: "" without (ACL user, password) */
+	char pass[CLUSTER_CRED_MAX];
+	char sentinel_host[CLUSTER_SENTINELS_MAX][CLUSTER_KEY];
+	int sentinel_port[CLUSTER_SENTINELS_MAX];
+	int nsentinels, sentinel_next;
+	char master[CLUSTER_MASTER_MAX + 1];
+	redisAsyncContext *sq; /* a sentinel being asked, or NULL */
+	int64_t sq_ms;         /* when it was asked */
+	int master_known;      /* host and port are the sentinels' answer */
 	redisAsyncContext *ac; /* NULL: not connected (tried each tick) */
 	redisAsyncContext *rd; /* the stream reader's (XREAD BLOCK) */
+	int64_t beat_ms;       /* the unanswered heartbeat's time, 0: none */
+	int64_t read_ms;       /* the unanswered stream read's time */
+	int64_t up_ms;         /* Redis answered since this time; 0: away */
+	int64_t down_ms;       /* away since this time (0: never up yet) */
+	int ever_up;           /* joined once ("cluster: ready") */
+	int lost_once;         /* Redis went away since it first answered */
+	int drained;           /* its players told to go, since away */
+	int store_ok;  /* the store's last read (the scan's) went through */
+	int told_down; /* "Redis unreachable" logged since it was up */
+
 	char last_id[CLUSTER_STREAM_ID]; /* the last entry read, "$": none */
-	struct route_proxy *proxies;     /* remote players' connections here */
+	struct standin *standins;        /* other nodes' players here */
+	struct table homes;              /* route_home of this node's
+	                                    connections, by id */
+	struct route_home_list inflight; /* homes with a request in flight */
+	struct route_home_list unacked;  /* homes owing acknowledgements */
 	struct event *tick;
-	int ready;    /* joined once: logins are taken */
 	int scanning; /* lease tries of a scan still unanswered */
+	/* The unfinished rooms of the store at the last scan (sorted), to
+	 * tell a room whose owner is unknown from one that is no more. */
+	char (*unfinished)[SERVER_ROOM_ID_MAX];
+	int nunfinished;
+	int64_t unfinished_ms; /* when it was read; 0: never */
 	/* While a room is claimed: where its new epoch is (set before the
 	 * room is loaded, so that its first ops carry it). */
 	const long long *claiming;
-	int told_down; /* "Redis unreachable" logged since it was up */
 	/* The other nodes' parts of the lobby (cluster_lobby.c). */
 	cJSON *lobby;
-	/* The live nodes and their last heartbeats (ms), as last read. */
-	struct cluster_live {
-		char node[CLUSTER_NODE_MAX + 1];
-		long long ms;
-	} live[CLUSTER_LIVE_MAX];
+	/* The live nodes and their last heartbeats, as last read. */
+	struct cluster_live live[CLUSTER_LIVE_MAX];
 	int nlive;
+	/* Every node heard of, with its newest incarnation. */
+	struct cluster_known known[CLUSTER_LIVE_MAX];
+	int nknown;
 	/* The club (cluster_club.c): the epoch of its lease while this node
 	 * holds it (0: another node's, or none), when it was last renewed,
 	 * and whether a try to take it is unanswered. */
@@ -78,29 +178,46 @@ struct cluster {
 	int club_trying;
 };
 
-/* cluster_route.c */
-/* Read the node's stream on cl->rd, from cl->last_id on, for good. */
-void cluster_route_read(struct cluster *cl);
-/* At stop: every remote player's connection here closed. */
-void cluster_route_stop(struct cluster *cl);
-/* Add an entry of n fields and values to node's stream; lens[i] the
- * length of argv[i] when it may hold any byte, (size_t)-1 (or lens NULL):
- * a C string. */
-void cluster_route_send(struct cluster *cl, const char *node, int n,
-    const char *const *argv, const size_t *lens);
+/*
+ * A connection's record on the cluster (c->route): on the home node, a
+ * person's own connection (its requests for other nodes' rooms, the
+ * channels their output comes back by); on an owner, a stand-in.
+ */
+/* The most owners one home connection keeps a channel with (more: the
+ * oldest is closed). A player sits in at most a few nodes' rooms. */
+#define CLUSTER_ROUTE_NODES 8
+/* Output from one stand-in on one owner, as the home has it. */
+struct route_chan {
+	char node[CLUSTER_NODE_MAX + 1];
+	unsigned long long inc;   /* the owner's incarnation */
+	unsigned long long sid;   /* the stand-in's id there (0: not known) */
+	unsigned long long next;  /* the output number expected next */
+	unsigned long long acked; /* the last one acknowledged */
+	int64_t asked_ms;         /* a replay last asked for */
+};
+struct route_home {
+	struct table_link link; /* in cl->homes (not a stand-in's) */
+	char key[CLUSTER_NUM];  /* the connection's id as text */
+	struct conn *c;
+	int proxy;  /* the connection is another node's player's stand-in */
+	int local;  /* running a line here that came back to this node */
+	int paused; /* reading stopped for the request in flight */
+	/* The room another node owns that this connection's requests
+	 * without a room act on (its last forwarded request's), "": none. */
+	char current[SERVER_ROOM_ID_MAX];
+	/* The owner last found for a room (a cache: a bounce clears it). */
+	char cache_room[SERVER_ROOM_ID_MAX];
+	char cache_node[CLUSTER_NODE_MAX + 1];
+	struct route_chan chans[CLUSTER_ROUTE_NODES];
+	int nchans;
+	unsigned long long rseq; /* the last request number given */
+	struct route_req *req;   /* the request in flight, or NULL */
+	int in_inflight, in_unacked;
+	TAILQ_ENTRY(route_home) inflight_entry;
+	TAILQ_ENTRY(route_home) unacked_entry;
+};
 
-/* The stand-in (another node's player's connection here) of c: its
- * home node and connection id into home and *id; 0, or -1 when c is
- * not one. */
-int cluster_route_home_of(const struct cluster *cl, const struct conn *c,
-    const char **home, unsigned long long *id);
-/* The seated players of room r, just taken by this node, are back: those
- * logged in here at once, those on other nodes (found by their presence)
- * through a stand-in each. */
-void cluster_route_seats(struct cluster *cl, struct room *r);
-/* The watchers of room r, taken by this node, watch it here (from
- * watchers:{room}). */
-void cluster_route_watchers(struct cluster *cl, struct room *r);
+/* cluster.c */
 /* Tell c with a reconnect event (room NULL: none) that what it used went
  * to another node, with nothing held shown (it showed changes that may
  * never be stored), and close it: the client connects again. */
@@ -108,23 +225,169 @@ void cluster_tell(struct conn *c, const char *room, const char *what);
 #define CLUSTER_MOVED                                                          \
 	"this room moved to another server: connect again and log in with "    \
 	"hello NAME TOKEN"
+/* Redis answers (first, or again after an absence): the tick's work is
+ * done at once, what Redis lost is written again from memory (leases,
+ * watchers, presence, the lobby), and what may have been lost on the way
+ * is sent again. */
+void cluster_back(struct cluster *cl);
+/* 1 when room id was unfinished at the last look at the store, or when
+ * the store was never looked at (so it may be). */
+int cluster_room_unfinished(const struct cluster *cl, const char *id);
+/* A reply that is an error, or no reply (the connection went). */
+int cluster_bad(const redisReply *rep);
+/* After each answered heartbeat: take the unfinished rooms nobody
+ * holds (a dead node's), once Redis has answered long enough. */
+void cluster_scan(struct cluster *cl);
+
+/* cluster_redis.c */
+/* --redis (HOST:PORT or a redis:// URL with credentials), the password
+ * file and the sentinels into cl: 0, or -1 with the reason in err. */
+int cluster_redis_config(
+    struct cluster *cl, const struct config *cfg, char *err, size_t errlen);
+/* Every tick: the watchdog, then connect what is not connected (asking
+ * the sentinels for the master first when there are any). */
+void cluster_redis_tick(struct cluster *cl);
+/* Send the heartbeat; its answer says Redis is up. */
+void cluster_redis_beat(struct cluster *cl, const char *key, const char *val);
+/* 1 when Redis answers (the last heartbeat did, none is late). */
+int cluster_redis_up(const struct cluster *cl);
+/* 1 when Redis has answered for CLUSTER_SETTLE_MS. */
+int cluster_redis_settled(const struct cluster *cl);
+/* Close both connections (their callbacks get no reply); why is logged. */
+void cluster_redis_drop(struct cluster *cl, const char *why);
+/* At stop: every connection closed, no callback runs after. */
+void cluster_redis_stop(struct cluster *cl);
+
+/* cluster_node.c */
+/* A new incarnation: the start time in ms and 16 random bits, so that a
+ * later start of a node has the larger one (machines keep their clocks
+ * with NTP) and two starts in one millisecond still differ. */
+unsigned long long cluster_node_new_inc(void);
+/* 1 when node is this one, or beat lately (or nothing is known yet, or
+ * this node cannot judge: Redis has not answered long enough). */
+int cluster_node_alive(const struct cluster *cl, const char *node);
+/* The newest incarnation of node heard of (0: none). */
+unsigned long long cluster_node_inc(const struct cluster *cl, const char *node);
+/* A message from node's incarnation inc: 0 to act on it, -1 when a newer
+ * incarnation of node is known (nothing of an old one acts). A newer one
+ * than known ends the old (its stand-ins here close). */
+int cluster_node_heard(
+    struct cluster *cl, const char *node, unsigned long long inc);
+/* The nodes' set came (ZRANGEBYSCORE WITHSCORES, members "node|inc"):
+ * the live nodes now, and the incarnations that ended since. */
+void cluster_node_read(struct cluster *cl, const redisReply *rep);
+/* The member of the nodes' set of this node ("node|inc"). */
+void cluster_node_member(const struct cluster *cl, char *out, size_t len);
+/* "node|inc|conn" (a presence, a watcher without its name) into its
+ * parts: 0, or -1 when malformed. */
+int cluster_node_addr(const char *v, char *node, unsigned long long *inc,
+    unsigned long long *conn);
+
+/* cluster_stream.c */
+/* Most fields (names and values) of one entry made here, besides the
+ * type, the sender and the recipient's incarnation. */
+#define CLUSTER_STREAM_FIELDS 20
+/* Add an entry of type t to node's stream, for its incarnation to (0:
+ * whichever reads it), with n fields and values; lens[i] the length of
+ * argv[i] when it may hold any byte, (size_t)-1 (or lens NULL): a C
+ * string. */
+void cluster_stream_send(struct cluster *cl, const char *node,
+    unsigned long long to, const char *t, int n, const char *const *argv,
+    const size_t *lens);
+/* Read the node's stream on cl->rd, from cl->last_id on, for good. */
+void cluster_stream_read(struct cluster *cl);
+/* The value of field name in a stream entry's field array, or NULL. */
+const redisReply *cluster_stream_field(
+    const redisReply *fields, const char *name);
+/* The string of field name, or "" when missing. */
+const char *cluster_stream_str(const redisReply *fields, const char *name);
+/* The number in field name, 0 when missing. */
+unsigned long long cluster_stream_num(
+    const redisReply *fields, const char *name);
+
+/* cluster_route.c */
+/* c's record, made when first needed (a home connection's is found by
+ * its id from then on). */
+struct route_home *cluster_route_home(struct conn *c);
+/* c is a stand-in: its record says so (and is in no index). */
+void cluster_route_set_standin(struct conn *c);
+/* The home connection of this node with id, open and logged in, or NULL
+ * (a lookup, not a walk). */
+struct conn *cluster_route_conn(struct cluster *cl, unsigned long long id);
+/* Entries for a home connection: output of a stand-in ("out"), a request
+ * an owner did not take ("bounce"), a stand-in's end ("closed"). */
+void cluster_route_out(struct cluster *cl, const char *from,
+    unsigned long long inc, const redisReply *fields);
+void cluster_route_bounce(
+    struct cluster *cl, const char *from, const redisReply *fields);
+void cluster_route_closed_entry(
+    struct cluster *cl, const char *from, const redisReply *fields);
+/* node's incarnation inc ended: requests sent there go to their rooms'
+ * next owners. */
+void cluster_route_owner_ended(
+    struct cluster *cl, const char *node, unsigned long long inc);
+/* Every tick: acknowledgements owed, requests unanswered too long sent
+ * again (or to a new owner). */
+void cluster_route_tick(struct cluster *cl);
+/* Redis is back: every request in flight is sent again (the owner runs
+ * each once). */
+void cluster_route_back(struct cluster *cl);
+/* At stop: every connection's record freed. */
+void cluster_route_stop(struct cluster *cl);
+
+/* cluster_standin.c */
+/* The stand-in of (home, inc, conn) logged in as name, made when new: the
+ * way this node sends that player what it holds (held for the store like
+ * any output); NULL when it cannot be made. */
+struct conn *cluster_standin_get(struct cluster *cl, const char *home,
+    unsigned long long inc, unsigned long long conn, const char *name);
+/* Entries for stand-ins: a request ("req"), an acknowledgement ("ack"),
+ * a replay asked ("resend"), a home connection's end ("bye"). */
+void cluster_standin_req(struct cluster *cl, const char *from,
+    unsigned long long inc, const redisReply *fields);
+void cluster_standin_ack(struct cluster *cl, const char *from,
+    unsigned long long inc, const redisReply *fields);
+void cluster_standin_resend(struct cluster *cl, const char *from,
+    unsigned long long inc, const redisReply *fields);
+void cluster_standin_bye(struct cluster *cl, const char *from,
+    unsigned long long inc, const redisReply *fields);
+/* node's incarnation inc (and any older) ended: its players' stand-ins
+ * close, which counts as those players leaving (their seats' grace
+ * starts). */
+void cluster_standin_end(
+    struct cluster *cl, const char *node, unsigned long long inc);
+/* Redis is back: every stand-in's unacknowledged output is sent again. */
+void cluster_standin_back(struct cluster *cl);
+/* Every tick: replies of requests that ran late (a hint) marked, closed
+ * stand-ins whose output is acknowledged or too old forgotten. */
+void cluster_standin_tick(struct cluster *cl);
+/* At stop: every stand-in freed. */
+void cluster_standin_stop(struct cluster *cl);
+/* A stand-in's connection is about to be freed: its record keeps what
+ * the output still to come needs, not the pointer. */
+void cluster_standin_conn_gone(struct cluster *cl, struct conn *c);
+/* The stand-in c's home node, its incarnation and connection id there:
+ * 0, or -1 when c is not one. */
+int cluster_standin_home_of(const struct cluster *cl, const struct conn *c,
+    const char **home, unsigned long long *inc, unsigned long long *id);
+/* The seated players of room r, just taken by this node, are back: those
+ * logged in here at once, those on other nodes (found by their presence)
+ * through a stand-in each. */
+void cluster_standin_seats(struct cluster *cl, struct room *r);
+/* The watchers of room r, taken by this node, watch it here (from
+ * watchers:{room}). */
+void cluster_standin_watchers(struct cluster *cl, struct room *r);
 /* r leaves memory: no stand-in keeps it as its current room (one acting
  * for a player who is not in the room is not unlinked by room_forget). */
-void cluster_route_room_gone(struct cluster *cl, const struct room *r);
-
-/* Every tick: requests sent to an owner that died unanswered are
- * routed again (to the room's next owner). */
-void cluster_route_tick(struct cluster *cl);
-
-/* A stand-in of (home, conn) logged in as name, made when new: the way
- * this node sends that player what it holds (held for the store like any
- * output); NULL when it cannot be made. */
-struct conn *cluster_route_standin(struct cluster *cl, const char *home,
-    unsigned long long conn, const char *name);
+void cluster_standin_room_gone(struct cluster *cl, const struct room *r);
+/* The value of p's entry in watchers:{room} (its connection c: here, or
+ * a stand-in's home): "node|inc|conn|name". */
+void cluster_standin_watcher_val(const struct cluster *cl, const struct conn *c,
+    const struct player *p, char *val, size_t len);
 
 /* cluster_club.c */
-/* Every tick: drop the club when its lease may have lapsed unrenewed,
- * renew it, or try to take it when no node holds it. */
+/* Every tick: renew the club's lease, or try to take it when no node
+ * holds it. */
 void cluster_club_tick(struct cluster *cl);
 /* The store's fence for the club's rows: the epoch they carry. */
 long long cluster_club_fence_epoch(const struct cluster *cl);
@@ -140,32 +403,34 @@ void cluster_club_ended(struct cluster *cl, const char *room,
 void cluster_limit_tick(struct cluster *cl);
 
 /* cluster_lobby.c */
-/* 1 when node is this one or beat lately (or nothing is known yet). */
-int cluster_node_alive(const struct cluster *cl, const char *node);
 /* Write this node's part of the lobby and presence, read the others'. */
 void cluster_lobby_tick(struct cluster *cl);
 /* Another node's hello replaced name's connection id here. */
 void cluster_lobby_kick(
     struct cluster *cl, const char *name, unsigned long long id);
+/* The presence value of c here: "node|inc|conn". */
+void cluster_lobby_presence(
+    const struct cluster *cl, const struct conn *c, char *val, size_t len);
 
 /*
  * The cluster as the layers below see it (core.h's struct cluster_ops,
  * filled by cluster.c from these).
  */
-/* 1 when the node takes logins: alone, or joined (Redis reached). */
+/* 1 when the node takes logins and new rooms: alone, or Redis answers. */
 int cluster_ready(const struct server *srv);
-/* cluster_route.c: a request line for a room another node owns goes
- * there: 1 when taken (its reply and events come back through Redis),
- * 0 when it runs here. */
 struct conn;
 struct proto_request;
+/* cluster_route.c: a request line for a room another node owns goes
+ * there: 1 when taken (its one reply comes back through Redis, or is
+ * made here when it cannot go), 0 when it runs here. */
+int cluster_route_forward(struct conn *c, const struct proto_request *req,
+    const char *line, size_t len);
 /* A shorthand line that is no verb, from a connection whose current room
  * another node holds: sent there, where it may be a bare move ("A2")
  * (bare.c); 1 when sent, 0 when it is this node's to refuse. */
 int cluster_route_bare(struct conn *c, const char *line, size_t len);
-int cluster_route_forward(struct conn *c, const struct proto_request *req,
-    const char *line, size_t len);
-/* A home connection closed: its stand-ins on other nodes go too. */
+/* A connection closed: its stand-ins on other nodes go too, its watcher
+ * entries and presence with it. */
 void cluster_route_closed(struct conn *c);
 /* 1 when c is another node's player's stand-in here. */
 int cluster_route_is_standin(const struct conn *c);

@@ -6,9 +6,10 @@
  * and reads the other live nodes' parts (the `nodes` sorted set, scored by
  * their last heartbeat) into a cache; `rooms` and `who` add the cache to
  * what the node holds, so the lobby is cluster-wide, at most two ticks
- * old. Presence: online:{name} says which node and connection a name is
- * logged in on, so that `hello` on one node closes the name's older
- * connection on another.
+ * old. Presence: online:{name} says which node, incarnation and
+ * connection a name is logged in on ("node|inc|conn"), so that `hello` on
+ * one node closes the name's older connection on another, and an owner
+ * that takes a room finds its players' connections.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,14 @@ cluster_lobby_mine(struct server *srv)
 	return text;
 }
 
+void
+cluster_lobby_presence(
+    const struct cluster *cl, const struct conn *c, char *val, size_t len)
+{
+	snprintf(val, len, "%s|%llu|%llu", cl->node, cl->inc,
+	    (unsigned long long)c->id);
+}
+
 /* The other nodes' parts came: they are the cache now. */
 static void
 cluster_lobby_got(redisAsyncContext *ac, void *reply, void *arg)
@@ -126,25 +135,14 @@ cluster_lobby_nodes(redisAsyncContext *ac, void *reply, void *arg)
 	(void)arg;
 	if (cl == NULL || rep == NULL || rep->type != REDIS_REPLY_ARRAY)
 		return;
-	/* Pairs of member and score (WITHSCORES). */
-	cl->nlive = 0;
-	for (i = 0; i + 1 < rep->elements && cl->nlive < CLUSTER_LIVE_MAX;
-	     i += 2) {
-		if (rep->element[i]->type != REDIS_REPLY_STRING ||
-		    rep->element[i + 1]->type != REDIS_REPLY_STRING)
-			continue;
-		snprintf(cl->live[cl->nlive].node, sizeof cl->live[0].node,
-		    "%s", rep->element[i]->str);
-		cl->live[cl->nlive++].ms =
-		    strtoll(rep->element[i + 1]->str, NULL, 10);
-	}
+	/* The live nodes, their incarnations (and those now over). */
+	cluster_node_read(cl, rep);
 	argv[n++] = "MGET";
-	for (i = 0; i < rep->elements && n <= CLUSTER_LOBBY_NODES; i += 2) {
-		if (rep->element[i]->type != REDIS_REPLY_STRING ||
-		    strcmp(rep->element[i]->str, cl->node) == 0)
+	for (i = 0; i < (size_t)cl->nlive && n <= CLUSTER_LOBBY_NODES; i++) {
+		if (strcmp(cl->live[i].node, cl->node) == 0)
 			continue;
-		snprintf(keys[n - 1], sizeof keys[0], "lobby:%s",
-		    rep->element[i]->str);
+		snprintf(
+		    keys[n - 1], sizeof keys[0], "lobby:%s", cl->live[i].node);
 		argv[n] = keys[n - 1];
 		n++;
 	}
@@ -168,7 +166,8 @@ cluster_lobby_tick(struct cluster *cl)
 	if (cl->ac == NULL)
 		return;
 	snprintf(ms, sizeof ms, "%lld", now);
-	redisAsyncCommand(cl->ac, NULL, NULL, "ZADD nodes %s %s", ms, cl->node);
+	cluster_node_member(cl, val, sizeof val);
+	redisAsyncCommand(cl->ac, NULL, NULL, "ZADD nodes %s %s", ms, val);
 	mine = cluster_lobby_mine(srv);
 	snprintf(key, sizeof key, "lobby:%s", cl->node);
 	redisAsyncCommand(cl->ac, NULL, NULL, "SET %s %s PX %d", key, mine,
@@ -185,35 +184,31 @@ cluster_lobby_tick(struct cluster *cl)
 		if (!cluster_lobby_own(c))
 			continue;
 		snprintf(key, sizeof key, "online:%s", c->player->name);
-		snprintf(val, sizeof val, "%s:%llu", cl->node,
-		    (unsigned long long)c->id);
+		cluster_lobby_presence(cl, c, val, sizeof val);
 		redisAsyncCommand(cl->ac, NULL, NULL, "SET %s %s PX %d", key,
 		    val, CLUSTER_LOBBY_ONLINE_MS);
 	}
 }
 
-/* The presence a hello replaced: that connection, on another node, is
- * told it was replaced and closed (through that node's stream). */
+/* The presence a hello replaced: that connection, on another node (or
+ * another connection of this one), is told it was replaced and closed
+ * (through that node's stream, for that incarnation). */
 static void
 cluster_lobby_replaced(redisAsyncContext *ac, void *reply, void *arg)
 {
 	struct cluster *cl = ac->data;
 	redisReply *rep = reply;
-	char node[CLUSTER_NODE_MAX + 1];
-	const char *colon, *f[6];
+	char node[CLUSTER_NODE_MAX + 1], id[CLUSTER_NUM];
+	unsigned long long inc, conn;
+	const char *f[4];
 	char *name = arg;
-	size_t n;
 
 	if (cl != NULL && rep != NULL && rep->type == REDIS_REPLY_STRING &&
-	    (colon = strrchr(rep->str, ':')) != NULL &&
-	    (n = (size_t)(colon - rep->str)) <= CLUSTER_NODE_MAX) {
-		memcpy(node, rep->str, n);
-		node[n] = '\0';
-		if (strcmp(node, cl->node) != 0) {
-			f[0] = "t", f[1] = "kick", f[2] = "name", f[3] = name;
-			f[4] = "conn", f[5] = colon + 1;
-			cluster_route_send(cl, node, 6, f, NULL);
-		}
+	    cluster_node_addr(rep->str, node, &inc, &conn) == 0 &&
+	    strcmp(node, cl->node) != 0) {
+		snprintf(id, sizeof id, "%llu", conn);
+		f[0] = "name", f[1] = name, f[2] = "conn", f[3] = id;
+		cluster_stream_send(cl, node, inc, "kick", 4, f, NULL);
 	}
 	free(name);
 }
@@ -224,11 +219,14 @@ cluster_player_hello(struct conn *c)
 	struct cluster *cl = c->srv->cluster;
 	char key[CLUSTER_KEY], val[CLUSTER_KEY], ms[24];
 
-	if (cl == NULL || cl->ac == NULL || !cluster_lobby_own(c))
+	if (cl == NULL || !cluster_lobby_own(c))
+		return;
+	/* Found by its id from now on (the owners' output for it). */
+	cluster_route_home(c);
+	if (cl->ac == NULL)
 		return;
 	snprintf(key, sizeof key, "online:%s", c->player->name);
-	snprintf(
-	    val, sizeof val, "%s:%llu", cl->node, (unsigned long long)c->id);
+	cluster_lobby_presence(cl, c, val, sizeof val);
 	snprintf(ms, sizeof ms, "%d", CLUSTER_LOBBY_ONLINE_MS);
 	redisAsyncCommand(cl->ac, cluster_lobby_replaced,
 	    xstrdup(c->player->name), "EVAL %s 1 %s %s %s",
@@ -245,8 +243,7 @@ cluster_lobby_gone(struct conn *c)
 	    cluster_route_is_standin(c))
 		return;
 	snprintf(key, sizeof key, "online:%s", c->player->name);
-	snprintf(
-	    val, sizeof val, "%s:%llu", cl->node, (unsigned long long)c->id);
+	cluster_lobby_presence(cl, c, val, sizeof val);
 	redisAsyncCommand(cl->ac, NULL, NULL, "EVAL %s 1 %s %s",
 	    CLUSTER_LOBBY_GONE_LUA, key, val);
 }
@@ -361,18 +358,4 @@ cluster_lobby_who(const struct server *srv, cJSON *list, int *guests)
 		}
 	}
 	return added;
-}
-
-int
-cluster_node_alive(const struct cluster *cl, const char *node)
-{
-	int i;
-
-	if (strcmp(node, cl->node) == 0 || cl->nlive == 0)
-		return 1;
-	for (i = 0; i < cl->nlive; i++)
-		if (strcmp(cl->live[i].node, node) == 0)
-			return clock_now_ms() - cl->live[i].ms <=
-			    CLUSTER_ALIVE_MS;
-	return 0;
 }

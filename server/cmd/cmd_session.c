@@ -156,6 +156,17 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	seek_logged_in(c->srv, p);
 }
 
+/* Whether this node takes logins and stores games now: a cluster node
+ * that reaches Redis (or a node alone), whose store is not failing. A
+ * load balancer's health check asks ping (contrib/haproxy-tablero.cfg). */
+static int
+cmd_ping_ready(const struct server *srv)
+{
+	const struct cluster_ops *cl = srv->cluster_ops;
+
+	return (cl == NULL || cl->ready(srv)) && !storeq_failing(srv->storeq);
+}
+
 void
 cmd_ping(struct conn *c, const struct proto_request *req)
 {
@@ -164,6 +175,8 @@ cmd_ping(struct conn *c, const struct proto_request *req)
 	/* Constant keys, not copied: the busiest reply allocates less. */
 	cJSON_AddItemToObjectCS(rep, "pong", cJSON_CreateTrue());
 	cJSON_AddItemToObjectCS(rep, "time", proto_int(clock_now_ms()));
+	cJSON_AddItemToObjectCS(
+	    rep, "ready", cJSON_CreateBool(cmd_ping_ready(c->srv)));
 	conn_reply(c, rep);
 }
 

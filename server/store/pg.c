@@ -1784,16 +1784,18 @@ pgpg_rows(struct store_conn *c, const char *sql, int n, const char *const *vals,
 static int
 pgpg_rooms_unfinished(struct store_conn *c, store_row_cb cb, void *arg)
 {
-	const char *vals[1];
+	const char *vals[2];
 	PGresult *r = pgpg_exec_rows(c,
-	    "SELECT id FROM rooms WHERE status <> 'ended' ORDER BY id", 0, NULL,
-	    "list rooms");
+	    "SELECT id, owner_epoch FROM rooms WHERE status <> 'ended' "
+	    "ORDER BY id",
+	    0, NULL, "list rooms");
 	int i, rc = 0;
 
 	if (r == NULL)
 		return -1;
 	for (i = 0; i < PQntuples(r) && rc == 0; i++) {
 		vals[0] = PQgetvalue(r, i, 0);
+		vals[1] = PQgetvalue(r, i, 1);
 		rc = cb(arg, vals);
 	}
 	PQclear(r);

@@ -300,8 +300,8 @@ struct store_backend {
 	    int offset, int limit, store_record_cb cb, void *arg);
 
 	/* The cluster (cluster.c), on readers; NULL where one node alone
-	 * uses the store (SQLite). The id of every unfinished room, as one
-	 * column per row. */
+	 * uses the store (SQLite). The id and owner_epoch of every
+	 * unfinished room, two columns per row. */
 	int (*rooms_unfinished)(
 	    struct store_conn *c, store_row_cb cb, void *arg);
 	/* Take room id for this node: its owner_epoch goes one up (a node

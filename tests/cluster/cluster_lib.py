@@ -259,16 +259,17 @@ def _stop_leftovers():
 
 
 class Cluster:
-    """N nodes sharing a fresh PostgreSQL database and a Redis (the
-    shared one, emptied first, or own=True: one of the test's own that
-    it may restart). Node i (from 0) listens on the i-th port HAProxy
-    balances over, so .front reaches them all; node_env: {i: variables}
-    for node i's environment (e.g. a store fault file)."""
+    """N nodes sharing a fresh PostgreSQL database (or db, a URL) and a
+    Redis (the shared one, emptied first, or own=True: one of the test's
+    own that it may restart). Node i (from 0) listens on the i-th port
+    HAProxy balances over, so .front reaches them all; node_env: {i:
+    variables} for node i's environment (e.g. a store fault file)."""
 
-    def __init__(self, build, n, own_redis=False, extra=(), node_env=None):
+    def __init__(self, build, n, own_redis=False, extra=(), node_env=None,
+                 db=None):
         self.build = build
         self.node_env = dict(node_env or {})
-        self.db = harness.pg_fresh()
+        self.db = db or harness.pg_fresh()
         if own_redis:
             self.redis = OwnRedis().start()
             self.redis_addr = self.redis.addr
