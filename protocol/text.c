@@ -809,9 +809,16 @@ text_rooms(struct text_buf *b, const cJSON *msg)
 	cJSON_ArrayForEach(r, rooms)
 		text_summary(b, r);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")) &&
-	    text_str(msg, "next") != NULL)
-		text_addf(
-		    b, "More rooms: rooms from=%s\n", text_str(msg, "next"));
+	    text_str(msg, "next") != NULL) {
+		const char *st = text_str(rooms->child, "status");
+
+		if (st != NULL && strcmp(st, "ended") == 0)
+			text_addf(b, "More games: rooms ended from=%s\n",
+			    text_str(msg, "next"));
+		else
+			text_addf(b, "More rooms: rooms from=%s\n",
+			    text_str(msg, "next"));
+	}
 }
 
 /* who's reply. */
@@ -1098,6 +1105,10 @@ text_reply_history(struct text_buf *b, const cJSON *msg)
 		text_add(b, "  ");
 		text_finished(b, g);
 	}
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")) &&
+	    text_str(msg, "next") != NULL)
+		text_addf(b, "More: history %s from=%s\n", name,
+		    text_str(msg, "next"));
 }
 
 /* A time in ms since the epoch as "2026-11-27 04:50 UTC" ("-" when 0). */

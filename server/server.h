@@ -123,6 +123,12 @@ struct worker;
  * SERVER_GAME_MOVES_MAX): a player finishes a few an hour, a script would
  * otherwise fill the disk at its message rate. */
 #define SERVER_GAMES_PER_HOUR 60
+/* Reads of the store a second that guests at one address may make
+ * (history, `rooms ended`, a finished room no longer in memory), in
+ * bursts of five times as many (limit.c): each is an indexed read of a
+ * millisecond or two on the event loop, which a person needs a few of a
+ * minute and a script could ask for at its message rate. */
+#define SERVER_GUEST_READS 2
 /* Finished games deleted at most per prune (--keep-games-days): one short
  * transaction of the store thread, every SWEEP_GAMES_SEC. */
 #define SERVER_GAMES_PRUNE_MAX 1000
@@ -221,6 +227,7 @@ struct config {
 	int new_names; /* identities per address per hour */
 	int unplayed_days;
 	int games_per_hour;  /* finished games kept per identity per hour */
+	int guest_reads;     /* guests' reads of the store per s per address */
 	int keep_games_days; /* finished games kept this long; 0: forever */
 	int rooms_page;
 	int waiting_expire_sec;

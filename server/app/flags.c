@@ -480,6 +480,16 @@ static const struct flags_entry flags_table[] = {
             "address: " FLAGS_STR(
                 SERVER_ADDR_RATE_FACTOR) " x as many); "
                                          "past it, starting a game is refused"},
+    {.name = "guest-reads",
+        .type = FLAGS_INT,
+        .off = CFG(guest_reads),
+        .min = 1,
+        .max = 1000000,
+        .def = SERVER_GUEST_READS,
+        .arg = "N",
+        .help = "reads of the store (history, rooms ended, a finished "
+                "room) guests at one address may make a second, in bursts "
+                "of 5 x as many"},
     {.name = "keep-games-days",
         .type = FLAGS_INT,
         .off = CFG(keep_games_days),

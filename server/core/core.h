@@ -7,6 +7,7 @@
 #define TABLERO_SERVER_CORE_H
 
 #include "server/net/net.h"
+#include "server/store/store.h"
 
 /*
  * A player: one identity in memory. Lifetime: made by player_get() at
@@ -297,14 +298,34 @@ void worker_hint(struct worker *w, struct room *r, struct conn *c,
     const struct proto_request *req, worker_hint_fn *done);
 
 /* archive.c: finished games kept in the store */
+/* Finished games one page of `rooms ended` or `history` lists at most,
+ * newest first: a screenful, and a bounded query however long the server
+ * runs. */
+#define ARCHIVE_LIST_MAX 50
+/* A page's cursor as text: "ENDED_MS.ID", two 64-bit numbers. */
+#define ARCHIVE_CURSOR_MAX 48
+/* One page of finished games, read by archive_recent or
+ * archive_games_of: from `from` on ({0, 0}: the newest), its summaries
+ * into list; n of them, more when older ones remain, next the cursor of
+ * the page after. */
+struct archive_page {
+	cJSON *list;
+	struct store_cursor from;
+	int n, more;
+	char next[ARCHIVE_CURSOR_MAX];
+};
 void archive_game(struct room *r);
-int archive_recent(struct server *srv, const char *game, cJSON *list);
+int archive_cursor_parse(const char *text, struct store_cursor *out);
+int archive_recent(
+    struct server *srv, const char *game, struct archive_page *pg);
+void archive_read_failed(
+    struct conn *c, const struct proto_request *req, int rc);
 struct room *archive_find(
     struct conn *c, const struct proto_request *req, cJSON **row);
 cJSON *archive_state_of(const struct room *r, const cJSON *row);
 int archive_visible(const struct conn *c, const cJSON *row);
 int archive_games_of(
-    struct server *srv, const char *name, int own, cJSON *list);
+    struct server *srv, const char *name, int own, struct archive_page *pg);
 char *archive_record(const struct room *r, const cJSON *seats);
 int archive_just_advanced(const struct room *r);
 

@@ -68,6 +68,7 @@ enum pgpg_stmt {
 	PS_IDENT_FIND,
 	PS_PROGRESS_GET,
 	PS_GAMES_RECENT,
+	PS_GAMES_RECENT_GAME,
 	PS_GAMES_OF,
 	PS_GAME_LAST,
 	PS_RATING_PUT,
@@ -84,6 +85,26 @@ enum pgpg_stmt {
 	"id, room, game_no, game, options, seats, result, private,"            \
 	" clock_initial_ms, clock_increment_ms, started_ms, ended_ms,"         \
 	" nmoves, moves, start, position"
+
+/* The same for a list: a summary, without the moves and positions,
+ * which may be hundreds of kilobytes a game and a list never shows. */
+#define PGPG_GAME_SUMMARY_COLS                                                 \
+	"id, room, game_no, game, options, seats, result, private,"            \
+	" clock_initial_ms, clock_increment_ms, started_ms, ended_ms,"         \
+	" nmoves, '' AS moves, '' AS start, '' AS position"
+/* A page of finished games: those before the cursor ($1 ended_ms, $2
+ * id), newest first, $3 of them, in an index's order (STORE_V_READS_PG:
+ * ended_ms, then id), so nothing is sorted. */
+#define PGPG_GAMES_PAGE                                                        \
+	" AND (ended_ms, id) < ($1::bigint, $2::bigint)"                       \
+	" ORDER BY ended_ms DESC, id DESC LIMIT $3"
+/* How a bounded read (STORE_READ_MS) is bounded, and unbounded after. */
+#define PGPG_XSTR(x) #x
+#define PGPG_STR(x) PGPG_XSTR(x)
+#define PGPG_BOUND "SET statement_timeout = " PGPG_STR(STORE_READ_MS)
+#define PGPG_UNBOUND "SET statement_timeout = 0"
+/* PostgreSQL's SQLSTATE for a statement cancelled by its timeout. */
+#define PGPG_QUERY_CANCELED "57014"
 
 /* A record's columns, in struct store_record's order. */
 #define PGPG_RECORD_COLS "name, game, solved, best, tries, updated_ms"
@@ -242,15 +263,23 @@ static const char *const pgpg_sql[PS_COUNT] = {
                       " ORDER BY name = $1 DESC LIMIT 1",
     [PS_PROGRESS_GET] = "SELECT json FROM progress"
                         " WHERE name = $1 AND game = $2",
-    [PS_GAMES_RECENT] = "SELECT " PGPG_GAME_COLS " FROM games"
-                        " WHERE private = 0 AND ($2::text IS NULL"
-                        " OR game = $2) ORDER BY ended_ms DESC, id DESC"
-                        " LIMIT $1",
-    /* $2: 1 to include private games (a player's own history). */
-    [PS_GAMES_OF] = "SELECT " PGPG_GAME_COLS " FROM games"
-                    " WHERE (name0 = $1 OR name1 = $1)"
-                    " AND (private = 0 OR $2::int <> 0)"
-                    " ORDER BY ended_ms DESC, id DESC LIMIT $3",
+    /* The index games_public, or games_public_game with $4 the game. */
+    [PS_GAMES_RECENT] = "SELECT " PGPG_GAME_SUMMARY_COLS " FROM games"
+                        " WHERE private = 0" PGPG_GAMES_PAGE,
+    [PS_GAMES_RECENT_GAME] = "SELECT " PGPG_GAME_SUMMARY_COLS " FROM games"
+                             " WHERE private = 0 AND game = $4" PGPG_GAMES_PAGE,
+    /* A player's games as the first seat (games_name0_at) and as the
+     * second (games_name1_at), each a page in its index's order, merged:
+     * one OR of both sorted all of a player's games. $4 the name, $5 1
+     * to include private games (a player's own history). */
+    [PS_GAMES_OF] = "SELECT * FROM ((SELECT " PGPG_GAME_SUMMARY_COLS
+                    " FROM games WHERE name0 = $4"
+                    " AND (private = 0 OR $5::int <> 0)" PGPG_GAMES_PAGE
+                    ") UNION ALL (SELECT " PGPG_GAME_SUMMARY_COLS
+                    " FROM games WHERE name1 = $4"
+                    " AND name0 IS DISTINCT FROM $4"
+                    " AND (private = 0 OR $5::int <> 0)" PGPG_GAMES_PAGE
+                    ")) g ORDER BY ended_ms DESC, id DESC LIMIT $3",
     [PS_GAME_LAST] = "SELECT " PGPG_GAME_COLS " FROM games"
                      " WHERE room = $1 ORDER BY id DESC LIMIT 1",
 };
@@ -261,6 +290,7 @@ struct store_conn {
 	int flags;
 	int prepared;  /* the statements exist on this connection */
 	int copy_sent; /* --copy-db rows sent and not yet read back */
+	int canceled;  /* the last read was stopped by statement_timeout */
 	struct store_fault fault;
 	char err[PGPG_ERRLEN];
 };
@@ -1239,6 +1269,9 @@ pgpg_query(struct store_conn *c, enum pgpg_stmt which,
 	r = PQexecPrepared(c->pg, name, p->n, p->v, NULL, NULL, 0);
 	if (PQresultStatus(r) == PGRES_TUPLES_OK)
 		return r;
+	c->canceled = PQresultErrorField(r, PG_DIAG_SQLSTATE) != NULL &&
+	    strcmp(PQresultErrorField(r, PG_DIAG_SQLSTATE),
+	        PGPG_QUERY_CANCELED) == 0;
 	pgpg_fail(c, op, PQresultErrorMessage(r));
 	PQclear(r);
 	return NULL;
@@ -1476,30 +1509,70 @@ pgpg_games_run(struct store_conn *c, enum pgpg_stmt which,
 	return 0;
 }
 
+/* A bounded read (STORE_READ_MS): a games query under the server's
+ * statement_timeout, lifted after; STORE_SLOW when the timeout stopped
+ * it. */
 static int
-pgpg_games_recent(struct store_conn *c, const char *game, int limit,
-    store_game_cb cb, void *arg)
+pgpg_games_bounded(struct store_conn *c, enum pgpg_stmt which,
+    const struct pgpg_params *p, const char *op, store_game_cb cb, void *arg,
+    int *n)
+{
+	int rc;
+
+	*n = 0;
+	if (pgpg_ready(c) != 0 || pgpg_exec(c, PGPG_BOUND, op) != 0)
+		return -1;
+	c->canceled = 0;
+	rc = pgpg_games_run(c, which, p, op, cb, arg, n);
+	if (pgpg_exec(c, PGPG_UNBOUND, op) != 0)
+		return -1;
+	if (rc != 0 && c->canceled) {
+		snprintf(c->err, sizeof c->err,
+		    "%s: stopped after %d ms (the longest a read may take)", op,
+		    STORE_READ_MS);
+		return STORE_SLOW;
+	}
+	return rc;
+}
+
+/* A page's cursor and length ($1 to $3); the newest first when the
+ * cursor is {0, 0}. */
+static void
+pgpg_page(struct pgpg_params *p, const struct store_cursor *from, int limit)
+{
+	int none = from->ended_ms == 0 && from->id == 0;
+
+	pgpg_int(p, none ? LLONG_MAX : from->ended_ms);
+	pgpg_int(p, none ? LLONG_MAX : from->id);
+	pgpg_int(p, limit);
+}
+
+static int
+pgpg_games_recent(struct store_conn *c, const char *game,
+    const struct store_cursor *from, int limit, store_game_cb cb, void *arg)
 {
 	struct pgpg_params p = {.n = 0};
 	int n;
 
-	pgpg_int(&p, limit);
-	pgpg_text(&p, game);
-	return pgpg_games_run(
-	    c, PS_GAMES_RECENT, &p, "list finished games", cb, arg, &n);
+	pgpg_page(&p, from, limit);
+	if (game != NULL)
+		pgpg_text(&p, game);
+	return pgpg_games_bounded(c,
+	    game != NULL ? PS_GAMES_RECENT_GAME : PS_GAMES_RECENT, &p,
+	    "list finished games", cb, arg, &n);
 }
 
 static int
 pgpg_games_of(struct store_conn *c, const char *name, int with_private,
-    int limit, store_game_cb cb, void *arg)
+    const struct store_cursor *from, int limit, store_game_cb cb, void *arg)
 {
 	struct pgpg_params p = {.n = 0};
 	int n;
 
+	pgpg_page(&p, from, limit);
 	pgpg_text(&p, name);
 	pgpg_int(&p, with_private != 0);
-	pgpg_int(&p, limit);
-	return pgpg_games_run(
+	return pgpg_games_bounded(
 	    c, PS_GAMES_OF, &p, "a player's games", cb, arg, &n);
 }
 
@@ -1510,8 +1583,56 @@ pgpg_game_last(struct store_conn *c, const char *room, store_game_cb cb,
 	struct pgpg_params p = {.n = 0};
 
 	pgpg_text(&p, room);
-	return pgpg_games_run(
+	return pgpg_games_bounded(
 	    c, PS_GAME_LAST, &p, "a room's last game", cb, arg, found);
+}
+
+/* The query plan of a read (store_backend's plan): PostgreSQL's EXPLAIN
+ * of its statement with sample arguments, one step a line. */
+static int
+pgpg_plan(struct store_conn *c, const char *what, char *buf, size_t len)
+{
+	static const struct {
+		const char *what;
+		enum pgpg_stmt st;
+		const char *args;
+	} reads[] = {
+	    {"games_of", PS_GAMES_OF,
+	        "(9223372036854775807, 9223372036854775807, 50, 'ana', 0)"},
+	    {"games_recent", PS_GAMES_RECENT,
+	        "(9223372036854775807, 9223372036854775807, 50)"},
+	    {"games_recent_game", PS_GAMES_RECENT_GAME,
+	        "(9223372036854775807, 9223372036854775807, 50, 'ataxx')"},
+	    {"game_last", PS_GAME_LAST, "('r1')"},
+	};
+	char sql[256];
+	size_t used = 0, i;
+	PGresult *r;
+	int j;
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (pgpg_ready(c) != 0)
+		return -1;
+	for (i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+		if (strcmp(reads[i].what, what) != 0)
+			continue;
+		snprintf(sql, sizeof sql, "EXPLAIN EXECUTE s%d %s",
+		    (int)reads[i].st, reads[i].args);
+		r = PQexec(c->pg, sql);
+		if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+			pgpg_fail(c, "query plan", PQresultErrorMessage(r));
+			PQclear(r);
+			return -1;
+		}
+		for (j = 0; j < PQntuples(r) && used < len; j++)
+			used += (size_t)snprintf(buf + used, len - used, "%s\n",
+			    PQgetvalue(r, j, 0));
+		PQclear(r);
+		return 0;
+	}
+	snprintf(c->err, sizeof c->err, "query plan: no read '%s'", what);
+	return -1;
 }
 
 /* Run a ratings query, calling cb on each row. */
@@ -1959,6 +2080,7 @@ const struct store_backend store_pg = {
     .games_of = pgpg_games_of,
     .game_last = pgpg_game_last,
     .rows = pgpg_rows,
+    .plan = pgpg_plan,
     .copy_read = pgpg_copy_read,
     .copy_txn = pgpg_copy_txn,
     .copy_write = pgpg_copy_write,

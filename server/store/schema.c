@@ -232,6 +232,27 @@
 	" target TEXT NOT NULL,"                                               \
 	" detail TEXT NOT NULL,"                                               \
 	" PRIMARY KEY (at_ms, admin, act, target));"
+/* The reads a guest can make, each one index range in the order it is
+ * listed (docs/PROTOCOL.md, section 2, "Storage"): the public finished
+ * games newest first, all of them or one game's (`rooms ended`); a
+ * player's (`history`) come from games_name0 and games_name1, whose
+ * rowid SQLite keeps after ended_ms. PostgreSQL keeps no rowid in an
+ * index: its indexes end with the id, so a page's order (ended_ms, then
+ * id) is the index's and no sort runs; the indexes they replace are
+ * dropped. */
+#define STORE_V_READS_SQLITE                                                   \
+	"CREATE INDEX games_public ON games (private, ended_ms);"              \
+	"CREATE INDEX games_public_game ON games (private, game, ended_ms);"
+#define STORE_V_READS_PG                                                       \
+	"CREATE INDEX games_public ON games (private, ended_ms, id);"          \
+	"CREATE INDEX games_public_game ON games"                              \
+	" (private, game, ended_ms, id);"                                      \
+	"CREATE INDEX games_name0_at ON games (name0, ended_ms, id);"          \
+	"CREATE INDEX games_name1_at ON games (name1, ended_ms, id);"          \
+	"CREATE INDEX games_room_id ON games (room, id);"                      \
+	"DROP INDEX games_name0;"                                              \
+	"DROP INDEX games_name1;"                                              \
+	"DROP INDEX games_room;"
 
 const struct store_migration store_schema[] = {
     /* 1: the first schema. */
@@ -284,6 +305,9 @@ const struct store_migration store_schema[] = {
     /* moderate: players' blocks, operators' bans and mutes, and the log
      * of operators' acts survive a restart (STORE_V_MODERATE). */
     {.sqlite = STORE_V_MODERATE("INTEGER"), .pg = STORE_V_MODERATE("BIGINT")},
+    /* reads: every read a guest can make walks one index in its order
+     * (STORE_V_READS_SQLITE, STORE_V_READS_PG). */
+    {.sqlite = STORE_V_READS_SQLITE, .pg = STORE_V_READS_PG},
 };
 
 const int store_schema_version =
