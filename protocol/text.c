@@ -1430,6 +1430,9 @@ text_event_started(struct text_buf *b, const cJSON *msg)
 		text_seats(b, seats);
 	}
 	text_add(b, ".\n");
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(msg, "rated")) &&
+	    text_str(msg, "unrated") != NULL)
+		text_addf(b, "Not rated: %s.\n", text_str(msg, "unrated"));
 	text_picture(b, msg);
 	text_turn(b, msg);
 	text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));

@@ -9,6 +9,10 @@
 #include "server/net/net.h"
 #include "server/store/store.h"
 
+/* Why a game is not rated, in words ("the players share an address"),
+ * with room to spare. */
+#define RATING_WHY_MAX 128
+
 /*
  * A player: one identity in memory. Lifetime: made by player_get() at
  * hello (or when recovery seats a name), and kept while anything points at
@@ -22,6 +26,8 @@
 struct player {
 	struct table_link link; /* in srv->players, by name */
 	char name[SERVER_NAME_MAX + 1];
+	int64_t created_ms; /* when the identity was made; 0: not known */
+	char addr[SERVER_LIMIT_KEY]; /* its last address's key ("" none) */
 	struct conn *conn;    /* NULL while offline */
 	struct room **rooms;  /* rooms that hold this player (any order) */
 	int nrooms, roomscap; /* at most the rooms per player plus those
@@ -107,6 +113,12 @@ struct room {
 	int in_server;              /* room_add'ed (not one being created) */
 	int solo_tries;   /* one player: restarts and failed ends at this level
 	                     since it was last solved (record.c) */
+	/* Whether the game under way is rated, decided at its start by the
+	 * club (rating.c), stored with the room and said in its started
+	 * and ended events: -1 not decided (a one-player game, a room from
+	 * before), 1 rated, 0 not, with why in unrated. */
+	int rated;
+	char unrated[RATING_WHY_MAX];
 	long long epoch;  /* cluster.c: this node's lease epoch, 0: alone */
 	int64_t lease_ms; /* cluster.c: the lease last known held (mono) */
 };

@@ -185,6 +185,7 @@ room_new(struct server *srv, const struct rules_game *g, cJSON *options,
 	r->start = xcalloc(1, g->state_size);
 	r->draw_offer = -1;
 	r->takeback_offer = -1;
+	r->rated = -1;
 	r->game_no = game_no;
 	r->created_ms = r->updated_ms = clock_now_ms();
 	if (room_init_state(r, err, errlen) != 0) {
@@ -918,6 +919,8 @@ room_start_prepare(struct room *r)
 		r->seats[i].rematch = 0;
 	}
 	r->turn_start_ms = clock_mono_ms();
+	r->rated = -1; /* the club decides (rating.c) */
+	r->unrated[0] = '\0';
 	ROOM_HOOKS(r->srv, started, r);
 }
 
@@ -939,6 +942,12 @@ room_start_announce(struct room *r)
 	cJSON_AddItemToObject(ev, "turn", room_turn(r));
 	room_add_position_event(r, ev);
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
+	/* the club's decision, stored with the start (a two-player game) */
+	if (r->rated >= 0) {
+		cJSON_AddBoolToObject(ev, "rated", r->rated);
+		if (!r->rated)
+			cJSON_AddStringToObject(ev, "unrated", r->unrated);
+	}
 	room_broadcast(r, ev);
 	room_clock_event(r, 0);
 	room_after_move(r);

@@ -117,8 +117,9 @@ static const char *const pgpg_sql[PS_COUNT] = {
     [PS_ROOM_SAVE] =
         "INSERT INTO rooms (id, number, game, options, seats, status,"
         " result, creator, private, clock_initial_ms, clock_increment_ms,"
-        " game_no, created_ms, updated_ms, seq, owner_epoch) VALUES ($1, $2,"
-        " $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+        " game_no, created_ms, updated_ms, seq, owner_epoch, unrated)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,"
+        " $14, $15, $16, $17)"
         " ON CONFLICT (id) DO UPDATE"
         " SET number = excluded.number, game = excluded.game,"
         " options = excluded.options, seats = excluded.seats,"
@@ -127,7 +128,8 @@ static const char *const pgpg_sql[PS_COUNT] = {
         " clock_initial_ms = excluded.clock_initial_ms,"
         " clock_increment_ms = excluded.clock_increment_ms,"
         " game_no = excluded.game_no, created_ms = excluded.created_ms,"
-        " updated_ms = excluded.updated_ms, seq = excluded.seq",
+        " updated_ms = excluded.updated_ms, seq = excluded.seq,"
+        " unrated = excluded.unrated",
     [PS_ROOM_DELETE] = "DELETE FROM rooms WHERE id = $1",
     [PS_MOVE_PUT] =
         "INSERT INTO moves (room, game_no, ply, seat, move, clock0,"
@@ -245,8 +247,8 @@ static const char *const pgpg_sql[PS_COUNT] = {
     [PS_LOAD_ROOMS] =
         "SELECT id, game, options, seats, status, result, creator,"
         " private, clock_initial_ms, clock_increment_ms, game_no,"
-        " created_ms, updated_ms, seq FROM rooms WHERE status <> 'ended'"
-        " ORDER BY created_ms, number, id",
+        " created_ms, updated_ms, seq, unrated FROM rooms"
+        " WHERE status <> 'ended' ORDER BY created_ms, number, id",
     [PS_LOAD_MOVES] = "SELECT ply, seat, move, clock0, clock1, at_ms, seq"
                       " FROM moves WHERE room = $1 AND game_no = $2"
                       " ORDER BY ply",
@@ -644,6 +646,7 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_int(p, r->seq);
 		/* A new room's owner_epoch; a stored one's is the fence's. */
 		pgpg_int(p, op->epoch);
+		pgpg_text(p, r->unrated);
 		return PS_ROOM_SAVE;
 	case STORE_OP_ROOM_DELETE:
 		pgpg_text(p, op->a);
@@ -1310,6 +1313,10 @@ pgpg_room_row(const PGresult *r, int i, struct store_room *rm)
 	rm->created_ms = pgpg_ll(r, i, 11);
 	rm->updated_ms = pgpg_ll(r, i, 12);
 	rm->seq = pgpg_ll(r, i, 13);
+	/* by name: the queries that read rooms put it in different places */
+	rm->unrated = PQfnumber(r, "unrated") >= 0
+	    ? pgpg_str_or_null(r, i, PQfnumber(r, "unrated"))
+	    : NULL;
 }
 
 /* Call cb with room rm and its current game's moves. */
@@ -1941,7 +1948,7 @@ pgpg_room_claim(struct store_conn *c, const char *id, long long *epoch,
 	    " WHERE id = $1 AND status <> 'ended'"
 	    " RETURNING id, game, options, seats, status, result, creator,"
 	    " private, clock_initial_ms, clock_increment_ms, game_no,"
-	    " created_ms, updated_ms, seq, owner_epoch",
+	    " created_ms, updated_ms, seq, owner_epoch, unrated",
 	    1, vals, "claim a room");
 	if (r == NULL)
 		return -1;

@@ -254,6 +254,11 @@
 	"DROP INDEX games_name1;"                                              \
 	"DROP INDEX games_room;"
 
+/* The rating's decision made when a two-player game starts (club/
+ * rating.c): NULL, not made (a room from before, or no game under way);
+ * '' rated; otherwise why not, as the started event said. */
+#define STORE_V_UNRATED "ALTER TABLE rooms ADD COLUMN unrated TEXT;"
+
 const struct store_migration store_schema[] = {
     /* 1: the first schema. */
     {.sqlite = STORE_V1("INTEGER", " WITHOUT ROWID", STORE_V1_SQLITE_NUMBERS),
@@ -308,6 +313,9 @@ const struct store_migration store_schema[] = {
     /* reads: every read a guest can make walks one index in its order
      * (STORE_V_READS_SQLITE, STORE_V_READS_PG). */
     {.sqlite = STORE_V_READS_SQLITE, .pg = STORE_V_READS_PG},
+    /* unrated: whether the game being played is rated, decided at its
+     * start and stored with the room (STORE_V_UNRATED). */
+    {.sqlite = STORE_V_UNRATED, .pg = NULL},
 };
 
 const int store_schema_version =
@@ -326,7 +334,7 @@ store_schema_sql(int i, int pg)
 #define STORE_ROOM_COLS                                                        \
 	"id, number, game, options, seats, status, result, creator, private,"  \
 	" clock_initial_ms, clock_increment_ms, game_no, created_ms,"          \
-	" updated_ms, seq"
+	" updated_ms, seq, unrated"
 #define STORE_MOVE_COLS                                                        \
 	"room, game_no, ply, seat, move, clock0, clock1, at_ms, seq"
 #define STORE_GAME_COLS                                                        \
@@ -359,9 +367,9 @@ const struct store_table store_tables[] = {
         "INSERT INTO identities (" STORE_IDENT_COLS ")"
         " VALUES ($1, $2, $3, $4, $5, $6)",
         NULL},
-    {"rooms", 15, "SELECT " STORE_ROOM_COLS " FROM rooms ORDER BY id", NULL,
+    {"rooms", 16, "SELECT " STORE_ROOM_COLS " FROM rooms ORDER BY id", NULL,
         "INSERT INTO rooms (" STORE_ROOM_COLS ") VALUES ($1, $2, $3, $4,"
-        " $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+        " $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
         NULL},
     {"moves", 9,
         "SELECT " STORE_MOVE_COLS " FROM moves ORDER BY room, game_no, ply",

@@ -125,8 +125,8 @@ static const char *const sqlite_sql[ST_COUNT] = {
     [ST_ROOM_SAVE] =
         "INSERT INTO rooms (id, number, game, options, seats, status,"
         " result, creator, private, clock_initial_ms, clock_increment_ms,"
-        " game_no, created_ms, updated_ms, seq) VALUES (?1, ?2, ?3, ?4, ?5,"
-        " ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
+        " game_no, created_ms, updated_ms, seq, unrated) VALUES (?1, ?2, ?3,"
+        " ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
         " ON CONFLICT (id) DO UPDATE"
         " SET number = excluded.number, game = excluded.game,"
         " options = excluded.options, seats = excluded.seats,"
@@ -135,7 +135,8 @@ static const char *const sqlite_sql[ST_COUNT] = {
         " clock_initial_ms = excluded.clock_initial_ms,"
         " clock_increment_ms = excluded.clock_increment_ms,"
         " game_no = excluded.game_no, created_ms = excluded.created_ms,"
-        " updated_ms = excluded.updated_ms, seq = excluded.seq",
+        " updated_ms = excluded.updated_ms, seq = excluded.seq,"
+        " unrated = excluded.unrated",
     [ST_ROOM_DELETE] = "DELETE FROM rooms WHERE id = ?1",
     /* An upsert: a group tried again after a commit that did happen
      * writes the same move again, harmlessly. */
@@ -151,8 +152,8 @@ static const char *const sqlite_sql[ST_COUNT] = {
     [ST_LOAD_ROOMS] =
         "SELECT id, game, options, seats, status, result, creator,"
         " private, clock_initial_ms, clock_increment_ms, game_no,"
-        " created_ms, updated_ms, seq FROM rooms WHERE status <> 'ended'"
-        " ORDER BY created_ms, number, id",
+        " created_ms, updated_ms, seq, unrated FROM rooms"
+        " WHERE status <> 'ended' ORDER BY created_ms, number, id",
     [ST_LOAD_MOVES] = "SELECT ply, seat, move, clock0, clock1, at_ms, seq"
                       " FROM moves WHERE room = ?1 AND game_no = ?2"
                       " ORDER BY ply",
@@ -969,11 +970,11 @@ sqlite_identity_prune(struct store_conn *s, long long before_ms)
 static int
 sqlite_room_save(struct store_conn *s, const struct store_room *r)
 {
-	return sqlite_exec(s, ST_ROOM_SAVE, "save room", "tnttttttillilll",
+	return sqlite_exec(s, ST_ROOM_SAVE, "save room", "tnttttttillilllt",
 	    r->id, sqlite_id_number(r->id), r->game, r->options, r->seats,
 	    r->status, r->result, r->creator, r->is_private != 0,
 	    r->clock_initial_ms, r->clock_increment_ms, r->game_no,
-	    r->created_ms, r->updated_ms, r->seq);
+	    r->created_ms, r->updated_ms, r->seq, r->unrated);
 }
 
 static int
@@ -1021,29 +1022,34 @@ sqlite_col(sqlite3_stmt *st, int i)
 }
 
 /* Copy the current row of ST_LOAD_ROOMS into lr, its strings (columns 0
- * to 6, in the order of store_room's) into one block. */
+ * to 6 in the order of store_room's, and 14) into one block. */
 static int
 sqlite_load_copy(sqlite3_stmt *st, struct sqlite_load_room *lr)
 {
-	const char **dst[7] = {&lr->r.id, &lr->r.game, &lr->r.options,
-	    &lr->r.seats, &lr->r.status, &lr->r.result, &lr->r.creator};
-	size_t off[7], len[7], total = 0;
+	const char **dst[8] = {&lr->r.id, &lr->r.game, &lr->r.options,
+	    &lr->r.seats, &lr->r.status, &lr->r.result, &lr->r.creator,
+	    &lr->r.unrated};
+	static const int col[8] = {0, 1, 2, 3, 4, 5, 6, 14};
+	size_t off[8], len[8], total = 0;
 	int i;
 
-	for (i = 0; i < 7; i++) {
-		len[i] = strlen(sqlite_col(st, i)) + 1;
+	for (i = 0; i < 8; i++) {
+		len[i] = strlen(sqlite_col(st, col[i])) + 1;
 		off[i] = total;
 		total += len[i];
 	}
 	if ((lr->text = malloc(total)) == NULL)
 		return -1;
-	for (i = 0; i < 7; i++) {
-		memcpy(lr->text + off[i], sqlite_col(st, i), len[i]);
+	for (i = 0; i < 8; i++) {
+		memcpy(lr->text + off[i], sqlite_col(st, col[i]), len[i]);
 		*dst[i] = lr->text + off[i];
 	}
-	/* A room not ended has no result: NULL as on save. */
+	/* A room not ended has no result, a game not decided no unrated:
+	 * NULL as on save. */
 	if (sqlite3_column_type(st, 5) == SQLITE_NULL)
 		lr->r.result = NULL;
+	if (sqlite3_column_type(st, 14) == SQLITE_NULL)
+		lr->r.unrated = NULL;
 	lr->r.is_private = sqlite3_column_int(st, 7);
 	lr->r.clock_initial_ms = sqlite3_column_int64(st, 8);
 	lr->r.clock_increment_ms = sqlite3_column_int64(st, 9);

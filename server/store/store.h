@@ -38,6 +38,9 @@ struct store_room {
 	long long created_ms; /* ms since the epoch */
 	long long updated_ms;
 	long long seq; /* the room's last event number */
+	/* Whether its game is rated, decided at the game's start: NULL not
+	 * decided, "" rated, else why not (club/rating.c). */
+	const char *unrated;
 };
 
 /* One accepted move of a room's current game. */
