@@ -2003,6 +2003,13 @@ text_event_tourney_ended(struct text_buf *b, const cJSON *msg)
 {
 	const char *id = text_str(msg, "tourney");
 
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "expired"))) {
+		text_add(b, "Tournament ");
+		text_add_untrusted(b, id != NULL ? id : "?", NULL);
+		text_add(b, " expired: its organiser did not start it in "
+		            "time.\n");
+		return;
+	}
 	text_add(b, "Tournament ");
 	text_add_untrusted(b, id != NULL ? id : "?", NULL);
 	text_add(b, " is over. Final standings:\n");

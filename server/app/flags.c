@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "server/club/seek.h"
+#include "server/club/tourney.h"
 #include "server/app/app.h"
 #include "server/cmd/cmd.h"
 #include "server/club/club.h"
@@ -513,6 +514,15 @@ static const struct flags_entry flags_table[] = {
         .off = CFG(rated_same_address),
         .help = "rate games between two people on one address (an IPv6 "
                 "/64) too"},
+    {.name = "tourney-expire",
+        .type = FLAGS_INT,
+        .off = CFG(tourney_expire_sec),
+        .min = 1,
+        .max = 31536000,
+        .def = TOURNEY_EXPIRE_SEC,
+        .arg = "SECONDS",
+        .help = "a tournament its organiser has not started expires this "
+                "long after it was made"},
     {.name = "keep-games-days",
         .type = FLAGS_INT,
         .off = CFG(keep_games_days),

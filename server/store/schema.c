@@ -259,6 +259,12 @@
  * '' rated; otherwise why not, as the started event said. */
 #define STORE_V_UNRATED "ALTER TABLE rooms ADD COLUMN unrated TEXT;"
 
+/* The address (its limit key: an IPv4 address, an IPv6 /64) a
+ * tournament was made from, which the cap per address counts
+ * (club/tourney.c); NULL for those made before. */
+#define STORE_V_TOURNEY_ADDR                                                   \
+	"ALTER TABLE tourneys ADD COLUMN organiser_addr TEXT;"
+
 const struct store_migration store_schema[] = {
     /* 1: the first schema. */
     {.sqlite = STORE_V1("INTEGER", " WITHOUT ROWID", STORE_V1_SQLITE_NUMBERS),
@@ -316,6 +322,9 @@ const struct store_migration store_schema[] = {
     /* unrated: whether the game being played is rated, decided at its
      * start and stored with the room (STORE_V_UNRATED). */
     {.sqlite = STORE_V_UNRATED, .pg = NULL},
+    /* tourney_addr: the address a tournament was made from
+     * (STORE_V_TOURNEY_ADDR); status may now be "expired". */
+    {.sqlite = STORE_V_TOURNEY_ADDR, .pg = NULL},
 };
 
 const int store_schema_version =
@@ -347,7 +356,8 @@ store_schema_sql(int i, int pg)
 #define STORE_RECORD_COLS "name, game, solved, best, tries, updated_ms"
 #define STORE_TOURNEY_COLS                                                     \
 	"id, game, options, format, rounds, grace_sec, clock_initial_ms,"      \
-	" clock_increment_ms, organiser, status, round, created_ms"
+	" clock_increment_ms, organiser, status, round, created_ms,"           \
+	" organiser_addr"
 #define STORE_TPLAYER_COLS "tourney, name, seq, joined_ms"
 #define STORE_TGAME_COLS                                                       \
 	"tourney, round, board, white, black, room, result, reason,"           \
@@ -398,11 +408,11 @@ const struct store_table store_tables[] = {
         "INSERT INTO records (" STORE_RECORD_COLS ")"
         " VALUES ($1, $2, $3, $4, $5, $6)",
         NULL},
-    {"tourneys", 12,
+    {"tourneys", 13,
         "SELECT " STORE_TOURNEY_COLS " FROM tourneys ORDER BY created_ms, id",
         NULL,
         "INSERT INTO tourneys (" STORE_TOURNEY_COLS ") VALUES ($1, $2, $3,"
-        " $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        " $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         NULL},
     {"tourney_players", 4,
         "SELECT " STORE_TPLAYER_COLS " FROM tourney_players"

@@ -175,8 +175,9 @@ enum store_op_kind {
  * storeq's epoch and lost callbacks): never a room's id. */
 #define STORE_CLUB_KEY "~club"
 
-/* The most strings one op owns (a kept game has ten). */
-#define STORE_OP_STRS 12
+/* The most strings one op owns (a kept game has ten; a tournament's row
+ * thirteen values). */
+#define STORE_OP_STRS 16
 
 /* A row op's statement and values (NULL: SQL NULL), $1.. in order. */
 struct store_row {

@@ -36,6 +36,19 @@ WAIT = 10.0
 # rating_rules=True keeps the server's defaults (test_farm_ratings.py).
 RATING_RULES_OFF = ["--rated-min-age", "0", "--rated-min-games", "0",
                     "--rated-same-address"]
+# Builds asked whether they have those rules (an older build, run to see
+# a new test fail, has not): path -> bool.
+_has_rating_rules = {}
+
+
+def has_rating_rules(build):
+    """Does build's tablerod take the rating rules' flags?"""
+    if build not in _has_rating_rules:
+        out = subprocess.run([os.path.join(build, "tablerod"), "--help"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             timeout=WAIT, check=False).stdout
+        _has_rating_rules[build] = b"--rated-min-age" in out
+    return _has_rating_rules[build]
 
 # Sanitizer reports found in the logs (stderr) of stopped servers: a build
 # with ASan/UBSan/TSan writes them there; Checks.done() fails on any.
@@ -280,7 +293,8 @@ class Server:
                "--bot-delay", "0",
                "--bot-pace", "0",
                "--log-level", "debug"] + (
-                   [] if self.rating_rules else RATING_RULES_OFF) + self.extra
+                   RATING_RULES_OFF if not self.rating_rules and
+                   has_rating_rules(self.build) else []) + self.extra
         env = None
         if self.env:
             env = dict(os.environ)
