@@ -1418,6 +1418,21 @@ text_event_left(struct text_buf *b, const cJSON *msg)
 	text_add(b, " left.\n");
 }
 
+/* How many watch a busy room: "[r1] 23 watching (20 of them guests)." */
+void
+text_event_watchers(struct text_buf *b, const cJSON *msg)
+{
+	long long n = 0, guests = 0;
+
+	text_room(b, msg);
+	text_num(msg, "watchers", &n);
+	text_num(msg, "guests", &guests);
+	text_addf(b, "%lld watching", n);
+	if (guests > 0)
+		text_addf(b, " (%lld of them guests)", guests);
+	text_add(b, ".\n");
+}
+
 void
 text_event_started(struct text_buf *b, const cJSON *msg)
 {

@@ -49,6 +49,11 @@ struct worker;
 #define SERVER_ROOMS_PER_PLAYER 16
 /* Spectators per room: every one costs a copy of every event. */
 #define SERVER_WATCHERS_MAX 64
+/* Guests (watchers without a name) may take 1/SHARE of a room's watcher
+ * slots (--max-watchers): anyone can open guest connections without a
+ * name, and would otherwise take every slot (issue 30), leaving none for
+ * the players' friends. */
+#define SERVER_GUEST_WATCHERS_SHARE 2
 /* Longest chat message in bytes: a few sentences. */
 #define SERVER_CHAT_MAX 500
 /* Messages a connection may send per second on average, and in a burst:

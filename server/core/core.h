@@ -119,6 +119,12 @@ struct room {
 	 * before), 1 rated, 0 not, with why in unrated. */
 	int rated;
 	char unrated[RATING_WHY_MAX];
+	/* Watchers' comings and goings (room_watcher_news): told one by one
+	 * within this bucket, else counted in a watchers event the timer
+	 * sends when dirty. */
+	struct bucket watcher_news;
+	int watchers_dirty;
+	struct event *watchers_timer;
 	long long epoch;  /* cluster.c: this node's lease epoch, 0: alone */
 	int64_t lease_ms; /* cluster.c: the lease last known held (mono) */
 };
@@ -262,6 +268,8 @@ long room_level_after(const struct room *r);
 void room_free_all(struct server *srv);
 void room_sync_member(struct room *r, struct player *p);
 int room_add_watcher(struct room *r, struct player *p);
+int room_guests(const struct room *r);
+int room_watcher_news(struct room *r);
 void room_check_retire(struct room *r);
 int room_seat_index(const struct rules_game *g, const char *s);
 int room_seat_of(const struct room *r, const struct player *p);
