@@ -98,10 +98,7 @@ enum pgpg_stmt {
 #define PGPG_GAMES_PAGE                                                        \
 	" AND (ended_ms, id) < ($1::bigint, $2::bigint)"                       \
 	" ORDER BY ended_ms DESC, id DESC LIMIT $3"
-/* How a bounded read (STORE_READ_MS) is bounded, and unbounded after. */
-#define PGPG_XSTR(x) #x
-#define PGPG_STR(x) PGPG_XSTR(x)
-#define PGPG_BOUND "SET statement_timeout = " PGPG_STR(STORE_READ_MS)
+/* How a bounded read is unbounded after (pgpg_games_bounded). */
 #define PGPG_UNBOUND "SET statement_timeout = 0"
 /* PostgreSQL's SQLSTATE for a statement cancelled by its timeout. */
 #define PGPG_QUERY_CANCELED "57014"
@@ -293,6 +290,7 @@ struct store_conn {
 	int prepared;  /* the statements exist on this connection */
 	int copy_sent; /* --copy-db rows sent and not yet read back */
 	int canceled;  /* the last read was stopped by statement_timeout */
+	int read_ms;   /* a bounded read's bound (STORE_READ_MS) */
 	struct store_fault fault;
 	char err[PGPG_ERRLEN];
 };
@@ -588,6 +586,7 @@ pgpg_open(const char *where, int flags, char *err, size_t errlen)
 		return NULL;
 	}
 	c->flags = flags;
+	c->read_ms = STORE_READ_MS;
 	if (pgpg_connect(c) != 0) {
 		/* The URL may hold a password: name the database only. */
 		snprintf(err, errlen, "database %s: %s",
@@ -1524,10 +1523,14 @@ pgpg_games_bounded(struct store_conn *c, enum pgpg_stmt which,
     const struct pgpg_params *p, const char *op, store_game_cb cb, void *arg,
     int *n)
 {
+	char bound[48];
 	int rc;
 
+	/* 0 is no timeout to PostgreSQL: the least it has is 1 ms */
+	snprintf(bound, sizeof bound, "SET statement_timeout = %d",
+	    c->read_ms > 0 ? c->read_ms : 1);
 	*n = 0;
-	if (pgpg_ready(c) != 0 || pgpg_exec(c, PGPG_BOUND, op) != 0)
+	if (pgpg_ready(c) != 0 || pgpg_exec(c, bound, op) != 0)
 		return -1;
 	c->canceled = 0;
 	rc = pgpg_games_run(c, which, p, op, cb, arg, n);
@@ -1536,7 +1539,7 @@ pgpg_games_bounded(struct store_conn *c, enum pgpg_stmt which,
 	if (rc != 0 && c->canceled) {
 		snprintf(c->err, sizeof c->err,
 		    "%s: stopped after %d ms (the longest a read may take)", op,
-		    STORE_READ_MS);
+		    c->read_ms);
 		return STORE_SLOW;
 	}
 	return rc;
@@ -1592,6 +1595,12 @@ pgpg_game_last(struct store_conn *c, const char *room, store_game_cb cb,
 	pgpg_text(&p, room);
 	return pgpg_games_bounded(
 	    c, PS_GAME_LAST, &p, "a room's last game", cb, arg, found);
+}
+
+static void
+pgpg_set_read_ms(struct store_conn *c, int ms)
+{
+	c->read_ms = ms;
 }
 
 /* The query plan of a read (store_backend's plan): PostgreSQL's EXPLAIN
@@ -2088,6 +2097,7 @@ const struct store_backend store_pg = {
     .game_last = pgpg_game_last,
     .rows = pgpg_rows,
     .plan = pgpg_plan,
+    .set_read_ms = pgpg_set_read_ms,
     .copy_read = pgpg_copy_read,
     .copy_txn = pgpg_copy_txn,
     .copy_write = pgpg_copy_write,

@@ -261,6 +261,7 @@ struct store_conn {
 	struct store_fault fault; /* test-only (fault.h); writers only */
 	int wal_pages;            /* pages in the WAL after the last commit */
 	int64_t deadline_ms; /* a bounded read stops past it (mono); 0: none */
+	int read_ms;         /* the bound (STORE_READ_MS; set_read_ms) */
 	int stopped;         /* the progress handler stopped the read */
 	long next_room;      /* the last room number given out (reader) */
 	sqlite3_stmt *copy_st;            /* --copy-db: the insert of copy_t */
@@ -752,12 +753,18 @@ sqlite_progress(void *arg)
 	return 1;
 }
 
-/* Start a bounded read (STORE_READ_MS from now). */
+/* Start a bounded read (its bound, STORE_READ_MS, from now). */
 static void
 sqlite_bound(struct store_conn *s)
 {
-	s->deadline_ms = clock_mono_ms() + STORE_READ_MS;
+	s->deadline_ms = clock_mono_ms() + s->read_ms;
 	s->stopped = 0;
+}
+
+static void
+sqlite_set_read_ms(struct store_conn *s, int ms)
+{
+	s->read_ms = ms;
 }
 
 /* End a bounded read that returned rc: STORE_SLOW, saying so, when the
@@ -771,7 +778,7 @@ sqlite_unbound(struct store_conn *s, int rc, const char *op)
 	s->stopped = 0;
 	snprintf(s->err, sizeof s->err,
 	    "%s: stopped after %d ms (the longest a read may take)", op,
-	    STORE_READ_MS);
+	    s->read_ms);
 	return STORE_SLOW;
 }
 
@@ -864,6 +871,7 @@ sqlite_open(const char *path, int flags, char *err, size_t errlen)
 		return NULL;
 	}
 	s->flags = flags;
+	s->read_ms = STORE_READ_MS;
 	if (sqlite_connect(s, err, errlen) != 0) {
 		sqlite_close(s);
 		return NULL;
@@ -1868,6 +1876,7 @@ const struct store_backend store_sqlite = {
     .game_last = sqlite_game_last,
     .rows = sqlite_rows,
     .plan = sqlite_plan,
+    .set_read_ms = sqlite_set_read_ms,
     .copy_read = sqlite_copy_read,
     .copy_txn = sqlite_copy_txn,
     .copy_write = sqlite_copy_write,

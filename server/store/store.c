@@ -224,6 +224,17 @@ store_games_of_from(struct store *s, const char *name, int with_private,
 	        limit, cb, arg));
 }
 
+/* Bound the store's bounded reads to ms (store_backend's set_read_ms). */
+void
+store_set_read_ms(struct store *s, int ms)
+{
+	if (s->be->set_read_ms == NULL)
+		return;
+	pthread_mutex_lock(s->mu);
+	s->be->set_read_ms(s->conn, ms);
+	pthread_mutex_unlock(s->mu);
+}
+
 /* The query plan of one of the reads (store_backend's plan); -1 when the
  * backend cannot tell. */
 int

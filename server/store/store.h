@@ -313,6 +313,10 @@ struct store_backend {
 	 * index. NULL: the backend cannot tell. */
 	int (*plan)(
 	    struct store_conn *c, const char *what, char *buf, size_t len);
+	/* The bound of this connection's bounded reads, ms (STORE_READ_MS
+	 * unless set; 0: every such read is stopped at once, for tests).
+	 * NULL: the backend keeps STORE_READ_MS. */
+	void (*set_read_ms)(struct store_conn *c, int ms);
 	/* Every rating of name, by pool. */
 	int (*ratings_of)(struct store_conn *c, const char *name,
 	    store_rating_cb cb, void *arg);
@@ -404,6 +408,7 @@ int store_games_recent_from(struct store *s, const char *game,
 int store_games_of_from(struct store *s, const char *name, int with_private,
     const struct store_cursor *from, int limit, store_game_cb cb, void *arg);
 int store_plan(struct store *s, const char *what, char *buf, size_t len);
+void store_set_read_ms(struct store *s, int ms);
 int store_game_last(
     struct store *s, const char *room, store_game_cb cb, void *arg, int *found);
 int store_ratings_of(

@@ -4,7 +4,8 @@
  * order: SQLite's query plan names the index and sorts nothing; a
  * player's games and the public ones come a page at a time from a
  * cursor, newest first (ended_ms, then the id), with nothing left out or
- * shown twice, private games only in one's own history. On SQLite and,
+ * shown twice, private games only in one's own history; a read past its
+ * time bound is stopped (STORE_SLOW). On SQLite and,
  * with TABLERO_TEST_PG set (tests/pg.sh), on PostgreSQL (paging; its plan
  * is printed, as a small table's plan says nothing of a large one's).
  */
@@ -188,6 +189,32 @@ test_reads_paging(struct store *r)
 	CHECK_INT(test_reads_pages(r, NULL, 0, "stones"), pub_stones);
 }
 
+/* The time bound: a read past it is stopped and says so (a bound of 0
+ * stops every read at its first look at the clock, so this depends on
+ * no machine's speed). */
+static void
+test_reads_bound(struct store *r)
+{
+	struct test_reads_seen *seen = calloc(1, sizeof *seen);
+	struct store_cursor from = {0, 0};
+
+	store_set_read_ms(r, 0);
+	CHECK_INT(store_games_of_from(r, "ana", 1, &from, TEST_READS_PAGE,
+	              test_reads_cb, seen),
+	    STORE_SLOW);
+	CHECK(strstr(store_errmsg(r), "stopped after 0 ms") != NULL);
+	CHECK_INT(store_games_recent_from(
+	              r, NULL, &from, TEST_READS_PAGE, test_reads_cb, seen),
+	    STORE_SLOW);
+	store_set_read_ms(r, STORE_READ_MS);
+	seen->n = 0;
+	CHECK_INT(store_games_of_from(r, "ana", 1, &from, TEST_READS_PAGE,
+	              test_reads_cb, seen),
+	    0);
+	CHECK_INT(seen->n, TEST_READS_PAGE); /* and the next read goes on */
+	free(seen);
+}
+
 /* SQLite: the plans, then paging through a reader of a data file. */
 static void
 test_reads_sqlite(void)
@@ -233,6 +260,7 @@ test_reads_sqlite(void)
 		CHECK_LACKS(plan, "TEMP B-TREE");
 		CHECK(store_plan(r, "no such read", plan, sizeof plan) != 0);
 		test_reads_paging(r);
+		test_reads_bound(r);
 		store_close(r);
 	}
 	store_close(w);
