@@ -199,8 +199,8 @@ test_reads_bound(struct store *r)
 	struct store_cursor from = {0, 0};
 
 	store_set_read_ms(r, 0);
-	CHECK_INT(store_games_of_from(r, "ana", 1, &from, TEST_READS_PAGE,
-	              test_reads_cb, seen),
+	CHECK_INT(store_games_of_from(
+	              r, "ana", 1, &from, TEST_READS_PAGE, test_reads_cb, seen),
 	    STORE_SLOW);
 	CHECK(strstr(store_errmsg(r), "stopped after 0 ms") != NULL);
 	CHECK_INT(store_games_recent_from(
@@ -208,8 +208,8 @@ test_reads_bound(struct store *r)
 	    STORE_SLOW);
 	store_set_read_ms(r, STORE_READ_MS);
 	seen->n = 0;
-	CHECK_INT(store_games_of_from(r, "ana", 1, &from, TEST_READS_PAGE,
-	              test_reads_cb, seen),
+	CHECK_INT(store_games_of_from(
+	              r, "ana", 1, &from, TEST_READS_PAGE, test_reads_cb, seen),
 	    0);
 	CHECK_INT(seen->n, TEST_READS_PAGE); /* and the next read goes on */
 	free(seen);
