@@ -2021,8 +2021,9 @@ text_event_tourney_ended(struct text_buf *b, const cJSON *msg)
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "expired"))) {
 		text_add(b, "Tournament ");
 		text_add_untrusted(b, id != NULL ? id : "?", NULL);
-		text_add(b, " expired: its organiser did not start it in "
-		            "time.\n");
+		text_add(b,
+		    " expired: its organiser did not start it in "
+		    "time.\n");
 		return;
 	}
 	text_add(b, "Tournament ");

@@ -433,8 +433,7 @@ rating_people_rules(struct room *r, char *why, size_t len)
 	char span[32];
 	int s;
 
-	if (!cfg->rated_same_address && a0[0] != '\0' &&
-	    strcmp(a0, a1) == 0) {
+	if (!cfg->rated_same_address && a0[0] != '\0' && strcmp(a0, a1) == 0) {
 		snprintf(why, len,
 		    "both players play from one address: games between "
 		    "them are not rated");

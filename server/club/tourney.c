@@ -132,7 +132,7 @@ tourney_res_parse(const char *s)
 static const char *
 tourney_status_name(enum tourney_status s)
 {
-	return s == TOURNEY_OPEN  ? "open"
+	return s == TOURNEY_OPEN   ? "open"
 	    : s == TOURNEY_PLAYING ? "playing"
 	    : s == TOURNEY_ENDED   ? "ended"
 	                           : "expired";
@@ -844,8 +844,8 @@ tourney_take_format(
  * of one address (addr: its limit key), or (both NULL) all of them. */
 struct tourney_cap {
 	const char *organiser, *addr;
-	int live;         /* tournaments not over */
-	int64_t first_ms; /* when the first open one expires (0: none open) */
+	int live;          /* tournaments not over */
+	int64_t first_ms;  /* when the first open one expires (0: none open) */
 	const char *first; /* its id */
 };
 
@@ -913,8 +913,8 @@ tourney_caps_ok(struct conn *c, const struct proto_request *req)
 {
 	const char *addr = c->lim_addr != NULL ? c->lim_addr->key : NULL;
 	struct tourney_cap mine = {c->player->name, NULL, 0, 0, NULL},
-			   here = {NULL, addr, 0, 0, NULL},
-			   all = {NULL, NULL, 0, 0, NULL};
+	                   here = {NULL, addr, 0, 0, NULL},
+	                   all = {NULL, NULL, 0, 0, NULL};
 
 	tourney_cap_count(&mine);
 	if (mine.live >= TOURNEY_PER_ORGANISER) {

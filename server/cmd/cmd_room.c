@@ -318,8 +318,7 @@ cmd_member_event(
 static int
 cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 {
-	int guests_max =
-	    c->srv->cfg.max_watchers / SERVER_GUEST_WATCHERS_SHARE;
+	int guests_max = c->srv->cfg.max_watchers / SERVER_GUEST_WATCHERS_SHARE;
 
 	if (room_is_watcher(r, c->player))
 		return 0;

@@ -784,7 +784,8 @@ room_guests(const struct room *r)
 	int i, n = 0;
 
 	for (i = 0; i < r->nwatchers; i++)
-		n += r->watchers[i]->conn != NULL && r->watchers[i]->conn->guest;
+		n +=
+		    r->watchers[i]->conn != NULL && r->watchers[i]->conn->guest;
 	return n;
 }
 
@@ -816,8 +817,8 @@ room_watchers_cb(evutil_socket_t fd, short what, void *arg)
 int
 room_watcher_news(struct room *r)
 {
-	static const struct timeval every = {
-	    ROOM_WATCHERS_EVERY_MS / 1000, (ROOM_WATCHERS_EVERY_MS % 1000) * 1000};
+	static const struct timeval every = {ROOM_WATCHERS_EVERY_MS / 1000,
+	    (ROOM_WATCHERS_EVERY_MS % 1000) * 1000};
 
 	if (r->nwatchers < ROOM_WATCHERS_MANY &&
 	    bucket_has(&r->watcher_news, ROOM_WATCHER_NEWS_PER_SEC / 1000.0,
