@@ -371,7 +371,7 @@ struct rating_count {
 	int n;
 };
 
-/* Count r's games in its pool, unless the pool is counted already (the
+/* Count games in pool, unless the pool is counted already (the
  * newest first: what is queued before what is stored). */
 static void
 rating_count_add(struct rating_count *c, const char *pool, int games)
