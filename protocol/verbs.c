@@ -56,8 +56,7 @@ static const struct verbs_entry verbs_rooms = {
     .required = 0,
     .args = PROTO_ARGS_ROOMS,
     .positional = {-1, -1},
-    .usage = "rooms [GAME] [waiting|playing|ended|adjourned] "
-             "[from=ROOM|CURSOR]",
+    .usage = "rooms [GAME] [waiting|playing|ended|adjourned] [from=ROOM]",
     .summary = "the public rooms, newest first, a page at a time",
     .text = text_reply_rooms,
 };
