@@ -290,7 +290,7 @@ def downgrade_to_v3(path):
             "CREATE INDEX IF NOT EXISTS games_name0 ON games (name0, ended_ms);"
             "CREATE INDEX IF NOT EXISTS games_name1 ON games (name1, ended_ms);"
             "CREATE INDEX IF NOT EXISTS games_room ON games (room);"
-            # version 11's: the rating's decision at a game's start
+            # version 12's: the rating's decision at a game's start
             "ALTER TABLE rooms DROP COLUMN unrated;")
     harness.store_exec(path, drop + "PRAGMA user_version = 3;",
                        drop + "UPDATE tablero_schema SET version = 3;")
