@@ -31,7 +31,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
-from games_lib import FAST, absorb, main_in_tmp, req, shut, until  # noqa: E402
+from games_lib import (FAST, STARTED, absorb, main_in_tmp, req,  # noqa: E402
+                       shut, until)
 from harness import Client, Server, run_parts, store_rows  # noqa: E402
 
 # Games of the farm: the issue's 60, which is also what one identity may
@@ -48,6 +49,14 @@ MIN_AGE = 2
 RULES = ["--proxy-from", PROXY, "--rated-min-age", str(MIN_AGE),
          "--rated-min-games", "1"]
 
+
+
+def run_server(build, **kw):
+    """A started Server that games_lib stops at exit (by its pid) when
+    a part raises before stopping it."""
+    s = Server(build, **kw)
+    STARTED.append(s)
+    return s.start()
 
 def started(room):
     return lambda e: e.get("event") == "started" and e.get("room") == room
@@ -241,14 +250,14 @@ def restart_game(ck, a, db, first, second, what):
     """ana and bob start a game on a server with flags first, which is
     killed; on a server with flags second they finish it. (started,
     ended) events and the stored decision."""
-    s = Server(a.build, db=db, extra=FAST + first, rating_rules=True).start()
+    s = run_server(a.build, db=db, extra=FAST + first, rating_rules=True)
     ana, bob = named(s.port, "ana"), named(s.port, "bob")
     room = req(ana, "create", game="ataxx")["room"]
     req(bob, "join", room=room)
     st = until(ana, started(room))
     kept = stored_unrated(db, room)
     shut(s, signal.SIGKILL)
-    s = Server(a.build, db=db, extra=FAST + second, rating_rules=True).start()
+    s = run_server(a.build, db=db, extra=FAST + second, rating_rules=True)
     ana = named(s.port, "ana", ana.token)
     bob = named(s.port, "bob", bob.token)
     for c in (ana, bob):

@@ -28,7 +28,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
-from games_lib import FAST, main_in_tmp, shut  # noqa: E402
+from games_lib import FAST, STARTED, main_in_tmp, shut  # noqa: E402
 from harness import (Client, Server, is_error, is_ok, login,  # noqa: E402
                      run_parts, store_rows)
 
@@ -42,6 +42,14 @@ PROXY = "127.0.0.2"
 # --tourney-expire of the expiry test, seconds.
 EXPIRE = 2
 
+
+
+def run_server(build, **kw):
+    """A started Server that games_lib stops at exit (by its pid) when
+    a part raises before stopping it."""
+    s = Server(build, **kw)
+    STARTED.append(s)
+    return s.start()
 
 def other_address(port, name, addr="198.51.100.9"):
     """name logged in through the trusted proxy, from addr."""
@@ -82,7 +90,7 @@ def test_cap(ck, a, tmp):
     """16 names x 4 from one address: 8 held, refused with when, someone
     else still creates; the same after kill -9."""
     db = os.path.join(tmp, "cap.db")
-    s = Server(a.build, db=db, extra=FAST + ["--proxy-from", PROXY]).start()
+    s = run_server(a.build, db=db, extra=FAST + ["--proxy-from", PROXY])
     made, refusal = farm(ck, s.port)
     print("farm: %d names x %d tournaments from one address: %d made" %
           (NAMES, EACH, made), flush=True)
@@ -97,7 +105,7 @@ def test_cap(ck, a, tmp):
     is_ok(ck, create(o), "a player from another address still creates one")
     o.close()
     shut(s, signal.SIGKILL)
-    s = Server(a.build, db=db, extra=FAST + ["--proxy-from", PROXY]).start()
+    s = run_server(a.build, db=db, extra=FAST + ["--proxy-from", PROXY])
     c = login(s.port, "farm99")
     is_error(ck, create(c), "limit_reached",
              "after kill -9 the address's tournaments still count",
@@ -123,7 +131,7 @@ def test_expire(ck, a, tmp):
     """An open tournament expires, stored first, told, out of the caps."""
     db = os.path.join(tmp, "expire.db")
     extra = FAST + ["--tourney-expire", str(EXPIRE)]
-    s = Server(a.build, db=db, extra=extra).start()
+    s = run_server(a.build, db=db, extra=extra)
     org, pl = login(s.port, "org"), login(s.port, "pl")
     r = create(org)
     is_ok(ck, r, "create")
@@ -162,7 +170,7 @@ def test_expire(ck, a, tmp):
     is_ok(ck, r, "org2 creates one")
     tid2 = (r or {}).get("tourney", {}).get("id")
     shut(s, signal.SIGKILL)
-    s = Server(a.build, db=db, extra=extra).start()
+    s = run_server(a.build, db=db, extra=extra)
     token = org2.token
     org2 = Client(s.port)
     org2.call("hello", name="org2", token=token)
@@ -177,7 +185,7 @@ def test_expire(ck, a, tmp):
     ck.eq(status, "expired", "made before a kill -9, it expires on time "
           "after the restart (%r)" % (r,))
     shut(s)
-    s = Server(a.build, db=db, extra=FAST).start()
+    s = run_server(a.build, db=db, extra=FAST)
     c = login(s.port, "again")
     for x in (tid, tid2):
         r = c.call("tourney", do="show", tourney=x)
