@@ -8,7 +8,8 @@ starts tablerod on it (--extra flags added), and measures a logged-in
 bystander's ping round trips (one every 10 ms) for --secs seconds on the
 quiet server, then as long again while --guests anonymous guests each ask
 `history star` over and over (one request in flight each, a fresh
-connection after a refusal, as a script would). Prints one line of
+connection after a refusal, as a script would); a ping still unanswered
+when a phase ends counts as waited that long. Prints one line of
 key=value: quiet_p50_ms, quiet_p99_ms, storm_p50_ms, storm_p99_ms,
 history_per_s (pages served), refused_per_s (rate_limited), errors.
 
@@ -158,6 +159,7 @@ def run(port, guests, secs):
 
     by.kind = "by"
     by.ready = False
+    by.phase, by.counted = quiet, False
     next_ping = time.monotonic()
     t0 = time.monotonic()
     phase_end = t0 + secs
@@ -165,6 +167,12 @@ def run(port, guests, secs):
     while True:
         now = time.monotonic()
         if now >= phase_end:
+            # a ping still unanswered counts as waited so far: a server
+            # stalled for the whole phase must not show no wait at all
+            # (its answer, when it comes, is not counted again)
+            if by.sent_at is not None and by.ready and not by.counted:
+                by.phase.append((now - by.sent_at) * 1000)
+                by.counted = True
             if storming:
                 break
             storming = True
@@ -173,6 +181,8 @@ def run(port, guests, secs):
             storm_t0 = now
         if by.ready and by.sent_at is None and now >= next_ping:
             by.send({"cmd": "ping"})
+            by.phase = storm if storming else quiet
+            by.counted = False
             next_ping = now + PING_EVERY
         for key, _ in sel.select(max(0.0, min(next_ping, phase_end) - now)):
             c = key.data
@@ -196,7 +206,8 @@ def run(port, guests, secs):
                         c.sent_at = None
                     elif m["re"] == "ping":
                         rtt = (time.monotonic() - c.sent_at) * 1000
-                        (storm if storming else quiet).append(rtt)
+                        if not c.counted:
+                            c.phase.append(rtt)
                         c.sent_at = None
                     continue
                 if m.get("ok"):
