@@ -24,11 +24,13 @@
 # a login storm (moves in 200 rooms with 50 fresh logins a second, its
 # bystander against the same moves without logins); a bystander's ping
 # while hostile clients flood the web port (a WebSocket ping flood, a
-# pipelining flood: loadgen -F) against the same server quiet; idle
-# connections (RSS per connection); a bystander's ping while bots think;
-# perft; the store alone. After the table, one line per target of issues
-# 14, 18 and 30 with the measured value and "met" or "missed" (a missed
-# target does not fail the run).
+# pipelining flood: loadgen -F) against the same server quiet; the guest
+# history storm (a bystander's ping while 8 guests ask for the history of
+# a player with 300,000 games, bench/history_storm.py); idle connections
+# (RSS per connection); a bystander's ping while bots think; perft; the
+# store alone. After the table, one line per target of issues 14, 18 and
+# 30 with the measured value and "met" or "missed" (a missed target does
+# not fail the run).
 #
 # Usage: sh bench/run.sh BUILD_DIR
 # BENCH_QUICK=1: one run of 1 s, 10 and 100 rooms, two stores, 10,000
@@ -463,6 +465,57 @@ for flood in ping pipe; do
 	keep "flood.$flood" "$(ratio "$by" "$flood_quiet_by")"
 done
 
+# The guest history storm (issue 30, finding 6): a logged-in bystander's
+# ping p99 while STORM_GUESTS guests each ask, one request in flight,
+# for the history of a player with HISTORY_GAMES finished games
+# (bench/history_storm.py), against the same bystander on the quiet
+# server just before. Once with the server's defaults (the guests'
+# read budget refuses most of it) and once with the budget lifted
+# (--guest-reads 1000000: every request is a page read, so the row shows
+# the index itself). The message rate is lifted in both. Target: under
+# 50 ms, and within 1.5x of quiet. BENCH_ALSO's server too, when given.
+HISTORY_GAMES=300000
+STORM_GUESTS=8
+# history_rows TABLEROD NAME: the two rows for one server binary (kept
+# as history.NAME.default and history.NAME.lifted).
+history_rows() {
+	hdb="$TMP/history-$2.db"
+	for mode in default lifted; do
+		extra=
+		# (a build from before the budget has none to lift)
+		if [ "$mode" = lifted ] &&
+		    "$1" --help 2>&1 | grep -q -- --guest-reads; then
+			extra="--guest-reads 1000000"
+		fi
+		: >"$TMP/runs"
+		r=0
+		while [ $r -lt $RUNS ]; do
+			out=$($LG_PIN python3 "$HERE/history_storm.py" \
+			    --tablerod "$1" --db "$hdb" --games "$HISTORY_GAMES" \
+			    --guests "$STORM_GUESTS" --secs "$SECS" \
+			    --pin "${SRV_PIN#taskset -c }" --extra "$extra" \
+			    2>"$TMP/hs.err") || {
+				echo "run.sh: history storm ($2, $mode): FAILED:" \
+				    "$(tail -n 3 "$TMP/hs.err")" >&2
+				status=1
+			}
+			printf '%s\n' "$out" >>"$TMP/runs"
+			r=$((r + 1))
+		done
+		by=$(get storm_p99_ms) quiet=$(get quiet_p99_ms)
+		row "guest history storm, $STORM_GUESTS guests, $HISTORY_GAMES games, $mode${2:+, $2}" \
+		    "pages/s" "$(get history_per_s)" - - - \
+		    "refused $(get refused_per_s)/s" "$by / $quiet" -
+		keep "history.$2.$mode.by" "$by"
+		keep "history.$2.$mode.ratio" "$(ratio "$by" "$quiet")"
+	done
+	rm -f "$hdb" "$hdb-wal" "$hdb-shm"
+}
+history_rows "$BUILD/tablerod" ""
+if [ -n "${BENCH_ALSO:-}" ]; then
+	history_rows "$BENCH_ALSO/tablerod" "${BENCH_ALSO_NAME:-$BENCH_ALSO}"
+fi
+
 measure tablerod normal -m idle -c "$IDLE"
 t=$(get per_conn_kib)
 keep idle "$t"
@@ -616,6 +669,12 @@ target "bystander p99, websocket ping flood / quiet" "$(kept flood.ping)" \
     "<=" 1.5
 target "bystander p99, pipelining flood / quiet" "$(kept flood.pipe)" \
     "<=" 1.5
+for mode in default lifted; do
+	target "bystander p99, guest history storm ($mode)" \
+	    "$(kept "history..$mode.by")" "<" 50 ms
+	target "bystander p99, guest history storm ($mode) / quiet" \
+	    "$(kept "history..$mode.ratio")" "<=" 1.5
+done
 # The bots: time per move, depth and nodes per second of each level from the
 # start and a middle game; Stones' value; short ladders (time x SCALE).
 # The full ladder (hours on two cores; times x0.1, 100 Ataxx and 20 Amazons

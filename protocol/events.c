@@ -48,6 +48,10 @@ static const struct events_entry events_table[] = {
     [PROTO_EV_RECONNECT] = {"reconnect", 0, text_event_reconnect},
     /* An operator's word to everyone online (announce). */
     [PROTO_EV_ANNOUNCEMENT] = {"announcement", 0, text_event_announcement},
+    /* How many watch a room whose watchers come and go too many to name
+     * one by one: names its room, with no seq (it is no part of the
+     * game's history, and is sent from a timer, stored nowhere). */
+    [PROTO_EV_WATCHERS] = {"watchers", 0, text_event_watchers},
 };
 _Static_assert(sizeof events_table / sizeof events_table[0] == PROTO_EV_COUNT,
     "one row per event");

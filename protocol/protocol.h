@@ -329,7 +329,8 @@ enum proto_verb proto_verbs_check(void);
 	X(TOURNEY_ROUND, tourney_round)                                        \
 	X(TOURNEY_ENDED, tourney_ended)                                        \
 	X(RECONNECT, reconnect)                                                \
-	X(ANNOUNCEMENT, announcement)
+	X(ANNOUNCEMENT, announcement)                                          \
+	X(WATCHERS, watchers)
 
 enum proto_event_kind {
 #define PROTO_EVENT_ENUM(upper, lower) PROTO_EV_##upper,

@@ -809,9 +809,16 @@ text_rooms(struct text_buf *b, const cJSON *msg)
 	cJSON_ArrayForEach(r, rooms)
 		text_summary(b, r);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")) &&
-	    text_str(msg, "next") != NULL)
-		text_addf(
-		    b, "More rooms: rooms from=%s\n", text_str(msg, "next"));
+	    text_str(msg, "next") != NULL) {
+		const char *st = text_str(rooms->child, "status");
+
+		if (st != NULL && strcmp(st, "ended") == 0)
+			text_addf(b, "More games: rooms ended from=%s\n",
+			    text_str(msg, "next"));
+		else
+			text_addf(b, "More rooms: rooms from=%s\n",
+			    text_str(msg, "next"));
+	}
 }
 
 /* who's reply. */
@@ -1098,6 +1105,10 @@ text_reply_history(struct text_buf *b, const cJSON *msg)
 		text_add(b, "  ");
 		text_finished(b, g);
 	}
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")) &&
+	    text_str(msg, "next") != NULL)
+		text_addf(b, "More: history %s from=%s\n", name,
+		    text_str(msg, "next"));
 }
 
 /* A time in ms since the epoch as "2026-11-27 04:50 UTC" ("-" when 0). */
@@ -1407,6 +1418,21 @@ text_event_left(struct text_buf *b, const cJSON *msg)
 	text_add(b, " left.\n");
 }
 
+/* How many watch a busy room: "[r1] 23 watching (20 of them guests)." */
+void
+text_event_watchers(struct text_buf *b, const cJSON *msg)
+{
+	long long n = 0, guests = 0;
+
+	text_room(b, msg);
+	text_num(msg, "watchers", &n);
+	text_num(msg, "guests", &guests);
+	text_addf(b, "%lld watching", n);
+	if (guests > 0)
+		text_addf(b, " (%lld of them guests)", guests);
+	text_add(b, ".\n");
+}
+
 void
 text_event_started(struct text_buf *b, const cJSON *msg)
 {
@@ -1419,6 +1445,9 @@ text_event_started(struct text_buf *b, const cJSON *msg)
 		text_seats(b, seats);
 	}
 	text_add(b, ".\n");
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(msg, "rated")) &&
+	    text_str(msg, "unrated") != NULL)
+		text_addf(b, "Not rated: %s.\n", text_str(msg, "unrated"));
 	text_picture(b, msg);
 	text_turn(b, msg);
 	text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
@@ -1989,6 +2018,14 @@ text_event_tourney_ended(struct text_buf *b, const cJSON *msg)
 {
 	const char *id = text_str(msg, "tourney");
 
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "expired"))) {
+		text_add(b, "Tournament ");
+		text_add_untrusted(b, id != NULL ? id : "?", NULL);
+		text_add(b,
+		    " expired: its organiser did not start it in "
+		    "time.\n");
+		return;
+	}
 	text_add(b, "Tournament ");
 	text_add_untrusted(b, id != NULL ? id : "?", NULL);
 	text_add(b, " is over. Final standings:\n");

@@ -327,13 +327,13 @@ static const struct verbs_entry verbs_invite = {
 static const struct verbs_entry verbs_history = {
     .name = "history",
     .login = 1,
-    .fields = F(NAME),
+    .fields = F(NAME) | F(FROM),
     .required = 0,
     .args = PROTO_ARGS_FIELDS,
     .positional = {PROTO_F_NAME, -1},
-    .usage = "history [NAME]",
-    .summary = "a player's finished games, newest first (yours without "
-               "NAME)",
+    .usage = "history [NAME] [from=CURSOR]",
+    .summary = "a player's finished games, newest first, a page at a "
+               "time (yours without NAME)",
     .text = text_reply_history,
 };
 

@@ -49,6 +49,11 @@ struct worker;
 #define SERVER_ROOMS_PER_PLAYER 16
 /* Spectators per room: every one costs a copy of every event. */
 #define SERVER_WATCHERS_MAX 64
+/* Guests (watchers without a name) may take 1/SHARE of a room's watcher
+ * slots (--max-watchers): anyone can open guest connections without a
+ * name, and would otherwise take every slot (issue 30), leaving none for
+ * the players' friends. */
+#define SERVER_GUEST_WATCHERS_SHARE 2
 /* Longest chat message in bytes: a few sentences. */
 #define SERVER_CHAT_MAX 500
 /* Messages a connection may send per second on average, and in a burst:
@@ -123,6 +128,23 @@ struct worker;
  * SERVER_GAME_MOVES_MAX): a player finishes a few an hour, a script would
  * otherwise fill the disk at its message rate. */
 #define SERVER_GAMES_PER_HOUR 60
+/* Reads of the store a second that guests at one address may make
+ * (history, `rooms ended`, a finished room no longer in memory), in
+ * bursts of five times as many (limit.c): each is an indexed read of a
+ * millisecond or two on the event loop, which a person needs a few of a
+ * minute and a script could ask for at its message rate. */
+#define SERVER_GUEST_READS 2
+/* A game between two people is rated only when each has existed this
+ * long (--rated-min-age) and has finished this many rated games, bots'
+ * included (--rated-min-games), and they come from different addresses
+ * (an IPv6 /64 counts as one): a name is free and made in a moment, so
+ * without these anyone can feed a rating with throwaway names that lose
+ * on purpose (issue 30: 1500 -> 2274 in 60 games). A day and five games:
+ * a newcomer's first evening is rated against the bots, and a farm needs
+ * names made a day before, each with five games played out, from other
+ * addresses. docs/RULES.md, "Ratings". */
+#define SERVER_RATED_MIN_AGE_SEC 86400
+#define SERVER_RATED_MIN_GAMES 5
 /* Finished games deleted at most per prune (--keep-games-days): one short
  * transaction of the store thread, every SWEEP_GAMES_SEC. */
 #define SERVER_GAMES_PRUNE_MAX 1000
@@ -221,6 +243,11 @@ struct config {
 	int new_names; /* identities per address per hour */
 	int unplayed_days;
 	int games_per_hour;  /* finished games kept per identity per hour */
+	int guest_reads;     /* guests' reads of the store per s per address */
+	int rated_min_age_sec;  /* rated games: an identity's least age */
+	int rated_min_games;    /* and its rated games finished */
+	int rated_same_address; /* 1: two people on one address are rated */
+	int tourney_expire_sec; /* an open tournament expires after this */
 	int keep_games_days; /* finished games kept this long; 0: forever */
 	int rooms_page;
 	int waiting_expire_sec;

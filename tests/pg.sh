@@ -13,16 +13,18 @@ cd "$(dirname "$0")/.."
 # identities (tokens, case-folded names and their migration, pruning),
 # tournaments (their rows, restarts in the middle of a round), the
 # protocol suites, bots resuming after a restart, blocks and the
-# operators' bans, mutes and log.
+# operators' bans, mutes and log, the rating's decision stored at a
+# game's start, the paged reads of finished games.
 TESTS=$(cd tests/blackbox && echo test_persist_*.py test_badclient_store.py \
     test_badclient_group.py test_badclient_midgroup.py \
     test_badclient_private.py test_badclient_abuse.py \
     test_newcomer_archive.py test_newcomer_solo.py test_protocol_*.py \
     test_client_reconnect.py test_client_token.py test_bots_fair.py \
     test_workers.py test_ratings.py test_seeks.py test_tourney.py \
-    test_social_block.py test_moderate.py)
+    test_social_block.py test_moderate.py test_farm_ratings.py \
+    test_reads_bounded.py test_tourney_expire.py)
 # PostgreSQL's own fsync is not under test (the tests kill tablerod, never
 # PostgreSQL): off keeps the suite quick. The backend's own unit test too.
 # shellcheck disable=SC2086 # the list is meant to split into words
 PGTEST_FSYNC=off exec sh contrib/pgtest.sh run \
-    sh tests/run.sh "$BUILD" 0 test_pgstore $TESTS
+    sh tests/run.sh "$BUILD" 0 test_pgstore test_reads $TESTS

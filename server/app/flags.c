@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "server/club/seek.h"
+#include "server/club/tourney.h"
 #include "server/app/app.h"
 #include "server/cmd/cmd.h"
 #include "server/club/club.h"
@@ -480,6 +481,48 @@ static const struct flags_entry flags_table[] = {
             "address: " FLAGS_STR(
                 SERVER_ADDR_RATE_FACTOR) " x as many); "
                                          "past it, starting a game is refused"},
+    {.name = "guest-reads",
+        .type = FLAGS_INT,
+        .off = CFG(guest_reads),
+        .min = 1,
+        .max = 1000000,
+        .def = SERVER_GUEST_READS,
+        .arg = "N",
+        .help = "reads of the store (history, rooms ended, a finished "
+                "room) guests at one address may make a second, in bursts "
+                "of 5 x as many"},
+    {.name = "rated-min-age",
+        .type = FLAGS_INT,
+        .off = CFG(rated_min_age_sec),
+        .min = 0,
+        .max = 31536000,
+        .def = SERVER_RATED_MIN_AGE_SEC,
+        .arg = "SECONDS",
+        .help = "a game between two people is rated only when both "
+                "identities are this old"},
+    {.name = "rated-min-games",
+        .type = FLAGS_INT,
+        .off = CFG(rated_min_games),
+        .min = 0,
+        .max = 1000,
+        .def = SERVER_RATED_MIN_GAMES,
+        .arg = "N",
+        .help = "and both have finished this many rated games (against "
+                "bots too)"},
+    {.name = "rated-same-address",
+        .type = FLAGS_BOOL,
+        .off = CFG(rated_same_address),
+        .help = "rate games between two people on one address (an IPv6 "
+                "/64) too"},
+    {.name = "tourney-expire",
+        .type = FLAGS_INT,
+        .off = CFG(tourney_expire_sec),
+        .min = 1,
+        .max = 31536000,
+        .def = TOURNEY_EXPIRE_SEC,
+        .arg = "SECONDS",
+        .help = "a tournament its organiser has not started expires this "
+                "long after it was made"},
     {.name = "keep-games-days",
         .type = FLAGS_INT,
         .off = CFG(keep_games_days),

@@ -1,6 +1,7 @@
 /*
  * club.c: the club on the rooms. Through the room hooks, a game's start
- * settles its players' seeks, and its end is rated, then recorded, then
+ * settles its players' seeks and is told whether it is rated, and its
+ * end is rated, then recorded, then
  * scored in its tournament: the rating's change goes into the result
  * before the tournament reads it and pairs its next round.
  */
@@ -12,6 +13,7 @@ static void
 club_room_started(struct room *r)
 {
 	seek_room_started(r);
+	rating_game_start(r);
 }
 
 static void

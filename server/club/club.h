@@ -29,6 +29,7 @@ void rating_fresh_each(struct server *srv, const char *name,
     void (*cb)(void *arg, const struct store_rating *r), void *arg);
 int rating_option_check(
     const struct rules_game *g, const cJSON *options, char *err, size_t errlen);
+void rating_game_start(struct room *r);
 void rating_game_end(struct room *r, const char *result, int winner);
 
 /* record.c: one-player records */

@@ -280,9 +280,10 @@ rating_moves_of(const struct room *r, int seat)
 	return n;
 }
 
-/* Why the game that just ended in r is not rated, or NULL when it is. */
+/* Why the game in r is not rated by what is known at its start (its
+ * options and seats), or NULL. */
 static const char *
-rating_unrated(const struct room *r, const char *result)
+rating_unrated_seats(const struct room *r)
 {
 	const char *opt = cJSON_GetStringValue(
 	    cJSON_GetObjectItemCaseSensitive(r->options, RATING_OPT));
@@ -295,8 +296,6 @@ rating_unrated(const struct room *r, const char *result)
 	    cJSON_GetObjectItemCaseSensitive(r->options, RULES_OPT_POSITION) !=
 	        NULL)
 		return "it began from a loaded position";
-	if (strcmp(result, "win") != 0 && strcmp(result, "draw") != 0)
-		return "it has no winner and is no draw";
 	for (s = 0; s < 2; s++) {
 		if (r->seats[s].player != NULL)
 			people++;
@@ -307,10 +306,183 @@ rating_unrated(const struct room *r, const char *result)
 	}
 	if (people == 0)
 		return "no person played";
+	return NULL;
+}
+
+/* Why the game that just ended in r is not rated, or NULL when it is:
+ * what its start decided (rating_game_start; a room from before decides
+ * here by its options and seats), then its end. */
+static const char *
+rating_unrated(const struct room *r, const char *result)
+{
+	const char *why;
+	int s;
+
+	if (r->rated == 0)
+		return r->unrated;
+	if ((why = rating_unrated_seats(r)) != NULL)
+		return why;
+	if (strcmp(result, "win") != 0 && strcmp(result, "draw") != 0)
+		return "it has no winner and is no draw";
 	for (s = 0; s < 2; s++)
 		if (rating_moves_of(r, s) < RATING_MOVES_MIN)
 			return "aborted: fewer than two moves by each side";
 	return NULL;
+}
+
+/* A time in seconds as people read it: "24 h", "90 min", "45 s". */
+static void
+rating_span(int sec, char *buf, size_t len)
+{
+	if (sec >= 3600 && sec % 3600 == 0)
+		snprintf(buf, len, "%d h", sec / 3600);
+	else if (sec >= 60 && sec % 60 == 0)
+		snprintf(buf, len, "%d min", sec / 60);
+	else
+		snprintf(buf, len, "%d s", sec);
+}
+
+/* When p's identity was made: known since its hello, else read from the
+ * store; one the store does not hold yet is being made now. */
+static int64_t
+rating_made_ms(struct server *srv, struct player *p)
+{
+	struct store_identity id;
+	int found = 0;
+
+	if (p->created_ms > 0)
+		return p->created_ms;
+	if (store_identity_find(srv->reader, p->name, &id, &found) != 0)
+		log_error("store: %s", store_errmsg(srv->reader));
+	if (!found || id.created_ms <= 0)
+		return clock_now_ms();
+	p->created_ms = id.created_ms;
+	return p->created_ms;
+}
+
+/* Pools a player is rated in at most, as rating_games_of counts them:
+ * each game and board size; far more than there are. */
+#define RATING_POOLS_MAX 32
+
+/* What rating_games_of gathers: the rated games of each pool. */
+struct rating_count {
+	char pool[RATING_POOLS_MAX][RATING_POOL_MAX];
+	int games[RATING_POOLS_MAX];
+	int n;
+};
+
+/* Count games in pool, unless the pool is counted already (the
+ * newest first: what is queued before what is stored). */
+static void
+rating_count_add(struct rating_count *c, const char *pool, int games)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->pool[i], pool) == 0)
+			return;
+	if (c->n == RATING_POOLS_MAX)
+		return;
+	snprintf(c->pool[c->n], sizeof c->pool[0], "%s", pool);
+	c->games[c->n++] = games;
+}
+
+static void
+rating_count_cb(void *arg, const struct store_rating *r)
+{
+	rating_count_add(arg, r->pool, r->wins + r->draws + r->losses);
+}
+
+/* The rated games name has finished, in every pool, bots' included: its
+ * ratings queued and not yet committed, then the store's. */
+static int
+rating_games_of(struct server *srv, const char *name)
+{
+	struct rating_count *c = xcalloc(1, sizeof *c);
+	int i, n = 0;
+
+	rating_fresh_each(srv, name, rating_count_cb, c);
+	if (store_ratings_of(srv->reader, name, rating_count_cb, c) != 0)
+		log_error("store: %s", store_errmsg(srv->reader));
+	for (i = 0; i < c->n; i++)
+		n += c->games[i];
+	free(c);
+	return n;
+}
+
+/* The address a player plays from: its connection's, else the last one
+ * it logged in from ("" when none is known). */
+static const char *
+rating_addr_of(const struct player *p)
+{
+	if (p->conn != NULL && p->conn->lim_addr != NULL)
+		return p->conn->lim_addr->key;
+	return p->addr;
+}
+
+/* Why a game between the two people seated in r is not rated by the
+ * rules against farming (docs/RULES.md, "Ratings"), into why; 0 when it
+ * is rated, -1 when not. */
+static int
+rating_people_rules(struct room *r, char *why, size_t len)
+{
+	const struct config *cfg = &r->srv->cfg;
+	struct player *p[2] = {r->seats[0].player, r->seats[1].player};
+	const char *a0 = rating_addr_of(p[0]), *a1 = rating_addr_of(p[1]);
+	int64_t now = clock_now_ms();
+	char span[32];
+	int s;
+
+	if (!cfg->rated_same_address && a0[0] != '\0' && strcmp(a0, a1) == 0) {
+		snprintf(why, len,
+		    "both players play from one address: games between "
+		    "them are not rated");
+		return -1;
+	}
+	for (s = 0; s < 2; s++) {
+		if (now - rating_made_ms(r->srv, p[s]) >=
+		    (int64_t)cfg->rated_min_age_sec * 1000)
+			continue;
+		rating_span(cfg->rated_min_age_sec, span, sizeof span);
+		snprintf(why, len,
+		    "%s is new: games between people are rated once both "
+		    "names are %s old",
+		    p[s]->name, span);
+		return -1;
+	}
+	for (s = 0; s < 2 && cfg->rated_min_games > 0; s++) {
+		if (rating_games_of(r->srv, p[s]->name) >= cfg->rated_min_games)
+			continue;
+		snprintf(why, len,
+		    "%s is new: games between people are rated once both "
+		    "have finished %d rated games (against bots too)",
+		    p[s]->name, cfg->rated_min_games);
+		return -1;
+	}
+	return 0;
+}
+
+/* Decide whether the two-player game starting in r (room_start_prepare,
+ * before its commit) is rated: r->rated and r->unrated, stored with the
+ * room and told in the started event and again at the end. Its options
+ * and seats first; between two people, the rules against farming. */
+void
+rating_game_start(struct room *r)
+{
+	const char *why;
+
+	if (r->g->seats != 2)
+		return;
+	r->rated = 1;
+	r->unrated[0] = '\0';
+	if ((why = rating_unrated_seats(r)) != NULL) {
+		r->rated = 0;
+		snprintf(r->unrated, sizeof r->unrated, "%s", why);
+		return;
+	}
+	if (r->seats[0].player != NULL && r->seats[1].player != NULL &&
+	    rating_people_rules(r, r->unrated, sizeof r->unrated) != 0)
+		r->rated = 0;
 }
 
 /* One side's entry of the result's ratings. */

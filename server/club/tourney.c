@@ -134,7 +134,22 @@ tourney_status_name(enum tourney_status s)
 {
 	return s == TOURNEY_OPEN   ? "open"
 	    : s == TOURNEY_PLAYING ? "playing"
-	                           : "ended";
+	    : s == TOURNEY_ENDED   ? "ended"
+	                           : "expired";
+}
+
+/* 1 when t is over: played to its end, or expired unplayed. */
+static int
+tourney_over(const struct tourney *t)
+{
+	return t->status == TOURNEY_ENDED || t->status == TOURNEY_EXPIRED;
+}
+
+/* When the open tournament t expires (ms since the epoch). */
+static int64_t
+tourney_expires_ms(const struct tourney *t)
+{
+	return t->created_ms + (int64_t)t->srv->cfg.tourney_expire_sec * 1000;
 }
 
 /* The live tournament (not ended) whose current round plays in room r,
@@ -266,6 +281,9 @@ tourney_summary(const struct tourney *t, int with_players)
 	cJSON_AddNumberToObject(o, "round", t->round);
 	cJSON_AddStringToObject(o, "status", tourney_status_name(t->status));
 	cJSON_AddStringToObject(o, "organiser", t->organiser);
+	if (t->status == TOURNEY_OPEN)
+		cJSON_AddItemToObject(
+		    o, "expires_ms", proto_int(tourney_expires_ms(t)));
 	cJSON_AddNumberToObject(o, "grace", t->grace_sec);
 	if (t->clock_initial_ms > 0)
 		cJSON_AddItemToObject(o, "clock",
@@ -643,17 +661,61 @@ tourney_step(struct tourney *t, int64_t now)
 		tourney_next_round(t);
 }
 
+/* The open tournament t was not started in time: it expires, stored
+ * before its organiser and players hear of it (tourney_ended with
+ * expired), and counts against no cap from then on. */
+static void
+tourney_expire(struct tourney *t)
+{
+	char span[32], msg[160];
+	int sec = t->srv->cfg.tourney_expire_sec;
+	cJSON *ev;
+	int i;
+
+	t->status = TOURNEY_EXPIRED;
+	tstore_tourney(t);
+	if (sec >= 3600 && sec % 3600 == 0)
+		snprintf(span, sizeof span, "%d h", sec / 3600);
+	else if (sec >= 60 && sec % 60 == 0)
+		snprintf(span, sizeof span, "%d min", sec / 60);
+	else
+		snprintf(span, sizeof span, "%d s", sec);
+	snprintf(msg, sizeof msg,
+	    "%s expired: its organiser did not start it within %s of its "
+	    "creation",
+	    t->id, span);
+	log_info("tournament %s expired (%d players)", t->id, t->nplayers);
+	ev = proto_event(PROTO_EV_TOURNEY_ENDED, NULL, 0);
+	cJSON_AddStringToObject(ev, "tourney", t->id);
+	cJSON_AddBoolToObject(ev, "expired", 1);
+	cJSON_AddStringToObject(ev, "message", msg);
+	cJSON_AddStringToObject(ev, "tiebreak", tourney_tiebreak_name(t));
+	cJSON_AddItemToObject(ev, "standings", cJSON_CreateArray());
+	for (i = 0; i < t->nplayers; i++)
+		player_send(t->srv, t->names[i], ev);
+	if (tourney_player_index(t, t->organiser) < 0)
+		player_send(t->srv, t->organiser, ev);
+	cJSON_Delete(ev);
+}
+
 void
 tourney_sweep(struct server *srv)
 {
+	const struct cluster_ops *cl = srv->cluster_ops;
 	struct tourney *t;
 	int64_t now = clock_now_ms();
 
-	if (storeq_failing(srv->storeq))
+	if (storeq_failing(srv->storeq) || (cl != NULL && !cl->club_here(srv)))
 		return;
-	for (t = tourney_list; t != NULL; t = t->next)
-		if (t->status == TOURNEY_PLAYING && t->srv == srv)
+	for (t = tourney_list; t != NULL; t = t->next) {
+		if (t->srv != srv)
+			continue;
+		if (t->status == TOURNEY_PLAYING)
 			tourney_step(t, now);
+		else if (t->status == TOURNEY_OPEN &&
+		    now >= tourney_expires_ms(t))
+			tourney_expire(t);
+	}
 }
 
 /* At start, after the rooms: every tournament back from the store. A
@@ -670,7 +732,7 @@ tourney_recover(struct server *srv)
 		return -1;
 	for (t = tourney_list; t != NULL; t = t->next) {
 		all++;
-		if (t->status != TOURNEY_ENDED)
+		if (!tourney_over(t))
 			live++;
 	}
 	if (all > 0)
@@ -778,22 +840,103 @@ tourney_take_format(
 	return ok ? 0 : -1;
 }
 
-/* Tournaments not over that name organises, and all of them. */
-static int
-tourney_live(const char *name, int *all)
+/* What a cap on tournaments not over counts: those of one organiser,
+ * of one address (addr: its limit key), or (both NULL) all of them. */
+struct tourney_cap {
+	const char *organiser, *addr;
+	int live;          /* tournaments not over */
+	int64_t first_ms;  /* when the first open one expires (0: none open) */
+	const char *first; /* its id */
+};
+
+/* Count the tournaments not over that cap c counts. */
+static void
+tourney_cap_count(struct tourney_cap *c)
 {
 	struct tourney *t;
-	int mine = 0;
 
-	*all = 0;
+	c->live = 0;
+	c->first_ms = 0;
+	c->first = NULL;
 	for (t = tourney_list; t != NULL; t = t->next) {
-		if (t->status == TOURNEY_ENDED)
+		if (tourney_over(t) ||
+		    (c->organiser != NULL &&
+		        strcmp(t->organiser, c->organiser) != 0) ||
+		    (c->addr != NULL && strcmp(t->addr, c->addr) != 0))
 			continue;
-		(*all)++;
-		if (strcmp(t->organiser, name) == 0)
-			mine++;
+		c->live++;
+		if (t->status == TOURNEY_OPEN &&
+		    (c->first_ms == 0 || tourney_expires_ms(t) < c->first_ms)) {
+			c->first_ms = tourney_expires_ms(t);
+			c->first = t->id;
+		}
 	}
-	return mine;
+}
+
+/* Refuse a create past a cap (whose: "you organise", "your address has
+ * made", "the server runs"), saying when to try again: when the first of
+ * the open ones it counts expires (the reply's retry_after, in seconds),
+ * else once one of them ends. */
+static void
+tourney_cap_refuse(struct conn *c, const struct proto_request *req,
+    const struct tourney_cap *cap, const char *whose, int max)
+{
+	char msg[320];
+	cJSON *rep;
+
+	if (cap->first_ms > 0) {
+		int64_t wait = cap->first_ms - clock_now_ms();
+		long long sec = wait > 0 ? (wait + 999) / 1000 : 1;
+
+		snprintf(msg, sizeof msg,
+		    "%s %d tournaments not over already, the most there may "
+		    "be; try again in %lld min, when %s expires unless it is "
+		    "started",
+		    whose, max, (sec + 59) / 60, cap->first);
+		rep = proto_error_reply(req, PROTO_E_LIMIT_REACHED, msg);
+		proto_add_int(rep, "retry_after", sec);
+	} else {
+		snprintf(msg, sizeof msg,
+		    "%s %d tournaments not over already, the most there may "
+		    "be, and all are being played; try again once one of them "
+		    "ends",
+		    whose, max);
+		rep = proto_error_reply(req, PROTO_E_LIMIT_REACHED, msg);
+	}
+	conn_reply(c, rep);
+}
+
+/* May c make one more tournament: its organiser's, its address's and the
+ * server's caps? 0, or -1 after refusing. */
+static int
+tourney_caps_ok(struct conn *c, const struct proto_request *req)
+{
+	const char *addr = c->lim_addr != NULL ? c->lim_addr->key : NULL;
+	struct tourney_cap mine = {c->player->name, NULL, 0, 0, NULL},
+	                   here = {NULL, addr, 0, 0, NULL},
+	                   all = {NULL, NULL, 0, 0, NULL};
+
+	tourney_cap_count(&mine);
+	if (mine.live >= TOURNEY_PER_ORGANISER) {
+		tourney_cap_refuse(
+		    c, req, &mine, "you organise", TOURNEY_PER_ORGANISER);
+		return -1;
+	}
+	if (addr != NULL) {
+		tourney_cap_count(&here);
+		if (here.live >= TOURNEY_PER_ADDRESS) {
+			tourney_cap_refuse(c, req, &here,
+			    "your address has made", TOURNEY_PER_ADDRESS);
+			return -1;
+		}
+	}
+	tourney_cap_count(&all);
+	if (all.live >= TOURNEY_LIVE_MAX) {
+		tourney_cap_refuse(
+		    c, req, &all, "the server runs", TOURNEY_LIVE_MAX);
+		return -1;
+	}
+	return 0;
 }
 
 static void
@@ -805,7 +948,7 @@ tourney_create(struct conn *c, const struct proto_request *req)
 	struct tourney *t;
 	struct room *probe;
 	cJSON *o;
-	int i, swiss, rounds, grace, all;
+	int i, swiss, rounds, grace;
 
 	if (g == NULL) {
 		conn_error(c, req, PROTO_E_NO_SUCH_GAME,
@@ -817,16 +960,8 @@ tourney_create(struct conn *c, const struct proto_request *req)
 		    "%s is a one-player game: no tournaments", g->name);
 		return;
 	}
-	if (tourney_live(c->player->name, &all) >= TOURNEY_PER_ORGANISER ||
-	    all >= TOURNEY_LIVE_MAX) {
-		conn_error(c, req, PROTO_E_LIMIT_REACHED,
-		    all >= TOURNEY_LIVE_MAX
-		        ? "the server runs %d tournaments already"
-		        : "you organise %d tournaments already",
-		    all >= TOURNEY_LIVE_MAX ? TOURNEY_LIVE_MAX
-		                            : TOURNEY_PER_ORGANISER);
+	if (tourney_caps_ok(c, req) != 0)
 		return;
-	}
 	o = cJSON_CreateObject();
 	for (i = 0; i < req->noptions; i++)
 		cJSON_AddStringToObject(
@@ -859,6 +994,8 @@ tourney_create(struct conn *c, const struct proto_request *req)
 		t->clock_inc_ms = (int64_t)req->clock_increment * 1000;
 	}
 	snprintf(t->organiser, sizeof t->organiser, "%s", c->player->name);
+	snprintf(t->addr, sizeof t->addr, "%s",
+	    c->lim_addr != NULL ? c->lim_addr->key : "");
 	t->created_ms = clock_now_ms();
 	tstore_tourney(t);
 	log_info("%s created tournament %s (%s, %s)", c->player->name, t->id,
@@ -866,12 +1003,26 @@ tourney_create(struct conn *c, const struct proto_request *req)
 	tourney_reply(c, req, t);
 }
 
+/* 1 after refusing req when t expired unplayed (not_allowed). */
+static int
+tourney_expired_refuse(
+    struct conn *c, const struct proto_request *req, const struct tourney *t)
+{
+	if (t->status != TOURNEY_EXPIRED)
+		return 0;
+	conn_error(c, req, PROTO_E_NOT_ALLOWED,
+	    "%s expired: its organiser did not start it in time (tourney "
+	    "create makes a new one)",
+	    t->id);
+	return 1;
+}
+
 static void
 tourney_join(struct conn *c, const struct proto_request *req)
 {
 	struct tourney *t = tourney_arg(c, req);
 
-	if (t == NULL)
+	if (t == NULL || tourney_expired_refuse(c, req, t))
 		return;
 	if (t->status != TOURNEY_OPEN) {
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
@@ -898,7 +1049,7 @@ tourney_leave(struct conn *c, const struct proto_request *req)
 	struct tourney *t = tourney_arg(c, req);
 	int i;
 
-	if (t == NULL)
+	if (t == NULL || tourney_expired_refuse(c, req, t))
 		return;
 	if (t->status != TOURNEY_OPEN) {
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
@@ -936,6 +1087,8 @@ tourney_start(struct conn *c, const struct proto_request *req)
 		    t->id);
 		return;
 	}
+	if (tourney_expired_refuse(c, req, t))
+		return;
 	if (t->status != TOURNEY_OPEN) {
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s has started already", t->id);
@@ -975,8 +1128,10 @@ tourney_list_reply(struct conn *c, const struct proto_request *req)
 	cJSON *a = cJSON_AddArrayToObject(rep, "tourneys");
 	struct tourney *t;
 
+	/* not the expired ones: nothing was played in them */
 	for (t = tourney_list; t != NULL; t = t->next)
-		cJSON_AddItemToArray(a, tourney_summary(t, 0));
+		if (t->status != TOURNEY_EXPIRED)
+			cJSON_AddItemToArray(a, tourney_summary(t, 0));
 	conn_reply(c, rep);
 }
 

@@ -16,6 +16,15 @@
 #define TOURNEY_LIVE_MAX 64
 /* Tournaments not yet over that one organiser may hold. */
 #define TOURNEY_PER_ORGANISER 4
+/* Tournaments not yet over made from one address (an IPv6 /64), whoever
+ * organises them: a club behind one router runs a few at once, but
+ * throwaway names cannot take the server's TOURNEY_LIVE_MAX between them
+ * (issue 30: 16 names x 4 filled it in 4 s). */
+#define TOURNEY_PER_ADDRESS 8
+/* Seconds an open tournament waits for its organiser's start
+ * (--tourney-expire): an evening to gather the players. Past it, it
+ * expires and counts against no cap. */
+#define TOURNEY_EXPIRE_SEC 10800
 /* Seconds a paired player has to sit down in the room before losing the
  * game by forfeit: the default, and the range of grace=. Past the most,
  * a class has gone home; the least keeps tests quick. */
@@ -28,7 +37,12 @@
 /* "t" and a number, as room ids are "r" and one. */
 #define TOURNEY_ID_MAX 24
 
-enum tourney_status { TOURNEY_OPEN, TOURNEY_PLAYING, TOURNEY_ENDED };
+enum tourney_status {
+	TOURNEY_OPEN,
+	TOURNEY_PLAYING,
+	TOURNEY_ENDED,
+	TOURNEY_EXPIRED /* open past --tourney-expire: never played */
+};
 
 /* One game of a round; black -1 is a bye for white. "white" is the
  * room's first seat, "black" its second, whatever the game calls them. */
@@ -53,6 +67,7 @@ struct tourney {
 	int grace_sec;
 	int64_t clock_initial_ms, clock_inc_ms;
 	char organiser[SERVER_NAME_MAX + 1];
+	char addr[SERVER_LIMIT_KEY]; /* the address it was made from ("") */
 	enum tourney_status status;
 	int round; /* the round being played, 0 before the start */
 	int64_t created_ms;

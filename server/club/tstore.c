@@ -19,9 +19,10 @@
 #define TSTORE_TOURNEY_PUT                                                     \
 	"INSERT INTO tourneys (id, game, options, format, rounds, grace_sec,"  \
 	" clock_initial_ms, clock_increment_ms, organiser, status, round,"     \
-	" created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"   \
-	" $12) ON CONFLICT (id) DO UPDATE SET rounds = excluded.rounds,"       \
-	" status = excluded.status, round = excluded.round"
+	" created_ms, organiser_addr) VALUES ($1, $2, $3, $4, $5, $6, $7, $8," \
+	" $9, $10, $11, $12, $13) ON CONFLICT (id) DO UPDATE SET"              \
+	" rounds = excluded.rounds, status = excluded.status,"                 \
+	" round = excluded.round"
 #define TSTORE_PLAYER_PUT                                                      \
 	"INSERT INTO tourney_players (tourney, name, seq, joined_ms)"          \
 	" VALUES ($1, $2, $3, $4) ON CONFLICT (tourney, name) DO UPDATE"       \
@@ -43,7 +44,8 @@
 	"UPDATE tourney_games SET result = $2, reason = $3"                    \
 	" WHERE room = $1 AND result = ''"
 
-static const char *const tstore_status[] = {"open", "playing", "ended"};
+static const char *const tstore_status[] = {
+    "open", "playing", "ended", "expired"};
 
 /* Queue the tournament's row. */
 void
@@ -51,7 +53,7 @@ tstore_tourney(struct tourney *t)
 {
 	char rounds[16], grace[16], ci[24], cinc[24], round[16], created[24];
 	char *options = cJSON_PrintUnformatted(t->options);
-	const char *v[12];
+	const char *v[13];
 
 	if (options == NULL)
 		fatal("out of memory");
@@ -73,7 +75,8 @@ tstore_tourney(struct tourney *t)
 	v[9] = tstore_status[t->status];
 	v[10] = round;
 	v[11] = created;
-	storeq_club_row(t->srv->storeq, "tourneys", TSTORE_TOURNEY_PUT, 12, v);
+	v[12] = t->addr[0] != '\0' ? t->addr : NULL;
+	storeq_club_row(t->srv->storeq, "tourneys", TSTORE_TOURNEY_PUT, 13, v);
 	free(options);
 }
 
@@ -232,10 +235,12 @@ tstore_load_tourney(void *arg, const char *const *v)
 	t->clock_inc_ms = strtoll(v[7], NULL, 10);
 	snprintf(t->organiser, sizeof t->organiser, "%s", v[8]);
 	t->status = strcmp(v[9], "ended") == 0 ? TOURNEY_ENDED
+	    : strcmp(v[9], "expired") == 0     ? TOURNEY_EXPIRED
 	    : strcmp(v[9], "playing") == 0     ? TOURNEY_PLAYING
 	                                       : TOURNEY_OPEN;
 	t->round = atoi(v[10]);
 	t->created_ms = strtoll(v[11], NULL, 10);
+	snprintf(t->addr, sizeof t->addr, "%s", v[12] != NULL ? v[12] : "");
 	return 0;
 }
 

@@ -77,6 +77,10 @@ int cmd_chat_fits(struct conn *c, const struct proto_request *req);
 int cmd_store_failing(struct conn *c, const struct proto_request *req);
 
 /* cmd_archive.c */
+int cmd_archive_budget(struct conn *c, const struct proto_request *req);
+int cmd_archive_from(
+    struct conn *c, const struct proto_request *req, struct archive_page *pg);
+void cmd_archive_more(cJSON *rep, const struct archive_page *pg);
 void cmd_archive_show(struct conn *c, const struct proto_request *req);
 
 /* cmd_play.c */

@@ -1,34 +1,89 @@
 /*
  * cmd_archive.c: the verbs that read finished games from the store
  * (core/archive.c keeps them): history, and state or export of a room
- * that is no longer in memory.
+ * that is no longer in memory; and the budget of such reads that guests
+ * at one address share (`rooms ended` counts against it too).
  */
 #include <string.h>
 
 #include "server/cmd/cmd.h"
+#include "server/net/limit.h"
 
-/* The verb history [NAME]: the latest finished games a player played,
- * newest first; one's own private games too. */
+/* May c read the store for req? A guest's reads count against its
+ * address's budget (--guest-reads); everyone else's are free (a name's
+ * messages are rate limited already). 0, or -1 after replying
+ * rate_limited with when to try again. */
+int
+cmd_archive_budget(struct conn *c, const struct proto_request *req)
+{
+	int64_t wait_ms = 0;
+
+	if (!c->guest || limit_reads_take(c->srv, c->lim_addr, &wait_ms))
+		return 0;
+	c->srv->out_free = 1; /* shows nothing changed: not held */
+	conn_error(c, req, PROTO_E_RATE_LIMITED,
+	    "guests from your address may read finished games %d times a "
+	    "second; try again in %lld ms (or say hello NAME)",
+	    c->srv->cfg.guest_reads, (long long)wait_ms);
+	return -1;
+}
+
+/* A page's cursor from req's from into pg (none: the newest); 0, or -1
+ * after replying bad_request. */
+int
+cmd_archive_from(
+    struct conn *c, const struct proto_request *req, struct archive_page *pg)
+{
+	memset(&pg->from, 0, sizeof pg->from);
+	if (req->from == NULL ||
+	    archive_cursor_parse(req->from, &pg->from) == 0)
+		return 0;
+	conn_error(c, req, PROTO_E_BAD_REQUEST,
+	    "from is the next a page of finished games gave, like "
+	    "1795434301020.1234");
+	return -1;
+}
+
+/* Add a page's more and next to the reply. */
+void
+cmd_archive_more(cJSON *rep, const struct archive_page *pg)
+{
+	cJSON_AddBoolToObject(rep, "more", pg->more);
+	if (pg->more)
+		cJSON_AddStringToObject(rep, "next", pg->next);
+	else
+		cJSON_AddNullToObject(rep, "next");
+}
+
+/* The verb history [NAME] [from=CURSOR]: a page of the finished games a
+ * player played, newest first; one's own private games too. */
 void
 cmd_history(struct conn *c, const struct proto_request *req)
 {
 	const char *name = req->name != NULL ? req->name : c->player->name;
-	cJSON *rep, *list;
+	struct archive_page pg;
+	cJSON *rep;
+	int rc;
 
 	if (!player_name_valid(name)) {
 		conn_error(c, req, PROTO_E_BAD_NAME,
 		    "a name is 1 to 16 letters, digits, '_' or '-'");
 		return;
 	}
+	if (cmd_archive_from(c, req, &pg) != 0 ||
+	    cmd_archive_budget(c, req) != 0)
+		return;
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "name", name);
-	list = cJSON_AddArrayToObject(rep, "games");
-	if (archive_games_of(
-	        c->srv, name, strcmp(name, c->player->name) == 0, list) != 0) {
+	pg.list = cJSON_AddArrayToObject(rep, "games");
+	rc = archive_games_of(
+	    c->srv, name, strcmp(name, c->player->name) == 0, &pg);
+	if (rc != 0) {
 		cJSON_Delete(rep);
-		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		archive_read_failed(c, req, rc);
 		return;
 	}
+	cmd_archive_more(rep, &pg);
 	conn_reply(c, rep);
 }
 
@@ -38,9 +93,11 @@ void
 cmd_archive_show(struct conn *c, const struct proto_request *req)
 {
 	cJSON *row = NULL, *rep;
-	struct room *r = archive_find(c, req, &row);
+	struct room *r;
 
-	if (r == NULL)
+	if (cmd_archive_budget(c, req) != 0)
+		return;
+	if ((r = archive_find(c, req, &row)) == NULL)
 		return;
 	if (!archive_visible(c, row)) {
 		conn_error(

@@ -131,6 +131,30 @@ cmd_rooms_cursor(const char *from)
 	return *from != '\0' && *end == '\0' && n > 0 ? n : 0;
 }
 
+/* rooms ended [GAME] [from=CURSOR]: a page of the finished public games
+ * from the store, newest first, ARCHIVE_LIST_MAX at most; "next" is the
+ * cursor of the page after (`from`). */
+static void
+cmd_rooms_ended(struct conn *c, const struct proto_request *req)
+{
+	struct archive_page pg;
+	cJSON *rep;
+	int rc;
+
+	if (cmd_archive_from(c, req, &pg) != 0 ||
+	    cmd_archive_budget(c, req) != 0)
+		return;
+	rep = proto_reply(req);
+	pg.list = cJSON_AddArrayToObject(rep, "rooms");
+	if ((rc = archive_recent(c->srv, req->game, &pg)) != 0) {
+		cJSON_Delete(rep);
+		archive_read_failed(c, req, rc);
+		return;
+	}
+	cmd_archive_more(rep, &pg);
+	conn_reply(c, rep);
+}
+
 /* The public rooms, newest first, at most rooms_page of them: "more" says
  * whether older ones remain, "next" is the cursor to ask for them with
  * (`from`: rooms older than that one). A page is a few hundred bytes a
@@ -148,6 +172,10 @@ cmd_rooms(struct conn *c, const struct proto_request *req)
 		    c, req, PROTO_E_NO_SUCH_GAME, "no game '%s'", req->game);
 		return;
 	}
+	if (req->status != NULL && strcmp(req->status, "ended") == 0) {
+		cmd_rooms_ended(c, req);
+		return;
+	}
 	if (req->from != NULL && (before = cmd_rooms_cursor(req->from)) == 0) {
 		conn_error(c, req, PROTO_E_BAD_REQUEST,
 		    "from is the room a page ended with, like r12");
@@ -155,20 +183,6 @@ cmd_rooms(struct conn *c, const struct proto_request *req)
 	}
 	rep = proto_reply(req);
 	list = cJSON_AddArrayToObject(rep, "rooms");
-	if (req->status != NULL && strcmp(req->status, "ended") == 0) {
-		/* Finished games come from the store, newest first, the
-		 * latest ARCHIVE_LIST_MAX of them: one page, no cursor. */
-		if (archive_recent(c->srv, req->game, list) != 0) {
-			cJSON_Delete(rep);
-			conn_error(
-			    c, req, PROTO_E_INTERNAL, "the store failed");
-			return;
-		}
-		cJSON_AddBoolToObject(rep, "more", 0);
-		cJSON_AddNullToObject(rep, "next");
-		conn_reply(c, rep);
-		return;
-	}
 	TAILQ_FOREACH_REVERSE(r, &c->srv->rooms, room_list, entry)
 	{
 		if (r->number >= before || !cmd_rooms_listed(r, req))

@@ -311,12 +311,15 @@ cmd_member_event(
 	room_broadcast(r, ev);
 }
 
-/* Make the player a watcher of the room (a joined event tells the room);
- * what watch and a create with bots in every seat share. 0, or -1 after
- * replying limit_reached. */
+/* Make the player a watcher of the room (a joined event tells the room,
+ * or a watchers event counts it: room_watcher_news); what watch and a
+ * create with bots in every seat share. Guests may take a share of the
+ * room's watcher slots, no more. 0, or -1 after replying limit_reached. */
 static int
 cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 {
+	int guests_max = c->srv->cfg.max_watchers / SERVER_GUEST_WATCHERS_SHARE;
+
 	if (room_is_watcher(r, c->player))
 		return 0;
 	if (r->nwatchers >= c->srv->cfg.max_watchers) {
@@ -324,9 +327,19 @@ cmd_add_watcher(struct conn *c, const struct proto_request *req, struct room *r)
 		    "%s has %d watchers already", r->id, r->nwatchers);
 		return -1;
 	}
+	if (c->guest && room_guests(r) >= guests_max) {
+		conn_error(c, req, PROTO_E_LIMIT_REACHED,
+		    "%s has %d guests watching, the most guests may be (the "
+		    "other watcher slots are kept for players): say hello "
+		    "NAME to watch",
+		    r->id, guests_max);
+		return -1;
+	}
 	room_add_watcher(r, c->player);
-	room_commit(r, 1, 0);
-	cmd_member_event(r, PROTO_EV_JOINED, c->player, -1);
+	if (room_watcher_news(r)) {
+		room_commit(r, 1, 0);
+		cmd_member_event(r, PROTO_EV_JOINED, c->player, -1);
+	}
 	return 0;
 }
 
@@ -628,7 +641,7 @@ void
 cmd_leave(struct conn *c, const struct proto_request *req)
 {
 	struct room *r = cmd_room_arg(c, req);
-	int seat, s, people = 0, ended = 0, closing;
+	int seat, s, people = 0, ended = 0, closing, told = 1;
 
 	if (r == NULL)
 		return;
@@ -639,6 +652,8 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	if (seat < 0) {
+		/* its own left event, or counted (room_watcher_news) */
+		told = room_watcher_news(r);
 		room_remove_watcher(r, c->player);
 	} else if (r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED) {
 		ended = 1;
@@ -664,7 +679,8 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		if (r->seats[s].player != NULL)
 			people++;
 	closing = r->status == ROOM_WAITING && people == 0 && !tourney_keeps(r);
-	cmd_leave_commit(r, closing, 1 + ended);
+	if (closing || told || ended)
+		cmd_leave_commit(r, closing, told + ended);
 	room_sync_member(r, c->player);
 	conn_reply(c, proto_reply(req));
 	if (c->current == r) {
@@ -677,7 +693,8 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 		room_end_announce(r);
 	if (seat >= 0 && r->status == ROOM_ENDED)
 		r->seats[seat].gone = 1; /* left: the room may retire */
-	cmd_member_event(r, PROTO_EV_LEFT, c->player, seat);
+	if (told)
+		cmd_member_event(r, PROTO_EV_LEFT, c->player, seat);
 	if (closing)
 		cmd_room_close(r);
 	else if (r->status != ROOM_WAITING)

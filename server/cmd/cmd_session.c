@@ -108,6 +108,10 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	p->played = p->played || id.played;
+	/* what the club's rating rules ask of an identity (rating.c) */
+	p->created_ms = id.created_ms;
+	snprintf(p->addr, sizeof p->addr, "%s",
+	    c->lim_addr != NULL ? c->lim_addr->key : "");
 	/* Queued like any write: the reply waits for its commit. */
 	if (!p->played && !is_new)
 		storeq_identity_seen(c->srv->storeq, p->name, clock_now_ms());

@@ -14,10 +14,6 @@
 #include "server/store/storeq.h"
 #include "server/store/store.h"
 
-/* Finished games one `rooms ended` or `history` lists at most, newest
- * first: a screenful, and a bounded query however long the server runs. */
-#define ARCHIVE_LIST_MAX 50
-
 /* The seats as kept: seat, name, bot; who was connected is not history. */
 static cJSON *
 archive_seats(const struct room *r)
@@ -188,49 +184,86 @@ archive_summary(const struct store_game *g)
 	return o;
 }
 
-/* What a list query gathers: the summaries, of one game if `game`. */
-struct archive_list {
-	cJSON *list;
-	const char *game;
-};
-
+/* A page's games as the query gives them: the first ARCHIVE_LIST_MAX
+ * go into the list; one more says that older ones remain. */
 static void
 archive_list_add(void *arg, const struct store_game *g)
 {
-	struct archive_list *l = arg;
+	struct archive_page *pg = arg;
 
-	if (l->game == NULL || strcmp(l->game, g->game) == 0)
-		cJSON_AddItemToArray(l->list, archive_summary(g));
+	if (pg->n == ARCHIVE_LIST_MAX) {
+		pg->more = 1;
+		return;
+	}
+	cJSON_AddItemToArray(pg->list, archive_summary(g));
+	pg->n++;
+	snprintf(pg->next, sizeof pg->next, "%lld.%lld", g->ended_ms, g->id);
 }
 
-/* Add the latest finished public games (of one game if game is not NULL)
- * to list, newest first; 0, or -1 when the store failed (logged). */
+/* Read a page's cursor ("ENDED_MS.ID", as a page's next gives it) into
+ * *out; 0, or -1 when it is no cursor. */
 int
-archive_recent(struct server *srv, const char *game, cJSON *list)
+archive_cursor_parse(const char *text, struct store_cursor *out)
 {
-	struct archive_list l = {list, game};
+	char *end;
 
-	if (store_games_recent(srv->reader, game, ARCHIVE_LIST_MAX,
-	        archive_list_add, &l) != 0) {
-		log_error("store: %s", store_errmsg(srv->reader));
+	if (text == NULL || text[0] < '0' || text[0] > '9')
 		return -1;
-	}
-	return 0;
+	out->ended_ms = strtoll(text, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return -1;
+	out->id = strtoll(end + 1, &end, 10);
+	return *end == '\0' && out->ended_ms > 0 && out->id > 0 ? 0 : -1;
 }
 
-/* Add the latest finished games name played to list, newest first, its
- * private ones too when own; 0, or -1 when the store failed (logged). */
-int
-archive_games_of(struct server *srv, const char *name, int own, cJSON *list)
+/* What a page's read returned, logged when it failed: 0, -1 or
+ * STORE_SLOW. */
+static int
+archive_read_done(struct server *srv, int rc)
 {
-	struct archive_list l = {list, NULL};
-
-	if (store_games_of(srv->reader, name, own, ARCHIVE_LIST_MAX,
-	        archive_list_add, &l) != 0) {
+	if (rc != 0)
 		log_error("store: %s", store_errmsg(srv->reader));
-		return -1;
-	}
-	return 0;
+	return rc;
+}
+
+/* A page of the finished public games (of one game if game is not NULL)
+ * into pg, newest first from pg->from; 0, or -1 when the store failed,
+ * STORE_SLOW when the read took too long (logged). */
+int
+archive_recent(struct server *srv, const char *game, struct archive_page *pg)
+{
+	pg->n = pg->more = 0;
+	pg->next[0] = '\0';
+	return archive_read_done(srv,
+	    store_games_recent_from(srv->reader, game, &pg->from,
+	        ARCHIVE_LIST_MAX + 1, archive_list_add, pg));
+}
+
+/* A page of the finished games name played, its private ones too when
+ * own; as archive_recent. */
+int
+archive_games_of(
+    struct server *srv, const char *name, int own, struct archive_page *pg)
+{
+	pg->n = pg->more = 0;
+	pg->next[0] = '\0';
+	return archive_read_done(srv,
+	    store_games_of_from(srv->reader, name, own, &pg->from,
+	        ARCHIVE_LIST_MAX + 1, archive_list_add, pg));
+}
+
+/* Refuse req after a read of the store that returned rc (-1 or
+ * STORE_SLOW): internal, saying which. */
+void
+archive_read_failed(struct conn *c, const struct proto_request *req, int rc)
+{
+	if (rc == STORE_SLOW)
+		conn_error(c, req, PROTO_E_INTERNAL,
+		    "reading the store took longer than %d ms, the most a "
+		    "read may take; try again later",
+		    STORE_READ_MS);
+	else
+		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
 }
 
 /* The last finished game of a room, copied out of the query. */
@@ -354,13 +387,16 @@ struct room *
 archive_find(struct conn *c, const struct proto_request *req, cJSON **row)
 {
 	struct room *r;
-	int found = 0;
+	int found = 0, rc;
 
 	*row = NULL;
-	if (store_game_last(
-	        c->srv->reader, req->room, archive_keep, row, &found) != 0) {
+	rc = store_game_last(
+	    c->srv->reader, req->room, archive_keep, row, &found);
+	if (rc != 0) {
 		log_error("store: %s", store_errmsg(c->srv->reader));
-		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		cJSON_Delete(*row);
+		*row = NULL;
+		archive_read_failed(c, req, rc);
 		return NULL;
 	}
 	if (!found || *row == NULL) {

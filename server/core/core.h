@@ -7,6 +7,11 @@
 #define TABLERO_SERVER_CORE_H
 
 #include "server/net/net.h"
+#include "server/store/store.h"
+
+/* Why a game is not rated, in words ("the players share an address"),
+ * with room to spare. */
+#define RATING_WHY_MAX 128
 
 /*
  * A player: one identity in memory. Lifetime: made by player_get() at
@@ -21,6 +26,8 @@
 struct player {
 	struct table_link link; /* in srv->players, by name */
 	char name[SERVER_NAME_MAX + 1];
+	int64_t created_ms; /* when the identity was made; 0: not known */
+	char addr[SERVER_LIMIT_KEY]; /* its last address's key ("" none) */
 	struct conn *conn;    /* NULL while offline */
 	struct room **rooms;  /* rooms that hold this player (any order) */
 	int nrooms, roomscap; /* at most the rooms per player plus those
@@ -106,6 +113,18 @@ struct room {
 	int in_server;              /* room_add'ed (not one being created) */
 	int solo_tries;   /* one player: restarts and failed ends at this level
 	                     since it was last solved (record.c) */
+	/* Whether the game under way is rated, decided at its start by the
+	 * club (rating.c), stored with the room and said in its started
+	 * and ended events: -1 not decided (a one-player game, a room from
+	 * before), 1 rated, 0 not, with why in unrated. */
+	int rated;
+	char unrated[RATING_WHY_MAX];
+	/* Watchers' comings and goings (room_watcher_news): told one by one
+	 * within this bucket, else counted in a watchers event the timer
+	 * sends when dirty. */
+	struct bucket watcher_news;
+	int watchers_dirty;
+	struct event *watchers_timer;
 	long long epoch;  /* cluster.c: this node's lease epoch, 0: alone */
 	int64_t lease_ms; /* cluster.c: the lease last known held (mono) */
 };
@@ -249,6 +268,8 @@ long room_level_after(const struct room *r);
 void room_free_all(struct server *srv);
 void room_sync_member(struct room *r, struct player *p);
 int room_add_watcher(struct room *r, struct player *p);
+int room_guests(const struct room *r);
+int room_watcher_news(struct room *r);
 void room_check_retire(struct room *r);
 int room_seat_index(const struct rules_game *g, const char *s);
 int room_seat_of(const struct room *r, const struct player *p);
@@ -297,14 +318,34 @@ void worker_hint(struct worker *w, struct room *r, struct conn *c,
     const struct proto_request *req, worker_hint_fn *done);
 
 /* archive.c: finished games kept in the store */
+/* Finished games one page of `rooms ended` or `history` lists at most,
+ * newest first: a screenful, and a bounded query however long the server
+ * runs. */
+#define ARCHIVE_LIST_MAX 50
+/* A page's cursor as text: "ENDED_MS.ID", two 64-bit numbers. */
+#define ARCHIVE_CURSOR_MAX 48
+/* One page of finished games, read by archive_recent or
+ * archive_games_of: from `from` on ({0, 0}: the newest), its summaries
+ * into list; n of them, more when older ones remain, next the cursor of
+ * the page after. */
+struct archive_page {
+	cJSON *list;
+	struct store_cursor from;
+	int n, more;
+	char next[ARCHIVE_CURSOR_MAX];
+};
 void archive_game(struct room *r);
-int archive_recent(struct server *srv, const char *game, cJSON *list);
+int archive_cursor_parse(const char *text, struct store_cursor *out);
+int archive_recent(
+    struct server *srv, const char *game, struct archive_page *pg);
+void archive_read_failed(
+    struct conn *c, const struct proto_request *req, int rc);
 struct room *archive_find(
     struct conn *c, const struct proto_request *req, cJSON **row);
 cJSON *archive_state_of(const struct room *r, const cJSON *row);
 int archive_visible(const struct conn *c, const cJSON *row);
 int archive_games_of(
-    struct server *srv, const char *name, int own, cJSON *list);
+    struct server *srv, const char *name, int own, struct archive_page *pg);
 char *archive_record(const struct room *r, const cJSON *seats);
 int archive_just_advanced(const struct room *r);
 

@@ -291,6 +291,7 @@ player_register(struct conn *c, const struct proto_request *req,
 	f->op = storeq_ops(c->srv->storeq);
 	snprintf(f->id.name, sizeof f->id.name, "%s", req->name);
 	snprintf(f->id.hash, sizeof f->id.hash, "%s", given);
+	f->id.created_ms = clock_now_ms();
 	f->next = c->srv->fresh;
 	c->srv->fresh = f;
 	return 0;
@@ -345,6 +346,7 @@ player_authenticate(struct conn *c, const struct proto_request *req,
 		return -1;
 	snprintf(id->name, sizeof id->name, "%s", req->name);
 	id->played = 0;
+	id->created_ms = clock_now_ms();
 	*is_new = 1;
 	return 0;
 }

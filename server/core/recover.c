@@ -136,6 +136,9 @@ recover_room(struct server *srv, const struct store_room *sr,
 	r->created_ms = sr->created_ms;
 	r->updated_ms = sr->updated_ms;
 	r->status = recover_status(sr->status);
+	r->rated = sr->unrated == NULL ? -1 : sr->unrated[0] == '\0';
+	if (sr->unrated != NULL)
+		snprintf(r->unrated, sizeof r->unrated, "%s", sr->unrated);
 	r->seq = sr->seq;
 	r->seq_stored = sr->seq;
 	if (nmoves > 0 && moves[nmoves - 1].seq > r->seq)

@@ -41,6 +41,19 @@ room_hooks_add(struct server *srv, const struct room_hooks *h)
 #define ROOM_PASSES_MAX 2
 /* Seconds before a bot whose move was refused is asked again. */
 #define ROOM_RETRY_SEC 1
+/* Watchers' comings and goings a room hears of one by one (a joined or
+ * left event each), at most this many a second, in bursts of so many:
+ * a few people arriving to watch are each named; a crowd, or guests
+ * cycling watch and leave, would send the players an event each (issue
+ * 30: 172 a second from 20 guests), and are counted instead. */
+#define ROOM_WATCHER_NEWS_PER_SEC 1
+#define ROOM_WATCHER_NEWS_BURST 8
+/* From this many watchers on, none is named: a room watched by a crowd
+ * hears only how many watch (a quarter of the default 64 slots). */
+#define ROOM_WATCHERS_MANY 16
+/* A counted room's watchers event comes at most this often (ms), when
+ * the count changed: the "few seconds" a player waits to see it. */
+#define ROOM_WATCHERS_EVERY_MS 3000
 
 struct room *
 room_find(struct server *srv, const char *id)
@@ -185,6 +198,7 @@ room_new(struct server *srv, const struct rules_game *g, cJSON *options,
 	r->start = xcalloc(1, g->state_size);
 	r->draw_offer = -1;
 	r->takeback_offer = -1;
+	r->rated = -1;
 	r->game_no = game_no;
 	r->created_ms = r->updated_ms = clock_now_ms();
 	if (room_init_state(r, err, errlen) != 0) {
@@ -231,6 +245,8 @@ room_free(struct room *r)
 		event_free(r->bot_timer);
 	if (r->retire_timer != NULL)
 		event_free(r->retire_timer);
+	if (r->watchers_timer != NULL)
+		event_free(r->watchers_timer);
 	cJSON_Delete(r->options);
 	cJSON_Delete(r->result);
 	free(r->st);
@@ -761,6 +777,64 @@ room_event(struct room *r, enum proto_event_kind e)
 	return ev;
 }
 
+/* The guests (anonymous watchers, session.c) among r's watchers. */
+int
+room_guests(const struct room *r)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->nwatchers; i++)
+		n +=
+		    r->watchers[i]->conn != NULL && r->watchers[i]->conn->guest;
+	return n;
+}
+
+/* The count of r's watchers, when it changed since the last: a watchers
+ * event (no seq; stored nowhere). */
+static void
+room_watchers_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct room *r = arg;
+	cJSON *ev;
+
+	if (!r->watchers_dirty)
+		return;
+	r->watchers_dirty = 0;
+	ev = proto_event(PROTO_EV_WATCHERS, r->id, 0);
+	if (ev == NULL)
+		fatal("out of memory");
+	proto_add_int(ev, "watchers", r->nwatchers);
+	proto_add_int(ev, "guests", room_guests(r));
+	room_broadcast(r, ev);
+}
+
+/* A watcher of r is coming or going (r->nwatchers counts it): may the
+ * room hear of it in its own joined or left event? 1, taking one of the
+ * room's ROOM_WATCHER_NEWS; 0 when the room has ROOM_WATCHERS_MANY
+ * watchers or its news ran out: then it is counted in a watchers event
+ * within ROOM_WATCHERS_EVERY_MS instead, so that a crowd, or guests
+ * cycling watch and leave, cost the players a few events, not one each. */
+int
+room_watcher_news(struct room *r)
+{
+	static const struct timeval every = {ROOM_WATCHERS_EVERY_MS / 1000,
+	    (ROOM_WATCHERS_EVERY_MS % 1000) * 1000};
+
+	if (r->nwatchers < ROOM_WATCHERS_MANY &&
+	    bucket_has(&r->watcher_news, ROOM_WATCHER_NEWS_PER_SEC / 1000.0,
+	        ROOM_WATCHER_NEWS_BURST, clock_mono_ms())) {
+		r->watcher_news.tokens -= 1.0;
+		return 1;
+	}
+	r->watchers_dirty = 1;
+	if (r->watchers_timer == NULL)
+		r->watchers_timer =
+		    evtimer_new(r->srv->base, room_watchers_cb, r);
+	if (!evtimer_pending(r->watchers_timer, NULL))
+		evtimer_add(r->watchers_timer, &every);
+	return 0;
+}
+
 /* Send an event to every seated player online and every watcher; ev is
  * freed. */
 void
@@ -918,6 +992,8 @@ room_start_prepare(struct room *r)
 		r->seats[i].rematch = 0;
 	}
 	r->turn_start_ms = clock_mono_ms();
+	r->rated = -1; /* the club decides (rating.c) */
+	r->unrated[0] = '\0';
 	ROOM_HOOKS(r->srv, started, r);
 }
 
@@ -939,6 +1015,12 @@ room_start_announce(struct room *r)
 	cJSON_AddItemToObject(ev, "turn", room_turn(r));
 	room_add_position_event(r, ev);
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
+	/* the club's decision, stored with the start (a two-player game) */
+	if (r->rated >= 0) {
+		cJSON_AddBoolToObject(ev, "rated", r->rated);
+		if (!r->rated)
+			cJSON_AddStringToObject(ev, "unrated", r->unrated);
+	}
 	room_broadcast(r, ev);
 	room_clock_event(r, 0);
 	room_after_move(r);

@@ -61,6 +61,7 @@ write_room(struct room *r)
 	sr.created_ms = r->created_ms;
 	sr.updated_ms = r->updated_ms;
 	sr.seq = r->seq;
+	sr.unrated = r->rated < 0 ? NULL : r->rated ? "" : r->unrated;
 	storeq_room_save(r->srv->storeq, &sr);
 	free(options);
 	free(seatstr);

@@ -32,6 +32,10 @@
  * forgotten within 8 s, and one sweep walks an eighth of the entries (a
  * pause of 0.3 ms at 20,000 entries instead of 2). */
 #define LIMIT_SWEEP_PARTS 8
+/* A guest's reads of the store in a burst, as seconds of its rate
+ * (--guest-reads): a page or two of each list a person looks at, but not
+ * a script's loop. */
+#define LIMIT_READS_BURST 5
 /* Chains of the table at first: the table doubles as entries come. */
 #define LIMIT_FIRST_CHAINS 4096
 
@@ -233,6 +237,13 @@ limit_idle(struct server *srv, struct limit_entry *e, int64_t now)
 		if (e->games.tokens < cap)
 			return 0;
 	}
+	if (e->reads.used) {
+		double cap = (double)cfg->guest_reads * LIMIT_READS_BURST;
+
+		bucket_refill(&e->reads, cfg->guest_reads / 1000.0, cap, now);
+		if (e->reads.tokens < cap)
+			return 0;
+	}
 	return 1;
 }
 
@@ -345,6 +356,25 @@ limit_names_take(struct server *srv, struct limit_entry *e, int64_t *wait_ms)
 		return 0;
 	}
 	e->names.tokens -= 1.0;
+	return 1;
+}
+
+/* May guests at this address read the store once more now (history,
+ * `rooms ended`, a finished room no longer in memory)? Takes one if so;
+ * else *wait_ms: until one is left. */
+int
+limit_reads_take(struct server *srv, struct limit_entry *e, int64_t *wait_ms)
+{
+	double per_ms = srv->cfg.guest_reads / 1000.0,
+	       cap = (double)srv->cfg.guest_reads * LIMIT_READS_BURST;
+
+	if (e == NULL)
+		return 1;
+	if (!bucket_has(&e->reads, per_ms, cap, clock_mono_ms())) {
+		*wait_ms = bucket_wait_ms(&e->reads, per_ms);
+		return 0;
+	}
+	e->reads.tokens -= 1.0;
 	return 1;
 }
 

@@ -18,6 +18,7 @@ struct limit_entry {
 	struct bucket fails; /* failed logins */
 	struct bucket names; /* new identities (addresses) */
 	struct bucket games; /* finished games kept */
+	struct bucket reads; /* a guest's reads of the store (addresses) */
 	/* An address's use on the other nodes of a cluster as last read
 	 * (cluster_limit.c): current while remote_gen is srv->limit_gen;
 	 * messages and failed logins drain from remote_at on, as a bucket
@@ -46,6 +47,8 @@ void limit_games_take(
 int limit_games_check(
     struct conn *c, const char *name, const struct proto_request *req);
 int limit_names_take(
+    struct server *srv, struct limit_entry *e, int64_t *wait_ms);
+int limit_reads_take(
     struct server *srv, struct limit_entry *e, int64_t *wait_ms);
 int limit_addr_msgs_has(struct server *srv, struct limit_entry *a, int64_t now);
 int limit_remote_conns(const struct server *srv, const struct limit_entry *e);

@@ -68,6 +68,7 @@ enum pgpg_stmt {
 	PS_IDENT_FIND,
 	PS_PROGRESS_GET,
 	PS_GAMES_RECENT,
+	PS_GAMES_RECENT_GAME,
 	PS_GAMES_OF,
 	PS_GAME_LAST,
 	PS_RATING_PUT,
@@ -85,6 +86,23 @@ enum pgpg_stmt {
 	" clock_initial_ms, clock_increment_ms, started_ms, ended_ms,"         \
 	" nmoves, moves, start, position"
 
+/* The same for a list: a summary, without the moves and positions,
+ * which may be hundreds of kilobytes a game and a list never shows. */
+#define PGPG_GAME_SUMMARY_COLS                                                 \
+	"id, room, game_no, game, options, seats, result, private,"            \
+	" clock_initial_ms, clock_increment_ms, started_ms, ended_ms,"         \
+	" nmoves, '' AS moves, '' AS start, '' AS position"
+/* A page of finished games: those before the cursor ($1 ended_ms, $2
+ * id), newest first, $3 of them, in an index's order (STORE_V_READS_PG:
+ * ended_ms, then id), so nothing is sorted. */
+#define PGPG_GAMES_PAGE                                                        \
+	" AND (ended_ms, id) < ($1::bigint, $2::bigint)"                       \
+	" ORDER BY ended_ms DESC, id DESC LIMIT $3"
+/* How a bounded read is unbounded after (pgpg_games_bounded). */
+#define PGPG_UNBOUND "SET statement_timeout = 0"
+/* PostgreSQL's SQLSTATE for a statement cancelled by its timeout. */
+#define PGPG_QUERY_CANCELED "57014"
+
 /* A record's columns, in struct store_record's order. */
 #define PGPG_RECORD_COLS "name, game, solved, best, tries, updated_ms"
 
@@ -96,8 +114,9 @@ static const char *const pgpg_sql[PS_COUNT] = {
     [PS_ROOM_SAVE] =
         "INSERT INTO rooms (id, number, game, options, seats, status,"
         " result, creator, private, clock_initial_ms, clock_increment_ms,"
-        " game_no, created_ms, updated_ms, seq, owner_epoch) VALUES ($1, $2,"
-        " $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+        " game_no, created_ms, updated_ms, seq, owner_epoch, unrated)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,"
+        " $14, $15, $16, $17)"
         " ON CONFLICT (id) DO UPDATE"
         " SET number = excluded.number, game = excluded.game,"
         " options = excluded.options, seats = excluded.seats,"
@@ -106,7 +125,8 @@ static const char *const pgpg_sql[PS_COUNT] = {
         " clock_initial_ms = excluded.clock_initial_ms,"
         " clock_increment_ms = excluded.clock_increment_ms,"
         " game_no = excluded.game_no, created_ms = excluded.created_ms,"
-        " updated_ms = excluded.updated_ms, seq = excluded.seq",
+        " updated_ms = excluded.updated_ms, seq = excluded.seq,"
+        " unrated = excluded.unrated",
     [PS_ROOM_DELETE] = "DELETE FROM rooms WHERE id = $1",
     [PS_MOVE_PUT] =
         "INSERT INTO moves (room, game_no, ply, seat, move, clock0,"
@@ -224,8 +244,8 @@ static const char *const pgpg_sql[PS_COUNT] = {
     [PS_LOAD_ROOMS] =
         "SELECT id, game, options, seats, status, result, creator,"
         " private, clock_initial_ms, clock_increment_ms, game_no,"
-        " created_ms, updated_ms, seq FROM rooms WHERE status <> 'ended'"
-        " ORDER BY created_ms, number, id",
+        " created_ms, updated_ms, seq, unrated FROM rooms"
+        " WHERE status <> 'ended' ORDER BY created_ms, number, id",
     [PS_LOAD_MOVES] = "SELECT ply, seat, move, clock0, clock1, at_ms, seq"
                       " FROM moves WHERE room = $1 AND game_no = $2"
                       " ORDER BY ply",
@@ -242,15 +262,23 @@ static const char *const pgpg_sql[PS_COUNT] = {
                       " ORDER BY name = $1 DESC LIMIT 1",
     [PS_PROGRESS_GET] = "SELECT json FROM progress"
                         " WHERE name = $1 AND game = $2",
-    [PS_GAMES_RECENT] = "SELECT " PGPG_GAME_COLS " FROM games"
-                        " WHERE private = 0 AND ($2::text IS NULL"
-                        " OR game = $2) ORDER BY ended_ms DESC, id DESC"
-                        " LIMIT $1",
-    /* $2: 1 to include private games (a player's own history). */
-    [PS_GAMES_OF] = "SELECT " PGPG_GAME_COLS " FROM games"
-                    " WHERE (name0 = $1 OR name1 = $1)"
-                    " AND (private = 0 OR $2::int <> 0)"
-                    " ORDER BY ended_ms DESC, id DESC LIMIT $3",
+    /* The index games_public, or games_public_game with $4 the game. */
+    [PS_GAMES_RECENT] = "SELECT " PGPG_GAME_SUMMARY_COLS " FROM games"
+                        " WHERE private = 0" PGPG_GAMES_PAGE,
+    [PS_GAMES_RECENT_GAME] = "SELECT " PGPG_GAME_SUMMARY_COLS " FROM games"
+                             " WHERE private = 0 AND game = $4" PGPG_GAMES_PAGE,
+    /* A player's games as the first seat (games_name0_at) and as the
+     * second (games_name1_at), each a page in its index's order, merged:
+     * one OR of both sorted all of a player's games. $4 the name, $5 1
+     * to include private games (a player's own history). */
+    [PS_GAMES_OF] = "SELECT * FROM ((SELECT " PGPG_GAME_SUMMARY_COLS
+                    " FROM games WHERE name0 = $4"
+                    " AND (private = 0 OR $5::int <> 0)" PGPG_GAMES_PAGE
+                    ") UNION ALL (SELECT " PGPG_GAME_SUMMARY_COLS
+                    " FROM games WHERE name1 = $4"
+                    " AND name0 IS DISTINCT FROM $4"
+                    " AND (private = 0 OR $5::int <> 0)" PGPG_GAMES_PAGE
+                    ")) g ORDER BY ended_ms DESC, id DESC LIMIT $3",
     [PS_GAME_LAST] = "SELECT " PGPG_GAME_COLS " FROM games"
                      " WHERE room = $1 ORDER BY id DESC LIMIT 1",
 };
@@ -261,6 +289,8 @@ struct store_conn {
 	int flags;
 	int prepared;  /* the statements exist on this connection */
 	int copy_sent; /* --copy-db rows sent and not yet read back */
+	int canceled;  /* the last read was stopped by statement_timeout */
+	int read_ms;   /* a bounded read's bound (STORE_READ_MS) */
 	struct store_fault fault;
 	char err[PGPG_ERRLEN];
 };
@@ -556,6 +586,7 @@ pgpg_open(const char *where, int flags, char *err, size_t errlen)
 		return NULL;
 	}
 	c->flags = flags;
+	c->read_ms = STORE_READ_MS;
 	if (pgpg_connect(c) != 0) {
 		/* The URL may hold a password: name the database only. */
 		snprintf(err, errlen, "database %s: %s",
@@ -614,6 +645,7 @@ pgpg_op_params(const struct store_op *op, struct pgpg_params *p)
 		pgpg_int(p, r->seq);
 		/* A new room's owner_epoch; a stored one's is the fence's. */
 		pgpg_int(p, op->epoch);
+		pgpg_text(p, r->unrated);
 		return PS_ROOM_SAVE;
 	case STORE_OP_ROOM_DELETE:
 		pgpg_text(p, op->a);
@@ -1239,6 +1271,9 @@ pgpg_query(struct store_conn *c, enum pgpg_stmt which,
 	r = PQexecPrepared(c->pg, name, p->n, p->v, NULL, NULL, 0);
 	if (PQresultStatus(r) == PGRES_TUPLES_OK)
 		return r;
+	c->canceled = PQresultErrorField(r, PG_DIAG_SQLSTATE) != NULL &&
+	    strcmp(PQresultErrorField(r, PG_DIAG_SQLSTATE),
+	        PGPG_QUERY_CANCELED) == 0;
 	pgpg_fail(c, op, PQresultErrorMessage(r));
 	PQclear(r);
 	return NULL;
@@ -1277,6 +1312,10 @@ pgpg_room_row(const PGresult *r, int i, struct store_room *rm)
 	rm->created_ms = pgpg_ll(r, i, 11);
 	rm->updated_ms = pgpg_ll(r, i, 12);
 	rm->seq = pgpg_ll(r, i, 13);
+	/* by name: the queries that read rooms put it in different places */
+	rm->unrated = PQfnumber(r, "unrated") >= 0
+	    ? pgpg_str_or_null(r, i, PQfnumber(r, "unrated"))
+	    : NULL;
 }
 
 /* Call cb with room rm and its current game's moves. */
@@ -1476,30 +1515,74 @@ pgpg_games_run(struct store_conn *c, enum pgpg_stmt which,
 	return 0;
 }
 
+/* A bounded read (STORE_READ_MS): a games query under the server's
+ * statement_timeout, lifted after; STORE_SLOW when the timeout stopped
+ * it. */
 static int
-pgpg_games_recent(struct store_conn *c, const char *game, int limit,
-    store_game_cb cb, void *arg)
+pgpg_games_bounded(struct store_conn *c, enum pgpg_stmt which,
+    const struct pgpg_params *p, const char *op, store_game_cb cb, void *arg,
+    int *n)
+{
+	char bound[48];
+	int rc;
+
+	/* 0 is no timeout to PostgreSQL: the least it has is 1 ms */
+	snprintf(bound, sizeof bound, "SET statement_timeout = %d",
+	    c->read_ms > 0 ? c->read_ms : 1);
+	*n = 0;
+	if (pgpg_ready(c) != 0 || pgpg_exec(c, bound, op) != 0)
+		return -1;
+	c->canceled = 0;
+	rc = pgpg_games_run(c, which, p, op, cb, arg, n);
+	if (pgpg_exec(c, PGPG_UNBOUND, op) != 0)
+		return -1;
+	if (rc != 0 && c->canceled) {
+		snprintf(c->err, sizeof c->err,
+		    "%s: stopped after %d ms (the longest a read may take)", op,
+		    c->read_ms);
+		return STORE_SLOW;
+	}
+	return rc;
+}
+
+/* A page's cursor and length ($1 to $3); the newest first when the
+ * cursor is {0, 0}. */
+static void
+pgpg_page(struct pgpg_params *p, const struct store_cursor *from, int limit)
+{
+	int none = from->ended_ms == 0 && from->id == 0;
+
+	pgpg_int(p, none ? LLONG_MAX : from->ended_ms);
+	pgpg_int(p, none ? LLONG_MAX : from->id);
+	pgpg_int(p, limit);
+}
+
+static int
+pgpg_games_recent(struct store_conn *c, const char *game,
+    const struct store_cursor *from, int limit, store_game_cb cb, void *arg)
 {
 	struct pgpg_params p = {.n = 0};
 	int n;
 
-	pgpg_int(&p, limit);
-	pgpg_text(&p, game);
-	return pgpg_games_run(
-	    c, PS_GAMES_RECENT, &p, "list finished games", cb, arg, &n);
+	pgpg_page(&p, from, limit);
+	if (game != NULL)
+		pgpg_text(&p, game);
+	return pgpg_games_bounded(c,
+	    game != NULL ? PS_GAMES_RECENT_GAME : PS_GAMES_RECENT, &p,
+	    "list finished games", cb, arg, &n);
 }
 
 static int
 pgpg_games_of(struct store_conn *c, const char *name, int with_private,
-    int limit, store_game_cb cb, void *arg)
+    const struct store_cursor *from, int limit, store_game_cb cb, void *arg)
 {
 	struct pgpg_params p = {.n = 0};
 	int n;
 
+	pgpg_page(&p, from, limit);
 	pgpg_text(&p, name);
 	pgpg_int(&p, with_private != 0);
-	pgpg_int(&p, limit);
-	return pgpg_games_run(
+	return pgpg_games_bounded(
 	    c, PS_GAMES_OF, &p, "a player's games", cb, arg, &n);
 }
 
@@ -1510,8 +1593,62 @@ pgpg_game_last(struct store_conn *c, const char *room, store_game_cb cb,
 	struct pgpg_params p = {.n = 0};
 
 	pgpg_text(&p, room);
-	return pgpg_games_run(
+	return pgpg_games_bounded(
 	    c, PS_GAME_LAST, &p, "a room's last game", cb, arg, found);
+}
+
+static void
+pgpg_set_read_ms(struct store_conn *c, int ms)
+{
+	c->read_ms = ms;
+}
+
+/* The query plan of a read (store_backend's plan): PostgreSQL's EXPLAIN
+ * of its statement with sample arguments, one step a line. */
+static int
+pgpg_plan(struct store_conn *c, const char *what, char *buf, size_t len)
+{
+	static const struct {
+		const char *what;
+		enum pgpg_stmt st;
+		const char *args;
+	} reads[] = {
+	    {"games_of", PS_GAMES_OF,
+	        "(9223372036854775807, 9223372036854775807, 50, 'ana', 0)"},
+	    {"games_recent", PS_GAMES_RECENT,
+	        "(9223372036854775807, 9223372036854775807, 50)"},
+	    {"games_recent_game", PS_GAMES_RECENT_GAME,
+	        "(9223372036854775807, 9223372036854775807, 50, 'ataxx')"},
+	    {"game_last", PS_GAME_LAST, "('r1')"},
+	};
+	char sql[256];
+	size_t used = 0, i;
+	PGresult *r;
+	int j;
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (pgpg_ready(c) != 0)
+		return -1;
+	for (i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+		if (strcmp(reads[i].what, what) != 0)
+			continue;
+		snprintf(sql, sizeof sql, "EXPLAIN EXECUTE s%d %s",
+		    (int)reads[i].st, reads[i].args);
+		r = PQexec(c->pg, sql);
+		if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+			pgpg_fail(c, "query plan", PQresultErrorMessage(r));
+			PQclear(r);
+			return -1;
+		}
+		for (j = 0; j < PQntuples(r) && used < len; j++)
+			used += (size_t)snprintf(buf + used, len - used, "%s\n",
+			    PQgetvalue(r, j, 0));
+		PQclear(r);
+		return 0;
+	}
+	snprintf(c->err, sizeof c->err, "query plan: no read '%s'", what);
+	return -1;
 }
 
 /* Run a ratings query, calling cb on each row. */
@@ -1820,7 +1957,7 @@ pgpg_room_claim(struct store_conn *c, const char *id, long long *epoch,
 	    " WHERE id = $1 AND status <> 'ended'"
 	    " RETURNING id, game, options, seats, status, result, creator,"
 	    " private, clock_initial_ms, clock_increment_ms, game_no,"
-	    " created_ms, updated_ms, seq, owner_epoch",
+	    " created_ms, updated_ms, seq, owner_epoch, unrated",
 	    1, vals, "claim a room");
 	if (r == NULL)
 		return -1;
@@ -1959,6 +2096,8 @@ const struct store_backend store_pg = {
     .games_of = pgpg_games_of,
     .game_last = pgpg_game_last,
     .rows = pgpg_rows,
+    .plan = pgpg_plan,
+    .set_read_ms = pgpg_set_read_ms,
     .copy_read = pgpg_copy_read,
     .copy_txn = pgpg_copy_txn,
     .copy_write = pgpg_copy_write,

@@ -232,6 +232,38 @@
 	" target TEXT NOT NULL,"                                               \
 	" detail TEXT NOT NULL,"                                               \
 	" PRIMARY KEY (at_ms, admin, act, target));"
+/* The reads a guest can make, each one index range in the order it is
+ * listed (docs/PROTOCOL.md, section 2, "Storage"): the public finished
+ * games newest first, all of them or one game's (`rooms ended`); a
+ * player's (`history`) come from games_name0 and games_name1, whose
+ * rowid SQLite keeps after ended_ms. PostgreSQL keeps no rowid in an
+ * index: its indexes end with the id, so a page's order (ended_ms, then
+ * id) is the index's and no sort runs; the indexes they replace are
+ * dropped. */
+#define STORE_V_READS_SQLITE                                                   \
+	"CREATE INDEX games_public ON games (private, ended_ms);"              \
+	"CREATE INDEX games_public_game ON games (private, game, ended_ms);"
+#define STORE_V_READS_PG                                                       \
+	"CREATE INDEX games_public ON games (private, ended_ms, id);"          \
+	"CREATE INDEX games_public_game ON games"                              \
+	" (private, game, ended_ms, id);"                                      \
+	"CREATE INDEX games_name0_at ON games (name0, ended_ms, id);"          \
+	"CREATE INDEX games_name1_at ON games (name1, ended_ms, id);"          \
+	"CREATE INDEX games_room_id ON games (room, id);"                      \
+	"DROP INDEX games_name0;"                                              \
+	"DROP INDEX games_name1;"                                              \
+	"DROP INDEX games_room;"
+
+/* The rating's decision made when a two-player game starts (club/
+ * rating.c): NULL, not made (a room from before, or no game under way);
+ * '' rated; otherwise why not, as the started event said. */
+#define STORE_V_UNRATED "ALTER TABLE rooms ADD COLUMN unrated TEXT;"
+
+/* The address (its limit key: an IPv4 address, an IPv6 /64) a
+ * tournament was made from, which the cap per address counts
+ * (club/tourney.c); NULL for those made before. */
+#define STORE_V_TOURNEY_ADDR                                                   \
+	"ALTER TABLE tourneys ADD COLUMN organiser_addr TEXT;"
 
 const struct store_migration store_schema[] = {
     /* 1: the first schema. */
@@ -284,6 +316,15 @@ const struct store_migration store_schema[] = {
     /* moderate: players' blocks, operators' bans and mutes, and the log
      * of operators' acts survive a restart (STORE_V_MODERATE). */
     {.sqlite = STORE_V_MODERATE("INTEGER"), .pg = STORE_V_MODERATE("BIGINT")},
+    /* reads: every read a guest can make walks one index in its order
+     * (STORE_V_READS_SQLITE, STORE_V_READS_PG). */
+    {.sqlite = STORE_V_READS_SQLITE, .pg = STORE_V_READS_PG},
+    /* unrated: whether the game being played is rated, decided at its
+     * start and stored with the room (STORE_V_UNRATED). */
+    {.sqlite = STORE_V_UNRATED, .pg = NULL},
+    /* tourney_addr: the address a tournament was made from
+     * (STORE_V_TOURNEY_ADDR); status may now be "expired". */
+    {.sqlite = STORE_V_TOURNEY_ADDR, .pg = NULL},
 };
 
 const int store_schema_version =
@@ -302,7 +343,7 @@ store_schema_sql(int i, int pg)
 #define STORE_ROOM_COLS                                                        \
 	"id, number, game, options, seats, status, result, creator, private,"  \
 	" clock_initial_ms, clock_increment_ms, game_no, created_ms,"          \
-	" updated_ms, seq"
+	" updated_ms, seq, unrated"
 #define STORE_MOVE_COLS                                                        \
 	"room, game_no, ply, seat, move, clock0, clock1, at_ms, seq"
 #define STORE_GAME_COLS                                                        \
@@ -315,7 +356,8 @@ store_schema_sql(int i, int pg)
 #define STORE_RECORD_COLS "name, game, solved, best, tries, updated_ms"
 #define STORE_TOURNEY_COLS                                                     \
 	"id, game, options, format, rounds, grace_sec, clock_initial_ms,"      \
-	" clock_increment_ms, organiser, status, round, created_ms"
+	" clock_increment_ms, organiser, status, round, created_ms,"           \
+	" organiser_addr"
 #define STORE_TPLAYER_COLS "tourney, name, seq, joined_ms"
 #define STORE_TGAME_COLS                                                       \
 	"tourney, round, board, white, black, room, result, reason,"           \
@@ -335,9 +377,9 @@ const struct store_table store_tables[] = {
         "INSERT INTO identities (" STORE_IDENT_COLS ")"
         " VALUES ($1, $2, $3, $4, $5, $6)",
         NULL},
-    {"rooms", 15, "SELECT " STORE_ROOM_COLS " FROM rooms ORDER BY id", NULL,
+    {"rooms", 16, "SELECT " STORE_ROOM_COLS " FROM rooms ORDER BY id", NULL,
         "INSERT INTO rooms (" STORE_ROOM_COLS ") VALUES ($1, $2, $3, $4,"
-        " $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+        " $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
         NULL},
     {"moves", 9,
         "SELECT " STORE_MOVE_COLS " FROM moves ORDER BY room, game_no, ply",
@@ -366,11 +408,11 @@ const struct store_table store_tables[] = {
         "INSERT INTO records (" STORE_RECORD_COLS ")"
         " VALUES ($1, $2, $3, $4, $5, $6)",
         NULL},
-    {"tourneys", 12,
+    {"tourneys", 13,
         "SELECT " STORE_TOURNEY_COLS " FROM tourneys ORDER BY created_ms, id",
         NULL,
         "INSERT INTO tourneys (" STORE_TOURNEY_COLS ") VALUES ($1, $2, $3,"
-        " $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        " $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         NULL},
     {"tourney_players", 4,
         "SELECT " STORE_TPLAYER_COLS " FROM tourney_players"

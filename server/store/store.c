@@ -182,18 +182,67 @@ store_progress_get(struct store *s, const char *name, const char *game,
 	STORE_CALL(s, progress_get(s->conn, name, game, buf, len, found));
 }
 
+/* The newest `limit` public finished games (store_games_recent_from's
+ * first page). */
 int
 store_games_recent(
     struct store *s, const char *game, int limit, store_game_cb cb, void *arg)
 {
-	STORE_CALL(s, games_recent(s->conn, game, limit, cb, arg));
+	return store_games_recent_from(s, game, NULL, limit, cb, arg);
 }
 
+/* The newest `limit` finished games of name (store_games_of_from's first
+ * page). */
 int
 store_games_of(struct store *s, const char *name, int with_private, int limit,
     store_game_cb cb, void *arg)
 {
-	STORE_CALL(s, games_of(s->conn, name, with_private, limit, cb, arg));
+	return store_games_of_from(s, name, with_private, NULL, limit, cb, arg);
+}
+
+/* A page of the public finished games from `from` (NULL: the newest). */
+int
+store_games_recent_from(struct store *s, const char *game,
+    const struct store_cursor *from, int limit, store_game_cb cb, void *arg)
+{
+	static const struct store_cursor newest = {0, 0};
+
+	STORE_CALL(s,
+	    games_recent(
+	        s->conn, game, from != NULL ? from : &newest, limit, cb, arg));
+}
+
+/* A page of name's finished games from `from` (NULL: the newest). */
+int
+store_games_of_from(struct store *s, const char *name, int with_private,
+    const struct store_cursor *from, int limit, store_game_cb cb, void *arg)
+{
+	static const struct store_cursor newest = {0, 0};
+
+	STORE_CALL(s,
+	    games_of(s->conn, name, with_private, from != NULL ? from : &newest,
+	        limit, cb, arg));
+}
+
+/* Bound the store's bounded reads to ms (store_backend's set_read_ms). */
+void
+store_set_read_ms(struct store *s, int ms)
+{
+	if (s->be->set_read_ms == NULL)
+		return;
+	pthread_mutex_lock(s->mu);
+	s->be->set_read_ms(s->conn, ms);
+	pthread_mutex_unlock(s->mu);
+}
+
+/* The query plan of one of the reads (store_backend's plan); -1 when the
+ * backend cannot tell. */
+int
+store_plan(struct store *s, const char *what, char *buf, size_t len)
+{
+	if (s->be->plan == NULL)
+		return -1;
+	STORE_CALL(s, plan(s->conn, what, buf, len));
 }
 
 int

@@ -38,6 +38,9 @@ struct store_room {
 	long long created_ms; /* ms since the epoch */
 	long long updated_ms;
 	long long seq; /* the room's last event number */
+	/* Whether its game is rated, decided at the game's start: NULL not
+	 * decided, "" rated, else why not (club/rating.c). */
+	const char *unrated;
 };
 
 /* One accepted move of a room's current game. */
@@ -69,6 +72,23 @@ struct store_game {
 	const char *start; /* position strings at the start and the end */
 	const char *position;
 };
+
+/* Where a page of finished games starts: the games that ended before
+ * this one (by ended_ms, then id), newest first. Both 0: from the
+ * newest. */
+struct store_cursor {
+	long long ended_ms;
+	long long id;
+};
+
+/* The longest a read a request makes may take (the lists of finished
+ * games and a finished room's last game): it runs on the event loop, so
+ * every other client waits that long. With its index one takes a
+ * millisecond or two; past this the read is stopped and fails with
+ * STORE_SLOW, so no stored data can make it stall the loop longer. */
+#define STORE_READ_MS 50
+/* What a read stopped at STORE_READ_MS returns (its errmsg says so). */
+#define STORE_SLOW (-3)
 
 /* An identity found by name whatever its case (the exact spelling first):
  * its name as registered, its token hash, whether it ever played, when
@@ -155,8 +175,9 @@ enum store_op_kind {
  * storeq's epoch and lost callbacks): never a room's id. */
 #define STORE_CLUB_KEY "~club"
 
-/* The most strings one op owns (a kept game has ten). */
-#define STORE_OP_STRS 12
+/* The most strings one op owns (a kept game has ten; a tournament's row
+ * thirteen values). */
+#define STORE_OP_STRS 16
 
 /* A row op's statement and values (NULL: SQL NULL), $1.. in order. */
 struct store_row {
@@ -270,17 +291,32 @@ struct store_backend {
 	/* A player's one-player progress per game, JSON text. */
 	int (*progress_get)(struct store_conn *c, const char *name,
 	    const char *game, char *buf, size_t len, int *found);
-	/* The last `limit` finished games that are not private (of one game
-	 * when game is not NULL), newest first. */
-	int (*games_recent)(struct store_conn *c, const char *game, int limit,
-	    store_game_cb cb, void *arg);
-	/* The last `limit` finished games name played (private ones too when
-	 * with_private), newest first. */
+	/* A page of the finished games that are not private (of one game
+	 * when game is not NULL): at most `limit` from `from` on, newest
+	 * first, walking one index in its order. Summaries: cb gets no
+	 * moves, start or position (""). Bounded by STORE_READ_MS. */
+	int (*games_recent)(struct store_conn *c, const char *game,
+	    const struct store_cursor *from, int limit, store_game_cb cb,
+	    void *arg);
+	/* The same of the finished games name played (private ones too
+	 * when with_private). */
 	int (*games_of)(struct store_conn *c, const char *name,
-	    int with_private, int limit, store_game_cb cb, void *arg);
-	/* The last finished game of a room; *found is 0 when it has none. */
+	    int with_private, const struct store_cursor *from, int limit,
+	    store_game_cb cb, void *arg);
+	/* The last finished game of a room; *found is 0 when it has none.
+	 * Bounded by STORE_READ_MS. */
 	int (*game_last)(struct store_conn *c, const char *room,
 	    store_game_cb cb, void *arg, int *found);
+	/* The query plan of the read `what` ("games_of", "games_recent",
+	 * "games_recent_game", "game_last") in the backend's words, one
+	 * step a line, into buf: for the tests that hold each read to its
+	 * index. NULL: the backend cannot tell. */
+	int (*plan)(
+	    struct store_conn *c, const char *what, char *buf, size_t len);
+	/* The bound of this connection's bounded reads, ms (STORE_READ_MS
+	 * unless set; 0: every such read is stopped at once, for tests).
+	 * NULL: the backend keeps STORE_READ_MS. */
+	void (*set_read_ms)(struct store_conn *c, int ms);
 	/* Every rating of name, by pool. */
 	int (*ratings_of)(struct store_conn *c, const char *name,
 	    store_rating_cb cb, void *arg);
@@ -367,6 +403,12 @@ int store_games_recent(
     struct store *s, const char *game, int limit, store_game_cb cb, void *arg);
 int store_games_of(struct store *s, const char *name, int with_private,
     int limit, store_game_cb cb, void *arg);
+int store_games_recent_from(struct store *s, const char *game,
+    const struct store_cursor *from, int limit, store_game_cb cb, void *arg);
+int store_games_of_from(struct store *s, const char *name, int with_private,
+    const struct store_cursor *from, int limit, store_game_cb cb, void *arg);
+int store_plan(struct store *s, const char *what, char *buf, size_t len);
+void store_set_read_ms(struct store *s, int ms);
 int store_game_last(
     struct store *s, const char *room, store_game_cb cb, void *arg, int *found);
 int store_ratings_of(

@@ -270,6 +270,7 @@ storeq_room_save(struct storeq *q, const struct store_room *r)
 	op->u.room.status = store_op_str(op, r->status);
 	op->u.room.result = store_op_str(op, r->result);
 	op->u.room.creator = store_op_str(op, r->creator);
+	op->u.room.unrated = store_op_str(op, r->unrated);
 	storeq_add(q, op);
 }
 

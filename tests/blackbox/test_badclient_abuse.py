@@ -279,7 +279,19 @@ def downgrade_to_v3(path):
             "DROP TABLE IF EXISTS counters;"
             # version 10's: blocks, the operators' sanctions and log
             "DROP TABLE IF EXISTS blocks; DROP TABLE IF EXISTS sanctions;"
-            "DROP TABLE IF EXISTS admin_log;")
+            "DROP TABLE IF EXISTS admin_log;"
+            # version 11's: the indexes of the reads (PostgreSQL's
+            # replace version 3's, which come back)
+            "DROP INDEX IF EXISTS games_public;"
+            "DROP INDEX IF EXISTS games_public_game;"
+            "DROP INDEX IF EXISTS games_name0_at;"
+            "DROP INDEX IF EXISTS games_name1_at;"
+            "DROP INDEX IF EXISTS games_room_id;"
+            "CREATE INDEX IF NOT EXISTS games_name0 ON games (name0, ended_ms);"
+            "CREATE INDEX IF NOT EXISTS games_name1 ON games (name1, ended_ms);"
+            "CREATE INDEX IF NOT EXISTS games_room ON games (room);"
+            # version 12's: the rating's decision at a game's start
+            "ALTER TABLE rooms DROP COLUMN unrated;")
     harness.store_exec(path, drop + "PRAGMA user_version = 3;",
                        drop + "UPDATE tablero_schema SET version = 3;")
 

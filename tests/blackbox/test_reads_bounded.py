@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""test_reads_bounded.py: the reads a guest can make are bounded (issue
+30, finding 6: `history NAME` from an anonymous guest sorted all of that
+player's games on the event loop; eight guests pushed everyone's ping to
+a 2.9 s median).
+
+A player's `history` and `rooms ended` come a page at a time: 50 games,
+newest first, `more` and `next` (a cursor) when older ones remain, and
+`from=` that cursor goes on with the next page, nothing shown twice or
+left out; a guest does not see the player's private games, the player
+does; a cursor that is none is bad_request. Guests at one address share
+a budget of such reads (--guest-reads a second, 2 by default, in bursts
+of five times as many): past it `rate_limited` says when to try again, while a named
+player's reads and the guest's own ping go on. That the reads walk an
+index and sort nothing is tests/unit/test_reads.c's (EXPLAIN QUERY PLAN);
+how fast they are is `make bench`'s (the history storm). Runs on SQLite
+and, through tests/pg.sh, on PostgreSQL."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from games_lib import main_in_tmp, serving  # noqa: E402
+from harness import Client, is_error, is_ok, login, store_exec  # noqa: E402
+
+# Games made for ana: more than two pages of 50.
+GAMES = 123
+# Every PRIVATE-th of them is private.
+PRIVATE = 10
+# A page of finished games (ARCHIVE_LIST_MAX).
+PAGE = 50
+# The guests' budget by default (--guest-reads): reads a second, and the
+# burst (LIMIT_READS_BURST times as many).
+GUEST_READS = 2
+GUEST_BURST = 5 * GUEST_READS
+
+
+def seed_games(db):
+    """GAMES finished games of ana (seat 0 or 1 by turns) against bob,
+    every PRIVATE-th private, and as many public stones games of two
+    others, written into the store as the server writes them."""
+    rows = []
+    start = "x5o/7/7/7/7/7/o5x x 0 1"
+    for i in range(GAMES):
+        names = ("ana", "bob") if i % 2 == 0 else ("bob", "ana")
+        seats = ('[{"seat":"white","name":"%s","bot":null},'
+                 '{"seat":"black","name":"%s","bot":null}]' % names)
+        rows.append("('r%d', 1, 'ataxx', '{\"size\":\"7\"}', '%s', '%s',"
+                    " '%s', '{\"result\":\"draw\",\"reason\":\"x\"}', %d,"
+                    " 0, 0, %d, %d, 1, '[]', '%s', '%s')"
+                    % (1000 + i, seats, names[0], names[1],
+                       1 if i % PRIVATE == 0 else 0, 1000 + i,
+                       # ends repeat in pairs: the id breaks the tie
+                       2000000 + i // 2, start, start))
+        rows.append("('r%d', 1, 'stones', '{}', '[]', 'carl', 'dora',"
+                    " '{\"result\":\"draw\",\"reason\":\"x\"}', 0, 0, 0,"
+                    " %d, %d, 1, '[]', '', '')"
+                    % (5000 + i, 1000 + i, 1000000 + i))
+    store_exec(db, "INSERT INTO games (room, game_no, game, options, seats,"
+               " name0, name1, result, private, clock_initial_ms,"
+               " clock_increment_ms, started_ms, ended_ms, nmoves, moves,"
+               " start, position) VALUES " + ", ".join(rows))
+
+
+def pages(ck, c, what, cmd, key, **fields):
+    """Every page of a list read with cmd (history or rooms); the rooms
+    in order, or None when a reply failed."""
+    seen, n = [], 0
+    while True:
+        r = c.call(cmd, **fields)
+        if not is_ok(ck, r, "%s, page %d" % (what, n + 1)):
+            return None
+        page = [g["room"] for g in r.get(key, [])]
+        seen += page
+        n += 1
+        if not r.get("more"):
+            ck.eq(r.get("next"), None, "%s: the last page has no next" % what)
+            return seen
+        ck.eq(len(page), PAGE, "%s: a page before the last is full" % what)
+        ck.ok(isinstance(r.get("next"), str),
+              "%s: next is a cursor: %r" % (what, r.get("next")))
+        if n > GAMES or not isinstance(r.get("next"), str):
+            return seen
+        fields["from"] = r["next"]
+
+
+def check_paging(ck, port):
+    """history and rooms ended, page by page, for a guest and for ana."""
+    ana_public = ["r%d" % (1000 + i) for i in reversed(range(GAMES))
+                  if i % PRIVATE != 0]
+    ana_all = ["r%d" % (1000 + i) for i in reversed(range(GAMES))]
+    g = Client(port)
+    seen = pages(ck, g, "a guest's history of ana", "history", "games",
+                 name="ana")
+    ck.eq(seen, ana_public, "a guest pages through ana's public games, "
+          "newest first, each once")
+    a = login(port, "ana")
+    seen = pages(ck, a, "ana's own history", "history", "games")
+    ck.eq(seen, ana_all, "ana pages through all of hers, private too")
+    seen = pages(ck, a, "rooms ended stones", "rooms", "rooms",
+                 status="ended", game="stones")
+    ck.eq(seen, ["r%d" % (5000 + i) for i in reversed(range(GAMES))],
+          "rooms ended stones: every public stones game, newest first")
+    r = a.call("history", name="ana", **{"from": "r12"})
+    is_error(ck, r, "bad_request", "a cursor that is none", ["from"])
+    r = a.call("rooms", status="ended", **{"from": "12x"})
+    is_error(ck, r, "bad_request", "rooms ended with a bad cursor")
+    r = a.call("history", name="nobody")
+    ck.ok(r and r.get("ok") and r.get("games") == [] and
+          r.get("more") is False, "no games: one empty page: %r" % (r,))
+    g.close()
+    a.close()
+
+
+def check_budget(ck, port):
+    """Guests at one address share GUEST_BURST reads, then are refused
+    with when to try again; a named player is not."""
+    g1, g2 = Client(port), Client(port)
+    got = []
+    for i in range(GUEST_BURST + 3):
+        c = g1 if i % 2 == 0 else g2
+        r = c.call("history", name="ana")
+        got.append(r.get("ok") if r else None)
+    ck.ok(got.count(True) <= GUEST_BURST + 1,
+          "guests at one address read at most the burst (and what "
+          "refills meanwhile): %r" % (got,))
+    ck.ok(got[0] is True, "the first read goes through")
+    r = g2.call("rooms", status="ended")
+    is_error(ck, r, "rate_limited", "rooms ended past the guests' budget",
+             ["try again in"])
+    r = g1.call("state", room="r1000")
+    is_error(ck, r, "rate_limited",
+             "a finished room's state past the guests' budget")
+    is_ok(ck, g1.call("ping"), "the guest's ping still goes")
+    is_ok(ck, g1.call("rooms"), "and rooms in memory")
+    b = login(port, "bob")
+    for i in range(GUEST_BURST + 3):
+        r = b.call("history", name="ana")
+        if not is_ok(ck, r, "a named player's read %d" % (i + 1)):
+            break
+    b.close()
+    g1.close()
+    g2.close()
+
+
+def run(ck, a, tmp):
+    db = os.path.join(tmp, "t.db")
+    with serving(a.build, db=db) as s:
+        seed_games(db)
+        check_paging(ck, s.port)
+        check_budget(ck, s.port)
+
+
+if __name__ == "__main__":
+    main_in_tmp("tablero-reads-", run)
