@@ -10,14 +10,18 @@ Each test prints a last line "N passed, M failed"; its output goes to a
 file of its own, and when it ends its line "NAME N passed, M failed
 (S s)" is printed, in the order below (unit, black-box, web, fuzz, each
 sorted), never interleaved: a line waits for the tests before it. A
-failing test's whole output comes before its line. Every test is its
-own process group, killed (by that group's id) past LIMIT seconds or
-when the run is interrupted.
+failing test's whole output comes before its line. A test that exits 0
+without a check ("0 passed, 0 failed", or no such line) is one failure:
+it "ran no check". Every test is its own process group, killed (by that
+group's id) past LIMIT seconds or when the run is interrupted.
 
 Naming tests (file names in tests/blackbox, paths from the repository's
 root such as tests/cluster/test_x.py, or unit binaries test_NAME in
 BUILD/tests) runs only those (no fuzzing): make pg-test, cluster-test,
-tsan-test. Standard library only.
+tsan-test. A test that skips itself where a service is missing (ck.skip,
+check_skip) checks nothing there, which fails here too: such a test
+(NEEDS_SERVICE) runs only when named by the script that starts its
+service (tests/pg.sh). Standard library only.
 """
 
 import os
@@ -36,6 +40,11 @@ GRACE = 5
 # Tests run at once unless TEST_JOBS says otherwise: the suites mostly
 # wait on servers and sockets, so more than the cores pays.
 DEFAULT_JOBS = 6
+# Tests that check nothing without a service their script starts (they
+# skip themselves), run only when named: tests/pg.sh gives test_pgstore
+# a PostgreSQL. (The cluster tests live in tests/cluster, which run.sh
+# runs only when named: tests/cluster.sh.)
+NEEDS_SERVICE = ("test_pgstore",)
 
 COUNT = re.compile(rb"^([0-9]+) passed, ([0-9]+) failed", re.M)
 
@@ -110,7 +119,8 @@ class Job:
 
 def counts(job):
     """(passed, failed, note) from a finished job's output and status:
-    a test that exits non-zero without a failed check is one failure."""
+    a test that exits non-zero without a failed check is one failure,
+    and so is one that exits 0 having checked nothing."""
     m = None
     for m in COUNT.finditer(job.text):
         pass
@@ -119,6 +129,15 @@ def counts(job):
     note = None
     if job.rc != 0 and f == 0:
         f = 1
+    elif job.rc == 0 and p == 0 and f == 0:
+        f = 1
+        note = ("run.py: ran no check (exit 0 with %s%s): a test that "
+                "cannot check anything here must not run here "
+                "(NEEDS_SERVICE in tests/run.py)" %
+                ("\"0 passed, 0 failed\"" if m else
+                 "no line \"N passed, M failed\"",
+                 ", skipped" if re.search(rb"^skipped: ", job.text, re.M)
+                 else ""))
     return p, f, note
 
 
@@ -131,6 +150,8 @@ def unit_jobs(build, only):
         if not n.startswith("test_") or not os.access(path, os.X_OK) \
                 or not os.path.isfile(path):
             continue
+        if only is None and n in NEEDS_SERVICE:
+            continue
         if only is not None and n not in only:
             continue
         jobs.append(Job("unit/" + n, [path]))
@@ -141,7 +162,8 @@ def blackbox_paths(only):
     if only is None:
         d = "tests/blackbox"
         return [os.path.join(d, n) for n in sorted(os.listdir(d))
-                if n.startswith("test_") and n.endswith(".py")]
+                if n.startswith("test_") and n.endswith(".py")
+                and n not in NEEDS_SERVICE]
     out = []
     for n in only:
         if "/" in n and n.endswith(".py"):
