@@ -13,7 +13,9 @@ sorted), never interleaved: a line waits for the tests before it. A
 failing test's whole output comes before its line. A test that exits 0
 without a check ("0 passed, 0 failed", or no such line) is one failure:
 it "ran no check". Every test is its own process group, killed (by that
-group's id) past LIMIT seconds or when the run is interrupted.
+group's id) past LIMIT seconds or when the run is interrupted. Of the
+TEST_JOBS running, the busy ones (BUSY: unit binaries, fuzz targets,
+browser tests) are at most one per core.
 
 Naming tests (file names in tests/blackbox, paths from the repository's
 root such as tests/cluster/test_x.py, or unit binaries test_NAME in
@@ -40,6 +42,11 @@ GRACE = 5
 # Tests run at once unless TEST_JOBS says otherwise: the suites mostly
 # wait on servers and sockets, so more than the cores pays.
 DEFAULT_JOBS = 6
+# Of those, the ones that compute rather than wait (unit binaries, fuzz
+# targets, the browser tests with their Chromium) run at most one per
+# core: more would starve the black-box tests' servers, whose replies
+# are waited for with bounded waits.
+BUSY = ("unit", "web", "fuzz")
 # Tests that check nothing without a service their script starts (they
 # skip themselves), run only when named: tests/pg.sh gives test_pgstore
 # a PostgreSQL. (The cluster tests live in tests/cluster, which run.sh
@@ -59,6 +66,7 @@ class Job:
         self.setup = setup  # called just before the start
         self.finish = finish  # finish(job) after the end: may set .text
         self.tally = True  # False: a step, not a test (npm ci)
+        self.busy = name.split("/", 1)[0] in BUSY
         self.proc = None
         self.out = None
         self.t0 = self.t1 = None
@@ -268,13 +276,16 @@ def main(argv):
     jobs += web_jobs(build)
     jobs += fuzz_jobs(build, fuzz_seconds)
 
-    # Start the black-box and browser tests first: they are the long ones
-    # (servers, timeouts, restarts) and wait more than they compute; the
-    # unit binaries and the fuzz targets, short and busy, fill the gaps.
+    # The long tests first: the browser tests (one per core at most, so
+    # they spread over the run) and the black-box ones (servers,
+    # timeouts, restarts); the unit binaries and the fuzz targets, short
+    # and busy, fill the gaps.
     def rank(j):
         kind = j.name.split("/", 1)[0]
         return {"web": 0, "blackbox": 1, "unit": 2, "fuzz": 3}.get(kind, 1)
     waiting = sorted((j for j in jobs if not j.done()), key=rank)
+    cores = len(os.sched_getaffinity(0)) if hasattr(
+        os, "sched_getaffinity") else (os.cpu_count() or 1)
     running = []
     printed = 0
     passed = failed = 0
@@ -288,8 +299,10 @@ def main(argv):
             now = time.time()
             running = [j for j in running if not j.poll(now)]
             while waiting and len(running) < jobs_n:
+                busy = sum(j.busy for j in running)
                 ready = [j for j in waiting
-                         if j.after is None or j.after.done()]
+                         if (j.after is None or j.after.done())
+                         and (not j.busy or busy < cores)]
                 if not ready:
                     break
                 j = ready[0]
