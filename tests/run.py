@@ -15,7 +15,8 @@ without a check ("0 passed, 0 failed", or no such line) is one failure:
 it "ran no check". Every test is its own process group, killed (by that
 group's id) past LIMIT seconds or when the run is interrupted. Of the
 TEST_JOBS running, the busy ones (BUSY: unit binaries, fuzz targets,
-browser tests) are at most one per core.
+browser tests) are at most one per core; the ALONE ones run first, each
+with nothing else.
 
 Naming tests (file names in tests/blackbox, paths from the repository's
 root such as tests/cluster/test_x.py, or unit binaries test_NAME in
@@ -47,6 +48,13 @@ DEFAULT_JOBS = 6
 # core: more would starve the black-box tests' servers, whose replies
 # are waited for with bounded waits.
 BUSY = ("unit", "web", "fuzz")
+# Tests that measure the server's threads against each other, which any
+# other load on the machine skews: the bot and hint threads run at nice
+# 19 (server/core/worker.c), so a test's CPU next to them starves them.
+# They run first, one at a time, with nothing else running. (Under load
+# test_bots_fair.py's level-1 bot searched 1 node in 3000 ms while the
+# crowd's bots, cut by the clock, finished several moves.)
+ALONE = ("test_bots_fair.py",)
 # Tests that check nothing without a service their script starts (they
 # skip themselves), run only when named: tests/pg.sh gives test_pgstore
 # a PostgreSQL. (The cluster tests live in tests/cluster, which run.sh
@@ -67,6 +75,7 @@ class Job:
         self.finish = finish  # finish(job) after the end: may set .text
         self.tally = True  # False: a step, not a test (npm ci)
         self.busy = name.split("/", 1)[0] in BUSY
+        self.alone = name.split("/", 1)[-1] in ALONE
         self.proc = None
         self.out = None
         self.t0 = self.t1 = None
@@ -276,13 +285,14 @@ def main(argv):
     jobs += web_jobs(build)
     jobs += fuzz_jobs(build, fuzz_seconds)
 
-    # The long tests first: the browser tests (one per core at most, so
-    # they spread over the run) and the black-box ones (servers,
-    # timeouts, restarts); the unit binaries and the fuzz targets, short
-    # and busy, fill the gaps.
+    # The tests that run alone first; then the long ones: the browser
+    # tests (one per core at most, so they spread over the run) and the
+    # black-box ones (servers, timeouts, restarts); the unit binaries and
+    # the fuzz targets, short and busy, fill the gaps.
     def rank(j):
         kind = j.name.split("/", 1)[0]
-        return {"web": 0, "blackbox": 1, "unit": 2, "fuzz": 3}.get(kind, 1)
+        return -1 if j.alone else {"web": 0, "blackbox": 1, "unit": 2,
+                                   "fuzz": 3}.get(kind, 1)
     waiting = sorted((j for j in jobs if not j.done()), key=rank)
     cores = len(os.sched_getaffinity(0)) if hasattr(
         os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -299,11 +309,13 @@ def main(argv):
             now = time.time()
             running = [j for j in running if not j.poll(now)]
             while waiting and len(running) < jobs_n:
+                if any(j.alone for j in running):
+                    break
                 busy = sum(j.busy for j in running)
                 ready = [j for j in waiting
                          if (j.after is None or j.after.done())
                          and (not j.busy or busy < cores)]
-                if not ready:
+                if not ready or (ready[0].alone and running):
                     break
                 j = ready[0]
                 waiting.remove(j)
