@@ -245,10 +245,15 @@ def fuzz_jobs(build, seconds):
                         "-rss_limit_mb=2048", "-timeout=10",
                         "-artifact_prefix=" + work + "/", work]
 
-        def finish(job):
-            shutil.rmtree(job.work, ignore_errors=True)
+        def finish(job, path=path):
             if job.rc == 0:  # libFuzzer found nothing: one check passed
+                shutil.rmtree(job.work, ignore_errors=True)
                 job.text = b"1 passed, 0 failed\n"
+            else:  # the input that failed stays, to run again
+                job.text += ("run.py: kept %s: its crash-, leak-, oom- or "
+                             "timeout- file is the input that failed (%s "
+                             "FILE runs it again)\n"
+                             % (job.work, path)).encode()
 
         jobs.append(Job("fuzz/" + n, [path], setup=setup, finish=finish))
     return jobs
