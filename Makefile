@@ -230,6 +230,14 @@ fuzz-run: fuzz
 	    echo "$$n"; $$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
 	    -timeout=10 -artifact_prefix=$$w/ $$w || exit 1; rm -rf $$w; done
 
+# tests/run.sh runs TEST_JOBS tests at once (default 6). Under the
+# sanitizers each server computes several times more, and a loaded
+# machine makes its replies miss the tests' bounded waits (a hint under
+# ThreadSanitizer takes seconds): these run fewer at once, unless
+# TEST_JOBS says otherwise.
+ASAN_TEST_JOBS = 4
+TSAN_TEST_JOBS = 3
+
 test: all fuzz
 	@sh tests/run.sh $(BUILD) $(FUZZ_SECONDS)
 
@@ -267,6 +275,7 @@ asan:
 
 asan-test: asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    TEST_JOBS=$${TEST_JOBS:-$(ASAN_TEST_JOBS)} \
 	    TABLERO_SLOW=1 sh tests/run.sh $(BUILD)/asan 0
 
 # The cluster tests against the asan build: the stand-ins and failovers
@@ -290,6 +299,7 @@ tsan:
 
 tsan-test: tsan
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
+	    TEST_JOBS=$${TEST_JOBS:-$(TSAN_TEST_JOBS)} \
 	    TABLERO_SLOW=1 sh tests/run.sh $(BUILD)/tsan 0 $(TSAN_TESTS)
 
 bench: $(BUILD)/perft

@@ -54,12 +54,43 @@ die() {
 	exit 1
 }
 
-# A loopback TCP port free right now.
+# free_ports N: N different loopback TCP ports free right now, outside
+# the kernel's ephemeral range (ip_local_port_range). Nothing holds them
+# until a node binds one, in a test minutes later: in that range any
+# outgoing connection on the machine (a node's to PostgreSQL, a test's
+# client) could take one meanwhile ("Address already in use"); outside
+# it only an explicit bind can, and these are picked at random.
+free_ports() {
+	python3 - "$1" <<'EOF'
+import random, socket, sys
+try:
+    with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+        lo, hi = (int(x) for x in f.read().split())
+except (OSError, ValueError):
+    lo, hi = 32768, 60999
+pool = [p for p in range(10000 if lo > 20000 else 1024, 65536)
+        if p < lo or p > hi]
+out = []
+for p in random.SystemRandom().sample(pool, min(len(pool), 1000)):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p))
+        out.append(p)
+    except OSError:
+        pass
+    finally:
+        s.close()
+    if len(out) == int(sys.argv[1]):
+        break
+else:
+    sys.exit("clustertest.sh: no free ports outside the ephemeral range")
+print(" ".join(map(str, out)))
+EOF
+}
+
+# A loopback TCP port free right now (for a service that binds it at once).
 free_port() {
-	python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])'
+	free_ports 1
 }
 
 # wait_port PORT PID: until PORT accepts a connection (PID still alive).
@@ -117,23 +148,24 @@ start_redis() {
 }
 
 start_haproxy() {
-	port=$(free_port)
+	# HAProxy's two front ends, then each node's port and web port
+	# (--web-port), all different.
+	# shellcheck disable=SC2046 # the ports, one word each
+	set -- $(free_ports $((2 + 2 * NODES)))
+	port=$1
+	web_port=$2
+	shift 2
 	NODE_PORTS=
-	i=0
-	while [ $i -lt $NODES ]; do
-		i=$((i + 1))
-		NODE_PORTS="$NODE_PORTS $(free_port)"
-	done
-	NODE_PORTS=${NODE_PORTS# }
-	# Each node's web port (--web-port), behind HAProxy's web front end.
 	WEB_PORTS=
 	i=0
 	while [ $i -lt $NODES ]; do
 		i=$((i + 1))
-		WEB_PORTS="$WEB_PORTS $(free_port)"
+		NODE_PORTS="$NODE_PORTS $1"
+		WEB_PORTS="$WEB_PORTS $2"
+		shift 2
 	done
+	NODE_PORTS=${NODE_PORTS# }
 	WEB_PORTS=${WEB_PORTS# }
-	web_port=$(free_port)
 	# shellcheck disable=SC2086 # three words, three ports
 	set -- $WEB_PORTS
 	web_env="TABLERO_WEB_LISTEN=127.0.0.1:$web_port TABLERO_WEB1=127.0.0.1:$1"

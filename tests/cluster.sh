@@ -15,5 +15,8 @@ else
 	TESTS=$(ls tests/cluster/test_*.py)
 fi
 # The browser tests are not cluster tests (run.sh would run them too).
+# One test at a time: they share clustertest.sh's node ports behind
+# HAProxy, its Redis (emptied by each) and its PostgreSQL.
 # shellcheck disable=SC2086 # the list is meant to split into words
-TABLERO_WEB=0 exec sh contrib/clustertest.sh run sh tests/run.sh "$BUILD" 0 $TESTS
+TABLERO_WEB=0 TEST_JOBS=1 exec sh contrib/clustertest.sh run \
+    sh tests/run.sh "$BUILD" 0 $TESTS

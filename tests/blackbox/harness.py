@@ -15,6 +15,7 @@ import argparse
 import itertools
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -251,13 +252,29 @@ def stopped_cleanly(chk, srv):
 
 
 def free_port():
-    """A loopback port free now (the kernel's pick), for a server that
-    must be told its port."""
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    """A loopback port free now, for a server that must be told its port:
+    outside the kernel's ephemeral range (ip_local_port_range), where an
+    outgoing connection (any test's, running at once) could take it
+    before the server binds it, and at random among the others."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            lo, hi = (int(x) for x in f.read().split())
+    except (OSError, ValueError):
+        lo, hi = 32768, 60999
+    pool = [p for p in range(10000 if lo > 20000 else 1024, 65536)
+            if p < lo or p > hi]
+    # SystemRandom: a test that seeds the module does not fix the pick
+    pick = random.SystemRandom().sample(pool, min(len(pool), 1000))
+    for port in pick + [0]:
+        s = socket.socket()
+        try:
+            s.bind(("127.0.0.1", port))
+            return s.getsockname()[1]
+        except OSError:
+            continue
+        finally:
+            s.close()
+    raise RuntimeError("no free loopback port")
 
 
 def args():

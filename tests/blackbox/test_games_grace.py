@@ -29,7 +29,7 @@ def main():
         cat = Telnet(srv.port)
         try:
             cat.type("hello cat")
-            cat.until(r"^Welcome")
+            cat.until(r"^Hello, cat\.")
             room = ana.call("create", game="ataxx")["state"]["room"]
             chk.ok(bob.call("join", room=room).get("ok"), "bob joined")
             cat.type("watch " + room)

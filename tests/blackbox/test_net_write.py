@@ -111,9 +111,9 @@ def check_state(ck, what, m, room):
           "%s: the whole history, in order" % what)
 
 
-def slow_reader(ck, port, room, bob):
+def slow_reader(ck, s, room, bob):
     """Reply and events pile up unread; then all arrive, in order."""
-    w = Slow(port)
+    w = Slow(s.port)
     w.msg()  # the welcome
     w.send({"cmd": "hello", "name": "slowpoke"})
     ck.ok((w.reply("hello")[0] or {}).get("ok"), "slowpoke is in")
@@ -123,7 +123,13 @@ def slow_reader(ck, port, room, bob):
     w.sock.sendall(b"".join(json.dumps({"cmd": "state", "room": room,
                                         "id": i}).encode() + b"\n"
                             for i in range(STATES)))
-    time.sleep(0.5)
+    # The chat begins once the server has taken the last request (its
+    # debug log has each as it is handled): every reply is queued ahead
+    # of the events. (A fixed half second was too short on a loaded
+    # machine: an event among the replies was read as one of them.)
+    ck.ok(log_says(s, '"cmd": "state", "room": "%s", "id": %d}'
+                   % (room, STATES - 1)),
+          "the server took every state request")
     for i in range(SAYS):
         if req(bob, "say", room=room, text="%d %s" % (i, TEXT)) is None:
             break
@@ -198,7 +204,7 @@ def run(ck, a, tmp):
     s = server(a.build, extra=["--max-output", str(CAP)])
     room, ana, bob = long_game(ck, s.port)
     ana.close()
-    slow_reader(ck, s.port, room, bob)
+    slow_reader(ck, s, room, bob)
     ck.ok("not reading" not in s.logtext(), "nobody was dropped")
     shut(s)
     s = server(a.build, extra=["--max-output", str(SMALL_CAP)])

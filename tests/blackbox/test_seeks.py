@@ -230,7 +230,7 @@ def test_text(chk, srv):
     """The verbs and the event in text mode."""
     ned = Telnet(srv.port)
     ned.type("hello ned")
-    ned.until(r"^Welcome")
+    ned.until(r"^Hello, ned\.")
     ned.type("seek ataxx size=6 time=120 inc=2 casual range=1000-2000")
     lines = ned.until(r"unseek s\d+ withdraws it")
     chk.ok(any("Seeking: s" in ln and "ned (1500) ataxx size=6 time=120 "

@@ -22,7 +22,7 @@ def main():
         carl = Telnet(srv.port)
         try:
             carl.type("hello carl")
-            carl.until(r"^Welcome")
+            carl.until(r"^Hello, carl\.")
             is_ok(chk, ana.call("tell", name="bob", text="psst\nsecond"),
                   "ana tells bob")
             ev = bob.event("told") or {}

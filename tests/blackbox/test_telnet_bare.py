@@ -25,7 +25,9 @@ def main():
         try:
             for t, n in ((ana, "ana"), (bob, "bob"), (cat, "cat")):
                 t.type("hello " + n)
-                chk.ok(t.until(r"^Welcome"), n + " logged in")
+                got = t.until(r"^Hello, %s\." % n)
+                chk.ok(got and got[-1].startswith("Hello, %s." % n),
+                       n + " logged in: %r" % (got[-1:],))
             ana.type("b2")
             chk.ok(ana.until(r"unknown command 'b2'"),
                    "in the lobby a bare word is still unknown")
@@ -71,9 +73,11 @@ def main():
             chk.ok(cat.until(r"pegs left"), "cat plays solitaire")
             cat.quiet()
             cat.type("leave")
-            got = cat.until(r"^You left the game\. Type create solitaire to "
-                            r"start another\.$")
-            chk.ok(got and not any("Type restart" in l for l in got),
+            said = (r"^\[r\d+\] You left the game\. Type create solitaire "
+                    r"to start another\.$")
+            got = cat.until(said)
+            chk.ok(got and re.search(said, got[-1])
+                   and not any("Type restart" in l for l in got),
                    "leaving a puzzle says what works: %r" % (got,))
         finally:
             for t in (ana, bob, cat):
