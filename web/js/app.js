@@ -8,6 +8,7 @@ import { Conn } from "./conn.js";
 import { t, getLang, setLang } from "./i18n.js";
 import { drawBoard, moveTargets, moveSquares, squareName } from "./board.js";
 import { tourneyInit, renderTourneys, tourneyEvent } from "./tourney.js";
+import { confirmBox } from "./dialog.js";
 
 const $ = (sel) => document.querySelector(sel);
 // A new element with attributes; children are nodes or strings (text).
@@ -148,6 +149,10 @@ function onEvent(ev) {
       S.drawOffer = ev.name; refresh(); return;
     case "draw_declined":
       S.drawOffer = null; refresh(); return;
+    case "started":
+      // whether the game will be rated is said here (and not in `state`)
+      if (ev.rated !== undefined) S.rated = { room: ev.room, rated: ev.rated };
+      refresh(); return;
     case "welcome": case "shutdown":
       return;
     default:
@@ -242,6 +247,27 @@ async function act(cmd, fields = {}) {
   if (cmd === "leave" && r.ok) { S.roomId = null; S.room = null; location.hash = ""; chats.room = []; }
   renderAll();
   return r;
+}
+
+// Whether the room's running game is rated: the `started` event said it;
+// without it (a page opened mid-game), unless the room was made rated=no.
+function ratedGame(st) {
+  if (S.rated && S.rated.room === st.room) return S.rated.rated;
+  return st.seats.length === 2 && !(st.options && st.options.rated === "no");
+}
+
+// Resign or leave a running two-player game one plays, once the player
+// has said yes: either ends the game (leaving resigns it).
+async function endGameAsked(cmd) {
+  const st = S.room;
+  const running = st && seatOfMe(st) >= 0 && st.seats.length === 2 &&
+    (st.status === "playing" || st.status === "adjourned");
+  if (running) {
+    const q = (cmd === "resign" ? t("ask_resign") : t("ask_leave")) +
+      (ratedGame(st) ? " " + t("ask_rated") : "");
+    if (!await confirmBox(q, t(cmd === "resign" ? "resign" : "leave"), t("cancel"))) return;
+  }
+  await act(cmd);
 }
 
 function download(name, text) {
@@ -627,12 +653,15 @@ function renderRoom() {
   el("span", { class: "seat-name" }, s.seat + ": "), el("span", { class: "player" }, seatText(s)),
   st.clocks ? el("span", { class: "clock", "data-clock": s.seat }, fmtClock(clockLeft(s.seat))) : null)));
   const buttons = el("div", { class: "actions" });
+  // Resign and Leave end the game: a row of their own, away from the
+  // draw offer a thumb might aim at.
+  const grave = el("div", { class: "actions grave" });
   const b = (key, fn, cls) => buttons.append(el("button", { type: "button", class: cls || key, onclick: fn }, t(key)));
   const playing = st.status === "playing" || st.status === "adjourned";
   if (mine >= 0) {
     if (st.seats.length === 2) {
       if (playing) {
-        b("resign", () => act("resign"));
+        grave.append(el("button", { type: "button", class: "resign", onclick: () => endGameAsked("resign") }, t("resign")));
         if (S.drawOffer && S.drawOffer !== S.me) {
           b("accept_draw", () => act("draw", { action: "accept" }));
           b("decline_draw", () => act("draw", { action: "decline" }));
@@ -648,7 +677,7 @@ function renderRoom() {
     if (st.status === "ended") b("rematch", () => act("rematch"));
   }
   b("save", save);
-  if (!S.viewOnly) b("leave", () => act("leave"));
+  if (!S.viewOnly) grave.append(el("button", { type: "button", class: "leave", onclick: () => endGameAsked("leave") }, t("leave")));
   b("back", () => { S.room = null; S.roomId = null; S.viewOnly = false; location.hash = ""; renderAll(); });
   // A move may be typed too (the keyboard's way, and the game's own
   // notation with its error sentences).
@@ -677,6 +706,7 @@ function renderRoom() {
     replay,
     moveForm,
     buttons,
+    grave,
     el("section", { class: "movelist" }, el("h3", {}, t("moves")), moves),
     el("p", { class: "watchers" }, t("watchers", st.watchers || 0)),
   );

@@ -43,6 +43,8 @@ const words = {
     tourney_round_notice: "Tournament {0}, round {1}: your game is in {2} against {3}.",
     tourney_bye_notice: "Tournament {0}, round {1}: you have the bye.",
     tourney_over_notice: "Tournament {0} is over: the standings are below.",
+    ask_resign: "Resign this game? Your opponent wins.", ask_leave: "Leave this game? Leaving a running game resigns it: your opponent wins.",
+    ask_rated: "The game is rated: your rating will change.", cancel: "Cancel",
   },
   es: {
     title: "tablero", lobby: "Sala", games: "Juegos", rooms: "Mesas",
@@ -84,6 +86,8 @@ const words = {
     tourney_round_notice: "Torneo {0}, ronda {1}: tu partida es en {2} contra {3}.",
     tourney_bye_notice: "Torneo {0}, ronda {1}: descansas (cuenta como victoria).",
     tourney_over_notice: "El torneo {0} ha terminado: la clasificación está abajo.",
+    ask_resign: "¿Abandonar esta partida? Gana tu rival.", ask_leave: "¿Salir de esta partida? Salir de una partida en curso es abandonarla: gana tu rival.",
+    ask_rated: "La partida es puntuable: tu puntuación cambiará.", cancel: "Cancelar",
   },
 };
 

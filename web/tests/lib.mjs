@@ -152,6 +152,13 @@ export async function clickSq(page, sq) {
   await until(page, (k) => Number(document.body.dataset.clicks || 0) > k, n, "click on " + sq);
 }
 
+// Resign the page's running game: the button, then "Resign" in the
+// question the page asks first.
+export async function resign(page) {
+  await page.click(".actions .resign");
+  await page.click("dialog.confirm[open] .confirm-ok", { timeout: WAIT_MS });
+}
+
 // Wait until the move list has n moves; its last move.
 export async function waitMoves(page, n) {
   await until(page, (k) => document.querySelectorAll(".moves li").length >= k, n, n + " moves");

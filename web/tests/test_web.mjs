@@ -7,7 +7,7 @@
 // dark; the page keeps no script errors. Ends "N passed, M failed".
 
 import { Checks, args, runTest, newPage, loggedInPage, waitTurn, text,
-  clickSq, waitMoves, createRoom, rawExchange, until, sleep, WAIT_MS } from "./lib.mjs";
+  clickSq, waitMoves, createRoom, rawExchange, until, sleep, WAIT_MS, resign } from "./lib.mjs";
 
 const ck = new Checks();
 const a = args();
@@ -162,7 +162,7 @@ async function historyClockLang(p) {
   await p.click("#theme");
   ck.ok((await bg()) !== before, "the theme button switches light and dark");
   if (SHOTS) await p.screenshot({ path: SHOTS + "/web-dark.png" });
-  await p.click(".actions .resign");
+  await resign(p);
   await waitTurn(p, "resignation");
   ck.eq(p.errors, [], "no script errors (history, clock, language)");
   await p.context().close();

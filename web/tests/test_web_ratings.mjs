@@ -7,7 +7,7 @@
 
 import { connect } from "node:net";
 import { Checks, args, runTest, loggedInPage, text, createRoom, until,
-  WAIT_MS } from "./lib.mjs";
+  WAIT_MS, resign } from "./lib.mjs";
 
 const ck = new Checks();
 const a = args();
@@ -64,7 +64,7 @@ async function rated(browser, srv) {
   const j = await bob.call("join", { room });
   ck.ok(j.ok, "bob joins " + room);
   await play(ana, bob, room);
-  await ana.click(".actions .resign");
+  await resign(ana);
   await ana.waitForSelector(".rating-change", { timeout: WAIT_MS });
   const line = await text(ana, ".rating-change");
   ck.ok(line.includes("ataxx size=7") && /ana 1500 → 1338\?/.test(line) && /bob 1500 → 1662\?/.test(line),

