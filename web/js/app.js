@@ -157,6 +157,8 @@ function onEvent(ev) {
       return;
     default:
       if (ev.event === "moved" || ev.event === "ended") S.drawOffer = null;
+      if (ev.event === "moved") S.lastMoved = ev;
+      if (ev.event === "ended") levelWon(ev);
       refresh();
   }
 }
@@ -213,10 +215,52 @@ async function chooseSquare(sq) {
   renderRoom();
 }
 
+// A Shape Shifter level won: the server starts the next one at once; the
+// page shows the won board and says so until the player goes on.
+function levelWon(ev) {
+  const st = S.room;
+  if (!st || st.game !== "shifter" || ev.reason !== "level won" || seatOfMe(st) < 0) return;
+  const last = S.lastMoved && S.lastMoved.room === st.room ? S.lastMoved : null;
+  S.levelWon = { room: st.room, level: Number(st.options.level), message: ev.message || "",
+    board: last ? last.board : st.board, move: last ? last.move : null,
+    moves: (st.history_total ?? (st.history || []).length) + 1 };
+}
+
+// The letters of Shape Shifter's pieces, from the legend line of the
+// server's picture ("pieces: C knight (caballo), T rook (torre), ...").
+function shifterLegend(st) {
+  const line = (st.picture || "").split("\n").find((l) => l.startsWith("pieces:"));
+  if (!line) return "";
+  const items = line.slice("pieces:".length).split(",").map((x) => x.trim()).filter(Boolean);
+  return el("ul", { class: "legend", "aria-label": t("legend") }, items.map((it) => {
+    const m = /^(\S+)\s+(.*)$/.exec(it);
+    return el("li", { "data-letter": m ? m[1] : "" }, el("b", { class: "legend-letter" }, m ? m[1] : it), m ? " " + m[2] : "");
+  }));
+}
+
+// The "level won" screen: the last board, the server's sentence, and a
+// button on to the level the server has started meanwhile.
+function renderLevelWon(box, st) {
+  const w = S.levelWon;
+  const go = el("button", { type: "button", class: "level-next", onclick: () => {
+    S.levelWon = null; refresh();
+  } }, t("next_level_go", w.level + 1));
+  box.replaceChildren(
+    el("h2", { class: "room-title" }, gameTitle(st.game) + " · " + st.room + " · " + t("level", w.level)),
+    el("div", { class: "level-won", role: "status" },
+      el("p", { class: "level-won-title" }, t("level_won", w.level)),
+      el("p", { class: "level-won-text" }, w.message, " ", t("n_moves", w.moves)),
+      go),
+    el("div", { class: "board-wrap" }, drawBoard(st.game, w.board,
+      { lit: new Set(), chosen: new Set(), last: new Set(moveSquares(st.game, w.move)) }, () => {})),
+    shifterLegend(st));
+  go.focus();
+}
+
 // Shape Shifter has one piece that moves: it is chosen already.
 function autoSelect() {
   const st = S.room;
-  if (!st || st.game !== "shifter" || !myTurn()) return;
+  if (!st || st.game !== "shifter" || !myTurn() || S.levelWon) return;
   for (let r = 0; r < st.board.length; r++)
     for (let c = 0; c < st.board[r].length; c++) {
       const ch = st.board[r][c];
@@ -634,6 +678,7 @@ function renderRoom() {
   const st = S.room;
   if (!st) return;
   const box = $("#room");
+  if (S.levelWon && S.levelWon.room === st.room) { renderLevelWon(box, st); return; }
   const mine = seatOfMe(st);
   const hist = st.history || [];
   const since = st.history_since || 0;
@@ -672,7 +717,9 @@ function renderRoom() {
       b("undo", () => act("undo"));
       b("restart", () => act("restart"));
       if (playing) b("hint", () => act("hint"));
-      if (st.status === "ended" && st.options && st.options.level != null) b("next_level", () => act("next"));
+      // on after a solved level only (a lost one is retried: Undo, Restart)
+      if (st.status === "ended" && st.result && st.result.result === "solved" && st.options && st.options.level != null)
+        b("next_level", () => act("next"));
     }
     if (st.status === "ended") b("rematch", () => act("rematch"));
   }
@@ -703,6 +750,7 @@ function renderRoom() {
     S.hint ? el("p", { class: "hint" }, S.hint) : "",
     seats,
     el("div", { class: "board-wrap" }, drawBoard(st.game, S.replay ? S.replay.board : st.board, view, onSquare)),
+    st.game === "shifter" ? shifterLegend(st) : "",
     replay,
     moveForm,
     buttons,

@@ -45,6 +45,7 @@ const words = {
     tourney_over_notice: "Tournament {0} is over: the standings are below.",
     ask_resign: "Resign this game? Your opponent wins.", ask_leave: "Leave this game? Leaving a running game resigns it: your opponent wins.",
     ask_rated: "The game is rated: your rating will change.", cancel: "Cancel",
+    legend: "Pieces", level_won: "Level {0} won!", next_level_go: "On to level {0}",
   },
   es: {
     title: "tablero", lobby: "Sala", games: "Juegos", rooms: "Mesas",
@@ -88,6 +89,7 @@ const words = {
     tourney_over_notice: "El torneo {0} ha terminado: la clasificación está abajo.",
     ask_resign: "¿Abandonar esta partida? Gana tu rival.", ask_leave: "¿Salir de esta partida? Salir de una partida en curso es abandonarla: gana tu rival.",
     ask_rated: "La partida es puntuable: tu puntuación cambiará.", cancel: "Cancelar",
+    legend: "Piezas", level_won: "¡Nivel {0} superado!", next_level_go: "Al nivel {0}",
   },
 };
 

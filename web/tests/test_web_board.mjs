@@ -60,8 +60,55 @@ async function confirmResign(browser, srv) {
   for (const p of [x, y]) await p.context().close();
 }
 
+// 2. Shape Shifter: the legend of the letters; a won level stays on the
+// screen with "level won" until the player goes on; no "Next level"
+// after a lost one.
+async function shifterScreens(browser, srv) {
+  const p = await loggedInPage(browser, srv.url, "shs");
+  await createRoom(p, "shifter", { level: 1 });
+  await p.waitForSelector(".legend");
+  const legend = await text(p, ".legend");
+  ck.ok(/C\s*knight \(caballo\)/.test(legend) && /T\s*rook/.test(legend) && /A\s*bishop/.test(legend),
+    "the legend names the letters: " + legend);
+  for (let i = 0; i < 4 && !(await p.$(".level-won")); i++) {
+    await waitTurn(p, "Your turn");
+    await p.click(".actions .hint");
+    await until(p, () => /: [a-h][1-8]$/.test(document.querySelector(".hint")?.textContent || ""), null, "hint");
+    const n = await p.$$eval(".moves li", (l) => l.length);
+    await clickSq(p, (await text(p, ".hint")).split(": ")[1]);
+    await until(p, (k) => document.querySelectorAll(".moves li").length > k || document.querySelector(".level-won"), n, "capture");
+  }
+  await p.waitForSelector(".level-won", { timeout: 5000 });
+  await sleep(500); // the next level's events have come: the screen stays
+  ck.ok((await text(p, ".level-won")).includes("Level 1 won!"), "the level-won screen: " + await text(p, ".level-won"));
+  ck.ok((await text(p, ".room-title")).includes("level 1"), "the won level's board is still shown");
+  ck.eq(await p.$$eval(".cell", (cs) => cs.filter((c) => c.querySelector("circle")).length), 1, "the won board: one piece left");
+  await shot(p, "web-shifter-won");
+  await p.click(".level-next");
+  await until(p, () => document.querySelector(".room-title").textContent.includes("level 2"), null, "level 2");
+  ck.ok(!(await p.$(".level-won")), "the button goes on to level 2");
+  await p.click(".actions .back");
+  // a lost level (from a file: the rook takes the knight, which cannot
+  // reach the bishop): no "Next level"
+  await p.selectOption("select[name=game]", "shifter");
+  await p.setInputFiles(".create input[type=file]", { name: "lost.txt", mimeType: "text/plain",
+    buffer: Buffer.from("shifter level 1\ntC......\n........\n........\n........\n........\n........\n........\n.......A\nC caballo\nT torre\nA alfil\n") });
+  await sleep(200);
+  await p.click(".create-btn");
+  await p.waitForSelector(".board");
+  await waitTurn(p, "Your turn");
+  await clickSq(p, "b8");
+  await waitTurn(p, "no capture left");
+  ck.ok(!(await p.$(".actions .next_level")), "no Next level after a lost level");
+  ck.ok(!(await p.$(".level-won")), "no level-won screen after a lost level");
+  ck.ok(await p.$(".actions .restart"), "Restart is there to retry it");
+  await shot(p, "web-shifter-lost");
+  ck.eq(p.errors, [], "no script errors (shifter)");
+  await p.context().close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["confirm", confirmResign]]) {
+  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
