@@ -6,7 +6,7 @@
 
 import { Conn } from "./conn.js";
 import { t, getLang, setLang } from "./i18n.js";
-import { drawBoard, moveTargets, moveSquares, squareName } from "./board.js";
+import { drawBoard, moveTargets, moveSquares, squareName, squareAt } from "./board.js";
 import { tourneyInit, renderTourneys, tourneyEvent } from "./tourney.js";
 import { confirmBox } from "./dialog.js";
 
@@ -185,6 +185,7 @@ async function onSquare(sq) {
 async function chooseSquare(sq) {
   const st = S.room;
   if (!myTurn()) return;
+  S.notice = "";
   const sel = S.sel;
   if (sel) {
     if (sel.prefix.length === 0 && sq === sel.src) { S.sel = null; renderRoom(); return; }
@@ -199,6 +200,9 @@ async function chooseSquare(sq) {
       if (full.length && full.length === next.length) { play(full[0].move); return; }
       sel.prefix.push(sq); renderRoom(); return;
     }
+    // Halfway through a move (an amazon moved, its arrow not shot): a
+    // square that no move reaches keeps what is chosen.
+    if (sel.prefix.length) { S.notice = t("arrow_miss"); renderRoom(); return; }
   }
   const r = await conn.send("moves", { room: st.room, from: sq });
   if (!r.ok || !r.moves.length) {
@@ -666,9 +670,24 @@ async function viewGame(id) {
   setState(r.state);
 }
 
+// The board as the player sees a move being made: an Amazons amazon
+// already on its chosen square while its arrow is aimed.
+function stepBoard(st) {
+  const sel = S.sel;
+  if (st.game !== "amazons" || !sel || !sel.prefix.length) return st.board;
+  const rows = st.board.length, from = squareAt(sel.src, rows), to = squareAt(sel.prefix[0], rows);
+  if (!from || !to) return st.board;
+  const b = st.board.map((row) => row.split(""));
+  b[to[0]][to[1]] = b[from[0]][from[1]];
+  b[from[0]][from[1]] = ".";
+  return b.map((row) => row.join(""));
+}
+
 function turnWords(st) {
   if (st.status === "ended" && st.result) return t("game_over", resultWords(st.result));
   if (st.status !== "playing") return t(st.status);
+  if (myTurn() && st.game === "amazons" && S.sel)
+    return S.sel.prefix.length ? t("amazons_shoot", S.sel.prefix[0]) : t("amazons_move", S.sel.src);
   if (myTurn()) return t("your_turn");
   const s = st.seats.find((x) => x.seat === st.turn);
   return s && (s.name || s.bot) ? t("to_move_named", st.turn, s.name || "bot " + s.bot) : t("to_move", st.turn);
@@ -693,6 +712,7 @@ function renderRoom() {
     for (const c of S.sel.cands)
       if (c.seq.length > n && S.sel.prefix.every((p, i) => c.seq[i] === p)) view.lit.add(c.seq[n]);
   }
+  const board = S.replay ? S.replay.board : stepBoard(st);
   const seats = el("div", { class: "seats" }, st.seats.map((s) => el("div", {
     class: "seat" + (st.turn === s.seat ? " to-move" : ""), "data-seat": s.seat },
   el("span", { class: "seat-name" }, s.seat + ": "), el("span", { class: "player" }, seatText(s)),
@@ -749,7 +769,7 @@ function renderRoom() {
     el("p", { class: "notice", role: "alert" }, S.notice || (S.drawOffer && S.drawOffer !== S.me ? t("draw_offered", S.drawOffer) : "")),
     S.hint ? el("p", { class: "hint" }, S.hint) : "",
     seats,
-    el("div", { class: "board-wrap" }, drawBoard(st.game, S.replay ? S.replay.board : st.board, view, onSquare)),
+    el("div", { class: "board-wrap" }, drawBoard(st.game, board, view, onSquare)),
     st.game === "shifter" ? shifterLegend(st) : "",
     replay,
     moveForm,

@@ -17,6 +17,16 @@ export function squareName(game, r, c, rows) {
   }
 }
 
+// The row (from the top) and column of a square named in the default
+// notation ("d4"), or null: the inverse of squareName for the boards of
+// letters and numbers (Ataxx, Amazons, Shape Shifter).
+export function squareAt(sq, rows) {
+  const m = /^([a-j])(\d+)$/.exec(sq);
+  if (!m) return null;
+  const r = rows - Number(m[2]), c = FILES.indexOf(m[1]);
+  return r >= 0 && r < rows ? [r, c] : null;
+}
+
 const SOL_DIRS = { up: [-2, 0], down: [2, 0], left: [0, -2], right: [0, 2] };
 
 // The squares a move names after its source, in click order: what the

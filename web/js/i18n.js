@@ -45,6 +45,9 @@ const words = {
     tourney_over_notice: "Tournament {0} is over: the standings are below.",
     ask_resign: "Resign this game? Your opponent wins.", ask_leave: "Leave this game? Leaving a running game resigns it: your opponent wins.",
     ask_rated: "The game is rated: your rating will change.", cancel: "Cancel",
+    amazons_move: "Your turn: move the amazon from {0} to a lit square.",
+    amazons_shoot: "Now shoot an arrow from {0}: click a lit square (or the amazon, to move it elsewhere).",
+    arrow_miss: "The arrow flies in a straight line from the amazon to a lit square.",
     legend: "Pieces", level_won: "Level {0} won!", next_level_go: "On to level {0}",
   },
   es: {
@@ -89,6 +92,9 @@ const words = {
     tourney_over_notice: "El torneo {0} ha terminado: la clasificación está abajo.",
     ask_resign: "¿Abandonar esta partida? Gana tu rival.", ask_leave: "¿Salir de esta partida? Salir de una partida en curso es abandonarla: gana tu rival.",
     ask_rated: "La partida es puntuable: tu puntuación cambiará.", cancel: "Cancelar",
+    amazons_move: "Te toca: mueve la amazona de {0} a una casilla marcada.",
+    amazons_shoot: "Ahora dispara una flecha desde {0}: pulsa una casilla marcada (o la amazona, para moverla a otra).",
+    arrow_miss: "La flecha vuela en línea recta desde la amazona hasta una casilla marcada.",
     legend: "Piezas", level_won: "¡Nivel {0} superado!", next_level_go: "Al nivel {0}",
   },
 };

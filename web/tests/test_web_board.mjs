@@ -107,8 +107,40 @@ async function shifterScreens(browser, srv) {
   await p.context().close();
 }
 
+// What a cell shows: "W", "B", "*" (arrow) or "" (Amazons).
+const cellIs = (p, sq) => p.$eval(`.cell[data-sq="${sq}"]`, (c) =>
+  c.querySelector(".p-white") ? "W" : c.querySelector(".p-black") ? "B" : c.querySelector(".arrow") ? "*" : "");
+
+// 3. Amazons: the amazon drawn on its new square during the arrow step,
+// the step said in words, a misclick keeping the move, the amazon
+// clicked again taking the step back.
+async function amazonsArrow(browser, srv) {
+  const p = await loggedInPage(browser, srv.url, "ams");
+  await createRoom(p, "amazons", {}, 1);
+  await waitTurn(p, "Your turn");
+  await clickSq(p, "d1");
+  ck.ok((await text(p, ".turn")).includes("move the amazon from d1"), "the first step in words: " + await text(p, ".turn"));
+  await clickSq(p, "d4");
+  ck.eq([await cellIs(p, "d1"), await cellIs(p, "d4")], ["", "W"], "during the arrow step the amazon is on d4, not d1");
+  ck.ok((await text(p, ".turn")).includes("Now shoot an arrow from d4"), "the arrow step in words: " + await text(p, ".turn"));
+  const lit = await litSquares(p);
+  ck.ok(lit.includes("d1") && lit.includes("d8"), "the arrow's squares are lit (d1, left free, too)");
+  await shot(p, "web-amazons-arrow");
+  await clickSq(p, "b9"); // no line from d4
+  ck.eq(await litSquares(p), lit, "a misclick keeps the move: the same arrows lit");
+  ck.ok((await text(p, "#room .notice")).includes("straight line"), "a misclick says why: " + await text(p, "#room .notice"));
+  await clickSq(p, "d4");
+  ck.eq([await cellIs(p, "d1"), await cellIs(p, "d4")], ["W", ""], "the amazon clicked again goes back to d1");
+  ck.ok((await litSquares(p)).includes("d4"), "its destinations are lit again");
+  await clickSq(p, "d5");
+  await clickSq(p, "d9");
+  ck.eq((await waitMoves(p, 1))[0], "d1-d5/d9", "the move is played after all");
+  ck.eq(p.errors, [], "no script errors (amazons)");
+  await p.context().close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens]]) {
+  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
