@@ -657,6 +657,8 @@ function resultWords(res) {
   let what = res.result === "draw" ? t("draw_result") : res.result === "solved" ? t("solved") :
     res.result === "blocked" ? t("blocked") : t("wins", res.winner_name || res.winner);
   if (res.reason) what += " (" + res.reason + ")";
+  const sc = res.scores ? Object.entries(res.scores) : [];
+  if (sc.length === 2) what += ": " + sc.map(([k, v]) => k + " " + v).join(", ");
   return what;
 }
 
@@ -668,6 +670,16 @@ async function viewGame(id) {
   S.roomId = id;
   S.viewOnly = true;
   setState(r.state);
+}
+
+// Each seat's score beside its name: at the end the result's, during an
+// Ataxx game its pieces as the server's picture counts them ("x white 3,
+// o black 2"); null when there is none to show.
+function seatScores(st) {
+  if (st.status === "ended" && st.result && st.result.scores && st.seats.length === 2) return st.result.scores;
+  if (st.game !== "ataxx" || S.replay) return null;
+  const m = /^x (\S+) (\d+), o (\S+) (\d+)/m.exec(st.picture || "");
+  return m ? { [m[1]]: Number(m[2]), [m[3]]: Number(m[4]) } : null;
 }
 
 // The board as the player sees a move being made: an Amazons amazon
@@ -704,18 +716,24 @@ function renderRoom() {
   const at = S.replay ? S.replay.at : null;
   const shown = at === null ? hist.length : at - since;
   const last = shown > 0 && hist[shown - 1] ? hist[shown - 1].move : null;
-  const view = { lit: new Set(), chosen: new Set(), last: new Set(moveSquares(st.game, last)) };
+  const view = { lit: new Set(), jump: new Set(), chosen: new Set(), last: new Set(moveSquares(st.game, last)) };
   if (S.sel) {
     const n = S.sel.prefix.length;
     view.chosen.add(S.sel.src);
     S.sel.prefix.forEach((p) => view.chosen.add(p));
     for (const c of S.sel.cands)
-      if (c.seq.length > n && S.sel.prefix.every((p, i) => c.seq[i] === p)) view.lit.add(c.seq[n]);
+      if (c.seq.length > n && S.sel.prefix.every((p, i) => c.seq[i] === p)) {
+        view.lit.add(c.seq[n]);
+        // Ataxx: a jump (its move names the source) leaves the source empty
+        if (st.game === "ataxx" && c.move !== c.seq[n]) view.jump.add(c.seq[n]);
+      }
   }
+  const scores = seatScores(st);
   const board = S.replay ? S.replay.board : stepBoard(st);
   const seats = el("div", { class: "seats" }, st.seats.map((s) => el("div", {
     class: "seat" + (st.turn === s.seat ? " to-move" : ""), "data-seat": s.seat },
   el("span", { class: "seat-name" }, s.seat + ": "), el("span", { class: "player" }, seatText(s)),
+  scores && scores[s.seat] != null ? el("span", { class: "score", "data-score": s.seat, title: t("score") }, String(scores[s.seat])) : null,
   st.clocks ? el("span", { class: "clock", "data-clock": s.seat }, fmtClock(clockLeft(s.seat))) : null)));
   const buttons = el("div", { class: "actions" });
   // Resign and Leave end the game: a row of their own, away from the
@@ -771,6 +789,7 @@ function renderRoom() {
     seats,
     el("div", { class: "board-wrap" }, drawBoard(st.game, board, view, onSquare)),
     st.game === "shifter" ? shifterLegend(st) : "",
+    st.game === "ataxx" && S.sel ? el("p", { class: "legend ataxx-keys" }, t("ataxx_keys")) : "",
     replay,
     moveForm,
     buttons,

@@ -116,7 +116,8 @@ function piece(g, game, ch, x, y) {
   }
 }
 
-// Draw state's board. view: {lit: Set, chosen: Set, last: Set}; onSquare
+// Draw state's board. view: {lit: Set, jump: Set (optional: lit squares
+// reached by an Ataxx jump), chosen: Set, last: Set}; onSquare
 // is called with a square's name when it is clicked or chosen with the
 // keyboard.
 export function drawBoard(game, board, view, onSquare) {
@@ -156,7 +157,11 @@ export function drawBoard(game, board, view, onSquare) {
       piece(cell, game, ch, x, y);
       // A lit empty square gets a dot; a lit piece (a capture) a ring, so
       // its letter stays readable.
-      if (view.lit.has(sq))
+      // An Ataxx jump's square (view.jump) gets a hollow square instead of
+      // a clone's dot: the two look different, not only in colour.
+      if (view.jump && view.jump.has(sq))
+        cell.append(svg("rect", { x: x + CELL / 2 - 8, y: y + CELL / 2 - 8, width: 16, height: 16, class: "lit lit-jump" }));
+      else if (view.lit.has(sq))
         cell.append(".G".includes(ch)
           ? svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 6, class: "lit" })
           : svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.45, class: "lit-ring" }));

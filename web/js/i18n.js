@@ -48,6 +48,7 @@ const words = {
     amazons_move: "Your turn: move the amazon from {0} to a lit square.",
     amazons_shoot: "Now shoot an arrow from {0}: click a lit square (or the amazon, to move it elsewhere).",
     arrow_miss: "The arrow flies in a straight line from the amazon to a lit square.",
+    score: "Score", ataxx_keys: "● clone (the piece stays)  ◻ jump (the piece leaves its square)",
     legend: "Pieces", level_won: "Level {0} won!", next_level_go: "On to level {0}",
   },
   es: {
@@ -95,6 +96,7 @@ const words = {
     amazons_move: "Te toca: mueve la amazona de {0} a una casilla marcada.",
     amazons_shoot: "Ahora dispara una flecha desde {0}: pulsa una casilla marcada (o la amazona, para moverla a otra).",
     arrow_miss: "La flecha vuela en línea recta desde la amazona hasta una casilla marcada.",
+    score: "Puntos", ataxx_keys: "● clonar (la pieza se queda)  ◻ saltar (la pieza deja su casilla)",
     legend: "Piezas", level_won: "¡Nivel {0} superado!", next_level_go: "Al nivel {0}",
   },
 };

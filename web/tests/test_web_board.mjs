@@ -139,8 +139,53 @@ async function amazonsArrow(browser, srv) {
   await p.context().close();
 }
 
+// 4. Ataxx: a clone's square and a jump's look different; the score is
+// shown beside each seat while playing and at the end, and in the result.
+async function ataxxScore(browser, srv) {
+  const p = await loggedInPage(browser, srv.url, "axs");
+  await createRoom(p, "ataxx", { size: 5 }, 1);
+  await waitTurn(p, "Your turn");
+  ck.eq([await text(p, '[data-score="white"]'), await text(p, '[data-score="black"]')], ["2", "2"], "the score at the start: 2-2");
+  const mine = await p.$$eval(".cell", (cs) => cs.filter((c) => c.querySelector(".p-white")).map((c) => c.dataset.sq));
+  await clickSq(p, mine[0]);
+  const kinds = await p.$$eval(".cell", (cs) => cs.filter((c) => c.querySelector(".lit")).map((c) =>
+    [c.dataset.sq, c.querySelector(".lit").tagName]));
+  const clone = kinds.filter(([, tag]) => tag === "circle").map(([sq]) => sq);
+  const jump = kinds.filter(([, tag]) => tag === "rect").map(([sq]) => sq);
+  ck.ok(clone.length > 0 && jump.length > 0, `clone squares (dots: ${clone}) and jump squares (hollow: ${jump}) are drawn apart`);
+  ck.ok((await text(p, ".ataxx-keys")).includes("jump"), "a key says which is which");
+  await shot(p, "web-ataxx-targets");
+  await clickSq(p, clone[0]);
+  await waitMoves(p, 2);
+  await waitTurn(p, "Your turn");
+  const count = await p.$$eval(".cell", (cs) => ["p-white", "p-black"].map((k) => String(cs.filter((c) => c.querySelector("." + k)).length)));
+  ck.eq([await text(p, '[data-score="white"]'), await text(p, '[data-score="black"]')], count,
+    "after a clone and the bot's answer the scores are the pieces on the board");
+  ck.ok(count[0] !== "2" || count[1] !== "2", "the score changed from 2-2");
+  // to the end: the first lit square each turn
+  for (let turn = 0; turn < 200; turn++) {
+    await until(p, () => /Your turn|Game over/.test(document.querySelector(".turn")?.textContent || ""), null, "turn");
+    if ((await text(p, ".turn")).includes("Game over")) break;
+    const n = await p.$$eval(".moves li", (l) => l.length);
+    const pieces = await p.$$eval(".cell", (cs) => cs.filter((c) => c.querySelector(".p-white")).map((c) => c.dataset.sq));
+    for (const src of pieces) {
+      await clickSq(p, src);
+      const lit = await litSquares(p);
+      if (lit.length) { await clickSq(p, lit[0]); break; }
+    }
+    await until(p, (k) => document.querySelectorAll(".moves li").length > k, n, "move");
+  }
+  await waitTurn(p, "Game over");
+  const w = await text(p, '[data-score="white"]'), b = await text(p, '[data-score="black"]');
+  ck.ok(/^\d+$/.test(w) && /^\d+$/.test(b), `the final score beside the seats: ${w}-${b}`);
+  ck.ok((await text(p, ".turn")).includes(`: white ${w}, black ${b}`), "the result line has the score: " + await text(p, ".turn"));
+  await shot(p, "web-ataxx-end");
+  ck.eq(p.errors, [], "no script errors (ataxx)");
+  await p.context().close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow]]) {
+  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
