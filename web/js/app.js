@@ -6,7 +6,7 @@
 
 import { Conn } from "./conn.js";
 import { t, getLang, setLang } from "./i18n.js";
-import { drawBoard, moveTargets, moveSquares, squareName, squareAt } from "./board.js";
+import { drawBoard, moveTargets, moveSquares, squareName, squareAt, squareIsMove } from "./board.js";
 import { tourneyInit, renderTourneys, tourneyEvent } from "./tourney.js";
 import { confirmBox } from "./dialog.js";
 
@@ -184,7 +184,7 @@ async function onSquare(sq) {
 
 async function chooseSquare(sq) {
   const st = S.room;
-  if (!myTurn()) return;
+  if (!myTurn()) { notYourTurn(st); return; }
   S.notice = "";
   const sel = S.sel;
   if (sel) {
@@ -207,7 +207,7 @@ async function chooseSquare(sq) {
   const r = await conn.send("moves", { room: st.room, from: sq });
   if (!r.ok || !r.moves.length) {
     S.sel = null;
-    S.notice = r.ok ? (r.reason || "") : (r.message || r.error);
+    S.notice = r.ok ? (await gameReason(st, sq) || r.reason || "") : (r.message || r.error);
     renderRoom();
     return;
   }
@@ -259,6 +259,28 @@ function renderLevelWon(box, st) {
       { lit: new Set(), chosen: new Set(), last: new Set(moveSquares(st.game, w.move)) }, () => {})),
     shifterLegend(st));
   go.focus();
+}
+
+// A click while it is not the player's turn says so (a watcher is told
+// that watchers do not play); a finished game's board says nothing.
+function notYourTurn(st) {
+  if (!st || st.status !== "playing" || S.viewOnly) return;
+  if (seatOfMe(st) < 0) S.notice = S.me ? t("watching_no_play") : t("play_as");
+  else {
+    const s = st.seats.find((x) => x.seat === st.turn);
+    S.notice = t("not_your_turn", s && (s.name || (s.bot ? "bot " + s.bot : "")) || st.turn);
+  }
+  renderRoom();
+}
+
+// Why a click on sq was refused, in the game's own words: where the
+// square alone is a move (a Stones placement), the server's refusal of
+// that move says it ("Cannot complete 3-in-a-row at this stage"); `moves`
+// has just said no move starts there, so it cannot be played by this.
+async function gameReason(st, sq) {
+  if (!squareIsMove(st.game)) return "";
+  const r = await conn.send("move", { room: st.room, move: sq, seq: st.seq });
+  return !r.ok && r.error === "illegal_move" ? r.message : "";
 }
 
 // Shape Shifter has one piece that moves: it is chosen already.

@@ -57,6 +57,12 @@ export function moveTargets(game, move) {
   }
 }
 
+// Whether a square's name alone is a move that starts there (a Stones
+// placement): not Ataxx, whose "c3" is a clone that ends there.
+export function squareIsMove(game) {
+  return game === "stones";
+}
+
 // Every square a move touches (to mark the last move).
 export function moveSquares(game, move) {
   if (!move) return [];

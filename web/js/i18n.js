@@ -49,6 +49,7 @@ const words = {
     amazons_shoot: "Now shoot an arrow from {0}: click a lit square (or the amazon, to move it elsewhere).",
     arrow_miss: "The arrow flies in a straight line from the amazon to a lit square.",
     score: "Score", ataxx_keys: "● clone (the piece stays)  ◻ jump (the piece leaves its square)",
+    not_your_turn: "It is not your turn: {0} is to move.", watching_no_play: "You are watching this game: watchers do not move.",
     legend: "Pieces", level_won: "Level {0} won!", next_level_go: "On to level {0}",
   },
   es: {
@@ -97,6 +98,7 @@ const words = {
     amazons_shoot: "Ahora dispara una flecha desde {0}: pulsa una casilla marcada (o la amazona, para moverla a otra).",
     arrow_miss: "La flecha vuela en línea recta desde la amazona hasta una casilla marcada.",
     score: "Puntos", ataxx_keys: "● clonar (la pieza se queda)  ◻ saltar (la pieza deja su casilla)",
+    not_your_turn: "No es tu turno: mueve {0}.", watching_no_play: "Miras esta partida: quien mira no mueve.",
     legend: "Piezas", level_won: "¡Nivel {0} superado!", next_level_go: "Al nivel {0}",
   },
 };

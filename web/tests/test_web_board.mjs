@@ -184,8 +184,32 @@ async function ataxxScore(browser, srv) {
   await p.context().close();
 }
 
+// 5. A click out of turn says whose turn it is; a refused click gives
+// the game's own sentence (Stones: no three in a row while placing).
+async function refusedClicks(browser, srv) {
+  const { x, y } = await pair(browser, srv, "rfx", "rfy", "stones", { first: "1" });
+  await clickSq(y, "B2");
+  ck.ok((await text(y, "#room .notice")).includes("not your turn: rfx is to move"),
+    "an out-of-turn click says so: " + await text(y, "#room .notice"));
+  await shot(y, "web-not-your-turn");
+  await clickSq(x, "A1");
+  await waitMoves(x, 1);
+  await waitTurn(x, "Your turn");
+  await clickSq(x, "A2");
+  await waitMoves(x, 2);
+  await waitTurn(x, "Your turn");
+  await clickSq(x, "A3");
+  ck.ok((await text(x, "#room .notice")).includes("Cannot complete 3-in-a-row"),
+    "a refused click gives the game's sentence: " + await text(x, "#room .notice"));
+  await sleep(300);
+  ck.eq(await x.$$eval(".moves li", (l) => l.length), 2, "the refused click played nothing");
+  await shot(x, "web-refused-click");
+  ck.eq(x.errors.concat(y.errors), [], "no script errors (refused clicks)");
+  for (const p of [x, y]) await p.context().close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore]]) {
+  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore], ["refused", refusedClicks]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
