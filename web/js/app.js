@@ -99,6 +99,7 @@ async function enterRoom(id, wantSeat = false) {
     }
     r = w;
   }
+  if (S.roomId !== id) clearOffers();
   S.roomId = id;
   S.viewOnly = false;
   location.hash = "room=" + id;
@@ -145,10 +146,16 @@ function onEvent(ev) {
     case "clock":
       if (S.room) { S.room.clocks = ev.clocks; S.stateAt = Date.now(); }
       return;
+    // Offers pending (draw, take-back) are known from events only: who
+    // asked, and who declined, shown to both sides until answered.
     case "draw_offered":
-      S.drawOffer = ev.name; refresh(); return;
+      S.drawOffer = ev.name; S.declined = ""; refresh(); return;
     case "draw_declined":
-      S.drawOffer = null; refresh(); return;
+      S.drawOffer = null; S.declined = t("draw_declined", ev.name || ev.seat); refresh(); return;
+    case "takeback_offered":
+      S.takeback = ev.name; S.declined = ""; refresh(); return;
+    case "takeback_declined":
+      S.takeback = null; S.declined = t("takeback_declined", ev.name || ev.seat); refresh(); return;
     case "started":
       // whether the game will be rated is said here (and not in `state`)
       if (ev.rated !== undefined) S.rated = { room: ev.room, rated: ev.rated };
@@ -156,11 +163,24 @@ function onEvent(ev) {
     case "welcome": case "shutdown":
       return;
     default:
-      if (ev.event === "moved" || ev.event === "ended") S.drawOffer = null;
+      if (["moved", "ended", "undone", "started"].includes(ev.event)) clearOffers();
       if (ev.event === "moved") S.lastMoved = ev;
       if (ev.event === "ended") levelWon(ev);
       refresh();
   }
+}
+
+function clearOffers() {
+  S.drawOffer = null; S.takeback = null; S.declined = "";
+}
+
+// The offers pending in words, for both sides and the watchers.
+function offerWords() {
+  const out = [];
+  if (S.drawOffer) out.push(S.drawOffer === S.me ? t("draw_pending") : t("draw_offered", S.drawOffer));
+  if (S.takeback) out.push(S.takeback === S.me ? t("takeback_pending") : t("takeback_offered", S.takeback));
+  if (S.declined) out.push(S.declined);
+  return out.join(" ");
 }
 
 const chats = { lobby: [], room: [] };
@@ -762,6 +782,8 @@ function renderRoom() {
   // draw offer a thumb might aim at.
   const grave = el("div", { class: "actions grave" });
   const b = (key, fn, cls) => buttons.append(el("button", { type: "button", class: cls || key, onclick: fn }, t(key)));
+  // an offer of one's own waiting for its answer: its button, pressed
+  const pending = (key, cls) => buttons.append(el("button", { type: "button", class: cls + " pending", disabled: true, "aria-pressed": "true" }, t(key)));
   const playing = st.status === "playing" || st.status === "adjourned";
   if (mine >= 0) {
     if (st.seats.length === 2) {
@@ -770,7 +792,13 @@ function renderRoom() {
         if (S.drawOffer && S.drawOffer !== S.me) {
           b("accept_draw", () => act("draw", { action: "accept" }));
           b("decline_draw", () => act("draw", { action: "decline" }));
-        } else b("offer_draw", () => act("draw", { action: "offer" }));
+        } else if (S.drawOffer === S.me) pending("draw_offered_btn", "offer_draw");
+        else b("offer_draw", () => act("draw", { action: "offer" }));
+        if (S.takeback && S.takeback !== S.me) {
+          b("accept_takeback", () => act("takeback", { action: "accept" }));
+          b("decline_takeback", () => act("takeback", { action: "decline" }));
+        } else if (S.takeback === S.me) pending("takeback_asked_btn", "takeback");
+        else if (hist.some((h) => h.seat === st.seats[mine].seat)) b("takeback", () => act("takeback", { action: "offer" }));
         if (st.seats.some((s, i) => i !== mine && s.name && !s.connected)) b("claim", () => act("claim"));
       }
     } else {
@@ -806,7 +834,7 @@ function renderRoom() {
       (st.options && st.options.level != null ? " · " + t("level", st.options.level) : "")),
     el("p", { class: "turn", role: "status", "aria-live": "polite" }, turnWords(st)),
     st.status === "ended" && st.result && st.result.rated !== undefined ? el("p", { class: "rating-change" }, ratedWords(st.result)) : "",
-    el("p", { class: "notice", role: "alert" }, S.notice || (S.drawOffer && S.drawOffer !== S.me ? t("draw_offered", S.drawOffer) : "")),
+    el("p", { class: "notice" + (S.notice ? "" : " info offers"), role: "alert" }, S.notice || offerWords()),
     S.hint ? el("p", { class: "hint" }, S.hint) : "",
     seats,
     el("div", { class: "board-wrap" }, drawBoard(st.game, board, view, onSquare)),

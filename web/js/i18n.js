@@ -50,6 +50,10 @@ const words = {
     arrow_miss: "The arrow flies in a straight line from the amazon to a lit square.",
     score: "Score", ataxx_keys: "● clone (the piece stays)  ◻ jump (the piece leaves its square)",
     not_your_turn: "It is not your turn: {0} is to move.", watching_no_play: "You are watching this game: watchers do not move.",
+    draw_pending: "You offered a draw: waiting for the answer.", draw_declined: "{0} declined the draw.",
+    draw_offered_btn: "Draw offered…", takeback: "Take back", accept_takeback: "Allow take-back", decline_takeback: "Refuse take-back",
+    takeback_offered: "{0} asks to take back their last move.", takeback_pending: "You asked to take back your last move: waiting for the answer.",
+    takeback_declined: "{0} declined the take-back.", takeback_asked_btn: "Take-back asked…",
     legend: "Pieces", level_won: "Level {0} won!", next_level_go: "On to level {0}",
   },
   es: {
@@ -99,6 +103,10 @@ const words = {
     arrow_miss: "La flecha vuela en línea recta desde la amazona hasta una casilla marcada.",
     score: "Puntos", ataxx_keys: "● clonar (la pieza se queda)  ◻ saltar (la pieza deja su casilla)",
     not_your_turn: "No es tu turno: mueve {0}.", watching_no_play: "Miras esta partida: quien mira no mueve.",
+    draw_pending: "Has ofrecido tablas: esperando la respuesta.", draw_declined: "{0} rechazó las tablas.",
+    draw_offered_btn: "Tablas ofrecidas…", takeback: "Deshacer jugada", accept_takeback: "Permitir deshacer", decline_takeback: "No permitir",
+    takeback_offered: "{0} pide deshacer su última jugada.", takeback_pending: "Has pedido deshacer tu última jugada: esperando la respuesta.",
+    takeback_declined: "{0} rechazó deshacer la jugada.", takeback_asked_btn: "Deshacer pedido…",
     legend: "Piezas", level_won: "¡Nivel {0} superado!", next_level_go: "Al nivel {0}",
   },
 };

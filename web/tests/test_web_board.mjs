@@ -208,8 +208,48 @@ async function refusedClicks(browser, srv) {
   for (const p of [x, y]) await p.context().close();
 }
 
+const notice = (p) => text(p, "#room .notice");
+const waitNotice = (p, want) => until(p, (w) => (document.querySelector("#room .notice")?.textContent || "").includes(w), want, "notice " + want);
+
+// 6. Take-back and draw offers: the asker sees its offer pending, the
+// other side its question and buttons; a refusal is said to the asker;
+// an accepted take-back takes the moves back.
+async function offers(browser, srv) {
+  const { x, y } = await pair(browser, srv, "ofx", "ofy");
+  ck.ok(!(await x.$(".actions .takeback")), "no Take back before one's first move");
+  await clickSq(x, "a7"); await clickSq(x, "b6");
+  await waitTurn(y, "Your turn");
+  await clickSq(y, "g7"); await clickSq(y, "f6");
+  await waitTurn(x, "Your turn");
+  await x.click(".actions .takeback");
+  await waitNotice(x, "You asked to take back");
+  ck.ok(await x.$(".actions .takeback.pending[disabled]"), "the asker's Take back button shows it pending");
+  await waitNotice(y, "ofx asks to take back their last move");
+  ck.ok(await y.$(".actions .accept_takeback") && await y.$(".actions .decline_takeback"), "the other side may allow or refuse");
+  await shot(y, "web-takeback-asked");
+  await y.click(".actions .decline_takeback");
+  await waitNotice(x, "ofy declined the take-back");
+  ck.ok(await x.$(".actions .takeback:not(.pending)"), "after the refusal the asker may ask again");
+  await x.click(".actions .offer_draw");
+  await waitNotice(x, "You offered a draw");
+  ck.ok(await x.$(".actions .offer_draw.pending[disabled]"), "the offerer's draw button shows it pending");
+  await shot(x, "web-draw-pending");
+  await waitNotice(y, "ofx offers a draw");
+  await y.click(".actions .decline_draw");
+  await waitNotice(x, "ofy declined the draw");
+  await x.click(".actions .takeback");
+  await waitNotice(y, "asks to take back");
+  await y.click(".actions .accept_takeback");
+  await until(x, () => document.querySelectorAll(".moves li").length === 0, null, "moves taken back");
+  await waitTurn(x, "Your turn");
+  ck.ok(await x.$('.cell[data-sq="b6"]') && !(await x.$('.cell[data-sq="b6"] .p-white')), "the take-back emptied b6");
+  ck.ok(!(await notice(x)).includes("asked"), "no offer pending after the take-back: " + await notice(x));
+  ck.eq(x.errors.concat(y.errors), [], "no script errors (offers)");
+  for (const p of [x, y]) await p.context().close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore], ["refused", refusedClicks]]) {
+  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore], ["refused", refusedClicks], ["offers", offers]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
