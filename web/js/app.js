@@ -430,7 +430,7 @@ async function renderLobby() {
   }
   const note = lobby.querySelector(".notice");
   note.textContent = S.notice || (S.me ? "" : t("watching_as_guest"));
-  note.classList.toggle("info", !S.notice);
+  note.classList.toggle("info", !S.notice || S.notice === S.infoText);
   const [rooms, who, hist, seeks] = await Promise.all([conn.send("rooms").catch(() => null),
     conn.send("who").catch(() => null), S.me ? conn.send("history").catch(() => null) : null,
     conn.send("seeks").catch(() => null)]);
@@ -572,6 +572,7 @@ function renderSeeks(list, seeks) {
 async function sendSeek(fields) {
   const r = await conn.send("seek", fields);
   S.notice = !r.ok ? (r.message || r.error) : r.room ? "" : t("seeking", seekWords(r.seek));
+  S.infoText = r.ok && !r.room ? S.notice : ""; // news, not an error
   if (!r.room) renderAll();
 }
 
@@ -714,6 +715,19 @@ async function viewGame(id) {
   setState(r.state);
 }
 
+// The board is drawn from its player's side: the second seat's turned
+// half round; the Flip button turns it again (per room, not kept).
+function flipped(st) {
+  const own = st.seats.length === 2 && seatOfMe(st) === 1;
+  return own !== !!(S.flip && S.flip.room === st.room && S.flip.on);
+}
+
+function toggleFlip() {
+  const on = S.flip && S.flip.room === S.room.room ? !S.flip.on : true;
+  S.flip = { room: S.room.room, on };
+  renderRoom();
+}
+
 // Each seat's score beside its name: at the end the result's, during an
 // Ataxx game its pieces as the server's picture counts them ("x white 3,
 // o black 2"); null when there is none to show.
@@ -758,7 +772,8 @@ function renderRoom() {
   const at = S.replay ? S.replay.at : null;
   const shown = at === null ? hist.length : at - since;
   const last = shown > 0 && hist[shown - 1] ? hist[shown - 1].move : null;
-  const view = { lit: new Set(), jump: new Set(), chosen: new Set(), last: new Set(moveSquares(st.game, last)) };
+  const view = { lit: new Set(), jump: new Set(), chosen: new Set(), last: new Set(moveSquares(st.game, last)),
+    flip: flipped(st) };
   if (S.sel) {
     const n = S.sel.prefix.length;
     view.chosen.add(S.sel.src);
@@ -809,8 +824,10 @@ function renderRoom() {
       if (st.status === "ended" && st.result && st.result.result === "solved" && st.options && st.options.level != null)
         b("next_level", () => act("next"));
     }
-    if (st.status === "ended") b("rematch", () => act("rematch"));
+    // a one-player game starts again with Restart (or Next level)
+    if (st.status === "ended" && st.seats.length === 2) b("rematch", () => act("rematch"));
   }
+  if (st.seats.length === 2) b("flip", toggleFlip);
   b("save", save);
   if (!S.viewOnly) grave.append(el("button", { type: "button", class: "leave", onclick: () => endGameAsked("leave") }, t("leave")));
   b("back", () => { S.room = null; S.roomId = null; S.viewOnly = false; location.hash = ""; renderAll(); });

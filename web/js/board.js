@@ -123,7 +123,8 @@ function piece(g, game, ch, x, y) {
 }
 
 // Draw state's board. view: {lit: Set, jump: Set (optional: lit squares
-// reached by an Ataxx jump), chosen: Set, last: Set}; onSquare
+// reached by an Ataxx jump), chosen: Set, last: Set, flip: bool (drawn
+// turned half round, as the second seat sees it)}; onSquare
 // is called with a square's name when it is clicked or chosen with the
 // keyboard.
 export function drawBoard(game, board, view, onSquare) {
@@ -134,10 +135,13 @@ export function drawBoard(game, board, view, onSquare) {
   });
   const g = svg("g", { transform: "translate(20 4)" });
   root.append(g);
+  // where row r and column c are drawn: turned half round when flipped
+  const X = (c) => (view.flip ? cols - 1 - c : c) * CELL;
+  const Y = (r) => (view.flip ? rows - 1 - r : r) * CELL;
   if (game === "stones") {
     for (const [a, b] of STONES_LINKS) {
-      const ax = (a % 3) * CELL + CELL / 2, ay = Math.floor(a / 3) * CELL + CELL / 2;
-      const bx = (b % 3) * CELL + CELL / 2, by = Math.floor(b / 3) * CELL + CELL / 2;
+      const ax = X(a % 3) + CELL / 2, ay = Y(Math.floor(a / 3)) + CELL / 2;
+      const bx = X(b % 3) + CELL / 2, by = Y(Math.floor(b / 3)) + CELL / 2;
       g.append(svg("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "link" }));
     }
   }
@@ -145,7 +149,7 @@ export function drawBoard(game, board, view, onSquare) {
     for (let c = 0; c < cols; c++) {
       const ch = board[r][c];
       const sq = squareName(game, r, c, rows);
-      const x = c * CELL, y = r * CELL;
+      const x = X(c), y = Y(r);
       const cell = svg("g", {
         class: "cell", "data-sq": sq, tabindex: 0, role: "gridcell",
         "aria-label": sq,
@@ -181,13 +185,13 @@ export function drawBoard(game, board, view, onSquare) {
   // coordinates
   for (let r = 0; r < rows; r++) {
     const lbl = game === "stones" ? "ABC"[r] : game === "solitaire" ? String(r + 1) : String(rows - r);
-    const tx = svg("text", { x: 10, y: r * CELL + CELL / 2 + 8, class: "coord" });
+    const tx = svg("text", { x: 10, y: Y(r) + CELL / 2 + 8, class: "coord" });
     tx.textContent = lbl;
     root.append(tx);
   }
   for (let c = 0; c < cols; c++) {
     const lbl = game === "stones" || game === "solitaire" ? String(c + 1) : FILES[c];
-    const tx = svg("text", { x: 20 + c * CELL + CELL / 2, y: rows * CELL + 18, class: "coord" });
+    const tx = svg("text", { x: 20 + X(c) + CELL / 2, y: rows * CELL + 18, class: "coord" });
     tx.textContent = lbl;
     root.append(tx);
   }

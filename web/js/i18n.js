@@ -54,6 +54,7 @@ const words = {
     draw_offered_btn: "Draw offered…", takeback: "Take back", accept_takeback: "Allow take-back", decline_takeback: "Refuse take-back",
     takeback_offered: "{0} asks to take back their last move.", takeback_pending: "You asked to take back your last move: waiting for the answer.",
     takeback_declined: "{0} declined the take-back.", takeback_asked_btn: "Take-back asked…",
+    flip: "Flip board",
     legend: "Pieces", level_won: "Level {0} won!", next_level_go: "On to level {0}",
   },
   es: {
@@ -107,6 +108,7 @@ const words = {
     draw_offered_btn: "Tablas ofrecidas…", takeback: "Deshacer jugada", accept_takeback: "Permitir deshacer", decline_takeback: "No permitir",
     takeback_offered: "{0} pide deshacer su última jugada.", takeback_pending: "Has pedido deshacer tu última jugada: esperando la respuesta.",
     takeback_declined: "{0} rechazó deshacer la jugada.", takeback_asked_btn: "Deshacer pedido…",
+    flip: "Girar tablero",
     legend: "Piezas", level_won: "¡Nivel {0} superado!", next_level_go: "Al nivel {0}",
   },
 };

@@ -248,8 +248,54 @@ async function offers(browser, srv) {
   for (const p of [x, y]) await p.context().close();
 }
 
+// The top of a square's cell on the page, and its left.
+const at = (p, sq) => p.$eval(`.cell[data-sq="${sq}"] rect`, (e) => { const b = e.getBoundingClientRect(); return [b.left, b.top]; });
+
+// 7. The second seat sees the board from its side, and Flip turns it;
+// no Rematch beside Restart in a one-player game; "Seeking..." is news,
+// not an error.
+async function flipAndButtons(browser, srv) {
+  const { x, y } = await pair(browser, srv, "flx", "fly", "amazons");
+  const [xa1, xa10] = [await at(x, "a1"), await at(x, "a10")];
+  ck.ok(xa1[1] > xa10[1], "white sees rank 1 at the bottom");
+  const [ya1, ya10, yj1] = [await at(y, "a1"), await at(y, "a10"), await at(y, "j1")];
+  ck.ok(ya1[1] < ya10[1] && ya1[0] > yj1[0], "black sees the board turned: rank 1 on top, file a on the right");
+  await clickSq(x, "d1"); await clickSq(x, "d4"); await clickSq(x, "d8");
+  await waitTurn(y, "Your turn");
+  await clickSq(y, "d10"); await clickSq(y, "d9"); await clickSq(y, "e9");
+  ck.eq(await waitMoves(x, 2), ["d1-d4/d8", "d10-d9/e9"], "black plays on the turned board");
+  await shot(y, "web-flipped");
+  await y.click(".actions .flip");
+  const [fa1, fa10] = [await at(y, "a1"), await at(y, "a10")];
+  ck.ok(fa1[1] > fa10[1], "Flip turns black's board back to rank 1 at the bottom");
+  ck.eq(x.errors.concat(y.errors), [], "no script errors (flip)");
+  for (const p of [x, y]) await p.context().close();
+
+  const p = await loggedInPage(browser, srv.url, "flone");
+  await p.selectOption("select[name=game]", "solitaire");
+  await p.setInputFiles(".create input[type=file]", {
+    name: "board.txt", mimeType: "text/plain", buffer: Buffer.from("3 4\n0 0 0 0\n2 2 1 1\n0 0 0 0\n1 2\n"),
+  });
+  await sleep(200);
+  await p.click(".create-btn");
+  await p.waitForSelector(".board");
+  await clickSq(p, "2,1"); await clickSq(p, "2,3");
+  await waitTurn(p, "solved");
+  ck.ok(await p.$(".actions .restart") && !(await p.$(".actions .rematch")), "a one-player game offers Restart, not Rematch");
+  ck.ok(!(await p.$(".actions .flip")), "no Flip for a one-player board");
+  await p.click(".actions .back");
+  await p.waitForSelector("form.seek");
+  await p.click(".seek-btn");
+  await until(p, () => (document.querySelector("#lobby .notice")?.textContent || "").includes("Seeking"), null, "seeking");
+  const red = await p.$eval("#lobby .notice", (e) => getComputedStyle(e).color);
+  ck.ok(red !== "rgb(187, 51, 51)" && await p.$("#lobby .notice.info"), "Seeking... is not shown as an error: " + red);
+  await shot(p, "web-seeking");
+  ck.eq(p.errors, [], "no script errors (one-player buttons, seek)");
+  await p.context().close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore], ["refused", refusedClicks], ["offers", offers]]) {
+  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore], ["refused", refusedClicks], ["offers", offers], ["flip", flipAndButtons]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
