@@ -111,22 +111,57 @@ function setState(st) {
   if (st.seats && st.seats.length === 2) S.ratingsGame = st.game; // the lobby's ratings show it
   S.stateAt = Date.now();
   S.sel = null;
-  S.replay = null;
+  // an earlier position being looked at stays, while it is still one
+  const total = st.history_total ?? (st.history || []).length;
+  if (!(S.replay && S.replay.room === st.room && S.replay.at < total)) S.replay = null;
   S.hint = "";
   renderAll();
   autoSelect();
 }
 
-// A finished game step by step: the server plays it forward to move n
-// (`state` with `at`); the page only shows what it gets.
+// A game step by step, finished or running (without leaving it): the
+// server plays it forward to move n (`state` with `at`); the page only
+// shows what it gets. In a running game the last move is the game again.
 async function replayTo(n) {
   const st = S.room;
   const total = st.history_total ?? (st.history || []).length;
   n = Math.max(0, Math.min(total, n));
+  if (n === total && st.status !== "ended") { S.replay = null; renderRoom(); autoSelect(); return; }
   const r = await conn.send("state", { room: st.room, at: n });
   if (!r.ok) { S.notice = r.message || r.error; renderRoom(); return; }
-  S.replay = { at: n, board: r.state.board };
+  S.replay = { room: st.room, at: n, board: r.state.board };
+  S.sel = null;
   renderRoom();
+}
+
+// The move list's keys: arrows step back and forth, Home and End go to
+// the start and to now.
+function movesKey(e, cur, total) {
+  const to = { ArrowLeft: cur - 1, ArrowUp: cur - 1, ArrowRight: cur + 1, ArrowDown: cur + 1, Home: 0, End: total }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  S.focusAfter = ".moves";
+  replayTo(to);
+}
+
+// The move list paired by side (two-player games): a row a move of the
+// first seat and the answer beside it; a move with no partner gets a row
+// of its own (Stones' placements, a forced pass). Each move is a button
+// that shows the position after it.
+function moveList(st, hist, at) {
+  const two = st.seats.length === 2, first = st.seats[0] && st.seats[0].seat;
+  let row = two ? Math.floor((st.history_since || 0) / 2) : st.history_since || 0, open = false;
+  const items = hist.map((h) => {
+    let cls;
+    const second = two && (h.seat ? h.seat !== first : open);
+    if (!second) { row++; open = two; cls = two ? "first" : "single"; }
+    else if (open) { open = false; cls = "second"; }
+    else { row++; cls = "second orphan"; }
+    return el("li", { class: cls + (at !== null && h.n === at ? " current" : ""), "data-no": row, title: h.text || "" },
+      el("button", { type: "button", class: "mv", "data-n": h.n, "aria-label": t("move_n", h.n, h.move),
+        onclick: () => replayTo(h.n) }, h.move));
+  });
+  return items;
 }
 
 async function refresh() {
@@ -204,6 +239,7 @@ async function onSquare(sq) {
 
 async function chooseSquare(sq) {
   const st = S.room;
+  if (S.replay && st.status !== "ended") { S.notice = t("viewing_no_move"); renderRoom(); return; }
   if (!myTurn()) { notYourTurn(st); return; }
   S.notice = "";
   const sel = S.sel;
@@ -269,6 +305,8 @@ function renderLevelWon(box, st) {
   const go = el("button", { type: "button", class: "level-next", onclick: () => {
     S.levelWon = null; refresh();
   } }, t("next_level_go", w.level + 1));
+  const keep = S.focusAfter || focusKey(box);
+  S.focusAfter = null;
   box.replaceChildren(
     el("h2", { class: "room-title" }, gameTitle(st.game) + " · " + st.room + " · " + t("level", w.level)),
     el("div", { class: "level-won", role: "status" },
@@ -834,18 +872,22 @@ function renderRoom() {
   // A move may be typed too (the keyboard's way, and the game's own
   // notation with its error sentences).
   const typed = el("input", { name: "move", autocomplete: "off", maxlength: 64, "aria-label": t("moves") });
-  const moveForm = myTurn() ? el("form", { class: "move-form", onsubmit: (e) => {
+  const moveForm = myTurn() && !S.replay ? el("form", { class: "move-form", onsubmit: (e) => {
     e.preventDefault();
     if (typed.value.trim()) play(typed.value.trim());
   } }, typed, el("button", { type: "submit" }, t("play"))) : "";
-  const moves = el("ol", { class: "moves", start: since + 1 },
-    hist.map((h, i) => el("li", { title: h.text || "", class: at !== null && i === shown - 1 ? "current" : null }, h.move)));
   const total = st.history_total ?? hist.length;
-  const step = (key, n) => el("button", { type: "button", class: "step-" + key, onclick: () => replayTo(n) }, t(key));
   const cur = at === null ? total : at;
-  const replay = st.status === "ended" && total > 0 ? el("div", { class: "replay" },
+  const moves = el("ol", { class: "moves" + (st.seats.length === 2 ? " paired" : ""), tabindex: 0,
+    "aria-label": t("moves_keys"), onkeydown: (e) => movesKey(e, cur, total) }, moveList(st, hist, at));
+  const step = (key, n) => el("button", { type: "button", class: "step-" + key, onclick: () => replayTo(n) }, t(key));
+  const viewing = at !== null && st.status !== "ended";
+  const replay = total > 0 ? el("div", { class: "replay" + (viewing ? " viewing" : "") },
     el("span", {}, t("replay") + ": "), step("first", 0), step("prev", cur - 1), step("next", cur + 1), step("last", total),
-    el("span", { class: "replay-at" }, t("move_of", cur, total))) : "";
+    el("span", { class: "replay-at" }, t("move_of", cur, total)),
+    viewing ? el("button", { type: "button", class: "step-live", onclick: () => replayTo(total) }, t("back_to_game")) : "") : "";
+  const keep = S.focusAfter || focusKey(box);
+  S.focusAfter = null;
   box.replaceChildren(
     el("h2", { class: "room-title" }, gameTitle(st.game) + " · " + st.room +
       (st.options && st.options.level != null ? " · " + t("level", st.options.level) : "")),
@@ -864,7 +906,22 @@ function renderRoom() {
     el("section", { class: "movelist" }, el("h3", {}, t("moves")), moves),
     el("p", { class: "watchers" }, t("watchers", st.watchers || 0)),
   );
-  moves.scrollTop = moves.scrollHeight;
+  const current = moves.querySelector(".current");
+  moves.scrollTop = current ? current.offsetTop - moves.offsetTop - moves.clientHeight / 2 : moves.scrollHeight;
+  const again = keep && box.querySelector(keep);
+  if (again) again.focus({ preventScroll: true });
+}
+
+// What has the keyboard's focus in the room, as a selector that finds
+// its like again once the room is drawn anew (a square, a move, a button).
+function focusKey(box) {
+  const a = document.activeElement;
+  if (!a || !box.contains(a)) return null;
+  if (a.dataset.sq) return `.cell[data-sq="${a.dataset.sq}"]`;
+  if (a.dataset.n) return `.moves [data-n="${a.dataset.n}"]`;
+  if (a.classList.contains("moves")) return ".moves";
+  if (a.tagName === "BUTTON" && a.classList.length) return "button." + a.classList[0];
+  return a.name ? `[name="${a.name}"]` : null;
 }
 
 function renderChat() {

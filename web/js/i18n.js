@@ -55,6 +55,8 @@ const words = {
     takeback_offered: "{0} asks to take back their last move.", takeback_pending: "You asked to take back your last move: waiting for the answer.",
     takeback_declined: "{0} declined the take-back.", takeback_asked_btn: "Take-back asked…",
     flip: "Flip board",
+    move_n: "move {0}: {1}", moves_keys: "Moves: arrow keys step through the game, End comes back to now",
+    back_to_game: "Back to the game", viewing_no_move: "This is an earlier position: press End or “Back to the game” to move.",
     legend: "Pieces", level_won: "Level {0} won!", next_level_go: "On to level {0}",
   },
   es: {
@@ -109,6 +111,8 @@ const words = {
     takeback_offered: "{0} pide deshacer su última jugada.", takeback_pending: "Has pedido deshacer tu última jugada: esperando la respuesta.",
     takeback_declined: "{0} rechazó deshacer la jugada.", takeback_asked_btn: "Deshacer pedido…",
     flip: "Girar tablero",
+    move_n: "jugada {0}: {1}", moves_keys: "Jugadas: las flechas recorren la partida, Fin vuelve al presente",
+    back_to_game: "Volver a la partida", viewing_no_move: "Esta es una posición anterior: pulsa Fin o «Volver a la partida» para mover.",
     legend: "Piezas", level_won: "¡Nivel {0} superado!", next_level_go: "Al nivel {0}",
   },
 };

@@ -294,8 +294,66 @@ async function flipAndButtons(browser, srv) {
   await p.context().close();
 }
 
+// The pieces on the board as one string (what a position looks like).
+const boardText = (p) => p.$$eval(".cell", (cs) => cs.map((c) =>
+  c.querySelector(".p-white") ? "x" : c.querySelector(".p-black") ? "o" : ".").join(""));
+const replayAt = (p) => text(p, ".replay-at");
+const waitAt = (p, want) => until(p, (w) => document.querySelector(".replay-at")?.textContent === w, want, want);
+
+// 8. The move list paired by side, each move a button to its position,
+// arrow keys stepping through a running game without leaving it, End
+// back to the game.
+async function moveListReplay(browser, srv) {
+  const p = await loggedInPage(browser, srv.url, "mlr");
+  await createRoom(p, "ataxx", { size: 5 }, 1);
+  for (let i = 0; i < 2; i++) {
+    await waitTurn(p, "Your turn");
+    const mine = await p.$$eval(".cell", (cs) => cs.filter((c) => c.querySelector(".p-white")).map((c) => c.dataset.sq));
+    for (const src of mine) {
+      await clickSq(p, src);
+      const lit = await litSquares(p);
+      if (lit.length) { await clickSq(p, lit[0]); break; }
+    }
+    await waitMoves(p, 2 * i + 2);
+  }
+  await waitTurn(p, "Your turn");
+  ck.eq(await p.$$eval(".moves li", (l) => l.map((x) => x.className + ":" + x.dataset.no)),
+    ["first:1", "second:1", "first:2", "second:2"], "the move list is paired by side, numbered by row");
+  const live = await boardText(p);
+  await p.click('.moves [data-n="1"]');
+  await waitAt(p, "move 1 of 4");
+  const one = await boardText(p);
+  ck.ok(one !== live, "a click on move 1 shows the position after it");
+  ck.ok(await p.$(".replay.viewing") && (await text(p, ".turn")).includes("Your turn"), "still in the running game, marked as an earlier position");
+  ck.ok((await text(p, ".moves li.current")) !== null, "the move shown is marked in the list");
+  await shot(p, "web-replay-running");
+  await p.keyboard.press("ArrowRight");
+  await waitAt(p, "move 2 of 4");
+  ck.ok(await p.evaluate(() => !!document.activeElement.closest(".moves")), "the focus stays on the move list");
+  await p.keyboard.press("Home");
+  await waitAt(p, "move 0 of 4");
+  await p.keyboard.press("ArrowLeft");
+  await sleep(200);
+  ck.eq(await replayAt(p), "move 0 of 4", "ArrowLeft at the start stays there");
+  const mine = await p.$$eval(".cell", (cs) => cs.filter((c) => c.querySelector(".p-white")).map((c) => c.dataset.sq));
+  await clickSq(p, mine[0]);
+  ck.ok((await notice(p)).includes("earlier position"), "a click on an earlier position plays nothing and says why");
+  await p.focus(".moves");
+  await p.keyboard.press("End");
+  await until(p, () => !document.querySelector(".replay.viewing"), null, "back to now");
+  ck.eq(await boardText(p), live, "End comes back to the game's position");
+  let lit = [];
+  for (const src of await p.$$eval(".cell", (cs) => cs.filter((c) => c.querySelector(".p-white")).map((c) => c.dataset.sq))) {
+    await clickSq(p, src);
+    if ((lit = await litSquares(p)).length) break;
+  }
+  ck.ok(lit.length > 0, "and the game is played on from there");
+  ck.eq(p.errors, [], "no script errors (move list)");
+  await p.context().close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore], ["refused", refusedClicks], ["offers", offers], ["flip", flipAndButtons]]) {
+  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore], ["refused", refusedClicks], ["offers", offers], ["flip", flipAndButtons], ["movelist", moveListReplay]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
