@@ -298,6 +298,19 @@ function shifterLegend(st) {
   }));
 }
 
+// Shape Shifter's letters with their names ({C: "knight"}), for the
+// cells' labels.
+function shifterNames(st) {
+  if (st.game !== "shifter") return null;
+  const line = (st.picture || "").split("\n").find((l) => l.startsWith("pieces:")) || "";
+  const out = {};
+  for (const it of line.slice(7).split(",")) {
+    const m = /^\s*([A-Z])\s+(\S+)/.exec(it);
+    if (m) out[m[1]] = m[2];
+  }
+  return out;
+}
+
 // The "level won" screen: the last board, the server's sentence, and a
 // button on to the level the server has started meanwhile.
 function renderLevelWon(box, st) {
@@ -811,7 +824,7 @@ function renderRoom() {
   const shown = at === null ? hist.length : at - since;
   const last = shown > 0 && hist[shown - 1] ? hist[shown - 1].move : null;
   const view = { lit: new Set(), jump: new Set(), chosen: new Set(), last: new Set(moveSquares(st.game, last)),
-    flip: flipped(st) };
+    flip: flipped(st), focus: S.kbSq, onFocus: (sq) => { S.kbSq = sq; }, names: shifterNames(st) };
   if (S.sel) {
     const n = S.sel.prefix.length;
     view.chosen.add(S.sel.src);

@@ -4,6 +4,8 @@
 // light up comes from the server's `moves`; this file only knows how a
 // move's text names squares, to light and mark them.
 
+import { t } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 40;
 const FILES = "abcdefghij";
@@ -73,6 +75,51 @@ export function moveSquares(game, move) {
   return move.match(/[a-j]\d+/g) || [];
 }
 
+// What stands on a cell, in words for a screen reader (keys of i18n.js;
+// Shape Shifter's letters named from its legend, names).
+const PIECE_KEYS = {
+  ataxx: { x: "pc_white", o: "pc_black", "-": "pc_blocked" },
+  stones: { x: "pc_p1", o: "pc_p2" },
+  amazons: { W: "pc_white_amazon", B: "pc_black_amazon", "*": "pc_arrow" },
+  solitaire: { o: "pc_peg", "@": "pc_peg_goal", G: "pc_goal", ".": "pc_hole", "#": "pc_none" },
+};
+
+function pieceWords(game, ch, names) {
+  if (game === "shifter" && ch !== ".") {
+    const L = ch.toUpperCase(), name = (names && names[L]) || L;
+    return ch === L ? t("pc_shifter", name) : t("pc_shifter_active", name);
+  }
+  const k = (PIECE_KEYS[game] || {})[ch];
+  return k ? t(k) : t("pc_empty");
+}
+
+// A cell's label: its square, what stands on it, and, while a piece is
+// chosen, whether the move may end there.
+function cellLabel(game, sq, ch, view) {
+  let s = sq + ": " + pieceWords(game, ch, view.names);
+  if (view.chosen.has(sq)) s += ", " + t("sq_chosen");
+  else if (view.lit.has(sq)) s += ", " + t("sq_legal");
+  else if (view.lit.size) s += ", " + t("sq_not_legal");
+  return s;
+}
+
+// Arrow keys move the focus from cell to cell as the board is drawn
+// (turned when flipped); one cell at a time is in the Tab order.
+function cellKey(root, e, r, c, rows, cols, flip) {
+  const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+  if (!d) return false;
+  const k = flip ? -1 : 1;
+  const nr = r + d[0] * k, nc = c + d[1] * k;
+  if (nr < 0 || nr >= rows || nc < 0 || nc >= cols) return true;
+  const next = root.querySelector(`.cell[data-r="${nr}"][data-c="${nc}"]`);
+  if (next) {
+    root.querySelectorAll('.cell[tabindex="0"]').forEach((x) => x.setAttribute("tabindex", "-1"));
+    next.setAttribute("tabindex", "0");
+    next.focus();
+  }
+  return true;
+}
+
 function svg(tag, attrs) {
   const e = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
@@ -124,17 +171,22 @@ function piece(g, game, ch, x, y) {
 
 // Draw state's board. view: {lit: Set, jump: Set (optional: lit squares
 // reached by an Ataxx jump), chosen: Set, last: Set, flip: bool (drawn
-// turned half round, as the second seat sees it)}; onSquare
+// turned half round, as the second seat sees it), focus: the square in the
+// Tab order, onFocus(sq), names: Shape Shifter's letters named}; onSquare
 // is called with a square's name when it is clicked or chosen with the
 // keyboard.
 export function drawBoard(game, board, view, onSquare) {
   const rows = board.length, cols = rows ? board[0].length : 0;
   const root = svg("svg", {
     viewBox: `0 0 ${cols * CELL + 24} ${rows * CELL + 24}`,
-    class: "board board-" + game, role: "grid",
+    class: "board board-" + game, role: "grid", "aria-label": t("board_keys"),
   });
   const g = svg("g", { transform: "translate(20 4)" });
   root.append(g);
+  // the cell in the Tab order: the one last focused, else the top left
+  let focusSq = view.focus;
+  if (!focusSq || !board.some((row, r) => [...row].some((_, c) => squareName(game, r, c, rows) === focusSq)))
+    focusSq = squareName(game, view.flip ? rows - 1 : 0, view.flip ? cols - 1 : 0, rows);
   // where row r and column c are drawn: turned half round when flipped
   const X = (c) => (view.flip ? cols - 1 - c : c) * CELL;
   const Y = (r) => (view.flip ? rows - 1 - r : r) * CELL;
@@ -151,8 +203,9 @@ export function drawBoard(game, board, view, onSquare) {
       const sq = squareName(game, r, c, rows);
       const x = X(c), y = Y(r);
       const cell = svg("g", {
-        class: "cell", "data-sq": sq, tabindex: 0, role: "gridcell",
-        "aria-label": sq,
+        class: "cell", "data-sq": sq, "data-r": r, "data-c": c, role: "gridcell",
+        tabindex: sq === focusSq ? 0 : -1, "aria-label": cellLabel(game, sq, ch, view),
+        "aria-selected": view.chosen.has(sq) ? "true" : "false",
       });
       let cls = "sq " + ((r + c) % 2 ? "dark" : "light");
       if (game === "stones") cls = "sq point";
@@ -178,7 +231,9 @@ export function drawBoard(game, board, view, onSquare) {
       cell.addEventListener("click", () => onSquare(sq));
       cell.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onSquare(sq); }
+        else if (cellKey(root, e, r, c, rows, cols, view.flip)) e.preventDefault();
       });
+      if (view.onFocus) cell.addEventListener("focus", () => view.onFocus(sq));
       g.append(cell);
     }
   }

@@ -57,6 +57,11 @@ const words = {
     flip: "Flip board",
     move_n: "move {0}: {1}", moves_keys: "Moves: arrow keys step through the game, End comes back to now",
     back_to_game: "Back to the game", viewing_no_move: "This is an earlier position: press End or “Back to the game” to move.",
+    pc_white: "white piece", pc_black: "black piece", pc_blocked: "blocked square", pc_p1: "player 1's stone", pc_p2: "player 2's stone",
+    pc_white_amazon: "white amazon", pc_black_amazon: "black amazon", pc_arrow: "arrow", pc_peg: "peg", pc_peg_goal: "peg on the goal",
+    pc_goal: "empty goal hole", pc_hole: "empty hole", pc_none: "no hole", pc_empty: "empty", pc_shifter: "{0}", pc_shifter_active: "{0}, the active piece",
+    sq_chosen: "chosen", sq_legal: "a legal move", sq_not_legal: "not a legal move",
+    board_keys: "Board: arrow keys move between squares, Enter chooses",
     legend: "Pieces", level_won: "Level {0} won!", next_level_go: "On to level {0}",
   },
   es: {
@@ -113,6 +118,11 @@ const words = {
     flip: "Girar tablero",
     move_n: "jugada {0}: {1}", moves_keys: "Jugadas: las flechas recorren la partida, Fin vuelve al presente",
     back_to_game: "Volver a la partida", viewing_no_move: "Esta es una posición anterior: pulsa Fin o «Volver a la partida» para mover.",
+    pc_white: "pieza blanca", pc_black: "pieza negra", pc_blocked: "casilla bloqueada", pc_p1: "piedra del jugador 1", pc_p2: "piedra del jugador 2",
+    pc_white_amazon: "amazona blanca", pc_black_amazon: "amazona negra", pc_arrow: "flecha", pc_peg: "ficha", pc_peg_goal: "ficha en la meta",
+    pc_goal: "meta vacía", pc_hole: "agujero vacío", pc_none: "sin agujero", pc_empty: "vacía", pc_shifter: "{0}", pc_shifter_active: "{0}, la pieza activa",
+    sq_chosen: "elegida", sq_legal: "jugada legal", sq_not_legal: "jugada no legal",
+    board_keys: "Tablero: las flechas mueven entre casillas, Intro elige",
     legend: "Piezas", level_won: "¡Nivel {0} superado!", next_level_go: "Al nivel {0}",
   },
 };

@@ -352,8 +352,49 @@ async function moveListReplay(browser, srv) {
   await p.context().close();
 }
 
+const label = (p, sq) => p.$eval(`.cell[data-sq="${sq}"]`, (c) => c.getAttribute("aria-label"));
+const focused = (p) => p.evaluate(() => document.activeElement?.dataset?.sq || null);
+
+// 9. The board with the keyboard alone: one cell in the Tab order, arrow
+// keys between cells, Enter to choose; labels with the square, what
+// stands there and whether a move may end there; the focus kept after a
+// move.
+async function keyboardPlay(browser, srv) {
+  const p = await loggedInPage(browser, srv.url, "kbp");
+  await createRoom(p, "ataxx", { size: 5 }, 1);
+  await waitTurn(p, "Your turn");
+  ck.eq(await p.$$eval('.cell[tabindex="0"]', (l) => l.map((c) => c.dataset.sq)), ["a5"], "one cell in the Tab order (the top left)");
+  ck.eq(await label(p, "a5"), "a5: white piece", "a cell's label: square and piece");
+  await p.focus('.cell[tabindex="0"]');
+  const press = async (key) => {
+    const n = Number(await p.evaluate(() => document.body.dataset.clicks || 0));
+    await p.keyboard.press(key);
+    if (key === "Enter") await until(p, (k) => Number(document.body.dataset.clicks || 0) > k, n, "Enter handled");
+  };
+  await press("Enter");
+  ck.ok((await litSquares(p)).includes("b4"), "Enter on a5 lights its moves");
+  ck.eq(await label(p, "b4"), "b4: empty, a legal move", "a lit cell says it is a legal move");
+  ck.eq(await label(p, "e1"), "e1: white piece, not a legal move", "another says it is not");
+  ck.eq(await focused(p), "a5", "the focus stays on a5 after choosing it");
+  await press("ArrowRight");
+  ck.eq(await focused(p), "b5", "ArrowRight moves the focus to b5");
+  await press("ArrowDown");
+  ck.eq(await focused(p), "b4", "ArrowDown to b4");
+  await shot(p, "web-keyboard");
+  await press("Enter");
+  ck.eq((await waitMoves(p, 1))[0], "b4", "the move made with arrow keys and Enter");
+  await waitMoves(p, 2);
+  await waitTurn(p, "Your turn");
+  ck.eq(await focused(p), "b4", "the focus is still on b4 after the move and the bot's answer");
+  const drawn = await cellIs(p, "b4") === "W" ? "white" : "black"; // the bot may have taken it
+  ck.eq(await label(p, "b4"), `b4: ${drawn} piece`, "b4's label now names its piece");
+  ck.eq(await p.$$eval('.cell[tabindex="0"]', (l) => l.map((c) => c.dataset.sq)), ["b4"], "b4 is the cell in the Tab order");
+  ck.eq(p.errors, [], "no script errors (keyboard)");
+  await p.context().close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore], ["refused", refusedClicks], ["offers", offers], ["flip", flipAndButtons], ["movelist", moveListReplay]]) {
+  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore], ["refused", refusedClicks], ["offers", offers], ["flip", flipAndButtons], ["movelist", moveListReplay], ["keyboard", keyboardPlay]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
