@@ -9,6 +9,7 @@ import { t, getLang, setLang } from "./i18n.js";
 import { drawBoard, moveTargets, moveSquares, squareName, squareAt, squareIsMove } from "./board.js";
 import { tourneyInit, renderTourneys, tourneyEvent } from "./tourney.js";
 import { confirmBox } from "./dialog.js";
+import { sound, soundOn, setSoundOn, moveKind } from "./sound.js";
 
 const $ = (sel) => document.querySelector(sel);
 // A new element with attributes; children are nodes or strings (text).
@@ -199,8 +200,8 @@ function onEvent(ev) {
       return;
     default:
       if (["moved", "ended", "undone", "started"].includes(ev.event)) clearOffers();
-      if (ev.event === "moved") S.lastMoved = ev;
-      if (ev.event === "ended") levelWon(ev);
+      if (ev.event === "moved") { S.lastMoved = ev; sound(moveKind(S.room && S.room.board, ev.board)); }
+      if (ev.event === "ended") { levelWon(ev); sound("end"); }
       refresh();
   }
 }
@@ -431,6 +432,7 @@ function renderAll() {
   document.documentElement.lang = getLang();
   $("#lang").textContent = t("language");
   $("#theme").textContent = t("theme");
+  renderSoundSwitch();
   renderWho();
   if (S.room) { $("#lobby").hidden = true; $("#room").hidden = false; renderRoom(); }
   else { $("#room").hidden = true; $("#lobby").hidden = false; renderLobby(); }
@@ -963,6 +965,14 @@ setInterval(() => {
 
 // The lobby's rooms change without events: look again now and then.
 setInterval(() => { if (!S.room && conn.open && !document.hidden) renderLobby(); }, 5000);
+
+// The sound switch in the header, kept in the browser.
+function renderSoundSwitch() {
+  const b = $("#sound");
+  b.textContent = soundOn() ? t("sound_on") : t("sound_off");
+  b.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+}
+$("#sound").addEventListener("click", () => { setSoundOn(!soundOn()); renderSoundSwitch(); });
 
 $("#lang").addEventListener("click", () => { setLang(getLang() === "es" ? "en" : "es"); renderAll(); });
 $("#theme").addEventListener("click", () => {

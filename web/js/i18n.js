@@ -62,6 +62,7 @@ const words = {
     pc_goal: "empty goal hole", pc_hole: "empty hole", pc_none: "no hole", pc_empty: "empty", pc_shifter: "{0}", pc_shifter_active: "{0}, the active piece",
     sq_chosen: "chosen", sq_legal: "a legal move", sq_not_legal: "not a legal move",
     board_keys: "Board: arrow keys move between squares, Enter chooses",
+    sound_on: "Sound: on", sound_off: "Sound: off",
     legend: "Pieces", level_won: "Level {0} won!", next_level_go: "On to level {0}",
   },
   es: {
@@ -123,6 +124,7 @@ const words = {
     pc_goal: "meta vacía", pc_hole: "agujero vacío", pc_none: "sin agujero", pc_empty: "vacía", pc_shifter: "{0}", pc_shifter_active: "{0}, la pieza activa",
     sq_chosen: "elegida", sq_legal: "jugada legal", sq_not_legal: "jugada no legal",
     board_keys: "Tablero: las flechas mueven entre casillas, Intro elige",
+    sound_on: "Sonido: sí", sound_off: "Sonido: no",
     legend: "Piezas", level_won: "¡Nivel {0} superado!", next_level_go: "Al nivel {0}",
   },
 };

@@ -6,7 +6,7 @@
 // TABLERO_SHOTS=DIR saves the screenshots.
 
 import { Checks, args, runTest, newPage, login, loggedInPage, waitTurn,
-  text, clickSq, waitMoves, createRoom, litSquares, until, sleep } from "./lib.mjs";
+  text, clickSq, waitMoves, createRoom, litSquares, until, sleep, resign, WAIT_MS } from "./lib.mjs";
 
 const ck = new Checks();
 const a = args();
@@ -393,8 +393,54 @@ async function keyboardPlay(browser, srv) {
   await p.context().close();
 }
 
+const sounds = (p) => p.evaluate(() => document.body.dataset.sounds || "");
+const waitSound = (p, kind) => until(p, (k) => (document.body.dataset.sounds || "").split(",").includes(k), kind, "sound " + kind);
+
+// 10. Sounds: a move, a capture, a game's end; the switch turns them off
+// and is kept across a reload.
+async function sounds10(browser, srv) {
+  const p = await loggedInPage(browser, srv.url, "snd");
+  ck.eq(await text(p, "#sound"), "Sound: on", "sounds are on at first");
+  await createRoom(p, "amazons", {}, 1);
+  await waitTurn(p, "Your turn");
+  for (const sq of ["d1", "d4", "d8"]) await clickSq(p, sq);
+  await waitMoves(p, 2);
+  await waitSound(p, "move").catch(() => {});
+  ck.ok((await sounds(p)).split(",").includes("move"), "a move sounded");
+  ck.ok(!(await sounds(p)).includes("capture"), "an Amazons move is a move, not a capture: " + await sounds(p));
+  await waitTurn(p, "Your turn");
+  await resign(p);
+  await waitSound(p, "end").catch(() => {});
+  ck.ok((await sounds(p)).split(",").includes("end"), "the game's end sounded: " + await sounds(p));
+  await p.click(".actions .back");
+  await createRoom(p, "shifter", { level: 1 });
+  await waitTurn(p, "Your turn");
+  await p.click(".actions .hint");
+  await until(p, () => /: [a-h][1-8]$/.test(document.querySelector(".hint")?.textContent || ""), null, "hint");
+  await clickSq(p, (await text(p, ".hint")).split(": ")[1]);
+  await waitSound(p, "capture").catch(() => {});
+  ck.ok((await sounds(p)).split(",").includes("capture"), "a Shape Shifter take sounds as a capture: " + await sounds(p));
+  await p.click("#sound");
+  ck.eq(await text(p, "#sound"), "Sound: off", "the switch turns sounds off");
+  await p.reload();
+  await p.waitForSelector("body[data-conn=online][data-ready]", { timeout: WAIT_MS });
+  ck.eq(await text(p, "#sound"), "Sound: off", "the switch is kept across a reload");
+  await shot(p, "web-sound-off");
+  await p.waitForSelector(".board");
+  await waitTurn(p, "Your turn");
+  await p.click(".actions .hint");
+  await until(p, () => /: [a-h][1-8]$/.test(document.querySelector(".hint")?.textContent || ""), null, "hint");
+  const n = await p.$$eval(".moves li", (l) => l.length);
+  await clickSq(p, (await text(p, ".hint")).split(": ")[1]);
+  await until(p, (k) => document.querySelectorAll(".moves li").length > k || document.querySelector(".level-won"), n, "capture");
+  await sleep(300);
+  ck.eq(await sounds(p), "", "no sound once switched off");
+  ck.eq(p.errors, [], "no script errors (sounds)");
+  await p.context().close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore], ["refused", refusedClicks], ["offers", offers], ["flip", flipAndButtons], ["movelist", moveListReplay], ["keyboard", keyboardPlay]]) {
+  for (const [name, fn] of [["confirm", confirmResign], ["shifter", shifterScreens], ["amazons", amazonsArrow], ["ataxx", ataxxScore], ["refused", refusedClicks], ["offers", offers], ["flip", flipAndButtons], ["movelist", moveListReplay], ["keyboard", keyboardPlay], ["sounds", sounds10]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
