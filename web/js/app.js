@@ -195,11 +195,11 @@ function onEvent(ev) {
     case "started":
       // whether the game will be rated is said here (and not in `state`)
       if (ev.rated !== undefined) S.rated = { room: ev.room, rated: ev.rated };
-      refresh(); return;
+      clearOffers(); refresh(); return;
     case "welcome": case "shutdown":
       return;
     default:
-      if (["moved", "ended", "undone", "started"].includes(ev.event)) clearOffers();
+      if (["moved", "ended", "undone"].includes(ev.event)) clearOffers();
       if (ev.event === "moved") { S.lastMoved = ev; sound(moveKind(S.room && S.room.board, ev.board)); }
       if (ev.event === "ended") { levelWon(ev); sound("end"); }
       refresh();
