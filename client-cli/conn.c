@@ -177,6 +177,11 @@ conn_event_cb(struct bufferevent *bev, short what, void *arg)
 	struct timeval now = {0, 0};
 
 	if (what & BEV_EVENT_CONNECTED) {
+		/* Speak first: on a web or TLS port, a blank line (which the
+		 * line protocol ignores) says "not HTTP", and the welcome
+		 * comes at once instead of after the server's wait for a
+		 * browser's request (docs/PROTOCOL.md, WebSocket and TLS). */
+		bufferevent_write(bev, "\n", 1);
 		if (!c->connected)
 			session_connected(c);
 		c->connected = 1;
