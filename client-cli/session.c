@@ -555,6 +555,18 @@ session_reply(struct client *c, const cJSON *rep)
 	free(p.path);
 }
 
+/* The rating line of a result, "Rated (ataxx size=7): ana 1500 ->
+ * 1662?, ..." or "Not rated: why.", when it has one. */
+static void
+session_rated(struct client *c, const cJSON *result)
+{
+	char *text = proto_text_rated(result);
+
+	if (text != NULL)
+		view_text(c, text);
+	free(text);
+}
+
 /* The game in the current room ended. */
 static void
 session_ended(struct client *c, const cJSON *ev)
@@ -566,9 +578,12 @@ session_ended(struct client *c, const cJSON *ev)
 	snprintf(r->result, sizeof r->result, "%s", res != NULL ? res : "");
 	if (r->cg != NULL && r->cg->ended != NULL)
 		r->cg->ended(r, ev, buf, sizeof buf);
-	if (buf[0] != '\0')
+	if (buf[0] != '\0') {
+		/* the game's own words for the outcome; the rating line
+		 * (or why not rated) is the server's, as telnet shows it */
 		view_print(c, "%s\n", buf);
-	else
+		session_rated(c, ev);
+	} else
 		session_text(c, ev);
 	if (r->myseat >= 0 && r->cg != NULL && r->cg->again != NULL &&
 	    (r->cg->goes_on == NULL || !r->cg->goes_on(r, ev)))
