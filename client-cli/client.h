@@ -203,6 +203,7 @@ void session_free(struct client *c);
 
 /* room.c: the current room's state kept from states and events. */
 void room_clear(struct client_room *r);
+int room_take_state(struct client *c, struct client_room *r, const cJSON *st);
 int room_from_state(struct client *c, const cJSON *st);
 void room_from_event(
     struct client *c, const cJSON *ev, enum proto_event_kind ev_kind);
@@ -214,6 +215,7 @@ const char *room_seat_label(
 #define CLIENT_LABEL (2 * CLIENT_FIELD + 8)
 
 /* mine.c: the games where we hold a seat, and where our move waits. */
+int mine_has(struct client *c, const char *id);
 void mine_drop(struct client *c, const char *id);
 void mine_from_hello(struct client *c, const cJSON *rooms);
 void mine_from_state(struct client *c, const cJSON *st);
@@ -231,6 +233,7 @@ void view_print(struct client *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void view_text(struct client *c, const char *text);
 void view_board(struct client *c);
+void view_board_of(struct client *c, struct client_room *r);
 const char *view_picture(struct client *c);
 void view_clocks(struct client *c, char *buf, size_t len);
 void view_error(struct client *c, const cJSON *rep);
