@@ -163,6 +163,10 @@ struct client {
 	                    * (the error's enum proto_error, else 0): connect
 	                    * again only when the user asks for something */
 	const char *lost_why; /* why the connection ended (static text) */
+	struct event *greet;  /* conn.c: no byte came yet: probe for TLS */
+	int heard;            /* a byte came on this connection */
+	int probed;           /* the TLS probe went out on this connection */
+	int tls_port; /* the connection ended as a TLS port ends a line */
 	char token[CLIENT_FIELD];
 	struct client_pending pending[CLIENT_PENDING_MAX];
 	int npending, pending_head;
@@ -203,6 +207,7 @@ void session_free(struct client *c);
 
 /* room.c: the current room's state kept from states and events. */
 void room_clear(struct client_room *r);
+int room_take_state(struct client *c, struct client_room *r, const cJSON *st);
 int room_from_state(struct client *c, const cJSON *st);
 void room_from_event(
     struct client *c, const cJSON *ev, enum proto_event_kind ev_kind);
@@ -214,6 +219,7 @@ const char *room_seat_label(
 #define CLIENT_LABEL (2 * CLIENT_FIELD + 8)
 
 /* mine.c: the games where we hold a seat, and where our move waits. */
+int mine_has(struct client *c, const char *id);
 void mine_drop(struct client *c, const char *id);
 void mine_from_hello(struct client *c, const cJSON *rooms);
 void mine_from_state(struct client *c, const cJSON *st);
@@ -231,6 +237,7 @@ void view_print(struct client *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void view_text(struct client *c, const char *text);
 void view_board(struct client *c);
+void view_board_of(struct client *c, struct client_room *r);
 const char *view_picture(struct client *c);
 void view_clocks(struct client *c, char *buf, size_t len);
 void view_error(struct client *c, const cJSON *rep);

@@ -3,6 +3,8 @@
  * cut what arrives into lines with protocol/'s framer, send JSON lines,
  * keep the queue of requests waiting for their replies, and when the
  * connection is lost, try again with a capped backoff (interactive mode).
+ * A connection without --tls that hears nothing is probed, so that a
+ * server's TLS port is told from a slow server within a second.
  */
 #include <sys/socket.h>
 
@@ -18,6 +20,22 @@
 
 /* Bytes read from the socket per framer pass. */
 #define CONN_CHUNK 4096
+
+/* Milliseconds a new connection may stay silent before the client probes
+ * whether it reached a TLS port: tablerod greets at once on its line
+ * port, and after 300 ms of silence on its web port (web.c's
+ * WEB_SNIFF_MS), while a TLS port waits for the client to speak first. */
+#define CONN_GREETING_MS 600
+
+/* The probe: empty lines, which the line protocol ignores without a reply
+ * (docs/PROTOCOL.md, section 1), and which a TLS server reads as a record
+ * header that cannot be one (5 bytes) and closes the connection at once. */
+#define CONN_PROBE "\n\n\n\n\n"
+
+/* The first byte of a TLS record a server sends first: an alert (21) or
+ * a handshake (22); tablerod's welcome begins with '{'. */
+#define CONN_TLS_ALERT 0x15
+#define CONN_TLS_HANDSHAKE 0x16
 
 static void conn_read_cb(struct bufferevent *bev, void *arg);
 static void conn_event_cb(struct bufferevent *bev, short what, void *arg);
@@ -94,6 +112,11 @@ conn_stop(struct client *c)
 	c->connected = 0;
 	c->logged_in = 0;
 	c->resyncing = 0;
+	c->heard = 0;
+	c->probed = 0;
+	c->tls_port = 0;
+	if (c->greet != NULL)
+		evtimer_del(c->greet);
 	conn_pending_clear(c);
 }
 
@@ -113,10 +136,19 @@ void
 conn_lost(struct client *c, const char *why)
 {
 	struct timeval tv;
-	int was_connected = c->connected;
+	int was_connected = c->connected, tls_port = c->tls_port;
 
 	conn_stop(c);
 	if (c->quitting) {
+		event_base_loopexit(c->base, NULL);
+		return;
+	}
+	if (tls_port && !c->ever_logged_in) {
+		view_print(c,
+		    "The server at %s:%s speaks TLS (it is a --tls-port): "
+		    "add --tls (tablero --tls %s:%s).\n",
+		    c->opts.host, c->opts.port, c->opts.host, c->opts.port);
+		c->exit_code = CLIENT_EXIT_CONNECT;
 		event_base_loopexit(c->base, NULL);
 		return;
 	}
@@ -168,13 +200,52 @@ conn_lost_cb(evutil_socket_t fd, short what, void *arg)
 	conn_lost(c, c->lost_why);
 }
 
-/* Connected, an error, or the end of the stream: the connection is freed
- * from a fresh loop pass, never from inside its own callback. */
+/* End the connection from a fresh loop pass, never from inside its own
+ * callback; c->lost_why says why. */
+static void
+conn_end(struct client *c, struct bufferevent *bev)
+{
+	struct timeval now = {0, 0};
+
+	bufferevent_disable(bev, EV_READ | EV_WRITE);
+	if (event_base_once(c->base, -1, EV_TIMEOUT, conn_lost_cb, c, &now) !=
+	    0)
+		conn_lost(c, c->lost_why);
+}
+
+/* The TLS probe: nothing came since the connection was made. */
+static void
+conn_greet_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct client *c = arg;
+
+	if (c->bev == NULL || c->heard || c->probed)
+		return;
+	c->probed = 1;
+	bufferevent_write(c->bev, CONN_PROBE, sizeof CONN_PROBE - 1);
+}
+
+/* A plain connection is up: start waiting for the welcome, and probe
+ * for a TLS port if it does not come. */
+static void
+conn_greet_start(struct client *c)
+{
+	struct timeval tv = {
+	    CONN_GREETING_MS / 1000, (CONN_GREETING_MS % 1000) * 1000};
+
+	if (c->opts.tls)
+		return;
+	if (c->greet == NULL)
+		c->greet = evtimer_new(c->base, conn_greet_cb, c);
+	if (c->greet != NULL)
+		evtimer_add(c->greet, &tv);
+}
+
+/* Connected, an error, or the end of the stream. */
 static void
 conn_event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct client *c = arg;
-	struct timeval now = {0, 0};
 
 	if (what & BEV_EVENT_CONNECTED) {
 		/* Speak first: on a web or TLS port, a blank line (which the
@@ -185,6 +256,7 @@ conn_event_cb(struct bufferevent *bev, short what, void *arg)
 		if (!c->connected)
 			session_connected(c);
 		c->connected = 1;
+		conn_greet_start(c);
 		return;
 	}
 	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
@@ -194,10 +266,32 @@ conn_event_cb(struct bufferevent *bev, short what, void *arg)
 	    : evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR());
 	if (c->opts.tls && tls_why(bev) != NULL)
 		c->lost_why = tls_why(bev);
-	bufferevent_disable(bev, EV_READ | EV_WRITE);
-	if (event_base_once(c->base, -1, EV_TIMEOUT, conn_lost_cb, c, &now) !=
-	    0)
-		conn_lost(c, c->lost_why);
+	if (!c->opts.tls && c->probed && !c->heard) {
+		/* closed at the probe without a word: a TLS port */
+		c->tls_port = 1;
+		c->lost_why = "it speaks TLS: add --tls";
+	}
+	conn_end(c, bev);
+}
+
+/* The first bytes of a plain connection: 0, or -1 when they begin a TLS
+ * record (the connection is then ended). */
+static int
+conn_first_bytes(struct client *c, struct bufferevent *bev)
+{
+	unsigned char b;
+
+	if (c->heard)
+		return 0;
+	c->heard = 1;
+	if (c->opts.tls ||
+	    evbuffer_copyout(bufferevent_get_input(bev), &b, 1) != 1 ||
+	    (b != CONN_TLS_ALERT && b != CONN_TLS_HANDSHAKE))
+		return 0;
+	c->tls_port = 1;
+	c->lost_why = "it speaks TLS: add --tls";
+	conn_end(c, bev);
+	return -1;
 }
 
 /* Lines from the server, one at a time through the framer. */
@@ -214,6 +308,8 @@ conn_read_cb(struct bufferevent *bev, void *arg)
 		c->connected = 1;
 		session_connected(c);
 	}
+	if (conn_first_bytes(c, bev) != 0)
+		return;
 	while (
 	    c->bev == bev && (n = evbuffer_remove(in, buf, sizeof buf)) > 0) {
 		size_t off = 0;

@@ -302,16 +302,81 @@ session_page(struct client *c, const cJSON *rep)
 		session_board_late(c);
 }
 
+/* A state asked with at=N: the position after the game's first N moves,
+ * shown with the moves and never taken as the room's own (the room on
+ * the screen, its turn and clocks, and the games waiting for us stay as
+ * they are). */
+static void
+session_state_at(struct client *c, const cJSON *st, long long at)
+{
+	struct client_room *past = calloc(1, sizeof *past);
+	const cJSON *total =
+	    cJSON_GetObjectItemCaseSensitive(st, "history_total");
+	char *rec;
+
+	if (past == NULL) {
+		view_print(c, "(Out of memory: the position is not shown.)\n");
+		return;
+	}
+	room_clear(past);
+	if (room_take_state(c, past, st) != 0) {
+		free(past);
+		return;
+	}
+	past->has_clocks = 0; /* the clocks are as now, not as then */
+	rec = proto_text_record(st);
+	if (rec != NULL)
+		view_text(c, rec);
+	free(rec);
+	if (at == 0)
+		view_print(c, "Room %s (%s) at its start:\n", past->id,
+		    past->rg != NULL ? past->rg->title : "?");
+	else
+		view_print(c, "Room %s (%s) after move %lld of %lld:\n",
+		    past->id, past->rg != NULL ? past->rg->title : "?", at,
+		    cJSON_IsNumber(total) ? (long long)total->valuedouble : at);
+	if (past->rg == NULL)
+		view_print(c, "This client does not know that game.\n");
+	else
+		view_board_of(c, past);
+	room_clear(past);
+	free(past);
+}
+
+/* 1 when a create or join reply starts the game, whose started event
+ * (drawing the board) follows: a playing room without a move, where we
+ * held no seat before (joining our own seat again resumes the game: no
+ * event follows, and the board is drawn here). */
+static int
+session_starts(struct client *c, const cJSON *st, enum proto_verb re)
+{
+	const char *id = session_str(st, "room");
+	const char *status = session_str(st, "status");
+
+	return (re == PROTO_CREATE || re == PROTO_JOIN) && id != NULL &&
+	    status != NULL && strcmp(status, "playing") == 0 &&
+	    cJSON_GetArraySize(
+	        cJSON_GetObjectItemCaseSensitive(st, "history")) == 0 &&
+	    (re == PROTO_CREATE || !mine_has(c, id));
+}
+
 /* A room state arrived (create, join, watch, state): show it. */
 static void
 session_state(struct client *c, const cJSON *rep, enum proto_verb re, int quiet)
 {
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "state");
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(st, "at");
 	const char *seat = session_str(rep, "seat");
 	struct client_room *r = &c->room;
+	int starts = session_starts(c, st, re);
 
 	int asked = re == PROTO_STATE; /* the player asked for it */
 
+	if (asked && !quiet && cJSON_IsNumber(at) && at->valuedouble >= 0 &&
+	    at->valuedouble <= (double)PROTO_INT_MAX) {
+		session_state_at(c, st, (long long)at->valuedouble);
+		return;
+	}
 	if (room_from_state(c, st) != 0)
 		return;
 	mine_from_state(c, st);
@@ -335,10 +400,7 @@ session_state(struct client *c, const cJSON *rep, enum proto_verb re, int quiet)
 	}
 	/* a game that starts with this reply draws its board with the
 	 * started event that follows */
-	if (!quiet && r->status == PROTO_ROOM_PLAYING &&
-	    cJSON_GetArraySize(
-	        cJSON_GetObjectItemCaseSensitive(st, "history")) == 0 &&
-	    !asked && re != PROTO_WATCH)
+	if (!quiet && starts)
 		return;
 	if (asked) { /* the game so far, as text mode lists it */
 		char *rec = proto_text_record(st);
@@ -555,6 +617,18 @@ session_reply(struct client *c, const cJSON *rep)
 	free(p.path);
 }
 
+/* The rating line of a result, "Rated (ataxx size=7): ana 1500 ->
+ * 1662?, ..." or "Not rated: why.", when it has one. */
+static void
+session_rated(struct client *c, const cJSON *result)
+{
+	char *text = proto_text_rated(result);
+
+	if (text != NULL)
+		view_text(c, text);
+	free(text);
+}
+
 /* The game in the current room ended. */
 static void
 session_ended(struct client *c, const cJSON *ev)
@@ -566,9 +640,12 @@ session_ended(struct client *c, const cJSON *ev)
 	snprintf(r->result, sizeof r->result, "%s", res != NULL ? res : "");
 	if (r->cg != NULL && r->cg->ended != NULL)
 		r->cg->ended(r, ev, buf, sizeof buf);
-	if (buf[0] != '\0')
+	if (buf[0] != '\0') {
+		/* the game's own words for the outcome; the rating line
+		 * (or why not rated) is the server's, as telnet shows it */
 		view_print(c, "%s\n", buf);
-	else
+		session_rated(c, ev);
+	} else
 		session_text(c, ev);
 	if (r->myseat >= 0 && r->cg != NULL && r->cg->again != NULL &&
 	    (r->cg->goes_on == NULL || !r->cg->goes_on(r, ev)))

@@ -563,6 +563,13 @@ char *proto_text_beside(const cJSON *msg, const char *board);
  * played or out of memory. */
 char *proto_text_record(const cJSON *state);
 
+/* A two-player result's rating line as text mode ends the outcome with:
+ * "Rated (ataxx size=7): ana 1500 -> 1662?, bob 1500 -> 1338?.\n" or
+ * "Not rated: why.\n", for a reader that says the outcome in its own
+ * words (the terminal client's games). malloc'd; NULL when the result says
+ * neither (a one-player game) or out of memory. */
+char *proto_text_rated(const cJSON *result);
+
 /* A clock's time left (milliseconds) as people read it: "4:53", or
  * "1:02:03" past an hour; never negative. */
 void proto_clock_format(long long ms, char *buf, size_t len);
