@@ -163,7 +163,6 @@ struct client {
 	                    * (the error's enum proto_error, else 0): connect
 	                    * again only when the user asks for something */
 	const char *lost_why; /* why the connection ended (static text) */
-	struct event *greet;  /* conn.c: no byte came yet: probe for TLS */
 	int heard;            /* a byte came on this connection */
 	int probed;           /* the TLS probe went out on this connection */
 	int tls_port; /* the connection ended as a TLS port ends a line */

@@ -3,8 +3,9 @@
  * cut what arrives into lines with protocol/'s framer, send JSON lines,
  * keep the queue of requests waiting for their replies, and when the
  * connection is lost, try again with a capped backoff (interactive mode).
- * A connection without --tls that hears nothing is probed, so that a
- * server's TLS port is told from a slow server within a second.
+ * A connection without --tls speaks first with a few blank lines: the
+ * line protocol ignores them, and a server's TLS port closes at once, so
+ * that it is told from a slow server at once.
  */
 #include <sys/socket.h>
 
@@ -21,15 +22,12 @@
 /* Bytes read from the socket per framer pass. */
 #define CONN_CHUNK 4096
 
-/* Milliseconds a new connection may stay silent before the client probes
- * whether it reached a TLS port: tablerod greets at once on its line
- * port, and after 300 ms of silence on its web port (web.c's
- * WEB_SNIFF_MS), while a TLS port waits for the client to speak first. */
-#define CONN_GREETING_MS 600
-
-/* The probe: empty lines, which the line protocol ignores without a reply
- * (docs/PROTOCOL.md, section 1), and which a TLS server reads as a record
- * header that cannot be one (5 bytes) and closes the connection at once. */
+/* The first words of a plain connection: empty lines, which the line
+ * protocol ignores without a reply (docs/PROTOCOL.md, section 1); on a
+ * web port they say "not HTTP", so the welcome comes at once instead of
+ * after the server's wait for a browser's request (web.c's WEB_SNIFF_MS);
+ * and a TLS server reads them as a record header that cannot be one (5
+ * bytes) and closes the connection at once: the probe for a TLS port. */
 #define CONN_PROBE "\n\n\n\n\n"
 
 /* The first byte of a TLS record a server sends first: an alert (21) or
@@ -115,8 +113,6 @@ conn_stop(struct client *c)
 	c->heard = 0;
 	c->probed = 0;
 	c->tls_port = 0;
-	if (c->greet != NULL)
-		evtimer_del(c->greet);
 	conn_pending_clear(c);
 }
 
@@ -213,34 +209,6 @@ conn_end(struct client *c, struct bufferevent *bev)
 		conn_lost(c, c->lost_why);
 }
 
-/* The TLS probe: nothing came since the connection was made. */
-static void
-conn_greet_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct client *c = arg;
-
-	if (c->bev == NULL || c->heard || c->probed)
-		return;
-	c->probed = 1;
-	bufferevent_write(c->bev, CONN_PROBE, sizeof CONN_PROBE - 1);
-}
-
-/* A plain connection is up: start waiting for the welcome, and probe
- * for a TLS port if it does not come. */
-static void
-conn_greet_start(struct client *c)
-{
-	struct timeval tv = {
-	    CONN_GREETING_MS / 1000, (CONN_GREETING_MS % 1000) * 1000};
-
-	if (c->opts.tls)
-		return;
-	if (c->greet == NULL)
-		c->greet = evtimer_new(c->base, conn_greet_cb, c);
-	if (c->greet != NULL)
-		evtimer_add(c->greet, &tv);
-}
-
 /* Connected, an error, or the end of the stream. */
 static void
 conn_event_cb(struct bufferevent *bev, short what, void *arg)
@@ -248,15 +216,18 @@ conn_event_cb(struct bufferevent *bev, short what, void *arg)
 	struct client *c = arg;
 
 	if (what & BEV_EVENT_CONNECTED) {
-		/* Speak first: on a web or TLS port, a blank line (which the
-		 * line protocol ignores) says "not HTTP", and the welcome
-		 * comes at once instead of after the server's wait for a
-		 * browser's request (docs/PROTOCOL.md, WebSocket and TLS). */
-		bufferevent_write(bev, "\n", 1);
+		/* Speak first (CONN_PROBE); over TLS (after the handshake)
+		 * one blank line says "not HTTP" to the TLS port's sniff. */
+		if (c->opts.tls) {
+			bufferevent_write(bev, "\n", 1);
+		} else {
+			c->probed = 1;
+			bufferevent_write(
+			    bev, CONN_PROBE, sizeof CONN_PROBE - 1);
+		}
 		if (!c->connected)
 			session_connected(c);
 		c->connected = 1;
-		conn_greet_start(c);
 		return;
 	}
 	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))

@@ -190,8 +190,6 @@ main(int argc, char **argv)
 	conn_stop(&c);
 	if (c.retry != NULL)
 		event_free(c.retry);
-	if (c.greet != NULL)
-		event_free(c.greet);
 	session_free(&c);
 	event_base_free(c.base);
 	return c.exit_code;
