@@ -251,6 +251,20 @@ void term_stop(struct client *c);
 void term_write(struct client *c, const char *text);
 void term_prompt(struct client *c);
 void term_add_room(const char *id);
+void term_editor_off(struct client *c);
+void term_editor_on(struct client *c);
+
+/* account.c: the password command, asked without echo. */
+void account_password(struct client *c);
+
+/* secret.c: a password typed without echo (termios). done gets it, or
+ * NULL when the user gave up; it is wiped after done returns. */
+typedef void secret_fn(struct client *c, const char *secret);
+void secret_ask(struct client *c, const char *prompt, secret_fn *done);
+int secret_active(void);
+int secret_read(struct client *c, int fd);
+void secret_redraw(struct client *c);
+void secret_cancel(struct client *c);
 
 /* command.c: one line the user typed (or a script line). */
 void command_line(struct client *c, const char *line);

@@ -44,9 +44,19 @@ session_text(struct client *c, const cJSON *msg)
 	session_text_beside(c, msg, NULL);
 }
 
+static void session_hello_as(struct client *c, const char *password);
+
 /* Log in: the name (asked once when not given) and its kept token. */
 void
 session_hello(struct client *c)
+{
+	session_hello_as(c, NULL);
+}
+
+/* The hello of session_hello, with a password instead of the token when
+ * one is given. */
+static void
+session_hello_as(struct client *c, const char *password)
 {
 	cJSON *req;
 
@@ -68,7 +78,9 @@ session_hello(struct client *c)
 		return;
 	cJSON_AddStringToObject(req, "cmd", "hello");
 	cJSON_AddStringToObject(req, "name", c->opts.name);
-	if (c->token[0] != '\0')
+	if (password != NULL)
+		cJSON_AddStringToObject(req, "password", password);
+	else if (c->token[0] != '\0')
 		cJSON_AddStringToObject(req, "token", c->token);
 	cJSON_AddNumberToObject(req, "proto", PROTO_VERSION);
 	conn_send(c, req, CLIENT_P_HELLO, NULL);
@@ -148,6 +160,57 @@ session_token_stale(struct client *c, const char *code)
 	return 1;
 }
 
+/* The password for our name was typed (NULL or empty: none): log in
+ * with it, or choose another name (a client that was logged in before
+ * gives up instead). */
+static void
+session_password_typed(struct client *c, const char *pw)
+{
+	if (pw != NULL && pw[0] != '\0') {
+		session_hello_as(c, pw);
+		return;
+	}
+	if (c->ever_logged_in) {
+		c->exit_code = CLIENT_EXIT_LOGIN;
+		c->quitting = 1;
+		event_base_loopexit(c->base, NULL);
+		return;
+	}
+	view_print(c, "Choose another name.\n");
+	c->opts.name[0] = '\0';
+	c->token[0] = '\0';
+	c->token_retried = 0;
+	c->asking_name = 1;
+	term_prompt(c);
+}
+
+/* Our name is registered and we have no token the server takes (or the
+ * password was wrong): a person at the keyboard is asked for the
+ * password, without echo. 1 when asked. */
+static int
+session_password_ask(struct client *c, const cJSON *rep, const char *code)
+{
+	enum proto_error e =
+	    code != NULL ? proto_error_from_code(code) : PROTO_E_COUNT;
+	char prompt[CLIENT_FIELD + 32];
+
+	if (!c->interactive ||
+	    (e != PROTO_E_NAME_TAKEN && e != PROTO_E_BAD_PASSWORD))
+		return 0;
+	if (e == PROTO_E_NAME_TAKEN)
+		view_print(c,
+		    "The name %s is registered, and this client has no token "
+		    "for it.\n",
+		    c->opts.name);
+	else
+		view_error(c, rep);
+	view_print(c, "Type its password (Enter alone: %s).\n",
+	    c->ever_logged_in ? "give up" : "choose another name");
+	snprintf(prompt, sizeof prompt, "Password for %s: ", c->opts.name);
+	secret_ask(c, prompt, session_password_typed);
+	return 1;
+}
+
 /* The server refused our name (not a possible name, or someone else's):
  * a person at the keyboard is asked for another, as on the first run.
  * 1 when asked. */
@@ -196,7 +259,8 @@ session_hello_reply(struct client *c, const cJSON *rep)
 
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rep, "ok"))) {
 		const char *code = session_str(rep, "error");
-		if (session_token_stale(c, code))
+		if (session_token_stale(c, code) ||
+		    session_password_ask(c, rep, code))
 			return;
 		view_error(c, rep);
 		if (session_name_again(c, code))
