@@ -1992,10 +1992,15 @@ text_event_tourney_round(struct text_buf *b, const cJSON *msg)
 	const char *seat = text_str(msg, "seat"),
 	           *opp = text_str(msg, "opponent");
 	long long round = 0, rounds = 0, grace = 0;
+	int pending =
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "pending"));
 
 	text_num(msg, "round", &round);
 	text_num(msg, "rounds", &rounds);
 	text_num(msg, "grace", &grace);
+	/* a reminder at hello: the seconds left, not the whole grace */
+	if (pending)
+		text_num(msg, "left", &grace);
 	text_add(b, "Tournament ");
 	text_add_untrusted(b, id != NULL ? id : "?", NULL);
 	text_addf(b, ", round %lld of %lld: ", round, rounds);
@@ -2003,6 +2008,8 @@ text_event_tourney_round(struct text_buf *b, const cJSON *msg)
 		text_add(b, "you have the bye (a win).\n");
 		return;
 	}
+	if (pending)
+		text_add(b, "your game is waiting for you: ");
 	text_add(b, "you play ");
 	text_add_untrusted(b, seat != NULL ? seat : "?", NULL);
 	text_add(b, " against ");
@@ -2010,6 +2017,42 @@ text_event_tourney_round(struct text_buf *b, const cJSON *msg)
 	text_add(b, ": type join ");
 	text_add_untrusted(b, room, NULL);
 	text_addf(b, " within %lld s or lose the game.\n", grace);
+}
+
+/* A tournament game decided unplayed (a forfeit): the server's sentence,
+ * which says who did not sit down and who wins. */
+void
+text_event_tourney_result(struct text_buf *b, const cJSON *msg)
+{
+	const char *m = text_str(msg, "message");
+	const char *id = text_str(msg, "tourney"),
+	           *res = text_str(msg, "result");
+
+	if (m != NULL) {
+		text_add_untrusted(b, m, NULL);
+		text_eol(b);
+		return;
+	}
+	text_add(b, "Tournament ");
+	text_add_untrusted(b, id != NULL ? id : "?", NULL);
+	text_add(b, ": a game ended ");
+	text_add_untrusted(b, res != NULL ? res : "?", NULL);
+	text_add(b, ".\n");
+}
+
+/* To the organiser: a player joined their tournament. */
+void
+text_event_tourney_joined(struct text_buf *b, const cJSON *msg)
+{
+	const char *id = text_str(msg, "tourney"),
+	           *name = text_str(msg, "name");
+	long long n = 0;
+
+	text_num(msg, "nplayers", &n);
+	text_add_untrusted(b, name != NULL ? name : "?", NULL);
+	text_add(b, " joined your tournament ");
+	text_add_untrusted(b, id != NULL ? id : "?", NULL);
+	text_addf(b, " (%lld player%s now).\n", n, n == 1 ? "" : "s");
 }
 
 /* The last round is over: the final standings. */
@@ -2039,12 +2082,14 @@ void
 text_event_reconnect(struct text_buf *b, const cJSON *msg)
 {
 	if (text_str(msg, "room") == NULL) {
-		text_add(b, "Seeks and tournaments moved to another server: "
-		            "connect again and log in with hello NAME TOKEN.\n");
+		text_add(b,
+		    "Seeks and tournaments moved to another server: "
+		    "connect again and log in with hello NAME TOKEN.\n");
 		return;
 	}
-	text_addf(b, "Room %s moved to another server: connect again and "
-	             "log in with hello NAME TOKEN.\n",
+	text_addf(b,
+	    "Room %s moved to another server: connect again and "
+	    "log in with hello NAME TOKEN.\n",
 	    text_str(msg, "room") ? text_str(msg, "room") : "?");
 }
 

@@ -364,6 +364,40 @@ tourney_make_room(struct tourney *t, struct tourney_game *g)
 	return 0;
 }
 
+/* The tourney_round event telling side (0 white, 1 black) of g where to
+ * play (or of the bye); pending: a reminder of a game still waiting for
+ * them, with the seconds left before the forfeit. */
+static cJSON *
+tourney_round_event(const struct tourney *t, const struct tourney_game *g,
+    int side, int pending)
+{
+	int opp = side == 0 ? g->black : g->white;
+	cJSON *ev = proto_event(PROTO_EV_TOURNEY_ROUND, NULL, 0);
+
+	cJSON_AddStringToObject(ev, "tourney", t->id);
+	cJSON_AddStringToObject(ev, "game", t->g->name);
+	cJSON_AddNumberToObject(ev, "round", g->round);
+	cJSON_AddNumberToObject(ev, "rounds", t->rounds);
+	cJSON_AddNumberToObject(ev, "board", g->board);
+	if (opp < 0) {
+		cJSON_AddNullToObject(ev, "room");
+		cJSON_AddBoolToObject(ev, "bye", 1);
+		return ev;
+	}
+	cJSON_AddStringToObject(ev, "room", g->room);
+	cJSON_AddStringToObject(ev, "seat", t->g->seat_names[side]);
+	cJSON_AddStringToObject(ev, "opponent", t->names[opp]);
+	cJSON_AddNumberToObject(ev, "grace", t->grace_sec);
+	if (pending) {
+		int64_t left = g->deadline_ms - clock_now_ms();
+
+		cJSON_AddBoolToObject(ev, "pending", 1);
+		cJSON_AddNumberToObject(
+		    ev, "left", left > 0 ? (double)((left + 999) / 1000) : 0);
+	}
+	return ev;
+}
+
 /* Tell both players of g where to play (or of the bye). */
 static void
 tourney_announce_game(struct tourney *t, const struct tourney_game *g)
@@ -372,26 +406,11 @@ tourney_announce_game(struct tourney *t, const struct tourney_game *g)
 
 	for (side = 0; side < 2; side++) {
 		int me = side == 0 ? g->white : g->black;
-		int opp = side == 0 ? g->black : g->white;
 		cJSON *ev;
 
 		if (me < 0)
 			continue;
-		ev = proto_event(PROTO_EV_TOURNEY_ROUND, NULL, 0);
-		cJSON_AddStringToObject(ev, "tourney", t->id);
-		cJSON_AddNumberToObject(ev, "round", g->round);
-		cJSON_AddNumberToObject(ev, "rounds", t->rounds);
-		cJSON_AddNumberToObject(ev, "board", g->board);
-		if (opp < 0) {
-			cJSON_AddNullToObject(ev, "room");
-			cJSON_AddBoolToObject(ev, "bye", 1);
-		} else {
-			cJSON_AddStringToObject(ev, "room", g->room);
-			cJSON_AddStringToObject(
-			    ev, "seat", t->g->seat_names[side]);
-			cJSON_AddStringToObject(ev, "opponent", t->names[opp]);
-			cJSON_AddNumberToObject(ev, "grace", t->grace_sec);
-		}
+		ev = tourney_round_event(t, g, side, 0);
 		player_send(t->srv, t->names[me], ev);
 		cJSON_Delete(ev);
 	}
@@ -572,6 +591,14 @@ tourney_seat(const struct room *r, const struct player *p, int *seat)
 	return -1;
 }
 
+/* 1 when r was made for a tournament's game (its creator is "~t" and
+ * the tournament's number, tourney_make_room), played or not. */
+int
+tourney_room(const struct room *r)
+{
+	return strncmp(r->creator, "~t", 2) == 0;
+}
+
 /* 1 when r is the room of a tournament game not yet played: it stays
  * when the last player seated leaves it before the start, so that both
  * may still come (the sweep forfeits it at its deadline). */
@@ -581,6 +608,100 @@ tourney_keeps(const struct room *r)
 	struct tourney_game *g;
 
 	return tourney_of_room(r->id, &g) != NULL && g->res == PAIRING_NONE;
+}
+
+/* The side (0, 1) of p in g when p is paired there and not seated in
+ * its room yet (the game waits for them); -1 otherwise. */
+static int
+tourney_waits_for(const struct tourney *t, const struct tourney_game *g,
+    const struct player *p)
+{
+	const struct room *r;
+	int side;
+
+	if (g->res != PAIRING_NONE || g->black < 0 || g->room[0] == '\0')
+		return -1;
+	if (strcmp(t->names[g->white], p->name) == 0)
+		side = 0;
+	else if (strcmp(t->names[g->black], p->name) == 0)
+		side = 1;
+	else
+		return -1;
+	r = room_find(t->srv, g->room);
+	if (r != NULL && r->seats[side].player == p)
+		return -1;
+	return side;
+}
+
+/*
+ * p has just logged in (after the hello reply): each tournament game of
+ * the current rounds that waits for p to sit down is told again, as a
+ * tourney_round with pending and the seconds left, so that a player away
+ * when the round was paired (or across a restart) hears of it in time.
+ */
+void
+tourney_logged_in(struct server *srv, const struct player *p)
+{
+	struct tourney *t;
+	int i, side;
+
+	for (t = tourney_list; t != NULL; t = t->next) {
+		if (t->srv != srv || t->status != TOURNEY_PLAYING)
+			continue;
+		for (i = t->ngames - 1; i >= 0 && t->games[i].round == t->round;
+		     i--) {
+			cJSON *ev;
+
+			side = tourney_waits_for(t, &t->games[i], p);
+			if (side < 0)
+				continue;
+			ev = tourney_round_event(t, &t->games[i], side, 1);
+			player_send(srv, p->name, ev);
+			cJSON_Delete(ev);
+		}
+	}
+}
+
+/* Tell both players of g, just lost by forfeit (stored), what happened
+ * and why: a tourney_result with the result, the reason, the winner and
+ * a sentence. */
+static void
+tourney_tell_forfeit(struct tourney *t, const struct tourney_game *g)
+{
+	const char *w = t->names[g->white], *k = t->names[g->black];
+	char msg[320];
+	cJSON *ev;
+
+	if (g->res == PAIRING_NEITHER)
+		snprintf(msg, sizeof msg,
+		    "Tournament %s, round %d: neither %s nor %s sat down in "
+		    "%s within %d s: both lose by forfeit (0-0).",
+		    t->id, g->round, w, k, g->room, t->grace_sec);
+	else
+		snprintf(msg, sizeof msg,
+		    "Tournament %s, round %d: %s did not sit down in %s within "
+		    "%d s: %s wins by forfeit (%s).",
+		    t->id, g->round, g->res == PAIRING_WHITE ? k : w, g->room,
+		    t->grace_sec, g->res == PAIRING_WHITE ? w : k,
+		    tourney_res_text(g->res, 0));
+	ev = proto_event(PROTO_EV_TOURNEY_RESULT, NULL, 0);
+	cJSON_AddStringToObject(ev, "tourney", t->id);
+	cJSON_AddNumberToObject(ev, "round", g->round);
+	cJSON_AddNumberToObject(ev, "board", g->board);
+	cJSON_AddStringToObject(ev, "room", g->room);
+	cJSON_AddStringToObject(ev, "white", w);
+	cJSON_AddStringToObject(ev, "black", k);
+	cJSON_AddStringToObject(ev, "result", tourney_res_text(g->res, 0));
+	cJSON_AddStringToObject(ev, "reason", g->reason);
+	if (g->res == PAIRING_NEITHER)
+		cJSON_AddNullToObject(ev, "winner");
+	else
+		cJSON_AddStringToObject(
+		    ev, "winner", g->res == PAIRING_WHITE ? w : k);
+	cJSON_AddStringToObject(ev, "message", msg);
+	player_send(t->srv, w, ev);
+	player_send(t->srv, k, ev);
+	cJSON_Delete(ev);
 }
 
 /* A game whose room still waits past its deadline is lost by whoever is
@@ -601,6 +722,7 @@ tourney_forfeit(struct tourney *t, struct tourney_game *g)
 	log_info("tournament %s: %s - %s in %s: %s by forfeit", t->id,
 	    t->names[g->white], t->names[g->black], g->room,
 	    tourney_res_text(g->res, 0));
+	tourney_tell_forfeit(t, g);
 	if (r != NULL) {
 		storeq_room_delete(t->srv->storeq, r->id);
 		room_forget(r);
@@ -1017,6 +1139,23 @@ tourney_expired_refuse(
 	return 1;
 }
 
+/* Tell t's organiser (unless it is them) that name has just joined (a
+ * tourney_joined with the players now). */
+static void
+tourney_tell_organiser(struct tourney *t, const char *name)
+{
+	cJSON *ev;
+
+	if (strcmp(t->organiser, name) == 0)
+		return;
+	ev = proto_event(PROTO_EV_TOURNEY_JOINED, NULL, 0);
+	cJSON_AddStringToObject(ev, "tourney", t->id);
+	cJSON_AddStringToObject(ev, "name", name);
+	cJSON_AddNumberToObject(ev, "nplayers", t->nplayers);
+	player_send(t->srv, t->organiser, ev);
+	cJSON_Delete(ev);
+}
+
 static void
 tourney_join(struct conn *c, const struct proto_request *req)
 {
@@ -1041,6 +1180,7 @@ tourney_join(struct conn *c, const struct proto_request *req)
 	tourney_add_player(t, c->player->name, clock_now_ms());
 	tstore_player(t, t->nplayers - 1);
 	tourney_reply(c, req, t);
+	tourney_tell_organiser(t, c->player->name);
 }
 
 static void

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "server/club/seek.h"
+#include "server/club/tourney.h"
 #include "server/cmd/cmd.h"
 #include "server/club/club.h"
 #include "server/net/limit.h"
@@ -158,6 +159,7 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	c->current = latest;
 	free(held);
 	seek_logged_in(c->srv, p);
+	tourney_logged_in(c->srv, p);
 }
 
 /* Whether this node takes logins and stores games now: a cluster node
