@@ -1,9 +1,10 @@
 /*
  * pairing.h: a tournament's pure arithmetic (pairing.c): the round robin's
- * rounds by the circle method (Berger tables), a Swiss round paired by
- * score without repeats, and the standings with their tie-breaks. Players
- * are indices 0..n-1 in their seeding order (the order they joined); no
- * I/O, no allocation beyond the caller's arrays.
+ * rounds by the circle method (Berger tables), a Swiss round paired by the
+ * Dutch system's basic rules, and the standings with their tie-breaks.
+ * Players are indices 0..n-1 in their seeding order (the order they
+ * joined; a Swiss's by rating); no I/O, no allocation beyond the caller's
+ * arrays.
  */
 #ifndef TABLERO_PAIRING_H
 #define TABLERO_PAIRING_H
@@ -52,12 +53,13 @@ int pairing_rr_rounds(int n);
 /* Round `round` (0-based) of a round robin of n players into out; the
  * number of games (a bye included). */
 int pairing_rr_round(int n, int round, struct pairing_game *out);
-/* The next Swiss round of n players after the past games into out: by
- * score (then seeding), no pair meeting twice and at most one bye each
- * (the lowest-placed without one) when the search finds such a round, and
- * colours given to the player who had fewer whites (then who had black
- * last). The number of games; *repeats is set to 1 when no round without
- * repeats was found and one with repeats was made. */
+/* The next Swiss round of n players (indices in seeding order) after the
+ * past games into out, by the basic rules of the FIDE Dutch system
+ * (docs/RULES.md): score groups, top half against bottom half, floaters
+ * down, colour preferences, no pair meeting twice, the bye to the
+ * lowest-ranked player without one. The number of games; *repeats is
+ * set to 1 when no round without repeats was found and one with repeats
+ * was made (by the older search by score). */
 int pairing_swiss(int n, const struct pairing_game *past, int npast,
     struct pairing_game *out, int *repeats);
 /* The standings of n players after the games into out (n lines), best

@@ -1213,6 +1213,40 @@ tourney_leave(struct conn *c, const struct proto_request *req)
 	tourney_reply(c, req, t);
 }
 
+/*
+ * A Swiss is seeded by rating before its first round: each player's
+ * rating in the games' pool (rating_of: a new player's 1500 when there is
+ * none), highest first, the order of joining between equal ratings. The
+ * new order is stored as the players' seq, so a restart pairs the same.
+ */
+static void
+tourney_seed(struct tourney *t)
+{
+	int rating[PAIRING_PLAYERS_MAX], i, j;
+
+	for (i = 0; i < t->nplayers; i++)
+		rating[i] =
+		    rating_of(t->srv, t->names[i], t->g, t->options, NULL);
+	/* insertion sort: stable, and at most 64 players */
+	for (i = 1; i < t->nplayers; i++) {
+		char name[SERVER_NAME_MAX + 1];
+		int64_t ms = t->joined_ms[i];
+		int r = rating[i];
+
+		memcpy(name, t->names[i], sizeof name);
+		for (j = i; j > 0 && rating[j - 1] < r; j--) {
+			memcpy(t->names[j], t->names[j - 1], sizeof name);
+			t->joined_ms[j] = t->joined_ms[j - 1];
+			rating[j] = rating[j - 1];
+		}
+		memcpy(t->names[j], name, sizeof name);
+		t->joined_ms[j] = ms;
+		rating[j] = r;
+	}
+	for (i = 0; i < t->nplayers; i++)
+		tstore_player(t, i);
+}
+
 static void
 tourney_start(struct conn *c, const struct proto_request *req)
 {
@@ -1250,6 +1284,8 @@ tourney_start(struct conn *c, const struct proto_request *req)
 	}
 	asked = t->rounds;
 	t->rounds = rounds;
+	if (t->swiss)
+		tourney_seed(t);
 	if (tourney_next_round(t) != 0) {
 		t->rounds = asked; /* rounds= as given (0: none) */
 		conn_error(c, req, PROTO_E_INTERNAL,
