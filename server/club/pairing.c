@@ -273,17 +273,81 @@ pairing_swiss_any(int n, const struct pairing_game *past, int npast,
 	return k;
 }
 
-/* qsort: score, tie-break, then the seeding. */
+const enum pairing_crit pairing_tiebreaks[2][PAIRING_TIEBREAKS_MAX] = {
+    [PAIRING_SONNEBORN_BERGER] = {PAIRING_BY_SB, PAIRING_BY_WINS,
+        PAIRING_BY_SEED, PAIRING_BY_SEED},
+    [PAIRING_BUCHHOLZ] = {PAIRING_BY_BUCHHOLZ, PAIRING_BY_SB, PAIRING_BY_WINS,
+        PAIRING_BY_SEED},
+};
+
+const char *
+pairing_crit_name(enum pairing_crit c)
+{
+	switch (c) {
+	case PAIRING_BY_POINTS:
+		return "points";
+	case PAIRING_BY_BUCHHOLZ:
+		return "Buchholz";
+	case PAIRING_BY_SB:
+		return "Sonneborn-Berger";
+	case PAIRING_BY_WINS:
+		return "wins";
+	case PAIRING_BY_SEED:
+		return "seed";
+	case PAIRING_BY_LAST:
+		break;
+	}
+	return "";
+}
+
+/* The tie-break order the standings sort by (pairing_standings). */
+static const enum pairing_crit *pairing_sort_tb;
+
+/* a's value minus b's on criterion c: above 0 when a is better. */
+static int
+pairing_crit_diff(const struct pairing_standing *a,
+    const struct pairing_standing *b, enum pairing_crit c)
+{
+	switch (c) {
+	case PAIRING_BY_POINTS:
+		return a->halves - b->halves;
+	case PAIRING_BY_BUCHHOLZ:
+		return a->bh_quarters - b->bh_quarters;
+	case PAIRING_BY_SB:
+		return a->sb_quarters - b->sb_quarters;
+	case PAIRING_BY_WINS:
+		return a->wins - b->wins;
+	case PAIRING_BY_SEED:
+		return b->player - a->player;
+	case PAIRING_BY_LAST:
+		break;
+	}
+	return 0;
+}
+
+/* The first criterion (points, then the tie-breaks in order) on which a
+ * and b differ. */
+static enum pairing_crit
+pairing_crit_first(
+    const struct pairing_standing *a, const struct pairing_standing *b)
+{
+	int i;
+
+	if (pairing_crit_diff(a, b, PAIRING_BY_POINTS) != 0)
+		return PAIRING_BY_POINTS;
+	for (i = 0; i < PAIRING_TIEBREAKS_MAX; i++)
+		if (pairing_crit_diff(a, b, pairing_sort_tb[i]) != 0)
+			return pairing_sort_tb[i];
+	return PAIRING_BY_SEED;
+}
+
+/* qsort: score, the tie-breaks in order, then the seeding. */
 static int
 pairing_by_standing(const void *x, const void *y)
 {
 	const struct pairing_standing *a = x, *b = y;
 
-	if (a->halves != b->halves)
-		return b->halves - a->halves;
-	if (a->tb_quarters != b->tb_quarters)
-		return b->tb_quarters - a->tb_quarters;
-	return a->player - b->player;
+	return -pairing_crit_diff(a, b, pairing_crit_first(a, b));
 }
 
 void
@@ -335,15 +399,23 @@ pairing_standings(int n, const struct pairing_game *games, int ngames,
 			int h = pairing_halves(g, side);
 
 			/* points P = halves / 2, in quarters 2 * halves */
-			if (tb == PAIRING_BUCHHOLZ)
-				out[me].tb_quarters += 2 * halves[opp];
-			else
-				out[me].tb_quarters += h * halves[opp];
+			out[me].bh_quarters += 2 * halves[opp];
+			out[me].sb_quarters += h * halves[opp];
 		}
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		out[i].halves = halves[i];
+		out[i].tb_quarters = tb == PAIRING_BUCHHOLZ
+		    ? out[i].bh_quarters
+		    : out[i].sb_quarters;
+	}
+	pairing_sort_tb = pairing_tiebreaks[tb];
 	qsort(out, (size_t)n, sizeof *out, pairing_by_standing);
+	for (i = 0; i < n; i++)
+		out[i].above_next = i + 1 < n
+		    ? pairing_crit_first(&out[i], &out[i + 1])
+		    : PAIRING_BY_LAST;
+	pairing_sort_tb = NULL;
 }
 
 /* ------------------------------------------------ the Dutch system */

@@ -191,24 +191,84 @@ tourney_pairing_games(const struct tourney *t, struct pairing_game *out)
 	return t->ngames;
 }
 
-/* The standings as JSON (place, name, points, tie-break, W-D-L, byes). */
+/* The format's tie-break order (pairing.h). */
+static enum pairing_tiebreak
+tourney_tb(const struct tourney *t)
+{
+	return t->swiss ? PAIRING_BUCHHOLZ : PAIRING_SONNEBORN_BERGER;
+}
+
+/* t's standings into st (nplayers lines, best first). */
+static void
+tourney_standings(const struct tourney *t, struct pairing_standing *st)
+{
+	struct pairing_game *pg =
+	    xmalloc(sizeof *pg * (size_t)(t->ngames > 0 ? t->ngames : 1));
+	int n = tourney_pairing_games(t, pg);
+
+	pairing_standings(t->nplayers, pg, n, tourney_tb(t), st);
+	free(pg);
+}
+
+/* The names of t's tie-breaks in the order they apply, the seed last. */
+static cJSON *
+tourney_tiebreaks_json(const struct tourney *t)
+{
+	const enum pairing_crit *tb = pairing_tiebreaks[tourney_tb(t)];
+	cJSON *a = cJSON_CreateArray();
+	int i;
+
+	for (i = 0; i < PAIRING_TIEBREAKS_MAX; i++) {
+		cJSON_AddItemToArray(
+		    a, cJSON_CreateString(pairing_crit_name(tb[i])));
+		if (tb[i] == PAIRING_BY_SEED)
+			break;
+	}
+	return a;
+}
+
+/* One standing's value of each tie-break, by name (the seed apart). */
+static cJSON *
+tourney_tb_values(const struct tourney *t, const struct pairing_standing *s)
+{
+	const enum pairing_crit *tb = pairing_tiebreaks[tourney_tb(t)];
+	cJSON *o = cJSON_CreateObject();
+	int i;
+
+	for (i = 0; i < PAIRING_TIEBREAKS_MAX && tb[i] != PAIRING_BY_SEED;
+	     i++) {
+		double v = tb[i] == PAIRING_BY_BUCHHOLZ ? s->bh_quarters / 4.0
+		    : tb[i] == PAIRING_BY_SB            ? s->sb_quarters / 4.0
+		                                        : s->wins;
+
+		cJSON_AddNumberToObject(o, pairing_crit_name(tb[i]), v);
+	}
+	return o;
+}
+
+/* The standings as JSON (place, name, seed, points, tie-breaks, what
+ * puts each above the next, W-D-L, byes). */
 static cJSON *
 tourney_standings_json(const struct tourney *t)
 {
 	struct pairing_standing st[PAIRING_PLAYERS_MAX];
-	struct pairing_game *pg =
-	    xmalloc(sizeof *pg * (size_t)(t->ngames > 0 ? t->ngames : 1));
 	cJSON *a = cJSON_CreateArray();
-	int i, n = tourney_pairing_games(t, pg);
+	int i;
 
-	pairing_standings(t->nplayers, pg, n,
-	    t->swiss ? PAIRING_BUCHHOLZ : PAIRING_SONNEBORN_BERGER, st);
-	free(pg);
+	tourney_standings(t, st);
 	for (i = 0; i < t->nplayers; i++) {
 		cJSON *o = cJSON_CreateObject();
 
 		cJSON_AddNumberToObject(o, "place", i + 1);
 		cJSON_AddStringToObject(o, "name", t->names[st[i].player]);
+		cJSON_AddNumberToObject(o, "seed", st[i].player + 1);
+		cJSON_AddItemToObject(
+		    o, "tiebreaks", tourney_tb_values(t, &st[i]));
+		if (st[i].above_next == PAIRING_BY_LAST)
+			cJSON_AddNullToObject(o, "above_next_by");
+		else
+			cJSON_AddStringToObject(o, "above_next_by",
+			    pairing_crit_name(st[i].above_next));
 		cJSON_AddNumberToObject(o, "points", st[i].halves / 2.0);
 		cJSON_AddNumberToObject(o, "points_halves", st[i].halves);
 		cJSON_AddNumberToObject(o, "tiebreak", st[i].tb_quarters / 4.0);
@@ -227,6 +287,87 @@ static const char *
 tourney_tiebreak_name(const struct tourney *t)
 {
 	return t->swiss ? "Buchholz" : "Sonneborn-Berger";
+}
+
+/* Player me's game of round `round` in t, or NULL. */
+static const struct tourney_game *
+tourney_game_of(const struct tourney *t, int me, int round)
+{
+	int i;
+
+	for (i = 0; i < t->ngames; i++) {
+		const struct tourney_game *g = &t->games[i];
+
+		if (g->round == round && (g->white == me || g->black == me))
+			return g;
+	}
+	return NULL;
+}
+
+/* One cell of the crosstable: me's game g from me's side; place[] the
+ * places in the standings by player index. */
+static cJSON *
+tourney_cross_cell(const struct tourney *t, const struct tourney_game *g,
+    int me, const int *place)
+{
+	cJSON *o = cJSON_CreateObject();
+	int white = g->white == me, opp = white ? g->black : g->white;
+	const char *res = "";
+
+	cJSON_AddNumberToObject(o, "round", g->round);
+	if (opp < 0) {
+		cJSON_AddNullToObject(o, "opponent");
+		cJSON_AddBoolToObject(o, "bye", 1);
+		cJSON_AddStringToObject(o, "result", "bye");
+		return o;
+	}
+	cJSON_AddStringToObject(o, "opponent", t->names[opp]);
+	cJSON_AddNumberToObject(o, "opponent_place", place[opp]);
+	cJSON_AddStringToObject(o, "colour", white ? "white" : "black");
+	if (g->res == PAIRING_DRAW)
+		res = "1/2";
+	else if (g->res == PAIRING_NEITHER)
+		res = "0";
+	else if (g->res != PAIRING_NONE)
+		res = (g->res == PAIRING_WHITE) == white ? "1" : "0";
+	cJSON_AddStringToObject(o, "result", res);
+	if (strcmp(g->reason, "forfeit") == 0)
+		cJSON_AddBoolToObject(o, "forfeit", 1);
+	return o;
+}
+
+/* The crosstable: a row per player in the order of the standings, with
+ * each round played so far (the opponent, their place, the colour, the
+ * result from the row's side). */
+static cJSON *
+tourney_crosstable_json(const struct tourney *t)
+{
+	struct pairing_standing st[PAIRING_PLAYERS_MAX];
+	int place[PAIRING_PLAYERS_MAX], i, r;
+	cJSON *a = cJSON_CreateArray();
+
+	tourney_standings(t, st);
+	for (i = 0; i < t->nplayers; i++)
+		place[st[i].player] = i + 1;
+	for (i = 0; i < t->nplayers; i++) {
+		cJSON *o = cJSON_CreateObject(), *rounds;
+		int me = st[i].player;
+
+		cJSON_AddNumberToObject(o, "place", i + 1);
+		cJSON_AddStringToObject(o, "name", t->names[me]);
+		cJSON_AddNumberToObject(o, "points_halves", st[i].halves);
+		rounds = cJSON_AddArrayToObject(o, "rounds");
+		for (r = 1; r <= t->round; r++) {
+			const struct tourney_game *g =
+			    tourney_game_of(t, me, r);
+
+			if (g != NULL)
+				cJSON_AddItemToArray(rounds,
+				    tourney_cross_cell(t, g, me, place));
+		}
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
 }
 
 /* The most rounds a Swiss of n players can play without a repeat. */
@@ -502,6 +643,7 @@ tourney_finish(struct tourney *t)
 	ev = proto_event(PROTO_EV_TOURNEY_ENDED, NULL, 0);
 	cJSON_AddStringToObject(ev, "tourney", t->id);
 	cJSON_AddStringToObject(ev, "tiebreak", tourney_tiebreak_name(t));
+	cJSON_AddItemToObject(ev, "tiebreaks", tourney_tiebreaks_json(t));
 	cJSON_AddItemToObject(ev, "standings", tourney_standings_json(t));
 	for (i = 0; i < t->nplayers; i++)
 		player_send(t->srv, t->names[i], ev);
@@ -1322,7 +1464,9 @@ tourney_show(struct conn *c, const struct proto_request *req)
 	rep = proto_reply(req);
 	cJSON_AddItemToObject(rep, "tourney", tourney_summary(t, 1));
 	cJSON_AddStringToObject(rep, "tiebreak", tourney_tiebreak_name(t));
+	cJSON_AddItemToObject(rep, "tiebreaks", tourney_tiebreaks_json(t));
 	cJSON_AddItemToObject(rep, "standings", tourney_standings_json(t));
+	cJSON_AddItemToObject(rep, "crosstable", tourney_crosstable_json(t));
 	cJSON_AddNumberToObject(rep, "pairings_round", t->round);
 	cJSON_AddItemToObject(
 	    rep, "pairings", tourney_pairings_json(t, t->round));

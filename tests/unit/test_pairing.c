@@ -405,6 +405,48 @@ test_standings_bye(void)
 	CHECK_INT(s[3].losses, 1);
 }
 
+/*
+ * The tie-breaks in order, by hand (Swiss: Buchholz, Sonneborn-Berger,
+ * wins, seed). Games: 1 beats 2, 3 beats 1, 0 draws 4 and 5, 2 beats 6,
+ * 4 beats 7. Scores: 4 1.5; 0, 1, 2, 3 1; 5 0.5; 6, 7, 8 0.
+ * Buchholz: 0: 4 + 5 = 2; 1: 2 + 3 = 2; 2: 1 + 6 = 1; 3: 1 = 1.
+ * Sonneborn-Berger: 0: 1.5 / 2 + 0.5 / 2 = 1; 1: 2's 1 = 1; 2: 6's 0;
+ * 3: 1's 1. So 1 and 0 tie on both, and 1's one win puts it above 0
+ * (the seeding would not); 3 is above 2 on Sonneborn-Berger; 0 above 3
+ * on Buchholz.
+ */
+static void
+test_standings_order(void)
+{
+	struct pairing_game g[6] = {
+	    {1, 2, PAIRING_WHITE},
+	    {3, 1, PAIRING_WHITE},
+	    {0, 4, PAIRING_DRAW},
+	    {5, 0, PAIRING_DRAW},
+	    {2, 6, PAIRING_WHITE},
+	    {4, 7, PAIRING_WHITE},
+	};
+	struct pairing_standing s[9];
+
+	pairing_standings(9, g, 6, PAIRING_BUCHHOLZ, s);
+	CHECK_INT(s[0].player, 4);
+	CHECK_INT(s[0].above_next, PAIRING_BY_POINTS);
+	CHECK_INT(s[1].player, 1);
+	CHECK_INT(s[1].bh_quarters, 8);
+	CHECK_INT(s[1].sb_quarters, 4);
+	CHECK_INT(s[1].above_next, PAIRING_BY_WINS);
+	CHECK_INT(s[2].player, 0);
+	CHECK_INT(s[2].bh_quarters, 8);
+	CHECK_INT(s[2].sb_quarters, 4);
+	CHECK_INT(s[2].above_next, PAIRING_BY_BUCHHOLZ);
+	CHECK_INT(s[3].player, 3);
+	CHECK_INT(s[3].above_next, PAIRING_BY_SB);
+	CHECK_INT(s[4].player, 2);
+	CHECK_INT(s[4].above_next, PAIRING_BY_POINTS);
+	CHECK_INT(s[8].above_next, PAIRING_BY_LAST);
+	CHECK_STR(pairing_crit_name(PAIRING_BY_SB), "Sonneborn-Berger");
+}
+
 int
 main(void)
 {
@@ -431,5 +473,6 @@ main(void)
 	}
 	test_standings();
 	test_standings_bye();
+	test_standings_order();
 	return check_done();
 }
