@@ -664,7 +664,6 @@ pairing_dutch_search(struct pairing_dutch *d, int bye)
 		    d->halves[d->rank[i]] != d->halves[d->rank[i - 1]])
 			d->gstart[d->ngroups++] = i;
 	d->gstart[d->ngroups] = k;
-	d->steps = 0;
 	if (k == 0)
 		return 1;
 	return pairing_dutch_bracket(d, 0, NULL, 0);
@@ -741,6 +740,8 @@ pairing_swiss(int n, const struct pairing_game *past, int npast,
 		return 0;
 	pairing_dutch_init(&d, n, past, npast);
 	for (strict = 1; strict >= 0; strict--) {
+		/* one bound for the whole pass, whoever has the bye */
+		d.steps = 0;
 		d.strict = strict;
 		if (n % 2 == 0) {
 			if (pairing_dutch_search(&d, -1))
@@ -756,6 +757,8 @@ pairing_swiss(int n, const struct pairing_game *past, int npast,
 				continue;
 			if (pairing_dutch_search(&d, bye))
 				return pairing_dutch_out(&d, bye, out);
+			if (d.steps > PAIRING_SEARCH_MAX)
+				break;
 		}
 	}
 	return pairing_swiss_any(n, past, npast, out, repeats);
