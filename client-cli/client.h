@@ -132,6 +132,7 @@ struct client_mine {
 	char game[CLIENT_FIELD];
 	char seat[CLIENT_FIELD];
 	char against[CLIENT_FIELD]; /* the other player's name, or "" */
+	char tourney[CLIENT_FIELD]; /* its tournament, or "" */
 	int my_turn;
 };
 
@@ -222,6 +223,7 @@ int mine_has(struct client *c, const char *id);
 void mine_drop(struct client *c, const char *id);
 void mine_from_hello(struct client *c, const cJSON *rooms);
 void mine_from_state(struct client *c, const cJSON *st);
+void mine_tourney(struct client *c, const cJSON *ev);
 int mine_event(struct client *c, const cJSON *ev, enum proto_event_kind ev_kind,
     int quiet);
 void mine_waiting(const struct client *c, char *buf, size_t len);

@@ -806,8 +806,10 @@ session_event(struct client *c, const cJSON *ev, enum proto_event_kind ev_kind)
 	        ev_kind == PROTO_EV_TOURNEY_ROUND) &&
 	    room != NULL) /* join alone */
 		snprintf(c->invited, sizeof c->invited, "%s", room);
-	if (ev_kind == PROTO_EV_TOURNEY_ROUND && room != NULL)
+	if (ev_kind == PROTO_EV_TOURNEY_ROUND && room != NULL) {
 		term_add_room(room);
+		mine_tourney(c, ev);
+	}
 	if (ev_kind == PROTO_EV_PAIRED && room != NULL) {
 		/* a seek met another: said, and on to the new game's board
 		 * (seated already: join answers with its state) */

@@ -53,6 +53,8 @@ static const struct errors_entry errors_table[PROTO_E_COUNT] = {
     [PROTO_E_KICKED] = {"kicked", "an operator closed your connection"},
     [PROTO_E_MUTED] = {"muted",
         "an operator muted you: you cannot chat, tell or invite now"},
+    [PROTO_E_TOURNEY_ROOM] = {"tourney_room",
+        "a tournament game: the tournament decides what is played there"},
     [PROTO_E_INTERNAL] = {"internal", "internal server error"},
 };
 

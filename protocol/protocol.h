@@ -117,6 +117,7 @@ enum proto_error {
 	PROTO_E_BANNED,
 	PROTO_E_KICKED,
 	PROTO_E_MUTED,
+	PROTO_E_TOURNEY_ROOM,
 	PROTO_E_INTERNAL,
 	PROTO_E_COUNT
 };
@@ -335,6 +336,8 @@ enum proto_verb proto_verbs_check(void);
 	X(INVITED, invited)                                                    \
 	X(PAIRED, paired)                                                      \
 	X(TOURNEY_ROUND, tourney_round)                                        \
+	X(TOURNEY_RESULT, tourney_result)                                      \
+	X(TOURNEY_JOINED, tourney_joined)                                      \
 	X(TOURNEY_ENDED, tourney_ended)                                        \
 	X(RECONNECT, reconnect)                                                \
 	X(ANNOUNCEMENT, announcement)                                          \

@@ -8,6 +8,7 @@
 #include <sodium.h>
 
 #include "server/club/seek.h"
+#include "server/club/tourney.h"
 #include "server/cmd/cmd.h"
 #include "server/club/club.h"
 #include "server/net/limit.h"
@@ -204,6 +205,7 @@ cmd_hello_in(struct conn *c, const struct proto_request *req,
 	c->current = latest;
 	free(held);
 	seek_logged_in(c->srv, p);
+	tourney_logged_in(c->srv, p);
 }
 
 /* Whether this node takes logins and stores games now: a cluster node

@@ -409,7 +409,7 @@ test_errors(void)
 	    "not_a_player", "not_your_turn", "illegal_move", "game_over",
 	    "not_allowed", "rate_limited", "limit_reached", "server_full",
 	    "idle", "store_failing", "not_ready", "banned", "kicked", "muted",
-	    "internal"};
+	    "tourney_room", "internal"};
 	int i;
 
 	CHECK_INT(PROTO_E_COUNT - 1, sizeof codes / sizeof codes[0]);

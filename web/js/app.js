@@ -153,7 +153,7 @@ function onEvent(ev) {
   if (ev.event === "replaced") { S.replaced = true; S.notice = "replaced"; renderAll(); return; }
   // A seek met another: seated already, so on to that board.
   if (ev.event === "paired") { S.notice = ""; chats.room = []; enterRoom(ev.room); return; }
-  if (ev.event === "tourney_round" || ev.event === "tourney_ended") { tourneyEvent(ev); return; }
+  if (ev.event.startsWith("tourney_")) { tourneyEvent(ev); return; }
   if (ev.room && ev.room !== S.roomId) return;
   if (ev.event === "chat") { addChat(ev); return; }
   switch (ev.event) {
