@@ -33,6 +33,13 @@ mine_find(struct client *c, const char *id)
 	return NULL;
 }
 
+/* 1 when we hold a seat in room id, as far as the client knows. */
+int
+mine_has(struct client *c, const char *id)
+{
+	return mine_find(c, id) != NULL;
+}
+
 /* Forget room id. */
 void
 mine_drop(struct client *c, const char *id)
@@ -127,6 +134,34 @@ mine_from_state(struct client *c, const cJSON *st)
 		m->my_turn = turn != NULL && strcmp(turn, m->seat) == 0;
 }
 
+/* A tourney_round naming a room (a round paired, or a game still waiting
+ * for us at hello): kept, so that `mine` lists it before we sit down. */
+void
+mine_tourney(struct client *c, const cJSON *ev)
+{
+	const char *id = mine_str(ev, "room"), *t = mine_str(ev, "tourney");
+	const char *seat = mine_str(ev, "seat"),
+	           *opp = mine_str(ev, "opponent");
+	const char *game = mine_str(ev, "game");
+	struct client_mine *m;
+
+	if (id == NULL || seat == NULL)
+		return;
+	m = mine_find(c, id);
+	if (m == NULL && c->nmine < CLIENT_MINE_MAX) {
+		m = &c->mine[c->nmine++];
+		memset(m, 0, sizeof *m);
+	}
+	if (m == NULL)
+		return;
+	snprintf(m->room, sizeof m->room, "%s", id);
+	snprintf(m->seat, sizeof m->seat, "%s", seat);
+	snprintf(m->against, sizeof m->against, "%s", opp ? opp : "");
+	snprintf(m->tourney, sizeof m->tourney, "%s", t ? t : "?");
+	if (game != NULL)
+		snprintf(m->game, sizeof m->game, "%s", game);
+}
+
 /* The title of a game by its wire name. */
 static const char *
 mine_title(const char *game)
@@ -216,10 +251,13 @@ mine_list(struct client *c)
 	view_print(c, "Your games:\n");
 	for (i = 0; i < c->nmine; i++) {
 		const struct client_mine *m = &c->mine[i];
-		char way[CLIENT_FIELD + 32] = "";
+		char way[CLIENT_FIELD * 2 + 32] = "";
 		if (m->my_turn)
 			snprintf(
 			    way, sizeof way, ": your move (join %s)", m->room);
+		else if (m->tourney[0] != '\0')
+			snprintf(way, sizeof way, ": tournament %.*s (join %s)",
+			    CLIENT_FIELD / 2, m->tourney, m->room);
 		view_print(c, "  %s  %s, %s%s%s%s\n", m->room,
 		    mine_title(m->game), m->seat,
 		    m->against[0] ? " against " : "", m->against, way);

@@ -27,6 +27,7 @@ static const struct errors_entry errors_table[PROTO_E_COUNT] = {
     [PROTO_E_NAME_TAKEN] = {"name_taken",
         "that name is registered: hello NAME TOKEN"},
     [PROTO_E_BAD_TOKEN] = {"bad_token", "wrong token for that name"},
+    [PROTO_E_BAD_PASSWORD] = {"bad_password", "wrong password for that name"},
     [PROTO_E_NO_SUCH_GAME] = {"no_such_game",
         "no such game (games lists them)"},
     [PROTO_E_BAD_OPTIONS] = {"bad_options", "bad game options"},
@@ -52,6 +53,8 @@ static const struct errors_entry errors_table[PROTO_E_COUNT] = {
     [PROTO_E_KICKED] = {"kicked", "an operator closed your connection"},
     [PROTO_E_MUTED] = {"muted",
         "an operator muted you: you cannot chat, tell or invite now"},
+    [PROTO_E_TOURNEY_ROOM] = {"tourney_room",
+        "a tournament game: the tournament decides what is played there"},
     [PROTO_E_INTERNAL] = {"internal", "internal server error"},
 };
 

@@ -42,6 +42,12 @@ static const struct events_entry events_table[] = {
     [PROTO_EV_INVITED] = {"invited", 0, text_event_invited},
     [PROTO_EV_PAIRED] = {"paired", 0, text_event_paired},
     [PROTO_EV_TOURNEY_ROUND] = {"tourney_round", 0, text_event_tourney_round},
+    /* A tournament game decided without being played (a forfeit). */
+    [PROTO_EV_TOURNEY_RESULT] = {"tourney_result", 0,
+        text_event_tourney_result},
+    /* To the organiser: a player joined. */
+    [PROTO_EV_TOURNEY_JOINED] = {"tourney_joined", 0,
+        text_event_tourney_joined},
     [PROTO_EV_TOURNEY_ENDED] = {"tourney_ended", 0, text_event_tourney_ended},
     /* A cluster node lost the room to another node (SCALING.md part 3):
      * not a room event, as the room's seq is no longer this node's. */

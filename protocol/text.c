@@ -1028,6 +1028,19 @@ text_record(struct text_buf *b, const cJSON *st)
 }
 
 char *
+proto_text_rated(const cJSON *result)
+{
+	struct text_buf b = {NULL, 0, 0, 0, NULL};
+
+	text_rated(&b, result);
+	if (b.oom || b.p == NULL) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
+char *
 proto_text_record(const cJSON *state)
 {
 	struct text_buf b = {NULL, 0, 0, 0, NULL};
@@ -1906,6 +1919,120 @@ text_standings(struct text_buf *b, const cJSON *list, const char *tb)
 	}
 }
 
+/* The tie-breaks by name in the order they apply, and each tie on points
+ * with what broke it: "Tie-breaks, in order: Buchholz, Sonneborn-Berger,
+ * wins, seed." then "  bob is above ana on wins." */
+static void
+text_tiebreak_notes(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *order = cJSON_GetObjectItemCaseSensitive(msg, "tiebreaks");
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(msg, "standings");
+	const cJSON *it;
+	int first = 1;
+
+	if (!cJSON_IsArray(order) || order->child == NULL ||
+	    !cJSON_IsArray(st) || st->child == NULL)
+		return;
+	text_add(b, "Tie-breaks, in order:");
+	cJSON_ArrayForEach(it, order) {
+		if (!cJSON_IsString(it))
+			continue;
+		text_add(b, first ? " " : ", ");
+		text_add_untrusted(b, it->valuestring, NULL);
+		first = 0;
+	}
+	text_add(b, ".\n");
+	cJSON_ArrayForEach(it, st) {
+		const char *by = text_str(it, "above_next_by");
+		const char *me = text_str(it, "name");
+		const char *next =
+		    it->next != NULL ? text_str(it->next, "name") : NULL;
+
+		if (by == NULL || next == NULL || strcmp(by, "points") == 0)
+			continue;
+		text_add(b, "  ");
+		text_add_untrusted(b, me != NULL ? me : "?", NULL);
+		text_add(b, " is above ");
+		text_add_untrusted(b, next, NULL);
+		text_add(b, " on ");
+		text_add_untrusted(b, by, NULL);
+		text_add(b, ".\n");
+	}
+}
+
+/* One crosstable cell: the opponent's place, w or b, and the result from
+ * the row's side (1, 0, = a draw, + and - forfeits, * being played), as
+ * "4w1"; "bye" for the bye. */
+static void
+text_cross_cell(struct text_buf *b, const cJSON *cell)
+{
+	const char *res = text_str(cell, "result"),
+	           *col = text_str(cell, "colour");
+	int forfeit =
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cell, "forfeit"));
+	long long place = 0;
+	char s[32];
+	const char *r;
+
+	if (res != NULL && strcmp(res, "bye") == 0) {
+		text_addf(b, " %6s", "bye");
+		return;
+	}
+	text_num(cell, "opponent_place", &place);
+	if (res == NULL || *res == '\0')
+		r = "*";
+	else if (strcmp(res, "1/2") == 0)
+		r = "=";
+	else if (strcmp(res, "1") == 0)
+		r = forfeit ? "+" : "1";
+	else
+		r = forfeit ? "-" : "0";
+	snprintf(s, sizeof s, "%lld%c%s", place,
+	    col != NULL && strcmp(col, "black") == 0 ? 'b' : 'w', r);
+	text_addf(b, " %6s", s);
+}
+
+/* The crosstable: a row per player in the order of the standings, a
+ * column per round. */
+static void
+text_crosstable(struct text_buf *b, const cJSON *rows, long long rounds)
+{
+	const cJSON *row, *cell;
+	long long r;
+
+	if (!cJSON_IsArray(rows) || rows->child == NULL || rounds <= 0)
+		return;
+	text_add(b,
+	    "Crosstable (each round: the opponent's place, w or b, "
+	    "the result: 1 0 =, + - forfeits, * playing):\n");
+	text_addf(b, "  #  %-16s", "name");
+	for (r = 1; r <= rounds; r++)
+		text_addf(b, " %5s%lld", "R", r);
+	text_addf(b, " %6s\n", "points");
+	cJSON_ArrayForEach(row, rows) {
+		const char *name = text_str(row, "name");
+		long long place = 0, halves = 0;
+		size_t len = name != NULL ? strlen(name) : 1;
+
+		text_num(row, "place", &place);
+		text_num(row, "points_halves", &halves);
+		text_addf(b, "%3lld  ", place);
+		text_add_untrusted(b, name != NULL ? name : "?", NULL);
+		text_addf(b, "%*s", len < 16 ? (int)(16 - len) : 0, "");
+		r = 0;
+		cJSON_ArrayForEach(
+		    cell, cJSON_GetObjectItemCaseSensitive(row, "rounds")) {
+			text_cross_cell(b, cell);
+			r++;
+		}
+		for (; r < rounds; r++)
+			text_addf(b, " %6s", "");
+		text_add(b, " ");
+		text_quarters(b, halves * 2, 6);
+		text_add(b, "\n");
+	}
+}
+
 /* The games of a round: "  1. ana - bob  r7  1-0". */
 static void
 text_pairings(struct text_buf *b, const cJSON *list)
@@ -1973,6 +2100,14 @@ text_reply_tourney(struct text_buf *b, const cJSON *msg)
 	}
 	text_standings(b, cJSON_GetObjectItemCaseSensitive(msg, "standings"),
 	    text_str(msg, "tiebreak"));
+	text_tiebreak_notes(b, msg);
+	{
+		long long round = 0;
+
+		text_num(t, "round", &round);
+		text_crosstable(b,
+		    cJSON_GetObjectItemCaseSensitive(msg, "crosstable"), round);
+	}
 	pairings = cJSON_GetObjectItemCaseSensitive(msg, "pairings");
 	if (cJSON_IsArray(pairings) && pairings->child != NULL) {
 		long long round = 0;
@@ -1992,10 +2127,15 @@ text_event_tourney_round(struct text_buf *b, const cJSON *msg)
 	const char *seat = text_str(msg, "seat"),
 	           *opp = text_str(msg, "opponent");
 	long long round = 0, rounds = 0, grace = 0;
+	int pending =
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "pending"));
 
 	text_num(msg, "round", &round);
 	text_num(msg, "rounds", &rounds);
 	text_num(msg, "grace", &grace);
+	/* a reminder at hello: the seconds left, not the whole grace */
+	if (pending)
+		text_num(msg, "left", &grace);
 	text_add(b, "Tournament ");
 	text_add_untrusted(b, id != NULL ? id : "?", NULL);
 	text_addf(b, ", round %lld of %lld: ", round, rounds);
@@ -2003,6 +2143,8 @@ text_event_tourney_round(struct text_buf *b, const cJSON *msg)
 		text_add(b, "you have the bye (a win).\n");
 		return;
 	}
+	if (pending)
+		text_add(b, "your game is waiting for you: ");
 	text_add(b, "you play ");
 	text_add_untrusted(b, seat != NULL ? seat : "?", NULL);
 	text_add(b, " against ");
@@ -2010,6 +2152,42 @@ text_event_tourney_round(struct text_buf *b, const cJSON *msg)
 	text_add(b, ": type join ");
 	text_add_untrusted(b, room, NULL);
 	text_addf(b, " within %lld s or lose the game.\n", grace);
+}
+
+/* A tournament game decided unplayed (a forfeit): the server's sentence,
+ * which says who did not sit down and who wins. */
+void
+text_event_tourney_result(struct text_buf *b, const cJSON *msg)
+{
+	const char *m = text_str(msg, "message");
+	const char *id = text_str(msg, "tourney"),
+	           *res = text_str(msg, "result");
+
+	if (m != NULL) {
+		text_add_untrusted(b, m, NULL);
+		text_eol(b);
+		return;
+	}
+	text_add(b, "Tournament ");
+	text_add_untrusted(b, id != NULL ? id : "?", NULL);
+	text_add(b, ": a game ended ");
+	text_add_untrusted(b, res != NULL ? res : "?", NULL);
+	text_add(b, ".\n");
+}
+
+/* To the organiser: a player joined their tournament. */
+void
+text_event_tourney_joined(struct text_buf *b, const cJSON *msg)
+{
+	const char *id = text_str(msg, "tourney"),
+	           *name = text_str(msg, "name");
+	long long n = 0;
+
+	text_num(msg, "nplayers", &n);
+	text_add_untrusted(b, name != NULL ? name : "?", NULL);
+	text_add(b, " joined your tournament ");
+	text_add_untrusted(b, id != NULL ? id : "?", NULL);
+	text_addf(b, " (%lld player%s now).\n", n, n == 1 ? "" : "s");
 }
 
 /* The last round is over: the final standings. */
@@ -2031,6 +2209,7 @@ text_event_tourney_ended(struct text_buf *b, const cJSON *msg)
 	text_add(b, " is over. Final standings:\n");
 	text_standings(b, cJSON_GetObjectItemCaseSensitive(msg, "standings"),
 	    text_str(msg, "tiebreak"));
+	text_tiebreak_notes(b, msg);
 }
 
 /* The room (none: the seeks and tournaments) moved to another cluster
@@ -2039,12 +2218,14 @@ void
 text_event_reconnect(struct text_buf *b, const cJSON *msg)
 {
 	if (text_str(msg, "room") == NULL) {
-		text_add(b, "Seeks and tournaments moved to another server: "
-		            "connect again and log in with hello NAME TOKEN.\n");
+		text_add(b,
+		    "Seeks and tournaments moved to another server: "
+		    "connect again and log in with hello NAME TOKEN.\n");
 		return;
 	}
-	text_addf(b, "Room %s moved to another server: connect again and "
-	             "log in with hello NAME TOKEN.\n",
+	text_addf(b,
+	    "Room %s moved to another server: connect again and "
+	    "log in with hello NAME TOKEN.\n",
 	    text_str(msg, "room") ? text_str(msg, "room") : "?");
 }
 

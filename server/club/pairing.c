@@ -1,8 +1,10 @@
 /*
  * pairing.c: a tournament's pure arithmetic (pairing.h): the circle method
- * for round robins, Swiss pairing by score without repeats (a search that
- * backtracks when the greedy choice leads nowhere), colours, byes and the
- * standings with Sonneborn-Berger or Buchholz. No I/O.
+ * for round robins, Swiss pairing by the basic rules of the FIDE Dutch
+ * system (score groups, top half against bottom half, floaters down,
+ * colour preferences; docs/RULES.md says what of it is left out), with
+ * the older search by score kept as its last resort, byes, and the
+ * standings with their tie-breaks. No I/O.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -221,8 +223,11 @@ pairing_white_first(const struct pairing_swiss_state *s, int p, int q)
 	return 1;
 }
 
-int
-pairing_swiss(int n, const struct pairing_game *past, int npast,
+/* The search before the Dutch system, kept as the last resort: by score
+ * without repeats where it can, else the fewest repeats (and a second
+ * bye). */
+static int
+pairing_swiss_any(int n, const struct pairing_game *past, int npast,
     struct pairing_game *out, int *repeats)
 {
 	static struct pairing_swiss_state s;
@@ -268,17 +273,81 @@ pairing_swiss(int n, const struct pairing_game *past, int npast,
 	return k;
 }
 
-/* qsort: score, tie-break, then the seeding. */
+const enum pairing_crit pairing_tiebreaks[2][PAIRING_TIEBREAKS_MAX] = {
+    [PAIRING_SONNEBORN_BERGER] = {PAIRING_BY_SB, PAIRING_BY_WINS,
+        PAIRING_BY_SEED, PAIRING_BY_SEED},
+    [PAIRING_BUCHHOLZ] = {PAIRING_BY_BUCHHOLZ, PAIRING_BY_SB, PAIRING_BY_WINS,
+        PAIRING_BY_SEED},
+};
+
+const char *
+pairing_crit_name(enum pairing_crit c)
+{
+	switch (c) {
+	case PAIRING_BY_POINTS:
+		return "points";
+	case PAIRING_BY_BUCHHOLZ:
+		return "Buchholz";
+	case PAIRING_BY_SB:
+		return "Sonneborn-Berger";
+	case PAIRING_BY_WINS:
+		return "wins";
+	case PAIRING_BY_SEED:
+		return "seed";
+	case PAIRING_BY_LAST:
+		break;
+	}
+	return "";
+}
+
+/* The tie-break order the standings sort by (pairing_standings). */
+static const enum pairing_crit *pairing_sort_tb;
+
+/* a's value minus b's on criterion c: above 0 when a is better. */
+static int
+pairing_crit_diff(const struct pairing_standing *a,
+    const struct pairing_standing *b, enum pairing_crit c)
+{
+	switch (c) {
+	case PAIRING_BY_POINTS:
+		return a->halves - b->halves;
+	case PAIRING_BY_BUCHHOLZ:
+		return a->bh_quarters - b->bh_quarters;
+	case PAIRING_BY_SB:
+		return a->sb_quarters - b->sb_quarters;
+	case PAIRING_BY_WINS:
+		return a->wins - b->wins;
+	case PAIRING_BY_SEED:
+		return b->player - a->player;
+	case PAIRING_BY_LAST:
+		break;
+	}
+	return 0;
+}
+
+/* The first criterion (points, then the tie-breaks in order) on which a
+ * and b differ. */
+static enum pairing_crit
+pairing_crit_first(
+    const struct pairing_standing *a, const struct pairing_standing *b)
+{
+	int i;
+
+	if (pairing_crit_diff(a, b, PAIRING_BY_POINTS) != 0)
+		return PAIRING_BY_POINTS;
+	for (i = 0; i < PAIRING_TIEBREAKS_MAX; i++)
+		if (pairing_crit_diff(a, b, pairing_sort_tb[i]) != 0)
+			return pairing_sort_tb[i];
+	return PAIRING_BY_SEED;
+}
+
+/* qsort: score, the tie-breaks in order, then the seeding. */
 static int
 pairing_by_standing(const void *x, const void *y)
 {
 	const struct pairing_standing *a = x, *b = y;
 
-	if (a->halves != b->halves)
-		return b->halves - a->halves;
-	if (a->tb_quarters != b->tb_quarters)
-		return b->tb_quarters - a->tb_quarters;
-	return a->player - b->player;
+	return -pairing_crit_diff(a, b, pairing_crit_first(a, b));
 }
 
 void
@@ -330,13 +399,367 @@ pairing_standings(int n, const struct pairing_game *games, int ngames,
 			int h = pairing_halves(g, side);
 
 			/* points P = halves / 2, in quarters 2 * halves */
-			if (tb == PAIRING_BUCHHOLZ)
-				out[me].tb_quarters += 2 * halves[opp];
-			else
-				out[me].tb_quarters += h * halves[opp];
+			out[me].bh_quarters += 2 * halves[opp];
+			out[me].sb_quarters += h * halves[opp];
 		}
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		out[i].halves = halves[i];
+		out[i].tb_quarters = tb == PAIRING_BUCHHOLZ
+		    ? out[i].bh_quarters
+		    : out[i].sb_quarters;
+	}
+	pairing_sort_tb = pairing_tiebreaks[tb];
 	qsort(out, (size_t)n, sizeof *out, pairing_by_standing);
+	for (i = 0; i < n; i++)
+		out[i].above_next = i + 1 < n
+		    ? pairing_crit_first(&out[i], &out[i + 1])
+		    : PAIRING_BY_LAST;
+	pairing_sort_tb = NULL;
+}
+
+/* ------------------------------------------------ the Dutch system */
+
+/* What the Dutch pairing knows of each player from the past games, and
+ * the search's state. */
+struct pairing_dutch {
+	int n;
+	int halves[PAIRING_PLAYERS_MAX];
+	int cdiff[PAIRING_PLAYERS_MAX];  /* whites minus blacks */
+	int col[PAIRING_PLAYERS_MAX][2]; /* last colour, the one before:
+	                                    1 white, -1 black, 0 none */
+	int bye[PAIRING_PLAYERS_MAX];
+	unsigned char met[PAIRING_PLAYERS_MAX][PAIRING_PLAYERS_MAX];
+	int rank[PAIRING_PLAYERS_MAX]; /* to pair: by score, then seeding */
+	int nrank;
+	int gstart[PAIRING_PLAYERS_MAX + 1]; /* score groups in rank[] */
+	int ngroups;
+	int pair[PAIRING_PLAYERS_MAX];
+	long steps;
+	int strict; /* two with the same absolute colour never meet */
+};
+
+/* Gather scores, colours, byes and meetings from the past games. */
+static void
+pairing_dutch_init(
+    struct pairing_dutch *d, int n, const struct pairing_game *past, int npast)
+{
+	int i, side;
+
+	memset(d, 0, sizeof *d);
+	d->n = n;
+	for (i = 0; i < npast; i++) {
+		const struct pairing_game *g = &past[i];
+
+		if (g->white < 0 || g->white >= n)
+			continue;
+		if (g->black < 0) {
+			d->bye[g->white] = 1;
+			d->halves[g->white] += 2;
+			continue;
+		}
+		if (g->black >= n)
+			continue;
+		for (side = 0; side < 2; side++) {
+			int me = side == 0 ? g->white : g->black;
+
+			d->halves[me] += pairing_halves(g, side);
+			d->cdiff[me] += side == 0 ? 1 : -1;
+			d->col[me][1] = d->col[me][0];
+			d->col[me][0] = side == 0 ? 1 : -1;
+		}
+		d->met[g->white][g->black] = d->met[g->black][g->white] = 1;
+	}
+}
+
+/* p's colour preference (1 white, -1 black, 0 none) and its strength
+ * into *strength: 3 absolute (two more of one colour, or the same
+ * colour twice running), 2 strong (one more), 1 mild (even, the other
+ * colour from the last), 0 none. */
+static int
+pairing_dutch_pref(const struct pairing_dutch *d, int p, int *strength)
+{
+	const int *c = d->col[p];
+
+	*strength = 3;
+	if (d->cdiff[p] < -1 || (c[0] == -1 && c[1] == -1))
+		return 1;
+	if (d->cdiff[p] > 1 || (c[0] == 1 && c[1] == 1))
+		return -1;
+	*strength = 2;
+	if (d->cdiff[p] != 0)
+		return d->cdiff[p] < 0 ? 1 : -1;
+	*strength = c[0] != 0 ? 1 : 0;
+	return -c[0];
+}
+
+/* May p and q meet in this round? Never twice; in the strict pass not
+ * when both must have the same colour. */
+static int
+pairing_dutch_ok(const struct pairing_dutch *d, int p, int q)
+{
+	int sp, sq, cp, cq;
+
+	if (d->met[p][q])
+		return 0;
+	if (!d->strict)
+		return 1;
+	cp = pairing_dutch_pref(d, p, &sp);
+	cq = pairing_dutch_pref(d, q, &sq);
+	return !(sp == 3 && sq == 3 && cp == cq);
+}
+
+static int pairing_dutch_bracket(
+    struct pairing_dutch *d, int g, const int *fl, int nfl);
+
+/* Pair p and q tentatively, counting the step; 0 when the search is
+ * over its bound. */
+static int
+pairing_dutch_try(struct pairing_dutch *d, int p, int q)
+{
+	if (++d->steps > PAIRING_SEARCH_MAX)
+		return 0;
+	d->pair[p] = q;
+	d->pair[q] = p;
+	return 1;
+}
+
+static void
+pairing_dutch_untry(struct pairing_dutch *d, int p, int q)
+{
+	d->pair[p] = d->pair[q] = -1;
+}
+
+/* The homogeneous part of bracket g: S1 = r[0..half), each paired with a
+ * player of S2 = r[half..nr) in order (the identity first, then the
+ * next transpositions), j the S1 player to pair; whoever is left floats
+ * down after the players in down. 1 when the rest of the round pairs. */
+static int
+pairing_dutch_s1(struct pairing_dutch *d, int g, const int *r, int nr, int half,
+    int j, const int *down, int ndown)
+{
+	int next[PAIRING_PLAYERS_MAX], nn = 0, k, p, q;
+
+	if (j == half) {
+		for (k = 0; k < ndown; k++)
+			next[nn++] = down[k];
+		for (k = 0; k < nr; k++)
+			if (d->pair[r[k]] < 0)
+				next[nn++] = r[k];
+		if (g + 1 == d->ngroups)
+			return nn == 0;
+		return pairing_dutch_bracket(d, g + 1, next, nn);
+	}
+	p = r[j];
+	for (k = half; k < nr; k++) {
+		q = r[k];
+		if (d->pair[q] >= 0 || !pairing_dutch_ok(d, p, q))
+			continue;
+		if (!pairing_dutch_try(d, p, q))
+			return 0;
+		if (pairing_dutch_s1(d, g, r, nr, half, j + 1, down, ndown))
+			return 1;
+		pairing_dutch_untry(d, p, q);
+		if (d->steps > PAIRING_SEARCH_MAX)
+			return 0;
+	}
+	return 0;
+}
+
+/* The players floated into bracket g (fl[i] on), each paired with the
+ * highest resident it may meet, or floated on down; then the residents
+ * left pair among themselves, as many pairs as can be first. */
+static int
+pairing_dutch_mdp(struct pairing_dutch *d, int g, const int *fl, int nfl, int i,
+    int *down, int ndown)
+{
+	int r[PAIRING_PLAYERS_MAX], nr = 0, k, half, p, q;
+	int last = g + 1 == d->ngroups;
+
+	if (i == nfl) {
+		for (k = d->gstart[g]; k < d->gstart[g + 1]; k++)
+			if (d->pair[d->rank[k]] < 0)
+				r[nr++] = d->rank[k];
+		for (half = nr / 2; half >= 0; half--) {
+			if (last && (half * 2 != nr || ndown > 0))
+				break;
+			if (pairing_dutch_s1(d, g, r, nr, half, 0, down, ndown))
+				return 1;
+			if (d->steps > PAIRING_SEARCH_MAX)
+				return 0;
+		}
+		return 0;
+	}
+	p = fl[i];
+	for (k = d->gstart[g]; k < d->gstart[g + 1]; k++) {
+		q = d->rank[k];
+		if (d->pair[q] >= 0 || !pairing_dutch_ok(d, p, q))
+			continue;
+		if (!pairing_dutch_try(d, p, q))
+			return 0;
+		if (pairing_dutch_mdp(d, g, fl, nfl, i + 1, down, ndown))
+			return 1;
+		pairing_dutch_untry(d, p, q);
+		if (d->steps > PAIRING_SEARCH_MAX)
+			return 0;
+	}
+	if (last)
+		return 0;
+	down[ndown] = p; /* floats on down */
+	return pairing_dutch_mdp(d, g, fl, nfl, i + 1, down, ndown + 1);
+}
+
+/* Pair bracket g: the floaters fl from above, then its residents. */
+static int
+pairing_dutch_bracket(struct pairing_dutch *d, int g, const int *fl, int nfl)
+{
+	int down[PAIRING_PLAYERS_MAX];
+
+	return pairing_dutch_mdp(d, g, fl, nfl, 0, down, 0);
+}
+
+static struct pairing_dutch *pairing_dutch_sorting;
+
+/* qsort: higher score first, then the seeding. */
+static int
+pairing_dutch_by_score(const void *x, const void *y)
+{
+	const struct pairing_dutch *d = pairing_dutch_sorting;
+	int a = *(const int *)x, b = *(const int *)y;
+
+	if (d->halves[a] != d->halves[b])
+		return d->halves[b] - d->halves[a];
+	return a - b;
+}
+
+/* Everyone but skip (-1: nobody) into order[], by score and seeding;
+ * their number. */
+static int
+pairing_dutch_rank(struct pairing_dutch *d, int skip, int *order)
+{
+	int i, k = 0;
+
+	for (i = 0; i < d->n; i++)
+		if (i != skip)
+			order[k++] = i;
+	pairing_dutch_sorting = d;
+	qsort(order, (size_t)k, sizeof order[0], pairing_dutch_by_score);
+	pairing_dutch_sorting = NULL;
+	return k;
+}
+
+/* Rank everyone but the bye by score and seeding, cut into score groups,
+ * and search; 1 when every player is paired. */
+static int
+pairing_dutch_search(struct pairing_dutch *d, int bye)
+{
+	int i, k;
+
+	for (i = 0; i < d->n; i++)
+		d->pair[i] = -1;
+	k = d->nrank = pairing_dutch_rank(d, bye, d->rank);
+	d->ngroups = 0;
+	for (i = 0; i < k; i++)
+		if (i == 0 ||
+		    d->halves[d->rank[i]] != d->halves[d->rank[i - 1]])
+			d->gstart[d->ngroups++] = i;
+	d->gstart[d->ngroups] = k;
+	if (k == 0)
+		return 1;
+	return pairing_dutch_bracket(d, 0, NULL, 0);
+}
+
+/* Who of p (ranked higher) and q takes white on board b (0-based): both
+ * preferences met when they differ; else the stronger one; else the
+ * higher-ranked player's; with none at all, the higher-ranked player has
+ * white on odd boards (1, 3, ...) and black on even ones. */
+static int
+pairing_dutch_white(const struct pairing_dutch *d, int p, int q, int b)
+{
+	int sp, sq, cp = pairing_dutch_pref(d, p, &sp),
+	            cq = pairing_dutch_pref(d, q, &sq);
+
+	if (cp == 0 && cq == 0)
+		return b % 2 == 0 ? p : q;
+	if (cp == 0)
+		return cq == 1 ? q : p;
+	if (cq == 0 || cp != cq || sp >= sq)
+		return cp == 1 ? p : q;
+	return cq == 1 ? q : p;
+}
+
+/* The rank of p in d->rank (its place in the pairing order). */
+static int
+pairing_dutch_place(const struct pairing_dutch *d, int p)
+{
+	int i;
+
+	for (i = 0; i < d->nrank; i++)
+		if (d->rank[i] == p)
+			return i;
+	return d->n;
+}
+
+/* The found pairs into out: boards by the higher player's place (so by
+ * score, then seeding), colours by preference, the bye last. */
+static int
+pairing_dutch_out(
+    const struct pairing_dutch *d, int bye, struct pairing_game *out)
+{
+	int i, p, q, k = 0;
+
+	for (i = 0; i < d->nrank; i++) {
+		p = d->rank[i];
+		q = d->pair[p];
+		if (q < 0 || pairing_dutch_place(d, q) < i)
+			continue;
+		out[k].white = pairing_dutch_white(d, p, q, k);
+		out[k].black = out[k].white == p ? q : p;
+		out[k].res = PAIRING_NONE;
+		k++;
+	}
+	if (bye >= 0) {
+		out[k].white = bye;
+		out[k].black = -1;
+		out[k].res = PAIRING_WHITE;
+		k++;
+	}
+	return k;
+}
+
+int
+pairing_swiss(int n, const struct pairing_game *past, int npast,
+    struct pairing_game *out, int *repeats)
+{
+	static struct pairing_dutch d;
+	int all[PAIRING_PLAYERS_MAX];
+	int i, bye, strict;
+
+	*repeats = 0;
+	if (n < 2 || n > PAIRING_PLAYERS_MAX)
+		return 0;
+	pairing_dutch_init(&d, n, past, npast);
+	for (strict = 1; strict >= 0; strict--) {
+		/* one bound for the whole pass, whoever has the bye */
+		d.steps = 0;
+		d.strict = strict;
+		if (n % 2 == 0) {
+			if (pairing_dutch_search(&d, -1))
+				return pairing_dutch_out(&d, -1, out);
+			continue;
+		}
+		/* the bye: the lowest-ranked who has had none and leaves
+		 * the rest pairable */
+		pairing_dutch_rank(&d, -1, all);
+		for (i = n - 1; i >= 0; i--) {
+			bye = all[i];
+			if (d.bye[bye])
+				continue;
+			if (pairing_dutch_search(&d, bye))
+				return pairing_dutch_out(&d, bye, out);
+			if (d.steps > PAIRING_SEARCH_MAX)
+				break;
+		}
+	}
+	return pairing_swiss_any(n, past, npast, out, repeats);
 }

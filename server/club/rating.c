@@ -21,15 +21,19 @@
 #include "server/store/store.h"
 #include "server/store/storeq.h"
 
-/* Each bot level's fixed rating (the same in every game): a lone
- * player's games against bots are rated against these, and a bot's
- * rating never changes. Levels are about 300 points apart, level 3 at a
- * new player's 1500. */
+/* Each bot level's starting rating in a pool it has not played in yet:
+ * levels about 300 points apart, level 3 at a new player's 1500. From
+ * there each level's rating in each pool is measured from its results
+ * (rating_game_end), as a person's is. */
 static const double rating_bot[AI_LEVEL_MAX + 1] = {
     0, 900, 1200, 1500, 1800, 2100};
-/* A bot's deviation: its strength is known and fixed, but it is an
- * estimate, not a measurement. */
-#define RATING_BOT_RD 80.0
+/* A bot's deviation before its first measured game in a pool: the start
+ * is a guess worth a few games, far less sure than a person's 80 after
+ * many, less unsure than a new person's 350. */
+#define RATING_BOT_RD 200.0
+/* The name a bot level's ratings are stored under: '~' is in no
+ * player's name, so it can never be one. */
+#define RATING_BOT_NAME "~bot%d"
 /* Longest option name a game rates apart by ("size"). */
 #define RATING_KEY_MAX 32
 /* Moves each side must have made for a game to be rated: fewer, and the
@@ -132,19 +136,17 @@ rating_find_cb(void *arg, const struct store_rating *r)
 	f->found = 1;
 }
 
-/* name's rating in pool (a new player's when there is none); 0, or -1
- * when the store could not be read. */
+/* name's rating in pool (start when there is none); 0, or -1 when the
+ * store could not be read. */
 static int
-rating_get(struct server *srv, const char *name, const char *pool,
-    struct rating_row *out)
+rating_get_from(struct server *srv, const char *name, const char *pool,
+    const struct glicko *start, struct rating_row *out)
 {
 	const struct rating_fresh *f = rating_fresh_find(srv, name, pool);
 	struct rating_find q = {pool, out, 0};
 
 	memset(out, 0, sizeof *out);
-	out->g.rating = GLICKO_START_RATING;
-	out->g.rd = GLICKO_START_RD;
-	out->g.vol = GLICKO_START_VOL;
+	out->g = *start;
 	if (f != NULL) {
 		out->g = f->g;
 		out->wins = f->wins;
@@ -157,6 +159,18 @@ rating_get(struct server *srv, const char *name, const char *pool,
 		return -1;
 	}
 	return 0;
+}
+
+/* name's rating in pool (a new player's when there is none); 0, or -1
+ * when the store could not be read. */
+static int
+rating_get(struct server *srv, const char *name, const char *pool,
+    struct rating_row *out)
+{
+	const struct glicko start = {
+	    GLICKO_START_RATING, GLICKO_START_RD, GLICKO_START_VOL};
+
+	return rating_get_from(srv, name, pool, &start, out);
 }
 
 /* name's current rating in game g with options (an object of strings, as
@@ -508,18 +522,31 @@ rating_entry(const struct room *r, int seat, const struct glicko *before,
 	return o;
 }
 
+/* The name seat's rating is kept under: the person's, or the bot
+ * level's RATING_BOT_NAME. */
+static void
+rating_side_name(const struct room *r, int seat, char *buf, size_t len)
+{
+	if (r->seats[seat].player != NULL)
+		snprintf(buf, len, "%s", r->seats[seat].player->name);
+	else
+		snprintf(buf, len, RATING_BOT_NAME, r->seats[seat].bot);
+}
+
 /* Queue seat's new rating, made by the game named key at ms (stored
- * once per game and person: rating_games), and keep it until it is
+ * once per game and side: rating_games), and keep it until it is
  * committed. */
 static void
 rating_put(struct room *r, int seat, const char *pool, const char *key,
     long long ms, const struct rating_row *row, const struct rating_row *before)
 {
+	char name[SERVER_NAME_MAX + 1];
 	struct store_rating sr;
 	struct rating_fresh *f = xcalloc(1, sizeof *f);
 
+	rating_side_name(r, seat, name, sizeof name);
 	memset(&sr, 0, sizeof sr);
-	sr.name = r->seats[seat].player->name;
+	sr.name = name;
 	sr.pool = pool;
 	sr.rating = row->g.rating;
 	sr.rd = row->g.rd;
@@ -545,18 +572,33 @@ rating_put(struct room *r, int seat, const char *pool, const char *key,
 	r->srv->rating_fresh = f;
 }
 
-/* seat's side before the game: a person's rating, or a bot level's. */
+/* seat's side before the game: a person's rating, or the bot level's
+ * in this pool (its starting guess before its first measured game). */
 static int
 rating_side(struct room *r, int seat, const char *pool, struct rating_row *row)
 {
+	struct glicko start = {
+	    rating_bot[r->seats[seat].bot], RATING_BOT_RD, GLICKO_START_VOL};
+	char name[SERVER_NAME_MAX + 1];
+
 	if (r->seats[seat].player != NULL)
 		return rating_get(
 		    r->srv, r->seats[seat].player->name, pool, row);
-	memset(row, 0, sizeof *row);
-	row->g.rating = rating_bot[r->seats[seat].bot];
-	row->g.rd = RATING_BOT_RD;
-	row->g.vol = GLICKO_START_VOL;
-	return 0;
+	rating_side_name(r, seat, name, sizeof name);
+	return rating_get_from(r->srv, name, pool, &start, row);
+}
+
+/* Does seat's rating move with this game? A person's always; a bot's
+ * only against a person whose rating is established (not provisional),
+ * so that throwaway names losing on purpose cannot push a level up for
+ * others to farm. */
+static int
+rating_moves(const struct room *r, int seat, const struct rating_row *side)
+{
+	if (r->seats[seat].player != NULL)
+		return 1;
+	return r->seats[1 - seat].player != NULL &&
+	    !rating_provisional(side[1 - seat].g.rd);
 }
 
 /* Rate the two-player game that has just ended in r (room_end_prepare,
@@ -594,7 +636,7 @@ rating_game_end(struct room *r, const char *result, int winner)
 		                      : 0.0};
 
 		after[s] = side[s];
-		if (r->seats[s].player != NULL) {
+		if (rating_moves(r, s, side)) {
 			glicko_update(
 			    &side[s].g, &g, 1, GLICKO_TAU, &after[s].g);
 			after[s].wins += winner == s;
@@ -608,6 +650,6 @@ rating_game_end(struct room *r, const char *result, int winner)
 	ms = clock_now_ms();
 	snprintf(key, sizeof key, "%s/%d@%lld", r->id, r->game_no, ms);
 	for (s = 0; s < 2; s++)
-		if (r->seats[s].player != NULL)
+		if (rating_moves(r, s, side))
 			rating_put(r, s, pool, key, ms, &after[s], &side[s]);
 }

@@ -191,24 +191,84 @@ tourney_pairing_games(const struct tourney *t, struct pairing_game *out)
 	return t->ngames;
 }
 
-/* The standings as JSON (place, name, points, tie-break, W-D-L, byes). */
+/* The format's tie-break order (pairing.h). */
+static enum pairing_tiebreak
+tourney_tb(const struct tourney *t)
+{
+	return t->swiss ? PAIRING_BUCHHOLZ : PAIRING_SONNEBORN_BERGER;
+}
+
+/* t's standings into st (nplayers lines, best first). */
+static void
+tourney_standings(const struct tourney *t, struct pairing_standing *st)
+{
+	struct pairing_game *pg =
+	    xmalloc(sizeof *pg * (size_t)(t->ngames > 0 ? t->ngames : 1));
+	int n = tourney_pairing_games(t, pg);
+
+	pairing_standings(t->nplayers, pg, n, tourney_tb(t), st);
+	free(pg);
+}
+
+/* The names of t's tie-breaks in the order they apply, the seed last. */
+static cJSON *
+tourney_tiebreaks_json(const struct tourney *t)
+{
+	const enum pairing_crit *tb = pairing_tiebreaks[tourney_tb(t)];
+	cJSON *a = cJSON_CreateArray();
+	int i;
+
+	for (i = 0; i < PAIRING_TIEBREAKS_MAX; i++) {
+		cJSON_AddItemToArray(
+		    a, cJSON_CreateString(pairing_crit_name(tb[i])));
+		if (tb[i] == PAIRING_BY_SEED)
+			break;
+	}
+	return a;
+}
+
+/* One standing's value of each tie-break, by name (the seed apart). */
+static cJSON *
+tourney_tb_values(const struct tourney *t, const struct pairing_standing *s)
+{
+	const enum pairing_crit *tb = pairing_tiebreaks[tourney_tb(t)];
+	cJSON *o = cJSON_CreateObject();
+	int i;
+
+	for (i = 0; i < PAIRING_TIEBREAKS_MAX && tb[i] != PAIRING_BY_SEED;
+	     i++) {
+		double v = tb[i] == PAIRING_BY_BUCHHOLZ ? s->bh_quarters / 4.0
+		    : tb[i] == PAIRING_BY_SB            ? s->sb_quarters / 4.0
+		                                        : s->wins;
+
+		cJSON_AddNumberToObject(o, pairing_crit_name(tb[i]), v);
+	}
+	return o;
+}
+
+/* The standings as JSON (place, name, seed, points, tie-breaks, what
+ * puts each above the next, W-D-L, byes). */
 static cJSON *
 tourney_standings_json(const struct tourney *t)
 {
 	struct pairing_standing st[PAIRING_PLAYERS_MAX];
-	struct pairing_game *pg =
-	    xmalloc(sizeof *pg * (size_t)(t->ngames > 0 ? t->ngames : 1));
 	cJSON *a = cJSON_CreateArray();
-	int i, n = tourney_pairing_games(t, pg);
+	int i;
 
-	pairing_standings(t->nplayers, pg, n,
-	    t->swiss ? PAIRING_BUCHHOLZ : PAIRING_SONNEBORN_BERGER, st);
-	free(pg);
+	tourney_standings(t, st);
 	for (i = 0; i < t->nplayers; i++) {
 		cJSON *o = cJSON_CreateObject();
 
 		cJSON_AddNumberToObject(o, "place", i + 1);
 		cJSON_AddStringToObject(o, "name", t->names[st[i].player]);
+		cJSON_AddNumberToObject(o, "seed", st[i].player + 1);
+		cJSON_AddItemToObject(
+		    o, "tiebreaks", tourney_tb_values(t, &st[i]));
+		if (st[i].above_next == PAIRING_BY_LAST)
+			cJSON_AddNullToObject(o, "above_next_by");
+		else
+			cJSON_AddStringToObject(o, "above_next_by",
+			    pairing_crit_name(st[i].above_next));
 		cJSON_AddNumberToObject(o, "points", st[i].halves / 2.0);
 		cJSON_AddNumberToObject(o, "points_halves", st[i].halves);
 		cJSON_AddNumberToObject(o, "tiebreak", st[i].tb_quarters / 4.0);
@@ -227,6 +287,87 @@ static const char *
 tourney_tiebreak_name(const struct tourney *t)
 {
 	return t->swiss ? "Buchholz" : "Sonneborn-Berger";
+}
+
+/* Player me's game of round `round` in t, or NULL. */
+static const struct tourney_game *
+tourney_game_of(const struct tourney *t, int me, int round)
+{
+	int i;
+
+	for (i = 0; i < t->ngames; i++) {
+		const struct tourney_game *g = &t->games[i];
+
+		if (g->round == round && (g->white == me || g->black == me))
+			return g;
+	}
+	return NULL;
+}
+
+/* One cell of the crosstable: me's game g from me's side; place[] the
+ * places in the standings by player index. */
+static cJSON *
+tourney_cross_cell(const struct tourney *t, const struct tourney_game *g,
+    int me, const int *place)
+{
+	cJSON *o = cJSON_CreateObject();
+	int white = g->white == me, opp = white ? g->black : g->white;
+	const char *res = "";
+
+	cJSON_AddNumberToObject(o, "round", g->round);
+	if (opp < 0) {
+		cJSON_AddNullToObject(o, "opponent");
+		cJSON_AddBoolToObject(o, "bye", 1);
+		cJSON_AddStringToObject(o, "result", "bye");
+		return o;
+	}
+	cJSON_AddStringToObject(o, "opponent", t->names[opp]);
+	cJSON_AddNumberToObject(o, "opponent_place", place[opp]);
+	cJSON_AddStringToObject(o, "colour", white ? "white" : "black");
+	if (g->res == PAIRING_DRAW)
+		res = "1/2";
+	else if (g->res == PAIRING_NEITHER)
+		res = "0";
+	else if (g->res != PAIRING_NONE)
+		res = (g->res == PAIRING_WHITE) == white ? "1" : "0";
+	cJSON_AddStringToObject(o, "result", res);
+	if (strcmp(g->reason, "forfeit") == 0)
+		cJSON_AddBoolToObject(o, "forfeit", 1);
+	return o;
+}
+
+/* The crosstable: a row per player in the order of the standings, with
+ * each round played so far (the opponent, their place, the colour, the
+ * result from the row's side). */
+static cJSON *
+tourney_crosstable_json(const struct tourney *t)
+{
+	struct pairing_standing st[PAIRING_PLAYERS_MAX];
+	int place[PAIRING_PLAYERS_MAX], i, r;
+	cJSON *a = cJSON_CreateArray();
+
+	tourney_standings(t, st);
+	for (i = 0; i < t->nplayers; i++)
+		place[st[i].player] = i + 1;
+	for (i = 0; i < t->nplayers; i++) {
+		cJSON *o = cJSON_CreateObject(), *rounds;
+		int me = st[i].player;
+
+		cJSON_AddNumberToObject(o, "place", i + 1);
+		cJSON_AddStringToObject(o, "name", t->names[me]);
+		cJSON_AddNumberToObject(o, "points_halves", st[i].halves);
+		rounds = cJSON_AddArrayToObject(o, "rounds");
+		for (r = 1; r <= t->round; r++) {
+			const struct tourney_game *g =
+			    tourney_game_of(t, me, r);
+
+			if (g != NULL)
+				cJSON_AddItemToArray(rounds,
+				    tourney_cross_cell(t, g, me, place));
+		}
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
 }
 
 /* The most rounds a Swiss of n players can play without a repeat. */
@@ -364,6 +505,40 @@ tourney_make_room(struct tourney *t, struct tourney_game *g)
 	return 0;
 }
 
+/* The tourney_round event telling side (0 white, 1 black) of g where to
+ * play (or of the bye); pending: a reminder of a game still waiting for
+ * them, with the seconds left before the forfeit. */
+static cJSON *
+tourney_round_event(const struct tourney *t, const struct tourney_game *g,
+    int side, int pending)
+{
+	int opp = side == 0 ? g->black : g->white;
+	cJSON *ev = proto_event(PROTO_EV_TOURNEY_ROUND, NULL, 0);
+
+	cJSON_AddStringToObject(ev, "tourney", t->id);
+	cJSON_AddStringToObject(ev, "game", t->g->name);
+	cJSON_AddNumberToObject(ev, "round", g->round);
+	cJSON_AddNumberToObject(ev, "rounds", t->rounds);
+	cJSON_AddNumberToObject(ev, "board", g->board);
+	if (opp < 0) {
+		cJSON_AddNullToObject(ev, "room");
+		cJSON_AddBoolToObject(ev, "bye", 1);
+		return ev;
+	}
+	cJSON_AddStringToObject(ev, "room", g->room);
+	cJSON_AddStringToObject(ev, "seat", t->g->seat_names[side]);
+	cJSON_AddStringToObject(ev, "opponent", t->names[opp]);
+	cJSON_AddNumberToObject(ev, "grace", t->grace_sec);
+	if (pending) {
+		int64_t left = g->deadline_ms - clock_now_ms();
+
+		cJSON_AddBoolToObject(ev, "pending", 1);
+		cJSON_AddNumberToObject(
+		    ev, "left", left > 0 ? (double)((left + 999) / 1000) : 0);
+	}
+	return ev;
+}
+
 /* Tell both players of g where to play (or of the bye). */
 static void
 tourney_announce_game(struct tourney *t, const struct tourney_game *g)
@@ -372,26 +547,11 @@ tourney_announce_game(struct tourney *t, const struct tourney_game *g)
 
 	for (side = 0; side < 2; side++) {
 		int me = side == 0 ? g->white : g->black;
-		int opp = side == 0 ? g->black : g->white;
 		cJSON *ev;
 
 		if (me < 0)
 			continue;
-		ev = proto_event(PROTO_EV_TOURNEY_ROUND, NULL, 0);
-		cJSON_AddStringToObject(ev, "tourney", t->id);
-		cJSON_AddNumberToObject(ev, "round", g->round);
-		cJSON_AddNumberToObject(ev, "rounds", t->rounds);
-		cJSON_AddNumberToObject(ev, "board", g->board);
-		if (opp < 0) {
-			cJSON_AddNullToObject(ev, "room");
-			cJSON_AddBoolToObject(ev, "bye", 1);
-		} else {
-			cJSON_AddStringToObject(ev, "room", g->room);
-			cJSON_AddStringToObject(
-			    ev, "seat", t->g->seat_names[side]);
-			cJSON_AddStringToObject(ev, "opponent", t->names[opp]);
-			cJSON_AddNumberToObject(ev, "grace", t->grace_sec);
-		}
+		ev = tourney_round_event(t, g, side, 0);
 		player_send(t->srv, t->names[me], ev);
 		cJSON_Delete(ev);
 	}
@@ -483,6 +643,7 @@ tourney_finish(struct tourney *t)
 	ev = proto_event(PROTO_EV_TOURNEY_ENDED, NULL, 0);
 	cJSON_AddStringToObject(ev, "tourney", t->id);
 	cJSON_AddStringToObject(ev, "tiebreak", tourney_tiebreak_name(t));
+	cJSON_AddItemToObject(ev, "tiebreaks", tourney_tiebreaks_json(t));
 	cJSON_AddItemToObject(ev, "standings", tourney_standings_json(t));
 	for (i = 0; i < t->nplayers; i++)
 		player_send(t->srv, t->names[i], ev);
@@ -572,6 +733,14 @@ tourney_seat(const struct room *r, const struct player *p, int *seat)
 	return -1;
 }
 
+/* 1 when r was made for a tournament's game (its creator is "~t" and
+ * the tournament's number, tourney_make_room), played or not. */
+int
+tourney_room(const struct room *r)
+{
+	return strncmp(r->creator, "~t", 2) == 0;
+}
+
 /* 1 when r is the room of a tournament game not yet played: it stays
  * when the last player seated leaves it before the start, so that both
  * may still come (the sweep forfeits it at its deadline). */
@@ -581,6 +750,100 @@ tourney_keeps(const struct room *r)
 	struct tourney_game *g;
 
 	return tourney_of_room(r->id, &g) != NULL && g->res == PAIRING_NONE;
+}
+
+/* The side (0, 1) of p in g when p is paired there and not seated in
+ * its room yet (the game waits for them); -1 otherwise. */
+static int
+tourney_waits_for(const struct tourney *t, const struct tourney_game *g,
+    const struct player *p)
+{
+	const struct room *r;
+	int side;
+
+	if (g->res != PAIRING_NONE || g->black < 0 || g->room[0] == '\0')
+		return -1;
+	if (strcmp(t->names[g->white], p->name) == 0)
+		side = 0;
+	else if (strcmp(t->names[g->black], p->name) == 0)
+		side = 1;
+	else
+		return -1;
+	r = room_find(t->srv, g->room);
+	if (r != NULL && r->seats[side].player == p)
+		return -1;
+	return side;
+}
+
+/*
+ * p has just logged in (after the hello reply): each tournament game of
+ * the current rounds that waits for p to sit down is told again, as a
+ * tourney_round with pending and the seconds left, so that a player away
+ * when the round was paired (or across a restart) hears of it in time.
+ */
+void
+tourney_logged_in(struct server *srv, const struct player *p)
+{
+	struct tourney *t;
+	int i, side;
+
+	for (t = tourney_list; t != NULL; t = t->next) {
+		if (t->srv != srv || t->status != TOURNEY_PLAYING)
+			continue;
+		for (i = t->ngames - 1; i >= 0 && t->games[i].round == t->round;
+		     i--) {
+			cJSON *ev;
+
+			side = tourney_waits_for(t, &t->games[i], p);
+			if (side < 0)
+				continue;
+			ev = tourney_round_event(t, &t->games[i], side, 1);
+			player_send(srv, p->name, ev);
+			cJSON_Delete(ev);
+		}
+	}
+}
+
+/* Tell both players of g, just lost by forfeit (stored), what happened
+ * and why: a tourney_result with the result, the reason, the winner and
+ * a sentence. */
+static void
+tourney_tell_forfeit(struct tourney *t, const struct tourney_game *g)
+{
+	const char *w = t->names[g->white], *k = t->names[g->black];
+	char msg[320];
+	cJSON *ev;
+
+	if (g->res == PAIRING_NEITHER)
+		snprintf(msg, sizeof msg,
+		    "Tournament %s, round %d: neither %s nor %s sat down in "
+		    "%s within %d s: both lose by forfeit (0-0).",
+		    t->id, g->round, w, k, g->room, t->grace_sec);
+	else
+		snprintf(msg, sizeof msg,
+		    "Tournament %s, round %d: %s did not sit down in %s within "
+		    "%d s: %s wins by forfeit (%s).",
+		    t->id, g->round, g->res == PAIRING_WHITE ? k : w, g->room,
+		    t->grace_sec, g->res == PAIRING_WHITE ? w : k,
+		    tourney_res_text(g->res, 0));
+	ev = proto_event(PROTO_EV_TOURNEY_RESULT, NULL, 0);
+	cJSON_AddStringToObject(ev, "tourney", t->id);
+	cJSON_AddNumberToObject(ev, "round", g->round);
+	cJSON_AddNumberToObject(ev, "board", g->board);
+	cJSON_AddStringToObject(ev, "room", g->room);
+	cJSON_AddStringToObject(ev, "white", w);
+	cJSON_AddStringToObject(ev, "black", k);
+	cJSON_AddStringToObject(ev, "result", tourney_res_text(g->res, 0));
+	cJSON_AddStringToObject(ev, "reason", g->reason);
+	if (g->res == PAIRING_NEITHER)
+		cJSON_AddNullToObject(ev, "winner");
+	else
+		cJSON_AddStringToObject(
+		    ev, "winner", g->res == PAIRING_WHITE ? w : k);
+	cJSON_AddStringToObject(ev, "message", msg);
+	player_send(t->srv, w, ev);
+	player_send(t->srv, k, ev);
+	cJSON_Delete(ev);
 }
 
 /* A game whose room still waits past its deadline is lost by whoever is
@@ -601,6 +864,7 @@ tourney_forfeit(struct tourney *t, struct tourney_game *g)
 	log_info("tournament %s: %s - %s in %s: %s by forfeit", t->id,
 	    t->names[g->white], t->names[g->black], g->room,
 	    tourney_res_text(g->res, 0));
+	tourney_tell_forfeit(t, g);
 	if (r != NULL) {
 		storeq_room_delete(t->srv->storeq, r->id);
 		room_forget(r);
@@ -1017,6 +1281,23 @@ tourney_expired_refuse(
 	return 1;
 }
 
+/* Tell t's organiser (unless it is them) that name has just joined (a
+ * tourney_joined with the players now). */
+static void
+tourney_tell_organiser(struct tourney *t, const char *name)
+{
+	cJSON *ev;
+
+	if (strcmp(t->organiser, name) == 0)
+		return;
+	ev = proto_event(PROTO_EV_TOURNEY_JOINED, NULL, 0);
+	cJSON_AddStringToObject(ev, "tourney", t->id);
+	cJSON_AddStringToObject(ev, "name", name);
+	cJSON_AddNumberToObject(ev, "nplayers", t->nplayers);
+	player_send(t->srv, t->organiser, ev);
+	cJSON_Delete(ev);
+}
+
 static void
 tourney_join(struct conn *c, const struct proto_request *req)
 {
@@ -1041,6 +1322,7 @@ tourney_join(struct conn *c, const struct proto_request *req)
 	tourney_add_player(t, c->player->name, clock_now_ms());
 	tstore_player(t, t->nplayers - 1);
 	tourney_reply(c, req, t);
+	tourney_tell_organiser(t, c->player->name);
 }
 
 static void
@@ -1071,6 +1353,40 @@ tourney_leave(struct conn *c, const struct proto_request *req)
 	}
 	t->nplayers--;
 	tourney_reply(c, req, t);
+}
+
+/*
+ * A Swiss is seeded by rating before its first round: each player's
+ * rating in the games' pool (rating_of: a new player's 1500 when there is
+ * none), highest first, the order of joining between equal ratings. The
+ * new order is stored as the players' seq, so a restart pairs the same.
+ */
+static void
+tourney_seed(struct tourney *t)
+{
+	int rating[PAIRING_PLAYERS_MAX], i, j;
+
+	for (i = 0; i < t->nplayers; i++)
+		rating[i] =
+		    rating_of(t->srv, t->names[i], t->g, t->options, NULL);
+	/* insertion sort: stable, and at most 64 players */
+	for (i = 1; i < t->nplayers; i++) {
+		char name[SERVER_NAME_MAX + 1];
+		int64_t ms = t->joined_ms[i];
+		int r = rating[i];
+
+		memcpy(name, t->names[i], sizeof name);
+		for (j = i; j > 0 && rating[j - 1] < r; j--) {
+			memcpy(t->names[j], t->names[j - 1], sizeof name);
+			t->joined_ms[j] = t->joined_ms[j - 1];
+			rating[j] = rating[j - 1];
+		}
+		memcpy(t->names[j], name, sizeof name);
+		t->joined_ms[j] = ms;
+		rating[j] = r;
+	}
+	for (i = 0; i < t->nplayers; i++)
+		tstore_player(t, i);
 }
 
 static void
@@ -1110,6 +1426,8 @@ tourney_start(struct conn *c, const struct proto_request *req)
 	}
 	asked = t->rounds;
 	t->rounds = rounds;
+	if (t->swiss)
+		tourney_seed(t);
 	if (tourney_next_round(t) != 0) {
 		t->rounds = asked; /* rounds= as given (0: none) */
 		conn_error(c, req, PROTO_E_INTERNAL,
@@ -1146,7 +1464,9 @@ tourney_show(struct conn *c, const struct proto_request *req)
 	rep = proto_reply(req);
 	cJSON_AddItemToObject(rep, "tourney", tourney_summary(t, 1));
 	cJSON_AddStringToObject(rep, "tiebreak", tourney_tiebreak_name(t));
+	cJSON_AddItemToObject(rep, "tiebreaks", tourney_tiebreaks_json(t));
 	cJSON_AddItemToObject(rep, "standings", tourney_standings_json(t));
+	cJSON_AddItemToObject(rep, "crosstable", tourney_crosstable_json(t));
 	cJSON_AddNumberToObject(rep, "pairings_round", t->round);
 	cJSON_AddItemToObject(
 	    rep, "pairings", tourney_pairings_json(t, t->round));

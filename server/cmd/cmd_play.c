@@ -10,6 +10,7 @@
 #include "ai/ai.h"
 #include "server/cmd/cmd.h"
 #include "server/club/club.h"
+#include "server/club/tourney.h"
 #include "server/net/limit.h"
 #include "server/store/store.h"
 
@@ -691,6 +692,13 @@ cmd_rematch(struct conn *c, const struct proto_request *req)
 
 	if ((r = cmd_player_room(c, req, &seat)) == NULL)
 		return;
+	if (tourney_room(r)) {
+		conn_error(c, req, PROTO_E_TOURNEY_ROOM,
+		    "%s plays a tournament game: no rematch there (the "
+		    "tournament pairs the next round)",
+		    r->id);
+		return;
+	}
 	if (r->status != ROOM_ENDED) {
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "the game in %s is not over", r->id);

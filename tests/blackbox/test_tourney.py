@@ -40,7 +40,8 @@ def ended_event(tid):
 
 def expected(names, games, swiss):
     """Standings by the rules of docs/PROTOCOL.md, worked here: [(name,
-    halves, tiebreak quarters)] best first (score, tie-break, seeding)."""
+    halves, tiebreak quarters)] best first (score, the tie-breaks in
+    order, seeding)."""
     halves = dict((n, 0) for n in names)
     for g in games:
         w, b, res = g["white"], g["black"], g["result"]
@@ -53,16 +54,23 @@ def expected(names, games, swiss):
         elif res == "1/2":
             halves[w] += 1
             halves[b] += 1
-    tb = dict((n, 0) for n in names)
+    bh = dict((n, 0) for n in names)
+    sb = dict((n, 0) for n in names)
+    wins = dict((n, 0) for n in names)
     for g in games:
         w, b, res = g["white"], g["black"], g["result"]
         if b is None:
             continue
         for me, opp, got in ((w, b, {"1-0": 2, "1/2": 1}.get(res, 0)),
                              (b, w, {"0-1": 2, "1/2": 1}.get(res, 0))):
-            tb[me] += 2 * halves[opp] if swiss else got * halves[opp]
+            bh[me] += 2 * halves[opp]
+            sb[me] += got * halves[opp]
+            wins[me] += got == 2
+    # Swiss: Buchholz, Sonneborn-Berger, wins; round robin:
+    # Sonneborn-Berger, wins; then the seeding.
+    tb = bh if swiss else sb
     order = sorted(names, key=lambda n: (-halves[n], -tb[n],
-                                         names.index(n)))
+                                         -sb[n], -wins[n], names.index(n)))
     return [(n, halves[n], tb[n]) for n in order]
 
 
@@ -208,7 +216,7 @@ def round_robin(ck, port):
     seed wins except that seeds 1 and 2 (0-based) and 0 and 4 draw, and
     seed 3 beats seed 0. rr0, rr1 and rr2 tie on 3.5 points; rr0's
     Sonneborn-Berger (7.75) puts it first, rr1 and rr2 tie on it too
-    (6.25) and the seeding decides."""
+    (6.25) and on wins (2 each), and the seeding decides."""
     t = Tourney(ck, port, "rr", 5, "roundrobin")
 
     def decide(w, b):

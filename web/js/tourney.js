@@ -1,7 +1,9 @@
 // tourney.js: tournaments in the lobby: the list (join, start for the
 // organiser, standings), a small form to create one, the standings table
-// with the round's pairings, and what a tourney_round or tourney_ended
-// event does (the player is taken to the room of the game, or told).
+// with the tie-breaks by name, the crosstable and the round's pairings,
+// and what a tourney_round, tourney_result, tourney_joined or
+// tourney_ended event does (the player is taken to the room of the game,
+// or told).
 // Names go in as text (textContent), as everywhere on the page.
 
 import { t } from "./i18n.js";
@@ -36,16 +38,68 @@ function roundText(x) {
   return x.rounds > 0 ? t("rounds_planned", x.rounds) : "";
 }
 
+// A tie-break's name in the page's language.
+function tbName(name) {
+  const k = "tb_" + name;
+  const s = t(k);
+  return s === k ? name : s;
+}
+
+// One crosstable cell: the opponent's place, w or b, and the result from
+// the row's side ("4w1", "2b=", "3w+" a forfeit won, "1b*" being played).
+function crossCell(c) {
+  if (c.bye) return "bye";
+  let r = c.result === "1/2" ? "=" : c.result === "1" ? "1" : c.result === "0" ? "0" : "*";
+  if (c.forfeit) r = c.result === "1" ? "+" : "−";
+  return `${c.opponent_place}${c.colour === "black" ? "b" : "w"}${r}`;
+}
+
+// The crosstable of a `tourney show` reply: a row per player in the
+// standings' order, a column per round.
+function crosstable(r) {
+  const { el } = ctx;
+  const rows = r.crosstable || [];
+  const n = (r.tourney || {}).round || 0;
+  if (!rows.length || n <= 0) return null;
+  const head = el("tr", {}, el("th", {}, "#"), el("th", {}, t("player")),
+    Array.from({ length: n }, (_, i) => el("th", {}, t("round_short", i + 1))), el("th", {}, t("points")));
+  const body = rows.map((row) => el("tr", { class: "cross-row", "data-name": row.name },
+    el("td", {}, String(row.place)), el("td", { class: "st-name" }, row.name),
+    Array.from({ length: n }, (_, i) => {
+      const c = (row.rounds || []).find((x) => x.round === i + 1);
+      return el("td", { class: "cross-cell", title: c && c.opponent ? c.opponent : "" }, c ? crossCell(c) : "");
+    }),
+    el("td", { class: "st-points" }, pointsText(row.points_halves))));
+  return el("div", { class: "crosstable-box" }, el("h3", {}, t("crosstable")),
+    el("p", { class: "cross-key" }, t("cross_key")),
+    el("table", { class: "crosstable" }, el("thead", {}, head), el("tbody", {}, body)));
+}
+
+// The tie-breaks by name in order, and each tie on points with what
+// broke it.
+function tieNotes(r) {
+  const { el } = ctx;
+  const order = r.tiebreaks || [];
+  if (!order.length) return null;
+  const st = r.standings || [];
+  const ties = st.slice(0, -1).filter((s) => s.above_next_by && s.above_next_by !== "points")
+    .map((s) => el("li", { class: "tie-note" }, t("above_on", s.name, st[s.place].name, tbName(s.above_next_by))));
+  return el("div", { class: "tiebreaks" }, el("p", { class: "tiebreak-order" }, t("tiebreak_order", order.map(tbName).join(", "))),
+    ties.length ? el("ul", {}, ties) : null);
+}
+
 // The standings table and the round's pairings of a `tourney show` reply.
 function detail(r) {
   const { el, S } = ctx;
   const tr = r.tourney || {};
+  const tbs = (r.tiebreaks || [r.tiebreak || ""]).filter((x) => x !== "seed");
   const head = el("tr", {}, el("th", {}, "#"), el("th", {}, t("player")), el("th", {}, t("points")),
-    el("th", {}, r.tiebreak || ""), el("th", {}, t("wdl")));
+    tbs.map((x) => el("th", {}, tbName(x))), el("th", {}, t("wdl")));
   const rows = (r.standings || []).map((s) => el("tr", { class: "standing", "data-name": s.name },
     el("td", {}, String(s.place)), el("td", { class: "st-name" }, s.name),
     el("td", { class: "st-points" }, pointsText(s.points_halves)),
-    el("td", { class: "st-tb" }, quartersText(s.tiebreak_quarters)),
+    tbs.map((x, i) => el("td", { class: i === 0 ? "st-tb" : "st-tb2" },
+      i === 0 ? quartersText(s.tiebreak_quarters) : String((s.tiebreaks || {})[x] ?? ""))),
     el("td", { class: "st-wdl" }, wdlText(s))));
   const pairs = (r.pairings || []).map((p) => el("li", { class: "pairing" },
     p.white, p.black ? " – " + p.black : " " + t("bye"), " ",
@@ -58,6 +112,7 @@ function detail(r) {
   return el("div", { class: "tourney-detail", "data-tourney": tr.id },
     el("h3", {}, t("standings_of", tr.id, t(tr.status || ""))),
     el("table", { class: "standings" }, el("thead", {}, head), el("tbody", {}, rows)),
+    tieNotes(r), crosstable(r),
     pairs.length ? el("h3", {}, t("round_n", r.pairings_round, tr.rounds)) : null,
     pairs.length ? el("ul", { class: "pairings" }, pairs) : null);
 }
@@ -114,9 +169,15 @@ export async function renderTourneys(sec) {
 export function tourneyEvent(ev) {
   const { S } = ctx;
   S.tourneyShown = ev.tourney;
-  if (ev.event === "tourney_round" && ev.room) {
+  if (ev.event === "tourney_joined") {
+    S.notice = t("tourney_joined_notice", ev.name, ev.tourney, ev.nplayers);
+  } else if (ev.event === "tourney_result") {
+    S.notice = ev.winner === S.me ? t("tourney_forfeit_win", ev.tourney, ev.round, ev.winner === ev.white ? ev.black : ev.white, ev.room)
+      : t("tourney_forfeit_loss", ev.tourney, ev.round, ev.room);
+  } else if (ev.event === "tourney_round" && ev.room) {
     const busy = S.room && S.room.status === "playing" && S.roomId !== ev.room;
-    S.notice = t("tourney_round_notice", ev.tourney, ev.round, ev.room, ev.opponent);
+    S.notice = ev.pending ? t("tourney_waiting_notice", ev.tourney, ev.round, ev.room, ev.opponent, ev.left)
+      : t("tourney_round_notice", ev.tourney, ev.round, ev.room, ev.opponent);
     if (!busy) { ctx.enterRoom(ev.room, true); return; }
   } else if (ev.event === "tourney_round") {
     S.notice = t("tourney_bye_notice", ev.tourney, ev.round);

@@ -2,7 +2,8 @@
 // round robin in the lobby, ana and bob join it from the list, ana (the
 // organiser, and only she) starts it; both are taken to their room by the
 // tourney_round event, bob resigns, and both lobbies show the final
-// standings (ana 1 point, bob 0). Then a round robin of three: before the
+// standings (ana 1 point, bob 0), the tie-breaks named in order and the
+// crosstable with the round played. Then a round robin of three: before the
 // start the list says it has not started and plans 3 rounds; after it,
 // the player with the bye sees it beside W-D-L ("0-0-0 +1 bye", 1 point).
 // The pages keep no script errors.
@@ -64,6 +65,18 @@ async function tourney(browser, srv) {
   }, id, "the tournament ended");
   ck.eq(await standings(ana, id), [["ana", "1"], ["bob", "0"]], "ana's page: the final standings");
   ck.eq(await standings(bob, id), [["ana", "1"], ["bob", "0"]], "bob's page: the final standings");
+  // The tie-breaks by name, in order, and the crosstable with the round.
+  const box = `.tourney-detail[data-tourney="${id}"]`;
+  ck.eq(await ana.$eval(`${box} .tiebreak-order`, (e) => e.textContent).catch(() => null),
+    "Tie-breaks, in order: Sonneborn-Berger, wins, seed.", "the tie-breaks named in order");
+  const heads = await ana.$$eval(`${box} table.standings th`, (es) => es.map((e) => e.textContent));
+  ck.ok(heads.includes("Sonneborn-Berger") && heads.includes("wins"), "a column per tie-break: " + JSON.stringify(heads));
+  const cross = await ana.$$eval(`${box} .cross-row`, (rs) =>
+    rs.map((r) => [...r.querySelectorAll("td")].map((c) => c.textContent))).catch(() => []);
+  ck.ok(cross.length === 2 && cross[0][1] === "ana" && /^2[wb]1$/.test(cross[0][2]) &&
+    cross[1][1] === "bob" && /^1[wb]0$/.test(cross[1][2]) && cross[0][2][1] !== cross[1][2][1],
+    "the crosstable: round 1 of each, the opponent's place, colour, result: " + JSON.stringify(cross));
+  if (SHOTS) await (await ana.$(box)).screenshot({ path: SHOTS + "/web-tourney-crosstable.png" });
   ck.eq(ana.errors.concat(bob.errors), [], "no script errors");
 }
 
