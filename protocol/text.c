@@ -1589,6 +1589,10 @@ void
 text_event_clock(struct text_buf *b, const cJSON *msg)
 {
 	text_room(b, msg);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "stopped")))
+		text_add(b,
+		    "The clocks are stopped: a player is cut off by "
+		    "the server, not by their own doing.\n");
 	text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
 	text_eol(b);
 }
@@ -2039,12 +2043,14 @@ void
 text_event_reconnect(struct text_buf *b, const cJSON *msg)
 {
 	if (text_str(msg, "room") == NULL) {
-		text_add(b, "Seeks and tournaments moved to another server: "
-		            "connect again and log in with hello NAME TOKEN.\n");
+		text_add(b,
+		    "Seeks and tournaments moved to another server: "
+		    "connect again and log in with hello NAME TOKEN.\n");
 		return;
 	}
-	text_addf(b, "Room %s moved to another server: connect again and "
-	             "log in with hello NAME TOKEN.\n",
+	text_addf(b,
+	    "Room %s moved to another server: connect again and "
+	    "log in with hello NAME TOKEN.\n",
 	    text_str(msg, "room") ? text_str(msg, "room") : "?");
 }
 

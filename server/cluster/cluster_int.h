@@ -176,6 +176,8 @@ struct cluster {
 	int64_t club_ms;
 	int64_t club_taken_ms; /* when this node last took it */
 	int club_trying;
+	/* What --metrics-port shows (cluster_stats): the counters. */
+	struct cluster_stats stats;
 };
 
 /*
@@ -230,6 +232,11 @@ void cluster_tell(struct conn *c, const char *room, const char *what);
  * watchers, presence, the lobby), and what may have been lost on the way
  * is sent again. */
 void cluster_back(struct cluster *cl);
+/* Redis went away (stop 1): the clocks of this node's timed games with a
+ * player on another node stop, since that player cannot move here now
+ * through no doing of theirs; Redis is back (stop 0): they go again,
+ * the time between charged to nobody. */
+void cluster_clocks(struct cluster *cl, int stop);
 /* 1 when room id was unfinished at the last look at the store, or when
  * the store was never looked at (so it may be). */
 int cluster_room_unfinished(const struct cluster *cl, const char *id);
@@ -363,6 +370,8 @@ void cluster_standin_back(struct cluster *cl);
 void cluster_standin_tick(struct cluster *cl);
 /* At stop: every stand-in freed. */
 void cluster_standin_stop(struct cluster *cl);
+/* The stand-ins open here (the metrics). */
+int cluster_standin_count(const struct cluster *cl);
 /* A stand-in's connection is about to be freed: its record keeps what
  * the output still to come needs, not the pointer. */
 void cluster_standin_conn_gone(struct cluster *cl, struct conn *c);

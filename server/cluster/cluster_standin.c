@@ -507,6 +507,7 @@ cluster_standin_req(struct cluster *cl, const char *from,
 		return;
 	}
 	if (club ? !cluster_club_here(srv) : room_find(srv, room) == NULL) {
+		cl->stats.bounced++;
 		cluster_standin_bounce(cl, from, inc, conn, rseq);
 		return;
 	}
@@ -527,6 +528,7 @@ cluster_standin_req(struct cluster *cl, const char *from,
 	    ? CONN_MODE_TEXT
 	    : CONN_MODE_JSON;
 	px->last_rseq = rseq;
+	cl->stats.served++;
 	session_line(px->c, line->str, line->len);
 	cluster_standin_mark(px, rseq);
 }
@@ -642,6 +644,17 @@ cluster_standin_tick(struct cluster *cl)
 		        now - px->closed_ms >= CLUSTER_STANDIN_LINGER_MS))
 			cluster_standin_free(px);
 	}
+}
+
+int
+cluster_standin_count(const struct cluster *cl)
+{
+	const struct standin *px;
+	int n = 0;
+
+	for (px = cl->standins; px != NULL; px = px->next)
+		n += px->c != NULL;
+	return n;
 }
 
 void
@@ -780,7 +793,7 @@ cluster_standin_resume(struct room *r)
 	if (r->status != ROOM_ADJOURNED)
 		return;
 	r->status = ROOM_PLAYING;
-	r->turn_start_ms = clock_mono_ms();
+	r->turn_start_ms = room_clock_now(r);
 	room_save(r);
 	room_after_move(r);
 }

@@ -28,7 +28,7 @@ struct player {
 	char name[SERVER_NAME_MAX + 1];
 	int64_t created_ms; /* when the identity was made; 0: not known */
 	char addr[SERVER_LIMIT_KEY]; /* its last address's key ("" none) */
-	struct conn *conn;    /* NULL while offline */
+	struct conn *conn;           /* NULL while offline */
 	struct room **rooms;  /* rooms that hold this player (any order) */
 	int nrooms, roomscap; /* at most the rooms per player plus those
 	                         watched */
@@ -101,6 +101,9 @@ struct room {
 	int64_t clock_initial_ms, clock_inc_ms; /* 0: no clock */
 	int64_t clock_ms[2];
 	int64_t turn_start_ms;
+	/* The clocks are stopped since then (mono ms; 0: running): the
+	 * cluster cut a player off (room_clock_stop). */
+	int64_t clock_stop_ms;
 	struct event *flag_timer;
 	struct event *bot_timer;
 	int bot_pending;
@@ -111,8 +114,8 @@ struct room {
 	struct event *retire_timer; /* finished: when to leave memory */
 	int archive_due;            /* ended, not yet kept in the games table */
 	int in_server;              /* room_add'ed (not one being created) */
-	int solo_tries;   /* one player: restarts and failed ends at this level
-	                     since it was last solved (record.c) */
+	int solo_tries; /* one player: restarts and failed ends at this level
+	                   since it was last solved (record.c) */
 	/* Whether the game under way is rated, decided at its start by the
 	 * club (rating.c), stored with the room and said in its started
 	 * and ended events: -1 not decided (a one-player game, a room from
@@ -303,6 +306,9 @@ void room_hist_push(struct room *r, const struct room_move *mv);
 void room_schedule_bot(struct room *r);
 void room_bot_retry(struct room *r);
 void room_clock_arm(struct room *r);
+int64_t room_clock_now(const struct room *r);
+void room_clock_stop(struct room *r);
+void room_clock_go(struct room *r);
 void room_recovered(struct room *r);
 /* worker.c: bot searches off the event loop */
 struct worker *worker_new(struct server *srv);
