@@ -600,6 +600,8 @@ static const struct cluster_ops cluster_ops = {
     .club_refuse = cluster_club_refuse,
     .club_room_away = cluster_club_room_away,
     .club_room_ended = cluster_club_room_ended,
+    .is_standin = cluster_route_is_standin,
+    .admin = cluster_admin_send,
 };
 
 /* The rooms' changes the cluster follows: leases and watchers. */

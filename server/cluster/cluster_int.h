@@ -15,6 +15,7 @@
  *   cluster_club.c    the club's lease and its events across nodes
  *   cluster_lobby.c   the cluster-wide lobby and presence
  *   cluster_limit.c   per-address limits over the nodes
+ *   cluster_admin.c   the operators' acts across the nodes
  */
 #ifndef TABLERO_SERVER_CLUSTER_INT_H
 #define TABLERO_SERVER_CLUSTER_INT_H
@@ -420,6 +421,14 @@ void cluster_lobby_kick(
 /* The presence value of c here: "node|inc|conn". */
 void cluster_lobby_presence(
     const struct cluster *cl, const struct conn *c, char *val, size_t len);
+
+/* cluster_admin.c */
+/* An operator's act made here (cluster_ops admin): to every other live
+ * node's stream. */
+void cluster_admin_send(struct server *srv, const char *act, const char *target,
+    long long until_ms, const char *admin, long long made_ms);
+/* Another node's act (an "admin" entry): applied here. */
+void cluster_admin_got(struct cluster *cl, const redisReply *fields);
 
 /*
  * The cluster as the layers below see it (core.h's struct cluster_ops,

@@ -194,6 +194,13 @@ struct cluster_ops {
 	/* a tournament's room ended on a node that is not the club's: its
 	 * result goes to the club's node (0), or -1 when this node is it */
 	int (*club_room_ended)(struct room *r, int winner, const char *reason);
+	/* 1 when c is another node's player's stand-in here */
+	int (*is_standin)(const struct conn *c);
+	/* an operator's act made (and stored) here, for every other live
+	 * node to apply to its memory and its connections:
+	 * cmd_moderate_remote's acts */
+	void (*admin)(struct server *srv, const char *act, const char *target,
+	    long long until_ms, const char *admin, long long made_ms);
 };
 
 /* block.c */
