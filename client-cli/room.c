@@ -164,7 +164,8 @@ room_common(struct client *c, const cJSON *o)
 	} else if (clocks != NULL) {
 		r->has_clocks = 0;
 	}
-	r->clocks_running = r->status == PROTO_ROOM_PLAYING && r->turn >= 0;
+	r->clocks_running = r->status == PROTO_ROOM_PLAYING && r->turn >= 0 &&
+	    !r->clocks_stopped;
 }
 
 /* Take a full state (create, join, watch, state, hello); 0, or -1 when
@@ -242,6 +243,9 @@ room_from_event(
 	if (ev_kind == PROTO_EV_MOVED || ev_kind == PROTO_EV_STARTED ||
 	    ev_kind == PROTO_EV_UNDONE || ev_kind == PROTO_EV_RESTARTED)
 		r->replaying = 0; /* the history being replayed is old */
+	if (ev_kind == PROTO_EV_CLOCK)
+		r->clocks_stopped = cJSON_IsTrue(
+		    cJSON_GetObjectItemCaseSensitive(ev, "stopped"));
 	room_common(c, ev);
 	if (ev_kind == PROTO_EV_ENDED)
 		r->clocks_running = 0;

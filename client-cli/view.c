@@ -171,7 +171,8 @@ view_marked(
 }
 
 /* The clocks as "white 4:53, black 1:00:00" (the side to move counting
- * down, the server's text mode's format); "" for an untimed game. */
+ * down, the server's text mode's format), "... (stopped)" while the
+ * server has stopped them; "" for an untimed game. */
 void
 view_clocks(struct client *c, char *buf, size_t len)
 {
@@ -193,6 +194,8 @@ view_clocks(struct client *c, char *buf, size_t len)
 		    r->rg->seat_names[i], time);
 		view_add(buf, len, &used, one);
 	}
+	if (r->clocks_stopped)
+		view_add(buf, len, &used, " (stopped)");
 }
 
 /* The terminal's height in rows, or 0 when it is not known. */
