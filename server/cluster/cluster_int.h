@@ -56,6 +56,8 @@
 #define CLUSTER_STREAM_ID 48
 /* Room for an incarnation or a connection id as text (a 64-bit number). */
 #define CLUSTER_NUM 24
+/* Room for a stand-in's index key: "home|inc|conn". */
+#define CLUSTER_STANDIN_KEY (CLUSTER_NODE_MAX + 2 * CLUSTER_NUM + 3)
 /* A Redis command unanswered this long means Redis is unreachable: a
  * stopped Redis (SIGSTOP, a frozen machine) keeps its sockets open and
  * hiredis 0.14 has no timeout of its own. A loaded Redis answers in
@@ -144,6 +146,9 @@ struct cluster {
 
 	char last_id[CLUSTER_STREAM_ID]; /* the last entry read, "$": none */
 	struct standin *standins;        /* other nodes' players here */
+	struct table standin_index;      /* the newest stand-in of each
+	                                    home connection, by
+	                                    "home|inc|conn" */
 	struct table homes;              /* route_home of this node's
 	                                    connections, by id */
 	struct route_home_list inflight; /* homes with a request in flight */
