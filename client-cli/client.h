@@ -97,6 +97,9 @@ struct client_room {
 	long long clocks[2]; /* ms left when clocks_at was taken */
 	long long clocks_at; /* monotonic ms when they were received */
 	int clocks_running;  /* the side to move's clock is running */
+	int clocks_stopped;  /* the server stopped them (a clock event with
+	                        stopped: a cluster cut a player off) until
+	                        its next clock event */
 	/* The game prompt's own progress through a move. */
 	int step;
 	char part[3][CLIENT_FIELD];

@@ -162,7 +162,8 @@ room_common(struct client_room *r, const cJSON *o)
 	} else if (clocks != NULL) {
 		r->has_clocks = 0;
 	}
-	r->clocks_running = r->status == PROTO_ROOM_PLAYING && r->turn >= 0;
+	r->clocks_running = r->status == PROTO_ROOM_PLAYING && r->turn >= 0 &&
+	    !r->clocks_stopped;
 }
 
 /* Take a full state into r (the current room, or one only shown: a past
@@ -247,6 +248,9 @@ room_from_event(
 	if (ev_kind == PROTO_EV_MOVED || ev_kind == PROTO_EV_STARTED ||
 	    ev_kind == PROTO_EV_UNDONE || ev_kind == PROTO_EV_RESTARTED)
 		r->replaying = 0; /* the history being replayed is old */
+	if (ev_kind == PROTO_EV_CLOCK)
+		r->clocks_stopped = cJSON_IsTrue(
+		    cJSON_GetObjectItemCaseSensitive(ev, "stopped"));
 	room_common(r, ev);
 	if (ev_kind == PROTO_EV_ENDED)
 		r->clocks_running = 0;

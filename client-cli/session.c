@@ -743,6 +743,7 @@ session_room_event(
 {
 	struct client_room *r = &c->room;
 	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(ev, "seq");
+	int was_stopped;
 
 	if (cJSON_IsNumber(seq) && r->seq > 0 &&
 	    seq->valuedouble > (double)r->seq + 1 && r->rg != NULL)
@@ -772,9 +773,14 @@ session_room_event(
 		session_ended(c, ev);
 		return;
 	}
+	was_stopped = r->clocks_stopped;
 	room_from_event(c, ev, ev_kind);
-	if (ev_kind != PROTO_EV_CLOCK)
+	/* a clock event only sets the prompt's clocks, unless the server
+	 * stopped them (a cluster cut a player off) or starts them again */
+	if (ev_kind != PROTO_EV_CLOCK || r->clocks_stopped)
 		session_text(c, ev);
+	else if (was_stopped)
+		view_print(c, "The clocks go again.\n");
 	if (ev_kind == PROTO_EV_LEFT && r->ask_again &&
 	    session_str(ev, "seat") != NULL) {
 		/* the other player is gone: nobody answers a rematch */

@@ -172,7 +172,7 @@ term_build_prompt(struct client *c)
 	else
 		snprintf(ask, sizeof ask, "tablero> ");
 	mine_waiting(c, waiting, sizeof waiting);
-	if (clocks[0] != '\0' && r->clocks_running)
+	if (clocks[0] != '\0' && (r->clocks_running || r->clocks_stopped))
 		snprintf(term_prompt_text, sizeof term_prompt_text,
 		    "%s%s%s[%s] %s", waiting[0] ? "(your move in" : "", waiting,
 		    waiting[0] ? ") " : "", clocks, ask);

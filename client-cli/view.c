@@ -171,7 +171,8 @@ view_marked(
 }
 
 /* r's clocks as "white 4:53, black 1:00:00" (the side to move counting
- * down, the server's text mode's format); "" for an untimed game. */
+ * down, the server's text mode's format), "... (stopped)" while the
+ * server has stopped them; "" for an untimed game. */
 static void
 view_clocks_of(const struct client_room *r, char *buf, size_t len)
 {
@@ -192,6 +193,8 @@ view_clocks_of(const struct client_room *r, char *buf, size_t len)
 		    r->rg->seat_names[i], time);
 		view_add(buf, len, &used, one);
 	}
+	if (r->clocks_stopped)
+		view_add(buf, len, &used, " (stopped)");
 }
 
 /* The current room's clocks (view_clocks_of). */

@@ -1602,6 +1602,10 @@ void
 text_event_clock(struct text_buf *b, const cJSON *msg)
 {
 	text_room(b, msg);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "stopped")))
+		text_add(b,
+		    "The clocks are stopped: a player is cut off by "
+		    "the server, not by their own doing.\n");
 	text_clocks(b, cJSON_GetObjectItemCaseSensitive(msg, "clocks"));
 	text_eol(b);
 }

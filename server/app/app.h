@@ -22,11 +22,15 @@ void flags_usage(FILE *out);
  * logged), stopped before they go. module.c runs them; app_modules, the
  * build's list, ends with NULL (modules.c, or alone.c).
  */
+struct evbuffer;
 struct app_module {
 	const char *name;
 	int (*check)(const struct config *cfg, char *err, size_t errlen);
 	int (*start)(struct server *srv);
 	void (*stop)(struct server *srv);
+	/* Its figures for --metrics-port (metrics_head, metrics_one), or
+	 * NULL. */
+	void (*metrics)(struct server *srv, struct evbuffer *out);
 };
 extern const struct app_module *const app_modules[];
 
@@ -41,6 +45,10 @@ void app_modules_stop(struct server *srv);
 #define METRICS_FROM "127.0.0.1,::1"
 int metrics_start(struct server *srv);
 void metrics_stop(struct server *srv);
+void metrics_head(
+    struct evbuffer *out, const char *name, const char *type, const char *help);
+void metrics_one(struct evbuffer *out, const char *name, const char *type,
+    const char *help, unsigned long long v);
 
 /* sweep.c: housekeeping every second */
 void sweep_start(struct server *srv);

@@ -5,7 +5,8 @@
  * figures: connections by transport, players, rooms by game and status,
  * moves, requests, error replies by code, refusals by limit, HTTP
  * responses by status, output waiting, the store's commits (latency and
- * group size histograms, failures) and the search threads' jobs. Each
+ * group size histograms, failures), the search threads' jobs and the
+ * optional parts' own (modules.c: the cluster's). Each
  * scrape is one request on its own connection, answered and closed, each
  * within a deadline; a few at once at most. docs/tablerod.8 names every
  * metric.
@@ -63,7 +64,7 @@ metrics_conn_free(struct metrics_conn *mc)
 }
 
 /* A metric's HELP and TYPE lines. */
-static void
+void
 metrics_head(
     struct evbuffer *out, const char *name, const char *type, const char *help)
 {
@@ -222,6 +223,26 @@ metrics_counters(struct server *srv, struct evbuffer *out)
 	            : 0));
 }
 
+/* A gauge or counter of one value. */
+void
+metrics_one(struct evbuffer *out, const char *name, const char *type,
+    const char *help, unsigned long long v)
+{
+	metrics_head(out, name, type, help);
+	evbuffer_add_printf(out, "%s %llu\n", name, v);
+}
+
+/* The figures of the build's optional parts (the cluster's). */
+static void
+metrics_modules(struct server *srv, struct evbuffer *out)
+{
+	int i;
+
+	for (i = 0; app_modules[i] != NULL; i++)
+		if (app_modules[i]->metrics != NULL)
+			app_modules[i]->metrics(srv, out);
+}
+
 /* Answer the request read (at most METRICS_HEAD_MAX bytes, whole). */
 static void
 metrics_answer(struct metrics_conn *mc, const char *head, size_t len)
@@ -245,6 +266,7 @@ metrics_answer(struct metrics_conn *mc, const char *head, size_t len)
 		fatal("out of memory");
 	metrics_now(mc->m->srv, body);
 	metrics_counters(mc->m->srv, body);
+	metrics_modules(mc->m->srv, body);
 	evbuffer_add_printf(out,
 	    "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4; "
 	    "charset=utf-8\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",

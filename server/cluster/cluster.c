@@ -72,6 +72,26 @@ cluster_node_valid(const char *id)
 }
 
 int
+cluster_stats(const struct server *srv, struct cluster_stats *st)
+{
+	const struct cluster *cl = srv->cluster;
+	const struct room *r;
+
+	memset(st, 0, sizeof *st);
+	if (cl == NULL)
+		return -1;
+	*st = cl->stats;
+	st->redis_up = cluster_redis_up(cl);
+	st->club = cl->club_epoch > 0;
+	TAILQ_FOREACH(r, &srv->rooms, entry) {
+		st->leases += r->epoch > 0;
+		st->clocks_stopped += r->clock_stop_ms != 0;
+	}
+	st->standins = cluster_standin_count(cl);
+	return 0;
+}
+
+int
 cluster_ready(const struct server *srv)
 {
 	return srv->cluster == NULL ||
@@ -271,6 +291,7 @@ cluster_taken(redisAsyncContext *ac, void *reply, void *arg)
 		redisAsyncCommand(cl->ac, NULL, NULL, "SET %s %s PX %d", key,
 		    val, CLUSTER_LEASE_MS);
 		log_info("cluster: room %s taken (epoch %lld)", r->id, epoch);
+		cl->stats.taken++;
 		cluster_standin_seats(cl, r);
 		cluster_standin_watchers(cl, r);
 	} else {
@@ -504,10 +525,50 @@ cluster_rewatch(struct cluster *cl)
 	}
 }
 
+/* 1 when a seated, present player of r is another node's (a stand-in
+ * here): one Redis carries their moves to this node. */
+static int
+cluster_room_remote(const struct room *r)
+{
+	int i;
+
+	for (i = 0; i < r->g->seats && i < 2; i++) {
+		const struct player *p = r->seats[i].player;
+
+		if (p != NULL && !r->seats[i].gone && p->conn != NULL &&
+		    cluster_route_is_standin(p->conn))
+			return 1;
+	}
+	return 0;
+}
+
+void
+cluster_clocks(struct cluster *cl, int stop)
+{
+	struct room *r;
+	int n = 0;
+
+	TAILQ_FOREACH(r, &cl->srv->rooms, entry) {
+		if (stop && r->clock_stop_ms == 0 &&
+		    r->status == ROOM_PLAYING && r->clock_initial_ms > 0 &&
+		    cluster_room_remote(r)) {
+			room_clock_stop(r);
+			n++;
+		} else if (!stop && r->clock_stop_ms != 0) {
+			room_clock_go(r);
+			n++;
+		}
+	}
+	if (n > 0)
+		log_info("cluster: clocks %s in %d room%s",
+		    stop ? "stopped" : "going again", n, n == 1 ? "" : "s");
+}
+
 void
 cluster_back(struct cluster *cl)
 {
 	cl->drained = 0;
+	cluster_clocks(cl, 0);
 	cluster_renew_all(cl);
 	cluster_club_tick(cl);
 	cluster_lobby_tick(cl);
@@ -539,6 +600,8 @@ static const struct cluster_ops cluster_ops = {
     .club_refuse = cluster_club_refuse,
     .club_room_away = cluster_club_room_away,
     .club_room_ended = cluster_club_room_ended,
+    .is_standin = cluster_route_is_standin,
+    .admin = cluster_admin_send,
 };
 
 /* The rooms' changes the cluster follows: leases and watchers. */

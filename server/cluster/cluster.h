@@ -30,4 +30,25 @@ int cluster_start(struct server *srv);
 /* Leave: the Redis connection closed (the leases expire by themselves). */
 void cluster_stop(struct server *srv);
 
+/* The node's cluster figures for --metrics-port (docs/tablerod.8): gauges
+ * as they are now, counters since the start. */
+struct cluster_stats {
+	int redis_up;       /* 1 while Redis answers this node */
+	int leases;         /* rooms whose lease this node holds */
+	int club;           /* 1 while this node holds the club */
+	int standins;       /* other nodes' players' stand-ins here */
+	int clocks_stopped; /* rooms whose clocks the cluster stopped */
+	unsigned long long forwarded; /* requests sent to another node */
+	unsigned long long resent;    /* of them, sent again (no answer, a
+	                                 bounce, a new owner) */
+	unsigned long long refused;   /* not_ready: no owner reachable */
+	unsigned long long served;    /* other nodes' requests run here */
+	unsigned long long bounced;   /* ... not run: not this node's room */
+	unsigned long long taken;     /* rooms taken (start, failover) */
+	unsigned long long outages;   /* times Redis stopped answering */
+};
+/* srv's figures into st: 0, or -1 (st zeroed) when it is no cluster
+ * node. */
+int cluster_stats(const struct server *srv, struct cluster_stats *st);
+
 #endif

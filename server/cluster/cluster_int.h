@@ -15,6 +15,7 @@
  *   cluster_club.c    the club's lease and its events across nodes
  *   cluster_lobby.c   the cluster-wide lobby and presence
  *   cluster_limit.c   per-address limits over the nodes
+ *   cluster_admin.c   the operators' acts across the nodes
  */
 #ifndef TABLERO_SERVER_CLUSTER_INT_H
 #define TABLERO_SERVER_CLUSTER_INT_H
@@ -55,6 +56,8 @@
 #define CLUSTER_STREAM_ID 48
 /* Room for an incarnation or a connection id as text (a 64-bit number). */
 #define CLUSTER_NUM 24
+/* Room for a stand-in's index key: "home|inc|conn". */
+#define CLUSTER_STANDIN_KEY (CLUSTER_NODE_MAX + 2 * CLUSTER_NUM + 3)
 /* A Redis command unanswered this long means Redis is unreachable: a
  * stopped Redis (SIGSTOP, a frozen machine) keeps its sockets open and
  * hiredis 0.14 has no timeout of its own. A loaded Redis answers in
@@ -143,6 +146,9 @@ struct cluster {
 
 	char last_id[CLUSTER_STREAM_ID]; /* the last entry read, "$": none */
 	struct standin *standins;        /* other nodes' players here */
+	struct table standin_index;      /* the newest stand-in of each
+	                                    home connection, by
+	                                    "home|inc|conn" */
 	struct table homes;              /* route_home of this node's
 	                                    connections, by id */
 	struct route_home_list inflight; /* homes with a request in flight */
@@ -176,6 +182,8 @@ struct cluster {
 	int64_t club_ms;
 	int64_t club_taken_ms; /* when this node last took it */
 	int club_trying;
+	/* What --metrics-port shows (cluster_stats): the counters. */
+	struct cluster_stats stats;
 };
 
 /*
@@ -230,6 +238,11 @@ void cluster_tell(struct conn *c, const char *room, const char *what);
  * watchers, presence, the lobby), and what may have been lost on the way
  * is sent again. */
 void cluster_back(struct cluster *cl);
+/* Redis went away (stop 1): the clocks of this node's timed games with a
+ * player on another node stop, since that player cannot move here now
+ * through no doing of theirs; Redis is back (stop 0): they go again,
+ * the time between charged to nobody. */
+void cluster_clocks(struct cluster *cl, int stop);
 /* 1 when room id was unfinished at the last look at the store, or when
  * the store was never looked at (so it may be). */
 int cluster_room_unfinished(const struct cluster *cl, const char *id);
@@ -363,6 +376,8 @@ void cluster_standin_back(struct cluster *cl);
 void cluster_standin_tick(struct cluster *cl);
 /* At stop: every stand-in freed. */
 void cluster_standin_stop(struct cluster *cl);
+/* The stand-ins open here (the metrics). */
+int cluster_standin_count(const struct cluster *cl);
 /* A stand-in's connection is about to be freed: its record keeps what
  * the output still to come needs, not the pointer. */
 void cluster_standin_conn_gone(struct cluster *cl, struct conn *c);
@@ -411,6 +426,14 @@ void cluster_lobby_kick(
 /* The presence value of c here: "node|inc|conn". */
 void cluster_lobby_presence(
     const struct cluster *cl, const struct conn *c, char *val, size_t len);
+
+/* cluster_admin.c */
+/* An operator's act made here (cluster_ops admin): to every other live
+ * node's stream. */
+void cluster_admin_send(struct server *srv, const char *act, const char *target,
+    long long until_ms, const char *admin, long long made_ms);
+/* Another node's act (an "admin" entry): applied here. */
+void cluster_admin_got(struct cluster *cl, const redisReply *fields);
 
 /*
  * The cluster as the layers below see it (core.h's struct cluster_ops,

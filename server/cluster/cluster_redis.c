@@ -277,14 +277,19 @@ cluster_redis_settled(const struct cluster *cl)
 static void
 cluster_redis_away(struct cluster *cl)
 {
-	if (cl->up_ms != 0) {
+	int was_up = cl->up_ms != 0;
+
+	if (was_up) {
 		cl->down_ms = clock_mono_ms();
 		cl->lost_once = 1;
+		cl->stats.outages++;
 	}
 	cl->up_ms = 0;
 	cl->beat_ms = 0;
 	if (cl->nsentinels > 0)
 		cl->master_known = 0; /* ask the sentinels again */
+	if (was_up)
+		cluster_clocks(cl, 1);
 }
 
 void

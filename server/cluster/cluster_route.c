@@ -62,6 +62,7 @@ struct route_req {
 	unsigned long long rseq;
 	int club;  /* for the club's node, not a room's */
 	int tries; /* lookups that found no live owner */
+	int sends; /* times it was sent to an owner */
 	enum route_state state;
 	char room[SERVER_ROOM_ID_MAX];
 	char owner[CLUSTER_NODE_MAX + 1]; /* where it was sent */
@@ -299,6 +300,7 @@ cluster_route_refuse(struct cluster *cl, struct route_home *h, const char *why)
 	memset(&req, 0, sizeof req);
 	proto_decode(pr->line, pr->len, &req, err, sizeof err);
 	cl->srv->out_free = 1; /* it shows nothing anyone changed */
+	cl->stats.refused++;
 	conn_error(h->c, &req, PROTO_E_NOT_READY, "%s", why);
 	cl->srv->out_free = was;
 	proto_request_free(&req);
@@ -384,6 +386,10 @@ cluster_route_send_req(
 		lens[i] = (size_t)-1;
 	lens[17] = pr->len;
 	cluster_stream_send(cl, owner, inc, "req", 18, f, lens);
+	if (pr->sends++ == 0)
+		cl->stats.forwarded++;
+	else
+		cl->stats.resent++;
 	ch->acked = ch->next - 1;
 	pr->state = ROUTE_SENT;
 	snprintf(pr->owner, sizeof pr->owner, "%s", owner);

@@ -91,6 +91,13 @@ struct standin {
 	 * client hearing why: it may have missed output), "told" (the
 	 * client was told why, as reconnect or replaced). */
 	const char *why;
+	/* In cl->standin_index by "home|inc|conn" while it is the newest
+	 * stand-in of that connection: the only one that can be open, and
+	 * the one requests and acknowledgements name, found without a walk
+	 * of every stand-in. */
+	struct table_link link;
+	char key[CLUSTER_STANDIN_KEY];
+	int indexed;
 };
 
 /* Send one numbered output entry to px's home. */
@@ -148,6 +155,8 @@ cluster_standin_free(struct standin *px)
 			*pp = px->next;
 			break;
 		}
+	if (px->indexed)
+		table_del(&px->cl->standin_index, &px->link);
 	while ((o = px->out) != NULL) {
 		px->out = o->next;
 		free(o);
@@ -340,33 +349,76 @@ cluster_standin_mark(struct standin *px, unsigned long long n)
 	cluster_standin_emit(px, "", 0);
 }
 
-/* The stand-in of (home, inc, conn) that is open, or NULL. */
+/* The index key of (home, inc, conn) into key. */
+static void
+cluster_standin_key(char key[CLUSTER_STANDIN_KEY], const char *home,
+    unsigned long long inc, unsigned long long conn)
+{
+	snprintf(key, CLUSTER_STANDIN_KEY, "%.*s|%llu|%llu", CLUSTER_NODE_MAX,
+	    home, inc, conn);
+}
+
+/* The newest stand-in of (home, inc, conn), open or closed, or NULL: a
+ * lookup in the index. */
+static struct standin *
+cluster_standin_newest(struct cluster *cl, const char *home,
+    unsigned long long inc, unsigned long long conn)
+{
+	char key[CLUSTER_STANDIN_KEY];
+	struct table_link *l;
+
+	cluster_standin_key(key, home, inc, conn);
+	l = table_find(&cl->standin_index, key);
+	return l != NULL ? TABLE_ITEM(l, struct standin, link) : NULL;
+}
+
+/* The stand-in of (home, inc, conn) that is open, or NULL. Only the
+ * newest of a connection can be: a new one is made only when none is. */
 static struct standin *
 cluster_standin_find(struct cluster *cl, const char *home,
     unsigned long long inc, unsigned long long conn)
 {
-	struct standin *px;
+	struct standin *px = cluster_standin_newest(cl, home, inc, conn);
 
-	for (px = cl->standins; px != NULL; px = px->next)
-		if (!px->closed && px->c != NULL && px->c->state == CONN_OPEN &&
-		    px->conn == conn && px->inc == inc &&
-		    strcmp(px->home, home) == 0)
-			return px;
+	if (px != NULL && !px->closed && px->c != NULL &&
+	    px->c->state == CONN_OPEN)
+		return px;
 	return NULL;
 }
 
-/* The stand-in sid of (home, inc, conn), open or closed, or NULL. */
+/* The stand-in sid of (home, inc, conn), open or closed, or NULL: the
+ * newest at once; an older, closed one (its output not yet all
+ * acknowledged) by a walk, which only such late entries pay. */
 static struct standin *
 cluster_standin_find_sid(struct cluster *cl, const char *home,
     unsigned long long inc, unsigned long long conn, unsigned long long sid)
 {
-	struct standin *px;
+	struct standin *px = cluster_standin_newest(cl, home, inc, conn);
 
+	if (px != NULL && px->sid == sid)
+		return px;
 	for (px = cl->standins; px != NULL; px = px->next)
 		if (px->sid == sid && px->conn == conn && px->inc == inc &&
 		    strcmp(px->home, home) == 0)
 			return px;
 	return NULL;
+}
+
+/* px is the newest stand-in of its connection: in the index, in place of
+ * the one before. */
+static void
+cluster_standin_index(struct cluster *cl, struct standin *px)
+{
+	struct standin *old =
+	    cluster_standin_newest(cl, px->home, px->inc, px->conn);
+
+	if (old != NULL) {
+		table_del(&cl->standin_index, &old->link);
+		old->indexed = 0;
+	}
+	cluster_standin_key(px->key, px->home, px->inc, px->conn);
+	table_add(&cl->standin_index, &px->link, px->key);
+	px->indexed = 1;
 }
 
 /* The player is connected again through a stand-in: back in every seat
@@ -424,6 +476,7 @@ cluster_standin_make(struct cluster *cl, const char *home,
 	bufferevent_enable(pair[1], EV_READ | EV_WRITE);
 	px->next = cl->standins;
 	cl->standins = px;
+	cluster_standin_index(cl, px);
 	/* Logged in as the home node says (nodes trust each other). */
 	p = player_get(srv, name);
 	if (p->conn != NULL && cluster_route_is_standin(p->conn)) {
@@ -507,6 +560,7 @@ cluster_standin_req(struct cluster *cl, const char *from,
 		return;
 	}
 	if (club ? !cluster_club_here(srv) : room_find(srv, room) == NULL) {
+		cl->stats.bounced++;
 		cluster_standin_bounce(cl, from, inc, conn, rseq);
 		return;
 	}
@@ -527,6 +581,7 @@ cluster_standin_req(struct cluster *cl, const char *from,
 	    ? CONN_MODE_TEXT
 	    : CONN_MODE_JSON;
 	px->last_rseq = rseq;
+	cl->stats.served++;
 	session_line(px->c, line->str, line->len);
 	cluster_standin_mark(px, rseq);
 }
@@ -644,11 +699,23 @@ cluster_standin_tick(struct cluster *cl)
 	}
 }
 
+int
+cluster_standin_count(const struct cluster *cl)
+{
+	const struct standin *px;
+	int n = 0;
+
+	for (px = cl->standins; px != NULL; px = px->next)
+		n += px->c != NULL;
+	return n;
+}
+
 void
 cluster_standin_stop(struct cluster *cl)
 {
 	while (cl->standins != NULL)
 		cluster_standin_free(cl->standins);
+	table_free(&cl->standin_index);
 }
 
 /* A stand-in's connection is about to be freed: its record keeps what
@@ -780,7 +847,7 @@ cluster_standin_resume(struct room *r)
 	if (r->status != ROOM_ADJOURNED)
 		return;
 	r->status = ROOM_PLAYING;
-	r->turn_start_ms = clock_mono_ms();
+	r->turn_start_ms = room_clock_now(r);
 	room_save(r);
 	room_after_move(r);
 }

@@ -131,6 +131,8 @@ cluster_stream_entry(struct cluster *cl, const redisReply *fields)
 	else if (strcmp(t, "kick") == 0)
 		cluster_lobby_kick(cl, cluster_stream_str(fields, "name"),
 		    cluster_stream_num(fields, "conn"));
+	else if (strcmp(t, "admin") == 0)
+		cluster_admin_got(cl, fields);
 }
 
 /* XREAD answered: every entry in order, then read on. */

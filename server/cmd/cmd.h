@@ -61,12 +61,20 @@ struct sanction *sanction_find(
 int sanction_addr_banned(const struct server *srv, const char *addr);
 int sanction_name_banned(struct server *srv, const char *name);
 int sanction_muted(struct conn *c, const struct proto_request *req);
+int sanction_hold(struct server *srv, const struct sanction *s);
 int sanction_add(struct server *srv, const struct sanction *s);
+void sanction_drop(
+    struct server *srv, enum sanction_kind kind, const char *target);
 int sanction_del(struct server *srv, enum sanction_kind kind,
     const char *target, char *shown);
 void sanction_json(struct server *srv, cJSON *bans, cJSON *mutes);
 void sanction_log(struct server *srv, const char *admin, const char *act,
     const char *target, const char *detail);
+
+/* cmd_moderate.c */
+void cmd_moderate_remote(struct server *srv, const char *act,
+    const char *target, long long until_ms, const char *admin,
+    long long made_ms);
 
 /* cmd_room.c */
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);

@@ -9,10 +9,13 @@
  * cannot sanction another operator, nor ban their own address.
  *
  * On a cluster, an announcement reaches the other nodes' players through
- * player_send; kick, ban and mute act on this node's memory: a kick or
- * a ban closes only connections of this node, another node reads an
- * identity's ban or mute at that player's next login there (sanction.c)
- * and an address ban at its next start (docs/PROTOCOL.md says so).
+ * player_send; every other act is stored here and sent to every other
+ * live node (cluster_ops admin, an "admin" stream entry), which applies
+ * it with cmd_moderate_remote: the sanction put in (or lifted from) its
+ * memory, and a kicked or banned player connected there closed (their
+ * stand-ins everywhere go with the connection). A node that misses the
+ * entry (Redis away) reads an identity's ban or mute at that player's
+ * next login there (sanction.c) and an address ban at its next start.
  */
 #include <string.h>
 #include <strings.h>
@@ -60,7 +63,8 @@ cmd_moderate_close(struct conn *o, enum proto_error e, const char *why)
 	net_close(o, 1);
 }
 
-/* The connection of the player called name on this node, or NULL. */
+/* The connection of the player called name on this node, or NULL (a
+ * stand-in of another node's player is not theirs: their home's is). */
 static struct conn *
 cmd_moderate_conn(struct server *srv, const char *name)
 {
@@ -68,7 +72,28 @@ cmd_moderate_conn(struct server *srv, const char *name)
 
 	if (p == NULL || p->conn == NULL || p->conn->state != CONN_OPEN)
 		return NULL;
+	if (srv->cluster_ops != NULL && srv->cluster_ops->is_standin(p->conn))
+		return NULL;
 	return p->conn;
+}
+
+/* Send an act made here to the cluster's other nodes (nothing alone). */
+static void
+cmd_moderate_tell(struct server *srv, const char *act, const char *target,
+    int64_t until_ms, const char *admin, int64_t made_ms)
+{
+	if (srv->cluster_ops != NULL)
+		srv->cluster_ops->admin(srv, act, target, (long long)until_ms,
+		    admin, (long long)made_ms);
+}
+
+/* 1 when name is connected to another node of the cluster (or acts here
+ * through a stand-in, its connection being elsewhere). */
+static int
+cmd_moderate_elsewhere(struct server *srv, const char *name)
+{
+	return srv->cluster_ops != NULL &&
+	    cmd_moderate_conn(srv, name) == NULL && player_online(srv, name);
 }
 
 void
@@ -81,21 +106,22 @@ cmd_kick(struct conn *c, const struct proto_request *req)
 	if (cmd_moderate_admin(c, req) != 0 ||
 	    cmd_moderate_target(c, req, req->name, name) != 0)
 		return;
-	if ((o = cmd_moderate_conn(c->srv, name)) == NULL) {
-		conn_error(c, req, PROTO_E_NOT_ALLOWED,
-		    c->srv->cluster_ops != NULL && player_online(c->srv, name)
-		        ? "%s is connected to another node of the cluster: "
-		          "kick them there"
-		        : "%s is not connected",
-		    name);
+	o = cmd_moderate_conn(c->srv, name);
+	if (o == NULL && !cmd_moderate_elsewhere(c->srv, name)) {
+		conn_error(
+		    c, req, PROTO_E_NOT_ALLOWED, "%s is not connected", name);
 		return;
 	}
 	sanction_log(c->srv, c->player->name, "kick", name, "");
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "name", name);
 	conn_reply(c, rep);
-	cmd_moderate_close(
-	    o, PROTO_E_KICKED, "an operator closed your connection");
+	if (o == NULL) /* their node closes them */
+		cmd_moderate_tell(
+		    c->srv, "kick", name, 0, c->player->name, clock_now_ms());
+	else
+		cmd_moderate_close(
+		    o, PROTO_E_KICKED, "an operator closed your connection");
 }
 
 void
@@ -132,6 +158,8 @@ cmd_mute(struct conn *c, const struct proto_request *req)
 	else
 		snprintf(detail, sizeof detail, "until unmuted");
 	sanction_log(c->srv, c->player->name, "mute", s.target, detail);
+	cmd_moderate_tell(
+	    c->srv, "mute", s.target, s.until_ms, s.admin, s.made_ms);
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "name", s.target);
 	if (req->has_minutes) {
@@ -155,6 +183,8 @@ cmd_unmute(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	sanction_log(c->srv, c->player->name, "unmute", shown, "");
+	cmd_moderate_tell(
+	    c->srv, "unmute", shown, 0, c->player->name, clock_now_ms());
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "name", shown);
 	conn_reply(c, rep);
@@ -208,6 +238,7 @@ cmd_ban_net(struct conn *c, const struct proto_request *req, const char *net)
 		return;
 	}
 	sanction_log(c->srv, c->player->name, "ban", s.target, "address");
+	cmd_moderate_tell(c->srv, "banaddr", s.target, 0, s.admin, s.made_ms);
 	TAILQ_FOREACH(o, &c->srv->conns, entry) {
 		if (o == c || o->state != CONN_OPEN ||
 		    !sanction_net_covers(&s, o->addr))
@@ -252,7 +283,10 @@ cmd_ban(struct conn *c, const struct proto_request *req)
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "name", s.target);
 	o = cmd_moderate_conn(c->srv, s.target);
-	cJSON_AddNumberToObject(rep, "closed", o != NULL);
+	/* one connected elsewhere is closed by their node */
+	cJSON_AddNumberToObject(rep, "closed",
+	    o != NULL || cmd_moderate_elsewhere(c->srv, s.target));
+	cmd_moderate_tell(c->srv, "ban", s.target, 0, s.admin, s.made_ms);
 	conn_reply(c, rep);
 	if (o != NULL)
 		cmd_moderate_close(o, PROTO_E_BANNED, "an operator banned you");
@@ -291,6 +325,9 @@ cmd_unban(struct conn *c, const struct proto_request *req)
 	}
 	sanction_log(c->srv, c->player->name, "unban", shown,
 	    kind == SANCTION_BANADDR ? "address" : "identity");
+	cmd_moderate_tell(c->srv,
+	    kind == SANCTION_BANADDR ? "unbanaddr" : "unban", shown, 0,
+	    c->player->name, clock_now_ms());
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(
 	    rep, kind == SANCTION_BANADDR ? "address" : "name", shown);
@@ -361,4 +398,84 @@ cmd_announce(struct conn *c, const struct proto_request *req)
 			net_send_cached(o, ev, &cache);
 	net_cache_clear(&cache);
 	cJSON_Delete(ev);
+}
+
+/* The connections of this node from the network of s closed (not
+ * stand-ins: their homes are checked there): how many. */
+static int
+cmd_moderate_close_net(struct server *srv, const struct sanction *s)
+{
+	struct conn *o;
+	int closed = 0;
+
+	TAILQ_FOREACH(o, &srv->conns, entry) {
+		if (o->state != CONN_OPEN || !sanction_net_covers(s, o->addr) ||
+		    (srv->cluster_ops != NULL &&
+		        srv->cluster_ops->is_standin(o)))
+			continue;
+		cmd_moderate_close(
+		    o, PROTO_E_BANNED, "an operator banned your address");
+		closed++;
+	}
+	return closed;
+}
+
+/*
+ * An operator's act made on another node of the cluster (stored there):
+ * act is "kick", "ban", "banaddr", "mute", "unban", "unbanaddr" or
+ * "unmute", on target (an identity, or a network "ADDR/BITS"). The
+ * sanction is put in or lifted from this node's memory (not stored
+ * again), and a kicked or banned player connected here is closed. Came
+ * through Redis from a node: checked as any input all the same.
+ */
+void
+cmd_moderate_remote(struct server *srv, const char *act, const char *target,
+    long long until_ms, const char *admin, long long made_ms)
+{
+	struct sanction s;
+	struct conn *o;
+	int net = strcmp(act, "banaddr") == 0 || strcmp(act, "unbanaddr") == 0;
+
+	memset(&s, 0, sizeof s);
+	if (net ? sanction_parse_net(target, &s) != 0
+	        : !player_name_valid(target))
+		return;
+	if (!net)
+		snprintf(s.target, sizeof s.target, "%s", target);
+	snprintf(s.admin, sizeof s.admin, "%s",
+	    player_name_valid(admin) ? admin : "?");
+	s.until_ms = until_ms;
+	s.made_ms = made_ms;
+	if (strcmp(act, "ban") == 0 || strcmp(act, "mute") == 0 ||
+	    strcmp(act, "banaddr") == 0) {
+		s.kind = act[0] == 'm' ? SANCTION_MUTE
+		    : net              ? SANCTION_BANADDR
+		                       : SANCTION_BAN;
+		if (sanction_hold(srv, &s) != 0)
+			log_warn("moderate: %s %s from another node not held: "
+			         "%d in force already",
+			    act, s.target, SERVER_SANCTIONS_MAX);
+	} else if (strcmp(act, "unban") == 0) {
+		sanction_drop(srv, SANCTION_BAN, s.target);
+	} else if (strcmp(act, "unmute") == 0) {
+		sanction_drop(srv, SANCTION_MUTE, s.target);
+	} else if (strcmp(act, "unbanaddr") == 0) {
+		sanction_drop(srv, SANCTION_BANADDR, s.target);
+	} else if (strcmp(act, "kick") != 0) {
+		return;
+	}
+	if (strcmp(act, "banaddr") == 0) {
+		log_info("moderate: %s by %s (another node): %d closed here",
+		    act, s.admin, cmd_moderate_close_net(srv, &s));
+		return;
+	}
+	if (strcmp(act, "kick") != 0 && strcmp(act, "ban") != 0)
+		return;
+	if ((o = cmd_moderate_conn(srv, s.target)) == NULL)
+		return;
+	log_info("moderate: %s %s by %s (another node): closed here", act,
+	    s.target, s.admin);
+	cmd_moderate_close(o, act[0] == 'k' ? PROTO_E_KICKED : PROTO_E_BANNED,
+	    act[0] == 'k' ? "an operator closed your connection"
+	                  : "an operator banned you");
 }

@@ -318,7 +318,7 @@ cmd_takeback_clocks(struct room *r, int n)
 			r->clock_ms[1] = r->hist[i].clock_ms[1];
 			break;
 		}
-	r->turn_start_ms = clock_mono_ms();
+	r->turn_start_ms = room_clock_now(r);
 }
 
 /* The accepted take-back of seat's last move: the room goes back to its

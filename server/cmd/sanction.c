@@ -271,24 +271,47 @@ sanction_put_row(struct server *srv, const struct sanction *s)
 	storeq_row(srv->storeq, "sanctions", SANCTION_PUT, 5, v);
 }
 
-/* Put s in force (replacing one of its kind and target), in memory and
- * as a row op. 0, or -1 when SERVER_SANCTIONS_MAX are in force. */
+/* Put s in force in memory only (replacing one of its kind and target):
+ * another node of a cluster stored it. 0, or -1 when
+ * SERVER_SANCTIONS_MAX are in force. */
 int
-sanction_add(struct server *srv, const struct sanction *s)
+sanction_hold(struct server *srv, const struct sanction *s)
 {
 	struct sanctions *all = srv->sanctions;
 	struct sanction *old = sanction_find(srv, s->kind, s->target);
 
 	if (old != NULL) {
 		*old = *s;
-	} else {
-		if (all->n >= SERVER_SANCTIONS_MAX)
-			return -1;
-		all->v = xgrow(all->v, all->n, &all->cap, 16, sizeof *all->v);
-		all->v[all->n++] = *s;
+		return 0;
 	}
+	if (all->n >= SERVER_SANCTIONS_MAX)
+		return -1;
+	all->v = xgrow(all->v, all->n, &all->cap, 16, sizeof *all->v);
+	all->v[all->n++] = *s;
+	return 0;
+}
+
+/* Put s in force (replacing one of its kind and target), in memory and
+ * as a row op. 0, or -1 when SERVER_SANCTIONS_MAX are in force. */
+int
+sanction_add(struct server *srv, const struct sanction *s)
+{
+	if (sanction_hold(srv, s) != 0)
+		return -1;
 	sanction_put_row(srv, s);
 	return 0;
+}
+
+/* Lift the sanction of kind on target in memory only (another node of a
+ * cluster lifted it in the store). */
+void
+sanction_drop(struct server *srv, enum sanction_kind kind, const char *target)
+{
+	struct sanctions *all = srv->sanctions;
+	struct sanction *s = sanction_find(srv, kind, target);
+
+	if (s != NULL)
+		*s = all->v[--all->n];
 }
 
 /* Lift the sanction of kind on target: in memory and as a row op, its

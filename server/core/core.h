@@ -101,6 +101,9 @@ struct room {
 	int64_t clock_initial_ms, clock_inc_ms; /* 0: no clock */
 	int64_t clock_ms[2];
 	int64_t turn_start_ms;
+	/* The clocks are stopped since then (mono ms; 0: running): the
+	 * cluster cut a player off (room_clock_stop). */
+	int64_t clock_stop_ms;
 	struct event *flag_timer;
 	struct event *bot_timer;
 	int bot_pending;
@@ -191,6 +194,13 @@ struct cluster_ops {
 	/* a tournament's room ended on a node that is not the club's: its
 	 * result goes to the club's node (0), or -1 when this node is it */
 	int (*club_room_ended)(struct room *r, int winner, const char *reason);
+	/* 1 when c is another node's player's stand-in here */
+	int (*is_standin)(const struct conn *c);
+	/* an operator's act made (and stored) here, for every other live
+	 * node to apply to its memory and its connections:
+	 * cmd_moderate_remote's acts */
+	void (*admin)(struct server *srv, const char *act, const char *target,
+	    long long until_ms, const char *admin, long long made_ms);
 };
 
 /* block.c */
@@ -348,6 +358,9 @@ void room_hist_push(struct room *r, const struct room_move *mv);
 void room_schedule_bot(struct room *r);
 void room_bot_retry(struct room *r);
 void room_clock_arm(struct room *r);
+int64_t room_clock_now(const struct room *r);
+void room_clock_stop(struct room *r);
+void room_clock_go(struct room *r);
 void room_recovered(struct room *r);
 /* worker.c: bot searches off the event loop */
 struct worker *worker_new(struct server *srv);

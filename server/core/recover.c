@@ -96,7 +96,7 @@ recover_clocks(struct room *r)
 		r->clock_ms[0] = r->hist[r->nhist - 1].clock_ms[0];
 		r->clock_ms[1] = r->hist[r->nhist - 1].clock_ms[1];
 	}
-	r->turn_start_ms = clock_mono_ms();
+	r->turn_start_ms = room_clock_now(r);
 }
 
 /* One stored room rebuilt and added to the server: the room, or NULL

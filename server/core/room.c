@@ -469,7 +469,7 @@ room_clock_left(const struct room *r, int seat)
 	int64_t left = r->clock_ms[seat];
 
 	if (r->status == ROOM_PLAYING && r->g->turn(r->st) == seat)
-		left -= clock_mono_ms() - r->turn_start_ms;
+		left -= room_clock_now(r) - r->turn_start_ms;
 	return left > 0 ? left : 0;
 }
 
@@ -937,7 +937,7 @@ room_clock_arm(struct room *r)
 		fatal("out of memory");
 	evtimer_del(r->flag_timer);
 	if (r->clock_initial_ms == 0 || r->status != ROOM_PLAYING ||
-	    r->g->seats < 2)
+	    r->g->seats < 2 || r->clock_stop_ms != 0)
 		return;
 	left = room_clock_left(r, r->g->turn(r->st));
 	tv.tv_sec = (time_t)(left / 1000);
@@ -953,7 +953,7 @@ room_flag_fell(evutil_socket_t fd, short what, void *arg)
 
 	if (r->status != ROOM_PLAYING)
 		return;
-	if (r->clock_initial_ms == 0)
+	if (r->clock_initial_ms == 0 || r->clock_stop_ms != 0)
 		return;
 	seat = r->g->turn(r->st);
 	if (room_clock_left(r, seat) > 0) {
@@ -964,7 +964,8 @@ room_flag_fell(evutil_socket_t fd, short what, void *arg)
 }
 
 /* Tell the room the clocks (a game with a clock only); running: as they
- * stand now, the side to move's clock charged. */
+ * stand now, the side to move's clock charged. A stopped room's event
+ * says so. */
 static void
 room_clock_event(struct room *r, int running)
 {
@@ -974,7 +975,50 @@ room_clock_event(struct room *r, int running)
 		return;
 	ev = room_event(r, PROTO_EV_CLOCK);
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, running));
+	if (r->clock_stop_ms != 0)
+		cJSON_AddBoolToObject(ev, "stopped", 1);
 	room_broadcast(r, ev);
+}
+
+/* The time the clocks read: now, or when they were stopped. */
+int64_t
+room_clock_now(const struct room *r)
+{
+	return r->clock_stop_ms != 0 ? r->clock_stop_ms : clock_mono_ms();
+}
+
+/* Stop the clocks of a timed game under way (a player cut off by the
+ * cluster, not by their own doing): nobody's time runs and no flag falls
+ * until room_clock_go; moves are still played. The room hears of it. */
+void
+room_clock_stop(struct room *r)
+{
+	if (r->clock_initial_ms == 0 || r->status != ROOM_PLAYING ||
+	    r->clock_stop_ms != 0)
+		return;
+	r->clock_stop_ms = clock_mono_ms();
+	if (r->flag_timer != NULL)
+		evtimer_del(r->flag_timer);
+	room_commit(r, 1, 0);
+	room_clock_event(r, 1);
+}
+
+/* Start stopped clocks again where they stood: the time they were
+ * stopped is charged to nobody. */
+void
+room_clock_go(struct room *r)
+{
+	int64_t now = clock_mono_ms();
+
+	if (r->clock_stop_ms == 0)
+		return;
+	r->turn_start_ms += now - r->clock_stop_ms;
+	r->clock_stop_ms = 0;
+	if (r->status != ROOM_PLAYING)
+		return;
+	room_commit(r, 1, 0);
+	room_clock_event(r, 1);
+	room_clock_arm(r);
 }
 
 /* The game begins (or begins again): clocks set; nothing stored or sent
@@ -991,7 +1035,7 @@ room_start_prepare(struct room *r)
 		r->clock_ms[i] = r->clock_initial_ms;
 		r->seats[i].rematch = 0;
 	}
-	r->turn_start_ms = clock_mono_ms();
+	r->turn_start_ms = room_clock_now(r);
 	r->rated = -1; /* the club decides (rating.c) */
 	r->unrated[0] = '\0';
 	ROOM_HOOKS(r->srv, started, r);
@@ -1222,7 +1266,7 @@ room_play(
 	mv.seat = seat;
 	r->g->format_move(r->st, m, mv.notation, sizeof mv.notation);
 	r->g->describe_move(r->st, m, mv.sentence, sizeof mv.sentence);
-	now = clock_mono_ms();
+	now = room_clock_now(r);
 	if (room_clock_charge(r, seat, now, clk) != 0) {
 		r->clock_ms[seat] = 0;
 		room_end(r, "win", 1 - seat, "timeout");
@@ -1400,7 +1444,7 @@ room_player_back(struct room *r, struct player *p)
 			if (r->seats[i].gone)
 				r->seats[i].gone_ms = clock_mono_ms();
 		r->status = ROOM_PLAYING;
-		r->turn_start_ms = clock_mono_ms();
+		r->turn_start_ms = room_clock_now(r);
 	}
 	room_commit(r, r->clock_initial_ms > 0 ? 2 : 1, 0);
 	ev = room_event(r, PROTO_EV_OPPONENT_BACK);

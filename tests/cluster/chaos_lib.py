@@ -73,16 +73,19 @@ def call(c, cmd, timeout, **fields):
 
 
 class Duel:
-    """Player a (node ia) creates an Ataxx 5x5 room that player b (node
-    ib) joins; both tracked. .acked: seq -> move acknowledged to either."""
+    """Player a (node ia) creates an Ataxx 5x5 room (with clock, create's
+    field, when given) that player b (node ib) joins; both tracked.
+    .acked: seq -> move acknowledged to either."""
 
-    def __init__(self, ck, cl, tag, ia, ib, names):
+    def __init__(self, ck, cl, tag, ia, ib, names, clock=None):
         self.ck, self.cl, self.tag = ck, cl, tag
         self.names = names
         self.a = player(cl.port(ia), names[0])
         self.b = player(cl.port(ib), names[1])
         self.old = []  # clients replaced after a reconnect
-        r = req(self.a, "create", game="ataxx", options={"size": 5})
+        extra = {"clock": clock} if clock else {}
+        r = req(self.a, "create", game="ataxx", options={"size": 5},
+                **extra)
         ck.ok(r and r.get("ok"), "%s: create: %r" % (tag, r))
         self.room = r["room"]
         j = req(self.b, "join", room=self.room)
