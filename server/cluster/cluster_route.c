@@ -67,6 +67,7 @@ struct route_req {
 	char room[SERVER_ROOM_ID_MAX];
 	char owner[CLUSTER_NODE_MAX + 1]; /* where it was sent */
 	int64_t sent_ms;
+	int64_t start_ms; /* when the client's request came */
 	struct event *timer;
 	size_t len;
 	char line[]; /* the request as the client sent it */
@@ -448,8 +449,12 @@ cluster_route_owner(redisAsyncContext *ac, void *reply, void *arg)
 		return;
 	}
 	/* No lease, and not an unfinished room of the store: there is no
-	 * such room (or it is a finished one, which the archive serves). */
+	 * such room (or it is a finished one, which the archive serves).
+	 * Only a list read since the request came says so: the room was
+	 * stored before its id was given out, but it may be newer than an
+	 * older list, and its lease not seen yet (its node set it late). */
 	if (owner[0] == '\0' && !pr->club &&
+	    cl->unfinished_ms >= pr->start_ms &&
 	    !cluster_room_unfinished(cl, pr->room)) {
 		cluster_route_local(cl, h);
 		return;
@@ -503,6 +508,7 @@ cluster_route_start(struct cluster *cl, struct conn *c, const char *room,
 	pr->cl = cl;
 	pr->conn = c->id;
 	pr->rseq = ++h->rseq;
+	pr->start_ms = clock_mono_ms();
 	pr->club = club;
 	snprintf(pr->room, sizeof pr->room, "%s", room);
 	memcpy(pr->line, line, len);
