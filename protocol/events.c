@@ -1,18 +1,45 @@
 /*
  * events.c: the protocol's vocabulary of events, in one table: each
- * event's wire name, whether it belongs to a room (room id and seq), and
- * its rendering in text mode (docs/PROTOCOL.md lists the same).
+ * event's wire name, whether it belongs to a room (room id and seq), its
+ * rendering in text mode and its lean form (docs/PROTOCOL.md lists the
+ * same).
  */
 #include <string.h>
 
 #include "protocol/protocol.h"
+
+/* 1 when the lean form leaves out member, a member of the event. */
+typedef int events_lean_fn(const cJSON *member);
 
 struct events_entry {
 	const char *name;
 	int in_room; /* 1: a room's event, with the room's id and seq (chat
 	                also comes from the lobby, without them) */
 	text_fn *text;
+	events_lean_fn *lean; /* NULL: the same in both forms */
 };
+
+/* The lean moved event says what changed and no more: the mover's name
+ * (its seat says who), the sentence, the position, the board rows and the
+ * status go (turn is null exactly when the status is "ended", and the
+ * ended event follows); clocks only in a room with clocks. A client
+ * applies the move with the rules, or asks state when seq skips one. */
+static int
+events_lean_moved(const cJSON *m)
+{
+	static const char *const gone[] = {
+	    "name", "text", "position", "board", "status"};
+	size_t i;
+
+	if (m->string == NULL)
+		return 0;
+	for (i = 0; i < sizeof gone / sizeof gone[0]; i++)
+		if (strcmp(m->string, gone[i]) == 0)
+			return 1;
+	if (strcmp(m->string, "clocks") == 0)
+		return cJSON_IsNull(m);
+	return 0;
+}
 
 static const struct events_entry events_table[] = {
     [PROTO_EV_WELCOME] = {"welcome", 0, text_event_welcome},
@@ -22,7 +49,7 @@ static const struct events_entry events_table[] = {
     [PROTO_EV_JOINED] = {"joined", 1, text_event_joined},
     [PROTO_EV_LEFT] = {"left", 1, text_event_left},
     [PROTO_EV_STARTED] = {"started", 1, text_event_started},
-    [PROTO_EV_MOVED] = {"moved", 1, text_event_moved},
+    [PROTO_EV_MOVED] = {"moved", 1, text_event_moved, events_lean_moved},
     [PROTO_EV_ENDED] = {"ended", 1, text_event_ended},
     [PROTO_EV_DRAW_OFFERED] = {"draw_offered", 1, text_event_draw_offered},
     [PROTO_EV_DRAW_DECLINED] = {"draw_declined", 1, text_event_draw_declined},
@@ -91,6 +118,14 @@ text_fn *
 proto_event_text(enum proto_event_kind e)
 {
 	return events_table[e].text;
+}
+
+int
+proto_event_lean_drops(enum proto_event_kind e, const cJSON *member)
+{
+	if ((int)e < 0 || e >= PROTO_EV_COUNT || events_table[e].lean == NULL)
+		return 0;
+	return events_table[e].lean(member);
 }
 
 enum proto_event_kind

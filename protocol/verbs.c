@@ -28,7 +28,7 @@ struct verbs_entry {
 static const struct verbs_entry verbs_hello = {
     .name = "hello",
     .login = 0,
-    .fields = F(NAME) | F(TOKEN) | F(PROTO),
+    .fields = F(NAME) | F(TOKEN) | F(PROTO) | F(EVENTS),
     .required = F(NAME),
     .args = PROTO_ARGS_FIELDS,
     .positional = {PROTO_F_NAME, PROTO_F_TOKEN},

@@ -107,8 +107,13 @@ cmd_move(struct conn *c, const struct proto_request *req)
 	}
 	seq = r->seq;
 	rep = proto_reply(req);
-	cJSON_AddStringToObject(rep, "room", r->id);
-	cJSON_AddStringToObject(rep, "move", r->hist[r->nhist - 1].notation);
+	/* The lean form's reply says only which event is the move: the
+	 * moved event carries its room and notation. */
+	if (!c->lean) {
+		cJSON_AddStringToObject(rep, "room", r->id);
+		cJSON_AddStringToObject(
+		    rep, "move", r->hist[r->nhist - 1].notation);
+	}
 	proto_add_int(rep, "seq", seq);
 	conn_reply(c, rep);
 	room_after_move(r);

@@ -840,7 +840,7 @@ room_watcher_news(struct room *r)
 void
 room_broadcast(struct room *r, cJSON *ev)
 {
-	struct net_cache cache = {NULL, NULL};
+	struct net_cache cache = {NULL, NULL, NULL};
 	int i;
 
 	for (i = 0; i < r->g->seats; i++) {
@@ -1194,6 +1194,21 @@ room_clock_charge(const struct room *r, int seat, int64_t now, int64_t clk[2])
 	return 0;
 }
 
+/* A moved event's "scores": the game's score per seat in seat order (an
+ * array, a few bytes in the lean form); none when the game keeps none. */
+static void
+room_add_score_list(cJSON *ev, const struct rules_status *st)
+{
+	cJSON *a;
+	int i;
+
+	if (st->nscores == 0)
+		return;
+	a = cJSON_AddArrayToObject(ev, "scores");
+	for (i = 0; i < st->nscores && i < 2; i++)
+		cJSON_AddItemToArray(a, proto_int(st->score[i]));
+}
+
 /* Append a move to the room's history (play and recovery). */
 void
 room_hist_push(struct room *r, const struct room_move *mv)
@@ -1270,6 +1285,7 @@ room_play(
 			cJSON_AddNullToObject(ev, "turn");
 		cJSON_AddStringToObject(ev, "status",
 		    st.result == RULES_PLAYING ? "playing" : "ended");
+		room_add_score_list(ev, &st);
 	}
 	room_add_position_event(r, ev);
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
