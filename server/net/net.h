@@ -171,6 +171,7 @@ int net_bind_port(struct server *srv, const char *host, int port,
 
 /* reply.c */
 void conn_reply(struct conn *c, cJSON *reply);
+void conn_reply_line(struct conn *c, const char *line, size_t len);
 void conn_error(struct conn *c, const struct proto_request *req,
     enum proto_error e, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -167,6 +167,31 @@ def test_clocks_and_end(chk, srv):
     hal.close()
 
 
+def test_reply_bytes(chk, srv):
+    """The move's reply, printed from a template, is byte for byte what
+    the tree printed: with a string id that holds an escape, without an
+    id, and in the lean form."""
+    jo = Client(srv.port)
+    jo.call("hello", name="jo")
+    kim = lean_login(srv.port, "kim")
+    room = lean_room(chk, srv, jo, kim)
+    jo.drain(0.2)
+    jo.raw(b'{"cmd":"move","id":"a\\"b","move":"b6"}\n')
+    want = ('{"re":"move","id":"a\\"b","ok":true,"room":"%s","move":"b6",'
+            '"seq":4}' % room)
+    chk.eq(jo.line(), want, "the full reply with a string id")
+    kim.drain(0.2)
+    kim.raw(b'{"cmd":"move","id":12,"move":"f6"}\n')
+    chk.eq(kim.line(), '{"re":"move","id":12,"ok":true,"seq":5}',
+           "the lean reply")
+    jo.drain(0.2)
+    jo.raw(b'{"cmd":"move","move":"a7c5"}\n')
+    chk.eq(jo.line(), '{"re":"move","ok":true,"room":"%s","move":"a7c5",'
+           '"seq":6}' % room, "the full reply without an id")
+    jo.close()
+    kim.close()
+
+
 def test_bad_option(chk, srv):
     c = Client(srv.port)
     rep = c.call("hello", name="ivy", events="tiny")
@@ -182,7 +207,7 @@ def main():
     chk = Checks()
     with Server(a.build, extra=FAST) as srv:
         for t in (test_lean_move, test_full_by_default, test_clocks_and_end,
-                  test_bad_option):
+                  test_reply_bytes, test_bad_option):
             try:
                 t(chk, srv)
             except Exception as e:  # a crash is one failure
