@@ -17,7 +17,8 @@
 # as the open-files limit allows, named in the row, when it is lower);
 # once more with the room named in each move (the server finds it by id);
 # moves in 100 rooms through WebSockets (--web-port, loadgen -W) against
-# the same over TCP in the same run;
+# the same over TCP in the same run; moves in 10 and 100 rooms with lean
+# moved events (loadgen -e) against the full form in the same run;
 # moves at a fixed pace (PACE moves/s in PACED_ROOMS rooms) with each
 # store, whose bystander shows what the loop makes others wait when it is
 # not saturated (its baseline: echod's bystander with no other load);
@@ -394,6 +395,18 @@ measure tablerod-ws memory -m moves -r 100 -W
 cp "$TMP/runs" "$TMP/t"
 rate_row "ataxx moves, 100 rooms, memory, websocket (baseline: tcp)" \
     "moves/s" ws100
+
+# Moves with lean events (issue 32: hello's "events":"lean"; loadgen -e,
+# whose players apply each move to their own board) against the full
+# form, in the same run: 10 and 100 rooms in memory.
+for rooms in 10 100; do
+	measure tablerod memory -m moves -r $rooms
+	cp "$TMP/runs" "$TMP/e"
+	measure tablerod memory -m moves -r $rooms -e
+	cp "$TMP/runs" "$TMP/t"
+	rate_row "ataxx moves, $rooms rooms, memory, lean events (baseline: full)" \
+	    "moves/s" "lean$rooms"
+done
 
 # paced_rows KEY [NAME]: moves at PACE moves/s in PACED_ROOMS rooms with
 # SRV_BIN and each store, one row each (kept as paced.KEY.STORE; NAME, if
