@@ -30,11 +30,14 @@
  * measured window (0.5), e.g. to measure 10,000 rooms once their games have
  * reached their usual length. Usage: loadgen -m MODE -p PORT [-P PID] [-s
  * SECONDS] [-w SECONDS] [-c N]
- *        [-d N] [-r N] [-R] [-t RATE] [-l N] [-x SEED] [-L RATE]
+ *        [-d N] [-r N] [-R] [-e] [-t RATE] [-l N] [-x SEED] [-L RATE]
  * rate= counts the replies in the window: pings, or in moves mode the
  * moves acknowledged (not the rematches and state requests between them).
  * -W: speak through a WebSocket (PORT is tablerod's --web-port): one
  * message per text frame, framed and masked by wslay, as a browser does.
+ * -e (moves mode): the players say hello with "events":"lean" and apply
+ * each lean moved event to their own board (docs/PROTOCOL.md, "Lean
+ * events"), as a client with the rules does.
  * Two nodes of a cluster (moves mode): -q PORT2 with -S LAYOUT puts the
  * rooms' players on PORT and PORT2: split, each room's two players on the
  * same node, rooms alternating (every move local to its room's owner);
@@ -179,6 +182,7 @@ struct lg {
 	FILE *acklog;                  /* -A: ok move replies, or NULL */
 	int named;                     /* -R: every move names its room */
 	int ws;                        /* -W: through a WebSocket */
+	int lean; /* -e: lean moved events, each applied to the board here */
 	double pace; /* -t: moves per second in all, 0: as fast as answered */
 	double seconds, warmup;
 	unsigned long long rng;
@@ -765,13 +769,16 @@ lg_hello(struct lg_conn *c)
 {
 	char line[160];
 
+	const char *lean = c->lg->lean ? ",\"events\":\"lean\"" : "";
+
 	if (c->token[0] != '\0')
 		snprintf(line, sizeof line,
-		    "{\"cmd\":\"hello\",\"name\":\"%s\",\"token\":\"%s\"}\n",
-		    c->name, c->token);
+		    "{\"cmd\":\"hello\",\"name\":\"%s\",\"token\":\"%s\"%s}"
+		    "\n",
+		    c->name, c->token, lean);
 	else
 		snprintf(line, sizeof line,
-		    "{\"cmd\":\"hello\",\"name\":\"%s\"}\n", c->name);
+		    "{\"cmd\":\"hello\",\"name\":\"%s\"%s}\n", c->name, lean);
 	lg_send(c, line, "hello");
 }
 
@@ -1019,6 +1026,70 @@ lg_fast_moved(struct lg_conn *c, const char *line)
 	return 0;
 }
 
+/* The string value of member key in a flat JSON line ("seat", "move"),
+ * copied into buf; 0, or -1 when it is not there as a string. */
+static int
+lg_fast_str(const char *line, const char *key, char *buf, size_t len)
+{
+	char pat[32];
+	const char *v, *q;
+
+	snprintf(pat, sizeof pat, "\"%s\":\"", key);
+	if ((v = strstr(line, pat)) == NULL)
+		return -1;
+	v += strlen(pat);
+	if ((q = strchr(v, '"')) == NULL || (size_t)(q - v) >= len)
+		return -1;
+	memcpy(buf, v, (size_t)(q - v));
+	buf[q - v] = '\0';
+	return 0;
+}
+
+/* A lean moved event (-e): the move applied to c's board by Ataxx's rules
+ * (a clone or a jump, the neighbours taken; a pass changes nothing), the
+ * turn and whether the game goes on; -1 when the line is not shaped as
+ * expected (c then asks state). */
+static int
+lg_lean_moved(struct lg_conn *c, const char *line)
+{
+	char seat[16], mv[16];
+	char me, them;
+	int n = c->n, fr, fc, tr, tc, dr, dc, len;
+
+	c->playing = strstr(line, "\"turn\":null") == NULL;
+	c->myturn = c->turnmark[0] != '\0' && strstr(line, c->turnmark) != NULL;
+	if (lg_fast_str(line, "seat", seat, sizeof seat) != 0)
+		return strstr(line, "\"seat\":null") != NULL ? 0 : -1;
+	if (lg_fast_str(line, "move", mv, sizeof mv) != 0)
+		return -1;
+	if (strcmp(mv, "0000") == 0)
+		return 0;
+	/* the first seat's pieces are x (lg_started) */
+	me = strcmp(seat, c->seat) == 0 ? c->mine : c->mine == 'x' ? 'o' : 'x';
+	them = me == 'x' ? 'o' : 'x';
+	len = (int)strlen(mv);
+	if (len != 2 && len != 4)
+		return -1;
+	tc = mv[len - 2] - 'a';
+	tr = n - (mv[len - 1] - '0');
+	if (tc < 0 || tc >= n || tr < 0 || tr >= n)
+		return -1;
+	if (len == 4) {
+		fc = mv[0] - 'a';
+		fr = n - (mv[1] - '0');
+		if (fc < 0 || fc >= n || fr < 0 || fr >= n)
+			return -1;
+		c->board[fr][fc] = '.';
+	}
+	c->board[tr][tc] = me;
+	for (dr = -1; dr <= 1; dr++)
+		for (dc = -1; dc <= 1; dc++)
+			if (tr + dr >= 0 && tr + dr < n && tc + dc >= 0 &&
+			    tc + dc < n && c->board[tr + dr][tc + dc] == them)
+				c->board[tr + dr][tc + dc] = me;
+	return 0;
+}
+
 /* A started event: c's seat, its pieces and the position. */
 static void
 lg_started(struct lg_conn *c, const cJSON *m)
@@ -1131,6 +1202,12 @@ lg_game_line(struct lg_conn *c, const char *line, size_t len)
 			fputc('\n', c->lg->acklog);
 		}
 		lg_replied(c, 1);
+		return;
+	}
+	if (strncmp(line, "{\"event\":\"moved\"", 16) == 0 && c->lg->lean &&
+	    c->lg->mode == LG_MOVES) {
+		if (lg_lean_moved(c, line) != 0)
+			c->resync = 1;
 		return;
 	}
 	if (strncmp(line, "{\"event\":\"moved\"", 16) == 0) {
@@ -1595,7 +1672,7 @@ lg_usage(void)
 	fprintf(stderr,
 	    "usage: loadgen -m ping|moves|idle|bots -p PORT [-P PID] "
 	    "[-s SECONDS] [-w WARMUP]\n"
-	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-W] "
+	    "               [-c CONNS] [-d DEPTH] [-r ROOMS] [-R] [-W] [-e] "
 	    "[-t RATE] [-l LEVEL] [-x SEED] [-L RATE]\n"
 	    "               [-q PORT2 -S split|cross|far] [-A ACKFILE] "
 	    "[-Q PID]...\n"
@@ -1643,7 +1720,7 @@ lg_options(struct lg *lg, int argc, char **argv)
 	lg->rng = 88172645463325252ULL;
 	lg->flood_n = LG_FLOOD_CONNS;
 	while ((o = getopt(argc, argv,
-	            "m:p:P:Q:s:w:c:d:r:l:x:RWt:L:q:S:A:F:f:n:")) != -1) {
+	            "m:p:P:Q:s:w:c:d:r:l:x:RWet:L:q:S:A:F:f:n:")) != -1) {
 		switch (o) {
 		case 'm':
 			lg->mode = lg_mode(optarg);
@@ -1677,6 +1754,9 @@ lg_options(struct lg *lg, int argc, char **argv)
 			break;
 		case 'W':
 			lg->ws = 1;
+			break;
+		case 'e':
+			lg->lean = 1;
 			break;
 		case 't':
 			lg->pace = atof(optarg);

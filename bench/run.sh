@@ -17,7 +17,8 @@
 # as the open-files limit allows, named in the row, when it is lower);
 # once more with the room named in each move (the server finds it by id);
 # moves in 100 rooms through WebSockets (--web-port, loadgen -W) against
-# the same over TCP in the same run;
+# the same over TCP in the same run; moves in 10 and 100 rooms with lean
+# moved events (loadgen -e) against the full form in the same run;
 # moves at a fixed pace (PACE moves/s in PACED_ROOMS rooms) with each
 # store, whose bystander shows what the loop makes others wait when it is
 # not saturated (its baseline: echod's bystander with no other load);
@@ -27,10 +28,11 @@
 # pipelining flood: loadgen -F) against the same server quiet; the guest
 # history storm (a bystander's ping while 8 guests ask for the history of
 # a player with 300,000 games, bench/history_storm.py); idle connections
-# (RSS per connection); a bystander's ping while bots think; perft; the
-# store alone. After the table, one line per target of issues 14, 18 and
-# 30 with the measured value and "met" or "missed" (a missed target does
-# not fail the run).
+# (RSS per connection); the bytes of an Ataxx move between two JSON
+# players, lean form against full (bench/move_bytes.py); a bystander's
+# ping while bots think; perft; the store alone. After the table, one
+# line per target of issues 14, 18, 30 and 32 with the measured value and
+# "met" or "missed" (a missed target does not fail the run).
 #
 # Usage: sh bench/run.sh BUILD_DIR
 # BENCH_QUICK=1: one run of 1 s, 10 and 100 rooms, two stores, 10,000
@@ -394,6 +396,18 @@ cp "$TMP/runs" "$TMP/t"
 rate_row "ataxx moves, 100 rooms, memory, websocket (baseline: tcp)" \
     "moves/s" ws100
 
+# Moves with lean events (issue 32: hello's "events":"lean"; loadgen -e,
+# whose players apply each move to their own board) against the full
+# form, in the same run: 10 and 100 rooms in memory.
+for rooms in 10 100; do
+	measure tablerod memory -m moves -r $rooms
+	cp "$TMP/runs" "$TMP/e"
+	measure tablerod memory -m moves -r $rooms -e
+	cp "$TMP/runs" "$TMP/t"
+	rate_row "ataxx moves, $rooms rooms, memory, lean events (baseline: full)" \
+	    "moves/s" "lean$rooms"
+done
+
 # paced_rows KEY [NAME]: moves at PACE moves/s in PACED_ROOMS rooms with
 # SRV_BIN and each store, one row each (kept as paced.KEY.STORE; NAME, if
 # any, in the label): the achieved rate against the pace asked (a ratio
@@ -522,6 +536,24 @@ keep idle "$t"
 measure echod - -m idle -c "$IDLE"
 row "$IDLE idle connections, RSS each" "KiB" "$t" "$(get per_conn_kib)" \
     - - - - -
+
+# Bytes on the wire per move (issue 32): one seeded Ataxx game between two
+# JSON players in each form of the moved event (bench/move_bytes.py, about
+# a second): the mover's reply and the event to each player, the mean over
+# the game (the largest move in the latency column). Bytes do not vary
+# from run to run: measured once.
+if command -v python3 >/dev/null 2>&1; then
+	python3 "$HERE/move_bytes.py" --build "$BUILD" >"$TMP/runs" \
+	    2>"$TMP/mb.err" || {
+		echo "run.sh: move bytes: FAILED: $(tail -n 3 "$TMP/mb.err")" >&2
+		status=1
+	}
+	row "bytes per Ataxx move, 2 JSON players, lean (baseline: full)" \
+	    "bytes" "$(get lean_mean)" "$(get full_mean)" - - \
+	    "largest $(get lean_max) / $(get full_max)" - -
+	keep bytes.lean.max "$(get lean_max)"
+	keep bytes.ratio "$(ratio "$(get lean_mean)" "$(get full_mean)")"
+fi
 
 measure tablerod normal -m bots -r "$BOT_ROOMS" -l "$BOT_LEVEL"
 t=$(get by_p99_ms) tm="$(get rate) bot moves/s" tc=$(get server_cpu)
@@ -675,6 +707,9 @@ for mode in default lifted; do
 	target "bystander p99, guest history storm ($mode) / quiet" \
 	    "$(kept "history..$mode.ratio")" "<=" 1.5
 done
+echo "targets (issue 32):"
+target "bytes of the largest Ataxx move, lean, 2 JSON players" \
+    "$(kept bytes.lean.max)" "<=" 250
 # The bots: time per move, depth and nodes per second of each level from the
 # start and a middle game; Stones' value; short ladders (time x SCALE).
 # The full ladder (hours on two cores; times x0.1, 100 Ataxx and 20 Amazons

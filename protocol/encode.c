@@ -2,7 +2,7 @@
  * encode.c: builds replies, errors and events as cJSON objects and prints
  * them as one JSON line each, into a reused buffer. The request's id goes
  * back as the raw text it came as; members named "_..." are for text mode
- * and never printed.
+ * and never printed; the lean form of an event (events.c) leaves out more.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -148,7 +148,7 @@ proto_welcome(const char *version)
 #define ENCODE_OUT_MIN 1024
 
 /* First allocation of the list of members left out: an event has one
- * (its "_picture"); room for a few more at no cost. */
+ * (its "_picture"), a lean moved event up to seven; no growth for those. */
 #define ENCODE_HIDDEN_MIN 8
 
 /* A member left out of the printed line, and where to put it back. */
@@ -286,8 +286,41 @@ encode_print(struct proto_out *o, cJSON *msg)
 	return 0;
 }
 
-int
-proto_json_encode(struct proto_out *o, const cJSON *msg)
+/* The kind of event msg is, when the lean form of it differs from the
+ * full one; PROTO_EV_COUNT for anything else (a reply, or an event the
+ * same in both forms). */
+static enum proto_event_kind
+encode_lean_kind(const cJSON *msg)
+{
+	const cJSON *ev = cJSON_GetObjectItemCaseSensitive(msg, "event");
+
+	if (!cJSON_IsString(ev))
+		return PROTO_EV_COUNT;
+	return proto_event_from_name(ev->valuestring);
+}
+
+/* Take out, recording them in o->hidden from *n on, the members of msg
+ * that the lean form of its event leaves out; 0, or -1 out of memory. */
+static int
+encode_hide_lean(struct proto_out *o, size_t *n, cJSON *msg)
+{
+	enum proto_event_kind e = encode_lean_kind(msg);
+	cJSON *c, *next;
+
+	if (e == PROTO_EV_COUNT)
+		return 0;
+	for (c = msg->child; c != NULL; c = next) {
+		next = c->next;
+		if (proto_event_lean_drops(e, c) &&
+		    encode_hide_one(o, n, msg, c) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* msg as one JSON line into o, in the lean form when lean is 1. */
+static int
+encode_json(struct proto_out *o, const cJSON *msg, int lean)
 {
 	/* cJSON's printer is not const: msg is put back as it was. */
 	cJSON *m = (cJSON *)msg;
@@ -299,6 +332,8 @@ proto_json_encode(struct proto_out *o, const cJSON *msg)
 		rc = -1;
 	else {
 		rc = encode_hide(o, &n, m);
+		if (rc == 0 && lean)
+			rc = encode_hide_lean(o, &n, m);
 		if (rc == 0)
 			rc = encode_print(o, m);
 		encode_unhide(o, n);
@@ -312,6 +347,18 @@ proto_json_encode(struct proto_out *o, const cJSON *msg)
 	o->p[o->len++] = '\n';
 	o->p[o->len] = '\0';
 	return 0;
+}
+
+int
+proto_json_encode(struct proto_out *o, const cJSON *msg)
+{
+	return encode_json(o, msg, 0);
+}
+
+int
+proto_json_encode_lean(struct proto_out *o, const cJSON *msg)
+{
+	return encode_json(o, msg, 1);
 }
 
 void

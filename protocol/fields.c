@@ -98,6 +98,8 @@ static const struct fields_entry fields_table[PROTO_F_COUNT] = {
         FIELDS_PLAIN, 0, FIELDS_OFF(password), NULL},
     [PROTO_F_OLD] = {"old", FIELDS_STRING, PROTO_PASSWORD_MAX, FIELDS_PLAIN, 0,
         FIELDS_OFF(old), NULL},
+    [PROTO_F_EVENTS] = {"events", FIELDS_ENUM, PROTO_FIELD_MAX, FIELDS_PLAIN, 0,
+        FIELDS_OFF(events), "full, lean"},
 };
 
 /* A boolean field's two members: *has (given) and the value. */

@@ -361,6 +361,11 @@ enum proto_event_kind proto_event_from_name(const char *name);
  * replaced, shutdown). */
 int proto_event_in_room(enum proto_event_kind e);
 
+/* 1 when the lean form of events (hello's "events":"lean") leaves out
+ * member, a member of an event of kind e; 0 for a member both forms
+ * print (and for every member of an event with no lean form). */
+int proto_event_lean_drops(enum proto_event_kind e, const cJSON *member);
+
 /* The first event whose row lacks a name or text rendering, or
  * PROTO_EV_COUNT when every row is complete. */
 enum proto_event_kind proto_events_check(void);
@@ -436,6 +441,7 @@ struct proto_request {
 	int has_minutes; /* mute: how long; absent: until unmute */
 	long long minutes;
 	char *address; /* ban, unban: an address or a network, "ADDR[/BITS]" */
+	char *events;  /* hello: "full" or "lean" moved events */
 };
 
 /*
@@ -525,6 +531,12 @@ struct proto_out {
  * read msg meanwhile. 0, or -1 when out of memory or msg cannot be printed
  * (o is then empty). */
 int proto_json_encode(struct proto_out *o, const cJSON *msg);
+
+/* proto_json_encode() in the lean form a client asks for with hello's
+ * "events":"lean": an event that has one (proto_event_lean) is printed
+ * without the members that form leaves out; anything else as in the
+ * full form. */
+int proto_json_encode_lean(struct proto_out *o, const cJSON *msg);
 
 /* Free o's memory and zero it. */
 void proto_out_free(struct proto_out *o);
@@ -638,6 +650,7 @@ enum proto_field {
 	PROTO_F_ADDRESS,
 	PROTO_F_PASSWORD,
 	PROTO_F_OLD,
+	PROTO_F_EVENTS,
 	PROTO_F_COUNT
 };
 

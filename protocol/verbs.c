@@ -10,6 +10,9 @@
 #include "protocol/protocol.h"
 
 #define F(x) (1u << PROTO_F_##x)
+/* A verb's fields are bits of an unsigned: a field past the 32nd needs a
+ * wider type. */
+_Static_assert(PROTO_F_COUNT <= 32, "more fields than bits in .fields");
 
 /* One verb: each row below is named verbs_<name>. */
 struct verbs_entry {
@@ -28,7 +31,7 @@ struct verbs_entry {
 static const struct verbs_entry verbs_hello = {
     .name = "hello",
     .login = 0,
-    .fields = F(NAME) | F(TOKEN) | F(PROTO) | F(PASSWORD),
+    .fields = F(NAME) | F(TOKEN) | F(PROTO) | F(PASSWORD) | F(EVENTS),
     .required = F(NAME),
     .args = PROTO_ARGS_FIELDS,
     .positional = {PROTO_F_NAME, PROTO_F_TOKEN},

@@ -346,6 +346,17 @@ cluster_route_wait(struct cluster *cl, struct route_home *h)
 	evtimer_add(pr->timer, &tv);
 }
 
+/* The output form of c as the stand-in takes it: "text", "json", or
+ * "lean" (JSON with lean events, read as "json" by a node that knows no
+ * lean form). */
+static const char *
+cluster_route_mode(const struct conn *c)
+{
+	if (c->mode == CONN_MODE_TEXT)
+		return "text";
+	return c->lean ? "lean" : "json";
+}
+
 /* Send h's request (again, with the same number) to node (which may be
  * the request's own owner field: it is copied first). */
 static void
@@ -375,7 +386,7 @@ cluster_route_send_req(
 	snprintf(ack, sizeof ack, "%llu", ch->next - 1);
 	f[0] = "conn", f[1] = h->key;
 	f[2] = "name", f[3] = c->player->name;
-	f[4] = "mode", f[5] = c->mode == CONN_MODE_TEXT ? "text" : "json";
+	f[4] = "mode", f[5] = cluster_route_mode(c);
 	f[6] = "room", f[7] = pr->room;
 	f[8] = "club", f[9] = pr->club ? "1" : "0";
 	f[10] = "rseq", f[11] = rseq;

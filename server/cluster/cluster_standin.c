@@ -580,6 +580,7 @@ cluster_standin_req(struct cluster *cl, const char *from,
 	px->c->mode = strcmp(cluster_stream_str(fields, "mode"), "text") == 0
 	    ? CONN_MODE_TEXT
 	    : CONN_MODE_JSON;
+	px->c->lean = strcmp(cluster_stream_str(fields, "mode"), "lean") == 0;
 	px->last_rseq = rseq;
 	cl->stats.served++;
 	session_line(px->c, line->str, line->len);

@@ -271,7 +271,7 @@ cmd_who(struct conn *c, const struct proto_request *req)
 void
 cmd_chat(struct conn *c, const struct proto_request *req)
 {
-	struct net_cache cache = {NULL, NULL};
+	struct net_cache cache = {NULL, NULL, NULL};
 	struct conn *o;
 	cJSON *ev;
 

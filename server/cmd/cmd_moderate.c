@@ -375,7 +375,7 @@ cmd_announce_elsewhere(struct server *srv, const cJSON *ev)
 void
 cmd_announce(struct conn *c, const struct proto_request *req)
 {
-	struct net_cache cache = {NULL, NULL};
+	struct net_cache cache = {NULL, NULL, NULL};
 	struct conn *o;
 	cJSON *ev, *rep;
 	int n = 0;

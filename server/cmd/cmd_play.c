@@ -72,6 +72,72 @@ cmd_need_duo(struct conn *c, const struct proto_request *req, struct room *r)
 	return -1;
 }
 
+/* The longest move reply printed from its template: the members' names,
+ * the id, the room's id, the notation and the seq's digits. */
+#define CMD_MOVE_REPLY_MAX                                                     \
+	(64 + PROTO_ID_MAX + SERVER_ROOM_ID_MAX + SERVER_MOVE_TEXT_MAX + 24)
+
+/* Is s printable in a JSON string as it is (no quote, backslash or control
+ * character to escape)? */
+static int
+cmd_json_plain(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
+			return 0;
+	return 1;
+}
+
+/* The reply to a JSON client's move, printed from a template as cJSON
+ * would print its tree (the busiest reply: no tree to build, print and
+ * free). 0, or -1 when the request is not the plain case (a text-mode
+ * connection, a cmd spelled otherwise, a notation to escape): then the
+ * caller builds the tree. */
+static int
+cmd_move_reply_line(struct conn *c, const struct proto_request *req,
+    const struct room *r, long long seq)
+{
+	const char *mv = r->hist[r->nhist - 1].notation;
+	char line[CMD_MOVE_REPLY_MAX];
+	int n;
+
+	if (c->mode != CONN_MODE_JSON || req->cmd == NULL ||
+	    strcmp(req->cmd, "move") != 0 || !cmd_json_plain(mv) ||
+	    !cmd_json_plain(r->id))
+		return -1;
+	n = snprintf(line, sizeof line, "{\"re\":\"move\"%s%s,\"ok\":true",
+	    req->id != NULL ? ",\"id\":" : "", req->id != NULL ? req->id : "");
+	if (n > 0 && (size_t)n < sizeof line && !c->lean)
+		n += snprintf(line + n, sizeof line - (size_t)n,
+		    ",\"room\":\"%s\",\"move\":\"%s\"", r->id, mv);
+	if (n > 0 && (size_t)n < sizeof line)
+		n += snprintf(
+		    line + n, sizeof line - (size_t)n, ",\"seq\":%lld}\n", seq);
+	if (n <= 0 || (size_t)n >= sizeof line)
+		return -1;
+	conn_reply_line(c, line, (size_t)n);
+	return 0;
+}
+
+/* The move's reply as a cJSON tree, for what cmd_move_reply_line does not
+ * print. */
+static void
+cmd_move_reply_tree(struct conn *c, const struct proto_request *req,
+    const struct room *r, long long seq)
+{
+	cJSON *rep = proto_reply(req);
+
+	/* The lean form's reply says only which event is the move: the
+	 * moved event carries its room and notation. */
+	if (!c->lean) {
+		cJSON_AddStringToObject(rep, "room", r->id);
+		cJSON_AddStringToObject(
+		    rep, "move", r->hist[r->nhist - 1].notation);
+	}
+	proto_add_int(rep, "seq", seq);
+	conn_reply(c, rep);
+}
+
 void
 cmd_move(struct conn *c, const struct proto_request *req)
 {
@@ -79,7 +145,6 @@ cmd_move(struct conn *c, const struct proto_request *req)
 	struct rules_move m;
 	struct room *r;
 	long long seq;
-	cJSON *rep;
 	int seat;
 
 	if ((r = cmd_player_room(c, req, &seat)) == NULL ||
@@ -107,11 +172,8 @@ cmd_move(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	seq = r->seq;
-	rep = proto_reply(req);
-	cJSON_AddStringToObject(rep, "room", r->id);
-	cJSON_AddStringToObject(rep, "move", r->hist[r->nhist - 1].notation);
-	proto_add_int(rep, "seq", seq);
-	conn_reply(c, rep);
+	if (cmd_move_reply_line(c, req, r, seq) != 0)
+		cmd_move_reply_tree(c, req, r, seq);
 	room_after_move(r);
 	cmd_auto_next(r);
 }

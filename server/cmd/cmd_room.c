@@ -836,7 +836,7 @@ cmd_say_one(struct player *p, const cJSON *ev, const cJSON *hidden,
 static void
 cmd_say_apart(struct room *r, cJSON *ev, const char *from)
 {
-	struct net_cache caches[2] = {{NULL, NULL}, {NULL, NULL}};
+	struct net_cache caches[2] = {{NULL, NULL, NULL}, {NULL, NULL, NULL}};
 	cJSON *hidden = cJSON_Duplicate(ev, 1);
 	int i;
 

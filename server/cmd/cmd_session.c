@@ -165,6 +165,7 @@ cmd_hello_in(struct conn *c, const struct proto_request *req,
 	player_replace(p);
 	p->conn = c;
 	c->player = p;
+	c->lean = req->events != NULL && strcmp(req->events, "lean") == 0;
 	c->lim_name = limit_name(c->srv, p->name);
 	if (c->lim_name != NULL)
 		c->lim_name->refs++;
@@ -178,6 +179,8 @@ cmd_hello_in(struct conn *c, const struct proto_request *req,
 	cJSON_AddStringToObject(rep, "name", p->name);
 	cJSON_AddStringToObject(rep, "token", token);
 	cJSON_AddBoolToObject(rep, "new", is_new);
+	if (req->events != NULL)
+		cJSON_AddStringToObject(rep, "events", req->events);
 	held = room_sorted(p, &n);
 	/* Back in every seat first, so the rooms listed show it (the
 	 * events this sends wait until the reply is out). */

@@ -545,23 +545,36 @@ room_picture(const struct room *r, char *buf, size_t len)
 	return n < (int)len ? n : -1;
 }
 
-/* Does anyone an event of the room goes to (room_broadcast: the seated
- * players online and the watchers) read text mode? */
+/* Does c read text mode? */
 static int
-room_text_audience(const struct room *r)
+room_reads_text(const struct conn *c)
+{
+	return c->mode == CONN_MODE_TEXT;
+}
+
+/* Does c read the position and rows of a moved event: text mode, or JSON
+ * in the full form (anything but hello's "events":"lean")? */
+static int
+room_reads_board(const struct conn *c)
+{
+	return c->mode == CONN_MODE_TEXT || !c->lean;
+}
+
+/* Does anyone an event of the room goes to (room_broadcast: the seated
+ * players online and the watchers) read it as reads says? */
+static int
+room_audience(const struct room *r, int (*reads)(const struct conn *))
 {
 	int i;
 
 	for (i = 0; i < r->g->seats; i++) {
 		const struct player *p = r->seats[i].player;
 
-		if (p != NULL && p->conn != NULL &&
-		    p->conn->mode == CONN_MODE_TEXT)
+		if (p != NULL && p->conn != NULL && reads(p->conn))
 			return 1;
 	}
 	for (i = 0; i < r->nwatchers; i++)
-		if (r->watchers[i]->conn != NULL &&
-		    r->watchers[i]->conn->mode == CONN_MODE_TEXT)
+		if (r->watchers[i]->conn != NULL && reads(r->watchers[i]->conn))
 			return 1;
 	return 0;
 }
@@ -573,7 +586,8 @@ room_add_picture(const struct room *r, cJSON *ev)
 {
 	char buf[RULES_TEXT_MAX];
 
-	if (room_text_audience(r) && room_picture(r, buf, sizeof buf) >= 0)
+	if (room_audience(r, room_reads_text) &&
+	    room_picture(r, buf, sizeof buf) >= 0)
 		cJSON_AddStringToObject(ev, "_picture", buf);
 }
 
@@ -840,7 +854,7 @@ room_watcher_news(struct room *r)
 void
 room_broadcast(struct room *r, cJSON *ev)
 {
-	struct net_cache cache = {NULL, NULL};
+	struct net_cache cache = {NULL, NULL, NULL};
 	int i;
 
 	for (i = 0; i < r->g->seats; i++) {
@@ -1238,6 +1252,21 @@ room_clock_charge(const struct room *r, int seat, int64_t now, int64_t clk[2])
 	return 0;
 }
 
+/* A moved event's "scores": the game's score per seat in seat order (an
+ * array, a few bytes in the lean form); none when the game keeps none. */
+static void
+room_add_score_list(cJSON *ev, const struct rules_status *st)
+{
+	cJSON *a;
+	int i;
+
+	if (st->nscores == 0)
+		return;
+	a = cJSON_AddArrayToObject(ev, "scores");
+	for (i = 0; i < st->nscores && i < 2; i++)
+		cJSON_AddItemToArray(a, proto_int(st->score[i]));
+}
+
 /* Append a move to the room's history (play and recovery). */
 void
 room_hist_push(struct room *r, const struct room_move *mv)
@@ -1314,8 +1343,12 @@ room_play(
 			cJSON_AddNullToObject(ev, "turn");
 		cJSON_AddStringToObject(ev, "status",
 		    st.result == RULES_PLAYING ? "playing" : "ended");
+		room_add_score_list(ev, &st);
 	}
-	room_add_position_event(r, ev);
+	/* Not made when every reader takes the lean form, which leaves
+	 * them out (protocol/events.c): a third of the event's work. */
+	if (room_audience(r, room_reads_board))
+		room_add_position_event(r, ev);
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
 	room_broadcast(r, ev);
 	return 0;

@@ -292,6 +292,7 @@ net_encode(struct conn *c, const cJSON *msg)
 {
 	struct proto_out *o = &c->srv->encoded;
 	int rc = c->mode == CONN_MODE_TEXT ? proto_text_encode(o, msg)
+	    : c->lean                      ? proto_json_encode_lean(o, msg)
 	                                   : proto_json_encode(o, msg);
 
 	if (rc != 0)
@@ -327,14 +328,15 @@ net_send_msg(struct conn *c, const cJSON *msg)
 	net_sent(c, msg);
 }
 
-/* Send one message to many: encoded once per output mode, for the first
- * recipient in that mode, and kept in one allocation of its size for the
- * others. */
+/* Send one message to many: encoded once per output form (JSON, lean
+ * JSON, text), for the first recipient in that form, and kept in one
+ * allocation of its size for the others. */
 void
 net_send_cached(struct conn *c, const cJSON *msg, struct net_cache *cache)
 {
-	struct net_encoded **e =
-	    c->mode == CONN_MODE_TEXT ? &cache->text : &cache->json;
+	struct net_encoded **e = c->mode == CONN_MODE_TEXT ? &cache->text
+	    : c->lean                                      ? &cache->lean
+	                                                   : &cache->json;
 
 	if (*e == NULL) {
 		const struct proto_out *o = net_encode(c, msg);
@@ -352,8 +354,9 @@ void
 net_cache_clear(struct net_cache *cache)
 {
 	free(cache->json);
+	free(cache->lean);
 	free(cache->text);
-	cache->json = cache->text = NULL;
+	cache->json = cache->lean = cache->text = NULL;
 }
 
 /*

@@ -32,6 +32,7 @@ struct conn {
 	uint64_t id;
 	char addr[64];
 	enum conn_mode mode;
+	int lean; /* JSON events in their lean form (hello's "events") */
 	enum conn_state state;
 	int waiting;      /* a reply is being computed: read nothing more yet */
 	int read_stopped; /* reading off until net_resume (a full input) */
@@ -142,9 +143,9 @@ struct net_encoded {
 	char text[];
 };
 struct net_cache {
-	/* each mode's encoding, made for its first recipient; NULL until
-	 * then */
-	struct net_encoded *json, *text;
+	/* each form's encoding (JSON, lean JSON, text), made for its first
+	 * recipient; NULL until then */
+	struct net_encoded *json, *lean, *text;
 };
 void net_send_cached(struct conn *c, const cJSON *msg, struct net_cache *cache);
 void net_cache_clear(struct net_cache *cache);
@@ -170,6 +171,7 @@ int net_bind_port(struct server *srv, const char *host, int port,
 
 /* reply.c */
 void conn_reply(struct conn *c, cJSON *reply);
+void conn_reply_line(struct conn *c, const char *line, size_t len);
 void conn_error(struct conn *c, const struct proto_request *req,
     enum proto_error e, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

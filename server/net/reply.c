@@ -23,6 +23,21 @@ conn_reply(struct conn *c, cJSON *reply)
 	cJSON_Delete(reply);
 }
 
+/* conn_reply for a JSON connection's reply already printed as one line
+ * (its "\n" included) from a template, with no cJSON tree to build, print
+ * and free (the move's reply). */
+void
+conn_reply_line(struct conn *c, const char *line, size_t len)
+{
+	int deferring = c->deferring;
+
+	c->deferring = 0;
+	c->replying = 1;
+	net_send(c, line, len);
+	c->replying = 0;
+	c->deferring = deferring;
+}
+
 /* Refuse req with code e and a sentence made from fmt. */
 void
 conn_error(struct conn *c, const struct proto_request *req, enum proto_error e,

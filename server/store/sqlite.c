@@ -111,6 +111,8 @@ enum sqlite_stmt {
 	ST_RECORD_PUT,
 	ST_RECORDS_OF,
 	ST_RECORDS_TOP,
+	ST_BEGIN,
+	ST_COMMIT,
 	ST_COUNT
 };
 
@@ -250,6 +252,10 @@ static const char *const sqlite_sql[ST_COUNT] = {
         " ORDER BY CASE WHEN ?2 = 1 THEN best ELSE solved END DESC,"
         " CASE WHEN ?2 = 1 THEN tries ELSE best END, name"
         " LIMIT ?4 OFFSET ?3",
+    /* Every group commit's two: prepared once, not parsed per group by
+     * sqlite3_exec (issue 32's profile: 4.6% of a move's CPU in memory). */
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
 };
 
 struct store_conn {
@@ -1638,6 +1644,16 @@ sqlite_run(struct store_conn *s, const char *sql, const char *op)
 	return 0;
 }
 
+/* Run a prepared statement without values (ST_BEGIN, ST_COMMIT) once:
+ * 0, or -1 with "op: why", like sqlite_run. */
+static int
+sqlite_step_fixed(struct store_conn *s, enum sqlite_stmt which, const char *op)
+{
+	sqlite3_stmt *st = s->st[which];
+
+	return sqlite_done(s, st, sqlite3_step(st), op);
+}
+
 /* Open s's connection again: 0, or -1 with it closed (tried again by the
  * next commit) and the reason kept for errmsg. */
 static int
@@ -1745,7 +1761,7 @@ sqlite_commit(struct store_conn *s, const struct store_op *ops)
 	store_fault_hold(&s->fault); /* test-only: a stalled commit */
 	if (s->db == NULL && sqlite_reconnect(s) != 0)
 		return -1;
-	if (sqlite_run(s, "BEGIN IMMEDIATE", "begin") != 0)
+	if (sqlite_step_fixed(s, ST_BEGIN, "begin") != 0)
 		return sqlite_undo(s);
 	for (; ops != NULL; ops = ops->next)
 		if (sqlite_op(s, ops) != 0)
@@ -1754,7 +1770,7 @@ sqlite_commit(struct store_conn *s, const struct store_op *ops)
 		sqlite_fail_injected(s, "commit");
 		return sqlite_undo(s);
 	}
-	if (sqlite_run(s, "COMMIT", "commit") != 0)
+	if (sqlite_step_fixed(s, ST_COMMIT, "commit") != 0)
 		return sqlite_undo(s);
 	return 0;
 }

@@ -584,6 +584,62 @@ test_encode_hidden(void)
 	cJSON_Delete(ev);
 }
 
+/* The lean form (hello's "events":"lean"): a moved event without the
+ * name, sentence, position, board rows, status and a null clocks, its
+ * "_picture" hidden as ever; with clocks when they are there; anything
+ * else as in the full form; the message put back as it was. */
+static void
+test_encode_lean(void)
+{
+	struct proto_out o = {0};
+	cJSON *ev, *rep;
+	const char *full =
+	    "{\"event\":\"moved\",\"room\":\"r1\",\"seq\":4,\"seat\":"
+	    "\"white\",\"name\":\"ana\",\"move\":\"b6\",\"text\":\"White "
+	    "clones at b6\",\"turn\":\"black\",\"status\":\"playing\","
+	    "\"scores\":[3,2],\"position\":\"x5o/1x5/7/7/7/7/o5x o 0 1\","
+	    "\"board\":[\"x.....o\"],\"clocks\":null}\n";
+
+	ev = cJSON_Parse(full);
+	CHECK(ev != NULL);
+	cJSON_AddStringToObject(ev, "_picture", "x . o");
+	CHECK_INT(proto_json_encode_lean(&o, ev), 0);
+	CHECK_STR(o.p,
+	    "{\"event\":\"moved\",\"room\":\"r1\",\"seq\":4,"
+	    "\"seat\":\"white\",\"move\":\"b6\",\"turn\":"
+	    "\"black\",\"scores\":[3,2]}\n");
+	CHECK_INT(proto_json_encode(&o, ev), 0);
+	CHECK_STR(o.p, full);
+	CHECK(cJSON_GetObjectItem(ev, "_picture") != NULL);
+	/* the game's last move, in a room with clocks */
+	cJSON_ReplaceItemInObject(ev, "turn", cJSON_CreateNull());
+	cJSON_ReplaceItemInObject(ev, "status", cJSON_CreateString("ended"));
+	cJSON_ReplaceItemInObject(ev, "clocks", cJSON_Parse("{\"white\":1}"));
+	CHECK_INT(proto_json_encode_lean(&o, ev), 0);
+	CHECK_STR(o.p,
+	    "{\"event\":\"moved\",\"room\":\"r1\",\"seq\":4,"
+	    "\"seat\":\"white\",\"move\":\"b6\",\"turn\":null,"
+	    "\"scores\":[3,2],\"clocks\":{\"white\":1}}\n");
+	CHECK_INT(cJSON_GetArraySize(ev), 14);
+	cJSON_Delete(ev);
+	/* an event with no lean form, and a reply, are as they were */
+	ev = cJSON_Parse("{\"event\":\"started\",\"room\":\"r1\",\"board\":"
+	                 "[\"x\"],\"text\":\"t\"}");
+	CHECK_INT(proto_json_encode_lean(&o, ev), 0);
+	CHECK_STR(o.p,
+	    "{\"event\":\"started\",\"room\":\"r1\",\"board\":"
+	    "[\"x\"],\"text\":\"t\"}\n");
+	cJSON_Delete(ev);
+	rep = cJSON_Parse("{\"re\":\"state\",\"ok\":true,\"name\":\"a\","
+	                  "\"board\":[]}");
+	CHECK_INT(proto_json_encode_lean(&o, rep), 0);
+	CHECK_STR(o.p,
+	    "{\"re\":\"state\",\"ok\":true,\"name\":\"a\","
+	    "\"board\":[]}\n");
+	cJSON_Delete(rep);
+	proto_out_free(&o);
+}
+
 /* The text of a message given as JSON text. */
 static char *
 text_of(const char *json)
@@ -902,6 +958,7 @@ main(void)
 	test_encode_ids();
 	test_encode_escape();
 	test_encode_hidden();
+	test_encode_lean();
 	test_text();
 	test_text_untrusted();
 	test_text_untrusted_tree();

@@ -86,6 +86,18 @@ test_hello(void)
 	CHECK_INT(dec("hello name=bob token=ff"), PROTO_OK);
 	CHECK_STR(req.name, "bob");
 	CHECK_STR(req.token, "ff");
+	/* the form of moved events (issue 32) */
+	CHECK(req.events == NULL);
+	CHECK_INT(dec("{\"cmd\":\"hello\",\"name\":\"ana\",\"events\":"
+	              "\"lean\"}"),
+	    PROTO_OK);
+	CHECK_STR(req.events, "lean");
+	CHECK_INT(dec("hello ana events=FULL"), PROTO_OK);
+	CHECK_STR(req.events, "full");
+	FAILS("{\"cmd\":\"hello\",\"name\":\"ana\",\"events\":\"tiny\"}",
+	    PROTO_E_BAD_REQUEST, "field 'events' must be one of full, lean");
+	FAILS("{\"cmd\":\"hello\",\"name\":\"ana\",\"events\":true}",
+	    PROTO_E_BAD_REQUEST, "field 'events' must be one of full, lean");
 }
 
 static void
