@@ -82,7 +82,8 @@ test_hello(void)
 	    "this server speaks protocol 1");
 	FAILS("hello", PROTO_E_BAD_REQUEST, "field 'name' is required");
 	FAILS("hello ana tok extra", PROTO_E_BAD_REQUEST,
-	    "unexpected argument 'extra' (usage: hello NAME [TOKEN])");
+	    "unexpected argument 'extra' (usage: hello NAME [TOKEN | "
+	    "password=PASSWORD])");
 	CHECK_INT(dec("hello name=bob token=ff"), PROTO_OK);
 	CHECK_STR(req.name, "bob");
 	CHECK_STR(req.token, "ff");
