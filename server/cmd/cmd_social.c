@@ -3,7 +3,8 @@
  * tell (a private message, with chat's limit and attribution) and invite
  * (a room's id handed to one player, who alone sees it: "join r4"
  * accepts, or a bare "join" in tablero). Both reach players who are
- * connected; nothing is kept for one who is not (refused, saying so). On
+ * connected; nothing is kept for one who is not (refused, saying so;
+ * a name nobody has is bad_name, a typo rather than an absence). On
  * a cluster a player logged in on another node (the lobby's cache of
  * that node) is sent the event there (player_send). Neither reaches a
  * player who blocks the sender (core/block.c), nor comes from a muted
@@ -54,6 +55,7 @@ static int
 social_target(struct conn *c, const struct proto_request *req)
 {
 	struct player *p = player_find(c->srv, req->name);
+	char known[SERVER_NAME_MAX + 1];
 
 	if (p == c->player ||
 	    (c->player != NULL && strcmp(req->name, c->player->name) == 0)) {
@@ -65,6 +67,10 @@ social_target(struct conn *c, const struct proto_request *req)
 	 * in memory would be acknowledged without being stored, and lost
 	 * by a restart. The sender is told so and tries again later. */
 	if (!player_online(c->srv, req->name)) {
+		/* A name nobody has is a different mistake (a typo) from a
+		 * player who is away: bad_name says so (cmd_known_name). */
+		if (cmd_known_name(c, req, req->name, known, sizeof known) != 0)
+			return -1;
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "%s is not connected now, and nothing is kept for later: "
 		    "try again when they are back (who lists who is here)",
