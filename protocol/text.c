@@ -847,6 +847,36 @@ text_reply_who(struct text_buf *b, const cJSON *msg)
 	text_add(b, ".\n");
 }
 
+/* mine's reply: "  r4  ataxx, white against bob: your move (join r4)". */
+void
+text_reply_mine(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *r, *rooms = cJSON_GetObjectItemCaseSensitive(msg, "rooms");
+	const char *id, *opp;
+
+	if (!cJSON_IsArray(rooms) || rooms->child == NULL) {
+		text_add(b, "You hold no seat in a game that is on.\n");
+		return;
+	}
+	text_add(b, "Your games:\n");
+	cJSON_ArrayForEach(r, rooms) {
+		id = text_str(r, "room");
+		opp = text_str(r, "opponent");
+		text_addf(b, "  %s  %s", id != NULL ? id : "?",
+		    text_str(r, "game") != NULL ? text_str(r, "game") : "?");
+		if (text_str(r, "seat") != NULL)
+			text_addf(b, ", %s", text_str(r, "seat"));
+		if (opp != NULL)
+			text_addf(b, " against %s", opp);
+		if (text_str(r, "status") != NULL &&
+		    strcmp(text_str(r, "status"), "playing") != 0)
+			text_addf(b, " (%s)", text_str(r, "status"));
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "your_turn")))
+			text_addf(b, ": your move (join %s)", id != NULL ? id : "?");
+		text_add(b, "\n");
+	}
+}
+
 /* help's reply. */
 void
 text_reply_help(struct text_buf *b, const cJSON *msg)

@@ -247,6 +247,18 @@ static const struct verbs_entry verbs_rematch = {
     .text = text_reply_ok,
 };
 
+static const struct verbs_entry verbs_mine = {
+    .name = "mine",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {-1, -1},
+    .usage = "mine",
+    .summary = "the games you sit in, and where it is your move",
+    .text = text_reply_mine,
+};
+
 static const struct verbs_entry verbs_claim = {
     .name = "claim",
     .login = 1,

@@ -10,7 +10,7 @@
 /* bare.c */
 enum proto_error bare_line(struct conn *c, const char *line, size_t len,
     struct proto_request *req, enum proto_error e, char *err, size_t errlen);
-void bare_prompt(struct conn *c, const cJSON *msg);
+void bare_sent(struct conn *c, const cJSON *msg);
 
 /* session.c */
 void session_open(struct conn *c);

@@ -63,16 +63,34 @@ cmd_seated_room(struct conn *c, const struct room *except, int *n)
 	return latest;
 }
 
+/* The room of the invitation the player heard last (bare.c), taken: a
+ * join without a room accepts it. NULL when there is none, or its room
+ * is gone or over. */
+static struct room *
+cmd_invited_room(struct conn *c)
+{
+	struct room *r;
+
+	if (c->player == NULL || c->player->invited[0] == '\0')
+		return NULL;
+	r = room_find(c->srv, c->player->invited);
+	c->player->invited[0] = '\0';
+	return r != NULL && r->status != ROOM_ENDED ? r : NULL;
+}
+
 /* No room given: the one the request must mean, or NULL after replying
- * the error. An answer to a draw offer goes to the room with the offer;
- * else the current room; else the one room the player sits in. */
+ * the error. A join goes to the room of the last invitation; an answer
+ * to a draw offer goes to the room with the offer; else the current
+ * room; else the one room the player sits in. */
 static struct room *
 cmd_room_implied(struct conn *c, const struct proto_request *req)
 {
 	struct room *r = NULL;
 	int n;
 
-	if (req->verb == PROTO_DRAW && req->action != NULL &&
+	if (req->verb == PROTO_JOIN)
+		r = cmd_invited_room(c);
+	if (r == NULL && req->verb == PROTO_DRAW && req->action != NULL &&
 	    strcmp(req->action, "offer") != 0 &&
 	    (c->current == NULL || c->current->draw_offer < 0))
 		r = cmd_offer_room(c);

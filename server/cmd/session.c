@@ -525,6 +525,6 @@ session_closed(struct conn *c)
 const struct conn_ops session_conn_ops = {
     .open = session_open,
     .line = session_line,
-    .sent = bare_prompt,
+    .sent = bare_sent,
     .closed = session_closed,
 };

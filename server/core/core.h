@@ -39,6 +39,9 @@ struct player {
 	/* Tells and invites to this player lately (cmd_social.c): at most
 	 * SERVER_HEARD_PER_SEC a second, whoever sends them. */
 	struct bucket heard;
+	/* The room of the last invitation this player heard (cmd/bare.c),
+	 * where a join without a room goes; "" none. */
+	char invited[SERVER_ROOM_ID_MAX];
 };
 
 /* The protocol's words for them (proto_room_status_name). */
