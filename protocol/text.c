@@ -871,8 +871,10 @@ text_reply_mine(struct text_buf *b, const cJSON *msg)
 		if (text_str(r, "status") != NULL &&
 		    strcmp(text_str(r, "status"), "playing") != 0)
 			text_addf(b, " (%s)", text_str(r, "status"));
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "your_turn")))
-			text_addf(b, ": your move (join %s)", id != NULL ? id : "?");
+		if (cJSON_IsTrue(
+		        cJSON_GetObjectItemCaseSensitive(r, "your_turn")))
+			text_addf(
+			    b, ": your move (join %s)", id != NULL ? id : "?");
 		text_add(b, "\n");
 	}
 }
