@@ -821,7 +821,31 @@ text_rooms(struct text_buf *b, const cJSON *msg)
 	}
 }
 
-/* who's reply. */
+/* A player's ratings in who: " [ataxx 1620, stones 1500?]" (none: ""). */
+static void
+text_who_ratings(struct text_buf *b, const cJSON *ratings)
+{
+	const cJSON *g;
+	long long rating;
+
+	if (!cJSON_IsObject(ratings) || ratings->child == NULL)
+		return;
+	text_add(b, " [");
+	cJSON_ArrayForEach(g, ratings) {
+		if (!text_num(g, "rating", &rating))
+			continue;
+		text_add_untrusted(b, g->string, NULL);
+		text_addf(b, " %lld%s%s", rating,
+		    cJSON_IsTrue(
+		        cJSON_GetObjectItemCaseSensitive(g, "provisional"))
+		        ? "?"
+		        : "",
+		    g->next != NULL ? ", " : "");
+	}
+	text_add(b, "]");
+}
+
+/* who's reply: "Online: ana [ataxx 1620] (r1), bob." */
 void
 text_reply_who(struct text_buf *b, const cJSON *msg)
 {
@@ -833,6 +857,8 @@ text_reply_who(struct text_buf *b, const cJSON *msg)
 	    p, cJSON_GetObjectItemCaseSensitive(msg, "players")) {
 		text_addf(
 		    b, " %s", text_str(p, "name") ? text_str(p, "name") : "?");
+		text_who_ratings(
+		    b, cJSON_GetObjectItemCaseSensitive(p, "ratings"));
 		rooms = cJSON_GetObjectItemCaseSensitive(p, "rooms");
 		if (cJSON_IsArray(rooms) && rooms->child != NULL) {
 			text_add(b, " (");

@@ -31,6 +31,8 @@ int rating_option_check(
     const struct rules_game *g, const cJSON *options, char *err, size_t errlen);
 void rating_game_start(struct room *r);
 void rating_game_end(struct room *r, const char *result, int winner);
+int rating_load(struct server *srv, struct player *p);
+cJSON *rating_who(const struct player *p);
 
 /* record.c: one-player records */
 struct store_record;

@@ -108,6 +108,7 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		player_release(c->srv, p);
 		return;
 	}
+	rating_load(c->srv, p); /* for who; a failure is logged, not fatal */
 	p->played = p->played || id.played;
 	/* what the club's rating rules ask of an identity (rating.c) */
 	p->created_ms = id.created_ms;

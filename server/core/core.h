@@ -42,6 +42,10 @@ struct player {
 	/* The room of the last invitation this player heard (cmd/bare.c),
 	 * where a join without a room goes; "" none. */
 	char invited[SERVER_ROOM_ID_MAX];
+	/* The player's ratings, for who (club/rating.c): {pool: [rating,
+	 * rd, games]}, read at hello and kept current as rated games end
+	 * here; NULL before. */
+	cJSON *ratings;
 };
 
 /* The protocol's words for them (proto_room_status_name). */
