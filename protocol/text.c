@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "protocol/protocol.h"
@@ -731,10 +732,11 @@ text_games(struct text_buf *b, const cJSON *msg)
 		text_add(b, "No games.\n");
 }
 
-/* A finished game on one line: "r1 #2 ataxx ended - white: ana, black:
- * bot level 3 - black wins (resignation), 23 moves". */
+/* A finished game on one line, without its line end: "r1 #2 ataxx
+ * ended - white: ana, black: bot level 3 - black wins (resignation), 23
+ * moves". */
 static void
-text_finished(struct text_buf *b, const cJSON *r)
+text_finished_words(struct text_buf *b, const cJSON *r)
 {
 	const cJSON *res = cJSON_GetObjectItemCaseSensitive(r, "result"), *s;
 	const char *result = text_str(res, "result"),
@@ -765,6 +767,13 @@ text_finished(struct text_buf *b, const cJSON *r)
 		text_addf(b, " (%s)", reason);
 	if (text_num(r, "moves", &n))
 		text_addf(b, ", %lld move%s", n, n == 1 ? "" : "s");
+}
+
+/* A finished game on one line (text_finished_words). */
+static void
+text_finished(struct text_buf *b, const cJSON *r)
+{
+	text_finished_words(b, r);
 	text_add(b, "\n");
 }
 
@@ -1145,7 +1154,41 @@ text_reply_export(struct text_buf *b, const cJSON *msg)
 	}
 }
 
-/* history's reply: a player's finished games, newest first. */
+static void text_date(struct text_buf *b, long long ms);
+
+/* What a kept game did to name's rating, for history: ", rated: 1500 ->
+ * 1338? (-162)", ", not rated", or nothing (a one-player game). */
+static void
+text_history_rating(struct text_buf *b, const cJSON *g, const char *name)
+{
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(g, "result"), *e;
+	long long before, after, change;
+
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(res, "rated"))) {
+		text_add(b, ", not rated");
+		return;
+	}
+	cJSON_ArrayForEach(
+	    e, cJSON_GetObjectItemCaseSensitive(res, "ratings")) {
+		if (text_str(e, "name") == NULL ||
+		    strcasecmp(text_str(e, "name"), name) != 0 ||
+		    !text_num(e, "before", &before) ||
+		    !text_num(e, "after", &after) ||
+		    !text_num(e, "change", &change))
+			continue;
+		text_addf(b, ", rated: %lld -> %lld%s (%+lld)", before, after,
+		    cJSON_IsTrue(
+		        cJSON_GetObjectItemCaseSensitive(e, "provisional"))
+		        ? "?"
+		        : "",
+		    change);
+	}
+}
+
+/* history's reply: a player's finished games, newest first, each with
+ * the date it ended and what it did to the player's rating:
+ * "  2026-11-29 11:31 UTC  r1 #1 ataxx ended - ..., rated: 1500 -> 1338?
+ * (-162)". */
 void
 text_reply_history(struct text_buf *b, const cJSON *msg)
 {
@@ -1160,8 +1203,15 @@ text_reply_history(struct text_buf *b, const cJSON *msg)
 	}
 	text_addf(b, "Finished games of %s, newest first:\n", name);
 	cJSON_ArrayForEach(g, games) {
+		long long ended = 0;
+
 		text_add(b, "  ");
-		text_finished(b, g);
+		text_num(g, "ended_ms", &ended);
+		text_date(b, ended);
+		text_add(b, "  ");
+		text_finished_words(b, g);
+		text_history_rating(b, g, name);
+		text_add(b, "\n");
 	}
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")) &&
 	    text_str(msg, "next") != NULL)
