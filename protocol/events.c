@@ -40,6 +40,8 @@ static const struct events_entry events_table[] = {
     [PROTO_EV_GRACE_OVER] = {"grace_over", 1, text_event_grace_over},
     [PROTO_EV_TOLD] = {"told", 0, text_event_told},
     [PROTO_EV_INVITED] = {"invited", 0, text_event_invited},
+    /* A message kept while its player was away (message), at hello. */
+    [PROTO_EV_MESSAGE] = {"message", 0, text_event_message},
     [PROTO_EV_PAIRED] = {"paired", 0, text_event_paired},
     [PROTO_EV_TOURNEY_ROUND] = {"tourney_round", 0, text_event_tourney_round},
     [PROTO_EV_TOURNEY_ENDED] = {"tourney_ended", 0, text_event_tourney_ended},

@@ -1657,6 +1657,40 @@ text_event_told(struct text_buf *b, const cJSON *msg)
 	text_prefixed(b, &prefix, text);
 }
 
+/* A kept message, at hello: "[message from ana, 2026-11-29 11:31 UTC]
+ * text", every line of it prefixed the same. */
+void
+text_event_message(struct text_buf *b, const cJSON *msg)
+{
+	struct text_buf prefix = {NULL, 0, 0, 0, NULL};
+	const char *from = text_str(msg, "from"), *text = text_str(msg, "text");
+	long long ms = 0;
+
+	text_add(&prefix, "[message from ");
+	text_add_untrusted(&prefix, from != NULL ? from : "?", NULL);
+	text_add(&prefix, ", ");
+	text_num(msg, "sent_ms", &ms);
+	text_date(&prefix, ms);
+	text_add(&prefix, "] ");
+	text_prefixed(b, &prefix, text);
+}
+
+/* message's reply: kept for later, or given at once. */
+void
+text_reply_message(struct text_buf *b, const cJSON *msg)
+{
+	const char *name = text_str(msg, "name");
+
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "kept")))
+		text_addf(b,
+		    "Kept for %s, who is away: they get it at their next "
+		    "hello.\n",
+		    name != NULL ? name : "?");
+	else
+		text_addf(b, "%s is here: given at once.\n",
+		    name != NULL ? name : "?");
+}
+
 /* "ana invites you to room r4 (amazons): type join to accept." */
 void
 text_event_invited(struct text_buf *b, const cJSON *msg)

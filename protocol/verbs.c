@@ -336,6 +336,19 @@ static const struct verbs_entry verbs_invite = {
     .said = "Invited.",
 };
 
+static const struct verbs_entry verbs_message = {
+    .name = "message",
+    .login = 1,
+    .fields = F(NAME) | F(TEXT),
+    .required = F(NAME) | F(TEXT),
+    .args = PROTO_ARGS_REST,
+    .positional = {PROTO_F_NAME, PROTO_F_TEXT},
+    .usage = "message NAME TEXT",
+    .summary = "a message kept for a registered player who is away, "
+               "given at their next hello",
+    .text = text_reply_message,
+};
+
 static const struct verbs_entry verbs_history = {
     .name = "history",
     .login = 1,

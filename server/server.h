@@ -330,6 +330,10 @@ struct server {
 	/* Ratings queued and not yet known committed (rating.c). */
 	struct rating_fresh *rating_fresh;
 	struct record_fresh *record_fresh; /* the same, of records.c */
+	/* Kept messages queued and not yet known committed, and the time
+	 * of the last one made (cmd/message.c). */
+	struct message_fresh *message_fresh;
+	int64_t message_last_ms;
 	struct seek_pool *seeks; /* open seeks, memory only (seek.h) */
 	struct metrics *metrics; /* --metrics-port (app/metrics.c), or NULL */
 	/* Bans and mutes in force (cmd/sanction.c), or NULL before the

@@ -176,6 +176,7 @@ main_cleanup(struct server *srv)
 	limit_free_all(srv);
 	player_committed(srv, UINT64_MAX);
 	rating_committed(srv, UINT64_MAX);
+	message_committed(srv, UINT64_MAX);
 	record_committed(srv, UINT64_MAX);
 	store_close(srv->reader);
 	store_close(srv->store);

@@ -99,12 +99,13 @@ sweep_games(struct server *srv)
 }
 
 /* The hourly prunes: identities that never played, old marks of rated
- * games. */
+ * games, messages kept too long or for identities gone. */
 static void
 sweep_prune(struct server *srv)
 {
 	player_prune(srv);
 	rating_prune(srv);
+	message_prune(srv);
 }
 
 static void

@@ -83,6 +83,14 @@ int cmd_archive_from(
 void cmd_archive_more(cJSON *rep, const struct archive_page *pg);
 void cmd_archive_show(struct conn *c, const struct proto_request *req);
 
+/* message.c: messages kept for players who are away */
+void message_committed(struct server *srv, uint64_t committed);
+void message_deliver(struct conn *c);
+void message_prune(struct server *srv);
+
+/* cmd_social.c */
+int cmd_social_heard(struct conn *c, const struct proto_request *req);
+
 /* cmd_play.c */
 void cmd_auto_next(struct room *r);
 

@@ -160,6 +160,7 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 	c->current = latest;
 	free(held);
 	seek_logged_in(c->srv, p);
+	message_deliver(c);
 }
 
 /* Who sits against seat in r, for mine: a player's name, "bot level N",

@@ -402,9 +402,10 @@ static const unsigned char session_stores[PROTO_VERB_COUNT] = {
     [PROTO_REMATCH] = 1,
     [PROTO_CLAIM] = 1,
     [PROTO_SAY] = 1,
-    [PROTO_SEEK] = 1,   /* its row; a pairing makes a room */
-    [PROTO_UNSEEK] = 1, /* deletes rows */
-    [PROTO_BLOCK] = 1,  /* its row */
+    [PROTO_MESSAGE] = 1, /* a kept message is a row */
+    [PROTO_SEEK] = 1,    /* its row; a pairing makes a room */
+    [PROTO_UNSEEK] = 1,  /* deletes rows */
+    [PROTO_BLOCK] = 1,   /* its row */
     [PROTO_UNBLOCK] = 1,
     /* the operators' acts: each is a row of admin_log, a ban or a mute
      * one of sanctions */
@@ -469,6 +470,7 @@ session_store_done(void *arg, uint64_t committed, int failing)
 	(void)failing;
 	player_committed(srv, committed);
 	rating_committed(srv, committed);
+	message_committed(srv, committed);
 	record_committed(srv, committed);
 	held_release(srv, committed);
 }
