@@ -42,6 +42,10 @@ static const struct events_entry events_table[] = {
     [PROTO_EV_INVITED] = {"invited", 0, text_event_invited},
     /* A message kept while its player was away (message), at hello. */
     [PROTO_EV_MESSAGE] = {"message", 0, text_event_message},
+    /* A challenge to you (match), and the end of yours unanswered. */
+    [PROTO_EV_CHALLENGED] = {"challenged", 0, text_event_challenged},
+    [PROTO_EV_CHALLENGE_OVER] = {"challenge_over", 0,
+        text_event_challenge_over},
     [PROTO_EV_PAIRED] = {"paired", 0, text_event_paired},
     [PROTO_EV_TOURNEY_ROUND] = {"tourney_round", 0, text_event_tourney_round},
     [PROTO_EV_TOURNEY_ENDED] = {"tourney_ended", 0, text_event_tourney_ended},

@@ -1940,6 +1940,90 @@ text_reply_seeks(struct text_buf *b, const cJSON *msg)
 		text_add(b, "  (more: seeks GAME narrows the list)\n");
 }
 
+/* play's and accept's reply: "You play white against bob in room r12." */
+void
+text_reply_play(struct text_buf *b, const cJSON *msg)
+{
+	const char *seat = text_str(msg, "seat"),
+	           *opp = text_str(msg, "opponent");
+	const char *room = text_str(msg, "room");
+
+	text_addf(b, "You play %s against ", seat != NULL ? seat : "?");
+	text_add_untrusted(b, opp != NULL ? opp : "?", NULL);
+	text_addf(b, " in room %s.\n", room != NULL ? room : "?");
+}
+
+/* match's reply: the challenge is out. */
+void
+text_reply_match(struct text_buf *b, const cJSON *msg)
+{
+	const char *name = text_str(msg, "name"), *game = text_str(msg, "game");
+	long long sec = 0;
+
+	text_num(msg, "expires_in", &sec);
+	text_addf(b,
+	    "You challenge %s to %s; the answer comes within %lld s.\n",
+	    name != NULL ? name : "?", game != NULL ? game : "?", sec);
+}
+
+/* "ana challenges you to ataxx (size=7, rated, untimed): type accept ana
+ * or decline ana (within 60 s)." */
+void
+text_event_challenged(struct text_buf *b, const cJSON *msg)
+{
+	const char *from = text_str(msg, "from"), *game = text_str(msg, "game");
+	const cJSON *o, *clock = cJSON_GetObjectItemCaseSensitive(msg, "clock");
+	long long ini = 0, inc = 0, sec = 0;
+
+	text_add_untrusted(b, from != NULL ? from : "?", NULL);
+	text_add(b, " challenges you to ");
+	text_add_untrusted(b, game != NULL ? game : "?", NULL);
+	text_add(b, " (");
+	cJSON_ArrayForEach(
+	    o, cJSON_GetObjectItemCaseSensitive(msg, "options")) {
+		text_add_untrusted(b, o->string, NULL);
+		text_add(b, "=");
+		text_add_untrusted(
+		    b, cJSON_IsString(o) ? o->valuestring : "?", NULL);
+		text_add(b, ", ");
+	}
+	text_add(b,
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "rated"))
+	        ? "rated, "
+	        : "casual, ");
+	if (text_num(clock, "initial", &ini) &&
+	    text_num(clock, "increment", &inc))
+		text_addf(b, "%lld+%lld s", ini, inc);
+	else
+		text_add(b, "untimed");
+	text_num(msg, "expires_in", &sec);
+	text_add(b, "): type accept ");
+	text_add_untrusted(b, from != NULL ? from : "?", NULL);
+	text_add(b, " or decline ");
+	text_add_untrusted(b, from != NULL ? from : "?", NULL);
+	text_addf(b, " (within %lld s).\n", sec);
+}
+
+/* "bob declined your challenge (ataxx)." and the like. */
+void
+text_event_challenge_over(struct text_buf *b, const cJSON *msg)
+{
+	const char *name = text_str(msg, "name"), *game = text_str(msg, "game");
+	const char *why = text_str(msg, "reason");
+
+	text_add(b, "Your challenge to ");
+	text_add_untrusted(b, name != NULL ? name : "?", NULL);
+	text_add(b, " (");
+	text_add_untrusted(b, game != NULL ? game : "?", NULL);
+	text_add(b, ") is over: ");
+	if (why != NULL && strcmp(why, "declined") == 0)
+		text_add(b, "they declined.\n");
+	else if (why != NULL && strcmp(why, "expired") == 0)
+		text_add(b, "no answer came in time.\n");
+	else
+		text_add(b, "they are gone or cannot play now.\n");
+}
+
 /* A seek met another: the game starts in the room named. */
 void
 text_event_paired(struct text_buf *b, const cJSON *msg)

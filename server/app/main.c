@@ -171,6 +171,7 @@ main_cleanup(struct server *srv)
 	srv->seeks = NULL;
 	tourney_free_all();
 	slots_free(&srv->held_conns);
+	match_free_all(srv);
 	player_free_all(srv);
 	sanction_free_all(srv);
 	limit_free_all(srv);

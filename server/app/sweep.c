@@ -118,6 +118,7 @@ sweep_run(evutil_socket_t fd, short what, void *arg)
 	limit_sweep(srv);
 	sweep_rooms(srv);
 	seek_sweep(srv);
+	match_sweep(srv);
 	tourney_sweep(srv);
 	if (clock_mono_ms() - srv->pruned_ms >= SWEEP_PRUNE_SEC * 1000)
 		sweep_prune(srv);

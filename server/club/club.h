@@ -50,6 +50,14 @@ void cmd_ratings(struct conn *c, const struct proto_request *req);
 void cmd_seek(struct conn *c, const struct proto_request *req);
 void cmd_seeks(struct conn *c, const struct proto_request *req);
 void cmd_unseek(struct conn *c, const struct proto_request *req);
+void cmd_play(struct conn *c, const struct proto_request *req);
+
+/* match.c: challenges (match, accept, decline) */
+void cmd_match(struct conn *c, const struct proto_request *req);
+void cmd_accept(struct conn *c, const struct proto_request *req);
+void cmd_decline(struct conn *c, const struct proto_request *req);
+void match_sweep(struct server *srv);
+void match_free_all(struct server *srv);
 void cmd_tourney(struct conn *c, const struct proto_request *req);
 
 #endif
