@@ -71,6 +71,7 @@ void sanction_log(struct server *srv, const char *admin, const char *act,
 /* cmd_room.c */
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
 struct room *cmd_room_member(struct conn *c, const struct proto_request *req);
+void cmd_guest_resign_all(struct conn *c);
 void cmd_export_room(struct conn *c, const struct proto_request *req,
     const struct room *r, const cJSON *seats);
 int cmd_chat_fits(struct conn *c, const struct proto_request *req);
