@@ -334,7 +334,7 @@ struct server {
 	 * of the last one made (cmd/message.c). */
 	struct message_fresh *message_fresh;
 	int64_t message_last_ms;
-	struct match *matches; /* challenges waiting (club/match.c) */
+	struct match *matches;   /* challenges waiting (club/match.c) */
 	struct seek_pool *seeks; /* open seeks, memory only (seek.h) */
 	struct metrics *metrics; /* --metrics-port (app/metrics.c), or NULL */
 	/* Bans and mutes in force (cmd/sanction.c), or NULL before the
