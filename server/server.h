@@ -251,6 +251,7 @@ struct config {
 	int keep_games_days; /* finished games kept this long; 0: forever */
 	int rooms_page;
 	int waiting_expire_sec;
+	int challenge_expire_sec; /* a challenge (match) waits this long */
 	size_t output_total_max;
 	int web_port; /* -1: no web port */
 	const char *web_dir;

@@ -53,6 +53,10 @@ void cmd_unseek(struct conn *c, const struct proto_request *req);
 void cmd_play(struct conn *c, const struct proto_request *req);
 
 /* match.c: challenges (match, accept, decline) */
+/* Seconds a challenge waits for its answer (--challenge-expire's
+ * default): a person at the keyboard answers within a minute; longer
+ * and the challenger has moved on. */
+#define MATCH_EXPIRE_SEC 60
 void cmd_match(struct conn *c, const struct proto_request *req);
 void cmd_accept(struct conn *c, const struct proto_request *req);
 void cmd_decline(struct conn *c, const struct proto_request *req);

@@ -5,7 +5,8 @@
  * the room and starts the game as a pairing does (cmd_seek.c), or
  * `decline [NAME]`. One challenge waits each way between two players, a
  * player has at most MATCH_OUT_MAX out and MATCH_IN_MAX in, and each
- * expires after MATCH_EXPIRE_SEC or when either player goes (the
+ * expires after --challenge-expire (MATCH_EXPIRE_SEC) or when either
+ * player goes (the
  * challenger hears challenge_over with why). A challenge lives in
  * memory, like a tell: it changes nothing the store keeps until it is
  * accepted, and the room it makes is stored as any room is. Neither
@@ -19,9 +20,6 @@
 #include "server/net/limit.h"
 #include "server/store/store.h"
 
-/* Seconds a challenge waits for its answer: a person at the keyboard
- * answers within a minute; longer and the challenger has moved on. */
-#define MATCH_EXPIRE_SEC 60
 /* Challenges one player may have waiting for answers: a few at once is
  * asking around; more is spamming the club. */
 #define MATCH_OUT_MAX 3
@@ -164,7 +162,7 @@ match_limits(struct conn *c, const struct proto_request *req)
 
 /* The challenged event: who, the game, its options, clock and rating. */
 static cJSON *
-match_event(const struct match *m)
+match_event(struct server *srv, const struct match *m)
 {
 	cJSON *ev = proto_event(PROTO_EV_CHALLENGED, NULL, 0);
 	cJSON *s = seek_json(m->s);
@@ -176,7 +174,8 @@ match_event(const struct match *m)
 	cJSON_AddItemToObject(
 	    ev, "clock", cJSON_Duplicate(cJSON_GetObjectItem(s, "clock"), 1));
 	cJSON_AddBoolToObject(ev, "rated", m->s->rated);
-	cJSON_AddNumberToObject(ev, "expires_in", MATCH_EXPIRE_SEC);
+	cJSON_AddNumberToObject(
+	    ev, "expires_in", srv->cfg.challenge_expire_sec);
 	cJSON_Delete(s);
 	return ev;
 }
@@ -195,7 +194,7 @@ cmd_match(struct conn *c, const struct proto_request *req)
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "you have challenged %s already: wait for the answer "
 		    "(it expires in %d s at most)",
-		    p->name, MATCH_EXPIRE_SEC);
+		    p->name, c->srv->cfg.challenge_expire_sec);
 		return;
 	}
 	if (match_count(c->srv, c->player->name, 1) >= MATCH_OUT_MAX ||
@@ -220,9 +219,10 @@ cmd_match(struct conn *c, const struct proto_request *req)
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "name", p->name);
 	cJSON_AddStringToObject(rep, "game", s->g->name);
-	cJSON_AddNumberToObject(rep, "expires_in", MATCH_EXPIRE_SEC);
+	cJSON_AddNumberToObject(
+	    rep, "expires_in", c->srv->cfg.challenge_expire_sec);
 	conn_reply(c, rep);
-	ev = match_event(m);
+	ev = match_event(c->srv, m);
 	net_send_msg(p->conn, ev);
 	cJSON_Delete(ev);
 	log_info("match: %s challenges %s (%s)", m->from, m->to, s->g->name);
@@ -316,7 +316,7 @@ cmd_decline(struct conn *c, const struct proto_request *req)
 	match_end(c->srv, mp, "declined");
 }
 
-/* The sweep's part (every second): challenges past MATCH_EXPIRE_SEC, or
+/* The sweep's part (every second): challenges past --challenge-expire, or
  * whose challenger or challenged is gone, end. */
 void
 match_sweep(struct server *srv)
@@ -331,7 +331,7 @@ match_sweep(struct server *srv)
 		if (from == NULL || from->conn == NULL)
 			match_end(srv, mp, NULL);
 		else if (now - (*mp)->made_ms >=
-		    (int64_t)MATCH_EXPIRE_SEC * 1000)
+		    (int64_t)srv->cfg.challenge_expire_sec * 1000)
 			match_end(srv, mp, "expired");
 		else if (to == NULL || to->conn == NULL)
 			match_end(srv, mp, "gone");

@@ -3,7 +3,8 @@
 A taken seek or an accepted challenge makes the room and starts the
 game at once (both hear paired, then started); blocks, ranges and one's
 own seek are refused; one challenge waits each way; a challenge ends
-when its player goes, and the challenger hears why; telnet reads the
+when its player goes or when it expires (--challenge-expire), and the
+challenger hears why; telnet reads the
 challenge in words and answers it with a bare accept."""
 
 import os
@@ -126,6 +127,27 @@ def part_match(chk, port):
             c.close()
 
 
+def part_expire(chk, build):
+    """A challenge not answered in --challenge-expire ends: the
+    challenger hears so, and may challenge again."""
+    srv = server(build, extra=["--challenge-expire", "2"])
+    try:
+        lea, max_ = login(srv.port, "lea"), login(srv.port, "max")
+        rep = req(lea, "match", name="max", game="ataxx")
+        chk.eq(rep.get("expires_in"), 2, "the flag's time is told")
+        t0 = time.time()
+        o = until(lea, ev("challenge_over", name="max"), timeout=6) or {}
+        chk.eq(o.get("reason"), "expired", "no answer: it expires")
+        chk.ok(1.5 < time.time() - t0 < 5, "after about 2 s")
+        is_error(chk, req(max_, "accept"), "not_allowed", "it is over")
+        is_ok(chk, req(lea, "match", name="max", game="ataxx"),
+              "lea may challenge again")
+        lea.close()
+        max_.close()
+    finally:
+        shut(srv)
+
+
 def main():
     a = args()
     chk = Checks()
@@ -135,6 +157,7 @@ def main():
         part_match(chk, srv.port)
     finally:
         shut(srv)
+    part_expire(chk, a.build)
     chk.done()
 
 
