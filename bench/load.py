@@ -99,11 +99,28 @@ def proc_rss(pid):
 
 
 def machine_cpu():
-    """(busy, total) jiffies of the whole machine, from /proc/stat."""
+    """(idle jiffies of the whole machine, its CPUs), from /proc/stat. Its
+    busy counters are not read: with tick-based accounting they are
+    sampled at a tick that a tickless idle CPU stops, so short bursts
+    between sleeps go uncounted, while idle time is measured as the CPUs
+    sleep (bench/loadgen.c, lg_machine; issue 32)."""
+    idle, ncpu = 0, 0
     with open("/proc/stat") as f:
-        v = [int(x) for x in f.readline().split()[1:]]
-    idle = v[3] + v[4]
-    return sum(v) - idle, sum(v)
+        for line in f:
+            if line.startswith("cpu "):
+                v = [int(x) for x in line.split()[1:]]
+                idle = v[3] + v[4]
+            elif line[:3] == "cpu" and line[3:4].isdigit():
+                ncpu += 1
+    return idle, ncpu
+
+
+def machine_busy(m0, m1, wall):
+    """The share of the machine's CPU time busy between two machine_cpu()
+    readings wall seconds apart (0 to 1)."""
+    all_ = wall * max(1, m1[1]) * os.sysconf("SC_CLK_TCK")
+    return min(1.0, max(0.0, 1 - (m1[0] - m0[0]) / all_)) if all_ > 0 \
+        else 0.0
 
 
 def median(xs):
@@ -523,15 +540,13 @@ class Load:
         stall = self.drain()
         by = by.result()
         lat = sorted(self.lat)
-        busy = m_end[0] - m_cpu[0]
-        total = max(1, m_end[1] - m_cpu[1])
         return {
             "rate": self.n_ok / wall, "n": self.n_ok,
             "p50": percentile(lat, 50) * 1e3,
             "p99": percentile(lat, 99) * 1e3,
             "max": (lat[-1] if lat else 0) * 1e3,
             "server_cpu": s_cpu / wall, "client_cpu": c_cpu / wall,
-            "machine_busy": busy / total,
+            "machine_busy": machine_busy(m_cpu, m_end, wall),
             "server_cpu_per": s_cpu / self.n_ok if self.n_ok else 0,
             "games": self.games, "stall": stall,
             "pair_min": min(self.per_pair), "pair_max": max(self.per_pair),

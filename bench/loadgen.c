@@ -44,6 +44,9 @@
  * and the other player joins on PORT2 (every move forwarded). -A FILE:
  * every ok move reply (room, move, seq) appended to FILE as received, one
  * a line, to check later that each acknowledged move was stored.
+ * machine_busy= is the share of all the machine's CPUs that was busy in
+ * the window: their wall time less their idle time in /proc/stat (see
+ * lg_machine for why not its busy counters).
  * -Q PID (up to LG_MORE_PIDS times): more processes whose CPU is measured
  * like -P's (the second node, Redis): cpu2_us=, cpu3_us=... per move.
  * -F ping|pipe -f WEBPORT [-n N]: N hostile connections (LG_FLOOD_CONNS)
@@ -112,6 +115,11 @@
 #define LG_FLOOD_MAX 256
 /* Bytes of a flood connection's burst: many pings or requests at once. */
 #define LG_FLOOD_CHUNK (64 * 1024)
+/* The machine's CPU counters come from /proc/stat, or from the file this
+ * variable names (tests/blackbox/test_bench_busy.py writes one). */
+#define LG_STAT_ENV "LOADGEN_STAT"
+/* The most CPUs counted in that file (its cpuN lines). */
+#define LG_CPUS_MAX 4096
 
 enum lg_mode { LG_PING, LG_MOVES, LG_IDLE, LG_BOTS };
 /* Where -q puts the players of each room (see the top). */
@@ -184,8 +192,9 @@ struct lg {
 	double t_setup, t_load, t_end; /* when each phase began, 0: not yet */
 	long long cpu0, flt0;
 	struct rusage ru0;
-	long long busy0, total0;
-	long rss0; /* the server's memory before the connections, KiB */
+	long long idle0; /* the machine's idle jiffies as the window opens */
+	double idle_t0;  /* when they were read */
+	long rss0;       /* the server's memory before the connections, KiB */
 	const char *failed; /* why the run failed, or NULL */
 	struct lg_by *by;
 	double logins;          /* -L: logins a second, 0: none */
@@ -337,24 +346,57 @@ lg_proc_rss(int pid)
 	return kib;
 }
 
-/* Busy and total jiffies of the whole machine, from /proc/stat. */
+/* Idle jiffies of the whole machine (idle and iowait, all its CPUs) and
+ * its number of CPUs, from /proc/stat; *ncpu 0 when unknown. Its busy
+ * counters are not read: with tick-based accounting (the usual
+ * CONFIG_TICK_CPU_ACCOUNTING) a CPU's user and system time are sampled
+ * at its tick, which a tickless idle CPU (NO_HZ_IDLE) stops and restarts,
+ * while its idle time is measured when it sleeps. Paced runs keep both
+ * cores in short bursts between long sleeps, and the sampled busy time
+ * read 0.00-0.04 of the machine while the server alone used 0.3 of a
+ * core (issue 32). Busy is the wall time of every CPU less the idle. */
 static void
-lg_machine(long long *busy, long long *total)
+lg_machine(long long *idle, int *ncpu)
 {
-	long long v[10] = {0};
-	FILE *f = fopen("/proc/stat", "r");
-	int i;
+	const char *path = getenv(LG_STAT_ENV);
+	FILE *f = fopen(path != NULL ? path : "/proc/stat", "r");
+	long long v[5];
+	char line[512];
+	int n = 0;
 
-	*busy = *total = 0;
+	*idle = 0;
+	*ncpu = 0;
 	if (f == NULL)
 		return;
-	if (fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", &v[0],
-	        &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
-		for (i = 0; i < 8; i++)
-			*total += v[i];
-		*busy = *total - v[3] - v[4];
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, "cpu ", 4) == 0 &&
+		    sscanf(line + 4, "%lld %lld %lld %lld %lld", &v[0], &v[1],
+		        &v[2], &v[3], &v[4]) == 5)
+			*idle = v[3] + v[4];
+		else if (strncmp(line, "cpu", 3) == 0 && line[3] >= '0' &&
+		    line[3] <= '9' && n < LG_CPUS_MAX)
+			n++;
 	}
 	fclose(f);
+	*ncpu = n;
+}
+
+/* The share of the machine's CPU time that was busy since the window
+ * opened (0 to 1), or -1 when /proc/stat cannot tell. */
+static double
+lg_machine_busy(struct lg *lg)
+{
+	long long idle;
+	int ncpu;
+	double wall, all, busy;
+
+	lg_machine(&idle, &ncpu);
+	wall = lg_now() - lg->idle_t0;
+	all = wall * ncpu * (double)sysconf(_SC_CLK_TCK);
+	if (ncpu == 0 || all <= 0 || idle < lg->idle0)
+		return -1;
+	busy = 1 - (double)(idle - lg->idle0) / all;
+	return busy < 0 ? 0 : busy > 1 ? 1 : busy;
 }
 
 /* --------------------------------------------------------------- bystander */
@@ -1393,7 +1435,7 @@ static void
 lg_window_open(struct lg *lg)
 {
 	long long flt;
-	int i;
+	int i, ncpu;
 
 	lg->counting = 1;
 	if (lg->by != NULL)
@@ -1407,7 +1449,8 @@ lg_window_open(struct lg *lg)
 	for (i = 0; i < lg->nmore; i++)
 		lg->more0[i] = lg_proc_cpu(lg->more[i], &flt);
 	getrusage(RUSAGE_SELF, &lg->ru0);
-	lg_machine(&lg->busy0, &lg->total0);
+	lg_machine(&lg->idle0, &ncpu);
+	lg->idle_t0 = lg_now();
 }
 
 static double
@@ -1421,7 +1464,8 @@ static void
 lg_window_close(struct lg *lg)
 {
 	double wall = lg_now() - lg->t0, self;
-	long long flt = 0, flt2, busy, total;
+	long long flt = 0, flt2;
+	double busy;
 	int i;
 	long long cpu = lg->pid ? lg_proc_cpu(lg->pid, &flt) : -1;
 	long tick = sysconf(_SC_CLK_TCK);
@@ -1433,7 +1477,7 @@ lg_window_close(struct lg *lg)
 	if (lg->flood != NULL)
 		atomic_store(&lg->flood->counting, 0);
 	getrusage(RUSAGE_SELF, &ru);
-	lg_machine(&busy, &total);
+	busy = lg_machine_busy(lg);
 	self = lg_tv(ru.ru_utime) + lg_tv(ru.ru_stime) -
 	    lg_tv(lg->ru0.ru_utime) - lg_tv(lg->ru0.ru_stime);
 	printf("rate=%.0f n=%ld p50_ms=%.3f p99_ms=%.3f", lg->n_ok / wall,
@@ -1457,10 +1501,7 @@ lg_window_close(struct lg *lg)
 		printf(" rss0_kib=%ld rss_kib=%ld", lg->rss0,
 		    lg_proc_rss(lg->pid));
 	printf(" loadgen_cpu=%.3f machine_busy=%.2f games=%ld", self / wall,
-	    total > lg->total0
-	        ? (double)(busy - lg->busy0) / (double)(total - lg->total0)
-	        : 0.0,
-	    lg->games);
+	    busy >= 0 ? busy : 0.0, lg->games);
 	if (lg->pace > 0)
 		printf(" pace=%.0f late=%ld", lg->pace, lg->late);
 }

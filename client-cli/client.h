@@ -163,6 +163,9 @@ struct client {
 	                    * (the error's enum proto_error, else 0): connect
 	                    * again only when the user asks for something */
 	const char *lost_why; /* why the connection ended (static text) */
+	int heard;            /* a byte came on this connection */
+	int probed;           /* the TLS probe went out on this connection */
+	int tls_port; /* the connection ended as a TLS port ends a line */
 	char token[CLIENT_FIELD];
 	struct client_pending pending[CLIENT_PENDING_MAX];
 	int npending, pending_head;
@@ -203,6 +206,7 @@ void session_free(struct client *c);
 
 /* room.c: the current room's state kept from states and events. */
 void room_clear(struct client_room *r);
+int room_take_state(struct client *c, struct client_room *r, const cJSON *st);
 int room_from_state(struct client *c, const cJSON *st);
 void room_from_event(
     struct client *c, const cJSON *ev, enum proto_event_kind ev_kind);
@@ -214,6 +218,7 @@ const char *room_seat_label(
 #define CLIENT_LABEL (2 * CLIENT_FIELD + 8)
 
 /* mine.c: the games where we hold a seat, and where our move waits. */
+int mine_has(struct client *c, const char *id);
 void mine_drop(struct client *c, const char *id);
 void mine_from_hello(struct client *c, const cJSON *rooms);
 void mine_from_state(struct client *c, const cJSON *st);
@@ -231,6 +236,7 @@ void view_print(struct client *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void view_text(struct client *c, const char *text);
 void view_board(struct client *c);
+void view_board_of(struct client *c, struct client_room *r);
 const char *view_picture(struct client *c);
 void view_clocks(struct client *c, char *buf, size_t len);
 void view_error(struct client *c, const cJSON *rep);
@@ -245,6 +251,20 @@ void term_stop(struct client *c);
 void term_write(struct client *c, const char *text);
 void term_prompt(struct client *c);
 void term_add_room(const char *id);
+void term_editor_off(struct client *c);
+void term_editor_on(struct client *c);
+
+/* account.c: the password command, asked without echo. */
+void account_password(struct client *c);
+
+/* secret.c: a password typed without echo (termios). done gets it, or
+ * NULL when the user gave up; it is wiped after done returns. */
+typedef void secret_fn(struct client *c, const char *secret);
+void secret_ask(struct client *c, const char *prompt, secret_fn *done);
+int secret_active(void);
+int secret_read(struct client *c, int fd);
+void secret_redraw(struct client *c);
+void secret_cancel(struct client *c);
 
 /* command.c: one line the user typed (or a script line). */
 void command_line(struct client *c, const char *line);

@@ -145,6 +145,8 @@ command_verb(struct client *c, const char *line)
 		    "  exit              leave tablero (as quit)\n"
 		    "  mine              the games you sit in, and where it "
 		    "is your move\n"
+		    "  password          set or change your password (asked "
+		    "without echo)\n"
 		    "In a game, just answer its prompt.\n");
 	conn_send(c, proto_request_encode(&req), p, NULL);
 	proto_request_free(&req);
@@ -360,6 +362,10 @@ command_line(struct client *c, const char *line)
 		snprintf(join, sizeof join, "join %s", c->invited);
 		c->invited[0] = '\0';
 		command_verb(c, join);
+		return;
+	}
+	if (strcmp(word, "password") == 0 && c->interactive) {
+		account_password(c); /* asked, never typed on the line */
 		return;
 	}
 	if (strcmp(word, "mine") == 0) {

@@ -3,6 +3,9 @@
  * cut what arrives into lines with protocol/'s framer, send JSON lines,
  * keep the queue of requests waiting for their replies, and when the
  * connection is lost, try again with a capped backoff (interactive mode).
+ * A connection without --tls speaks first with a few blank lines: the
+ * line protocol ignores them, and a server's TLS port closes at once, so
+ * that it is told from a slow server at once.
  */
 #include <sys/socket.h>
 
@@ -18,6 +21,19 @@
 
 /* Bytes read from the socket per framer pass. */
 #define CONN_CHUNK 4096
+
+/* The first words of a plain connection: empty lines, which the line
+ * protocol ignores without a reply (docs/PROTOCOL.md, section 1); on a
+ * web port they say "not HTTP", so the welcome comes at once instead of
+ * after the server's wait for a browser's request (web.c's WEB_SNIFF_MS);
+ * and a TLS server reads them as a record header that cannot be one (5
+ * bytes) and closes the connection at once: the probe for a TLS port. */
+#define CONN_PROBE "\n\n\n\n\n"
+
+/* The first byte of a TLS record a server sends first: an alert (21) or
+ * a handshake (22); tablerod's welcome begins with '{'. */
+#define CONN_TLS_ALERT 0x15
+#define CONN_TLS_HANDSHAKE 0x16
 
 static void conn_read_cb(struct bufferevent *bev, void *arg);
 static void conn_event_cb(struct bufferevent *bev, short what, void *arg);
@@ -94,6 +110,9 @@ conn_stop(struct client *c)
 	c->connected = 0;
 	c->logged_in = 0;
 	c->resyncing = 0;
+	c->heard = 0;
+	c->probed = 0;
+	c->tls_port = 0;
 	conn_pending_clear(c);
 }
 
@@ -113,10 +132,19 @@ void
 conn_lost(struct client *c, const char *why)
 {
 	struct timeval tv;
-	int was_connected = c->connected;
+	int was_connected = c->connected, tls_port = c->tls_port;
 
 	conn_stop(c);
 	if (c->quitting) {
+		event_base_loopexit(c->base, NULL);
+		return;
+	}
+	if (tls_port && !c->ever_logged_in) {
+		view_print(c,
+		    "The server at %s:%s speaks TLS (it is a --tls-port): "
+		    "add --tls (tablero --tls %s:%s).\n",
+		    c->opts.host, c->opts.port, c->opts.host, c->opts.port);
+		c->exit_code = CLIENT_EXIT_CONNECT;
 		event_base_loopexit(c->base, NULL);
 		return;
 	}
@@ -168,15 +196,35 @@ conn_lost_cb(evutil_socket_t fd, short what, void *arg)
 	conn_lost(c, c->lost_why);
 }
 
-/* Connected, an error, or the end of the stream: the connection is freed
- * from a fresh loop pass, never from inside its own callback. */
+/* End the connection from a fresh loop pass, never from inside its own
+ * callback; c->lost_why says why. */
+static void
+conn_end(struct client *c, struct bufferevent *bev)
+{
+	struct timeval now = {0, 0};
+
+	bufferevent_disable(bev, EV_READ | EV_WRITE);
+	if (event_base_once(c->base, -1, EV_TIMEOUT, conn_lost_cb, c, &now) !=
+	    0)
+		conn_lost(c, c->lost_why);
+}
+
+/* Connected, an error, or the end of the stream. */
 static void
 conn_event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct client *c = arg;
-	struct timeval now = {0, 0};
 
 	if (what & BEV_EVENT_CONNECTED) {
+		/* Speak first (CONN_PROBE); over TLS (after the handshake)
+		 * one blank line says "not HTTP" to the TLS port's sniff. */
+		if (c->opts.tls) {
+			bufferevent_write(bev, "\n", 1);
+		} else {
+			c->probed = 1;
+			bufferevent_write(
+			    bev, CONN_PROBE, sizeof CONN_PROBE - 1);
+		}
 		if (!c->connected)
 			session_connected(c);
 		c->connected = 1;
@@ -189,10 +237,32 @@ conn_event_cb(struct bufferevent *bev, short what, void *arg)
 	    : evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR());
 	if (c->opts.tls && tls_why(bev) != NULL)
 		c->lost_why = tls_why(bev);
-	bufferevent_disable(bev, EV_READ | EV_WRITE);
-	if (event_base_once(c->base, -1, EV_TIMEOUT, conn_lost_cb, c, &now) !=
-	    0)
-		conn_lost(c, c->lost_why);
+	if (!c->opts.tls && c->probed && !c->heard) {
+		/* closed at the probe without a word: a TLS port */
+		c->tls_port = 1;
+		c->lost_why = "it speaks TLS: add --tls";
+	}
+	conn_end(c, bev);
+}
+
+/* The first bytes of a plain connection: 0, or -1 when they begin a TLS
+ * record (the connection is then ended). */
+static int
+conn_first_bytes(struct client *c, struct bufferevent *bev)
+{
+	unsigned char b;
+
+	if (c->heard)
+		return 0;
+	c->heard = 1;
+	if (c->opts.tls ||
+	    evbuffer_copyout(bufferevent_get_input(bev), &b, 1) != 1 ||
+	    (b != CONN_TLS_ALERT && b != CONN_TLS_HANDSHAKE))
+		return 0;
+	c->tls_port = 1;
+	c->lost_why = "it speaks TLS: add --tls";
+	conn_end(c, bev);
+	return -1;
 }
 
 /* Lines from the server, one at a time through the framer. */
@@ -209,6 +279,8 @@ conn_read_cb(struct bufferevent *bev, void *arg)
 		c->connected = 1;
 		session_connected(c);
 	}
+	if (conn_first_bytes(c, bev) != 0)
+		return;
 	while (
 	    c->bev == bev && (n = evbuffer_remove(in, buf, sizeof buf)) > 0) {
 		size_t off = 0;

@@ -33,6 +33,13 @@ mine_find(struct client *c, const char *id)
 	return NULL;
 }
 
+/* 1 when we hold a seat in room id, as far as the client knows. */
+int
+mine_has(struct client *c, const char *id)
+{
+	return mine_find(c, id) != NULL;
+}
+
 /* Forget room id. */
 void
 mine_drop(struct client *c, const char *id)

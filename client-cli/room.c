@@ -59,11 +59,10 @@ room_seat_label(const struct client_room *r, int seat, char *buf, size_t len)
 	return buf;
 }
 
-/* Seats and names from a seats array; our seat found by our name. */
+/* Seats and names of r from a seats array; our seat found by our name. */
 static void
-room_seats(struct client *c, const cJSON *seats)
+room_seats(struct client *c, struct client_room *r, const cJSON *seats)
 {
-	struct client_room *r = &c->room;
 	const cJSON *s;
 
 	if (!cJSON_IsArray(seats))
@@ -125,11 +124,10 @@ room_position(struct client_room *r, const char *position)
 		r->have_state = 1;
 }
 
-/* Turn, status, clocks and position from a state or an event. */
+/* Turn, status, clocks and position of r from a state or an event. */
 static void
-room_common(struct client *c, const cJSON *o)
+room_common(struct client_room *r, const cJSON *o)
 {
-	struct client_room *r = &c->room;
 	const cJSON *turn = cJSON_GetObjectItemCaseSensitive(o, "turn");
 	const cJSON *pos = cJSON_GetObjectItemCaseSensitive(o, "position");
 	const cJSON *clocks = cJSON_GetObjectItemCaseSensitive(o, "clocks");
@@ -167,12 +165,11 @@ room_common(struct client *c, const cJSON *o)
 	r->clocks_running = r->status == PROTO_ROOM_PLAYING && r->turn >= 0;
 }
 
-/* Take a full state (create, join, watch, state, hello); 0, or -1 when
- * it is not one. */
+/* Take a full state into r (the current room, or one only shown: a past
+ * position); 0, or -1 when it is not one. */
 int
-room_from_state(struct client *c, const cJSON *st)
+room_take_state(struct client *c, struct client_room *r, const cJSON *st)
 {
-	struct client_room *r = &c->room;
 	const cJSON *game = cJSON_GetObjectItemCaseSensitive(st, "game");
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(st, "room");
 	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(st, "options");
@@ -192,10 +189,18 @@ room_from_state(struct client *c, const cJSON *st)
 	r->cg = games_for(r->rg);
 	cJSON_Delete(r->options);
 	r->options = cJSON_IsObject(opts) ? cJSON_Duplicate(opts, 1) : NULL;
-	room_seats(c, cJSON_GetObjectItemCaseSensitive(st, "seats"));
+	room_seats(c, r, cJSON_GetObjectItemCaseSensitive(st, "seats"));
 	r->have_last = 0;
-	room_common(c, st);
+	room_common(r, st);
 	return 0;
+}
+
+/* Take a full state (create, join, watch, state, hello) as the current
+ * room; 0, or -1 when it is not one. */
+int
+room_from_state(struct client *c, const cJSON *st)
+{
+	return room_take_state(c, &c->room, st);
 }
 
 /* The last move, parsed on the position before it, for highlighting. */
@@ -223,7 +228,7 @@ room_from_event(
 	struct client_room *r = &c->room;
 
 	if (ev_kind == PROTO_EV_STARTED) {
-		room_seats(c, cJSON_GetObjectItemCaseSensitive(ev, "seats"));
+		room_seats(c, r, cJSON_GetObjectItemCaseSensitive(ev, "seats"));
 		r->status = PROTO_ROOM_PLAYING;
 		r->have_last = 0;
 		r->step = 0;
@@ -242,7 +247,7 @@ room_from_event(
 	if (ev_kind == PROTO_EV_MOVED || ev_kind == PROTO_EV_STARTED ||
 	    ev_kind == PROTO_EV_UNDONE || ev_kind == PROTO_EV_RESTARTED)
 		r->replaying = 0; /* the history being replayed is old */
-	room_common(c, ev);
+	room_common(r, ev);
 	if (ev_kind == PROTO_EV_ENDED)
 		r->clocks_running = 0;
 }

@@ -44,9 +44,19 @@ session_text(struct client *c, const cJSON *msg)
 	session_text_beside(c, msg, NULL);
 }
 
+static void session_hello_as(struct client *c, const char *password);
+
 /* Log in: the name (asked once when not given) and its kept token. */
 void
 session_hello(struct client *c)
+{
+	session_hello_as(c, NULL);
+}
+
+/* The hello of session_hello, with a password instead of the token when
+ * one is given. */
+static void
+session_hello_as(struct client *c, const char *password)
 {
 	cJSON *req;
 
@@ -68,7 +78,9 @@ session_hello(struct client *c)
 		return;
 	cJSON_AddStringToObject(req, "cmd", "hello");
 	cJSON_AddStringToObject(req, "name", c->opts.name);
-	if (c->token[0] != '\0')
+	if (password != NULL)
+		cJSON_AddStringToObject(req, "password", password);
+	else if (c->token[0] != '\0')
 		cJSON_AddStringToObject(req, "token", c->token);
 	cJSON_AddNumberToObject(req, "proto", PROTO_VERSION);
 	conn_send(c, req, CLIENT_P_HELLO, NULL);
@@ -148,6 +160,57 @@ session_token_stale(struct client *c, const char *code)
 	return 1;
 }
 
+/* The password for our name was typed (NULL or empty: none): log in
+ * with it, or choose another name (a client that was logged in before
+ * gives up instead). */
+static void
+session_password_typed(struct client *c, const char *pw)
+{
+	if (pw != NULL && pw[0] != '\0') {
+		session_hello_as(c, pw);
+		return;
+	}
+	if (c->ever_logged_in) {
+		c->exit_code = CLIENT_EXIT_LOGIN;
+		c->quitting = 1;
+		event_base_loopexit(c->base, NULL);
+		return;
+	}
+	view_print(c, "Choose another name.\n");
+	c->opts.name[0] = '\0';
+	c->token[0] = '\0';
+	c->token_retried = 0;
+	c->asking_name = 1;
+	term_prompt(c);
+}
+
+/* Our name is registered and we have no token the server takes (or the
+ * password was wrong): a person at the keyboard is asked for the
+ * password, without echo. 1 when asked. */
+static int
+session_password_ask(struct client *c, const cJSON *rep, const char *code)
+{
+	enum proto_error e =
+	    code != NULL ? proto_error_from_code(code) : PROTO_E_COUNT;
+	char prompt[CLIENT_FIELD + 32];
+
+	if (!c->interactive ||
+	    (e != PROTO_E_NAME_TAKEN && e != PROTO_E_BAD_PASSWORD))
+		return 0;
+	if (e == PROTO_E_NAME_TAKEN)
+		view_print(c,
+		    "The name %s is registered, and this client has no token "
+		    "for it.\n",
+		    c->opts.name);
+	else
+		view_error(c, rep);
+	view_print(c, "Type its password (Enter alone: %s).\n",
+	    c->ever_logged_in ? "give up" : "choose another name");
+	snprintf(prompt, sizeof prompt, "Password for %s: ", c->opts.name);
+	secret_ask(c, prompt, session_password_typed);
+	return 1;
+}
+
 /* The server refused our name (not a possible name, or someone else's):
  * a person at the keyboard is asked for another, as on the first run.
  * 1 when asked. */
@@ -196,7 +259,8 @@ session_hello_reply(struct client *c, const cJSON *rep)
 
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rep, "ok"))) {
 		const char *code = session_str(rep, "error");
-		if (session_token_stale(c, code))
+		if (session_token_stale(c, code) ||
+		    session_password_ask(c, rep, code))
 			return;
 		view_error(c, rep);
 		if (session_name_again(c, code))
@@ -302,16 +366,81 @@ session_page(struct client *c, const cJSON *rep)
 		session_board_late(c);
 }
 
+/* A state asked with at=N: the position after the game's first N moves,
+ * shown with the moves and never taken as the room's own (the room on
+ * the screen, its turn and clocks, and the games waiting for us stay as
+ * they are). */
+static void
+session_state_at(struct client *c, const cJSON *st, long long at)
+{
+	struct client_room *past = calloc(1, sizeof *past);
+	const cJSON *total =
+	    cJSON_GetObjectItemCaseSensitive(st, "history_total");
+	char *rec;
+
+	if (past == NULL) {
+		view_print(c, "(Out of memory: the position is not shown.)\n");
+		return;
+	}
+	room_clear(past);
+	if (room_take_state(c, past, st) != 0) {
+		free(past);
+		return;
+	}
+	past->has_clocks = 0; /* the clocks are as now, not as then */
+	rec = proto_text_record(st);
+	if (rec != NULL)
+		view_text(c, rec);
+	free(rec);
+	if (at == 0)
+		view_print(c, "Room %s (%s) at its start:\n", past->id,
+		    past->rg != NULL ? past->rg->title : "?");
+	else
+		view_print(c, "Room %s (%s) after move %lld of %lld:\n",
+		    past->id, past->rg != NULL ? past->rg->title : "?", at,
+		    cJSON_IsNumber(total) ? (long long)total->valuedouble : at);
+	if (past->rg == NULL)
+		view_print(c, "This client does not know that game.\n");
+	else
+		view_board_of(c, past);
+	room_clear(past);
+	free(past);
+}
+
+/* 1 when a create or join reply starts the game, whose started event
+ * (drawing the board) follows: a playing room without a move, where we
+ * held no seat before (joining our own seat again resumes the game: no
+ * event follows, and the board is drawn here). */
+static int
+session_starts(struct client *c, const cJSON *st, enum proto_verb re)
+{
+	const char *id = session_str(st, "room");
+	const char *status = session_str(st, "status");
+
+	return (re == PROTO_CREATE || re == PROTO_JOIN) && id != NULL &&
+	    status != NULL && strcmp(status, "playing") == 0 &&
+	    cJSON_GetArraySize(
+	        cJSON_GetObjectItemCaseSensitive(st, "history")) == 0 &&
+	    (re == PROTO_CREATE || !mine_has(c, id));
+}
+
 /* A room state arrived (create, join, watch, state): show it. */
 static void
 session_state(struct client *c, const cJSON *rep, enum proto_verb re, int quiet)
 {
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "state");
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(st, "at");
 	const char *seat = session_str(rep, "seat");
 	struct client_room *r = &c->room;
+	int starts = session_starts(c, st, re);
 
 	int asked = re == PROTO_STATE; /* the player asked for it */
 
+	if (asked && !quiet && cJSON_IsNumber(at) && at->valuedouble >= 0 &&
+	    at->valuedouble <= (double)PROTO_INT_MAX) {
+		session_state_at(c, st, (long long)at->valuedouble);
+		return;
+	}
 	if (room_from_state(c, st) != 0)
 		return;
 	mine_from_state(c, st);
@@ -335,10 +464,7 @@ session_state(struct client *c, const cJSON *rep, enum proto_verb re, int quiet)
 	}
 	/* a game that starts with this reply draws its board with the
 	 * started event that follows */
-	if (!quiet && r->status == PROTO_ROOM_PLAYING &&
-	    cJSON_GetArraySize(
-	        cJSON_GetObjectItemCaseSensitive(st, "history")) == 0 &&
-	    !asked && re != PROTO_WATCH)
+	if (!quiet && starts)
 		return;
 	if (asked) { /* the game so far, as text mode lists it */
 		char *rec = proto_text_record(st);
@@ -555,6 +681,18 @@ session_reply(struct client *c, const cJSON *rep)
 	free(p.path);
 }
 
+/* The rating line of a result, "Rated (ataxx size=7): ana 1500 ->
+ * 1662?, ..." or "Not rated: why.", when it has one. */
+static void
+session_rated(struct client *c, const cJSON *result)
+{
+	char *text = proto_text_rated(result);
+
+	if (text != NULL)
+		view_text(c, text);
+	free(text);
+}
+
 /* The game in the current room ended. */
 static void
 session_ended(struct client *c, const cJSON *ev)
@@ -566,9 +704,12 @@ session_ended(struct client *c, const cJSON *ev)
 	snprintf(r->result, sizeof r->result, "%s", res != NULL ? res : "");
 	if (r->cg != NULL && r->cg->ended != NULL)
 		r->cg->ended(r, ev, buf, sizeof buf);
-	if (buf[0] != '\0')
+	if (buf[0] != '\0') {
+		/* the game's own words for the outcome; the rating line
+		 * (or why not rated) is the server's, as telnet shows it */
 		view_print(c, "%s\n", buf);
-	else
+		session_rated(c, ev);
+	} else
 		session_text(c, ev);
 	if (r->myseat >= 0 && r->cg != NULL && r->cg->again != NULL &&
 	    (r->cg->goes_on == NULL || !r->cg->goes_on(r, ev)))

@@ -186,8 +186,9 @@ term_build_prompt(struct client *c)
 void
 term_prompt(struct client *c)
 {
-	if (!c->interactive)
-		return; /* piped input: no prompts between the answers */
+	if (!c->interactive || secret_active())
+		return; /* piped input: no prompts between the answers; a
+		           secret keeps its own prompt */
 	term_build_prompt(c);
 	rl_set_prompt(term_prompt_text);
 	if (term_in_handler)
@@ -210,6 +211,12 @@ term_write(struct client *c, const char *text)
 	if (term_in_handler) {
 		fputs(text, c->out);
 		fflush(c->out);
+		return;
+	}
+	if (secret_active()) {
+		fputs("\r\033[K", c->out);
+		fputs(text, c->out);
+		secret_redraw(c);
 		return;
 	}
 	/* erase the prompt line, print, and let libedit draw it again */
@@ -239,7 +246,9 @@ term_line(char *line)
 		event_base_loopexit(c->base, NULL);
 		return;
 	}
-	if (*line != '\0')
+	/* a password verb's line may hold one: never kept */
+	if (*line != '\0' &&
+	    strncmp(line + strspn(line, " \t"), "password", 8) != 0)
 		add_history(line);
 	term_in_handler = 1;
 	command_line(c, line);
@@ -247,8 +256,9 @@ term_line(char *line)
 	term_in_handler = 0;
 	/* libedit leaves the finished line in its buffer and reads the next
 	 * one blocking unless the handler is installed again: this clears
-	 * the line, goes back to one key at a time and draws the prompt */
-	if (c->interactive) {
+	 * the line, goes back to one key at a time and draws the prompt
+	 * (unless the line asked a secret, which has the keyboard now) */
+	if (c->interactive && !secret_active()) {
 		term_build_prompt(c);
 		rl_callback_handler_install(term_prompt_text, term_line);
 	}
@@ -265,6 +275,13 @@ term_read_cb(evutil_socket_t fd, short what, void *arg)
 	if (ioctl(fd, FIONREAD, &avail) == 0 && avail == 0) {
 		c->quitting = 1;
 		event_base_loopexit(c->base, NULL);
+		return;
+	}
+	if (secret_active()) {
+		if (secret_read(c, fd) != 0) {
+			c->quitting = 1;
+			event_base_loopexit(c->base, NULL);
+		}
 		return;
 	}
 	rl_callback_read_char();
@@ -297,6 +314,11 @@ term_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
 	struct client *c = arg;
 
+	if (sig == SIGINT && c->interactive && secret_active()) {
+		fputs("^C", c->out);
+		secret_cancel(c); /* the secret's function says what now */
+		return;
+	}
 	if (sig == SIGINT && c->interactive) {
 		term_interrupt(c);
 		return;
@@ -313,6 +335,27 @@ term_tick_cb(evutil_socket_t fd, short what, void *arg)
 
 	if (c->room.active && c->room.has_clocks && c->room.clocks_running)
 		term_prompt(c);
+}
+
+/* libedit lets go of the keyboard (a secret is asked: secret.c). */
+void
+term_editor_off(struct client *c)
+{
+	rl_callback_handler_remove();
+	rl_end = rl_point = 0;
+	fputs("\r\033[K", c->out);
+	fflush(c->out);
+}
+
+/* libedit takes the keyboard again, with a fresh prompt, unless the
+ * loop is inside our line handler (which installs it as it returns). */
+void
+term_editor_on(struct client *c)
+{
+	if (!c->interactive || term_in_handler)
+		return;
+	term_build_prompt(c);
+	rl_callback_handler_install(term_prompt_text, term_line);
 }
 
 /* Take the terminal; 0 or -1. */

@@ -170,12 +170,11 @@ view_marked(
 	}
 }
 
-/* The clocks as "white 4:53, black 1:00:00" (the side to move counting
+/* r's clocks as "white 4:53, black 1:00:00" (the side to move counting
  * down, the server's text mode's format); "" for an untimed game. */
-void
-view_clocks(struct client *c, char *buf, size_t len)
+static void
+view_clocks_of(const struct client_room *r, char *buf, size_t len)
 {
-	const struct client_room *r = &c->room;
 	size_t used = 0;
 	int i;
 
@@ -195,6 +194,13 @@ view_clocks(struct client *c, char *buf, size_t len)
 	}
 }
 
+/* The current room's clocks (view_clocks_of). */
+void
+view_clocks(struct client *c, char *buf, size_t len)
+{
+	view_clocks_of(&c->room, buf, len);
+}
+
 /* The terminal's height in rows, or 0 when it is not known. */
 int
 view_rows(void)
@@ -206,12 +212,12 @@ view_rows(void)
 	return ws.ws_row;
 }
 
-/* The room's board for st (r->st or r->before) into buf: the game's own
+/* r's board for st (r->st or r->before) into buf: the game's own
  * drawing when it has one, else rules' picture; its length, or -1. */
 static int
-view_render(struct client *c, const void *st, int marks, char *buf, size_t len)
+view_render(
+    struct client_room *r, const void *st, int marks, char *buf, size_t len)
 {
-	struct client_room *r = &c->room;
 	int n = -1;
 
 	if (r->cg != NULL && r->cg->draw != NULL)
@@ -230,7 +236,7 @@ view_picture(struct client *c)
 	static char now[RULES_TEXT_MAX];
 
 	if (!r->active || !r->have_state || r->rg == NULL ||
-	    view_render(c, r->st, 1, now, sizeof now) < 0)
+	    view_render(r, r->st, 1, now, sizeof now) < 0)
 		return NULL;
 	return now;
 }
@@ -239,24 +245,31 @@ view_picture(struct client *c)
 void
 view_board(struct client *c)
 {
-	struct client_room *r = &c->room;
+	view_board_of(c, &c->room);
+}
+
+/* Draw r's board (the current room's, or one only shown, a past
+ * position), whose turn it is and its clocks. */
+void
+view_board_of(struct client *c, struct client_room *r)
+{
+	static char now[RULES_TEXT_MAX];
 	static char was[RULES_TEXT_MAX];
 	static char out[RULES_TEXT_MAX * 3];
-	const char *now = view_picture(c);
 	char clocks[256];
 
 	if (!r->active || !r->have_state)
 		return;
 	r->board_due = 0;
-	if (now == NULL)
+	if (r->rg == NULL || view_render(r, r->st, 1, now, sizeof now) < 0)
 		return;
 	if (c->opts.color && r->have_last &&
-	    view_render(c, r->before, 0, was, sizeof was) >= 0)
+	    view_render(r, r->before, 0, was, sizeof was) >= 0)
 		view_marked(c, now, was, out, sizeof out);
 	else
 		view_marked(c, now, NULL, out, sizeof out);
 	view_text(c, out);
-	view_clocks(c, clocks, sizeof clocks);
+	view_clocks_of(r, clocks, sizeof clocks);
 	if (clocks[0] != '\0')
 		view_print(c, "Clocks: %s\n", clocks);
 }

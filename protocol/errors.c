@@ -27,6 +27,7 @@ static const struct errors_entry errors_table[PROTO_E_COUNT] = {
     [PROTO_E_NAME_TAKEN] = {"name_taken",
         "that name is registered: hello NAME TOKEN"},
     [PROTO_E_BAD_TOKEN] = {"bad_token", "wrong token for that name"},
+    [PROTO_E_BAD_PASSWORD] = {"bad_password", "wrong password for that name"},
     [PROTO_E_NO_SUCH_GAME] = {"no_such_game",
         "no such game (games lists them)"},
     [PROTO_E_BAD_OPTIONS] = {"bad_options", "bad game options"},

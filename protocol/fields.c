@@ -94,6 +94,10 @@ static const struct fields_entry fields_table[PROTO_F_COUNT] = {
     [PROTO_F_MINUTES] = {"minutes", FIELDS_SEQ, 0, FIELDS_PLAIN, 0, 0, NULL},
     [PROTO_F_ADDRESS] = {"address", FIELDS_STRING, PROTO_FIELD_MAX,
         FIELDS_PLAIN, 0, FIELDS_OFF(address), NULL},
+    [PROTO_F_PASSWORD] = {"password", FIELDS_STRING, PROTO_PASSWORD_MAX,
+        FIELDS_PLAIN, 0, FIELDS_OFF(password), NULL},
+    [PROTO_F_OLD] = {"old", FIELDS_STRING, PROTO_PASSWORD_MAX, FIELDS_PLAIN, 0,
+        FIELDS_OFF(old), NULL},
 };
 
 /* A boolean field's two members: *has (given) and the value. */

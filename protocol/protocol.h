@@ -42,6 +42,12 @@
  * are 16 at most; 64 leaves room without letting a client store essays. */
 #define PROTO_FIELD_MAX 64
 
+/* Longest password (hello's password, password's password and old):
+ * argon2id takes any length, but a client could otherwise make every
+ * login hash a line's worth of bytes; 128 holds any passphrase people
+ * type. */
+#define PROTO_PASSWORD_MAX 128
+
 /* Longest move text (the longest notation is a few squares). */
 #define PROTO_MOVE_MAX 64
 
@@ -91,6 +97,7 @@ enum proto_error {
 	PROTO_E_BAD_NAME,
 	PROTO_E_NAME_TAKEN,
 	PROTO_E_BAD_TOKEN,
+	PROTO_E_BAD_PASSWORD,
 	PROTO_E_NO_SUCH_GAME,
 	PROTO_E_BAD_OPTIONS,
 	PROTO_E_NO_SUCH_ROOM,
@@ -220,6 +227,7 @@ int proto_proxy_parse(const void *buf, size_t len, struct proto_proxy *out);
  */
 #define PROTO_VERBS(X)                                                         \
 	X(HELLO, hello)                                                        \
+	X(PASSWORD, password)                                                  \
 	X(GAMES, games)                                                        \
 	X(ROOMS, rooms)                                                        \
 	X(CREATE, create)                                                      \
@@ -396,6 +404,8 @@ struct proto_request {
 	                         quotes, or an integer), or NULL */
 	char *name;           /* hello */
 	char *token;          /* hello */
+	char *password;       /* hello, password: the password (new) */
+	char *old;            /* password: the password it replaces */
 	char *game;           /* rooms (filter), create */
 	char *room;           /* any verb; NULL: the current room */
 	char *seat;           /* create, join: seat name or number as text */
@@ -572,6 +582,13 @@ char *proto_text_beside(const cJSON *msg, const char *board);
  * played or out of memory. */
 char *proto_text_record(const cJSON *state);
 
+/* A two-player result's rating line as text mode ends the outcome with:
+ * "Rated (ataxx size=7): ana 1500 -> 1662?, bob 1500 -> 1338?.\n" or
+ * "Not rated: why.\n", for a reader that says the outcome in its own
+ * words (the terminal client's games). malloc'd; NULL when the result says
+ * neither (a one-player game) or out of memory. */
+char *proto_text_rated(const cJSON *result);
+
 /* A clock's time left (milliseconds) as people read it: "4:53", or
  * "1:02:03" past an hour; never negative. */
 void proto_clock_format(long long ms, char *buf, size_t len);
@@ -625,6 +642,8 @@ enum proto_field {
 	PROTO_F_TOURNEY,
 	PROTO_F_MINUTES,
 	PROTO_F_ADDRESS,
+	PROTO_F_PASSWORD,
+	PROTO_F_OLD,
 	PROTO_F_COUNT
 };
 

@@ -1095,6 +1095,19 @@ text_record(struct text_buf *b, const cJSON *st)
 }
 
 char *
+proto_text_rated(const cJSON *result)
+{
+	struct text_buf b = {NULL, 0, 0, 0, NULL};
+
+	text_rated(&b, result);
+	if (b.oom || b.p == NULL) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
+char *
 proto_text_record(const cJSON *state)
 {
 	struct text_buf b = {NULL, 0, 0, 0, NULL};
@@ -2265,12 +2278,14 @@ void
 text_event_reconnect(struct text_buf *b, const cJSON *msg)
 {
 	if (text_str(msg, "room") == NULL) {
-		text_add(b, "Seeks and tournaments moved to another server: "
-		            "connect again and log in with hello NAME TOKEN.\n");
+		text_add(b,
+		    "Seeks and tournaments moved to another server: "
+		    "connect again and log in with hello NAME TOKEN.\n");
 		return;
 	}
-	text_addf(b, "Room %s moved to another server: connect again and "
-	             "log in with hello NAME TOKEN.\n",
+	text_addf(b,
+	    "Room %s moved to another server: connect again and "
+	    "log in with hello NAME TOKEN.\n",
 	    text_str(msg, "room") ? text_str(msg, "room") : "?");
 }
 

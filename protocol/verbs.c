@@ -28,13 +28,28 @@ struct verbs_entry {
 static const struct verbs_entry verbs_hello = {
     .name = "hello",
     .login = 0,
-    .fields = F(NAME) | F(TOKEN) | F(PROTO),
+    .fields = F(NAME) | F(TOKEN) | F(PROTO) | F(PASSWORD),
     .required = F(NAME),
     .args = PROTO_ARGS_FIELDS,
     .positional = {PROTO_F_NAME, PROTO_F_TOKEN},
-    .usage = "hello NAME [TOKEN]",
+    .usage = "hello NAME [TOKEN | password=PASSWORD]",
     .summary = "log in; the first hello of a name returns its token",
     .text = text_reply_hello,
+};
+
+static const struct verbs_entry verbs_password = {
+    .name = "password",
+    .login = 1,
+    .fields = F(PASSWORD) | F(OLD),
+    .required = F(PASSWORD),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_PASSWORD, PROTO_F_OLD},
+    .usage = "password NEW [OLD]",
+    .summary = "set your password (OLD: the one it replaces), to log in "
+               "anywhere with hello NAME password=NEW",
+    .text = text_reply_said,
+    .said = "Password set: from any machine, hello NAME password=... logs "
+            "you in.",
 };
 
 static const struct verbs_entry verbs_games = {

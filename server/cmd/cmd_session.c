@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "server/club/seek.h"
 #include "server/cmd/cmd.h"
 #include "server/club/club.h"
@@ -64,15 +66,16 @@ cmd_hello_abandoned(const struct room *r, int seat)
 	return o;
 }
 
+static void cmd_hello_in(struct conn *c, const struct proto_request *req,
+    const struct store_identity *id, const char *token, int is_new);
+static password_done_fn cmd_hello_password;
+
 void
 cmd_hello(struct conn *c, const struct proto_request *req)
 {
 	char token[PLAYER_TOKEN_BYTES * 2 + 1] = "";
-	struct player *p;
-	struct room *r, *latest = NULL, **held;
 	struct store_identity id;
-	cJSON *rep, *rooms, *lost, *one;
-	int is_new, i, n;
+	int is_new, rc;
 
 	if (c->player != NULL) {
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
@@ -98,8 +101,51 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 		net_close(c, 1);
 		return;
 	}
-	if (player_authenticate(c, req, token, sizeof token, &id, &is_new) != 0)
+	rc = player_authenticate(
+	    c, req, token, sizeof token, &id, &is_new, cmd_hello_password);
+	if (rc != 0)
+		return; /* refused, or a password being checked */
+	cmd_hello_in(c, req, &id, is_new ? token : req->token, is_new);
+}
+
+/* A hello's password checked, back on the loop: a wrong one counts as a
+ * failed login; the right one gets a new token for this machine, kept
+ * (PASSWORD_DEVICES) in the change that logs in. */
+static void
+cmd_hello_password(struct conn *c, struct password_result *res)
+{
+	char token[PLAYER_TOKEN_BYTES * 2 + 1], hash[PLAYER_HASH_HEX];
+
+	if (!res->ok) {
+		player_failed(c, &res->req, res->id.name, PROTO_E_BAD_PASSWORD,
+		    "wrong password for that name");
 		return;
+	}
+	if (storeq_failing(c->srv->storeq)) {
+		conn_error(c, &res->req, PROTO_E_STORE_FAILING,
+		    "the server cannot store games right now; try again "
+		    "shortly");
+		return;
+	}
+	player_token_new(token, sizeof token);
+	player_token_hash(token, hash);
+	password_device_put(c->srv, res->id.name, hash);
+	cmd_hello_in(c, &res->req, &res->id, token, 0);
+	sodium_memzero(token, sizeof token);
+}
+
+/* Log c in as identity *id (its name as registered), token the one its
+ * reply gives back, is_new when hello just made it. */
+static void
+cmd_hello_in(struct conn *c, const struct proto_request *req,
+    const struct store_identity *id_in, const char *token, int is_new)
+{
+	struct store_identity id = *id_in;
+	struct player *p;
+	struct room *r, *latest = NULL, **held;
+	cJSON *rep, *rooms, *lost, *one;
+	int i, n;
+
 	p = player_get(c->srv, id.name);
 	/* Whom the player blocks, as stored (perhaps changed on another
 	 * node since they were last here). */
@@ -131,7 +177,7 @@ cmd_hello(struct conn *c, const struct proto_request *req)
 
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "name", p->name);
-	cJSON_AddStringToObject(rep, "token", is_new ? token : req->token);
+	cJSON_AddStringToObject(rep, "token", token);
 	cJSON_AddBoolToObject(rep, "new", is_new);
 	held = room_sorted(p, &n);
 	/* Back in every seat first, so the rooms listed show it (the

@@ -212,12 +212,32 @@ session_refuse(
 	    "more than %d messages a second%s; slow down", rate, whose[why]);
 }
 
-/* Log what a client sent, made safe and short. */
+/* Whether a line holds the word "password" in any case (a hello with one,
+ * the password verb); lines may hold NUL bytes. */
+static int
+session_has_password(const char *line, size_t len)
+{
+	static const char word[] = "password";
+	size_t i, n = sizeof word - 1;
+
+	for (i = 0; i + n <= len; i++)
+		if (strncasecmp(line + i, word, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* Log what a client sent, made safe and short; a line that may hold a
+ * password is not logged, only that it came. */
 static void
 session_log_line(struct conn *c, const char *line, size_t len)
 {
 	char safe[LOG_CLIENT_BYTES * 4 + 8];
 
+	if (session_has_password(line, len)) {
+		log_debug("conn %llu %s: <a line with a password, not logged>",
+		    (unsigned long long)c->id, c->addr);
+		return;
+	}
 	log_debug("conn %llu %s: <%s>", (unsigned long long)c->id, c->addr,
 	    log_sanitize(line, len, safe, sizeof safe));
 }
@@ -398,6 +418,7 @@ session_line(struct conn *c, const char *line, size_t len)
  * read memory or the committed store). */
 static const unsigned char session_stores[PROTO_VERB_COUNT] = {
     [PROTO_HELLO] = 1,
+    [PROTO_PASSWORD] = 1, /* the identity's row */
     [PROTO_CREATE] = 1,
     [PROTO_JOIN] = 1,
     [PROTO_WATCH] = 1,

@@ -28,7 +28,7 @@ struct player {
 	char name[SERVER_NAME_MAX + 1];
 	int64_t created_ms; /* when the identity was made; 0: not known */
 	char addr[SERVER_LIMIT_KEY]; /* its last address's key ("" none) */
-	struct conn *conn;    /* NULL while offline */
+	struct conn *conn;           /* NULL while offline */
 	struct room **rooms;  /* rooms that hold this player (any order) */
 	int nrooms, roomscap; /* at most the rooms per player plus those
 	                         watched */
@@ -118,8 +118,8 @@ struct room {
 	struct event *retire_timer; /* finished: when to leave memory */
 	int archive_due;            /* ended, not yet kept in the games table */
 	int in_server;              /* room_add'ed (not one being created) */
-	int solo_tries;   /* one player: restarts and failed ends at this level
-	                     since it was last solved (record.c) */
+	int solo_tries; /* one player: restarts and failed ends at this level
+	                   since it was last solved (record.c) */
 	/* Whether the game under way is rated, decided at its start by the
 	 * club (rating.c), stored with the room and said in its started
 	 * and ended events: -1 not decided (a one-player game, a room from
@@ -213,6 +213,8 @@ cJSON *block_json(const struct player *p);
 /* player.c */
 /* Random bytes in a token: 128 bits cannot be guessed. */
 #define PLAYER_TOKEN_BYTES 16
+/* A token's hash as stored: BLAKE2b-256 as hex, with its NUL. */
+#define PLAYER_HASH_HEX 65
 struct player *player_find(struct server *srv, const char *name);
 struct player *player_get(struct server *srv, const char *name);
 int player_name_valid(const char *name);
@@ -225,9 +227,52 @@ void player_committed(struct server *srv, uint64_t committed);
 void player_room_add(struct player *p, struct room *r);
 void player_room_del(struct player *p, struct room *r);
 struct store_identity;
-int player_authenticate(struct conn *c, const struct proto_request *req,
-    char *token_out, size_t toklen, struct store_identity *id, int *is_new);
+
+int player_throttled(
+    struct conn *c, const struct proto_request *req, const char *name);
+void player_failed(struct conn *c, const struct proto_request *req,
+    const char *name, enum proto_error code, const char *why);
+void player_token_new(char *token, size_t len);
+void player_token_hash(const char *token, char *hex);
 void player_replace(struct player *p);
+
+/* password.c: accounts (passwords, and the tokens password logins give) */
+/* The shortest password: 8 bytes, so that guessing one at the
+ * throttled rate of failed logins takes years. */
+#define PASSWORD_MIN 8
+/* argon2id's costs: OWASP's recommended minimum (2 passes over 19 MiB,
+ * one lane), some 20-50 ms of one search thread per hash; never on the
+ * loop. A thread at a time holds 19 MiB while it hashes. */
+#define PASSWORD_OPSLIMIT 2
+#define PASSWORD_MEMLIMIT (19u * 1024 * 1024)
+/* Tokens password logins gave one identity that stay good: a person's
+ * machines and browsers; the oldest go past it, so logins from
+ * everywhere cannot grow the store. */
+#define PASSWORD_DEVICES 8
+/* What a password task found, back on the loop: req holds the request's
+ * verb, cmd, id and name; id the identity it was started with. */
+struct password_result {
+	struct proto_request req;
+	struct store_identity id;
+	int ok;           /* the given password matched (or none was given) */
+	int failed;       /* hashing failed (out of memory) */
+	char hashed[128]; /* the fresh password's hash (crypto_pwhash_STRBYTES)
+	                   */
+};
+typedef void password_done_fn(struct conn *c, struct password_result *res);
+int player_authenticate(struct conn *c, const struct proto_request *req,
+    char *token_out, size_t toklen, struct store_identity *id, int *is_new,
+    password_done_fn *pw_done);
+int password_length_ok(const char *pw);
+int password_stored(struct server *srv, const char *name, char *out);
+void password_put(struct server *srv, const char *name, const char *hashed);
+int password_device_find(
+    struct server *srv, const char *name, const char *hash, int *found);
+void password_device_put(
+    struct server *srv, const char *name, const char *hash);
+void password_check(struct conn *c, const struct proto_request *req,
+    const struct store_identity *id, const char *stored, const char *given,
+    const char *fresh, password_done_fn *done);
 int player_online(struct server *srv, const char *name);
 void player_send(struct server *srv, const char *name, const cJSON *ev);
 
@@ -323,6 +368,12 @@ typedef void worker_hint_fn(struct conn *c, const struct proto_request *req,
     const char *room, int verdict, const char *move);
 void worker_hint(struct worker *w, struct room *r, struct conn *c,
     const struct proto_request *req, worker_hint_fn *done);
+/* A task's work, on a search thread (it touches nothing of the loop's),
+ * and its end, on the loop: c is NULL when the connection is gone. */
+typedef void worker_task_fn(void *arg);
+typedef void worker_task_done_fn(struct conn *c, void *arg);
+void worker_task(struct worker *w, struct conn *c, worker_task_fn *task,
+    worker_task_done_fn *done, void *arg);
 
 /* archive.c: finished games kept in the store */
 /* Finished games one page of `rooms ended` or `history` lists at most,

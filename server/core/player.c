@@ -15,8 +15,8 @@
 #include "server/store/storeq.h"
 #include "server/store/store.h"
 
-/* A token hash: BLAKE2b-256 as hex, with its NUL. */
-#define PLAYER_HASH_HEX (crypto_generichash_BYTES * 2 + 1)
+_Static_assert(PLAYER_HASH_HEX == crypto_generichash_BYTES * 2 + 1,
+    "a token's hash is BLAKE2b-256 as hex");
 
 struct player *
 player_find(struct server *srv, const char *name)
@@ -200,8 +200,9 @@ player_name_valid(const char *name)
 	return 1;
 }
 
-static void
-player_token_hash(const char *token, char hex[PLAYER_HASH_HEX])
+/* A token's hash as the store keeps it (hex: PLAYER_HASH_HEX bytes). */
+void
+player_token_hash(const char *token, char *hex)
 {
 	unsigned char h[crypto_generichash_BYTES];
 
@@ -210,7 +211,8 @@ player_token_hash(const char *token, char hex[PLAYER_HASH_HEX])
 	sodium_bin2hex(hex, PLAYER_HASH_HEX, h, sizeof h);
 }
 
-static void
+/* A fresh random token as hex (len: PLAYER_TOKEN_BYTES * 2 + 1). */
+void
 player_token_new(char *token, size_t len)
 {
 	unsigned char b[PLAYER_TOKEN_BYTES];
@@ -219,19 +221,22 @@ player_token_new(char *token, size_t len)
 	sodium_bin2hex(token, len, b, sizeof b);
 }
 
-/* Refuse a hello from an address, or for a name, with too many failed
- * logins lately: 0, or -1 after replying. */
-static int
+/* Refuse a hello (or a password change) from an address, or for the
+ * identity called name (NULL: none), with too many failed logins lately:
+ * 0, or -1 after replying. */
+int
 player_throttled(
-    struct conn *c, const struct proto_request *req, struct limit_entry *name)
+    struct conn *c, const struct proto_request *req, const char *who)
 {
+	struct limit_entry *name = who != NULL ? limit_name(c->srv, who) : NULL;
+	const char *as = req->name != NULL ? req->name : who;
 	int64_t wait = 0;
 
 	if (!limit_fails_ok(c->srv, c->lim_addr, &wait)) {
 		limit_log(c->srv,
-		    "conn %llu %s: hello as %s refused: too many "
+		    "conn %llu %s: %s as %s refused: too many "
 		    "failed logins from there",
-		    (unsigned long long)c->id, c->addr, req->name);
+		    (unsigned long long)c->id, c->addr, req->cmd, as);
 		conn_error(c, req, PROTO_E_RATE_LIMITED,
 		    "too many failed logins from your address; try again in "
 		    "%lld s",
@@ -240,28 +245,32 @@ player_throttled(
 	}
 	if (!limit_fails_ok(c->srv, name, &wait)) {
 		limit_log(c->srv,
-		    "conn %llu %s: hello as %s refused: too many "
+		    "conn %llu %s: %s as %s refused: too many "
 		    "failed logins for that name",
-		    (unsigned long long)c->id, c->addr, req->name);
+		    (unsigned long long)c->id, c->addr, req->cmd, as);
 		conn_error(c, req, PROTO_E_RATE_LIMITED,
-		    "too many failed logins for %s; try again in %lld s",
-		    req->name, (long long)(wait + 999) / 1000);
+		    "too many failed logins for %s; try again in %lld s", as,
+		    (long long)(wait + 999) / 1000);
 		return -1;
 	}
 	return 0;
 }
 
-/* A wrong token: counted against the address (and the name when it
- * exists), logged, refused. */
-static void
-player_failed(struct conn *c, const struct proto_request *req,
-    struct limit_entry *name, const char *why)
+/* A wrong token or password: counted against the address (and the
+ * identity called name, NULL when none exists), logged, refused with
+ * code. */
+void
+player_failed(struct conn *c, const struct proto_request *req, const char *name,
+    enum proto_error code, const char *why)
 {
+	const char *as = req->name != NULL ? req->name : name;
+
 	limit_fails_take(c->srv, c->lim_addr);
-	limit_fails_take(c->srv, name);
-	limit_log(c->srv, "conn %llu %s: failed login as %s: %s",
-	    (unsigned long long)c->id, c->addr, req->name, why);
-	conn_error(c, req, PROTO_E_BAD_TOKEN, "%s", why);
+	if (name != NULL)
+		limit_fails_take(c->srv, limit_name(c->srv, name));
+	limit_log(c->srv, "conn %llu %s: failed %s as %s: %s",
+	    (unsigned long long)c->id, c->addr, req->cmd, as, why);
+	conn_error(c, req, code, "%s", why);
 }
 
 /* Make a new identity for a new name, within the address's hourly
@@ -299,18 +308,68 @@ player_register(struct conn *c, const struct proto_request *req,
 	return 0;
 }
 
-/* Check name and token against the store (names match whatever their
- * case; *id gets the name as registered); make a new identity for a new
- * name (*token_out gets its token). 0, or -1 after replying an error. */
-int
-player_authenticate(struct conn *c, const struct proto_request *req,
-    char *token_out, size_t toklen, struct store_identity *id, int *is_new)
+/* Whether token is name's: the identity's own (hash, as found) or one
+ * a password login gave it. 1, 0, or -1 (logged). */
+static int
+player_token_ok(
+    struct server *srv, const char *name, const char *hash, const char *token)
 {
 	char given[PLAYER_HASH_HEX];
-	struct limit_entry *name = NULL;
 	int found = 0;
 
+	player_token_hash(token, given);
+	if (strlen(hash) + 1 == sizeof given &&
+	    sodium_memcmp(given, hash, sizeof given) == 0)
+		return 1;
+	if (password_device_find(srv, name, given, &found) != 0)
+		return -1;
+	return found;
+}
+
+/* A hello with a password for identity *id: checked off the loop,
+ * answered by done (1); or -1 after replying (no password set, a store
+ * failure). */
+static int
+player_password_login(struct conn *c, const struct proto_request *req,
+    const struct store_identity *id, password_done_fn *done)
+{
+	char stored[sizeof((struct password_result *)0)->hashed], why[256];
+
+	if (password_stored(c->srv, id->name, stored) != 0) {
+		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
+		return -1;
+	}
+	if (stored[0] == '\0') {
+		snprintf(why, sizeof why,
+		    "%s has no password: log in with its token (hello %s "
+		    "TOKEN), then set one with: password NEW",
+		    id->name, id->name);
+		player_failed(c, req, id->name, PROTO_E_BAD_PASSWORD, why);
+		return -1;
+	}
+	password_check(c, req, id, stored, req->password, NULL, done);
+	return 1;
+}
+
+/* Check name and token (or password) against the store (names match
+ * whatever their case; *id gets the name as registered); make a new
+ * identity for a new name (*token_out gets its token). 0; -1 after
+ * replying an error; 1 when a password is being checked off the loop,
+ * and pw_done will go on (password_check). */
+int
+player_authenticate(struct conn *c, const struct proto_request *req,
+    char *token_out, size_t toklen, struct store_identity *id, int *is_new,
+    password_done_fn *pw_done)
+{
+	const char *secret = req->token != NULL ? req->token : req->password;
+	int found = 0, ok;
+
 	*is_new = 0;
+	if (req->token != NULL && req->password != NULL) {
+		conn_error(c, req, PROTO_E_BAD_REQUEST,
+		    "give a token or a password, not both");
+		return -1;
+	}
 	found = player_fresh_find(c->srv, req->name, id);
 	if (!found &&
 	    store_identity_find(c->srv->reader, req->name, id, &found) != 0) {
@@ -318,28 +377,40 @@ player_authenticate(struct conn *c, const struct proto_request *req,
 		conn_error(c, req, PROTO_E_INTERNAL, "the store failed");
 		return -1;
 	}
-	if (found && req->token != NULL)
-		name = limit_name(c->srv, id->name);
-	if (req->token != NULL && player_throttled(c, req, name) != 0)
+	if (secret != NULL &&
+	    player_throttled(c, req, found ? id->name : NULL) != 0)
 		return -1;
 	if (!found && req->token != NULL) {
-		player_failed(c, req, NULL,
+		player_failed(c, req, NULL, PROTO_E_BAD_TOKEN,
 		    "no identity of that name: say hello without a token to "
 		    "make it");
 		return -1;
 	}
-	if (found && req->token == NULL) {
-		conn_error(c, req, PROTO_E_NAME_TAKEN,
-		    "name %s is registered: hello %s TOKEN", id->name,
-		    id->name);
+	if (!found && req->password != NULL) {
+		player_failed(c, req, NULL, PROTO_E_BAD_PASSWORD,
+		    "no identity of that name: say hello without a password "
+		    "to make it, then set one with: password NEW");
 		return -1;
 	}
+	if (found && secret == NULL) {
+		conn_error(c, req, PROTO_E_NAME_TAKEN,
+		    "name %s is registered: hello %s TOKEN, or hello %s "
+		    "password=PASSWORD if it has a password",
+		    id->name, id->name, id->name);
+		return -1;
+	}
+	if (found && req->password != NULL)
+		return player_password_login(c, req, id, pw_done);
 	if (found) {
-		player_token_hash(req->token, given);
-		if (strlen(id->hash) + 1 != sizeof given ||
-		    sodium_memcmp(given, id->hash, sizeof given) != 0) {
-			player_failed(
-			    c, req, name, "wrong token for that name");
+		ok = player_token_ok(c->srv, id->name, id->hash, req->token);
+		if (ok < 0) {
+			conn_error(
+			    c, req, PROTO_E_INTERNAL, "the store failed");
+			return -1;
+		}
+		if (!ok) {
+			player_failed(c, req, id->name, PROTO_E_BAD_TOKEN,
+			    "wrong token for that name");
 			return -1;
 		}
 		return 0;

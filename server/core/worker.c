@@ -1,5 +1,6 @@
 /*
- * worker.c: searches off the event loop: bot moves and puzzle hints. A
+ * worker.c: searches off the event loop: bot moves and puzzle hints (and
+ * tasks: a short computation for a connection, a password's hash). A
  * few threads, at a low CPU priority, take jobs (a copy of the position)
  * from three queues and hand each answer back to the loop; the loop plays
  * a bot's move only if the room is still at the same move, and answers a
@@ -72,6 +73,11 @@ struct worker_job {
 	struct conn *conn;
 	worker_hint_fn *done; /* answers it, on the loop */
 	char *cmd, *id;
+	/* A task (worker_task): run on a thread with arg, then task_done on
+	 * the loop with the connection (NULL once it closed) and arg. */
+	worker_task_fn *task;
+	worker_task_done_fn *task_done;
+	void *arg;
 	enum ai_verdict verdict;
 	char text[SERVER_MOVE_TEXT_MAX];
 };
@@ -175,16 +181,16 @@ worker_sort_incoming(struct worker *w)
 
 	for (; j != NULL; j = next) {
 		next = j->next;
-		worker_push(j->hint ? &w->hints
-		        : j->human  ? &w->human
-		                    : &w->bvb,
+		worker_push(j->hint || j->task != NULL ? &w->hints
+		        : j->human                     ? &w->human
+		                                       : &w->bvb,
 		    j);
 	}
 }
 
 /* The next job this thread may take, under qlock: a bot facing a
- * person first, else a hint, else a bot-versus-bot move, each of the last
- * two only while fewer than max_side run; NULL for none. */
+ * person first, else a hint or a task, else a bot-versus-bot move, each of the
+ * last two only while fewer than max_side run; NULL for none. */
 static struct worker_job *
 worker_take(struct worker *w)
 {
@@ -280,10 +286,10 @@ worker_next(struct worker *w)
 static void
 worker_finished(struct worker *w, const struct worker_job *j)
 {
-	if (!j->hint && j->human)
+	if (!j->hint && j->task == NULL && j->human)
 		return;
 	pthread_mutex_lock(&w->qlock);
-	if (j->hint)
+	if (j->hint || j->task != NULL)
 		w->hinting--;
 	else
 		w->bvbing--;
@@ -306,7 +312,9 @@ worker_main(void *arg)
 			continue;
 		}
 		atomic_store(&j->start, clock_mono_ms() | 1);
-		if (j->hint)
+		if (j->task != NULL)
+			j->task(j->arg);
+		else if (j->hint)
 			worker_solve(j);
 		else
 			j->ok = worker_bot_search(j);
@@ -414,7 +422,9 @@ worker_ready(evutil_socket_t fd, short what, void *arg)
 	for (j = worker_stack_take(&w->done); j != NULL; j = next) {
 		next = j->next;
 		worker_live_remove(w, j);
-		if (j->hint)
+		if (j->task != NULL)
+			j->task_done(j->conn, j->arg);
+		else if (j->hint)
 			worker_hint_done(w, j);
 		else
 			worker_bot_done(w, j);
@@ -536,6 +546,8 @@ worker_free(struct worker *w)
 	free(w->tids);
 	for (j = w->live; j != NULL; j = next) {
 		next = j->live_next;
+		if (j->task != NULL)
+			j->task_done(NULL, j->arg); /* it frees arg */
 		worker_job_free(j);
 	}
 	event_free(w->ready);
@@ -603,7 +615,8 @@ worker_cancel_conn(struct worker *w, uint64_t conn)
 	struct worker_job *j;
 
 	for (j = w->live; j != NULL; j = j->live_next)
-		if (j->hint && j->conn != NULL && j->conn->id == conn) {
+		if ((j->hint || j->task != NULL) && j->conn != NULL &&
+		    j->conn->id == conn) {
 			atomic_store(&j->cancel, 1);
 			j->conn = NULL;
 		}
@@ -623,5 +636,23 @@ worker_hint(struct worker *w, struct room *r, struct conn *c,
 	j->conn = c;
 	j->cmd = req->cmd != NULL ? xstrdup(req->cmd) : NULL;
 	j->id = req->id != NULL ? xstrdup(req->id) : NULL;
+	worker_submit(w, j);
+}
+
+/* Run task(arg) on a search thread for connection c (served as hints
+ * are), then done(c, arg) back on the loop, with c NULL when the
+ * connection closed meanwhile (or at shutdown): done frees arg. */
+void
+worker_task(struct worker *w, struct conn *c, worker_task_fn *task,
+    worker_task_done_fn *done, void *arg)
+{
+	struct worker_job *j = xcalloc(1, sizeof *j);
+
+	atomic_init(&j->cancel, 0);
+	atomic_init(&j->start, 0);
+	j->task = task;
+	j->task_done = done;
+	j->arg = arg;
+	j->conn = c;
 	worker_submit(w, j);
 }

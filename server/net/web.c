@@ -54,9 +54,14 @@
  * reloaded a few times. */
 #define WEB_REQUESTS_MAX 200
 /* Milliseconds a new connection (after its TLS handshake) may stay silent
- * before it is taken for the line protocol: a browser sends its request
- * at once, while telnet and tablero wait for the server's welcome. */
-#define WEB_SNIFF_MS 300
+ * before it is taken for the line protocol and sent the welcome. A browser
+ * sends its request soon after it connects, but not always at once: on a
+ * busy machine Chromium took more than 300 ms, read the welcome as an
+ * HTTP/0.9 response and failed the page (ERR_INVALID_HTTP_RESPONSE). So
+ * the wait is long, and tablero speaks first (a blank line, which the
+ * line protocol ignores) to be served at once; only a silent telnet or nc
+ * waits this long for its welcome. */
+#define WEB_SNIFF_MS 2000
 /* Web listeners: the web port and the TLS port on every listen address. */
 #define WEB_LISTENERS_MAX (SERVER_LISTEN_MAX * 4)
 

@@ -265,6 +265,20 @@
 #define STORE_V_TOURNEY_ADDR                                                   \
 	"ALTER TABLE tourneys ADD COLUMN organiser_addr TEXT;"
 
+/* 14: accounts (core/password.c). password_hash: the identity's
+ * password as crypto_pwhash_str writes it (argon2id, its salt and
+ * costs), NULL for none. tokens: the tokens a password login handed out
+ * ("devices"), by their hash as identities.token_hash, at most
+ * PASSWORD_DEVICES per identity (the oldest go); an identity with a
+ * password has played (never pruned), so its rows never outlive it. */
+#define STORE_V_ACCOUNTS(BIG, NOROWID)                                         \
+	"ALTER TABLE identities ADD COLUMN password_hash TEXT;"                \
+	"CREATE TABLE tokens ("                                                \
+	" name TEXT NOT NULL,"                                                 \
+	" hash TEXT NOT NULL,"                                                 \
+	" made_ms " BIG " NOT NULL,"                                           \
+	" PRIMARY KEY (name, hash))" NOROWID ";"
+
 /* messages: kept for a registered player who is away (cmd/message.c),
  * until their next hello: the recipient and the sender as registered,
  * when it was sent (ms since the epoch, distinct per server) and its
@@ -339,7 +353,11 @@ const struct store_migration store_schema[] = {
     /* tourney_addr: the address a tournament was made from
      * (STORE_V_TOURNEY_ADDR); status may now be "expired". */
     {.sqlite = STORE_V_TOURNEY_ADDR, .pg = NULL},
-    /* messages (issue 31: migration 15, after 14 of another branch):
+    /* 14 accounts: passwords and the tokens password logins gave out
+     * (STORE_V_ACCOUNTS). */
+    {.sqlite = STORE_V_ACCOUNTS("INTEGER", " WITHOUT ROWID"),
+        .pg = STORE_V_ACCOUNTS("BIGINT", "")},
+    /* 15 messages (issue 31):
      * messages kept for players who are away (STORE_V_MESSAGES). */
     {.sqlite = STORE_V_MESSAGES("INTEGER"), .pg = STORE_V_MESSAGES("BIGINT")},
 };
@@ -356,7 +374,9 @@ store_schema_sql(int i, int pg)
 }
 
 /* The columns of each table, for store_tables. */
-#define STORE_IDENT_COLS "name, token_hash, created_ms, folded, played, seen_ms"
+#define STORE_IDENT_COLS                                                       \
+	"name, token_hash, created_ms, folded, played, seen_ms, password_hash"
+#define STORE_TOKEN_COLS "name, hash, made_ms"
 #define STORE_ROOM_COLS                                                        \
 	"id, number, game, options, seats, status, result, creator, private,"  \
 	" clock_initial_ms, clock_increment_ms, game_no, created_ms,"          \
@@ -390,10 +410,14 @@ store_schema_sql(int i, int pg)
 	" rated, range_lo, range_hi, rating, made_ms"
 
 const struct store_table store_tables[] = {
-    {"identities", 6,
+    {"identities", 7,
         "SELECT " STORE_IDENT_COLS " FROM identities ORDER BY name", NULL,
         "INSERT INTO identities (" STORE_IDENT_COLS ")"
-        " VALUES ($1, $2, $3, $4, $5, $6)",
+        " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        NULL},
+    {"tokens", 3,
+        "SELECT " STORE_TOKEN_COLS " FROM tokens ORDER BY name, made_ms, hash",
+        NULL, "INSERT INTO tokens (" STORE_TOKEN_COLS ") VALUES ($1, $2, $3)",
         NULL},
     {"rooms", 16, "SELECT " STORE_ROOM_COLS " FROM rooms ORDER BY id", NULL,
         "INSERT INTO rooms (" STORE_ROOM_COLS ") VALUES ($1, $2, $3, $4,"

@@ -29,7 +29,11 @@ def names(chk, build, port):
         chk.ok(t.wait(r"Choose another name\."), "a bad name: told why")
         chk.ok(t.prompt(r"Your name: $"), "and asked again:\n" + t.screen())
         t.line("bob")
-        chk.ok(t.wait(r"someone else's", 1), "a taken name: told")
+        chk.ok(t.wait(r"The name bob is registered", 1), "a taken name: "
+               "told")
+        chk.ok(t.prompt(r"Password for bob: $"), "its password asked "
+               "(issue 31)")
+        t.line("")  # none: another name
         chk.ok(t.wait(r"Choose another name\.", 2) and
                t.prompt(r"Your name: $"), "and asked again")
         chk.ok(t.say("ana", r"Welcome, ana\."), "a good name logs in")

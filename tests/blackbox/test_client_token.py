@@ -2,7 +2,8 @@
 longer knows (the server's data file was reset, or the identity never
 played and was pruned) logs in again under its name with a new token,
 and says why; a kept token that is wrong for a name still registered is
-still refused, and another name is asked (issue 21, item 9)."""
+still refused: its password is asked, and without one another name
+(issue 21, item 9; issue 31)."""
 
 import os
 import shutil
@@ -55,10 +56,15 @@ def main():
         f.write("0" * len(second) + "\n")
     t = client_lib.client(a.build, port, "ana", env=env)
     try:
-        chk.ok(t.wait(r"someone else's"), "a wrong token is still "
+        chk.ok(t.wait(r"The name ana is registered, and this client has "
+                      r"no token for it"), "a wrong token is still "
                "refused, with advice")
+        chk.ok(t.prompt(r"Password for ana: $"), "its password is asked "
+               "(issue 31)")
+        t.line("")
         chk.ok(t.wait(r"^Choose another name\.$") and
-               t.prompt(r"Your name: $"), "and another name is asked")
+               t.prompt(r"Your name: $"), "Enter alone: another name is "
+               "asked")
         chk.eq(t.count(r"it is yours again"), 0, "nothing taken over")
     finally:
         t.stop()

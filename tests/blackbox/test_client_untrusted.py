@@ -41,14 +41,17 @@ class Fake:
         self.sock.sendall((json.dumps(msg) + "\n").encode())
 
     def request(self):
-        """The next request tablero sends, as a dict."""
-        while b"\n" not in self.buf:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise EOFError("tablero closed")
-            self.buf += chunk
-        line, self.buf = self.buf.split(b"\n", 1)
-        return json.loads(line.decode())
+        """The next request tablero sends, as a dict; blank lines (tablero
+        speaks first with one) are skipped, as the server skips them."""
+        while True:
+            while b"\n" not in self.buf:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    raise EOFError("tablero closed")
+                self.buf += chunk
+            line, self.buf = self.buf.split(b"\n", 1)
+            if line.strip():
+                return json.loads(line.decode())
 
     def close(self):
         self.sock.close()

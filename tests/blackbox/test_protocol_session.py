@@ -24,6 +24,7 @@ VERBS = ["hello", "games", "rooms", "create", "join", "watch", "leave",
          "say", "tell", "invite", "who", "ping", "quit", "mode", "help"]
 VERBS += ["finger", "ratings"]  # issue 22: ratings and profiles
 VERBS += ["tourney"]  # issue 22: tournaments
+VERBS += ["password"]  # issue 31: accounts (test_accounts.py)
 
 # Functional tests send quickly: keep the rate limit out of their way.
 FAST = ["--rate", "100000", "--burst", "100000"]

@@ -242,6 +242,26 @@ def test_line_protocol(chk, port):
     got = exchange(s, b"hello webtel\r\n", 0.5)
     chk.ok(b"Hello, webtel" in got, "telnet plays on the web port: %r" % got[:60])
     s.close()
+    # A browser's request may come late (Chromium on a busy machine took
+    # over the old 300 ms and read the welcome as an HTTP/0.9 answer): a
+    # request a second after the connect is still HTTP.
+    s = socket.create_connection(("127.0.0.1", port), timeout=harness.WAIT)
+    time.sleep(1.0)
+    got = exchange(s, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+                   harness.WAIT)
+    chk.ok(got.startswith(b"HTTP/1.1 200 OK"),
+           "a request a second after the connect gets the page: %r" % got[:40])
+    s.close()
+    # A client that speaks first (tablero sends a blank line) gets the
+    # welcome without waiting for the silence, and plays.
+    s = socket.create_connection(("127.0.0.1", port), timeout=harness.WAIT)
+    s.sendall(b"\n")
+    s.settimeout(harness.WAIT)
+    first = s.recv(4096)
+    chk.ok(first.startswith(b'{"event":"welcome"'), "a blank line first gets the welcome")
+    got = exchange(s, b'{"cmd":"hello","name":"webblank"}\n', 0.5)
+    chk.ok(b'"ok":true' in got, "and the hello after it is answered: %r" % got[:80])
+    s.close()
 
 
 def make_cert(d, name):
@@ -278,8 +298,9 @@ def test_tls(chk, build, tmp):
         chk.eq((w.json() or {}).get("event"), "welcome", "welcome over wss")
         w.close()
         s = wrap(socket.create_connection(("127.0.0.1", tls_port), timeout=harness.WAIT))
-        got = exchange(s, None, 0.8)
-        chk.ok(got.startswith(b'{"event":"welcome"'), "the line protocol over TLS gets its welcome")
+        got = exchange(s, b"\n", 0.8)
+        chk.ok(got.startswith(b'{"event":"welcome"'),
+               "the line protocol over TLS, a blank line first, gets its welcome")
         s.close()
         rc, out, err = client(build, tls_port, ["--tls-pin", crt], ["hello tlsana", "quit"])
         chk.ok('"name":"tlsana"' in out, "tablero --tls with the pinned certificate logs in: %r %r" % (out[-200:], err[-200:]))

@@ -404,11 +404,11 @@ test_errors(void)
 {
 	static const char *const codes[] = {"bad_json", "bad_request",
 	    "unknown_cmd", "line_too_long", "not_logged_in", "bad_name",
-	    "name_taken", "bad_token", "no_such_game", "bad_options",
-	    "no_such_room", "room_full", "not_in_room", "not_a_player",
-	    "not_your_turn", "illegal_move", "game_over", "not_allowed",
-	    "rate_limited", "limit_reached", "server_full", "idle",
-	    "store_failing", "not_ready", "banned", "kicked", "muted",
+	    "name_taken", "bad_token", "bad_password", "no_such_game",
+	    "bad_options", "no_such_room", "room_full", "not_in_room",
+	    "not_a_player", "not_your_turn", "illegal_move", "game_over",
+	    "not_allowed", "rate_limited", "limit_reached", "server_full",
+	    "idle", "store_failing", "not_ready", "banned", "kicked", "muted",
 	    "internal"};
 	int i;
 

@@ -1,7 +1,9 @@
 // app.js: the page: the lobby (games, rooms, seeks, who is online, create,
 // seek, join, watch, chat), a room (board, seats and clocks, whose turn in words, the
 // move list, the game's buttons, chat), the name kept in the browser
-// with its token, and going back into the game after a reconnect. Every
+// with its token (a registered name logs in with its password when this
+// browser has no token for it; a password is set from the name box), and
+// going back into the game after a reconnect. Every
 // name, chat line and piece name goes in as text (textContent).
 
 import { Conn } from "./conn.js";
@@ -26,6 +28,8 @@ const S = {
   me: null, games: [], room: null, roomId: null, sel: null, stateAt: 0,
   drawOffer: null, notice: "", hint: "", replaced: false, helloRooms: [],
   ratingsGame: null, profile: null,
+  pwFor: null, // a registered name this browser has no token for: ask its password
+  pwOpen: false, // the form that sets the password is open
 };
 const ID_KEY = "tablero.id";
 
@@ -51,7 +55,10 @@ async function onOpen() {
   if (id && id.name && id.token && !S.replaced) {
     const r = await conn.send("hello", { name: id.name, token: id.token });
     if (r.ok) { S.me = r.name; S.helloRooms = r.rooms || []; }
-    else if (r.error === "bad_token" || r.error === "name_taken") localStorage.removeItem(ID_KEY);
+    else if (r.error === "bad_token" || r.error === "name_taken") {
+      localStorage.removeItem(ID_KEY);
+      S.pwFor = id.name; // a token no longer good: the password may be
+    }
   }
   const g = await conn.send("games");
   if (g.ok) S.games = g.games;
@@ -61,12 +68,21 @@ async function onOpen() {
   document.body.dataset.ready = "1";
 }
 
-async function login(name) {
+// Log in as name: with the kept token, or the password when given. A
+// registered name without either asks for its password.
+async function login(name, password) {
   const id = stored();
   const fields = { name };
-  if (id && id.name && id.name.toLowerCase() === name.toLowerCase()) fields.token = id.token;
+  if (password) fields.password = password;
+  else if (id && id.name && id.name.toLowerCase() === name.toLowerCase()) fields.token = id.token;
   const r = await conn.send("hello", fields);
-  if (!r.ok) { S.notice = r.message || r.error; renderAll(); return false; }
+  if (!r.ok) {
+    if (r.error === "name_taken") { S.pwFor = name; S.notice = t("registered", name); }
+    else S.notice = r.message || r.error;
+    renderAll();
+    return false;
+  }
+  S.pwFor = null;
   S.me = r.name;
   S.helloRooms = r.rooms || [];
   localStorage.setItem(ID_KEY, JSON.stringify({ name: r.name, token: r.token }));
@@ -270,14 +286,42 @@ function renderAll() {
   renderChat();
 }
 
+// Set the password (old: the one it replaces, "" for none).
+async function setPassword(pw, old) {
+  const fields = { password: pw };
+  if (old) fields.old = old;
+  const r = await conn.send("password", fields);
+  S.notice = r.ok ? t("password_set") : (r.message || r.error);
+  if (r.ok) S.pwOpen = false;
+  renderAll();
+}
+
+// The name box: who I am and the password form, or the login form.
 function renderWho() {
   const box = $("#me");
-  // The name being typed is kept across re-renders.
-  if (!S.me && box.querySelector("form.login")) return;
+  // What is being typed is kept across re-renders.
+  const mode = S.me ? (S.pwOpen ? "setpw" : "me") : S.pwFor ? "pw" : "name";
+  if (box.dataset.mode === mode && mode !== "me") return;
+  box.dataset.mode = mode;
   box.replaceChildren();
   if (S.me) {
     box.append(el("span", { class: "me-name" }, t("hello_as", S.me)), " ",
+      el("button", { type: "button", class: "set-password", onclick: () => { S.pwOpen = !S.pwOpen; renderWho(); } }, t("set_password")), " ",
       el("button", { type: "button", onclick: () => { localStorage.removeItem(ID_KEY); location.hash = ""; location.reload(); } }, t("logout")));
+    if (S.pwOpen) {
+      const old = el("input", { type: "password", name: "old", class: "old-password", autocomplete: "current-password", placeholder: t("old_password"), "aria-label": t("old_password") });
+      const pw = el("input", { type: "password", name: "new", class: "new-password", autocomplete: "new-password", minlength: 8, maxlength: 128, required: true, placeholder: t("new_password"), "aria-label": t("new_password") });
+      box.append(el("form", { class: "setpw", onsubmit: (e) => { e.preventDefault(); setPassword(pw.value, old.value); } },
+        old, pw, el("button", { type: "submit" }, t("save_password"))));
+    }
+    return;
+  }
+  if (S.pwFor) {
+    const pw = el("input", { type: "password", id: "password", name: "password", maxlength: 128, autocomplete: "current-password", placeholder: t("password"), "aria-label": t("password") });
+    box.append(el("form", { class: "login-password", onsubmit: (e) => { e.preventDefault(); if (pw.value) login(S.pwFor, pw.value); } },
+      el("span", { class: "pw-name" }, S.pwFor), " ", pw, el("button", { type: "submit" }, t("login")), " ",
+      el("button", { type: "button", class: "other-name", onclick: () => { S.pwFor = null; S.notice = ""; renderAll(); } }, t("other_name"))));
+    pw.focus();
     return;
   }
   const input = el("input", { id: "name", name: "name", maxlength: 16, autocomplete: "nickname", placeholder: t("name"), "aria-label": t("name") });
