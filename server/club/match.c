@@ -180,6 +180,8 @@ match_event(struct server *srv, const struct match *m)
 	return ev;
 }
 
+/* match NAME [GAME ...]: a challenge to one connected player, who hears
+ * it at once (challenged). */
 void
 cmd_match(struct conn *c, const struct proto_request *req)
 {
@@ -257,6 +259,8 @@ match_answered(struct conn *c, const struct proto_request *req)
 	}
 }
 
+/* accept [NAME]: the challenge's room is made and its game starts, as a
+ * pairing's (seek_room_make). */
 void
 cmd_accept(struct conn *c, const struct proto_request *req)
 {
@@ -302,6 +306,7 @@ cmd_accept(struct conn *c, const struct proto_request *req)
 	conn_reply(c, rep);
 }
 
+/* decline [NAME]: the challenge ends; its challenger hears so. */
 void
 cmd_decline(struct conn *c, const struct proto_request *req)
 {

@@ -179,6 +179,8 @@ message_keep(struct conn *c, const char *name, int64_t ms, const char *text)
 	c->srv->message_fresh = f;
 }
 
+/* message NAME TEXT: kept for a registered player who is away (stored
+ * before the reply), or given at once to one who is here. */
 void
 cmd_message(struct conn *c, const struct proto_request *req)
 {
