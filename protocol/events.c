@@ -82,6 +82,12 @@ static const struct events_entry events_table[] = {
         NULL},
     [PROTO_EV_TOURNEY_ENDED] = {"tourney_ended", 0, text_event_tourney_ended,
         NULL},
+    /* A message kept while its player was away (message), at hello. */
+    [PROTO_EV_MESSAGE] = {"message", 0, text_event_message, NULL},
+    /* A challenge to you (match), and the end of yours unanswered. */
+    [PROTO_EV_CHALLENGED] = {"challenged", 0, text_event_challenged, NULL},
+    [PROTO_EV_CHALLENGE_OVER] = {"challenge_over", 0, text_event_challenge_over,
+        NULL},
     /* A cluster node lost the room to another node (SCALING.md part 3):
      * not a room event, as the room's seq is no longer this node's. */
     [PROTO_EV_RECONNECT] = {"reconnect", 0, text_event_reconnect, NULL},

@@ -246,6 +246,7 @@ int proto_proxy_parse(const void *buf, size_t len, struct proto_proxy *out);
 	X(NEXT, next)                                                          \
 	X(HINT, hint)                                                          \
 	X(REMATCH, rematch)                                                    \
+	X(MINE, mine)                                                          \
 	X(CLAIM, claim)                                                        \
 	X(EXPORT, export)                                                      \
 	X(HISTORY, history)                                                    \
@@ -253,6 +254,10 @@ int proto_proxy_parse(const void *buf, size_t len, struct proto_proxy *out);
 	X(SAY, say)                                                            \
 	X(TELL, tell)                                                          \
 	X(INVITE, invite)                                                      \
+	X(MESSAGE, message)                                                    \
+	X(MATCH, match)                                                        \
+	X(ACCEPT, accept)                                                      \
+	X(DECLINE, decline)                                                    \
 	X(WHO, who)                                                            \
 	X(PING, ping)                                                          \
 	X(QUIT, quit)                                                          \
@@ -262,6 +267,7 @@ int proto_proxy_parse(const void *buf, size_t len, struct proto_proxy *out);
 	X(RATINGS, ratings)                                                    \
 	X(SEEK, seek)                                                          \
 	X(SEEKS, seeks)                                                        \
+	X(PLAY, play)                                                          \
 	X(UNSEEK, unseek)                                                      \
 	X(TOURNEY, tourney)                                                    \
 	X(BLOCK, block)                                                        \
@@ -334,6 +340,9 @@ enum proto_verb proto_verbs_check(void);
 	X(GRACE_OVER, grace_over)                                              \
 	X(TOLD, told)                                                          \
 	X(INVITED, invited)                                                    \
+	X(MESSAGE, message)                                                    \
+	X(CHALLENGED, challenged)                                              \
+	X(CHALLENGE_OVER, challenge_over)                                      \
 	X(PAIRED, paired)                                                      \
 	X(TOURNEY_ROUND, tourney_round)                                        \
 	X(TOURNEY_RESULT, tourney_result)                                      \
@@ -718,6 +727,7 @@ text_fn text_reply_hello, text_reply_games, text_reply_rooms, text_reply_seated,
     text_reply_watch, text_reply_leave, text_reply_state, text_reply_moves,
     text_reply_move, text_reply_hint, text_reply_export, text_reply_who,
     text_reply_help, text_reply_said, text_reply_ok, text_reply_history;
+text_fn text_reply_mine, text_reply_message, text_reply_play, text_reply_match;
 text_fn text_reply_finger, text_reply_ratings;
 text_fn text_reply_seek, text_reply_seeks;
 text_fn text_reply_tourney;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "protocol/protocol.h"
@@ -731,10 +732,11 @@ text_games(struct text_buf *b, const cJSON *msg)
 		text_add(b, "No games.\n");
 }
 
-/* A finished game on one line: "r1 #2 ataxx ended - white: ana, black:
- * bot level 3 - black wins (resignation), 23 moves". */
+/* A finished game on one line, without its line end: "r1 #2 ataxx
+ * ended - white: ana, black: bot level 3 - black wins (resignation), 23
+ * moves". */
 static void
-text_finished(struct text_buf *b, const cJSON *r)
+text_finished_words(struct text_buf *b, const cJSON *r)
 {
 	const cJSON *res = cJSON_GetObjectItemCaseSensitive(r, "result"), *s;
 	const char *result = text_str(res, "result"),
@@ -765,6 +767,13 @@ text_finished(struct text_buf *b, const cJSON *r)
 		text_addf(b, " (%s)", reason);
 	if (text_num(r, "moves", &n))
 		text_addf(b, ", %lld move%s", n, n == 1 ? "" : "s");
+}
+
+/* A finished game on one line (text_finished_words). */
+static void
+text_finished(struct text_buf *b, const cJSON *r)
+{
+	text_finished_words(b, r);
 	text_add(b, "\n");
 }
 
@@ -821,7 +830,31 @@ text_rooms(struct text_buf *b, const cJSON *msg)
 	}
 }
 
-/* who's reply. */
+/* A player's ratings in who: " [ataxx 1620, stones 1500?]" (none: ""). */
+static void
+text_who_ratings(struct text_buf *b, const cJSON *ratings)
+{
+	const cJSON *g;
+	long long rating;
+
+	if (!cJSON_IsObject(ratings) || ratings->child == NULL)
+		return;
+	text_add(b, " [");
+	cJSON_ArrayForEach(g, ratings) {
+		if (!text_num(g, "rating", &rating))
+			continue;
+		text_add_untrusted(b, g->string, NULL);
+		text_addf(b, " %lld%s%s", rating,
+		    cJSON_IsTrue(
+		        cJSON_GetObjectItemCaseSensitive(g, "provisional"))
+		        ? "?"
+		        : "",
+		    g->next != NULL ? ", " : "");
+	}
+	text_add(b, "]");
+}
+
+/* who's reply: "Online: ana [ataxx 1620] (r1), bob." */
 void
 text_reply_who(struct text_buf *b, const cJSON *msg)
 {
@@ -833,6 +866,8 @@ text_reply_who(struct text_buf *b, const cJSON *msg)
 	    p, cJSON_GetObjectItemCaseSensitive(msg, "players")) {
 		text_addf(
 		    b, " %s", text_str(p, "name") ? text_str(p, "name") : "?");
+		text_who_ratings(
+		    b, cJSON_GetObjectItemCaseSensitive(p, "ratings"));
 		rooms = cJSON_GetObjectItemCaseSensitive(p, "rooms");
 		if (cJSON_IsArray(rooms) && rooms->child != NULL) {
 			text_add(b, " (");
@@ -845,6 +880,38 @@ text_reply_who(struct text_buf *b, const cJSON *msg)
 	    text_num(msg, "online", &online))
 		text_addf(b, " (of %lld online)", online);
 	text_add(b, ".\n");
+}
+
+/* mine's reply: "  r4  ataxx, white against bob: your move (join r4)". */
+void
+text_reply_mine(struct text_buf *b, const cJSON *msg)
+{
+	const cJSON *r, *rooms = cJSON_GetObjectItemCaseSensitive(msg, "rooms");
+	const char *id, *opp;
+
+	if (!cJSON_IsArray(rooms) || rooms->child == NULL) {
+		text_add(b, "You hold no seat in a game that is on.\n");
+		return;
+	}
+	text_add(b, "Your games:\n");
+	cJSON_ArrayForEach(r, rooms) {
+		id = text_str(r, "room");
+		opp = text_str(r, "opponent");
+		text_addf(b, "  %s  %s", id != NULL ? id : "?",
+		    text_str(r, "game") != NULL ? text_str(r, "game") : "?");
+		if (text_str(r, "seat") != NULL)
+			text_addf(b, ", %s", text_str(r, "seat"));
+		if (opp != NULL)
+			text_addf(b, " against %s", opp);
+		if (text_str(r, "status") != NULL &&
+		    strcmp(text_str(r, "status"), "playing") != 0)
+			text_addf(b, " (%s)", text_str(r, "status"));
+		if (cJSON_IsTrue(
+		        cJSON_GetObjectItemCaseSensitive(r, "your_turn")))
+			text_addf(
+			    b, ": your move (join %s)", id != NULL ? id : "?");
+		text_add(b, "\n");
+	}
 }
 
 /* help's reply. */
@@ -1100,7 +1167,41 @@ text_reply_export(struct text_buf *b, const cJSON *msg)
 	}
 }
 
-/* history's reply: a player's finished games, newest first. */
+static void text_date(struct text_buf *b, long long ms);
+
+/* What a kept game did to name's rating, for history: ", rated: 1500 ->
+ * 1338? (-162)", ", not rated", or nothing (a one-player game). */
+static void
+text_history_rating(struct text_buf *b, const cJSON *g, const char *name)
+{
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(g, "result"), *e;
+	long long before, after, change;
+
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(res, "rated"))) {
+		text_add(b, ", not rated");
+		return;
+	}
+	cJSON_ArrayForEach(
+	    e, cJSON_GetObjectItemCaseSensitive(res, "ratings")) {
+		if (text_str(e, "name") == NULL ||
+		    strcasecmp(text_str(e, "name"), name) != 0 ||
+		    !text_num(e, "before", &before) ||
+		    !text_num(e, "after", &after) ||
+		    !text_num(e, "change", &change))
+			continue;
+		text_addf(b, ", rated: %lld -> %lld%s (%+lld)", before, after,
+		    cJSON_IsTrue(
+		        cJSON_GetObjectItemCaseSensitive(e, "provisional"))
+		        ? "?"
+		        : "",
+		    change);
+	}
+}
+
+/* history's reply: a player's finished games, newest first, each with
+ * the date it ended and what it did to the player's rating:
+ * "  2026-11-29 11:31 UTC  r1 #1 ataxx ended - ..., rated: 1500 -> 1338?
+ * (-162)". */
 void
 text_reply_history(struct text_buf *b, const cJSON *msg)
 {
@@ -1115,8 +1216,15 @@ text_reply_history(struct text_buf *b, const cJSON *msg)
 	}
 	text_addf(b, "Finished games of %s, newest first:\n", name);
 	cJSON_ArrayForEach(g, games) {
+		long long ended = 0;
+
 		text_add(b, "  ");
-		text_finished(b, g);
+		text_num(g, "ended_ms", &ended);
+		text_date(b, ended);
+		text_add(b, "  ");
+		text_finished_words(b, g);
+		text_history_rating(b, g, name);
+		text_add(b, "\n");
 	}
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")) &&
 	    text_str(msg, "next") != NULL)
@@ -1562,6 +1670,40 @@ text_event_told(struct text_buf *b, const cJSON *msg)
 	text_prefixed(b, &prefix, text);
 }
 
+/* A kept message, at hello: "[message from ana, 2026-11-29 11:31 UTC]
+ * text", every line of it prefixed the same. */
+void
+text_event_message(struct text_buf *b, const cJSON *msg)
+{
+	struct text_buf prefix = {NULL, 0, 0, 0, NULL};
+	const char *from = text_str(msg, "from"), *text = text_str(msg, "text");
+	long long ms = 0;
+
+	text_add(&prefix, "[message from ");
+	text_add_untrusted(&prefix, from != NULL ? from : "?", NULL);
+	text_add(&prefix, ", ");
+	text_num(msg, "sent_ms", &ms);
+	text_date(&prefix, ms);
+	text_add(&prefix, "] ");
+	text_prefixed(b, &prefix, text);
+}
+
+/* message's reply: kept for later, or given at once. */
+void
+text_reply_message(struct text_buf *b, const cJSON *msg)
+{
+	const char *name = text_str(msg, "name");
+
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "kept")))
+		text_addf(b,
+		    "Kept for %s, who is away: they get it at their next "
+		    "hello.\n",
+		    name != NULL ? name : "?");
+	else
+		text_addf(b, "%s is here: given at once.\n",
+		    name != NULL ? name : "?");
+}
+
 /* "ana invites you to room r4 (amazons): type join to accept." */
 void
 text_event_invited(struct text_buf *b, const cJSON *msg)
@@ -1813,6 +1955,90 @@ text_reply_seeks(struct text_buf *b, const cJSON *msg)
 	}
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "more")))
 		text_add(b, "  (more: seeks GAME narrows the list)\n");
+}
+
+/* play's and accept's reply: "You play white against bob in room r12." */
+void
+text_reply_play(struct text_buf *b, const cJSON *msg)
+{
+	const char *seat = text_str(msg, "seat"),
+	           *opp = text_str(msg, "opponent");
+	const char *room = text_str(msg, "room");
+
+	text_addf(b, "You play %s against ", seat != NULL ? seat : "?");
+	text_add_untrusted(b, opp != NULL ? opp : "?", NULL);
+	text_addf(b, " in room %s.\n", room != NULL ? room : "?");
+}
+
+/* match's reply: the challenge is out. */
+void
+text_reply_match(struct text_buf *b, const cJSON *msg)
+{
+	const char *name = text_str(msg, "name"), *game = text_str(msg, "game");
+	long long sec = 0;
+
+	text_num(msg, "expires_in", &sec);
+	text_addf(b,
+	    "You challenge %s to %s; the answer comes within %lld s.\n",
+	    name != NULL ? name : "?", game != NULL ? game : "?", sec);
+}
+
+/* "ana challenges you to ataxx (size=7, rated, untimed): type accept ana
+ * or decline ana (within 60 s)." */
+void
+text_event_challenged(struct text_buf *b, const cJSON *msg)
+{
+	const char *from = text_str(msg, "from"), *game = text_str(msg, "game");
+	const cJSON *o, *clock = cJSON_GetObjectItemCaseSensitive(msg, "clock");
+	long long ini = 0, inc = 0, sec = 0;
+
+	text_add_untrusted(b, from != NULL ? from : "?", NULL);
+	text_add(b, " challenges you to ");
+	text_add_untrusted(b, game != NULL ? game : "?", NULL);
+	text_add(b, " (");
+	cJSON_ArrayForEach(
+	    o, cJSON_GetObjectItemCaseSensitive(msg, "options")) {
+		text_add_untrusted(b, o->string, NULL);
+		text_add(b, "=");
+		text_add_untrusted(
+		    b, cJSON_IsString(o) ? o->valuestring : "?", NULL);
+		text_add(b, ", ");
+	}
+	text_add(b,
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "rated"))
+	        ? "rated, "
+	        : "casual, ");
+	if (text_num(clock, "initial", &ini) &&
+	    text_num(clock, "increment", &inc))
+		text_addf(b, "%lld+%lld s", ini, inc);
+	else
+		text_add(b, "untimed");
+	text_num(msg, "expires_in", &sec);
+	text_add(b, "): type accept ");
+	text_add_untrusted(b, from != NULL ? from : "?", NULL);
+	text_add(b, " or decline ");
+	text_add_untrusted(b, from != NULL ? from : "?", NULL);
+	text_addf(b, " (within %lld s).\n", sec);
+}
+
+/* "bob declined your challenge (ataxx)." and the like. */
+void
+text_event_challenge_over(struct text_buf *b, const cJSON *msg)
+{
+	const char *name = text_str(msg, "name"), *game = text_str(msg, "game");
+	const char *why = text_str(msg, "reason");
+
+	text_add(b, "Your challenge to ");
+	text_add_untrusted(b, name != NULL ? name : "?", NULL);
+	text_add(b, " (");
+	text_add_untrusted(b, game != NULL ? game : "?", NULL);
+	text_add(b, ") is over: ");
+	if (why != NULL && strcmp(why, "declined") == 0)
+		text_add(b, "they declined.\n");
+	else if (why != NULL && strcmp(why, "expired") == 0)
+		text_add(b, "no answer came in time.\n");
+	else
+		text_add(b, "they are gone or cannot play now.\n");
 }
 
 /* A seek met another: the game starts in the room named. */

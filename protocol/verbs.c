@@ -265,6 +265,18 @@ static const struct verbs_entry verbs_rematch = {
     .text = text_reply_ok,
 };
 
+static const struct verbs_entry verbs_mine = {
+    .name = "mine",
+    .login = 1,
+    .fields = 0,
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {-1, -1},
+    .usage = "mine",
+    .summary = "the games you sit in, and where it is your move",
+    .text = text_reply_mine,
+};
+
 static const struct verbs_entry verbs_claim = {
     .name = "claim",
     .login = 1,
@@ -340,6 +352,58 @@ static const struct verbs_entry verbs_invite = {
                "they see its id)",
     .text = text_reply_said,
     .said = "Invited.",
+};
+
+static const struct verbs_entry verbs_message = {
+    .name = "message",
+    .login = 1,
+    .fields = F(NAME) | F(TEXT),
+    .required = F(NAME) | F(TEXT),
+    .args = PROTO_ARGS_REST,
+    .positional = {PROTO_F_NAME, PROTO_F_TEXT},
+    .usage = "message NAME TEXT",
+    .summary = "a message kept for a registered player who is away, "
+               "given at their next hello",
+    .text = text_reply_message,
+};
+
+static const struct verbs_entry verbs_match = {
+    .name = "match",
+    .login = 1,
+    .fields = F(NAME) | F(GAME) | F(OPTIONS) | F(CLOCK) | F(RATED),
+    .required = F(NAME),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, PROTO_F_GAME},
+    .usage = "match NAME [GAME] [OPTION=VALUE ...] [time=SECONDS] "
+             "[inc=SECONDS] [rated=yes|no]",
+    .summary = "challenge a connected player to a game: they accept or "
+               "decline",
+    .text = text_reply_match,
+};
+
+static const struct verbs_entry verbs_accept = {
+    .name = "accept",
+    .login = 1,
+    .fields = F(NAME),
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, -1},
+    .usage = "accept [NAME]",
+    .summary = "accept a challenge (match): the game starts at once",
+    .text = text_reply_play,
+};
+
+static const struct verbs_entry verbs_decline = {
+    .name = "decline",
+    .login = 1,
+    .fields = F(NAME),
+    .required = 0,
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_NAME, -1},
+    .usage = "decline [NAME]",
+    .summary = "decline a challenge (match)",
+    .text = text_reply_said,
+    .said = "Declined.",
 };
 
 static const struct verbs_entry verbs_history = {
@@ -455,6 +519,18 @@ static const struct verbs_entry verbs_seek = {
              "[rated|casual] [range=LO-HI]",
     .summary = "look for an opponent: a matching seek starts a game at once",
     .text = text_reply_seek,
+};
+
+static const struct verbs_entry verbs_play = {
+    .name = "play",
+    .login = 1,
+    .fields = F(SEEK),
+    .required = F(SEEK),
+    .args = PROTO_ARGS_FIELDS,
+    .positional = {PROTO_F_SEEK, -1},
+    .usage = "play SEEK",
+    .summary = "take a listed seek: its game starts at once",
+    .text = text_reply_play,
 };
 
 static const struct verbs_entry verbs_seeks = {

@@ -251,6 +251,7 @@ struct config {
 	int keep_games_days; /* finished games kept this long; 0: forever */
 	int rooms_page;
 	int waiting_expire_sec;
+	int challenge_expire_sec; /* a challenge (match) waits this long */
 	size_t output_total_max;
 	int web_port; /* -1: no web port */
 	const char *web_dir;
@@ -330,6 +331,11 @@ struct server {
 	/* Ratings queued and not yet known committed (rating.c). */
 	struct rating_fresh *rating_fresh;
 	struct record_fresh *record_fresh; /* the same, of records.c */
+	/* Kept messages queued and not yet known committed, and the time
+	 * of the last one made (cmd/message.c). */
+	struct message_fresh *message_fresh;
+	int64_t message_last_ms;
+	struct match *matches;   /* challenges waiting (club/match.c) */
 	struct seek_pool *seeks; /* open seeks, memory only (seek.h) */
 	struct metrics *metrics; /* --metrics-port (app/metrics.c), or NULL */
 	/* Bans and mutes in force (cmd/sanction.c), or NULL before the

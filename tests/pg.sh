@@ -22,7 +22,8 @@ TESTS=$(cd tests/blackbox && echo test_persist_*.py test_badclient_store.py \
     test_client_reconnect.py test_client_token.py test_bots_fair.py \
     test_workers.py test_ratings.py test_seeks.py test_tourney.py \
     test_social_block.py test_moderate.py test_farm_ratings.py \
-    test_reads_bounded.py test_tourney_expire.py test_accounts.py)
+    test_reads_bounded.py test_tourney_expire.py test_accounts.py \
+    test_club_message.py test_club_history.py)
 # PostgreSQL's own fsync is not under test (the tests kill tablerod, never
 # PostgreSQL): off keeps the suite quick. The backend's own unit test too.
 # shellcheck disable=SC2086 # the list is meant to split into words

@@ -171,11 +171,13 @@ main_cleanup(struct server *srv)
 	srv->seeks = NULL;
 	tourney_free_all();
 	slots_free(&srv->held_conns);
+	match_free_all(srv);
 	player_free_all(srv);
 	sanction_free_all(srv);
 	limit_free_all(srv);
 	player_committed(srv, UINT64_MAX);
 	rating_committed(srv, UINT64_MAX);
+	message_committed(srv, UINT64_MAX);
 	record_committed(srv, UINT64_MAX);
 	store_close(srv->reader);
 	store_close(srv->store);

@@ -99,12 +99,13 @@ sweep_games(struct server *srv)
 }
 
 /* The hourly prunes: identities that never played, old marks of rated
- * games. */
+ * games, messages kept too long or for identities gone. */
 static void
 sweep_prune(struct server *srv)
 {
 	player_prune(srv);
 	rating_prune(srv);
+	message_prune(srv);
 }
 
 static void
@@ -117,6 +118,7 @@ sweep_run(evutil_socket_t fd, short what, void *arg)
 	limit_sweep(srv);
 	sweep_rooms(srv);
 	seek_sweep(srv);
+	match_sweep(srv);
 	tourney_sweep(srv);
 	if (clock_mono_ms() - srv->pruned_ms >= SWEEP_PRUNE_SEC * 1000)
 		sweep_prune(srv);

@@ -31,6 +31,8 @@ int rating_option_check(
     const struct rules_game *g, const cJSON *options, char *err, size_t errlen);
 void rating_game_start(struct room *r);
 void rating_game_end(struct room *r, const char *result, int winner);
+int rating_load(struct server *srv, struct player *p);
+cJSON *rating_who(const struct player *p);
 
 /* record.c: one-player records */
 struct store_record;
@@ -48,6 +50,18 @@ void cmd_ratings(struct conn *c, const struct proto_request *req);
 void cmd_seek(struct conn *c, const struct proto_request *req);
 void cmd_seeks(struct conn *c, const struct proto_request *req);
 void cmd_unseek(struct conn *c, const struct proto_request *req);
+void cmd_play(struct conn *c, const struct proto_request *req);
+
+/* match.c: challenges (match, accept, decline) */
+/* Seconds a challenge waits for its answer (--challenge-expire's
+ * default): a person at the keyboard answers within a minute; longer
+ * and the challenger has moved on. */
+#define MATCH_EXPIRE_SEC 60
+void cmd_match(struct conn *c, const struct proto_request *req);
+void cmd_accept(struct conn *c, const struct proto_request *req);
+void cmd_decline(struct conn *c, const struct proto_request *req);
+void match_sweep(struct server *srv);
+void match_free_all(struct server *srv);
 void cmd_tourney(struct conn *c, const struct proto_request *req);
 
 #endif

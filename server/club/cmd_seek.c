@@ -1,7 +1,9 @@
 /*
- * cmd_seek.c: the seek verbs (seek, seeks, unseek) and the pairing: a
- * seek that meets an open compatible one makes a room at once, seats both
- * players and starts the game; both hear a paired event. Also the seeks'
+ * cmd_seek.c: the seek verbs (seek, seeks, unseek, and play, which takes
+ * a listed seek) and the pairing: a seek that meets an open compatible
+ * one, or a seek taken, makes a room at once, seats both players and
+ * starts the game; both hear a paired event (match.c's challenges make
+ * their rooms here too). Also the seeks'
  * ends: a player who quits, whose grace runs out after a disconnect, or
  * who starts a two-player game by other means has no seek left. The pool
  * itself is seek.c.
@@ -73,18 +75,20 @@ cmd_seek_valid(struct conn *c, const struct proto_request *req,
 	return 0;
 }
 
-/* The seek a request asks for, not yet in the pool; NULL after replying
- * the error. */
-static struct seek *
-cmd_seek_make(struct conn *c, const struct proto_request *req)
+/* The seek a request asks for (of game, or req->game), not yet in the
+ * pool; NULL after replying the error. match.c makes its challenges'
+ * games with it too. */
+struct seek *
+seek_request_make(
+    struct conn *c, const struct proto_request *req, const char *game)
 {
-	const struct rules_game *g = rules_find(req->game);
+	const struct rules_game *g = rules_find(game);
 	struct seek *s;
 	cJSON *options;
 
 	if (g == NULL) {
 		conn_error(c, req, PROTO_E_NO_SUCH_GAME,
-		    "no game '%s' (games lists them)", req->game);
+		    "no game '%s' (games lists them)", game);
 		return NULL;
 	}
 	if (g->seats != 2) {
@@ -212,7 +216,10 @@ cmd_seek_tell(struct room *r, int seat, const char *seek_id, int rated)
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
 	cJSON_AddStringToObject(
 	    ev, "opponent", r->seats[1 - seat].player->name);
-	cJSON_AddStringToObject(ev, "seek", seek_id);
+	if (seek_id[0] != '\0')
+		cJSON_AddStringToObject(ev, "seek", seek_id);
+	else /* a challenge accepted (match.c) */
+		cJSON_AddNullToObject(ev, "seek");
 	cJSON_AddBoolToObject(ev, "rated", rated);
 	cJSON_AddItemToObject(ev, "clock",
 	    room_clock_summary(r->clock_initial_ms, r->clock_inc_ms));
@@ -224,9 +231,10 @@ cmd_seek_tell(struct room *r, int seat, const char *seek_id, int rated)
  * its seats drawn by lot, the game started, both told; NULL when no room
  * could be had (logged). The seeks leave the pool as the game starts
  * (seek_room_started). Rated or casual is told in the paired event; a
- * casual game is made rated=no. */
-static struct room *
-cmd_seek_room(struct server *srv, struct seek *theirs, struct player *p,
+ * casual game is made rated=no. A seek with no id is no pool's (a seek
+ * taken with play, a challenge accepted). */
+struct room *
+seek_room_make(struct server *srv, struct seek *theirs, struct player *p,
     struct seek *mine, struct player *me)
 {
 	char err[RULES_ERR_MAX], their_id[SEEK_ID_MAX], my_id[SEEK_ID_MAX];
@@ -276,7 +284,8 @@ cmd_seek(struct conn *c, const struct proto_request *req)
 
 	if (club_refused(c, req))
 		return;
-	if (cmd_seek_limits(c, req) != 0 || (s = cmd_seek_make(c, req)) == NULL)
+	if (cmd_seek_limits(c, req) != 0 ||
+	    (s = seek_request_make(c, req, req->game)) == NULL)
 		return;
 	if ((same = seek_find_same(c->srv->seeks, s)) != NULL) {
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
@@ -297,13 +306,106 @@ cmd_seek(struct conn *c, const struct proto_request *req)
 		conn_reply(c, rep);
 		return;
 	}
-	if ((r = cmd_seek_room(c->srv, theirs, p, s, c->player)) == NULL) {
+	if ((r = seek_room_make(c->srv, theirs, p, s, c->player)) == NULL) {
 		seek_remove(c->srv->seeks, s);
 		cJSON_Delete(rep);
 		conn_error(c, req, PROTO_E_INTERNAL,
 		    "no room could be made; your seek is not kept");
 		return;
 	}
+	cJSON_AddStringToObject(rep, "room", r->id);
+	cJSON_AddStringToObject(
+	    rep, "seat", r->g->seat_names[room_seat_of(r, c->player)]);
+	cJSON_AddStringToObject(rep, "opponent", p->name);
+	conn_reply(c, rep);
+}
+
+/* The seek play takes: listed, not the player's own; NULL after
+ * replying the error. */
+static struct seek *
+cmd_play_find(struct conn *c, const struct proto_request *req)
+{
+	struct seek *s = seek_find(c->srv->seeks, req->seek);
+
+	if (s == NULL || s->gone_ms != 0) {
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "no open seek '%s' (seeks lists them)", req->seek);
+		return NULL;
+	}
+	if (strcmp(s->name, c->player->name) == 0) {
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s is your own seek (unseek withdraws it)", s->id);
+		return NULL;
+	}
+	return s;
+}
+
+/* The taker's side of seek s: the same game, clock and rating choice,
+ * with the taker's rating and the id of the seek taken (never in the
+ * pool). */
+static struct seek *
+cmd_play_side(struct conn *c, const struct seek *s)
+{
+	struct seek *mine = seek_new(s->g, cJSON_Duplicate(s->options, 1));
+
+	snprintf(mine->name, sizeof mine->name, "%s", c->player->name);
+	snprintf(mine->id, sizeof mine->id, "%s", s->id); /* in paired */
+	mine->rated = s->rated;
+	mine->clock_initial_ms = s->clock_initial_ms;
+	mine->clock_inc_ms = s->clock_inc_ms;
+	mine->rating = seek_rating(c->srv, mine->name, s->g, mine->options);
+	mine->made_ms = clock_now_ms();
+	return mine;
+}
+
+/* play SEEK: take a listed seek: its game starts at once, as if the
+ * taker had made the same seek, within its range. */
+void
+cmd_play(struct conn *c, const struct proto_request *req)
+{
+	struct cmd_seek_want w = {c->srv, NULL};
+	struct seek *theirs, *mine;
+	struct player *p;
+	struct room *r;
+	cJSON *rep;
+
+	if (club_refused(c, req) || (theirs = cmd_play_find(c, req)) == NULL)
+		return;
+	if (room_count_for(c->player) >= c->srv->cfg.max_rooms_per_player) {
+		conn_error(c, req, PROTO_E_LIMIT_REACHED,
+		    "you are in %d unfinished rooms already",
+		    c->srv->cfg.max_rooms_per_player);
+		return;
+	}
+	if (limit_games_check(c, c->player->name, req) != 0)
+		return;
+	mine = cmd_play_side(c, theirs);
+	w.s = mine;
+	if (!seek_compatible(theirs, mine)) {
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s wants opponents rated %d-%d; you are %d here",
+		    theirs->name, theirs->range_lo, theirs->range_hi,
+		    mine->rating);
+		seek_free(mine);
+		return;
+	}
+	if (!cmd_seek_ready(&w, theirs)) {
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "%s cannot play you now (blocked, or at a limit of "
+		    "rooms or games)",
+		    theirs->name);
+		seek_free(mine);
+		return;
+	}
+	p = player_find(c->srv, theirs->name);
+	r = seek_room_make(c->srv, theirs, p, mine, c->player);
+	seek_free(mine);
+	if (r == NULL) {
+		conn_error(c, req, PROTO_E_INTERNAL, "no room could be made");
+		return;
+	}
+	rep = proto_reply(req);
+	cJSON_AddStringToObject(rep, "seek", req->seek);
 	cJSON_AddStringToObject(rep, "room", r->id);
 	cJSON_AddStringToObject(
 	    rep, "seat", r->g->seat_names[room_seat_of(r, c->player)]);
@@ -401,7 +503,7 @@ seek_logged_in(struct server *srv, struct player *me)
 	for (s = seek_next_of(srv->seeks, me->name, NULL); s != NULL;
 	     s = seek_next_of(srv->seeks, me->name, s)) {
 		if ((theirs = cmd_seek_match(srv, s, &p)) != NULL) {
-			cmd_seek_room(srv, theirs, p, s, me);
+			seek_room_make(srv, theirs, p, s, me);
 			return;
 		}
 	}

@@ -533,6 +533,77 @@ rating_side_name(const struct room *r, int seat, char *buf, size_t len)
 		snprintf(buf, len, RATING_BOT_NAME, r->seats[seat].bot);
 }
 
+/* Keep pool's rating in p's own list (who), when the list was read. */
+static void
+rating_keep(
+    struct player *p, const char *pool, const struct glicko *g, int games)
+{
+	cJSON *row;
+
+	if (p->ratings == NULL ||
+	    cJSON_GetObjectItemCaseSensitive(p->ratings, pool) != NULL)
+		return;
+	row = cJSON_AddArrayToObject(p->ratings, pool);
+	cJSON_AddItemToArray(row, cJSON_CreateNumber(g->rating));
+	cJSON_AddItemToArray(row, cJSON_CreateNumber(g->rd));
+	cJSON_AddItemToArray(row, cJSON_CreateNumber(games));
+}
+
+static void
+rating_load_cb(void *arg, const struct store_rating *r)
+{
+	struct glicko g = {r->rating, r->rd, r->vol};
+
+	rating_keep(arg, r->pool, &g, r->wins + r->draws + r->losses);
+}
+
+/* Read p's ratings in every pool into p->ratings (at hello): those
+ * queued and not yet committed first (the newest), then the store's.
+ * 0, or -1 when the store could not be read (logged; who shows none). */
+int
+rating_load(struct server *srv, struct player *p)
+{
+	cJSON_Delete(p->ratings);
+	p->ratings = cJSON_CreateObject();
+	rating_fresh_each(srv, p->name, rating_load_cb, p);
+	if (store_ratings_of(srv->reader, p->name, rating_load_cb, p) != 0) {
+		log_error("store: %s", store_errmsg(srv->reader));
+		return -1;
+	}
+	return 0;
+}
+
+/* The ratings who shows of p: for each game p has rated games in, the
+ * pool where p played the most of them (its options are the ones p
+ * plays), as {game: {"pool", "rating", "provisional", "games"}}. */
+cJSON *
+rating_who(const struct player *p)
+{
+	cJSON *out = cJSON_CreateObject(), *row, *o;
+	char game[RATING_POOL_MAX];
+	double games;
+
+	cJSON_ArrayForEach(row, p->ratings) {
+		snprintf(game, sizeof game, "%.*s",
+		    (int)strcspn(row->string, " "), row->string);
+		games = cJSON_GetArrayItem(row, 2)->valuedouble;
+		o = cJSON_GetObjectItemCaseSensitive(out, game);
+		if (o != NULL &&
+		    cJSON_GetObjectItem(o, "games")->valuedouble >= games)
+			continue;
+		cJSON_DeleteItemFromObjectCaseSensitive(out, game);
+		o = cJSON_AddObjectToObject(out, game);
+		cJSON_AddStringToObject(o, "pool", row->string);
+		cJSON_AddNumberToObject(o, "rating",
+		    lround(cJSON_GetArrayItem(row, 0)->valuedouble));
+		cJSON_AddBoolToObject(o, "provisional",
+		    rating_provisional(
+		        cJSON_GetArrayItem(row, 1)->valuedouble));
+		cJSON_AddNumberToObject(o, "games", games);
+	}
+	return out;
+}
+
 /* Queue seat's new rating, made by the game named key at ms (stored
  * once per game and side: rating_games), and keep it until it is
  * committed. */
@@ -570,6 +641,11 @@ rating_put(struct room *r, int seat, const char *pool, const char *key,
 	f->losses = row->losses;
 	f->next = r->srv->rating_fresh;
 	r->srv->rating_fresh = f;
+	if (r->seats[seat].player->ratings != NULL)
+		cJSON_DeleteItemFromObjectCaseSensitive(
+		    r->seats[seat].player->ratings, pool);
+	rating_keep(r->seats[seat].player, pool, &row->g,
+	    row->wins + row->draws + row->losses);
 }
 
 /* seat's side before the game: a person's rating, or the bot level's

@@ -108,6 +108,10 @@ void sstore_counted(struct server *srv, const struct seek *s);
 int sstore_load(struct server *srv);
 
 /* cmd_seek.c */
+struct seek *seek_request_make(
+    struct conn *c, const struct proto_request *req, const char *game);
+struct room *seek_room_make(struct server *srv, struct seek *theirs,
+    struct player *p, struct seek *mine, struct player *me);
 void seek_room_started(struct room *r);
 void seek_conn_closed(struct server *srv, const char *name);
 void seek_logged_in(struct server *srv, struct player *me);

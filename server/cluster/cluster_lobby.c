@@ -71,6 +71,7 @@ cluster_lobby_mine(struct server *srv)
 		cJSON_AddStringToObject(one, "name", c->player->name);
 		cJSON_AddBoolToObject(
 		    one, "here", !cluster_route_is_standin(c));
+		cJSON_AddItemToObject(one, "ratings", rating_who(c->player));
 		ids = cJSON_AddArrayToObject(one, "rooms");
 		held = room_sorted(c->player, &n);
 		for (i = 0; i < n; i++)
@@ -350,6 +351,11 @@ cluster_lobby_who(const struct server *srv, cJSON *list, int *guests)
 				continue;
 			one = cJSON_CreateObject();
 			cJSON_AddStringToObject(one, "name", name);
+			cJSON_AddItemToObject(one, "ratings",
+			    cJSON_IsObject(cJSON_GetObjectItem(p, "ratings"))
+			        ? cJSON_Duplicate(
+			              cJSON_GetObjectItem(p, "ratings"), 1)
+			        : cJSON_CreateObject());
 			cJSON_AddItemToObject(one, "rooms",
 			    cJSON_Duplicate(
 			        cJSON_GetObjectItem(p, "rooms"), 1));

@@ -108,6 +108,7 @@ static const unsigned char cluster_route_club[PROTO_VERB_COUNT] = {
     [PROTO_SEEK] = 1,
     [PROTO_SEEKS] = 1,
     [PROTO_UNSEEK] = 1,
+    [PROTO_PLAY] = 1, /* takes a seek of the pool */
     [PROTO_TOURNEY] = 1,
 };
 

@@ -5,7 +5,8 @@
  * "b6", "3,4 up" mean "move A2"...); a spectator who types one is told
  * they watch; hello typed by someone logged in is answered as such, not
  * with a missing field. And in text mode, an event that leaves it a
- * player's turn is followed by a prompt line for them.
+ * player's turn is followed by a prompt line for them; in both modes the
+ * room of an invitation is remembered, for a join without a room.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +102,7 @@ bare_turn_event(const char *name)
 /* A text-mode player was just sent msg: when it is an event of a room
  * where they are seated and it is now their move, say so on a line of its
  * own, with a legal move as the example ("Your move in r1, like b6."). */
-void
+static void
 bare_prompt(struct conn *c, const cJSON *msg)
 {
 	static struct rules_move moves[RULES_MAX_MOVES];
@@ -125,4 +126,20 @@ bare_prompt(struct conn *c, const cJSON *msg)
 	snprintf(
 	    line, sizeof line, "Your move in %s (like %s):\n", r->id, like);
 	net_send(c, line, strlen(line));
+}
+
+/* msg was sent to c: an invitation is remembered for a join without a
+ * room (cmd_room.c), and in text mode a turn may be prompted. */
+void
+bare_sent(struct conn *c, const cJSON *msg)
+{
+	const char *ev =
+	    cJSON_GetStringValue(cJSON_GetObjectItem(msg, "event"));
+	const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(msg, "room"));
+
+	if (c->player != NULL && ev != NULL && id != NULL &&
+	    strcmp(ev, "invited") == 0)
+		snprintf(
+		    c->player->invited, sizeof c->player->invited, "%s", id);
+	bare_prompt(c, msg);
 }

@@ -10,7 +10,7 @@
 /* bare.c */
 enum proto_error bare_line(struct conn *c, const char *line, size_t len,
     struct proto_request *req, enum proto_error e, char *err, size_t errlen);
-void bare_prompt(struct conn *c, const cJSON *msg);
+void bare_sent(struct conn *c, const cJSON *msg);
 
 /* session.c */
 void session_open(struct conn *c);
@@ -79,6 +79,7 @@ void cmd_moderate_remote(struct server *srv, const char *act,
 /* cmd_room.c */
 struct room *cmd_room_arg(struct conn *c, const struct proto_request *req);
 struct room *cmd_room_member(struct conn *c, const struct proto_request *req);
+void cmd_guest_resign_all(struct conn *c);
 void cmd_export_room(struct conn *c, const struct proto_request *req,
     const struct room *r, const cJSON *seats);
 int cmd_chat_fits(struct conn *c, const struct proto_request *req);
@@ -90,6 +91,14 @@ int cmd_archive_from(
     struct conn *c, const struct proto_request *req, struct archive_page *pg);
 void cmd_archive_more(cJSON *rep, const struct archive_page *pg);
 void cmd_archive_show(struct conn *c, const struct proto_request *req);
+
+/* message.c: messages kept for players who are away */
+void message_committed(struct server *srv, uint64_t committed);
+void message_deliver(struct conn *c);
+void message_prune(struct server *srv);
+
+/* cmd_social.c */
+int cmd_social_heard(struct conn *c, const struct proto_request *req);
 
 /* cmd_play.c */
 void cmd_auto_next(struct room *r);

@@ -246,6 +246,7 @@ cmd_who(struct conn *c, const struct proto_request *req)
 			continue;
 		one = cJSON_CreateObject();
 		cJSON_AddStringToObject(one, "name", o->player->name);
+		cJSON_AddItemToObject(one, "ratings", rating_who(o->player));
 		ids = cJSON_AddArrayToObject(one, "rooms");
 		held = room_sorted(o->player, &n);
 		for (i = 0; i < n; i++) {

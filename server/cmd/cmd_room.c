@@ -63,16 +63,34 @@ cmd_seated_room(struct conn *c, const struct room *except, int *n)
 	return latest;
 }
 
+/* The room of the invitation the player heard last (bare.c), taken: a
+ * join without a room accepts it. NULL when there is none, or its room
+ * is gone or over. */
+static struct room *
+cmd_invited_room(struct conn *c)
+{
+	struct room *r;
+
+	if (c->player == NULL || c->player->invited[0] == '\0')
+		return NULL;
+	r = room_find(c->srv, c->player->invited);
+	c->player->invited[0] = '\0';
+	return r != NULL && r->status != ROOM_ENDED ? r : NULL;
+}
+
 /* No room given: the one the request must mean, or NULL after replying
- * the error. An answer to a draw offer goes to the room with the offer;
- * else the current room; else the one room the player sits in. */
+ * the error. A join goes to the room of the last invitation; an answer
+ * to a draw offer goes to the room with the offer; else the current
+ * room; else the one room the player sits in. */
 static struct room *
 cmd_room_implied(struct conn *c, const struct proto_request *req)
 {
 	struct room *r = NULL;
 	int n;
 
-	if (req->verb == PROTO_DRAW && req->action != NULL &&
+	if (req->verb == PROTO_JOIN)
+		r = cmd_invited_room(c);
+	if (r == NULL && req->verb == PROTO_DRAW && req->action != NULL &&
 	    strcmp(req->action, "offer") != 0 &&
 	    (c->current == NULL || c->current->draw_offer < 0))
 		r = cmd_offer_room(c);
@@ -429,6 +447,62 @@ cmd_creator_seat(
 	return 0;
 }
 
+/* A guest (no name) may play one casual game at a time against a bot:
+ * enough to try the server; a name is for more (and for ratings). */
+#define CMD_GUEST_GAMES_MAX 1
+
+/* What a guest may create: a two-player game against a bot, one at a
+ * time. 0, or -1 after replying not_logged_in or limit_reached. */
+static int
+cmd_guest_create(
+    struct conn *c, const struct proto_request *req, const struct rules_game *g)
+{
+	if (!c->guest)
+		return 0;
+	if (g->seats != 2 || req->nbots != 1) {
+		conn_error(c, req, PROTO_E_NOT_LOGGED_IN,
+		    "without a name you may play a casual game against a "
+		    "bot (create %s bot=LEVEL); for anything else: hello "
+		    "YOURNAME",
+		    g->seats == 2 ? g->name : "ataxx");
+		return -1;
+	}
+	if (room_count_for(c->player) >= CMD_GUEST_GAMES_MAX) {
+		conn_error(c, req, PROTO_E_LIMIT_REACHED,
+		    "without a name you play %d game at a time: finish or "
+		    "leave it (or hello YOURNAME)",
+		    CMD_GUEST_GAMES_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* A guest's games end as they go (a connection closed, or a hello):
+ * nobody can come back as a guest, so each running game is resigned
+ * (and stored so) rather than held for a return. */
+void
+cmd_guest_resign_all(struct conn *c)
+{
+	struct room **held, *r;
+	int i, n, seat;
+
+	if (!c->guest || c->player == NULL)
+		return;
+	held = room_sorted(c->player, &n);
+	for (i = 0; i < n; i++) {
+		r = held[i];
+		seat = room_seat_of(r, c->player);
+		if (seat < 0 ||
+		    (r->status != ROOM_PLAYING && r->status != ROOM_ADJOURNED))
+			continue;
+		room_end_prepare(r, "win", 1 - seat, "resignation");
+		room_commit(r, 1, 0);
+		room_end_announce(r);
+		r->seats[seat].gone = 1; /* left: the room may retire */
+	}
+	free(held);
+}
+
 void
 cmd_create(struct conn *c, const struct proto_request *req)
 {
@@ -444,7 +518,7 @@ cmd_create(struct conn *c, const struct proto_request *req)
 		    "no game '%s' (games lists them)", req->game);
 		return;
 	}
-	if (cmd_room_limit(c, req) != 0 ||
+	if (cmd_guest_create(c, req, g) != 0 || cmd_room_limit(c, req) != 0 ||
 	    limit_games_check(c, c->player->name, req) != 0)
 		return;
 	if (req->has_clock && g->seats < 2) {
@@ -453,6 +527,10 @@ cmd_create(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	options = cmd_create_options(c, req, g, &resumed);
+	if (c->guest) { /* a guest's game is casual: no rating for "~N" */
+		cJSON_DeleteItemFromObject(options, RATING_OPT);
+		cJSON_AddStringToObject(options, RATING_OPT, "no");
+	}
 	if (rating_option_check(g, options, err, sizeof err) != 0) {
 		cJSON_Delete(options);
 		conn_error(c, req, PROTO_E_BAD_OPTIONS, "%s", err);

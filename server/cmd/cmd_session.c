@@ -1,6 +1,7 @@
 /*
  * cmd_session.c: the verbs of a connection's own conversation: hello
- * (logging in and resuming seats), ping, quit and mode.
+ * (logging in and resuming seats), mine (those seats again), ping, quit
+ * and mode.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,7 @@ cmd_hello_in(struct conn *c, const struct proto_request *req,
 		player_release(c->srv, p);
 		return;
 	}
+	rating_load(c->srv, p); /* for who; a failure is logged, not fatal */
 	p->played = p->played || id.played;
 	/* what the club's rating rules ask of an identity (rating.c) */
 	p->created_ms = id.created_ms;
@@ -209,6 +211,61 @@ cmd_hello_in(struct conn *c, const struct proto_request *req,
 	free(held);
 	seek_logged_in(c->srv, p);
 	tourney_logged_in(c->srv, p);
+	message_deliver(c);
+}
+
+/* Who sits against seat in r, for mine: a player's name, "bot level N",
+ * or NULL while the other seats are free. */
+static cJSON *
+cmd_mine_opponent(const struct room *r, int seat)
+{
+	char bot[32];
+	int s;
+
+	for (s = 0; s < r->g->seats; s++) {
+		if (s == seat)
+			continue;
+		if (r->seats[s].player != NULL)
+			return cJSON_CreateString(r->seats[s].player->name);
+		if (r->seats[s].bot > 0) {
+			snprintf(
+			    bot, sizeof bot, "bot level %d", r->seats[s].bot);
+			return cJSON_CreateString(bot);
+		}
+	}
+	return cJSON_CreateNull();
+}
+
+/* The unfinished games where the player holds a seat, as hello lists
+ * them, each with the seat, the opponent and whether it is their move:
+ * what a telnet player asks when several games run at once. */
+void
+cmd_mine(struct conn *c, const struct proto_request *req)
+{
+	cJSON *rep = proto_reply(req), *rooms, *one;
+	struct room **held;
+	int i, n, seat;
+
+	rooms = cJSON_AddArrayToObject(rep, "rooms");
+	held = room_sorted(c->player, &n);
+	for (i = 0; i < n; i++) {
+		seat = room_seat_of(held[i], c->player);
+		if (seat < 0 || held[i]->status == ROOM_ENDED)
+			continue;
+		one = cmd_hello_summary(held[i]);
+		cJSON_AddStringToObject(
+		    one, "seat", held[i]->g->seat_names[seat]);
+		cJSON_AddItemToObject(
+		    one, "opponent", cmd_mine_opponent(held[i], seat));
+		cJSON_AddBoolToObject(one, "your_turn",
+		    held[i]->status == ROOM_PLAYING &&
+		        held[i]->g->turn(held[i]->st) == seat);
+		cJSON_AddItemToArray(rooms, one);
+	}
+	free(held);
+	if (c->srv->cluster_ops != NULL)
+		c->srv->cluster_ops->hello_rooms(c->srv, c->player, rooms);
+	conn_reply(c, rep);
 }
 
 /* Whether this node takes logins and stores games now: a cluster node

@@ -3,7 +3,9 @@
  * tell (a private message, with chat's limit and attribution) and invite
  * (a room's id handed to one player, who alone sees it: "join r4"
  * accepts, or a bare "join" in tablero). Both reach players who are
- * connected; nothing is kept for one who is not (refused, saying so). On
+ * connected; neither is kept for one who is not (refused, pointing to
+ * message.c's message; a name nobody has is bad_name, a typo rather
+ * than an absence). On
  * a cluster a player logged in on another node (the lobby's cache of
  * that node) is sent the event there (player_send). Neither reaches a
  * player who blocks the sender (core/block.c), nor comes from a muted
@@ -21,8 +23,8 @@
 /* Take one of the tells and invites req->name may hear now: 0, or -1
  * after refusing (rate_limited, with when to try again). A player on
  * another node of a cluster is counted there, not here. */
-static int
-social_heard(struct conn *c, const struct proto_request *req)
+int
+cmd_social_heard(struct conn *c, const struct proto_request *req)
 {
 	struct player *p = player_find(c->srv, req->name);
 	const double per_ms = SERVER_HEARD_PER_SEC / 1000.0;
@@ -54,6 +56,7 @@ static int
 social_target(struct conn *c, const struct proto_request *req)
 {
 	struct player *p = player_find(c->srv, req->name);
+	char known[SERVER_NAME_MAX + 1];
 
 	if (p == c->player ||
 	    (c->player != NULL && strcmp(req->name, c->player->name) == 0)) {
@@ -61,14 +64,17 @@ social_target(struct conn *c, const struct proto_request *req)
 		    "that is you: tell and invite are for someone else");
 		return -1;
 	}
-	/* Nothing is kept for a player who is away: a message held only
-	 * in memory would be acknowledged without being stored, and lost
-	 * by a restart. The sender is told so and tries again later. */
+	/* A tell or invite is not kept for a player who is away: the
+	 * sender is told so, and that `message` keeps one (message.c). */
 	if (!player_online(c->srv, req->name)) {
+		/* A name nobody has is a different mistake (a typo) from a
+		 * player who is away: bad_name says so (cmd_known_name). */
+		if (cmd_known_name(c, req, req->name, known, sizeof known) != 0)
+			return -1;
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
-		    "%s is not connected now, and nothing is kept for later: "
-		    "try again when they are back (who lists who is here)",
-		    req->name);
+		    "%s is not connected now: message %s TEXT keeps a "
+		    "message for their next hello (who lists who is here)",
+		    known, known);
 		return -1;
 	}
 	if (block_refuses(c->srv, req->name, c->player->name)) {
@@ -77,7 +83,7 @@ social_target(struct conn *c, const struct proto_request *req)
 		    req->name);
 		return -1;
 	}
-	return social_heard(c, req);
+	return cmd_social_heard(c, req);
 }
 
 void

@@ -245,11 +245,15 @@ session_log_line(struct conn *c, const char *line, size_t len)
 static void session_dispatch(struct conn *c, const struct proto_request *req);
 
 /* Verbs a visitor without a name may use: they read and watch, and change
- * nothing but the watchers of a room. */
+ * nothing but the watchers of a room; and they play a casual game
+ * against a bot (create checks that: cmd_room.c). */
 static int
 session_guest_verb(enum proto_verb v)
 {
 	switch (v) {
+	case PROTO_CREATE:
+	case PROTO_MOVE:
+	case PROTO_RESIGN:
 	case PROTO_ROOMS:
 	case PROTO_WATCH:
 	case PROTO_LEAVE:
@@ -265,17 +269,22 @@ session_guest_verb(enum proto_verb v)
 	}
 }
 
-/* A read-only verb before hello: the connection becomes an anonymous
- * guest, a player "~N" (N its connection's id) that no hello can name
- * and the store never keeps. */
+/* A read-only verb (or a game against a bot) before hello: the
+ * connection becomes an anonymous guest, a player "~N" (N its
+ * connection's id) that no hello can name and the store never keeps as
+ * an identity. A name still held by a room from before a restart (a
+ * guest's game adjourned by the stop) is not given again: N moves on. */
 static void
 session_guest(struct conn *c)
 {
 	char name[SERVER_NAME_MAX + 1];
+	unsigned long long n = c->id % 1000000000000000ULL;
 	struct player *p;
 
-	snprintf(name, sizeof name, "~%llu",
-	    (unsigned long long)(c->id % 1000000000000000ULL));
+	do {
+		snprintf(name, sizeof name, "~%llu", n);
+		n = (n + 1000003ULL) % 1000000000000000ULL;
+	} while (player_find(c->srv, name) != NULL);
 	p = player_get(c->srv, name);
 	p->conn = c;
 	c->player = p;
@@ -294,6 +303,7 @@ session_guest_end(struct conn *c)
 	struct room **held;
 	int i, n;
 
+	cmd_guest_resign_all(c);
 	held = room_sorted(p, &n);
 	for (i = 0; i < n; i++) {
 		room_remove_watcher(held[i], p);
@@ -423,9 +433,12 @@ static const unsigned char session_stores[PROTO_VERB_COUNT] = {
     [PROTO_REMATCH] = 1,
     [PROTO_CLAIM] = 1,
     [PROTO_SAY] = 1,
-    [PROTO_SEEK] = 1,   /* its row; a pairing makes a room */
-    [PROTO_UNSEEK] = 1, /* deletes rows */
-    [PROTO_BLOCK] = 1,  /* its row */
+    [PROTO_MESSAGE] = 1, /* a kept message is a row */
+    [PROTO_SEEK] = 1,    /* its row; a pairing makes a room */
+    [PROTO_PLAY] = 1,    /* makes a room */
+    [PROTO_ACCEPT] = 1,  /* makes a room */
+    [PROTO_UNSEEK] = 1,  /* deletes rows */
+    [PROTO_BLOCK] = 1,   /* its row */
     [PROTO_UNBLOCK] = 1,
     /* the operators' acts: each is a row of admin_log, a ban or a mute
      * one of sanctions */
@@ -490,6 +503,7 @@ session_store_done(void *arg, uint64_t committed, int failing)
 	(void)failing;
 	player_committed(srv, committed);
 	rating_committed(srv, committed);
+	message_committed(srv, committed);
 	record_committed(srv, committed);
 	held_release(srv, committed);
 }
@@ -523,6 +537,8 @@ session_closed(struct conn *c)
 		c->srv->cluster_ops->conn_closed(c);
 	if (p == NULL)
 		return;
+	if (!c->srv->shutting_down)
+		cmd_guest_resign_all(c); /* before the conn lets go of p */
 	c->player = NULL;
 	c->current = NULL;
 	p->conn = NULL;
@@ -546,6 +562,6 @@ session_closed(struct conn *c)
 const struct conn_ops session_conn_ops = {
     .open = session_open,
     .line = session_line,
-    .sent = bare_prompt,
+    .sent = bare_sent,
     .closed = session_closed,
 };

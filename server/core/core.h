@@ -39,6 +39,13 @@ struct player {
 	/* Tells and invites to this player lately (cmd_social.c): at most
 	 * SERVER_HEARD_PER_SEC a second, whoever sends them. */
 	struct bucket heard;
+	/* The room of the last invitation this player heard (cmd/bare.c),
+	 * where a join without a room goes; "" none. */
+	char invited[SERVER_ROOM_ID_MAX];
+	/* The player's ratings, for who (club/rating.c): {pool: [rating,
+	 * rd, games]}, read at hello and kept current as rated games end
+	 * here; NULL before. */
+	cJSON *ratings;
 };
 
 /* The protocol's words for them (proto_room_status_name). */

@@ -123,6 +123,7 @@ player_free_one(struct table_link *l, void *arg)
 	struct player *p = TABLE_ITEM(l, struct player, link);
 
 	block_free(p);
+	cJSON_Delete(p->ratings);
 	free(p->rooms);
 	free(p);
 }
@@ -144,6 +145,7 @@ player_release(struct server *srv, struct player *p)
 		return;
 	table_del(&srv->players, &p->link);
 	block_free(p);
+	cJSON_Delete(p->ratings);
 	free(p->rooms);
 	free(p);
 }

@@ -308,12 +308,13 @@ net_encode_done(struct server *srv)
 		proto_out_free(&srv->encoded);
 }
 
-/* msg went to c: in text mode the layer above may follow it with a line
- * of its own ("Your move in r1 (like b6):"). */
+/* msg went to c: the layer above may note it (an invitation) and, in
+ * text mode, follow it with a line of its own ("Your move in r1 (like
+ * b6):"). */
 static void
 net_sent(struct conn *c, const cJSON *msg)
 {
-	if (c->mode == CONN_MODE_TEXT && c->srv->conn_ops->sent != NULL)
+	if (c->srv->conn_ops->sent != NULL)
 		c->srv->conn_ops->sent(c, msg);
 }
 

@@ -80,7 +80,8 @@ struct conn_ops {
 	void (*open)(struct conn *c);
 	/* one whole line read (len bytes, no newline; may hold NUL) */
 	void (*line)(struct conn *c, const char *line, size_t len);
-	/* msg was just sent to c in text mode (telnet's prompt), or NULL */
+	/* msg was just sent to c, in either mode (a text-mode prompt
+	 * follows it; an invitation is remembered), or NULL */
 	void (*sent)(struct conn *c, const cJSON *msg);
 	/* the connection is going: let go of what it holds */
 	void (*closed)(struct conn *c);

@@ -279,6 +279,20 @@
 	" made_ms " BIG " NOT NULL,"                                           \
 	" PRIMARY KEY (name, hash))" NOROWID ";"
 
+/* messages: kept for a registered player who is away (cmd/message.c),
+ * until their next hello: the recipient and the sender as registered,
+ * when it was sent (ms since the epoch, distinct per server) and its
+ * text. The key reads a player's oldest first; sender counts a
+ * sender's messages waiting (bounded). */
+#define STORE_V_MESSAGES(BIG)                                                  \
+	"CREATE TABLE messages ("                                              \
+	" recipient TEXT NOT NULL,"                                            \
+	" sent_ms " BIG " NOT NULL,"                                           \
+	" sender TEXT NOT NULL,"                                               \
+	" text TEXT NOT NULL,"                                                 \
+	" PRIMARY KEY (recipient, sent_ms, sender));"                          \
+	"CREATE INDEX messages_sender ON messages (sender);"
+
 const struct store_migration store_schema[] = {
     /* 1: the first schema. */
     {.sqlite = STORE_V1("INTEGER", " WITHOUT ROWID", STORE_V1_SQLITE_NUMBERS),
@@ -343,6 +357,9 @@ const struct store_migration store_schema[] = {
      * (STORE_V_ACCOUNTS). */
     {.sqlite = STORE_V_ACCOUNTS("INTEGER", " WITHOUT ROWID"),
         .pg = STORE_V_ACCOUNTS("BIGINT", "")},
+    /* 15 messages (issue 31):
+     * messages kept for players who are away (STORE_V_MESSAGES). */
+    {.sqlite = STORE_V_MESSAGES("INTEGER"), .pg = STORE_V_MESSAGES("BIGINT")},
 };
 
 const int store_schema_version =
@@ -385,6 +402,7 @@ store_schema_sql(int i, int pg)
 #define STORE_RGAME_COLS "game, name, at_ms"
 #define STORE_COUNTER_COLS "name, value"
 #define STORE_BLOCK_COLS "name, blocked, shown, made_ms"
+#define STORE_MESSAGE_COLS "recipient, sent_ms, sender, text"
 #define STORE_SANCTION_COLS "kind, target, until_ms, admin, made_ms"
 #define STORE_ADMIN_LOG_COLS "at_ms, admin, act, target, detail"
 #define STORE_SEEK_COLS                                                        \
@@ -469,6 +487,12 @@ const struct store_table store_tables[] = {
     {"blocks", 4,
         "SELECT " STORE_BLOCK_COLS " FROM blocks ORDER BY name, blocked", NULL,
         "INSERT INTO blocks (" STORE_BLOCK_COLS ") VALUES ($1, $2, $3, $4)",
+        NULL},
+    {"messages", 4,
+        "SELECT " STORE_MESSAGE_COLS " FROM messages"
+        " ORDER BY recipient, sent_ms, sender",
+        NULL,
+        "INSERT INTO messages (" STORE_MESSAGE_COLS ") VALUES ($1, $2, $3, $4)",
         NULL},
     {"sanctions", 5,
         "SELECT " STORE_SANCTION_COLS " FROM sanctions ORDER BY kind, target",

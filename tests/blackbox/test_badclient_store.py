@@ -8,7 +8,7 @@ in memory and its reply held; its group fails and is kept. From then on
 each state-changing verb (create, join that starts a game, watch, say,
 draw offer, accept and decline, resign, claim, leave, rematch, move,
 undo, restart, next, hello, takeback, seek, tourney create and join,
-block and unblock, password, and the operators' kick, mute, unmute, ban, unban
+block and unblock, password, message, and the operators' kick, mute, unmute, ban, unban
 and announce) is refused at once with store_failing,
 nobody hears an event, and a ping is answered. After a kill -9 the
 stored rooms are exactly as acknowledged before the fault. On a server
@@ -238,6 +238,8 @@ def every_verb_refused(ck, w, half, won, port):
     refused(ck, w, cy, "block", "block", name="eve")
     refused(ck, w, cy, "unblock", "unblock", name="eve")
     refused(ck, w, cy, "password", "password", password="long enough 1")
+    refused(ck, w, cy, "message", "message (a kept one is a row)",
+            name="eve", text="hi")
     obs = w.c["obs"]
     refused(ck, w, obs, "kick", "kick", name="eve")
     refused(ck, w, obs, "mute", "mute", name="eve", minutes=5)

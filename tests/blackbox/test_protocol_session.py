@@ -34,6 +34,8 @@ VERBS += ["seek", "seeks", "unseek"]
 # Issue 30's blocks and operators (test_social_block.py, test_moderate.py).
 VERBS += ["block", "unblock", "blocks", "kick", "mute", "unmute", "ban",
           "unban", "bans", "announce"]
+# Issue 31's club (test_club_*.py, test_telnet_club.py).
+VERBS += ["mine", "message", "match", "accept", "decline", "play"]
 
 
 def raw_reply(c, line):
@@ -86,8 +88,7 @@ def test_before_hello(chk, srv):
     is_ok(chk, c.call("mode", mode="json"), "mode before hello")
     for cmd, fields in [("create", {"game": "stones"}),
                         ("join", {"room": "r1"}),
-                        ("chat", {"text": "hi"}),
-                        ("move", {"room": "r1", "move": "A1"})]:
+                        ("chat", {"text": "hi"})]:
         r = c.call(cmd, **fields)
         is_error(chk, r, "not_logged_in", cmd + " before hello", ["hello"])
         chk.eq(r.get("re"), cmd, cmd + " before hello: re")
@@ -97,6 +98,9 @@ def test_before_hello(chk, srv):
     is_ok(chk, c.call("who"), "who before hello")
     is_error(chk, c.call("watch", room="r1"), "no_such_room",
              "watch before hello reaches the room check")
+    # A guest may play a bot (issue 31): move reaches the room check too.
+    is_error(chk, c.call("move", room="r1", move="A1"), "no_such_room",
+             "move before hello reaches the room check")
     r = c.call("create", game="stones")
     is_error(chk, r, "not_logged_in", "create as a guest", ["hello"])
     # quit is allowed before hello: reply, then close

@@ -3,11 +3,13 @@ private message: only its addressee gets it (told, with the sender's
 name; each line of a text attributed), with chat's length limit; invite
 NAME [ROOM] hands a private room's id to one player (invited: room,
 game, who), who joins with it; nobody else hears of either. Both are
-refused for a player who is not connected, and for oneself."""
+refused for a player who is not connected, and for oneself; to a name
+nobody has they say so with bad_name (issue 31)."""
 
 import json
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import Checks, Server, args, is_error, is_ok, login  # noqa
@@ -39,8 +41,18 @@ def main():
             chk.ok(carl.until(r"^\[ana to you\] lines$"),
                    "text mode attributes every line")
             is_error(chk, ana.call("tell", name="nobody", text="x"),
-                     "not_allowed", "tell to nobody",
-                     ["not connected", "nothing is kept for later"])
+                     "bad_name", "tell to a name nobody has says so",
+                     ["nobody is registered as nobody"])
+            dan = login(srv.port, "dan")
+            dan.close()
+            time.sleep(0.3)
+            is_error(chk, ana.call("tell", name="dan", text="x"),
+                     "not_allowed", "tell to a registered name away",
+                     ["dan is not connected"])
+            carl.type("tell zed hello?")
+            chk.ok(carl.until(r"^error \(bad_name\): nobody is registered "
+                              r"as zed$"),
+                   "telnet: tell zed says nobody is zed")
             is_error(chk, ana.call("tell", name="ana", text="x"),
                      "not_allowed", "tell to oneself")
             is_error(chk, ana.call("tell", name="bob", text="x" * 5000),
@@ -49,6 +61,8 @@ def main():
                             private=True)["state"]["room"]
             is_ok(chk, ana.call("invite", name="bob", room=room),
                   "ana invites bob")
+            is_error(chk, ana.call("invite", name="zed", room=room),
+                     "bad_name", "invite to a name nobody has")
             ev = bob.event("invited") or {}
             chk.eq((ev.get("from"), ev.get("room"), ev.get("game"),
                     ev.get("private")), ("ana", room, "amazons", True),
