@@ -19,8 +19,9 @@ browser tests) are at most one per core; the ALONE ones run first, each
 with nothing else.
 
 Naming tests (file names in tests/blackbox, paths from the repository's
-root such as tests/cluster/test_x.py, or unit binaries test_NAME in
-BUILD/tests) runs only those (no fuzzing): make pg-test, cluster-test,
+root such as tests/cluster/test_x.py, unit binaries test_NAME in
+BUILD/tests, or browser tests test_NAME.mjs in web/tests) runs only those
+(no fuzzing, no other browser test): make pg-test, cluster-test,
 tsan-test. A test that skips itself where a service is missing (ck.skip,
 check_skip) checks nothing there, which fails here too: such a test
 (NEEDS_SERVICE) runs only when named by the script that starts its
@@ -199,8 +200,9 @@ def missing(name, why):
     return j
 
 
-def web_jobs(build):
-    """The browser tests, after npm has installed their driver once."""
+def web_jobs(build, only=None):
+    """The browser tests (all, or the file names in only), after npm has
+    installed their driver once."""
     if os.environ.get("TABLERO_WEB", "1") != "1":
         return []
     if not shutil.which("node") or not shutil.which("chromium"):
@@ -220,7 +222,8 @@ def web_jobs(build):
         Job("web/" + n, ["node", os.path.join(d, n), "--build", build],
             after=npm)
         for n in sorted(os.listdir(d))
-        if n.startswith("test_") and n.endswith(".mjs")]
+        if n.startswith("test_") and n.endswith(".mjs")
+        and (only is None or n in only)]
 
 
 def fuzz_jobs(build, seconds):
@@ -278,7 +281,7 @@ def main(argv):
     if only is not None:
         units = {j.name[len("unit/"):] for j in jobs}
         for n in only:
-            if not n.endswith(".py") and n not in units:
+            if not n.endswith((".py", ".mjs")) and n not in units:
                 jobs.append(missing("unit/" + n, "no such test"))
         fuzz_seconds = "0"
     for t in blackbox_paths(only):
@@ -287,7 +290,12 @@ def main(argv):
             jobs.append(missing(name, "no such test"))
             continue
         jobs.append(Job(name, ["python3", t, "--build", build]))
-    jobs += web_jobs(build)
+    # Named tests run only the browser tests named (test_web.mjs), so
+    # that pg-test and tsan-test do not run them all again.
+    webs = None if only is None else [
+        os.path.basename(n) for n in only if n.endswith(".mjs")]
+    if webs is None or webs:
+        jobs += web_jobs(build, webs)
     jobs += fuzz_jobs(build, fuzz_seconds)
 
     # The tests that run alone first; then the long ones: the browser

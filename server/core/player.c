@@ -268,8 +268,10 @@ player_failed(struct conn *c, const struct proto_request *req, const char *name,
 	limit_fails_take(c->srv, c->lim_addr);
 	if (name != NULL)
 		limit_fails_take(c->srv, limit_name(c->srv, name));
+	/* "failed login" as before accounts; "failed password" for that verb */
 	limit_log(c->srv, "conn %llu %s: failed %s as %s: %s",
-	    (unsigned long long)c->id, c->addr, req->cmd, as, why);
+	    (unsigned long long)c->id, c->addr,
+	    req->verb == PROTO_HELLO ? "login" : req->cmd, as, why);
 	conn_error(c, req, code, "%s", why);
 }
 

@@ -291,7 +291,13 @@ def downgrade_to_v3(path):
             "CREATE INDEX IF NOT EXISTS games_name1 ON games (name1, ended_ms);"
             "CREATE INDEX IF NOT EXISTS games_room ON games (room);"
             # version 12's: the rating's decision at a game's start
-            "ALTER TABLE rooms DROP COLUMN unrated;")
+            "ALTER TABLE rooms DROP COLUMN unrated;"
+            # (version 13's column is in tourneys, dropped above)
+            # version 14's: passwords and the tokens they gave
+            "ALTER TABLE identities DROP COLUMN password_hash;"
+            "DROP TABLE IF EXISTS tokens;"
+            # version 15's: messages kept for players who are away
+            "DROP TABLE IF EXISTS messages;")
     harness.store_exec(path, drop + "PRAGMA user_version = 3;",
                        drop + "UPDATE tablero_schema SET version = 3;")
 
