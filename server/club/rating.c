@@ -641,6 +641,8 @@ rating_put(struct room *r, int seat, const char *pool, const char *key,
 	f->losses = row->losses;
 	f->next = r->srv->rating_fresh;
 	r->srv->rating_fresh = f;
+	if (r->seats[seat].player == NULL)
+		return; /* a bot's: no who list to keep it in */
 	if (r->seats[seat].player->ratings != NULL)
 		cJSON_DeleteItemFromObjectCaseSensitive(
 		    r->seats[seat].player->ratings, pool);

@@ -117,9 +117,16 @@ def tell(ck, cl):
     e = until(a, lambda e: e.get("event") == "told")
     ck.ok(e is not None and e.get("text") == "and back",
           "node 1's player is told: %r" % e)
-    r = req(b, "tell", name="nobody", text="x")
+    # A registered name online nowhere: refused (message is for that);
+    # a name nobody has: bad_name (issue 31).
+    gone = login(cl.port(0), "tgone")
+    gone.close()
+    r = req(b, "tell", name="tgone", text="x")
     ck.eq((r or {}).get("error"), "not_allowed",
           "tell to a name online nowhere is refused")
+    r = req(b, "tell", name="nobody", text="x")
+    ck.eq((r or {}).get("error"), "bad_name",
+          "tell to a name nobody has says so")
     r = req(a, "create", game="stones")
     room = (r or {}).get("room")
     r = req(a, "invite", room=room, name="tlb")
