@@ -182,7 +182,7 @@ struct lg {
 	FILE *acklog;                  /* -A: ok move replies, or NULL */
 	int named;                     /* -R: every move names its room */
 	int ws;                        /* -W: through a WebSocket */
-	int lean; /* -e: lean moved events, each applied to the board here */
+	int lean;    /* -e: lean moved events, each applied to the board here */
 	double pace; /* -t: moves per second in all, 0: as fast as answered */
 	double seconds, warmup;
 	unsigned long long rng;

@@ -151,8 +151,8 @@ struct rules_game {
 	/* A move in notation ("a7c5"), from the state before it. */
 	void (*format_move)(
 	    const void *st, struct rules_move m, char *buf, size_t len);
-	/* A move as a sentence ("Black player moves from a7 to c5"), from the state
-	 * before it. */
+	/* A move as a sentence ("Black player moves from a7 to c5"), from the
+	 * state before it. */
 	void (*describe_move)(
 	    const void *st, struct rules_move m, char *buf, size_t len);
 	/* Play a legal move. */
