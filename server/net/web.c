@@ -532,7 +532,7 @@ web_sniff_cb(evutil_socket_t fd, short what, void *arg)
 static void
 web_sniff_start(struct web_conn *w)
 {
-	struct timeval tv = {0, WEB_SNIFF_MS * 1000};
+	struct timeval tv = {WEB_SNIFF_MS / 1000, (WEB_SNIFF_MS % 1000) * 1000};
 
 	w->sniff = evtimer_new(w->srv->base, web_sniff_cb, w);
 	if (w->sniff == NULL)
