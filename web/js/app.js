@@ -516,10 +516,13 @@ async function renderLobby() {
   const key = (S.me || "") + "|" + S.games.length + "|" + getLang();
   if (lobby.dataset.key !== key) {
     lobby.dataset.key = key;
-    lobby.replaceChildren(el("p", { class: "notice", role: "status" }), createForm(),
-      S.me ? seekForm() : "",
-      el("section", { class: "seeks" }, el("h2", {}, t("seeks")), el("ul", { class: "seek-list" })),
+    // The lists first (what is going on, a phone's first screen), then
+    // the forms that make something new.
+    lobby.replaceChildren(el("p", { class: "notice", role: "status" }),
       el("section", { class: "rooms" }, el("h2", {}, t("rooms")), el("ul", { class: "room-list" })),
+      el("section", { class: "seeks" }, el("h2", {}, t("seeks")), el("ul", { class: "seek-list" })),
+      createForm(),
+      S.me ? seekForm() : "",
       el("section", { class: "who" }, el("h2", {}, t("online")), el("ul", { class: "who-list" }), el("p", { class: "guests" })),
       S.me ? el("section", { class: "history" }, el("h2", {}, t("history")), el("ul", { class: "room-list" })) : "",
       S.me ? ratingsFrame() : "",
@@ -534,17 +537,21 @@ async function renderLobby() {
   if (seeks && seeks.ok) renderSeeks(lobby.querySelector(".seek-list"), seeks.seeks);
   if (rooms && rooms.ok) {
     const list = lobby.querySelector(".rooms .room-list");
-    list.replaceChildren(...rooms.rooms.map((r) => {
+    const shown = rooms.rooms.filter(listed);
+    list.replaceChildren(...shown.map((r) => {
       const free = r.seats.some((x) => !x.name && !x.bot);
-      return el("li", { class: "room-item", "data-room": r.room },
+      const mine = r.seats.some((x) => sameName(x.name, S.me));
+      return el("li", { class: "room-item" + (mine ? " mine" : ""), "data-room": r.room },
         el("span", { class: "room-game" }, gameTitle(r.game)), " ",
         el("span", { class: "room-id" }, r.room), " ",
         el("span", { class: "room-status" }, t(r.status)), " ",
         el("span", { class: "room-seats" }, r.seats.map(seatText).join(" – ")), " ",
-        S.me && free ? el("button", { type: "button", class: "join", onclick: () => enterRoom(r.room, true) }, t("join")) : null,
-        el("button", { type: "button", class: "watch", onclick: () => enterRoom(r.room) }, t("watch")));
+        // one's own room: back to one's seat, not to the watchers
+        mine ? el("button", { type: "button", class: "rejoin", onclick: () => enterRoom(r.room, true) }, t(r.status === "waiting" ? "open_room" : "rejoin")) : null,
+        S.me && free && !mine ? el("button", { type: "button", class: "join", onclick: () => enterRoom(r.room, true) }, t("join")) : null,
+        mine ? null : el("button", { type: "button", class: "watch", onclick: () => enterRoom(r.room) }, t("watch")));
     }));
-    if (!rooms.rooms.length) list.append(el("li", {}, t("no_rooms")));
+    if (!shown.length) list.append(el("li", {}, t("no_rooms")));
   }
   if (who && who.ok) {
     lobby.querySelector(".who-list").replaceChildren(...who.players.map((p) => el("li", {},
@@ -562,6 +569,19 @@ async function renderLobby() {
       el("span", { class: "room-status" }, t("n_moves", g.moves)), " ",
       el("button", { type: "button", class: "view", onclick: () => viewGame(g.room) }, t("view")))));
   }
+}
+
+function sameName(a, b) {
+  return !!a && !!b && a.toLowerCase() === b.toLowerCase();
+}
+
+// Whether the lobby lists a room: not another's one-player game whose
+// player is gone (the server keeps it for their return, as `connected`
+// false says; to everyone else it is an abandoned puzzle).
+function listed(r) {
+  if (r.seats.length !== 1) return true;
+  const s = r.seats[0];
+  return sameName(s.name, S.me) || s.connected !== false;
 }
 
 // A player's name that opens their profile (finger).
