@@ -29,7 +29,7 @@ function el(tag, attrs, ...kids) {
 const S = {
   me: null, games: [], room: null, roomId: null, sel: null, stateAt: 0,
   drawOffer: null, notice: "", hint: "", replaced: false, helloRooms: [],
-  ratingsGame: null, profile: null,
+  ratingsGame: null, profile: null, inbox: [], clockStopped: null,
   pwFor: null, // a registered name this browser has no token for: ask its password
   pwOpen: false, // the form that sets the password is open
 };
@@ -192,11 +192,15 @@ function onEvent(ev) {
   // A seek met another: seated already, so on to that board.
   if (ev.event === "paired") { S.notice = ""; chats.room = []; enterRoom(ev.room); return; }
   if (ev.event.startsWith("tourney_")) { tourneyEvent(ev); return; }
+  if (INBOX_EVENTS.includes(ev.event)) { inboxAdd(ev); return; }
   if (ev.room && ev.room !== S.roomId) return;
   if (ev.event === "chat") { addChat(ev); return; }
   switch (ev.event) {
     case "clock":
-      if (S.room) { S.room.clocks = ev.clocks; S.stateAt = Date.now(); }
+      // stopped (a cluster cut a player off): nobody's time runs until
+      // a clock event without it
+      S.clockStopped = ev.stopped ? ev.room : null;
+      if (S.room) { S.room.clocks = ev.clocks; S.stateAt = Date.now(); renderRoom(); }
       return;
     // Offers pending (draw, take-back) are known from events only: who
     // asked, and who declined, shown to both sides until answered.
@@ -233,6 +237,85 @@ function offerWords() {
   if (S.takeback) out.push(S.takeback === S.me ? t("takeback_pending") : t("takeback_offered", S.takeback));
   if (S.declined) out.push(S.declined);
   return out.join(" ");
+}
+
+// ---- the inbox: what comes to this player outside any room ----
+
+// Events for the player alone: kept messages (given after hello), tells,
+// invitations, challenges and their ends. Each stays on the page until
+// dismissed (a challenge until answered or expired).
+const INBOX_EVENTS = ["message", "told", "invited", "challenged", "challenge_over"];
+// The notes kept at once: the oldest go first (a hello may bring 50
+// kept messages).
+const INBOX_MAX = 60;
+let inboxNext = 1;
+
+function inboxAdd(ev) {
+  const note = Object.assign({ key: inboxNext++ }, ev);
+  if (ev.event === "challenged") {
+    // one challenge from a player waits at a time: a new one replaces it
+    S.inbox = S.inbox.filter((n) => !(n.event === "challenged" && sameName(n.from, ev.from)));
+    note.timer = setTimeout(() => inboxDrop(note.key), (ev.expires_in || 60) * 1000);
+  }
+  S.inbox.push(note);
+  while (S.inbox.length > INBOX_MAX) S.inbox.shift();
+  renderInbox();
+}
+
+function inboxDrop(key) {
+  const n = S.inbox.find((x) => x.key === key);
+  if (n && n.timer) clearTimeout(n.timer);
+  S.inbox = S.inbox.filter((x) => x.key !== key);
+  renderInbox();
+}
+
+// Answer a challenge: accept (the server pairs us: `paired` takes the
+// page to the room) or decline.
+async function answerChallenge(note, verb) {
+  const r = await conn.send(verb, { name: note.from });
+  inboxDrop(note.key);
+  if (!r.ok) { S.notice = r.message || r.error; renderAll(); }
+}
+
+function clockWords(c) {
+  return c ? (c.initial / 60) + "+" + c.increment : t("untimed");
+}
+
+// One note of the inbox in words, with its buttons.
+function inboxItem(n) {
+  const b = (cls, key, fn) => el("button", { type: "button", class: cls, onclick: fn }, t(key));
+  let words, buttons = [];
+  if (n.event === "message") words = t("msg_from", n.from, fmtDate(n.sent_ms), n.text);
+  else if (n.event === "told") words = t("told_from", n.from, n.text);
+  else if (n.event === "invited") {
+    words = t("invited_by", n.from, n.room, gameTitle(n.game));
+    buttons = [b("inbox-join", "join", () => { inboxDrop(n.key); enterRoom(n.room, true); })];
+  } else if (n.event === "challenged") {
+    const opts = Object.entries(n.options || {}).map(([k, v]) => k + "=" + v).join(" ");
+    words = t("challenged_by", n.from, gameTitle(n.game) + (opts ? " " + opts : ""),
+      n.rated ? t("rated_word") : t("casual"), clockWords(n.clock));
+    buttons = [b("accept-challenge", "accept", () => answerChallenge(n, "accept")),
+      b("decline-challenge", "decline", () => answerChallenge(n, "decline"))];
+  } else words = t("challenge_over_" + n.reason, n.name, gameTitle(n.game));
+  return el("li", { class: "inbox-item inbox-" + n.event, "data-from": n.from || n.name || "" },
+    el("span", { class: "inbox-text" }, words), " ", buttons,
+    el("button", { type: "button", class: "inbox-dismiss", "aria-label": t("dismiss"), title: t("dismiss"),
+      onclick: () => inboxDrop(n.key) }, "×"));
+}
+
+function renderInbox() {
+  const box = $("#inbox");
+  box.hidden = !S.inbox.length;
+  box.replaceChildren(...(S.inbox.length ? [el("ul", { class: "inbox-list", "aria-live": "polite" }, S.inbox.map(inboxItem))] : []));
+}
+
+// Challenge a player (from their profile) to the game whose ratings
+// are shown; the answer comes as `paired` or `challenge_over`.
+async function challenge(name) {
+  const r = await conn.send("match", { name, game: S.ratingsGame });
+  S.notice = r.ok ? t("challenge_sent", r.name, gameTitle(r.game), r.expires_in) : (r.message || r.error);
+  S.infoText = r.ok ? S.notice : "";
+  renderAll();
 }
 
 const chats = { lobby: [], room: [] };
@@ -450,6 +533,7 @@ function renderAll() {
   $("#theme").textContent = t("theme");
   renderSoundSwitch();
   renderWho();
+  renderInbox();
   if (S.room) { $("#lobby").hidden = true; $("#room").hidden = false; renderRoom(); }
   else { $("#room").hidden = true; $("#lobby").hidden = false; renderLobby(); }
   renderChat();
@@ -646,7 +730,9 @@ function renderProfile() {
   const f = S.profile;
   if (!box) return;
   if (!f) { box.replaceChildren(); return; }
+  const other = S.me && f.online && !sameName(f.name, S.me) && S.ratingsGame;
   box.replaceChildren(el("h3", {}, f.name + (f.online ? " · " + t("status_online") : "")),
+    other ? el("button", { type: "button", class: "challenge", onclick: () => challenge(f.name) }, t("challenge_to", gameTitle(S.ratingsGame))) : "",
     el("p", { class: "since" }, t("member_since", fmtDate(f.since_ms), fmtDate(f.seen_ms))),
     f.ratings.length ? el("ul", { class: "profile-ratings" }, f.ratings.map((r) => el("li", { "data-pool": r.pool },
       r.pool + ": " + ratingText(r) + " ±" + r.rd + " · " + r.wins + "–" + r.draws + "–" + r.losses)))
@@ -807,7 +893,7 @@ function clockLeft(seat) {
   const st = S.room;
   if (!st || !st.clocks || st.clocks[seat] == null) return null;
   let ms = st.clocks[seat];
-  if (st.status === "playing" && st.turn === seat) ms -= Date.now() - S.stateAt;
+  if (st.status === "playing" && st.turn === seat && S.clockStopped !== st.room) ms -= Date.now() - S.stateAt;
   return ms;
 }
 
@@ -908,7 +994,8 @@ function renderRoom() {
     class: "seat" + (st.turn === s.seat ? " to-move" : ""), "data-seat": s.seat },
   el("span", { class: "seat-name" }, s.seat + ": "), el("span", { class: "player" }, seatText(s)),
   scores && scores[s.seat] != null ? el("span", { class: "score", "data-score": s.seat, title: t("score") }, String(scores[s.seat])) : null,
-  st.clocks ? el("span", { class: "clock", "data-clock": s.seat }, fmtClock(clockLeft(s.seat))) : null)));
+  st.clocks ? el("span", { class: "clock", "data-clock": s.seat }, fmtClock(clockLeft(s.seat))) : null)),
+  st.clocks && S.clockStopped === st.room ? el("span", { class: "clock-stopped", role: "status" }, t("clock_stopped")) : null);
   const buttons = el("div", { class: "actions" });
   // Resign and Leave end the game: a row of their own, away from the
   // draw offer a thumb might aim at.

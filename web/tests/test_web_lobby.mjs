@@ -1,9 +1,13 @@
 // test_web_lobby.mjs: the lobby and the room's events as issue 31 asked
 // them: the phone lobby fits 360 px with the room list near the top, one's
 // own room offers "Rejoin", others' abandoned one-player rooms are not
-// listed, no empty box for guests.
+// listed, no empty box for guests; the player's own events (kept
+// messages at login, tells, invitations, challenges with Accept and
+// Decline, the end of one's own challenge) and clocks stopped by the
+// server.
 // TABLERO_SHOTS=DIR saves the screenshots.
 
+import { connect } from "node:net";
 import { Checks, args, runTest, newPage, login, loggedInPage, waitTurn,
   text, createRoom, until, sleep, WAIT_MS } from "./lib.mjs";
 
@@ -73,8 +77,147 @@ async function ownRooms(browser, srv) {
   for (const x of [p, w, w2]) await x.context().close();
 }
 
+// A program on the line protocol speaking JSON: send(cmd, fields)
+// resolves with its reply; events are kept in .events.
+function jsonClient(port) {
+  return new Promise((res, rej) => {
+    const s = connect(port, "127.0.0.1");
+    const c = { events: [], waiting: new Map(), id: 1, buf: "" };
+    c.send = (cmd, fields = {}) => new Promise((r) => {
+      const id = c.id++;
+      c.waiting.set(id, r);
+      s.write(JSON.stringify(Object.assign({ cmd, id }, fields)) + "\n");
+    });
+    c.close = () => s.destroy();
+    s.on("data", (d) => {
+      c.buf += d.toString();
+      let i;
+      while ((i = c.buf.indexOf("\n")) >= 0) {
+        const line = c.buf.slice(0, i);
+        c.buf = c.buf.slice(i + 1);
+        let m;
+        try { m = JSON.parse(line); } catch { continue; }
+        if (m.re !== undefined && c.waiting.has(m.id)) { c.waiting.get(m.id)(m); c.waiting.delete(m.id); }
+        else if (m.event) c.events.push(m);
+      }
+    });
+    s.on("error", rej);
+    s.on("connect", () => res(c));
+  });
+}
+
+async function waitFor(fn, what) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < WAIT_MS) {
+    if (fn()) return true;
+    await sleep(50);
+  }
+  throw new Error("timed out waiting for " + what);
+}
+
+// 3. What comes to the player outside any room: a message kept while
+// away, shown at the next login; a tell; an invitation with Join; a
+// challenge with Accept (to the room) and Decline; one's own challenge
+// from a profile, declined.
+async function inbox(browser, srv) {
+  const p = await loggedInPage(browser, srv.url, "inb");
+  const ctx = p.context();
+  await p.close(); // away (the browser keeps the token)
+  const z = await jsonClient(srv.port);
+  ck.ok((await z.send("hello", { name: "zed" })).ok, "zed logs in");
+  const kept = await z.send("message", { name: "inb", text: "rematch tomorrow?" });
+  ck.ok(kept.ok && kept.kept, "the message is kept for inb: " + JSON.stringify(kept));
+  const q = await ctx.newPage();
+  q.errors = [];
+  q.on("pageerror", (e) => q.errors.push(e.message));
+  await q.goto(srv.url);
+  await q.waitForSelector(".inbox-message", { timeout: WAIT_MS });
+  ck.ok((await text(q, ".inbox-message")).includes("zed") && (await text(q, ".inbox-message")).includes("rematch tomorrow?"),
+    "the kept message is shown at login: " + await text(q, ".inbox-message"));
+  ck.ok((await z.send("tell", { name: "inb", text: "hi there" })).ok, "zed tells inb");
+  await q.waitForSelector(".inbox-told", { timeout: WAIT_MS });
+  ck.ok((await text(q, ".inbox-told")).includes("hi there"), "the tell is shown");
+  const made = await z.send("create", { game: "amazons", private: true });
+  ck.ok((await z.send("invite", { name: "inb", room: made.room })).ok, "zed invites inb");
+  await q.waitForSelector(".inbox-invited .inbox-join", { timeout: WAIT_MS });
+  ck.ok((await text(q, ".inbox-invited")).includes(made.room), "the invitation names the room");
+  // a challenge declined, then one accepted
+  ck.ok((await z.send("match", { name: "inb", game: "stones" })).ok, "zed challenges inb");
+  await q.waitForSelector(".inbox-challenged .decline-challenge", { timeout: WAIT_MS });
+  await shot(q, "web-inbox");
+  await q.click(".inbox-challenged .decline-challenge");
+  ck.ok(true, "Decline is there");
+  await sleep(300);
+  ck.ok(!(await q.$(".inbox-challenged")), "an answered challenge leaves the inbox");
+  ck.ok((await z.send("match", { name: "inb", game: "stones", rated: false })).ok, "zed challenges inb again");
+  await q.waitForSelector(".inbox-challenged .accept-challenge", { timeout: WAIT_MS });
+  await q.click(".inbox-challenged .accept-challenge");
+  await q.waitForSelector(".board", { timeout: WAIT_MS });
+  ck.ok((await text(q, ".room-title")).startsWith("Stones"), "Accept takes inb to the Stones board");
+  ck.ok((await text(q, ".seats")).includes("zed"), "against zed");
+  // one's own challenge, from zed's profile: declined
+  await q.click(".actions .back");
+  await q.waitForSelector(".who-list .profile-link[data-name=zed]", { timeout: WAIT_MS });
+  await q.click(".who-list .profile-link[data-name=zed]");
+  await q.waitForSelector(".profile .challenge", { timeout: WAIT_MS });
+  await q.click(".profile .challenge");
+  await waitFor(() => z.events.some((e) => e.event === "challenged" && e.from === "inb"), "zed challenged");
+  ck.ok((await z.send("decline", { name: "inb" })).ok, "zed declines");
+  await q.waitForSelector(".inbox-challenge_over", { timeout: WAIT_MS });
+  ck.ok((await text(q, ".inbox-challenge_over")).includes("declined"), "the challenger is told: " + await text(q, ".inbox-challenge_over"));
+  await q.click(".inbox-challenge_over .inbox-dismiss");
+  ck.ok(!(await q.$(".inbox-challenge_over")), "a note is dismissed");
+  ck.eq(q.errors, [], "no script errors (inbox)");
+  z.close();
+  await ctx.close();
+}
+
+// 3. A clock event with "stopped": the countdown stops and says so (the
+// event is the server's on a cluster; here it is put into the page's
+// WebSocket between the real server's events), and runs again after
+// one without it.
+async function clockStopped(browser, srv) {
+  const ctx = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const p = await ctx.newPage();
+  p.errors = [];
+  p.on("pageerror", (e) => p.errors.push(e.message));
+  let toPage = null;
+  await p.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    toPage = ws;
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => ws.send(m));
+  });
+  await p.goto(srv.url);
+  await p.waitForSelector("body[data-conn=online][data-ready]", { timeout: WAIT_MS });
+  await login(p, "clk");
+  await p.selectOption("select[name=game]", "ataxx");
+  await p.selectOption("select[name=bot]", "1");
+  await p.fill("input[name=clock]", "5");
+  await p.click(".create-btn");
+  await p.waitForSelector(".board", { timeout: WAIT_MS });
+  await waitTurn(p, "Your turn");
+  const room = (await text(p, ".room-title")).split(" · ")[1];
+  const seat = await p.$eval(".seat.to-move", (e) => e.dataset.seat);
+  const clocks = { white: 200000, black: 300000 };
+  toPage.send(JSON.stringify({ event: "clock", room, seq: 9999, clocks, stopped: true }));
+  await p.waitForSelector(".clock-stopped", { timeout: WAIT_MS });
+  const c0 = await text(p, `[data-clock="${seat}"]`);
+  await sleep(2300);
+  const c1 = await text(p, `[data-clock="${seat}"]`);
+  ck.eq(c1, c0, "a stopped clock does not count down");
+  ck.ok((await text(p, ".clock-stopped")).includes("stopped"), "the page says the clocks are stopped");
+  await shot(p, "web-clock-stopped");
+  toPage.send(JSON.stringify({ event: "clock", room, seq: 10000, clocks }));
+  await until(p, () => !document.querySelector(".clock-stopped"), null, "clocks going again");
+  await sleep(2300);
+  ck.ok((await text(p, `[data-clock="${seat}"]`)) !== c0, "the clock counts down again: " + await text(p, `[data-clock="${seat}"]`));
+  ck.eq(p.errors, [], "no script errors (clock stopped)");
+  await ctx.close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["phone", phoneLobby], ["own", ownRooms]]) {
+  for (const [name, fn] of [["phone", phoneLobby], ["own", ownRooms], ["inbox", inbox], ["clock", clockStopped]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
