@@ -242,13 +242,13 @@ struct config {
 	int lobby_idle_sec;
 	int new_names; /* identities per address per hour */
 	int unplayed_days;
-	int games_per_hour;  /* finished games kept per identity per hour */
-	int guest_reads;     /* guests' reads of the store per s per address */
+	int games_per_hour; /* finished games kept per identity per hour */
+	int guest_reads;    /* guests' reads of the store per s per address */
 	int rated_min_age_sec;  /* rated games: an identity's least age */
 	int rated_min_games;    /* and its rated games finished */
 	int rated_same_address; /* 1: two people on one address are rated */
 	int tourney_expire_sec; /* an open tournament expires after this */
-	int keep_games_days; /* finished games kept this long; 0: forever */
+	int keep_games_days;    /* finished games kept this long; 0: forever */
 	int rooms_page;
 	int waiting_expire_sec;
 	int challenge_expire_sec; /* a challenge (match) waits this long */
@@ -313,10 +313,12 @@ struct server {
 	unsigned limit_gen;       /* the other nodes' reports read (limit.c) */
 	struct bucket log_bucket; /* limit_log's */
 	long log_suppressed;
-	struct event *sweep;     /* housekeeping, every second */
-	int64_t pruned_ms;       /* last prune of unplayed identities */
-	int64_t games_pruned_ms; /* last prune of old finished games */
-	size_t queued;           /* output queued for everyone, or more */
+	struct event *sweep;       /* housekeeping, every second */
+	struct event *lobby_timer; /* the next rooms_changed (lobby.c) */
+	int64_t lobby_sent_ms;     /* the last one, monotonic */
+	int64_t pruned_ms;         /* last prune of unplayed identities */
+	int64_t games_pruned_ms;   /* last prune of old finished games */
+	size_t queued;             /* output queued for everyone, or more */
 	struct storeq *storeq;   /* the store thread: every write goes there */
 	struct slots held_conns; /* connections with held output */
 	uint64_t committed;      /* every op up to this one is stored */

@@ -315,6 +315,11 @@ void room_hooks_add(struct server *srv, const struct room_hooks *h);
  * server's (club/rating.c reads it), never passed to the game's rules. */
 #define RATING_OPT "rated"
 
+/* lobby.c: rooms_changed for the connections that asked (hello's lobby) */
+void lobby_touch(struct room *r);
+void lobby_event(struct room *r, const cJSON *ev);
+void lobby_free(struct server *srv);
+
 /* room.c */
 const char *room_status_name(enum room_status s);
 cJSON *room_summary(const struct room *r);

@@ -55,7 +55,7 @@ async function onOpen() {
   const id = stored();
   S.me = null;
   if (id && id.name && id.token && !S.replaced) {
-    const r = await conn.send("hello", { name: id.name, token: id.token });
+    const r = await conn.send("hello", { name: id.name, token: id.token, lobby: true });
     if (r.ok) { S.me = r.name; S.helloRooms = r.rooms || []; }
     else if (r.error === "bad_token" || r.error === "name_taken") {
       localStorage.removeItem(ID_KEY);
@@ -74,7 +74,7 @@ async function onOpen() {
 // registered name without either asks for its password.
 async function login(name, password) {
   const id = stored();
-  const fields = { name };
+  const fields = { name, lobby: true }; // rooms_changed pushes the lobby
   if (password) fields.password = password;
   else if (id && id.name && id.name.toLowerCase() === name.toLowerCase()) fields.token = id.token;
   const r = await conn.send("hello", fields);
@@ -193,6 +193,9 @@ function onEvent(ev) {
   if (ev.event === "paired") { S.notice = ""; chats.room = []; enterRoom(ev.room); return; }
   if (ev.event.startsWith("tourney_")) { tourneyEvent(ev); return; }
   if (INBOX_EVENTS.includes(ev.event)) { inboxAdd(ev); return; }
+  // the server's word that the lobby's rooms changed (at most once a
+  // second): the lobby asks again
+  if (ev.event === "rooms_changed") { if (!S.room) renderLobby(); return; }
   if (ev.room && ev.room !== S.roomId) return;
   if (ev.event === "chat") { addChat(ev); return; }
   switch (ev.event) {
@@ -612,6 +615,7 @@ async function renderLobby() {
       S.me ? ratingsFrame() : "",
       el("section", { class: "tourneys" }));
   }
+  lobbyLooked = Date.now();
   const note = lobby.querySelector(".notice");
   note.textContent = S.notice || (S.me ? "" : t("watching_as_guest"));
   note.classList.toggle("info", !S.notice || S.notice === S.infoText);
@@ -1114,8 +1118,18 @@ setInterval(() => {
   document.querySelectorAll("[data-clock]").forEach((e) => { e.textContent = fmtClock(clockLeft(e.dataset.clock)); });
 }, 250);
 
-// The lobby's rooms change without events: look again now and then.
-setInterval(() => { if (!S.room && conn.open && !document.hidden) renderLobby(); }, 5000);
+// A player's lobby is pushed (rooms_changed, asked for at hello); a
+// guest's has no such events and looks again every GUEST_POLL_MS; a
+// player's too, slowly (LOBBY_POLL_MS), for what no event says (a
+// cluster's other nodes' rooms, a server without the event).
+const GUEST_POLL_MS = 5000;
+const LOBBY_POLL_MS = 30000;
+let lobbyLooked = Date.now();
+setInterval(() => {
+  if (S.room || !conn.open || document.hidden) return;
+  if (Date.now() - lobbyLooked < (S.me ? LOBBY_POLL_MS : GUEST_POLL_MS)) return;
+  renderLobby();
+}, 1000);
 
 // The sound switch in the header, kept in the browser.
 function renderSoundSwitch() {

@@ -4,7 +4,7 @@
 // listed, no empty box for guests; the player's own events (kept
 // messages at login, tells, invitations, challenges with Accept and
 // Decline, the end of one's own challenge) and clocks stopped by the
-// server.
+// server; the lobby pushed by rooms_changed, not polled.
 // TABLERO_SHOTS=DIR saves the screenshots.
 
 import { connect } from "node:net";
@@ -125,6 +125,9 @@ async function inbox(browser, srv) {
   await p.close(); // away (the browser keeps the token)
   const z = await jsonClient(srv.port);
   ck.ok((await z.send("hello", { name: "zed" })).ok, "zed logs in");
+  // away once the server has seen the page's socket close
+  const t0 = Date.now();
+  while (Date.now() - t0 < WAIT_MS && (await z.send("who")).players.some((x) => x.name === "inb")) await sleep(100);
   const kept = await z.send("message", { name: "inb", text: "rematch tomorrow?" });
   ck.ok(kept.ok && kept.kept, "the message is kept for inb: " + JSON.stringify(kept));
   const q = await ctx.newPage();
@@ -216,8 +219,39 @@ async function clockStopped(browser, srv) {
   await ctx.close();
 }
 
+// 4. The lobby pushed: a room another makes shows within 2 s, and a
+// quiet lobby asks no `rooms` (the page polled every 5 s).
+async function pushedLobby(browser, srv) {
+  const ctx = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const x = await ctx.newPage();
+  x.errors = [];
+  x.on("pageerror", (e) => x.errors.push(e.message));
+  let asked = 0;
+  x.on("websocket", (ws) => ws.on("framesent", (f) => { if (/"cmd":"rooms"/.test(String(f.payload))) asked++; }));
+  await x.goto(srv.url);
+  await x.waitForSelector("body[data-conn=online][data-ready]", { timeout: WAIT_MS });
+  await login(x, "push");
+  const y = await loggedInPage(browser, srv.url, "maker");
+  for (let i = 0; i < 2; i++) {
+    await y.click(".actions .back").catch(() => {});
+    await y.waitForSelector(".create-btn");
+    const t0 = Date.now();
+    const room = await createRoom(y, "stones");
+    await x.waitForSelector(`.room-item[data-room="${room}"]`, { timeout: WAIT_MS });
+    const ms = Date.now() - t0;
+    ck.ok(ms < 2000, `another's new room shows in the lobby within 2 s: ${ms} ms`);
+  }
+  await sleep(1500);
+  const before = asked;
+  await sleep(6000);
+  ck.eq(asked - before, 0, "a quiet lobby asks no rooms for 6 s");
+  ck.eq(x.errors.concat(y.errors), [], "no script errors (pushed lobby)");
+  await ctx.close();
+  await y.context().close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["phone", phoneLobby], ["own", ownRooms], ["inbox", inbox], ["clock", clockStopped]]) {
+  for (const [name, fn] of [["phone", phoneLobby], ["own", ownRooms], ["inbox", inbox], ["clock", clockStopped], ["pushed", pushedLobby]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
