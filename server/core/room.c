@@ -251,6 +251,7 @@ room_free(struct room *r)
 		event_free(r->watchers_timer);
 	cJSON_Delete(r->options);
 	cJSON_Delete(r->result);
+	cJSON_Delete(r->chat);
 	free(r->st);
 	free(r->start);
 	free(r->watchers);

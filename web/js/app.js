@@ -125,6 +125,7 @@ async function enterRoom(id, wantSeat = false) {
 
 function setState(st) {
   S.room = st;
+  keptChat(st);
   if (st.seats && st.seats.length === 2) S.ratingsGame = st.game; // the lobby's ratings show it
   S.stateAt = Date.now();
   S.sel = null;
@@ -321,12 +322,27 @@ async function challenge(name) {
   renderAll();
 }
 
-const chats = { lobby: [], room: [] };
+// The chat lines a list keeps on the page.
+const CHAT_MAX = 200;
+const chats = { lobby: [], room: [], roomId: null };
 function addChat(ev) {
+  if (ev.hidden) return; // a line from someone this player blocks
+  if (ev.room) keptChat({ room: ev.room });
   const list = ev.room ? chats.room : chats.lobby;
   list.push(ev);
-  if (list.length > 200) list.shift();
+  if (list.length > CHAT_MAX) list.shift();
   renderChat();
+}
+
+// A state's `chat` (the server keeps a room's last lines: a reload or a
+// return shows them) merged with the lines this page has, by seq; another
+// room's lines go.
+function keptChat(st) {
+  if (chats.roomId !== st.room) { chats.room = []; chats.roomId = st.room; }
+  if (!st.chat) return;
+  const bySeq = new Map();
+  for (const m of chats.room.concat(st.chat.map((c) => Object.assign({ room: st.room }, c)))) bySeq.set(m.seq, m);
+  chats.room = [...bySeq.values()].sort((a, b) => a.seq - b.seq).slice(-CHAT_MAX);
 }
 
 // The clicked square: choose a piece (its moves asked from the server),

@@ -4,7 +4,8 @@
 // listed, no empty box for guests; the player's own events (kept
 // messages at login, tells, invitations, challenges with Accept and
 // Decline, the end of one's own challenge) and clocks stopped by the
-// server; the lobby pushed by rooms_changed, not polled.
+// server; the lobby pushed by rooms_changed, not polled; a room's last
+// chat lines after a reload and for a newcomer.
 // TABLERO_SHOTS=DIR saves the screenshots.
 
 import { connect } from "node:net";
@@ -250,8 +251,38 @@ async function pushedLobby(browser, srv) {
   await y.context().close();
 }
 
+// 5. A room's chat survives a reload: the server keeps its last lines
+// and the state brings them; a watcher who comes later reads them too.
+async function chatHistory(browser, srv) {
+  const x = await loggedInPage(browser, srv.url, "chx");
+  const room = await createRoom(x, "stones", {}, 1);
+  for (const line of ["first line", "second line"]) {
+    await x.fill("input[name=chat]", line);
+    await x.press("input[name=chat]", "Enter");
+    await until(x, (l) => [...document.querySelectorAll(".chat-list .text")].some((e) => e.textContent === l), line, "chat " + line);
+  }
+  await x.reload();
+  await x.waitForSelector(".board", { timeout: WAIT_MS });
+  await until(x, () => document.querySelectorAll(".chat-list li").length >= 2, null, "chat after a reload").catch(() => {});
+  ck.eq(await x.$$eval(".chat-list .text", (l) => l.map((e) => e.textContent)), ["first line", "second line"],
+    "the room's chat after a reload");
+  await shot(x, "web-chat-reload");
+  const w = await loggedInPage(browser, srv.url, "chw");
+  await w.click(`.room-item[data-room="${room}"] .watch`);
+  await w.waitForSelector(".board", { timeout: WAIT_MS });
+  ck.eq(await w.$$eval(".chat-list .text", (l) => l.map((e) => e.textContent)), ["first line", "second line"],
+    "a watcher who comes later reads the last lines");
+  await w.fill("input[name=chat]", "third line");
+  await w.press("input[name=chat]", "Enter");
+  await until(x, () => document.querySelectorAll(".chat-list li").length >= 3, null, "third line");
+  ck.eq(await x.$$eval(".chat-list .text", (l) => l.map((e) => e.textContent)), ["first line", "second line", "third line"],
+    "new lines follow the kept ones, none twice");
+  ck.eq(x.errors.concat(w.errors), [], "no script errors (chat history)");
+  for (const p of [x, w]) await p.context().close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["phone", phoneLobby], ["own", ownRooms], ["inbox", inbox], ["clock", clockStopped], ["pushed", pushedLobby]]) {
+  for (const [name, fn] of [["phone", phoneLobby], ["own", ownRooms], ["inbox", inbox], ["clock", clockStopped], ["pushed", pushedLobby], ["chat", chatHistory]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
