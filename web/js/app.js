@@ -613,8 +613,9 @@ function seatText(s) {
 }
 
 // The lobby: its frame (and the create form, which keeps what is being
-// typed) is made once per name; the lists are filled again each time.
-async function renderLobby() {
+// typed) is made once per name; the lists are filled again each time
+// (the rooms unless withRooms is false).
+async function renderLobby(withRooms = true) {
   const lobby = $("#lobby");
   const key = (S.me || "") + "|" + S.games.length + "|" + getLang();
   if (lobby.dataset.key !== key) {
@@ -631,11 +632,12 @@ async function renderLobby() {
       S.me ? ratingsFrame() : "",
       el("section", { class: "tourneys" }));
   }
-  lobbyLooked = Date.now();
+  othersLooked = Date.now();
+  if (withRooms) lobbyLooked = othersLooked;
   const note = lobby.querySelector(".notice");
   note.textContent = S.notice || (S.me ? "" : t("watching_as_guest"));
   note.classList.toggle("info", !S.notice || S.notice === S.infoText);
-  const [rooms, who, hist, seeks] = await Promise.all([conn.send("rooms").catch(() => null),
+  const [rooms, who, hist, seeks] = await Promise.all([withRooms ? conn.send("rooms").catch(() => null) : null,
     conn.send("who").catch(() => null), S.me ? conn.send("history").catch(() => null) : null,
     conn.send("seeks").catch(() => null)]);
   if (seeks && seeks.ok) renderSeeks(lobby.querySelector(".seek-list"), seeks.seeks);
@@ -1134,17 +1136,21 @@ setInterval(() => {
   document.querySelectorAll("[data-clock]").forEach((e) => { e.textContent = fmtClock(clockLeft(e.dataset.clock)); });
 }, 250);
 
-// A player's lobby is pushed (rooms_changed, asked for at hello); a
-// guest's has no such events and looks again every GUEST_POLL_MS; a
-// player's too, slowly (LOBBY_POLL_MS), for what no event says (a
-// cluster's other nodes' rooms, a server without the event).
+// A player's list of rooms is pushed (rooms_changed, asked for at
+// hello); a guest's has no such events and looks again every
+// GUEST_POLL_MS; a player's too, slowly (LOBBY_POLL_MS), for what no
+// event says (a cluster's other nodes' rooms, a server without the
+// event). The lists no event covers (seeks, who, tournaments, the
+// player's games) are looked at again every OTHERS_POLL_MS.
 const GUEST_POLL_MS = 5000;
 const LOBBY_POLL_MS = 30000;
-let lobbyLooked = Date.now();
+const OTHERS_POLL_MS = 5000;
+let lobbyLooked = Date.now(), othersLooked = Date.now();
 setInterval(() => {
   if (S.room || !conn.open || document.hidden) return;
-  if (Date.now() - lobbyLooked < (S.me ? LOBBY_POLL_MS : GUEST_POLL_MS)) return;
-  renderLobby();
+  const now = Date.now();
+  if (now - lobbyLooked >= (S.me ? LOBBY_POLL_MS : GUEST_POLL_MS)) renderLobby();
+  else if (now - othersLooked >= OTHERS_POLL_MS) renderLobby(false);
 }, 1000);
 
 // The sound switch in the header, kept in the browser.
