@@ -241,6 +241,7 @@ async function pushedLobby(browser, srv) {
     await x.waitForSelector(`.room-item[data-room="${room}"]`, { timeout: WAIT_MS });
     const ms = Date.now() - t0;
     ck.ok(ms < 2000, `another's new room shows in the lobby within 2 s: ${ms} ms`);
+    console.log(`a new room in another's lobby after ${ms} ms`);
   }
   await sleep(1500);
   const before = asked;
