@@ -98,6 +98,10 @@ static const struct events_entry events_table[] = {
      * one by one: names its room, with no seq (it is no part of the
      * game's history, and is sent from a timer, stored nowhere). */
     [PROTO_EV_WATCHERS] = {"watchers", 0, text_event_watchers, NULL},
+    /* The lobby's list of rooms changed (hello's "lobby"): no room, no
+     * seq, at most one a second (core/lobby.c). */
+    [PROTO_EV_ROOMS_CHANGED] = {"rooms_changed", 0, text_event_rooms_changed,
+        NULL},
 };
 _Static_assert(sizeof events_table / sizeof events_table[0] == PROTO_EV_COUNT,
     "one row per event");

@@ -20,7 +20,7 @@ enum fields_kind {
 	FIELDS_ENUM,    /* one of a few words */
 	FIELDS_SEQ,     /* a non-negative integer */
 	FIELDS_PROTO,   /* the protocol version */
-	FIELDS_PRIVATE, /* a boolean: private, rated (fields_bool) */
+	FIELDS_PRIVATE, /* a boolean: private, rated, lobby (fields_bool) */
 	FIELDS_CLOCK,   /* {initial, increment} */
 	FIELDS_OPTIONS, /* {key: string or integer} */
 	FIELDS_BOTS,    /* {seat: level} */
@@ -100,6 +100,7 @@ static const struct fields_entry fields_table[PROTO_F_COUNT] = {
         FIELDS_OFF(old), NULL},
     [PROTO_F_EVENTS] = {"events", FIELDS_ENUM, PROTO_FIELD_MAX, FIELDS_PLAIN, 0,
         FIELDS_OFF(events), "full, lean"},
+    [PROTO_F_LOBBY] = {"lobby", FIELDS_PRIVATE, 0, FIELDS_PLAIN, 0, 0, NULL},
 };
 
 /* A boolean field's two members: *has (given) and the value. */
@@ -109,6 +110,10 @@ fields_bool(struct proto_request *req, enum proto_field field, int **has)
 	if (field == PROTO_F_RATED) {
 		*has = &req->has_rated;
 		return &req->is_rated;
+	}
+	if (field == PROTO_F_LOBBY) {
+		*has = &req->has_lobby;
+		return &req->is_lobby;
 	}
 	*has = &req->has_private;
 	return &req->is_private;

@@ -350,7 +350,8 @@ enum proto_verb proto_verbs_check(void);
 	X(TOURNEY_ENDED, tourney_ended)                                        \
 	X(RECONNECT, reconnect)                                                \
 	X(ANNOUNCEMENT, announcement)                                          \
-	X(WATCHERS, watchers)
+	X(WATCHERS, watchers)                                                  \
+	X(ROOMS_CHANGED, rooms_changed)
 
 enum proto_event_kind {
 #define PROTO_EVENT_ENUM(upper, lower) PROTO_EV_##upper,
@@ -451,6 +452,8 @@ struct proto_request {
 	long long minutes;
 	char *address; /* ban, unban: an address or a network, "ADDR[/BITS]" */
 	char *events;  /* hello: "full" or "lean" moved events */
+	int has_lobby; /* hello: rooms_changed events wanted (lobby) */
+	int is_lobby;
 };
 
 /*
@@ -660,6 +663,7 @@ enum proto_field {
 	PROTO_F_PASSWORD,
 	PROTO_F_OLD,
 	PROTO_F_EVENTS,
+	PROTO_F_LOBBY,
 	PROTO_F_COUNT
 };
 

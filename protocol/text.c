@@ -1489,6 +1489,13 @@ text_event_welcome(struct text_buf *b, const cJSON *msg)
 	    PROTO_VERSION);
 }
 
+/* The lobby's rooms changed (hello's lobby field). */
+void
+text_event_rooms_changed(struct text_buf *b, const cJSON *msg)
+{
+	text_add(b, "The lobby's rooms changed: rooms lists them.\n");
+}
+
 void
 text_event_replaced(struct text_buf *b, const cJSON *msg)
 {

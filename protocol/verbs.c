@@ -31,7 +31,8 @@ struct verbs_entry {
 static const struct verbs_entry verbs_hello = {
     .name = "hello",
     .login = 0,
-    .fields = F(NAME) | F(TOKEN) | F(PROTO) | F(PASSWORD) | F(EVENTS),
+    .fields =
+        F(NAME) | F(TOKEN) | F(PROTO) | F(PASSWORD) | F(EVENTS) | F(LOBBY),
     .required = F(NAME),
     .args = PROTO_ARGS_FIELDS,
     .positional = {PROTO_F_NAME, PROTO_F_TOKEN},

@@ -313,10 +313,12 @@ struct server {
 	unsigned limit_gen;       /* the other nodes' reports read (limit.c) */
 	struct bucket log_bucket; /* limit_log's */
 	long log_suppressed;
-	struct event *sweep;     /* housekeeping, every second */
-	int64_t pruned_ms;       /* last prune of unplayed identities */
-	int64_t games_pruned_ms; /* last prune of old finished games */
-	size_t queued;           /* output queued for everyone, or more */
+	struct event *sweep;       /* housekeeping, every second */
+	struct event *lobby_timer; /* the next rooms_changed (lobby.c) */
+	int64_t lobby_sent_ms;     /* the last one, monotonic */
+	int64_t pruned_ms;         /* last prune of unplayed identities */
+	int64_t games_pruned_ms;   /* last prune of old finished games */
+	size_t queued;             /* output queued for everyone, or more */
 	struct storeq *storeq;   /* the store thread: every write goes there */
 	struct slots held_conns; /* connections with held output */
 	uint64_t committed;      /* every op up to this one is stored */

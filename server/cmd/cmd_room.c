@@ -419,6 +419,7 @@ cmd_reply_room(struct conn *c, const struct proto_request *req, struct room *r,
 	/* Text mode then leaves the board to the started event. */
 	if (started)
 		cJSON_AddBoolToObject(st, "_started", 1);
+	chat_add(r, st, c->player);
 	cJSON_AddItemToObject(rep, "state", st);
 	conn_reply(c, rep);
 }
@@ -678,7 +679,7 @@ void
 cmd_watch(struct conn *c, const struct proto_request *req)
 {
 	struct room *r = cmd_room_arg(c, req);
-	cJSON *rep;
+	cJSON *rep, *st;
 
 	if (r == NULL)
 		return;
@@ -692,7 +693,9 @@ cmd_watch(struct conn *c, const struct proto_request *req)
 	c->current = r;
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "room", r->id);
-	cJSON_AddItemToObject(rep, "state", room_state(r));
+	st = room_state(r);
+	chat_add(r, st, c->player);
+	cJSON_AddItemToObject(rep, "state", st);
 	conn_reply(c, rep);
 }
 
@@ -801,6 +804,7 @@ cmd_state(struct conn *c, const struct proto_request *req)
 		conn_error(c, req, PROTO_E_BAD_REQUEST, "%s", err);
 		return;
 	}
+	chat_add(r, st, c->player);
 	rep = proto_reply(req);
 	cJSON_AddItemToObject(rep, "state", st);
 	conn_reply(c, rep);
@@ -956,6 +960,7 @@ cmd_say(struct conn *c, const struct proto_request *req)
 	ev = room_event(r, PROTO_EV_CHAT);
 	cJSON_AddStringToObject(ev, "from", c->player->name);
 	cJSON_AddStringToObject(ev, "text", req->text);
+	chat_keep(r, c->player->name, req->text, r->seq);
 	if (cmd_say_blocked(r, c->player->name))
 		cmd_say_apart(r, ev, c->player->name);
 	else

@@ -168,6 +168,7 @@ cmd_hello_in(struct conn *c, const struct proto_request *req,
 	p->conn = c;
 	c->player = p;
 	c->lean = req->events != NULL && strcmp(req->events, "lean") == 0;
+	c->lobby = req->has_lobby && req->is_lobby;
 	c->lim_name = limit_name(c->srv, p->name);
 	if (c->lim_name != NULL)
 		c->lim_name->refs++;

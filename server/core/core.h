@@ -135,6 +135,7 @@ struct room {
 	struct bucket watcher_news;
 	int watchers_dirty;
 	struct event *watchers_timer;
+	cJSON *chat;      /* chat.c: the last lines of its chat, or NULL */
 	long long epoch;  /* cluster.c: this node's lease epoch, 0: alone */
 	int64_t lease_ms; /* cluster.c: the lease last known held (mono) */
 };
@@ -314,6 +315,16 @@ void room_hooks_add(struct server *srv, const struct room_hooks *h);
 /* The create option that says whether a two-player game is rated: the
  * server's (club/rating.c reads it), never passed to the game's rules. */
 #define RATING_OPT "rated"
+
+/* chat.c: the last lines of a room's chat, for join, watch and state */
+void chat_keep(
+    struct room *r, const char *from, const char *text, long long seq);
+void chat_add(const struct room *r, cJSON *st, const struct player *viewer);
+
+/* lobby.c: rooms_changed for the connections that asked (hello's lobby) */
+void lobby_touch(struct room *r);
+void lobby_event(struct room *r, const cJSON *ev);
+void lobby_free(struct server *srv);
 
 /* room.c */
 const char *room_status_name(enum room_status s);

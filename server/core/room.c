@@ -82,6 +82,7 @@ room_add(struct room *r)
 	if (player_name_valid(r->creator))
 		room_sync_member(r, player_get(srv, r->creator));
 	ROOM_HOOKS(srv, added, r);
+	lobby_touch(r);
 }
 
 /* p no longer points at r: out of its rooms, and not its connection's
@@ -115,6 +116,7 @@ room_forget(struct room *r)
 	TAILQ_REMOVE(&srv->rooms, r, entry);
 	table_del(&srv->rooms_by_id, &r->by_id);
 	ROOM_HOOKS(srv, gone, r);
+	lobby_touch(r);
 	for (i = 0; i < n; i++)
 		room_unlink(r, who[i]);
 	room_free(r);
@@ -249,6 +251,7 @@ room_free(struct room *r)
 		event_free(r->watchers_timer);
 	cJSON_Delete(r->options);
 	cJSON_Delete(r->result);
+	cJSON_Delete(r->chat);
 	free(r->st);
 	free(r->start);
 	free(r->watchers);
@@ -284,6 +287,7 @@ room_free_all(struct server *srv)
 		room_free(r);
 	}
 	table_free(&srv->rooms_by_id);
+	lobby_free(srv);
 }
 
 int
@@ -857,6 +861,7 @@ room_broadcast(struct room *r, cJSON *ev)
 	struct net_cache cache = {NULL, NULL, NULL};
 	int i;
 
+	lobby_event(r, ev);
 	for (i = 0; i < r->g->seats; i++) {
 		struct player *p = r->seats[i].player;
 
@@ -1429,6 +1434,7 @@ room_player_gone(struct room *r, struct player *p)
 		return;
 	r->seats[seat].gone = 1;
 	r->seats[seat].gone_ms = clock_mono_ms();
+	lobby_touch(r); /* the seat reads "gone" in rooms */
 	if (r->status != ROOM_PLAYING)
 		return;
 	for (i = 0; i < r->g->seats; i++)
@@ -1463,6 +1469,7 @@ room_player_back(struct room *r, struct player *p)
 
 	if (seat < 0 || !r->seats[seat].gone)
 		return;
+	lobby_touch(r);
 	if (r->status == ROOM_ENDED || r->status == ROOM_WAITING) {
 		r->seats[seat].gone = 0;
 		return;

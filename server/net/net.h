@@ -32,7 +32,8 @@ struct conn {
 	uint64_t id;
 	char addr[64];
 	enum conn_mode mode;
-	int lean; /* JSON events in their lean form (hello's "events") */
+	int lean;  /* JSON events in their lean form (hello's "events") */
+	int lobby; /* rooms_changed events wanted (hello's "lobby") */
 	enum conn_state state;
 	int waiting;      /* a reply is being computed: read nothing more yet */
 	int read_stopped; /* reading off until net_resume (a full input) */

@@ -29,7 +29,7 @@ function el(tag, attrs, ...kids) {
 const S = {
   me: null, games: [], room: null, roomId: null, sel: null, stateAt: 0,
   drawOffer: null, notice: "", hint: "", replaced: false, helloRooms: [],
-  ratingsGame: null, profile: null,
+  ratingsGame: null, profile: null, inbox: [], clockStopped: null,
   pwFor: null, // a registered name this browser has no token for: ask its password
   pwOpen: false, // the form that sets the password is open
 };
@@ -55,7 +55,7 @@ async function onOpen() {
   const id = stored();
   S.me = null;
   if (id && id.name && id.token && !S.replaced) {
-    const r = await conn.send("hello", { name: id.name, token: id.token });
+    const r = await conn.send("hello", { name: id.name, token: id.token, lobby: true });
     if (r.ok) { S.me = r.name; S.helloRooms = r.rooms || []; }
     else if (r.error === "bad_token" || r.error === "name_taken") {
       localStorage.removeItem(ID_KEY);
@@ -74,7 +74,7 @@ async function onOpen() {
 // registered name without either asks for its password.
 async function login(name, password) {
   const id = stored();
-  const fields = { name };
+  const fields = { name, lobby: true }; // rooms_changed pushes the lobby
   if (password) fields.password = password;
   else if (id && id.name && id.name.toLowerCase() === name.toLowerCase()) fields.token = id.token;
   const r = await conn.send("hello", fields);
@@ -125,6 +125,7 @@ async function enterRoom(id, wantSeat = false) {
 
 function setState(st) {
   S.room = st;
+  keptChat(st);
   if (st.seats && st.seats.length === 2) S.ratingsGame = st.game; // the lobby's ratings show it
   S.stateAt = Date.now();
   S.sel = null;
@@ -192,11 +193,18 @@ function onEvent(ev) {
   // A seek met another: seated already, so on to that board.
   if (ev.event === "paired") { S.notice = ""; chats.room = []; enterRoom(ev.room); return; }
   if (ev.event.startsWith("tourney_")) { tourneyEvent(ev); return; }
+  if (INBOX_EVENTS.includes(ev.event)) { inboxAdd(ev); return; }
+  // the server's word that the lobby's rooms changed (at most once a
+  // second): the lobby asks again
+  if (ev.event === "rooms_changed") { if (!S.room) renderLobby(); return; }
   if (ev.room && ev.room !== S.roomId) return;
   if (ev.event === "chat") { addChat(ev); return; }
   switch (ev.event) {
     case "clock":
-      if (S.room) { S.room.clocks = ev.clocks; S.stateAt = Date.now(); }
+      // stopped (a cluster cut a player off): nobody's time runs until
+      // a clock event without it
+      S.clockStopped = ev.stopped ? ev.room : null;
+      if (S.room) { S.room.clocks = ev.clocks; S.stateAt = Date.now(); renderRoom(); }
       return;
     // Offers pending (draw, take-back) are known from events only: who
     // asked, and who declined, shown to both sides until answered.
@@ -235,12 +243,106 @@ function offerWords() {
   return out.join(" ");
 }
 
-const chats = { lobby: [], room: [] };
+// ---- the inbox: what comes to this player outside any room ----
+
+// Events for the player alone: kept messages (given after hello), tells,
+// invitations, challenges and their ends. Each stays on the page until
+// dismissed (a challenge until answered or expired).
+const INBOX_EVENTS = ["message", "told", "invited", "challenged", "challenge_over"];
+// The notes kept at once: the oldest go first (a hello may bring 50
+// kept messages).
+const INBOX_MAX = 60;
+let inboxNext = 1;
+
+function inboxAdd(ev) {
+  const note = Object.assign({ key: inboxNext++ }, ev);
+  if (ev.event === "challenged") {
+    // one challenge from a player waits at a time: a new one replaces it
+    S.inbox = S.inbox.filter((n) => !(n.event === "challenged" && sameName(n.from, ev.from)));
+    note.timer = setTimeout(() => inboxDrop(note.key), (ev.expires_in || 60) * 1000);
+  }
+  S.inbox.push(note);
+  while (S.inbox.length > INBOX_MAX) S.inbox.shift();
+  renderInbox();
+}
+
+function inboxDrop(key) {
+  const n = S.inbox.find((x) => x.key === key);
+  if (n && n.timer) clearTimeout(n.timer);
+  S.inbox = S.inbox.filter((x) => x.key !== key);
+  renderInbox();
+}
+
+// Answer a challenge: accept (the server pairs us: `paired` takes the
+// page to the room) or decline.
+async function answerChallenge(note, verb) {
+  const r = await conn.send(verb, { name: note.from });
+  inboxDrop(note.key);
+  if (!r.ok) { S.notice = r.message || r.error; renderAll(); }
+}
+
+function clockWords(c) {
+  return c ? (c.initial / 60) + "+" + c.increment : t("untimed");
+}
+
+// One note of the inbox in words, with its buttons.
+function inboxItem(n) {
+  const b = (cls, key, fn) => el("button", { type: "button", class: cls, onclick: fn }, t(key));
+  let words, buttons = [];
+  if (n.event === "message") words = t("msg_from", n.from, fmtDate(n.sent_ms), n.text);
+  else if (n.event === "told") words = t("told_from", n.from, n.text);
+  else if (n.event === "invited") {
+    words = t("invited_by", n.from, n.room, gameTitle(n.game));
+    buttons = [b("inbox-join", "join", () => { inboxDrop(n.key); enterRoom(n.room, true); })];
+  } else if (n.event === "challenged") {
+    const opts = Object.entries(n.options || {}).map(([k, v]) => k + "=" + v).join(" ");
+    words = t("challenged_by", n.from, gameTitle(n.game) + (opts ? " " + opts : ""),
+      n.rated ? t("rated_word") : t("casual"), clockWords(n.clock));
+    buttons = [b("accept-challenge", "accept", () => answerChallenge(n, "accept")),
+      b("decline-challenge", "decline", () => answerChallenge(n, "decline"))];
+  } else words = t("challenge_over_" + n.reason, n.name, gameTitle(n.game));
+  return el("li", { class: "inbox-item inbox-" + n.event, "data-from": n.from || n.name || "" },
+    el("span", { class: "inbox-text" }, words), " ", buttons,
+    el("button", { type: "button", class: "inbox-dismiss", "aria-label": t("dismiss"), title: t("dismiss"),
+      onclick: () => inboxDrop(n.key) }, "×"));
+}
+
+function renderInbox() {
+  const box = $("#inbox");
+  box.hidden = !S.inbox.length;
+  box.replaceChildren(...(S.inbox.length ? [el("ul", { class: "inbox-list", "aria-live": "polite" }, S.inbox.map(inboxItem))] : []));
+}
+
+// Challenge a player (from their profile) to the game whose ratings
+// are shown; the answer comes as `paired` or `challenge_over`.
+async function challenge(name) {
+  const r = await conn.send("match", { name, game: S.ratingsGame });
+  S.notice = r.ok ? t("challenge_sent", r.name, gameTitle(r.game), r.expires_in) : (r.message || r.error);
+  S.infoText = r.ok ? S.notice : "";
+  renderAll();
+}
+
+// The chat lines a list keeps on the page.
+const CHAT_MAX = 200;
+const chats = { lobby: [], room: [], roomId: null };
 function addChat(ev) {
+  if (ev.hidden) return; // a line from someone this player blocks
+  if (ev.room) keptChat({ room: ev.room });
   const list = ev.room ? chats.room : chats.lobby;
   list.push(ev);
-  if (list.length > 200) list.shift();
+  if (list.length > CHAT_MAX) list.shift();
   renderChat();
+}
+
+// A state's `chat` (the server keeps a room's last lines: a reload or a
+// return shows them) merged with the lines this page has, by seq; another
+// room's lines go.
+function keptChat(st) {
+  if (chats.roomId !== st.room) { chats.room = []; chats.roomId = st.room; }
+  if (!st.chat) return;
+  const bySeq = new Map();
+  for (const m of chats.room.concat(st.chat.map((c) => Object.assign({ room: st.room }, c)))) bySeq.set(m.seq, m);
+  chats.room = [...bySeq.values()].sort((a, b) => a.seq - b.seq).slice(-CHAT_MAX);
 }
 
 // The clicked square: choose a piece (its moves asked from the server),
@@ -450,6 +552,7 @@ function renderAll() {
   $("#theme").textContent = t("theme");
   renderSoundSwitch();
   renderWho();
+  renderInbox();
   if (S.room) { $("#lobby").hidden = true; $("#room").hidden = false; renderRoom(); }
   else { $("#room").hidden = true; $("#lobby").hidden = false; renderLobby(); }
   renderChat();
@@ -510,41 +613,51 @@ function seatText(s) {
 }
 
 // The lobby: its frame (and the create form, which keeps what is being
-// typed) is made once per name; the lists are filled again each time.
-async function renderLobby() {
+// typed) is made once per name; the lists are filled again each time
+// (the rooms unless withRooms is false).
+async function renderLobby(withRooms = true) {
   const lobby = $("#lobby");
   const key = (S.me || "") + "|" + S.games.length + "|" + getLang();
   if (lobby.dataset.key !== key) {
     lobby.dataset.key = key;
-    lobby.replaceChildren(el("p", { class: "notice", role: "status" }), createForm(),
-      S.me ? seekForm() : "",
-      el("section", { class: "seeks" }, el("h2", {}, t("seeks")), el("ul", { class: "seek-list" })),
+    // The lists first (what is going on, a phone's first screen), then
+    // the forms that make something new.
+    lobby.replaceChildren(el("p", { class: "notice", role: "status" }),
       el("section", { class: "rooms" }, el("h2", {}, t("rooms")), el("ul", { class: "room-list" })),
+      el("section", { class: "seeks" }, el("h2", {}, t("seeks")), el("ul", { class: "seek-list" })),
+      createForm(),
+      S.me ? seekForm() : "",
       el("section", { class: "who" }, el("h2", {}, t("online")), el("ul", { class: "who-list" }), el("p", { class: "guests" })),
       S.me ? el("section", { class: "history" }, el("h2", {}, t("history")), el("ul", { class: "room-list" })) : "",
       S.me ? ratingsFrame() : "",
       el("section", { class: "tourneys" }));
   }
+  othersLooked = Date.now();
+  if (withRooms) lobbyLooked = othersLooked;
   const note = lobby.querySelector(".notice");
   note.textContent = S.notice || (S.me ? "" : t("watching_as_guest"));
   note.classList.toggle("info", !S.notice || S.notice === S.infoText);
-  const [rooms, who, hist, seeks] = await Promise.all([conn.send("rooms").catch(() => null),
+  const [rooms, who, hist, seeks] = await Promise.all([withRooms ? conn.send("rooms").catch(() => null) : null,
     conn.send("who").catch(() => null), S.me ? conn.send("history").catch(() => null) : null,
     conn.send("seeks").catch(() => null)]);
   if (seeks && seeks.ok) renderSeeks(lobby.querySelector(".seek-list"), seeks.seeks);
   if (rooms && rooms.ok) {
     const list = lobby.querySelector(".rooms .room-list");
-    list.replaceChildren(...rooms.rooms.map((r) => {
+    const shown = rooms.rooms.filter(listed);
+    list.replaceChildren(...shown.map((r) => {
       const free = r.seats.some((x) => !x.name && !x.bot);
-      return el("li", { class: "room-item", "data-room": r.room },
+      const mine = r.seats.some((x) => sameName(x.name, S.me));
+      return el("li", { class: "room-item" + (mine ? " mine" : ""), "data-room": r.room },
         el("span", { class: "room-game" }, gameTitle(r.game)), " ",
         el("span", { class: "room-id" }, r.room), " ",
         el("span", { class: "room-status" }, t(r.status)), " ",
         el("span", { class: "room-seats" }, r.seats.map(seatText).join(" – ")), " ",
-        S.me && free ? el("button", { type: "button", class: "join", onclick: () => enterRoom(r.room, true) }, t("join")) : null,
-        el("button", { type: "button", class: "watch", onclick: () => enterRoom(r.room) }, t("watch")));
+        // one's own room: back to one's seat, not to the watchers
+        mine ? el("button", { type: "button", class: "rejoin", onclick: () => enterRoom(r.room, true) }, t(r.status === "waiting" ? "open_room" : "rejoin")) : null,
+        S.me && free && !mine ? el("button", { type: "button", class: "join", onclick: () => enterRoom(r.room, true) }, t("join")) : null,
+        mine ? null : el("button", { type: "button", class: "watch", onclick: () => enterRoom(r.room) }, t("watch")));
     }));
-    if (!rooms.rooms.length) list.append(el("li", {}, t("no_rooms")));
+    if (!shown.length) list.append(el("li", {}, t("no_rooms")));
   }
   if (who && who.ok) {
     lobby.querySelector(".who-list").replaceChildren(...who.players.map((p) => el("li", {},
@@ -562,6 +675,19 @@ async function renderLobby() {
       el("span", { class: "room-status" }, t("n_moves", g.moves)), " ",
       el("button", { type: "button", class: "view", onclick: () => viewGame(g.room) }, t("view")))));
   }
+}
+
+function sameName(a, b) {
+  return !!a && !!b && a.toLowerCase() === b.toLowerCase();
+}
+
+// Whether the lobby lists a room: not another's one-player game whose
+// player is gone (the server keeps it for their return, as `connected`
+// false says; to everyone else it is an abandoned puzzle).
+function listed(r) {
+  if (r.seats.length !== 1) return true;
+  const s = r.seats[0];
+  return sameName(s.name, S.me) || s.connected !== false;
 }
 
 // A player's name that opens their profile (finger).
@@ -626,7 +752,9 @@ function renderProfile() {
   const f = S.profile;
   if (!box) return;
   if (!f) { box.replaceChildren(); return; }
+  const other = S.me && f.online && !sameName(f.name, S.me) && S.ratingsGame;
   box.replaceChildren(el("h3", {}, f.name + (f.online ? " · " + t("status_online") : "")),
+    other ? el("button", { type: "button", class: "challenge", onclick: () => challenge(f.name) }, t("challenge_to", gameTitle(S.ratingsGame))) : "",
     el("p", { class: "since" }, t("member_since", fmtDate(f.since_ms), fmtDate(f.seen_ms))),
     f.ratings.length ? el("ul", { class: "profile-ratings" }, f.ratings.map((r) => el("li", { "data-pool": r.pool },
       r.pool + ": " + ratingText(r) + " ±" + r.rd + " · " + r.wins + "–" + r.draws + "–" + r.losses)))
@@ -787,7 +915,7 @@ function clockLeft(seat) {
   const st = S.room;
   if (!st || !st.clocks || st.clocks[seat] == null) return null;
   let ms = st.clocks[seat];
-  if (st.status === "playing" && st.turn === seat) ms -= Date.now() - S.stateAt;
+  if (st.status === "playing" && st.turn === seat && S.clockStopped !== st.room) ms -= Date.now() - S.stateAt;
   return ms;
 }
 
@@ -888,7 +1016,8 @@ function renderRoom() {
     class: "seat" + (st.turn === s.seat ? " to-move" : ""), "data-seat": s.seat },
   el("span", { class: "seat-name" }, s.seat + ": "), el("span", { class: "player" }, seatText(s)),
   scores && scores[s.seat] != null ? el("span", { class: "score", "data-score": s.seat, title: t("score") }, String(scores[s.seat])) : null,
-  st.clocks ? el("span", { class: "clock", "data-clock": s.seat }, fmtClock(clockLeft(s.seat))) : null)));
+  st.clocks ? el("span", { class: "clock", "data-clock": s.seat }, fmtClock(clockLeft(s.seat))) : null)),
+  st.clocks && S.clockStopped === st.room ? el("span", { class: "clock-stopped", role: "status" }, t("clock_stopped")) : null);
   const buttons = el("div", { class: "actions" });
   // Resign and Leave end the game: a row of their own, away from the
   // draw offer a thumb might aim at.
@@ -1007,8 +1136,22 @@ setInterval(() => {
   document.querySelectorAll("[data-clock]").forEach((e) => { e.textContent = fmtClock(clockLeft(e.dataset.clock)); });
 }, 250);
 
-// The lobby's rooms change without events: look again now and then.
-setInterval(() => { if (!S.room && conn.open && !document.hidden) renderLobby(); }, 5000);
+// A player's list of rooms is pushed (rooms_changed, asked for at
+// hello); a guest's has no such events and looks again every
+// GUEST_POLL_MS; a player's too, slowly (LOBBY_POLL_MS), for what no
+// event says (a cluster's other nodes' rooms, a server without the
+// event). The lists no event covers (seeks, who, tournaments, the
+// player's games) are looked at again every OTHERS_POLL_MS.
+const GUEST_POLL_MS = 5000;
+const LOBBY_POLL_MS = 30000;
+const OTHERS_POLL_MS = 5000;
+let lobbyLooked = Date.now(), othersLooked = Date.now();
+setInterval(() => {
+  if (S.room || !conn.open || document.hidden) return;
+  const now = Date.now();
+  if (now - lobbyLooked >= (S.me ? LOBBY_POLL_MS : GUEST_POLL_MS)) renderLobby();
+  else if (now - othersLooked >= OTHERS_POLL_MS) renderLobby(false);
+}, 1000);
 
 // The sound switch in the header, kept in the browser.
 function renderSoundSwitch() {
