@@ -505,15 +505,15 @@ tourney_make_room(struct tourney *t, struct tourney_game *g)
 	return 0;
 }
 
-/* The tourney_round event telling side (0 white, 1 black) of g where to
- * play (or of the bye); pending: a reminder of a game still waiting for
- * them, with the seconds left before the forfeit. */
+/* Fill ev with what tells side (0 white, 1 black) of g where to play (or
+ * of the bye): the tourney_round event's fields, also `mine`'s; pending:
+ * a game still waiting for them, with the seconds left before the
+ * forfeit. ev, for chaining. */
 static cJSON *
-tourney_round_event(const struct tourney *t, const struct tourney_game *g,
-    int side, int pending)
+tourney_round_fill(const struct tourney *t, const struct tourney_game *g,
+    int side, int pending, cJSON *ev)
 {
 	int opp = side == 0 ? g->black : g->white;
-	cJSON *ev = proto_event(PROTO_EV_TOURNEY_ROUND, NULL, 0);
 
 	cJSON_AddStringToObject(ev, "tourney", t->id);
 	cJSON_AddStringToObject(ev, "game", t->g->name);
@@ -537,6 +537,15 @@ tourney_round_event(const struct tourney *t, const struct tourney_game *g,
 		    ev, "left", left > 0 ? (double)((left + 999) / 1000) : 0);
 	}
 	return ev;
+}
+
+/* The tourney_round event of tourney_round_fill. */
+static cJSON *
+tourney_round_event(const struct tourney *t, const struct tourney_game *g,
+    int side, int pending)
+{
+	return tourney_round_fill(
+	    t, g, side, pending, proto_event(PROTO_EV_TOURNEY_ROUND, NULL, 0));
 }
 
 /* Tell both players of g where to play (or of the bye). */
@@ -775,14 +784,13 @@ tourney_waits_for(const struct tourney *t, const struct tourney_game *g,
 	return side;
 }
 
-/*
- * p has just logged in (after the hello reply): each tournament game of
- * the current rounds that waits for p to sit down is told again, as a
- * tourney_round with pending and the seconds left, so that a player away
- * when the round was paired (or across a restart) hears of it in time.
- */
-void
-tourney_logged_in(struct server *srv, const struct player *p)
+/* Call fn(t, g, side, arg) for each game of a tournament's current round
+ * on this node that waits for p to sit down (tourney_waits_for). */
+static void
+tourney_each_waiting(struct server *srv, const struct player *p,
+    void (*fn)(
+        const struct tourney *, const struct tourney_game *, int, void *),
+    void *arg)
 {
 	struct tourney *t;
 	int i, side;
@@ -792,16 +800,56 @@ tourney_logged_in(struct server *srv, const struct player *p)
 			continue;
 		for (i = t->ngames - 1; i >= 0 && t->games[i].round == t->round;
 		     i--) {
-			cJSON *ev;
-
 			side = tourney_waits_for(t, &t->games[i], p);
-			if (side < 0)
-				continue;
-			ev = tourney_round_event(t, &t->games[i], side, 1);
-			player_send(srv, p->name, ev);
-			cJSON_Delete(ev);
+			if (side >= 0)
+				fn(t, &t->games[i], side, arg);
 		}
 	}
+}
+
+/* Send the player named arg a pending tourney_round for g. */
+static void
+tourney_remind(
+    const struct tourney *t, const struct tourney_game *g, int side, void *arg)
+{
+	cJSON *ev = tourney_round_event(t, g, side, 1);
+
+	player_send(t->srv, arg, ev);
+	cJSON_Delete(ev);
+}
+
+/*
+ * p has just logged in (after the hello reply): each tournament game of
+ * the current rounds that waits for p to sit down is told again, as a
+ * tourney_round with pending and the seconds left, so that a player away
+ * when the round was paired (or across a restart) hears of it in time.
+ */
+void
+tourney_logged_in(struct server *srv, const struct player *p)
+{
+	tourney_each_waiting(srv, p, tourney_remind, (void *)p->name);
+}
+
+/* Add g, waiting for side, to the array arg as mine lists it. */
+static void
+tourney_mine_one(
+    const struct tourney *t, const struct tourney_game *g, int side, void *arg)
+{
+	cJSON *one = cJSON_CreateObject();
+
+	tourney_round_fill(t, g, side, 1, one);
+	cJSON_AddBoolToObject(one, "your_turn", 0);
+	cJSON_AddItemToArray(arg, one);
+}
+
+/* The games of this node's tournaments that wait for p to sit down, added
+ * to the array rooms as `mine` lists them: room, game, seat, opponent,
+ * your_turn (false) and tourney_round's tourney, round, rounds, board,
+ * grace, pending and left. */
+void
+tourney_mine(struct server *srv, const struct player *p, cJSON *rooms)
+{
+	tourney_each_waiting(srv, p, tourney_mine_one, rooms);
 }
 
 /* Tell both players of g, just lost by forfeit (stored), what happened
