@@ -761,33 +761,38 @@ tourney_keeps(const struct room *r)
 	return tourney_of_room(r->id, &g) != NULL && g->res == PAIRING_NONE;
 }
 
-/* The side (0, 1) of p in g when p is paired there and not seated in
- * its room yet (the game waits for them); -1 otherwise. */
+/* The side (0, 1) of the player named name in g when they are paired
+ * there and not seated in its room yet (the game waits for them); -1
+ * otherwise. By name: on a cluster the player may be another node's,
+ * seated here as a stand-in. */
 static int
-tourney_waits_for(const struct tourney *t, const struct tourney_game *g,
-    const struct player *p)
+tourney_waits_for(
+    const struct tourney *t, const struct tourney_game *g, const char *name)
 {
 	const struct room *r;
+	const struct player *sat;
 	int side;
 
 	if (g->res != PAIRING_NONE || g->black < 0 || g->room[0] == '\0')
 		return -1;
-	if (strcmp(t->names[g->white], p->name) == 0)
+	if (strcmp(t->names[g->white], name) == 0)
 		side = 0;
-	else if (strcmp(t->names[g->black], p->name) == 0)
+	else if (strcmp(t->names[g->black], name) == 0)
 		side = 1;
 	else
 		return -1;
 	r = room_find(t->srv, g->room);
-	if (r != NULL && r->seats[side].player == p)
+	sat = r != NULL ? r->seats[side].player : NULL;
+	if (sat != NULL && strcmp(sat->name, name) == 0)
 		return -1;
 	return side;
 }
 
 /* Call fn(t, g, side, arg) for each game of a tournament's current round
- * on this node that waits for p to sit down (tourney_waits_for). */
+ * on this node that waits for the player named name to sit down
+ * (tourney_waits_for). */
 static void
-tourney_each_waiting(struct server *srv, const struct player *p,
+tourney_each_waiting(struct server *srv, const char *name,
     void (*fn)(
         const struct tourney *, const struct tourney_game *, int, void *),
     void *arg)
@@ -800,7 +805,7 @@ tourney_each_waiting(struct server *srv, const struct player *p,
 			continue;
 		for (i = t->ngames - 1; i >= 0 && t->games[i].round == t->round;
 		     i--) {
-			side = tourney_waits_for(t, &t->games[i], p);
+			side = tourney_waits_for(t, &t->games[i], name);
 			if (side >= 0)
 				fn(t, &t->games[i], side, arg);
 		}
@@ -827,7 +832,16 @@ tourney_remind(
 void
 tourney_logged_in(struct server *srv, const struct player *p)
 {
-	tourney_each_waiting(srv, p, tourney_remind, (void *)p->name);
+	tourney_remind_name(srv, p->name);
+}
+
+/* The reminders of tourney_logged_in for the player named name, wherever
+ * they logged in: on a cluster the club's node is told of a login on
+ * another node (cluster_club.c) and sends them through player_send. */
+void
+tourney_remind_name(struct server *srv, const char *name)
+{
+	tourney_each_waiting(srv, name, tourney_remind, (void *)name);
 }
 
 /* Add g, waiting for side, to the array arg as mine lists it. */
@@ -849,7 +863,7 @@ tourney_mine_one(
 void
 tourney_mine(struct server *srv, const struct player *p, cJSON *rooms)
 {
-	tourney_each_waiting(srv, p, tourney_mine_one, rooms);
+	tourney_each_waiting(srv, p->name, tourney_mine_one, rooms);
 }
 
 /* Tell both players of g, just lost by forfeit (stored), what happened
