@@ -89,6 +89,21 @@ ai_bot_move(const struct rules_game *g, const void *st,
 	return ai_generic_move(g, st, lim, out, rep);
 }
 
+/* A bot accepts a draw when its last search found its own side this far
+ * behind, in its engine's units: Ataxx scores in hundredths of a piece,
+ * so three pieces. */
+#define AI_DRAW_MARGIN_ATAXX 300
+
+int
+ai_bot_accepts_draw(const struct rules_game *g, int score)
+{
+	if (g == &rules_stones)
+		return score <= 0; /* the solver's exact value: drawn or lost */
+	if (g == &rules_ataxx)
+		return score <= -AI_DRAW_MARGIN_ATAXX;
+	return 0; /* no engine score to go by (or no draws: Amazons) */
+}
+
 uint64_t
 ai_clock_ms(void)
 {

@@ -75,6 +75,11 @@ void ai_limits_level(struct ai_limits *lim, int level, uint64_t seed);
 int ai_bot_move(const struct rules_game *g, const void *st,
     const struct ai_limits *lim, struct rules_move *out, struct ai_report *rep);
 
+/* Whether a bot accepts a draw offer when its last search scored its own
+ * side `score` (ai_report's score, from its move's search): a position
+ * drawn or lost for it by a margin (docs/RULES.md, "Bots answer"). */
+int ai_bot_accepts_draw(const struct rules_game *g, int score);
+
 /* Milliseconds on a monotonic clock. */
 uint64_t ai_clock_ms(void);
 

@@ -424,6 +424,53 @@ session_starts(struct client *c, const cJSON *st, enum proto_verb re)
 	    (re == PROTO_CREATE || !mine_has(c, id));
 }
 
+/* A pending offer of a state (draw_offer, takeback_offer: the asking
+ * seat, or NULL), said as its event was: "bob offers a draw: type draw
+ * accept or draw decline." (noun: the offer, "draw offer"; asks: what
+ * the asker does; verb: the answer's verb). */
+static void
+session_offer(struct client *c, const char *seat, const char *noun,
+    const char *asks, const char *verb)
+{
+	const struct client_room *r = &c->room;
+	int s;
+
+	if (seat == NULL || r->rg == NULL)
+		return;
+	for (s = 0; s < r->rg->seats && s < 2; s++)
+		if (strcmp(r->rg->seat_names[s], seat) == 0)
+			break;
+	if (s >= r->rg->seats || s >= 2)
+		return;
+	if (s == r->myseat)
+		view_print(c, "Your %s waits for an answer.\n", noun);
+	else if (r->myseat >= 0)
+		view_print(c, "%s %s: type %s accept or %s decline.\n",
+		    r->names[s][0] != '\0' ? r->names[s] : seat, asks, verb,
+		    verb);
+	else
+		view_print(c, "%s %s.\n",
+		    r->names[s][0] != '\0' ? r->names[s] : seat, asks);
+}
+
+/* What the state says of the game under way beyond the board: its
+ * tournament and the offers pending, so that a player back in the room
+ * (join, state) sees what the events said while they were away. */
+static void
+session_terms(struct client *c, const cJSON *st)
+{
+	const char *t = session_str(st, "tourney");
+
+	if (c->room.status != PROTO_ROOM_PLAYING)
+		return;
+	if (t != NULL)
+		view_print(c, "A game of tournament %s.\n", t);
+	session_offer(c, session_str(st, "draw_offer"), "draw offer",
+	    "offers a draw", "draw");
+	session_offer(c, session_str(st, "takeback_offer"), "take-back request",
+	    "asks to take back a move", "takeback");
+}
+
 /* A room state arrived (create, join, watch, state): show it. */
 static void
 session_state(struct client *c, const cJSON *rep, enum proto_verb re, int quiet)
@@ -475,9 +522,11 @@ session_state(struct client *c, const cJSON *rep, enum proto_verb re, int quiet)
 	if (r->replaying) {
 		/* drawn once the last page has come (session_board_late) */
 		r->board_due = 1;
+		session_terms(c, st);
 		return;
 	}
 	view_board(c);
+	session_terms(c, st);
 	if (r->status == PROTO_ROOM_ENDED)
 		view_print(c, "This game is over.\n");
 }

@@ -903,13 +903,18 @@ text_reply_mine(struct text_buf *b, const cJSON *msg)
 			text_addf(b, ", %s", text_str(r, "seat"));
 		if (opp != NULL)
 			text_addf(b, " against %s", opp);
+		/* A tournament game waiting for us is said as such, below. */
 		if (text_str(r, "status") != NULL &&
-		    strcmp(text_str(r, "status"), "playing") != 0)
+		    strcmp(text_str(r, "status"), "playing") != 0 &&
+		    text_str(r, "tourney") == NULL)
 			text_addf(b, " (%s)", text_str(r, "status"));
 		if (cJSON_IsTrue(
 		        cJSON_GetObjectItemCaseSensitive(r, "your_turn")))
 			text_addf(
 			    b, ": your move (join %s)", id != NULL ? id : "?");
+		else if (text_str(r, "tourney") != NULL)
+			text_addf(b, ": tournament %s (join %s)",
+			    text_str(r, "tourney"), id != NULL ? id : "?");
 		text_add(b, "\n");
 	}
 }

@@ -66,26 +66,39 @@ static void
 match_end(struct server *srv, struct match **mp, const char *why)
 {
 	struct match *m = *mp;
-	struct player *p = player_find(srv, m->from);
 	cJSON *ev;
 
 	*mp = m->next;
-	if (why != NULL && p != NULL && p->conn != NULL) {
+	if (why != NULL) {
 		ev = proto_event(PROTO_EV_CHALLENGE_OVER, NULL, 0);
 		cJSON_AddStringToObject(ev, "name", m->to);
 		cJSON_AddStringToObject(ev, "game", m->s->g->name);
 		cJSON_AddStringToObject(ev, "reason", why);
-		net_send_msg(p->conn, ev);
+		player_send(srv, m->from, ev);
 		cJSON_Delete(ev);
 	}
 	seek_free(m->s);
 	free(m);
 }
 
-/* The connected player a challenge goes to; NULL after replying why not
- * (bad_name: nobody has the name; not_allowed: away, you, blocked). */
-static struct player *
-match_target(struct conn *c, const struct proto_request *req)
+/* Whether the player called name can hear a challenge now: connected
+ * here, or (on a cluster) logged in on another node, where the event
+ * goes through a stand-in (player_send). */
+static int
+match_reachable(struct server *srv, const char *name)
+{
+	const struct player *p = player_find(srv, name);
+	const struct cluster_ops *cl = srv->cluster_ops;
+
+	return (p != NULL && p->conn != NULL) ||
+	    (cl != NULL && cl->online(srv, name));
+}
+
+/* The name, as registered, of the connected player a challenge goes to,
+ * into to; -1 after replying why not (bad_name: nobody has the name;
+ * not_allowed: away, you, blocked). */
+static int
+match_target(struct conn *c, const struct proto_request *req, char *to)
 {
 	struct player *p = player_find(c->srv, req->name);
 	struct store_identity id;
@@ -98,27 +111,27 @@ match_target(struct conn *c, const struct proto_request *req)
 	if (p == NULL && !found) {
 		conn_error(c, req, PROTO_E_BAD_NAME,
 		    "nobody is registered as %s", req->name);
-		return NULL;
+		return -1;
 	}
+	snprintf(to, SERVER_NAME_MAX + 1, "%.*s", SERVER_NAME_MAX,
+	    p != NULL ? p->name : id.name);
 	if (p == c->player) {
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "that is you: challenge someone else");
-		return NULL;
+		return -1;
 	}
-	if (p == NULL || p->conn == NULL) {
+	if (!match_reachable(c->srv, to)) {
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
-		    "%s is not connected here now (seek GAME waits for "
-		    "anyone)",
-		    found ? id.name : req->name);
-		return NULL;
+		    "%s is not connected now (seek GAME waits for anyone)", to);
+		return -1;
 	}
-	if (block_refuses(c->srv, p->name, c->player->name) ||
-	    block_has(c->player, p->name)) {
+	if (block_refuses(c->srv, to, c->player->name) ||
+	    block_refuses(c->srv, c->player->name, to)) {
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
-		    "%s and you: one blocks the other", p->name);
-		return NULL;
+		    "%s and you: one blocks the other", to);
+		return -1;
 	}
-	return p;
+	return 0;
 }
 
 /* The game a challenge without one asks for: the one the challenger
@@ -185,26 +198,26 @@ match_event(struct server *srv, const struct match *m)
 void
 cmd_match(struct conn *c, const struct proto_request *req)
 {
-	struct player *p;
+	char to[SERVER_NAME_MAX + 1];
 	struct match *m;
 	struct seek *s;
 	cJSON *rep, *ev;
 
-	if ((p = match_target(c, req)) == NULL || match_limits(c, req) != 0)
+	if (match_target(c, req, to) != 0 || match_limits(c, req) != 0)
 		return;
-	if (match_find(c->srv, c->player->name, p->name) != NULL) {
+	if (match_find(c->srv, c->player->name, to) != NULL) {
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "you have challenged %s already: wait for the answer "
 		    "(it expires in %d s at most)",
-		    p->name, c->srv->cfg.challenge_expire_sec);
+		    to, c->srv->cfg.challenge_expire_sec);
 		return;
 	}
 	if (match_count(c->srv, c->player->name, 1) >= MATCH_OUT_MAX ||
-	    match_count(c->srv, p->name, 0) >= MATCH_IN_MAX) {
+	    match_count(c->srv, to, 0) >= MATCH_IN_MAX) {
 		conn_error(c, req, PROTO_E_LIMIT_REACHED,
 		    "too many challenges wait: you may have %d out, and %s "
 		    "%d in",
-		    MATCH_OUT_MAX, p->name, MATCH_IN_MAX);
+		    MATCH_OUT_MAX, to, MATCH_IN_MAX);
 		return;
 	}
 	s = seek_request_make(c, req,
@@ -213,19 +226,19 @@ cmd_match(struct conn *c, const struct proto_request *req)
 		return;
 	m = xcalloc(1, sizeof *m);
 	snprintf(m->from, sizeof m->from, "%s", c->player->name);
-	snprintf(m->to, sizeof m->to, "%s", p->name);
+	snprintf(m->to, sizeof m->to, "%s", to);
 	m->s = s;
 	m->made_ms = clock_mono_ms();
 	m->next = c->srv->matches;
 	c->srv->matches = m;
 	rep = proto_reply(req);
-	cJSON_AddStringToObject(rep, "name", p->name);
+	cJSON_AddStringToObject(rep, "name", to);
 	cJSON_AddStringToObject(rep, "game", s->g->name);
 	cJSON_AddNumberToObject(
 	    rep, "expires_in", c->srv->cfg.challenge_expire_sec);
 	conn_reply(c, rep);
 	ev = match_event(c->srv, m);
-	net_send_msg(p->conn, ev);
+	player_send(c->srv, to, ev);
 	cJSON_Delete(ev);
 	log_info("match: %s challenges %s (%s)", m->from, m->to, s->g->name);
 }
@@ -327,18 +340,17 @@ void
 match_sweep(struct server *srv)
 {
 	struct match **mp = &srv->matches;
-	const struct player *to, *from;
+	const struct player *from;
 	int64_t now = clock_mono_ms();
 
 	while (*mp != NULL) {
-		to = player_find(srv, (*mp)->to);
 		from = player_find(srv, (*mp)->from);
 		if (from == NULL || from->conn == NULL)
 			match_end(srv, mp, NULL);
 		else if (now - (*mp)->made_ms >=
 		    (int64_t)srv->cfg.challenge_expire_sec * 1000)
 			match_end(srv, mp, "expired");
-		else if (to == NULL || to->conn == NULL)
+		else if (!match_reachable(srv, (*mp)->to))
 			match_end(srv, mp, "gone");
 		else
 			mp = &(*mp)->next;

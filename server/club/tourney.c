@@ -505,15 +505,15 @@ tourney_make_room(struct tourney *t, struct tourney_game *g)
 	return 0;
 }
 
-/* The tourney_round event telling side (0 white, 1 black) of g where to
- * play (or of the bye); pending: a reminder of a game still waiting for
- * them, with the seconds left before the forfeit. */
+/* Fill ev with what tells side (0 white, 1 black) of g where to play (or
+ * of the bye): the tourney_round event's fields, also `mine`'s; pending:
+ * a game still waiting for them, with the seconds left before the
+ * forfeit. ev, for chaining. */
 static cJSON *
-tourney_round_event(const struct tourney *t, const struct tourney_game *g,
-    int side, int pending)
+tourney_round_fill(const struct tourney *t, const struct tourney_game *g,
+    int side, int pending, cJSON *ev)
 {
 	int opp = side == 0 ? g->black : g->white;
-	cJSON *ev = proto_event(PROTO_EV_TOURNEY_ROUND, NULL, 0);
 
 	cJSON_AddStringToObject(ev, "tourney", t->id);
 	cJSON_AddStringToObject(ev, "game", t->g->name);
@@ -537,6 +537,15 @@ tourney_round_event(const struct tourney *t, const struct tourney_game *g,
 		    ev, "left", left > 0 ? (double)((left + 999) / 1000) : 0);
 	}
 	return ev;
+}
+
+/* The tourney_round event of tourney_round_fill. */
+static cJSON *
+tourney_round_event(const struct tourney *t, const struct tourney_game *g,
+    int side, int pending)
+{
+	return tourney_round_fill(
+	    t, g, side, pending, proto_event(PROTO_EV_TOURNEY_ROUND, NULL, 0));
 }
 
 /* Tell both players of g where to play (or of the bye). */
@@ -752,27 +761,66 @@ tourney_keeps(const struct room *r)
 	return tourney_of_room(r->id, &g) != NULL && g->res == PAIRING_NONE;
 }
 
-/* The side (0, 1) of p in g when p is paired there and not seated in
- * its room yet (the game waits for them); -1 otherwise. */
+/* The side (0, 1) of the player named name in g when they are paired
+ * there and not seated in its room yet (the game waits for them); -1
+ * otherwise. By name: on a cluster the player may be another node's,
+ * seated here as a stand-in. */
 static int
-tourney_waits_for(const struct tourney *t, const struct tourney_game *g,
-    const struct player *p)
+tourney_waits_for(
+    const struct tourney *t, const struct tourney_game *g, const char *name)
 {
 	const struct room *r;
+	const struct player *sat;
 	int side;
 
 	if (g->res != PAIRING_NONE || g->black < 0 || g->room[0] == '\0')
 		return -1;
-	if (strcmp(t->names[g->white], p->name) == 0)
+	if (strcmp(t->names[g->white], name) == 0)
 		side = 0;
-	else if (strcmp(t->names[g->black], p->name) == 0)
+	else if (strcmp(t->names[g->black], name) == 0)
 		side = 1;
 	else
 		return -1;
 	r = room_find(t->srv, g->room);
-	if (r != NULL && r->seats[side].player == p)
+	sat = r != NULL ? r->seats[side].player : NULL;
+	if (sat != NULL && strcmp(sat->name, name) == 0)
 		return -1;
 	return side;
+}
+
+/* Call fn(t, g, side, arg) for each game of a tournament's current round
+ * on this node that waits for the player named name to sit down
+ * (tourney_waits_for). */
+static void
+tourney_each_waiting(struct server *srv, const char *name,
+    void (*fn)(
+        const struct tourney *, const struct tourney_game *, int, void *),
+    void *arg)
+{
+	struct tourney *t;
+	int i, side;
+
+	for (t = tourney_list; t != NULL; t = t->next) {
+		if (t->srv != srv || t->status != TOURNEY_PLAYING)
+			continue;
+		for (i = t->ngames - 1; i >= 0 && t->games[i].round == t->round;
+		     i--) {
+			side = tourney_waits_for(t, &t->games[i], name);
+			if (side >= 0)
+				fn(t, &t->games[i], side, arg);
+		}
+	}
+}
+
+/* Send the player named arg a pending tourney_round for g. */
+static void
+tourney_remind(
+    const struct tourney *t, const struct tourney_game *g, int side, void *arg)
+{
+	cJSON *ev = tourney_round_event(t, g, side, 1);
+
+	player_send(t->srv, arg, ev);
+	cJSON_Delete(ev);
 }
 
 /*
@@ -784,24 +832,38 @@ tourney_waits_for(const struct tourney *t, const struct tourney_game *g,
 void
 tourney_logged_in(struct server *srv, const struct player *p)
 {
-	struct tourney *t;
-	int i, side;
+	tourney_remind_name(srv, p->name);
+}
 
-	for (t = tourney_list; t != NULL; t = t->next) {
-		if (t->srv != srv || t->status != TOURNEY_PLAYING)
-			continue;
-		for (i = t->ngames - 1; i >= 0 && t->games[i].round == t->round;
-		     i--) {
-			cJSON *ev;
+/* The reminders of tourney_logged_in for the player named name, wherever
+ * they logged in: on a cluster the club's node is told of a login on
+ * another node (cluster_club.c) and sends them through player_send. */
+void
+tourney_remind_name(struct server *srv, const char *name)
+{
+	tourney_each_waiting(srv, name, tourney_remind, (void *)name);
+}
 
-			side = tourney_waits_for(t, &t->games[i], p);
-			if (side < 0)
-				continue;
-			ev = tourney_round_event(t, &t->games[i], side, 1);
-			player_send(srv, p->name, ev);
-			cJSON_Delete(ev);
-		}
-	}
+/* Add g, waiting for side, to the array arg as mine lists it. */
+static void
+tourney_mine_one(
+    const struct tourney *t, const struct tourney_game *g, int side, void *arg)
+{
+	cJSON *one = cJSON_CreateObject();
+
+	tourney_round_fill(t, g, side, 1, one);
+	cJSON_AddBoolToObject(one, "your_turn", 0);
+	cJSON_AddItemToArray(arg, one);
+}
+
+/* The games of this node's tournaments that wait for p to sit down, added
+ * to the array rooms as `mine` lists them: room, game, seat, opponent,
+ * your_turn (false) and tourney_round's tourney, round, rounds, board,
+ * grace, pending and left. */
+void
+tourney_mine(struct server *srv, const struct player *p, cJSON *rooms)
+{
+	tourney_each_waiting(srv, p->name, tourney_mine_one, rooms);
 }
 
 /* Tell both players of g, just lost by forfeit (stored), what happened

@@ -86,6 +86,8 @@ int tourney_seat(const struct room *r, const struct player *p, int *seat);
 int tourney_keeps(const struct room *r);
 int tourney_room(const struct room *r);
 void tourney_logged_in(struct server *srv, const struct player *p);
+void tourney_remind_name(struct server *srv, const char *name);
+void tourney_mine(struct server *srv, const struct player *p, cJSON *rooms);
 void tourney_sweep(struct server *srv);
 int tourney_recover(struct server *srv);
 void tourney_free_all(void);

@@ -468,3 +468,55 @@ cluster_club_ended(struct cluster *cl, const char *room, const char *winner,
 		return;
 	tourney_result(cl->srv, room, atoi(winner), reason);
 }
+
+/* A login on its way to the club's node: the player's name. */
+struct club_login {
+	char name[SERVER_NAME_MAX + 1];
+};
+
+/* The club's node is known: the login goes to its stream. */
+static void
+cluster_club_login_owner(redisAsyncContext *ac, void *reply, void *arg)
+{
+	struct cluster *cl = ac->data;
+	struct club_login *l = arg;
+	redisReply *rep = reply;
+	char node[CLUSTER_NODE_MAX + 1];
+	unsigned long long epoch;
+	const char *f[2];
+
+	if (cl != NULL && rep != NULL && rep->type == REDIS_REPLY_STRING &&
+	    cluster_club_split(rep->str, node, &epoch) == 0 &&
+	    strcmp(node, cl->node) != 0) {
+		f[0] = "name", f[1] = l->name;
+		cluster_stream_send(cl, node, 0, "tlogin", 2, f, NULL);
+		log_debug("cluster: %s logged in: told the club's node %s",
+		    l->name, node);
+	}
+	free(l);
+}
+
+void
+cluster_club_hello(struct cluster *cl, const char *name)
+{
+	struct club_login *l;
+
+	if (cl->club_epoch > 0 || cl->ac == NULL || !player_name_valid(name))
+		return;
+	l = xcalloc(1, sizeof *l);
+	snprintf(l->name, sizeof l->name, "%s", name);
+	/* After the presence set on the same connection: the club's node
+	 * finds the player online when it sends the reminders. */
+	if (redisAsyncCommand(cl->ac, cluster_club_login_owner, l, "GET %s",
+	        CLUSTER_CLUB_KEY) != REDIS_OK)
+		free(l);
+}
+
+void
+cluster_club_login(struct cluster *cl, const char *name)
+{
+	if (cl->club_epoch <= 0 || !player_name_valid(name))
+		return;
+	log_debug("cluster: %s logged in on another node: reminders", name);
+	tourney_remind_name(cl->srv, name);
+}

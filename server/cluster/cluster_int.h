@@ -408,6 +408,14 @@ void cluster_club_tick(struct cluster *cl);
 long long cluster_club_fence_epoch(const struct cluster *cl);
 /* The store refused the club's rows: another node took the club. */
 void cluster_club_fenced(struct cluster *cl);
+/* name logged in here and the club is another node's: that node is told
+ * (a "tlogin" entry of its stream), to send name the reminders of the
+ * tournament games waiting for them (tourney_logged_in's). */
+void cluster_club_hello(struct cluster *cl, const char *name);
+/* A "tlogin" entry: name logged in on another node; on the club's node,
+ * the reminders of its waiting tournament games go to them
+ * (tourney_remind_name, through player_send). */
+void cluster_club_login(struct cluster *cl, const char *name);
 /* Another node's room of a tournament game ended (a "tend" entry). */
 void cluster_club_ended(struct cluster *cl, const char *room,
     const char *winner, const char *reason);

@@ -232,6 +232,7 @@ cluster_player_hello(struct conn *c)
 	redisAsyncCommand(cl->ac, cluster_lobby_replaced,
 	    xstrdup(c->player->name), "EVAL %s 1 %s %s %s",
 	    CLUSTER_LOBBY_PRESENCE_LUA, key, val, ms);
+	cluster_club_hello(cl, c->player->name);
 }
 
 void

@@ -102,7 +102,7 @@ static const unsigned char cluster_route_verbs[PROTO_VERB_COUNT] = {
     [PROTO_INVITE] = 1,
 };
 
-/* The verbs of the club (seeks and tournaments): run by the node that
+/* The verbs of the club (seeks, challenges, tournaments): run by the node that
  * holds the club's lease (cluster_club.c), whatever room they name. */
 static const unsigned char cluster_route_club[PROTO_VERB_COUNT] = {
     [PROTO_SEEK] = 1,
@@ -110,6 +110,11 @@ static const unsigned char cluster_route_club[PROTO_VERB_COUNT] = {
     [PROTO_UNSEEK] = 1,
     [PROTO_PLAY] = 1, /* takes a seek of the pool */
     [PROTO_TOURNEY] = 1,
+    /* challenges live where the club is, so that two players on
+     * different nodes meet there (match.c) */
+    [PROTO_MATCH] = 1,
+    [PROTO_ACCEPT] = 1,
+    [PROTO_DECLINE] = 1,
 };
 
 struct route_home *

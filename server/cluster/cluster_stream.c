@@ -128,6 +128,8 @@ cluster_stream_entry(struct cluster *cl, const redisReply *fields)
 		cluster_club_ended(cl, cluster_stream_str(fields, "room"),
 		    cluster_stream_str(fields, "winner"),
 		    cluster_stream_str(fields, "reason"));
+	else if (strcmp(t, "tlogin") == 0)
+		cluster_club_login(cl, cluster_stream_str(fields, "name"));
 	else if (strcmp(t, "kick") == 0)
 		cluster_lobby_kick(cl, cluster_stream_str(fields, "name"),
 		    cluster_stream_num(fields, "conn"));

@@ -218,35 +218,51 @@ cmd_answer_here(struct room *r, int seat)
 }
 
 /* seat asks the opponent (a draw or a take-back): stored, replied, the
- * room made current for the one who answers, and the request announced;
- * a bot declines at once (bots play on). *offer holds the asking seat.
- * One offer of each kind per side is pending at a time: a second one is
- * refused until the first is answered or a move cancels it, so an offer
- * costs its opponent one answer, never a flood of events and commits
- * (what names the offer in the refusal: "a draw"). */
-static void
+ * room made current for the one who answers, and the request announced.
+ * *offer holds the asking seat. One offer of each kind per side is
+ * pending at a time: a second one is refused until the first is answered
+ * or a move cancels it, so an offer costs its opponent one answer, never
+ * a flood of events and commits (what names the offer in the refusal: "a
+ * draw"). 1 when the offer was made, 0 when refused. */
+static int
 cmd_offer(struct conn *c, const struct proto_request *req, struct room *r,
-    int seat, int *offer, enum proto_event_kind asked,
-    enum proto_event_kind declined, const char *what)
+    int seat, int *offer, enum proto_event_kind asked, const char *what)
 {
-	int bot = r->seats[1 - seat].bot > 0;
-
 	if (*offer == seat) {
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
 		    "you have offered %s already: it is pending until your "
 		    "opponent answers or a move is made",
 		    what);
-		return;
+		return 0;
 	}
-	room_commit(r, bot ? 2 : 1, 0);
+	room_commit(r, 1, 0);
 	conn_reply(c, proto_reply(req));
 	*offer = seat;
 	cmd_answer_here(r, 1 - seat);
 	cmd_draw_event(r, asked, seat);
-	if (bot) {
-		*offer = -1;
-		cmd_draw_event(r, declined, 1 - seat);
-	}
+	return 1;
+}
+
+/* The bot in seat `bot` declines the pending offer *offer: stored, then
+ * announced with the declined event. */
+static void
+cmd_bot_declines(struct room *r, int bot, int *offer, enum proto_event_kind e)
+{
+	room_commit(r, 1, 0);
+	*offer = -1;
+	cmd_draw_event(r, e, bot);
+}
+
+/* Whether the bot in seat `bot` accepts a draw: its last search in this
+ * game scored its side drawn or lost by a margin (ai_bot_accepts_draw);
+ * before its first move it has no score and declines. */
+static int
+cmd_bot_accepts_draw(const struct room *r, int bot)
+{
+	const struct room_seat *s = &r->seats[bot];
+
+	return s->bot_score_game == r->game_no &&
+	    ai_bot_accepts_draw(r->g, s->bot_score);
 }
 
 void
@@ -266,8 +282,15 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	if (strcmp(req->action, "offer") == 0) {
-		cmd_offer(c, req, r, seat, &r->draw_offer,
-		    PROTO_EV_DRAW_OFFERED, PROTO_EV_DRAW_DECLINED, "a draw");
+		if (!cmd_offer(c, req, r, seat, &r->draw_offer,
+		        PROTO_EV_DRAW_OFFERED, "a draw") ||
+		    r->seats[1 - seat].bot == 0)
+			return;
+		if (cmd_bot_accepts_draw(r, 1 - seat))
+			room_end(r, "draw", -1, "draw by agreement");
+		else
+			cmd_bot_declines(r, 1 - seat, &r->draw_offer,
+			    PROTO_EV_DRAW_DECLINED);
 		return;
 	}
 	if (r->draw_offer != 1 - seat) {
@@ -385,7 +408,8 @@ cmd_takeback_clocks(struct room *r, int n)
 
 /* The accepted take-back of seat's last move: the room goes back to its
  * first n moves, in the store too (truncated as undo does, in one group
- * with the event's seq), then an undone event says who and how many. */
+ * with the event's seq), then an undone event says who and how many; c
+ * (with req) is the one who accepted, NULL for a bot. */
 static void
 cmd_takeback_accept(struct conn *c, const struct proto_request *req,
     struct room *r, int seat, int n)
@@ -398,7 +422,8 @@ cmd_takeback_accept(struct conn *c, const struct proto_request *req,
 	cmd_takeback_clocks(r, n);
 	r->takeback_offer = -1;
 	room_commit(r, 1, n + 1);
-	conn_reply(c, proto_reply(req));
+	if (c != NULL)
+		conn_reply(c, proto_reply(req));
 	ev = cmd_position_json(r, PROTO_EV_UNDONE);
 	cJSON_AddStringToObject(ev, "name", p != NULL ? p->name : "bot");
 	cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
@@ -422,9 +447,18 @@ cmd_takeback(struct conn *c, const struct proto_request *req)
 			    "you have played no move to take back");
 			return;
 		}
-		cmd_offer(c, req, r, seat, &r->takeback_offer,
-		    PROTO_EV_TAKEBACK_OFFERED, PROTO_EV_TAKEBACK_DECLINED,
-		    "a take-back");
+		if (!cmd_offer(c, req, r, seat, &r->takeback_offer,
+		        PROTO_EV_TAKEBACK_OFFERED, "a take-back") ||
+		    r->seats[1 - seat].bot == 0)
+			return;
+		/* A bot grants take-backs in unrated games only: in a rated
+		 * one they would change what the rating measures. */
+		if (r->rated != 1)
+			cmd_takeback_accept(
+			    NULL, NULL, r, seat, cmd_takeback_keep(r, seat));
+		else
+			cmd_bot_declines(r, 1 - seat, &r->takeback_offer,
+			    PROTO_EV_TAKEBACK_DECLINED);
 		return;
 	}
 	if (r->takeback_offer != 1 - seat ||

@@ -237,6 +237,31 @@ cmd_mine_opponent(const struct room *r, int seat)
 	return cJSON_CreateNull();
 }
 
+/* The tournament games that wait for p to sit down (tourney_mine), each
+ * with its room's summary (status, seats, ...) when the room is here. */
+static void
+cmd_mine_tourney(struct server *srv, const struct player *p, cJSON *rooms)
+{
+	cJSON *waiting = cJSON_CreateArray(), *one, *sum, *it;
+	const struct room *r;
+
+	tourney_mine(srv, p, waiting);
+	while ((one = cJSON_DetachItemFromArray(waiting, 0)) != NULL) {
+		r = room_find(srv,
+		    cJSON_GetStringValue(cJSON_GetObjectItem(one, "room")));
+		if (r != NULL) {
+			sum = cmd_hello_summary(r);
+			cJSON_ArrayForEach(it, sum)
+				if (!cJSON_HasObjectItem(one, it->string))
+					cJSON_AddItemToObject(one, it->string,
+					    cJSON_Duplicate(it, 1));
+			cJSON_Delete(sum);
+		}
+		cJSON_AddItemToArray(rooms, one);
+	}
+	cJSON_Delete(waiting);
+}
+
 /* The unfinished games where the player holds a seat, as hello lists
  * them, each with the seat, the opponent and whether it is their move:
  * what a telnet player asks when several games run at once. */
@@ -264,6 +289,7 @@ cmd_mine(struct conn *c, const struct proto_request *req)
 		cJSON_AddItemToArray(rooms, one);
 	}
 	free(held);
+	cmd_mine_tourney(c->srv, c->player, rooms);
 	if (c->srv->cluster_ops != NULL)
 		c->srv->cluster_ops->hello_rooms(c->srv, c->player, rooms);
 	conn_reply(c, rep);

@@ -65,6 +65,11 @@ struct room_seat {
 	int64_t grace_told_ms; /* gone_ms of the absence whose grace_over
 	                          was sent (grace.c) */
 	int rematch;           /* asked for a rematch */
+	/* A bot's last search (worker.c): its score for itself, in its
+	 * engine's units (ai.h's ai_report), and the game_no it was made in
+	 * (0: none yet); what it answers a draw offer with. */
+	int bot_score;
+	int bot_score_game;
 };
 
 struct room_move {

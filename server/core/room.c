@@ -741,6 +741,41 @@ room_history_page(const struct room *r, int since, cJSON *h)
 	}
 }
 
+/* The seat name of seat (an offer's asker), or null when no offer is
+ * pending (-1) or the game is not under way. */
+static cJSON *
+room_offer_json(const struct room *r, int seat)
+{
+	if (seat < 0 || seat >= r->g->seats || r->status != ROOM_PLAYING)
+		return cJSON_CreateNull();
+	return cJSON_CreateString(r->g->seat_names[seat]);
+}
+
+/* The terms of the game under way, for a state that is read again (a
+ * reloaded page, a client back in the room): whether it is rated (null
+ * while undecided or for one player; unrated's why when not), the
+ * tournament it belongs to (a tournament room's creator is "~t" and the
+ * number of tournament "tN": tourney.c) and the pending draw offer and
+ * take-back request (the asking seat). */
+static void
+room_state_terms(const struct room *r, cJSON *o)
+{
+	if (r->rated < 0)
+		cJSON_AddNullToObject(o, "rated");
+	else
+		cJSON_AddBoolToObject(o, "rated", r->rated);
+	if (r->rated == 0)
+		cJSON_AddStringToObject(o, "unrated", r->unrated);
+	if (strncmp(r->creator, "~t", 2) == 0 && r->creator[2] != '\0')
+		cJSON_AddStringToObject(o, "tourney", r->creator + 1);
+	else
+		cJSON_AddNullToObject(o, "tourney");
+	cJSON_AddItemToObject(
+	    o, "draw_offer", room_offer_json(r, r->draw_offer));
+	cJSON_AddItemToObject(
+	    o, "takeback_offer", room_offer_json(r, r->takeback_offer));
+}
+
 /* The full state, as the state verb gives it, with one page of history:
  * the moves after move `since` (history_since), and history_total. */
 cJSON *
@@ -772,6 +807,7 @@ room_state_since(const struct room *r, int since)
 	cJSON_AddBoolToObject(o, "private", r->is_private);
 	cJSON_AddNumberToObject(o, "watchers", r->nwatchers);
 	cJSON_AddNumberToObject(o, "game_no", r->game_no);
+	room_state_terms(r, o);
 	return o;
 }
 

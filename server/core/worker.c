@@ -388,9 +388,11 @@ worker_bot_done(struct worker *w, struct worker_job *j)
 		    j->report.ms);
 		if (!j->ok)
 			log_error("room %s: bot found no move", r->id);
-		else if (room_play(r, j->seat, j->move, err, sizeof err) == 0)
+		else if (room_play(r, j->seat, j->move, err, sizeof err) == 0) {
+			r->seats[j->seat].bot_score = j->report.score;
+			r->seats[j->seat].bot_score_game = r->game_no;
 			room_after_move(r);
-		else
+		} else
 			room_bot_retry(r);
 	} else if (r != NULL) {
 		r->bot_pending = 0;

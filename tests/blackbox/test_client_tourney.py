@@ -2,10 +2,13 @@
 waiting for its player (issue 31). bob joins a tournament in tablero and
 quits; the round is paired while he is away. When he comes back, the
 client says the game is waiting (with the seconds left) and `mine` lists
-it with the way there, before he sits down; `tourney show` has the
+it with the way there, before he sits down, as the server's `mine` does
+over telnet; `tourney show` has the
 crosstable and names the tie-breaks."""
 
+import glob
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -46,15 +49,31 @@ def main():
                            r"join %s within \d+ s or lose the game\."
                            % (tid, room)),
                    "the client says the game waits:\n" + tb.screen())
-            chk.ok(tb.say("mine", r"^  %s  Stones, .+ against org: "
-                          r"tournament %s \(join %s\)$" % (room, tid, room)),
-                   "mine lists it:\n" + tb.screen())
+            pat = (r"^  %s  Stones, .+ against org: tournament %s "
+                   r"\(join %s\)$" % (room, tid, room))
+            chk.ok(tb.say("mine", pat), "mine lists it:\n" + tb.screen())
+            said = re.findall(pat, tb.screen(), re.M)
+            toks = glob.glob(os.path.join(conf, "tablero", "*bob*.token"))
+            token = open(toks[0]).read().strip() if toks else ""
             chk.ok(tb.say("tourney show %s" % tid, r"^  #  name +R1 points$"),
                    "tourney show has the crosstable:\n" + tb.screen())
             chk.ok(tb.wait(r"^Tie-breaks, in order: Sonneborn-Berger, wins, "
                            r"seed\.$"), "and names the tie-breaks")
         finally:
             tb.stop()
+        # The server's mine, over telnet, says the same game the same way
+        # (the game's wire name where the client has its title).
+        t = harness.Client(srv.port)
+        t.raw(("hello bob %s\r\nmine\r\n" % token).encode())
+        line = None
+        for _ in range(40):
+            got = t.line()
+            if got is None or re.match(r"^  r\d+  ", got):
+                line = got
+                break
+        chk.eq(line, said[-1].replace("Stones", "stones") if said else "",
+               "telnet's mine agrees with the client's")
+        t.close()
         org.close()
     shutil.rmtree(conf, ignore_errors=True)
     chk.done()

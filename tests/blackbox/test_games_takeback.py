@@ -3,7 +3,7 @@ ana asks to take back her last move (takeback offer), bob accepts or
 declines. Accepted right after her move, one move goes; after bob's
 answer, two go, so that ana is to move again; the room hears an undone
 event with who asked and how many moves went. A move cancels a pending
-request, a bot declines at once, and one-player games refuse it. The
+request, a bot of a rated game declines at once, and one-player games refuse it. The
 truncation is stored: after a restart the room has the same history."""
 
 import os
@@ -77,7 +77,7 @@ def main():
         chk.eq(r.get("error"), "not_allowed", "the move cancelled it")
         want = hist(ana, room)
         chk.eq(want, (["a4", "b2", "b3"], "black"), "the game so far")
-        # a bot declines; one-player games refuse
+        # a bot of a rated game declines; one-player games refuse
         broom = ana.call("create", game="ataxx", options={"size": 5},
                          bot=1)["state"]["room"]
         chk.ok(ana.call("move", room=broom, move="b4").get("ok"),
