@@ -248,7 +248,8 @@ cluster-test: all
 	@sh tests/cluster.sh $(BUILD)
 
 # The single-node black-box suite against tablerod-alone, through a
-# folder whose tablerod is tablerod-alone (the tests run $(BUILD)/tablerod).
+# folder whose tablerod is tablerod-alone (the tests run $(BUILD)/tablerod;
+# tablero and loadgen there are the usual ones).
 # test_build_parts.py compares the two builds, so it runs with make test.
 ALONE_VIEW = $(BUILD)/alone-view
 ALONE_TESTS = $(filter-out test_build_parts.py,\
@@ -257,6 +258,7 @@ alone-test: all
 	@mkdir -p $(ALONE_VIEW)
 	@ln -sf ../tablerod-alone $(ALONE_VIEW)/tablerod
 	@ln -sf ../tablero $(ALONE_VIEW)/tablero
+	@ln -sf ../loadgen $(ALONE_VIEW)/loadgen
 	@TABLERO_WEB=0 sh tests/run.sh $(ALONE_VIEW) 0 $(ALONE_TESTS)
 
 # Each row of tests/mutate.py's table in a scratch copy of the tree (the
