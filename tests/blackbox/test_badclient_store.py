@@ -60,9 +60,12 @@ class Faults:
 
 def norm(st):
     """What must survive a restart of a room's state: not who is
-    connected, not the watchers, and adjourned is playing."""
+    connected, not the watchers, not what PROTOCOL.md says is kept in
+    memory only (the last chat lines, a pending draw or take-back
+    offer), and adjourned is playing."""
     st = dict(st)
-    for k in ("watchers", "clocks", "picture"):
+    for k in ("watchers", "clocks", "picture", "chat", "draw_offer",
+              "takeback_offer"):
         st.pop(k, None)
     st["seats"] = [{k: v for k, v in s.items() if k != "connected"}
                    for s in st.get("seats", [])]
