@@ -93,18 +93,29 @@ pairing_halves(const struct pairing_game *g, int who)
 	}
 }
 
-static struct pairing_swiss_state *pairing_sort_state;
+/* The scores (in halves, by seed) pairing_by_score sorts by, set only
+ * around a qsort. */
+static const int *pairing_sort_halves;
 
-/* qsort: higher score first, then the seeding. */
+/* qsort of seeds: higher score first, then the seeding. */
 static int
 pairing_by_score(const void *x, const void *y)
 {
-	const struct pairing_swiss_state *s = pairing_sort_state;
+	const int *h = pairing_sort_halves;
 	int a = *(const int *)x, b = *(const int *)y;
 
-	if (s->halves[a] != s->halves[b])
-		return s->halves[b] - s->halves[a];
+	if (h[a] != h[b])
+		return h[b] - h[a];
 	return a - b;
+}
+
+/* Sort n seeds in order by the scores halves, then the seeding. */
+static void
+pairing_sort_by_score(int *order, int n, const int *halves)
+{
+	pairing_sort_halves = halves;
+	qsort(order, (size_t)n, sizeof order[0], pairing_by_score);
+	pairing_sort_halves = NULL;
 }
 
 /* Gather scores, colours, byes and who met whom from the past games. */
@@ -140,9 +151,7 @@ pairing_swiss_init(struct pairing_swiss_state *s, int n,
 		s->order[i] = i;
 		s->pair[i] = -1;
 	}
-	pairing_sort_state = s;
-	qsort(s->order, (size_t)n, sizeof s->order[0], pairing_by_score);
-	pairing_sort_state = NULL;
+	pairing_sort_by_score(s->order, n, s->halves);
 }
 
 /* 1 when p and q both had two whites more than blacks (or two blacks
@@ -618,20 +627,6 @@ pairing_dutch_bracket(struct pairing_dutch *d, int g, const int *fl, int nfl)
 	return pairing_dutch_mdp(d, g, fl, nfl, 0, down, 0);
 }
 
-static struct pairing_dutch *pairing_dutch_sorting;
-
-/* qsort: higher score first, then the seeding. */
-static int
-pairing_dutch_by_score(const void *x, const void *y)
-{
-	const struct pairing_dutch *d = pairing_dutch_sorting;
-	int a = *(const int *)x, b = *(const int *)y;
-
-	if (d->halves[a] != d->halves[b])
-		return d->halves[b] - d->halves[a];
-	return a - b;
-}
-
 /* Everyone but skip (-1: nobody) into order[], by score and seeding;
  * their number. */
 static int
@@ -642,9 +637,7 @@ pairing_dutch_rank(struct pairing_dutch *d, int skip, int *order)
 	for (i = 0; i < d->n; i++)
 		if (i != skip)
 			order[k++] = i;
-	pairing_dutch_sorting = d;
-	qsort(order, (size_t)k, sizeof order[0], pairing_dutch_by_score);
-	pairing_dutch_sorting = NULL;
+	pairing_sort_by_score(order, k, d->halves);
 	return k;
 }
 
