@@ -27,6 +27,10 @@ static const char *const sanction_kinds[] = {[SANCTION_BAN] = "ban",
 struct sanctions {
 	struct sanction *v;
 	int n, cap;
+	int64_t last_log_ms; /* admin_log's last at_ms: each act gets a later
+	                        one, so two acts in one millisecond keep their
+	                        order and neither overwrites the other (the
+	                        table's key starts with at_ms) */
 };
 
 #define SANCTION_PUT                                                           \
@@ -365,15 +369,19 @@ sanction_json(struct server *srv, cJSON *bans, cJSON *mutes)
 }
 
 /* An operator's act: a log line (client text sanitized) and a row of
- * admin_log in the change being made. */
+ * admin_log in the change being made, at a millisecond after the last
+ * act's. */
 void
 sanction_log(struct server *srv, const char *admin, const char *act,
     const char *target, const char *detail)
 {
 	char at[24], safe[LOG_CLIENT_BYTES * 4 + 8];
 	const char *v[5] = {at, admin, act, target, detail};
+	struct sanctions *all = srv->sanctions;
+	int64_t now = clock_now_ms();
 
-	snprintf(at, sizeof at, "%lld", (long long)clock_now_ms());
+	all->last_log_ms = now > all->last_log_ms ? now : all->last_log_ms + 1;
+	snprintf(at, sizeof at, "%lld", (long long)all->last_log_ms);
 	storeq_row(srv->storeq, "admin_log", SANCTION_LOG, 5, v);
 	log_warn("operator %s: %s %s%s%s", admin, act, target,
 	    detail[0] != '\0' ? ": " : "",
