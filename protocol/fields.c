@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "protocol/protocol.h"
+#include "rules/rules.h"
 
 /* What a field holds. */
 enum fields_kind {
@@ -131,6 +132,9 @@ proto_errf(char *err, size_t errlen, const char *fmt, ...)
 
 	if (err == NULL || errlen == 0)
 		return;
+	va_start(ap, fmt);
+	rules_said_vkeep(fmt, ap); /* its msgid, for a client that translates */
+	va_end(ap);
 	va_start(ap, fmt);
 	n = vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);

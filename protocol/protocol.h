@@ -16,6 +16,7 @@
 #ifndef TABLERO_PROTOCOL_H
 #define TABLERO_PROTOCOL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -511,6 +512,16 @@ cJSON *proto_reply(const struct proto_request *req);
  * NULL ("re":null, no id); message NULL: the code's default message. */
 cJSON *proto_error_reply(
     const struct proto_request *req, enum proto_error e, const char *message);
+
+/* sentence.c: a sentence with "msg" (its English format, the msgid) and
+ * "args" (its arguments), for clients that translate. */
+struct rules_said;
+int proto_said_add(cJSON *o, const struct rules_said *s);
+const struct rules_said *proto_said_inner(const struct rules_said *s);
+int proto_vsentence(cJSON *o, const char *key, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+int proto_sentence(cJSON *o, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* {"event":name,"room":room,"seq":seq}, the head every event starts with
  * (the server adds the event's own fields); room NULL: no room; seq <= 0:

@@ -55,8 +55,9 @@ static const int8_t amazons_start[2][AMAZONS_PER_SIDE] = {
     {60, 93, 96, 69},
 };
 
-static const char amazons_malformed[] =
-    "malformed move: expected like d1-i6/e10";
+/* A move that is not one (a macro, not an array: rules_seterr keeps it as
+ * the sentence's msgid, docs/PROTOCOL.md). */
+#define AMAZONS_MALFORMED "malformed move: expected like d1-i6/e10"
 
 static amazons_bb
 amazons_bb_get(const uint64_t h[2])
@@ -291,7 +292,7 @@ amazons_parse_text(const char *text, int sq[3], char *err, size_t errlen)
 		while (n > 0 && amazons_is_blank(text[n - 1]))
 			n--;
 	if (n == 0 || n > AMAZONS_MOVE_TEXT_MAX) {
-		rules_seterr(err, errlen, "%s", amazons_malformed);
+		rules_seterr(err, errlen, AMAZONS_MALFORMED);
 		return -1;
 	}
 	for (i = 0; i < n; i++)
@@ -302,7 +303,7 @@ amazons_parse_text(const char *text, int sq[3], char *err, size_t errlen)
 		start[k] = pos;
 		len[k] = amazons_scan_square(lower + pos, n - pos, &sq[k]);
 		if (len[k] == 0) {
-			rules_seterr(err, errlen, "%s", amazons_malformed);
+			rules_seterr(err, errlen, AMAZONS_MALFORMED);
 			return -1;
 		}
 		pos += len[k];
@@ -310,7 +311,7 @@ amazons_parse_text(const char *text, int sq[3], char *err, size_t errlen)
 			pos++;
 	}
 	if (pos != n) {
-		rules_seterr(err, errlen, "%s", amazons_malformed);
+		rules_seterr(err, errlen, AMAZONS_MALFORMED);
 		return -1;
 	}
 	for (k = 0; k < 3; k++) {

@@ -10,19 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Format a reason into a caller's buffer, always NUL-terminated. */
-void
-rules_seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 void
 rules_out_init(struct rules_out *o, char *buf, size_t len)
 {

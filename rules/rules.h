@@ -14,6 +14,7 @@
 #ifndef TABLERO_RULES_H
 #define TABLERO_RULES_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -212,8 +213,6 @@ void rules_status(
 uint64_t rules_perft(const struct rules_game *g, const void *st, int depth);
 uint64_t rules_perft_generic(
     const struct rules_game *g, const void *st, int depth);
-void rules_seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 int rules_is_pass(struct rules_move m);
 int rules_move_eq(struct rules_move a, struct rules_move b);
 int rules_move_listed(
@@ -238,6 +237,35 @@ void rules_out_mem(struct rules_out *o, const char *s, size_t n);
 void rules_out_char(struct rules_out *o, char c);
 void rules_out_int(struct rules_out *o, long long v, int width);
 int rules_out_done(struct rules_out *o);
+
+/* said.c: a sentence with its msgid (the format it was printed from) and
+ * its arguments, for a client that translates. */
+#define RULES_SAID_ARGS 8 /* the most conversions a kept format has */
+enum rules_said_kind { RULES_SAID_INT, RULES_SAID_REAL, RULES_SAID_STR };
+struct rules_said_arg {
+	enum rules_said_kind kind;
+	long long num; /* RULES_SAID_INT (also %x, %u and a '*') */
+	double real;   /* RULES_SAID_REAL */
+	size_t off;    /* RULES_SAID_STR (also %c): its place in pool */
+};
+struct rules_said {
+	const char *fmt; /* the msgid, NULL when the arguments were not kept */
+	int nargs;
+	struct rules_said_arg args[RULES_SAID_ARGS];
+	char text[RULES_LINE_MAX]; /* the sentence, formatted */
+	char pool[RULES_LINE_MAX]; /* the string arguments, each NUL-ended */
+	size_t used;
+};
+void rules_said_vset(struct rules_said *s, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+void rules_said_set(struct rules_said *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+const char *rules_said_str(const struct rules_said *s, int i);
+void rules_said_vkeep(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
+void rules_seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+const struct rules_said *rules_said_of(const char *text);
 
 /* A small deterministic random generator for the games' generators. */
 struct rules_rng {

@@ -1,6 +1,9 @@
 // conn.js: the WebSocket to tablerod: one JSON message per text frame,
 // requests answered by id (promises), events handed to a listener, a ping
-// every 30 s, and reconnecting by itself with a growing pause.
+// every 30 s, and reconnecting by itself with a growing pause. A
+// server's sentence arrives in the page's language (i18n.js localize).
+
+import { localize } from "./i18n.js";
 
 const PING_MS = 30000;
 const RETRY_MIN_MS = 500;
@@ -44,7 +47,7 @@ export class Conn {
 
   message(text) {
     let m;
-    try { m = JSON.parse(text); } catch { return; }
+    try { m = localize(JSON.parse(text)); } catch { return; }
     if (m.re !== undefined && m.id !== undefined && this.waiting.has(m.id)) {
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);

@@ -1,6 +1,10 @@
 // i18n.js: the page's words in English and Spanish. t(key, ...args)
 // fills {0}, {1}... with args (as text: the page never treats them as
-// markup).
+// markup). The server's own sentences come with their msgid and args
+// (docs/PROTOCOL.md, "Sentences in other languages"): localize() puts the
+// Spanish in their place, from sentences_es.js.
+
+import { es as sentencesEs } from "./sentences_es.js";
 
 const words = {
   en: {
@@ -185,4 +189,49 @@ export function setLang(l) {
   lang = l;
   localStorage.setItem("tablero.lang", l);
   document.documentElement.lang = l;
+}
+
+// A printf conversion as the server writes them: flags, width,
+// precision ('*' takes an argument), length, letter.
+const CONV = /%([-+ #0']*)(\*|\d+)?(?:\.(\*|\d+))?(?:hh|h|ll|l|z|j|t)?([diouxXcsfgeE%])/g;
+
+// fmt with args put in, one conversion after another (C's printf, for
+// the conversions the server's sentences use).
+export function printf(fmt, args) {
+  let i = 0;
+  const next = () => args[i++];
+  return fmt.replace(CONV, (all, flags, width, prec, conv) => {
+    if (conv === "%") return "%";
+    if (width === "*") width = next();
+    if (prec === "*") prec = next();
+    const v = next();
+    let out;
+    if (conv === "s" || conv === "c") out = String(v ?? "");
+    else if ("xXo".includes(conv)) {
+      out = Math.trunc(Number(v)).toString(conv === "o" ? 8 : 16);
+      if (conv === "X") out = out.toUpperCase();
+      if (flags.includes("#") && Number(v) !== 0) out = (conv === "o" ? "0" : "0x") + out;
+    } else if ("fgeE".includes(conv)) out = Number(v).toFixed(prec === undefined ? 6 : Number(prec));
+    else out = String(Math.trunc(Number(v)));
+    if (conv === "s" && prec !== undefined) out = out.slice(0, Number(prec));
+    const w = Number(width || 0);
+    if (out.length < w) {
+      const pad = flags.includes("0") && conv !== "s" && !flags.includes("-") ? "0" : " ";
+      out = flags.includes("-") ? out.padEnd(w) : out.padStart(w, pad);
+    }
+    return out;
+  });
+}
+
+// A message from the server with its sentence in the page's language:
+// the object's "message" (or, where it has none, its "text") is made
+// again from the Spanish of its "msg" with its "args". English, or a
+// msgid with no Spanish, leaves it as the server wrote it.
+export function localize(m) {
+  if (lang !== "es" || !m || typeof m.msg !== "string" || !Array.isArray(m.args)) return m;
+  const fmt = sentencesEs[m.msg];
+  if (fmt === undefined) return m;
+  const key = typeof m.message === "string" ? "message" : typeof m.text === "string" ? "text" : null;
+  if (key) m[key] = printf(fmt, m.args);
+  return m;
 }

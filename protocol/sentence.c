@@ -1,0 +1,88 @@
+/*
+ * sentence.c: a sentence for people in a JSON message, with what it was
+ * printed from: "msg", the English format string (the msgid), and "args",
+ * its arguments in order, so that a client can show the sentence in its
+ * own language (docs/PROTOCOL.md, "Sentences in other languages").
+ */
+#include "protocol/protocol.h"
+#include "rules/rules.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* Add "msg" and "args" from s to o (nothing when s kept no msgid, or its
+ * msgid is a bare "%s" that says nothing); 0, or -1 when out of memory. */
+int
+proto_said_add(cJSON *o, const struct rules_said *s)
+{
+	cJSON *args;
+	int i;
+
+	if (s == NULL || s->fmt == NULL || strcmp(s->fmt, "%s") == 0)
+		return 0;
+	args = cJSON_CreateArray();
+	if (args == NULL)
+		return -1;
+	for (i = 0; i < s->nargs; i++) {
+		const struct rules_said_arg *a = &s->args[i];
+		cJSON *v = a->kind == RULES_SAID_STR
+		    ? cJSON_CreateString(rules_said_str(s, i))
+		    : a->kind == RULES_SAID_REAL
+		    ? cJSON_CreateNumber(a->real)
+		    : cJSON_CreateNumber((double)a->num);
+
+		if (v == NULL || !cJSON_AddItemToArray(args, v)) {
+			cJSON_Delete(v);
+			cJSON_Delete(args);
+			return -1;
+		}
+	}
+	if (cJSON_AddStringToObject(o, "msg", s->fmt) == NULL) {
+		cJSON_Delete(args);
+		return -1;
+	}
+	if (!cJSON_AddItemToObject(o, "args", args)) {
+		cJSON_Delete(args);
+		return -1;
+	}
+	return 0;
+}
+
+/* The msgid of a sentence made with "%s" from text another part printed:
+ * the reason a game gave (rules_seterr), when text is that reason. */
+const struct rules_said *
+proto_said_inner(const struct rules_said *s)
+{
+	const struct rules_said *inner;
+
+	if (s->fmt == NULL || strcmp(s->fmt, "%s") != 0 || s->nargs != 1)
+		return s;
+	inner = rules_said_of(s->text);
+	return inner != NULL ? inner : s;
+}
+
+/* Add key, the sentence fmt makes with ap, and its "msg" and "args" to o;
+ * 0, or -1 when out of memory. */
+int
+proto_vsentence(cJSON *o, const char *key, const char *fmt, va_list ap)
+{
+	struct rules_said s;
+
+	rules_said_vset(&s, fmt, ap);
+	if (cJSON_AddStringToObject(o, key, s.text) == NULL)
+		return -1;
+	return proto_said_add(o, proto_said_inner(&s));
+}
+
+/* proto_vsentence with the arguments given. */
+int
+proto_sentence(cJSON *o, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = proto_vsentence(o, key, fmt, ap);
+	va_end(ap);
+	return rc;
+}

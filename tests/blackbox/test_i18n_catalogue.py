@@ -1,0 +1,155 @@
+"""test_i18n_catalogue.py: every sentence the server can send has Spanish.
+
+Finds every format string given to the sentence helpers in server/,
+protocol/ and rules/ (conn_error, proto_sentence, rules_seterr,
+rules_said_set) and the error codes' own sentences (protocol/errors.c),
+and checks that web/js/sentences_es.js has each one, with the same printf
+conversions in the same order, and nothing it does not need. Reads the
+sources only: --build is taken for the suite's sake.
+"""
+
+import glob
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Checks  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+CATALOGUE = os.path.join(ROOT, "web", "js", "sentences_es.js")
+# Each helper and the place of its format among its arguments.
+HELPERS = {"conn_error": 3, "proto_sentence": 2, "rules_seterr": 2,
+           "proto_errf": 2,
+           "rules_said_set": 1}
+STR = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+RUN = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:\s*"(?:[^"\\\n]|\\.)*")*')
+CHR = re.compile(r"'(?:[^'\\]|\\.)*'")
+# A printf conversion: flags, width, precision, length, letter.
+CONV = re.compile(r"%[-+ #0']*(?:\*|\d+)?(?:\.(?:\*|\d+))?(?:hh|h|ll|l|z|j|t)?"
+                  r"[diouxXcsfgeE%]")
+
+
+def strip_comments(src):
+    return re.sub(r"/\*.*?\*/", lambda m: " " * len(m.group(0)), src,
+                  flags=re.S)
+
+
+def unquote(run):
+    """A run of adjacent C string literals as one Python string."""
+    out = ""
+    for lit in STR.findall(run):
+        out += (lit[1:-1].encode("latin-1", "backslashreplace")
+                .decode("unicode_escape"))
+    return out
+
+
+def call_args(src, pos):
+    """The top-level arguments of the call whose '(' ends at pos."""
+    depth, cur, out, i = 1, "", [], pos
+    while i < len(src):
+        c = src[i]
+        if c in "\"'":
+            m = (STR if c == '"' else CHR).match(src, i)
+            cur += m.group(0)
+            i = m.end()
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                out.append(cur.strip())
+                return out
+        elif c == "," and depth == 1:
+            out.append(cur.strip())
+            cur = ""
+            i += 1
+            continue
+        cur += c
+        i += 1
+    return out
+
+
+def formats_of(path):
+    """Every format string given to a helper in the file at path, with
+    the names of formats that are not literals (must be none)."""
+    src = strip_comments(open(path, encoding="utf-8").read())
+    defines = {m.group(1): unquote(m.group(2)) for m in re.finditer(
+        r"#define\s+(\w+)\s+(" + RUN.pattern + ")", src)}
+    found, odd = set(), []
+    pat = re.compile(r"\b(" + "|".join(HELPERS) + r")\s*\(")
+    for m in pat.finditer(src):
+        # A declaration or the helper's own definition is no call.
+        line_start = src.rfind("\n", 0, m.start()) + 1
+        if src[line_start:m.start()].strip() in ("void", "int") or \
+                src[line_start:m.start()] == "":
+            if src[m.start() - 1:m.start()] in ("", "\n"):
+                continue
+        args = call_args(src, m.end())
+        at = HELPERS[m.group(1)]
+        if len(args) <= at:
+            continue
+        fmt = args[at]
+        runs = RUN.findall(fmt)
+        if runs:
+            found.update(unquote(r) for r in runs)
+        elif fmt in defines:
+            found.add(defines[fmt])
+        elif fmt not in ("fmt",):
+            odd.append("%s: %s" % (os.path.relpath(path, ROOT), fmt))
+    return found, odd
+
+
+def error_sentences():
+    src = open(os.path.join(ROOT, "protocol", "errors.c")).read()
+    return {unquote(m.group(1)) for m in re.finditer(
+        r'\{"\w+",\s*(' + RUN.pattern + r")\}", src)}
+
+
+def server_formats():
+    files = sorted(glob.glob(os.path.join(ROOT, "server", "*", "*.c")) +
+                   glob.glob(os.path.join(ROOT, "protocol", "*.c")) +
+                   glob.glob(os.path.join(ROOT, "rules", "*.c")))
+    found, odd = set(), []
+    for f in files:
+        fs, o = formats_of(f)
+        found |= fs
+        odd += o
+    found |= error_sentences()
+    found.discard("%s")
+    found.discard("ok")
+    return found, odd
+
+
+def load_catalogue():
+    text = open(CATALOGUE, encoding="utf-8").read()
+    return json.loads(text[text.index("{"):text.rindex("}") + 1])
+
+
+def conversions(s):
+    return [c for c in CONV.findall(s) if c != "%%"]
+
+
+def main():
+    chk = Checks()
+    found, odd = server_formats()
+    chk.ok(len(found) > 250, "the sources give %d formats" % len(found))
+    chk.eq(odd, [], "every helper is given a literal format")
+    es = load_catalogue()
+    missing = sorted(f for f in found if f not in es)
+    chk.eq(missing, [], "every format has Spanish")
+    wrong = sorted(f for f in found if f in es and
+                   conversions(f) != conversions(es[f]))
+    chk.eq(wrong, [], "Spanish keeps each format's conversions in order")
+    same = sorted(f for f in found if es.get(f) == f and CONV.sub("", f)
+                  .strip(" :.,'()-"))
+    chk.eq(same, [], "no Spanish is the English left as it was")
+    extra = sorted(f for f in es if f not in found)
+    chk.eq(extra, [], "the catalogue holds no format the server lost")
+    chk.done()
+
+
+if __name__ == "__main__":
+    main()

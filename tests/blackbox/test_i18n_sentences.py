@@ -1,0 +1,109 @@
+"""test_i18n_sentences.py: a JSON client can translate the server's
+sentences (docs/PROTOCOL.md, "Sentences in other languages").
+
+Real error replies carry "msg" (the English printf format, the msgid) and
+"args", and formatting msg with args gives the English "message" exactly:
+an error with arguments, an error code's own sentence, and refused moves
+whose reasons come from the game's rules (solitaire and Ataxx). A
+telnet client's lines stay as they were: no msgid in text mode.
+"""
+
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Checks, Client, Server, args, login  # noqa: E402
+from test_telnet import Telnet  # noqa: E402
+
+# C's length modifiers, which Python's % does not take.
+LENGTH = re.compile(r"(%[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?)(?:hh|h|ll|l|z|j|t)")
+
+
+def c_format(fmt, args):
+    """fmt (a C printf format) with args, as C would print it."""
+    return LENGTH.sub(r"\1", fmt) % tuple(args)
+
+
+def reproduces(chk, rep, what, msg=None, key="message"):
+    """rep carries msg and args that make its sentence again."""
+    ok = (rep is not None and isinstance(rep.get("msg"), str) and
+          isinstance(rep.get("args"), list))
+    if not chk.ok(ok, "%s: msg and args (%r)" % (what, rep)):
+        return
+    if msg is not None:
+        chk.eq(rep["msg"], msg, what + ": the msgid")
+    chk.eq(c_format(rep["msg"], rep["args"]), rep[key],
+           what + ": msg with args is the sentence")
+
+
+def errors(chk, port):
+    c = login(port, "ana")
+    rep = c.call("join", room="r999")
+    reproduces(chk, rep, "join of a room that is not", "no room '%s'")
+    chk.eq(rep.get("args"), ["r999"], "the room is the argument")
+    rep = c.call("frobnicate")
+    reproduces(chk, rep, "an unknown verb",
+               "unknown command '%s' (help lists them)")
+    rep = c.call("join")
+    reproduces(chk, rep, "join in no room")
+    c.close()
+    c = Client(port)
+    rep = c.call("join", room="r1")
+    reproduces(chk, rep, "join before hello",
+               "say hello first: hello YOURNAME")
+    chk.eq(rep.get("args"), [], "a code's own sentence has no arguments")
+    c.close()
+
+
+def refused_moves(chk, port):
+    c = login(port, "sol")
+    rep = c.call("create", game="solitaire")
+    room = rep.get("room")
+    for move, msgid in (("9,9 up", "not a cell of this board: %s,%s"),
+                        ("4,4 up", "no peg at %d,%d"),
+                        ("zz", "malformed move: expected like 3,4 up")):
+        rep = c.call("move", room=room, move=move)
+        chk.eq(rep.get("error"), "illegal_move", move + ": refused")
+        reproduces(chk, rep, "solitaire refuses " + move, msgid)
+    c.close()
+    a = login(port, "atx")
+    rep = a.call("create", game="ataxx", bot=1)
+    room = rep.get("room")
+    chk.eq(rep.get("seat"), "white", "the player moves first")
+    for move, msgid in (
+            ("a7d4", "%s to %s is not a jump (distance must be 2)"),
+            ("q9", "%c%.*s is not a square of this board (a1 to %c%d)"),
+            ("b2", "no piece of yours adjacent to %s")):
+        rep = a.call("move", room=room, move=move)
+        chk.eq(rep.get("error"), "illegal_move", move + ": refused")
+        reproduces(chk, rep, "ataxx refuses " + move, msgid)
+    a.close()
+
+
+def text_mode(chk, port):
+    t = Telnet(port)
+    t.until("hello")
+    t.type("hello tel")
+    t.until("tel")
+    t.type("join r999")
+    lines = t.until("r999")
+    chk.ok(lines and "no room 'r999'" in lines[-1], "telnet sees the "
+           "sentence: %r" % lines)
+    chk.ok(not any("%s" in ln or "msg" in ln for ln in lines),
+           "telnet sees no msgid: %r" % lines)
+    t.close()
+
+
+def main():
+    a = args()
+    chk = Checks()
+    with Server(a.build) as s:
+        errors(chk, s.port)
+        refused_moves(chk, s.port)
+        text_mode(chk, s.port)
+    chk.done()
+
+
+if __name__ == "__main__":
+    main()
