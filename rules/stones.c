@@ -463,32 +463,52 @@ stones_check_move(const void *st, const char *text, struct rules_move *out)
 	return stones_check_slide(s, text, len, out);
 }
 
+/* The reason's sentence into buf; each is written by its own literal, so
+ * that rules_seterr keeps it as the sentence's msgid (docs/PROTOCOL.md). */
 void
 stones_reason_text(enum stones_reason why, int player, char *buf, size_t len)
 {
-	static const char *const text[STONES_R_COUNT] = {
-	    [STONES_OK] = "",
-	    [STONES_R_OVER] = "the game is over",
-	    [STONES_R_NOT_POINT] = "Not a board position",
-	    [STONES_R_TAKEN] = "Position taken by another peg",
-	    [STONES_R_THREE] = "Cannot complete 3-in-a-row at this stage",
-	    [STONES_R_FOUR_CHARS] = "Enter origin and destination positions "
-	                            "in 4 characters, e.g., A2B1",
-	    [STONES_R_FROM_NOT_POINT] = "Origin is not a board position",
-	    [STONES_R_TO_NOT_POINT] = "Destination is not a board position",
-	    [STONES_R_FROM_NOT_OWN] = "", /* with the player: below */
-	    [STONES_R_TO_TAKEN] = "Destination position is not empty",
-	    [STONES_R_NOT_CONNECTED] = "Destination position is not "
-	                               "connected to origin position",
-	};
-
-	if ((int)why < 0 || why >= STONES_R_COUNT)
-		why = STONES_R_NOT_POINT;
-	if (why == STONES_R_FROM_NOT_OWN)
+	switch (why) {
+	case STONES_OK:
+		rules_seterr(buf, len, "%s", "");
+		return;
+	case STONES_R_OVER:
+		rules_seterr(buf, len, "the game is over");
+		return;
+	case STONES_R_TAKEN:
+		rules_seterr(buf, len, "Position taken by another peg");
+		return;
+	case STONES_R_THREE:
+		rules_seterr(
+		    buf, len, "Cannot complete 3-in-a-row at this stage");
+		return;
+	case STONES_R_FOUR_CHARS:
+		rules_seterr(buf, len,
+		    "Enter origin and destination positions in 4 characters, "
+		    "e.g., A2B1");
+		return;
+	case STONES_R_FROM_NOT_POINT:
+		rules_seterr(buf, len, "Origin is not a board position");
+		return;
+	case STONES_R_TO_NOT_POINT:
+		rules_seterr(buf, len, "Destination is not a board position");
+		return;
+	case STONES_R_FROM_NOT_OWN:
 		rules_seterr(buf, len,
 		    "Origin is not occupied by player's %d peg", player);
-	else
-		rules_seterr(buf, len, "%s", text[why]);
+		return;
+	case STONES_R_TO_TAKEN:
+		rules_seterr(buf, len, "Destination position is not empty");
+		return;
+	case STONES_R_NOT_CONNECTED:
+		rules_seterr(buf, len,
+		    "Destination position is not connected to origin "
+		    "position");
+		return;
+	default:
+		rules_seterr(buf, len, "Not a board position");
+		return;
+	}
 }
 
 static int

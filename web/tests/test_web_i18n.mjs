@@ -1,0 +1,80 @@
+// test_web_i18n.mjs: with Spanish chosen, the server's sentences show in
+// Spanish (docs/PROTOCOL.md, "Sentences in other languages"): an error
+// reply (a name the server refuses) and a refused click (Stones' own
+// sentence for a three in a row while placing) are made again from their
+// msgid and args with web/js/sentences_es.js; in English they stay the
+// server's own. TABLERO_SHOTS=DIR saves the screenshots.
+
+import { Checks, args, runTest, newPage, login, loggedInPage, waitTurn,
+  text, clickSq, waitMoves, createRoom, until } from "./lib.mjs";
+
+const ck = new Checks();
+const a = args();
+const SHOTS = process.env.TABLERO_SHOTS;
+
+async function shot(p, name) {
+  if (SHOTS) await p.screenshot({ path: SHOTS + "/" + name + ".png" });
+}
+
+const noticeHas = (p, sel, want, what) => until(p, ([s, w]) =>
+  (document.querySelector(s)?.textContent || "").includes(w), [sel, want], what);
+
+// To Spanish with the page's own button.
+async function spanish(p) {
+  if ((await text(p, "#lang")) === "Español") await p.click("#lang");
+  await until(p, () => document.documentElement.lang === "es", null, "Spanish");
+}
+
+// A name the server refuses: its error in Spanish, then in English.
+async function refusedName(browser, srv) {
+  const p = await newPage(browser, srv.url);
+  await spanish(p);
+  await p.fill("#name", "ana!");
+  await p.click(".login button");
+  const es = "un nombre tiene de 1 a 16 letras, cifras, '_' o '-'";
+  await noticeHas(p, "#lobby .notice", es, "the Spanish error").catch(() => {});
+  ck.ok((await text(p, "#lobby .notice")).includes(es),
+    "a refused name is said in Spanish: " + await text(p, "#lobby .notice"));
+  await shot(p, "web-spanish-error");
+  await p.click("#lang");
+  await p.fill("#name", "ana!");
+  await p.click(".login button");
+  const en = "a name is 1 to 16 letters, digits, '_' or '-'";
+  await noticeHas(p, "#lobby .notice", en, "the English error").catch(() => {});
+  ck.ok((await text(p, "#lobby .notice")).includes(en),
+    "in English it is the server's sentence: " + await text(p, "#lobby .notice"));
+  ck.eq(p.errors, [], "no script errors (refused name)");
+  await p.context().close();
+}
+
+// Stones: a third stone in a row while placing is refused in the game's
+// own words, in Spanish.
+async function refusedClick(browser, srv) {
+  const x = await loggedInPage(browser, srv.url, "esx");
+  const room = await createRoom(x, "stones", { first: "1" });
+  const y = await newPage(browser, srv.url);
+  await login(y, "esy");
+  await y.click(`.room-item[data-room="${room}"] .join`);
+  await y.waitForSelector(".board");
+  await waitTurn(x, "Your turn");
+  await clickSq(x, "A1");
+  await waitMoves(x, 1);
+  await waitTurn(x, "Your turn");
+  await clickSq(x, "A2");
+  await waitMoves(x, 2);
+  await waitTurn(x, "Your turn");
+  await spanish(x);
+  await clickSq(x, "A3");
+  const es = "No se puede hacer tres en raya en esta fase";
+  await noticeHas(x, "#room .notice", es, "the Spanish refusal").catch(() => {});
+  ck.eq(await text(x, "#room .notice"), es, "the refused click is said in Spanish");
+  await shot(x, "web-spanish-refused");
+  ck.eq(x.errors.concat(y.errors), [], "no script errors (refused click)");
+  for (const p of [x, y]) await p.context().close();
+}
+
+await runTest(ck, a.build, async (browser, srv) => {
+  for (const [name, fn] of [["name", refusedName], ["click", refusedClick]]) {
+    try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
+  }
+});
