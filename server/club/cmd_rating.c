@@ -301,7 +301,7 @@ cmd_ratings_args(const struct proto_request *req, const struct rules_game *g,
 
 			if (*v == '\0' || *end != '\0' || p < 1 ||
 			    p > CMD_RATING_PAGES_MAX) {
-				snprintf(err, errlen, "page must be 1 to %d",
+				proto_errf(err, errlen, "page must be 1 to %d",
 				    CMD_RATING_PAGES_MAX);
 				return -1;
 			}
@@ -315,13 +315,13 @@ cmd_ratings_args(const struct proto_request *req, const struct rules_game *g,
 			pools += *pools == ',';
 		}
 		if (g->rating_pools == NULL) {
-			snprintf(err, errlen,
+			proto_errf(err, errlen,
 			    "%s has one ratings list: no option but page",
 			    g->name);
 			return -1;
 		}
 		if (pools == NULL || *pools == '\0') {
-			snprintf(err, errlen,
+			proto_errf(err, errlen,
 			    "%s's ratings are kept apart by %s only (and page)",
 			    g->name, g->rating_pools);
 			return -1;

@@ -269,14 +269,14 @@ rating_option_check(
 	if (cJSON_GetObjectItemCaseSensitive(options, RATING_OPT) == NULL)
 		return 0;
 	if (g->seats < 2) {
-		snprintf(err, errlen,
+		proto_errf(err, errlen,
 		    "%s is a one-player game: it is never "
 		    "rated (no rated option)",
 		    g->name);
 		return -1;
 	}
 	if (v == NULL || (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0)) {
-		snprintf(err, errlen, "option rated must be yes or no");
+		proto_errf(err, errlen, "option rated must be yes or no");
 		return -1;
 	}
 	return 0;

@@ -1214,20 +1214,22 @@ tourney_cap_refuse(struct conn *c, const struct proto_request *req,
 		int64_t wait = cap->first_ms - clock_now_ms();
 		long long sec = wait > 0 ? (wait + 999) / 1000 : 1;
 
-		snprintf(msg, sizeof msg,
+		proto_errf(msg, sizeof msg,
 		    "%s %d tournaments not over already, the most there may "
 		    "be; try again in %lld min, when %s expires unless it is "
 		    "started",
 		    whose, max, (sec + 59) / 60, cap->first);
 		rep = proto_error_reply(req, PROTO_E_LIMIT_REACHED, msg);
+		conn_said(c, rep, msg);
 		proto_add_int(rep, "retry_after", sec);
 	} else {
-		snprintf(msg, sizeof msg,
+		proto_errf(msg, sizeof msg,
 		    "%s %d tournaments not over already, the most there may "
 		    "be, and all are being played; try again once one of them "
 		    "ends",
 		    whose, max);
 		rep = proto_error_reply(req, PROTO_E_LIMIT_REACHED, msg);
+		conn_said(c, rep, msg);
 	}
 	conn_reply(c, rep);
 }

@@ -59,7 +59,7 @@ cmd_moderate_target(struct conn *c, const struct proto_request *req,
 static void
 cmd_moderate_close(struct conn *o, enum proto_error e, const char *why)
 {
-	conn_error(o, NULL, e, "%s", why);
+	conn_error_text(o, NULL, e, why);
 	net_close(o, 1);
 }
 

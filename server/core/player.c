@@ -272,7 +272,7 @@ player_failed(struct conn *c, const struct proto_request *req, const char *name,
 	limit_log(c->srv, "conn %llu %s: failed %s as %s: %s",
 	    (unsigned long long)c->id, c->addr,
 	    req->verb == PROTO_HELLO ? "login" : req->cmd, as, why);
-	conn_error(c, req, code, "%s", why);
+	conn_error_text(c, req, code, why);
 }
 
 /* Make a new identity for a new name, within the address's hourly
@@ -342,7 +342,7 @@ player_password_login(struct conn *c, const struct proto_request *req,
 		return -1;
 	}
 	if (stored[0] == '\0') {
-		snprintf(why, sizeof why,
+		proto_errf(why, sizeof why,
 		    "%s has no password: log in with its token (hello %s "
 		    "TOKEN), then set one with: password NEW",
 		    id->name, id->name);

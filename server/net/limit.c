@@ -430,6 +430,7 @@ limit_games_ok(struct server *srv, const char *name, struct limit_entry *addr,
 
 	for (i = 0; i < 2; i++) {
 		double cap, per_ms;
+		long long wait_min;
 
 		if (e[i] == NULL)
 			continue;
@@ -437,12 +438,19 @@ limit_games_ok(struct server *srv, const char *name, struct limit_entry *addr,
 		per_ms = cap / 3600000.0;
 		if (bucket_has(&e[i]->games, per_ms, cap, now))
 			continue;
-		snprintf(why, len,
-		    "%s %d finished games kept this hour; try again in %lld "
-		    "min",
-		    i == 0 ? "you have" : "your address has", (int)cap,
+		wait_min =
 		    (long long)(bucket_wait_ms(&e[i]->games, per_ms) + 59999) /
-		        60000);
+		    60000;
+		if (i == 0)
+			proto_errf(why, len,
+			    "you have %d finished games kept this hour; try "
+			    "again in %lld min",
+			    (int)cap, wait_min);
+		else
+			proto_errf(why, len,
+			    "your address has %d finished games kept this "
+			    "hour; try again in %lld min",
+			    (int)cap, wait_min);
 		net_stats()->refused[NET_REFUSED_GAMES]++;
 		return 0;
 	}

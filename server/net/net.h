@@ -177,6 +177,9 @@ void conn_reply_line(struct conn *c, const char *line, size_t len);
 void conn_error(struct conn *c, const struct proto_request *req,
     enum proto_error e, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+void conn_error_text(struct conn *c, const struct proto_request *req,
+    enum proto_error e, const char *text);
+void conn_said(struct conn *c, cJSON *o, const char *text);
 
 /* proxy.c */
 /* Where a trusted connection goes once its header is read: the listener's

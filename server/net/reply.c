@@ -7,6 +7,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "rules/rules.h"
 
@@ -67,7 +68,48 @@ conn_error(struct conn *c, const struct proto_request *req, enum proto_error e,
 		said.fmt = proto_error_message(e);
 		said.nargs = 0;
 	}
+	if (said.fmt != NULL && strcmp(said.fmt, "%s") == 0 &&
+	    strcmp(said.text, proto_error_message(e)) == 0) {
+		said.fmt = proto_error_message(e); /* the code's own, as "%s" */
+		said.nargs = 0;
+	}
 	if (c->mode != CONN_MODE_TEXT)
 		proto_said_add(reply, proto_said_inner(&said));
+	conn_reply(c, reply);
+}
+
+/* Add to o, a reply for c, the msgid and arguments of its sentence text,
+ * when text is the reason proto_errf or rules_seterr wrote last on this
+ * thread, or a sentence with no conversions given as it is; nothing for
+ * a text-mode connection. */
+void
+conn_said(struct conn *c, cJSON *o, const char *text)
+{
+	const struct rules_said *s = rules_said_of(text);
+	struct rules_said fixed;
+
+	if (o == NULL || text == NULL || c->mode == CONN_MODE_TEXT)
+		return;
+	if (s == NULL && strchr(text, '%') == NULL) {
+		fixed.fmt = text;
+		fixed.nargs = 0;
+		s = &fixed;
+	}
+	proto_said_add(o, s);
+}
+
+/* conn_error for a sentence a caller passes along (a literal, or a reason
+ * made with proto_errf): it keeps its msgid (conn_said). */
+void
+conn_error_text(struct conn *c, const struct proto_request *req,
+    enum proto_error e, const char *text)
+{
+	cJSON *reply;
+
+	if (e < PROTO_E_COUNT)
+		net_stats()->errors[e]++;
+	reply = proto_error_reply(req, e, text);
+	if (reply != NULL && text != NULL && text[0] != '\0')
+		conn_said(c, reply, text);
 	conn_reply(c, reply);
 }

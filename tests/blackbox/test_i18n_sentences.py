@@ -4,7 +4,8 @@ sentences (docs/PROTOCOL.md, "Sentences in other languages").
 Real error replies carry "msg" (the English printf format, the msgid) and
 "args", and formatting msg with args gives the English "message" exactly:
 an error with arguments, an error code's own sentence, and refused moves
-whose reasons come from the game's rules (solitaire and Ataxx). A
+whose reasons come from the game's rules (solitaire and Ataxx), and a
+refused login, whose reason is passed along (conn_error_text). A
 telnet client's lines stay as they were: no msgid in text mode.
 """
 
@@ -47,6 +48,12 @@ def errors(chk, port):
                "unknown command '%s' (help lists them)")
     rep = c.call("join")
     reproduces(chk, rep, "join in no room")
+    c.close()
+    c = Client(port)
+    rep = c.call("hello", name="ana", token="0" * 32)
+    chk.eq(rep.get("error"), "bad_token", "a wrong token is refused")
+    reproduces(chk, rep, "a wrong token (a reason passed along)",
+               "wrong token for that name")
     c.close()
     c = Client(port)
     rep = c.call("join", room="r1")
