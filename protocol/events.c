@@ -28,7 +28,7 @@ static int
 events_lean_moved(const cJSON *m)
 {
 	static const char *const gone[] = {
-	    "name", "text", "position", "board", "status"};
+	    "name", "text", "msg", "args", "position", "board", "status"};
 	size_t i;
 
 	if (m->string == NULL)

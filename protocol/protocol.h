@@ -518,6 +518,7 @@ cJSON *proto_error_reply(
 struct rules_said;
 int proto_said_add(cJSON *o, const struct rules_said *s);
 const struct rules_said *proto_said_inner(const struct rules_said *s);
+int proto_said_nest(cJSON *o, int i, const char *msgid);
 int proto_vsentence(cJSON *o, const char *key, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 int proto_sentence(cJSON *o, const char *key, const char *fmt, ...)

@@ -86,3 +86,26 @@ proto_sentence(cJSON *o, const char *key, const char *fmt, ...)
 	va_end(ap);
 	return rc;
 }
+
+/* Make the sentence argument i of o's "args" a sentence of its own,
+ * {"msg": msgid, "args": []} (a fixed phrase such as a game's reason for
+ * its end), so that a client translates it too; 0, or -1 when o has no
+ * such argument or memory ran out. */
+int
+proto_said_nest(cJSON *o, int i, const char *msgid)
+{
+	cJSON *args = cJSON_GetObjectItemCaseSensitive(o, "args");
+	cJSON *inner;
+
+	if (!cJSON_IsArray(args) || i < 0 || i >= cJSON_GetArraySize(args) ||
+	    msgid == NULL)
+		return -1;
+	inner = cJSON_CreateObject();
+	if (inner == NULL ||
+	    cJSON_AddStringToObject(inner, "msg", msgid) == NULL ||
+	    cJSON_AddItemToObject(inner, "args", cJSON_CreateArray()) == 0) {
+		cJSON_Delete(inner);
+		return -1;
+	}
+	return cJSON_ReplaceItemInArray(args, i, inner) ? 0 : -1;
+}

@@ -957,12 +957,14 @@ text_reply_hint(struct text_buf *b, const cJSON *msg)
 		text_add(b, "No hint for this position.\n");
 }
 
-/* Members of a reply or event that the generic rendering leaves out. */
+/* Members of a reply or event that the generic rendering leaves out (msg
+ * and args say what a sentence was printed from, for JSON clients that
+ * translate it). */
 static int
 text_skipped(const char *key)
 {
-	static const char *const keys[] = {
-	    "re", "id", "ok", "event", "room", "seq", "state", "picture"};
+	static const char *const keys[] = {"re", "id", "ok", "event", "room",
+	    "seq", "state", "picture", "msg", "args"};
 	size_t i;
 
 	if (key == NULL || key[0] == '_')

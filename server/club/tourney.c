@@ -873,21 +873,8 @@ static void
 tourney_tell_forfeit(struct tourney *t, const struct tourney_game *g)
 {
 	const char *w = t->names[g->white], *k = t->names[g->black];
-	char msg[320];
 	cJSON *ev;
 
-	if (g->res == PAIRING_NEITHER)
-		snprintf(msg, sizeof msg,
-		    "Tournament %s, round %d: neither %s nor %s sat down in "
-		    "%s within %d s: both lose by forfeit (0-0).",
-		    t->id, g->round, w, k, g->room, t->grace_sec);
-	else
-		snprintf(msg, sizeof msg,
-		    "Tournament %s, round %d: %s did not sit down in %s within "
-		    "%d s: %s wins by forfeit (%s).",
-		    t->id, g->round, g->res == PAIRING_WHITE ? k : w, g->room,
-		    t->grace_sec, g->res == PAIRING_WHITE ? w : k,
-		    tourney_res_text(g->res, 0));
 	ev = proto_event(PROTO_EV_TOURNEY_RESULT, NULL, 0);
 	cJSON_AddStringToObject(ev, "tourney", t->id);
 	cJSON_AddNumberToObject(ev, "round", g->round);
@@ -902,7 +889,18 @@ tourney_tell_forfeit(struct tourney *t, const struct tourney_game *g)
 	else
 		cJSON_AddStringToObject(
 		    ev, "winner", g->res == PAIRING_WHITE ? w : k);
-	cJSON_AddStringToObject(ev, "message", msg);
+	if (g->res == PAIRING_NEITHER)
+		proto_sentence(ev, "message",
+		    "Tournament %s, round %d: neither %s nor %s sat down in "
+		    "%s within %d s: both lose by forfeit (0-0).",
+		    t->id, g->round, w, k, g->room, t->grace_sec);
+	else
+		proto_sentence(ev, "message",
+		    "Tournament %s, round %d: %s did not sit down in %s within "
+		    "%d s: %s wins by forfeit (%s).",
+		    t->id, g->round, g->res == PAIRING_WHITE ? k : w, g->room,
+		    t->grace_sec, g->res == PAIRING_WHITE ? w : k,
+		    tourney_res_text(g->res, 0));
 	player_send(t->srv, w, ev);
 	player_send(t->srv, k, ev);
 	cJSON_Delete(ev);
@@ -993,7 +991,7 @@ tourney_step(struct tourney *t, int64_t now)
 static void
 tourney_expire(struct tourney *t)
 {
-	char span[32], msg[160];
+	char span[32];
 	int sec = t->srv->cfg.tourney_expire_sec;
 	cJSON *ev;
 	int i;
@@ -1006,15 +1004,14 @@ tourney_expire(struct tourney *t)
 		snprintf(span, sizeof span, "%d min", sec / 60);
 	else
 		snprintf(span, sizeof span, "%d s", sec);
-	snprintf(msg, sizeof msg,
-	    "%s expired: its organiser did not start it within %s of its "
-	    "creation",
-	    t->id, span);
 	log_info("tournament %s expired (%d players)", t->id, t->nplayers);
 	ev = proto_event(PROTO_EV_TOURNEY_ENDED, NULL, 0);
 	cJSON_AddStringToObject(ev, "tourney", t->id);
 	cJSON_AddBoolToObject(ev, "expired", 1);
-	cJSON_AddStringToObject(ev, "message", msg);
+	proto_sentence(ev, "message",
+	    "%s expired: its organiser did not start it within %s of its "
+	    "creation",
+	    t->id, span);
 	cJSON_AddStringToObject(ev, "tiebreak", tourney_tiebreak_name(t));
 	cJSON_AddItemToObject(ev, "standings", cJSON_CreateArray());
 	for (i = 0; i < t->nplayers; i++)

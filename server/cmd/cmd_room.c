@@ -739,18 +739,20 @@ cmd_leave(struct conn *c, const struct proto_request *req)
 	} else if (r->status == ROOM_PLAYING || r->status == ROOM_ADJOURNED) {
 		ended = 1;
 		if (r->g->seats == 1) {
-			char msg[SERVER_SENTENCE_MAX];
-
 			room_end_prepare(r, "blocked", -1, "resignation");
 			/* the player is gone from the room: restart and
 			 * rematch would be refused (the result was just
 			 * made by room_end_prepare: nothing else holds it) */
-			snprintf(msg, sizeof msg,
+			cJSON_DeleteItemFromObjectCaseSensitive(
+			    r->result, "message");
+			cJSON_DeleteItemFromObjectCaseSensitive(
+			    r->result, "msg");
+			cJSON_DeleteItemFromObjectCaseSensitive(
+			    r->result, "args");
+			proto_sentence(r->result, "message",
 			    "You left the game. Type create %s to start "
 			    "another.",
 			    r->g->name);
-			cJSON_ReplaceItemInObject(
-			    r->result, "message", cJSON_CreateString(msg));
 		} else
 			room_end_prepare(r, "win", 1 - seat, "resignation");
 	} else if (r->status == ROOM_WAITING) {
@@ -815,24 +817,22 @@ cmd_state(struct conn *c, const struct proto_request *req)
 static void
 cmd_moves_why(const struct room *r, const char *from, cJSON *rep)
 {
-	char why[SERVER_SENTENCE_MAX];
 	struct rules_move one[1];
 	const char *seat = r->g->seat_names[r->g->turn(r->st)];
 
 	if (r->status == ROOM_ENDED)
-		snprintf(why, sizeof why, "the game is over");
+		proto_sentence(rep, "reason", "the game is over");
 	else if (r->status == ROOM_WAITING)
-		snprintf(why, sizeof why,
+		proto_sentence(rep, "reason",
 		    "the game has not started: waiting for a player");
 	else if (from != NULL && r->g->legal_moves(r->st, one, 1) > 0)
-		snprintf(why, sizeof why,
+		proto_sentence(rep, "reason",
 		    "it is %s's turn, and no move of %s starts from %s (not "
 		    "a %s piece, or it cannot move)",
 		    seat, seat, from, seat);
 	else
-		snprintf(
-		    why, sizeof why, "%s, to move, has no legal move", seat);
-	cJSON_AddStringToObject(rep, "reason", why);
+		proto_sentence(
+		    rep, "reason", "%s, to move, has no legal move", seat);
 }
 
 void

@@ -44,7 +44,6 @@ cmd_hello_abandoned(const struct room *r, int seat)
 	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "winner"));
 	const char *wname =
 	    cJSON_GetStringValue(cJSON_GetObjectItem(r->result, "winner_name"));
-	char msg[256];
 	cJSON *o;
 
 	if (r->status != ROOM_ENDED || reason == NULL ||
@@ -59,11 +58,10 @@ cmd_hello_abandoned(const struct room *r, int seat)
 		cJSON_AddStringToObject(o, "winner_name", wname);
 	else
 		cJSON_AddNullToObject(o, "winner_name");
-	snprintf(msg, sizeof msg,
+	proto_sentence(o, "message",
 	    "While you were away, %s claimed %s (%s): you lost it by "
 	    "abandonment.",
 	    wname != NULL ? wname : winner, r->id, r->g->title);
-	cJSON_AddStringToObject(o, "message", msg);
 	return o;
 }
 

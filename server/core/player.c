@@ -437,8 +437,7 @@ player_replace(struct player *p)
 	if (old == NULL)
 		return;
 	ev = proto_event(PROTO_EV_REPLACED, NULL, 0);
-	cJSON_AddStringToObject(
-	    ev, "message", "you logged in from another connection");
+	proto_sentence(ev, "message", "you logged in from another connection");
 	net_send_msg(old, ev);
 	cJSON_Delete(ev);
 	old->player = NULL;

@@ -1171,7 +1171,7 @@ static void
 room_solo_message(struct room *r, const char *result, const char *reason,
     const struct rules_status *st)
 {
-	char why[SERVER_SENTENCE_MAX], msg[2 * SERVER_SENTENCE_MAX];
+	char why[SERVER_SENTENCE_MAX];
 	int left = st->nscores > 0 ? st->score[0] : 0;
 	long next = room_level_after(r);
 
@@ -1181,28 +1181,30 @@ room_solo_message(struct room *r, const char *result, const char *reason,
 	if (why[0] >= 'a' && why[0] <= 'z')
 		why[0] = (char)(why[0] - 'a' + 'A');
 	if (strcmp(reason, "resignation") == 0)
-		snprintf(msg, sizeof msg,
+		proto_sentence(r->result, "message",
 		    "You gave up. Play again? Type restart to try again, or "
 		    "rematch for a new game.");
 	else if (strcmp(result, "solved") == 0 && next > 0)
-		snprintf(
-		    msg, sizeof msg, "Solved! %s. On to level %ld.", why, next);
+		proto_sentence(r->result, "message",
+		    "Solved! %s. On to level %ld.", why, next);
 	else if (strcmp(result, "solved") == 0)
-		snprintf(msg, sizeof msg,
+		proto_sentence(r->result, "message",
 		    "Solved! %s. Play again? Type restart to play it again, "
 		    "or rematch for a new game.",
 		    why);
 	else if (left > 1)
-		snprintf(msg, sizeof msg,
+		proto_sentence(r->result, "message",
 		    "%s: %d pieces remain. Play again? Type undo to take back "
 		    "a move, restart to try again, or rematch for a new game.",
 		    why, left);
 	else
-		snprintf(msg, sizeof msg,
+		proto_sentence(r->result, "message",
 		    "%s. Play again? Type undo to take back a move, restart "
 		    "to try again, or rematch for a new game.",
 		    why);
-	cJSON_AddStringToObject(r->result, "message", msg);
+	/* the reason is a phrase of its own, translated on its own */
+	if (strcmp(reason, "resignation") != 0)
+		proto_said_nest(r->result, 0, reason);
 }
 
 /* The game is over (in memory: room_commit, then room_end_announce). */

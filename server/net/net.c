@@ -1087,7 +1087,7 @@ net_shutdown(struct server *srv)
 		/* The event says it shuts down; the message adds what
 		 * people want to know (text mode: "The server is shutting
 		 * down: your games are saved..."). */
-		cJSON_AddStringToObject(ev, "message",
+		proto_sentence(ev, "message",
 		    "your games are saved; come back with hello NAME TOKEN "
 		    "when it is up again");
 		net_send_msg(c, ev);

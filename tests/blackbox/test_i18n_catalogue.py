@@ -106,6 +106,35 @@ def formats_of(path):
     return found, odd
 
 
+# Where a game's end gets its reason, a fixed phrase that is its own msgid
+# (the ended event's "reason", and an argument of a one-player game's
+# closing sentence): the games' statuses and the server's own ends.
+REASON_PATTERNS = [
+    re.compile(r"\breason\s*=\s*(" + RUN.pattern + ")"),
+    re.compile(r"\broom_end(?:_prepare)?\s*\([^;]*?,\s*(" + RUN.pattern +
+               r")\s*\)\s*;"),
+    re.compile(r'snprintf\(g->reason, sizeof g->reason, (' + RUN.pattern +
+               r')\)'),
+]
+# Tables and functions that hold reasons in rules/.
+REASON_BLOCKS = re.compile(r"_end_reason(?:\[\])?\s*(?:=\s*\{|\([^)]*\)\s*\{)"
+                           r"(.*?)\n\}", re.S)
+
+
+def reasons():
+    found = set()
+    files = sorted(glob.glob(os.path.join(ROOT, "server", "*", "*.c")) +
+                   glob.glob(os.path.join(ROOT, "rules", "*.c")))
+    for f in files:
+        src = strip_comments(open(f, encoding="utf-8").read())
+        for pat in REASON_PATTERNS:
+            found.update(unquote(m.group(1)) for m in pat.finditer(src))
+        for m in REASON_BLOCKS.finditer(src):
+            found.update(unquote(r) for r in RUN.findall(m.group(1)))
+    found.discard("")
+    return found
+
+
 def error_sentences():
     src = open(os.path.join(ROOT, "protocol", "errors.c")).read()
     return {unquote(m.group(1)) for m in re.finditer(
@@ -122,6 +151,7 @@ def server_formats():
         found |= fs
         odd += o
     found |= error_sentences()
+    found |= reasons()
     found.discard("%s")
     found.discard("ok")
     return found, odd

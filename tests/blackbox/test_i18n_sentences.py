@@ -5,7 +5,9 @@ Real error replies carry "msg" (the English printf format, the msgid) and
 "args", and formatting msg with args gives the English "message" exactly:
 an error with arguments, an error code's own sentence, and refused moves
 whose reasons come from the game's rules (solitaire and Ataxx), and a
-refused login, whose reason is passed along (conn_error_text). A
+refused login, whose reason is passed along (conn_error_text). The
+reason of a moves reply, and a one-player game's end, whose reason is a
+sentence of its own inside the sentence. A
 telnet client's lines stay as they were: no msgid in text mode.
 """
 
@@ -17,13 +19,40 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import Checks, Client, Server, args, login  # noqa: E402
 from test_telnet import Telnet  # noqa: E402
 
-# C's length modifiers, which Python's % does not take.
-LENGTH = re.compile(r"(%[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?)(?:hh|h|ll|l|z|j|t)")
+# A C printf conversion, as the server's formats have them.
+CONV = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?(?:hh|h|ll|l|z|j|t)?"
+                  r"([diouxXcsfgeE%])")
 
 
 def c_format(fmt, args):
-    """fmt (a C printf format) with args, as C would print it."""
-    return LENGTH.sub(r"\1", fmt) % tuple(args)
+    """fmt (a C printf format) with args, as C would print it; an argument
+    that is a sentence of its own ({msg, args}) is formatted the same way,
+    with a capital where it opens the sentence or follows '. ', '! ' or
+    '? ' (docs/PROTOCOL.md)."""
+    args = list(args)
+    out, at = "", 0
+    for m in CONV.finditer(fmt):
+        out += fmt[at:m.start()]
+        at = m.end()
+        flags, width, prec, conv = m.groups()
+        if conv == "%":
+            out += "%"
+            continue
+        spec = "%" + flags
+        if width == "*":
+            width = str(args.pop(0))
+        spec += width or ""
+        if prec == "*":
+            prec = str(args.pop(0))
+        if prec is not None:
+            spec += "." + prec
+        v = args.pop(0)
+        if isinstance(v, dict):
+            v = c_format(v["msg"], v["args"])
+            if m.start() == 0 or re.search(r"[.!?] $", fmt[:m.start()]):
+                v = v[:1].upper() + v[1:]
+        out += (spec + ("d" if conv in "iu" else conv)) % v
+    return out + fmt[at:]
 
 
 def reproduces(chk, rep, what, msg=None, key="message"):
@@ -88,6 +117,33 @@ def refused_moves(chk, port):
     a.close()
 
 
+def more_sentences(chk, port):
+    """A reply's reason, and a one-player ending whose reason is a
+    sentence of its own."""
+    a = login(port, "mvs")
+    room = a.call("create", game="ataxx", bot=1).get("room")
+    rep = a.call("moves", room=room, **{"from": "g7"})
+    chk.eq(rep.get("moves"), [], "black's g7 has no move for white")
+    reproduces(chk, rep, "the moves reply's reason",
+               "it is %s's turn, and no move of %s starts from %s (not a "
+               "%s piece, or it cannot move)", key="reason")
+    a.close()
+    c = login(port, "solend")
+    room = c.call("create", game="solitaire",
+                  options={"position": "3x3:oo./.../..o goal=2,2"}
+                  ).get("room")
+    c.call("move", room=room, move="1,1")
+    ev = c.event("ended")
+    reproduces(chk, ev, "a one-player game's end",
+               "%s: %d pieces remain. Play again? Type undo to take back "
+               "a move, restart to try again, or rematch for a new game.")
+    chk.eq((ev or {}).get("args"), [{"msg": "no move left", "args": []}, 2],
+           "the reason is a sentence of its own")
+    st = c.call("state", room=room).get("state", {})
+    reproduces(chk, st.get("result"), "the state's result")
+    c.close()
+
+
 def text_mode(chk, port):
     t = Telnet(port)
     t.until("hello")
@@ -108,6 +164,7 @@ def main():
     with Server(a.build) as s:
         errors(chk, s.port)
         refused_moves(chk, s.port)
+        more_sentences(chk, s.port)
         text_mode(chk, s.port)
     chk.done()
 

@@ -7,7 +7,7 @@
 // name, chat line and piece name goes in as text (textContent).
 
 import { Conn } from "./conn.js";
-import { t, getLang, setLang } from "./i18n.js";
+import { t, getLang, setLang, phrase } from "./i18n.js";
 import { drawBoard, moveTargets, moveSquares, squareName, squareAt, squareIsMove } from "./board.js";
 import { tourneyInit, renderTourneys, tourneyEvent } from "./tourney.js";
 import { confirmBox } from "./dialog.js";
@@ -924,7 +924,7 @@ function resultWords(res) {
   if (!res) return "";
   let what = res.result === "draw" ? t("draw_result") : res.result === "solved" ? t("solved") :
     res.result === "blocked" ? t("blocked") : t("wins", res.winner_name || res.winner);
-  if (res.reason) what += " (" + res.reason + ")";
+  if (res.reason) what += " (" + phrase(res.reason) + ")";
   const sc = res.scores ? Object.entries(res.scores) : [];
   if (sc.length === 2) what += ": " + sc.map(([k, v]) => k + " " + v).join(", ");
   return what;

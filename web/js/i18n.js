@@ -196,15 +196,21 @@ export function setLang(l) {
 const CONV = /%([-+ #0']*)(\*|\d+)?(?:\.(\*|\d+))?(?:hh|h|ll|l|z|j|t)?([diouxXcsfgeE%])/g;
 
 // fmt with args put in, one conversion after another (C's printf, for
-// the conversions the server's sentences use).
-export function printf(fmt, args) {
+// the conversions the server's sentences use). An argument that is a
+// sentence of its own, {msg, args}, is put in translated, with a capital
+// where it opens the sentence or follows ". ", "! " or "? ".
+export function printf(fmt, args, tr = (m) => m) {
   let i = 0;
   const next = () => args[i++];
-  return fmt.replace(CONV, (all, flags, width, prec, conv) => {
+  return fmt.replace(CONV, (all, flags, width, prec, conv, at, whole) => {
     if (conv === "%") return "%";
     if (width === "*") width = next();
     if (prec === "*") prec = next();
-    const v = next();
+    let v = next();
+    if (v && typeof v === "object" && typeof v.msg === "string") {
+      v = printf(tr(v.msg), Array.isArray(v.args) ? v.args : [], tr);
+      if (at === 0 || /[.!?] $/.test(whole.slice(0, at))) v = v.charAt(0).toUpperCase() + v.slice(1);
+    }
     let out;
     if (conv === "s" || conv === "c") out = String(v ?? "");
     else if ("xXo".includes(conv)) {
@@ -223,15 +229,30 @@ export function printf(fmt, args) {
   });
 }
 
+// The Spanish of a msgid, or the msgid itself (English) when there is none.
+function spanish(msgid) {
+  const es = sentencesEs[msgid];
+  return es === undefined ? msgid : es;
+}
+
+// A fixed phrase of the server (an ended game's reason, "board full") in
+// the page's language.
+export function phrase(text) {
+  return lang === "es" && typeof text === "string" ? spanish(text) : text;
+}
+
 // A message from the server with its sentence in the page's language:
-// the object's "message" (or, where it has none, its "text") is made
-// again from the Spanish of its "msg" with its "args". English, or a
-// msgid with no Spanish, leaves it as the server wrote it.
+// the object's "message" (or, where it has none, its "text", else its
+// "reason") is made again from the Spanish of its "msg" with its "args",
+// and so is the "message" of a "result" it holds (a one-player game's
+// end). English, or a msgid with no Spanish, leaves it as the server
+// wrote it.
 export function localize(m) {
-  if (lang !== "es" || !m || typeof m.msg !== "string" || !Array.isArray(m.args)) return m;
-  const fmt = sentencesEs[m.msg];
-  if (fmt === undefined) return m;
-  const key = typeof m.message === "string" ? "message" : typeof m.text === "string" ? "text" : null;
-  if (key) m[key] = printf(fmt, m.args);
+  if (lang !== "es" || !m || typeof m !== "object") return m;
+  if (m.result && typeof m.result === "object") localize(m.result);
+  if (m.state && typeof m.state === "object" && m.state.result) localize(m.state.result);
+  if (typeof m.msg !== "string" || !Array.isArray(m.args) || sentencesEs[m.msg] === undefined) return m;
+  const key = ["message", "text", "reason"].find((k) => typeof m[k] === "string");
+  if (key) m[key] = printf(sentencesEs[m.msg], m.args, spanish);
   return m;
 }
