@@ -578,16 +578,23 @@ amazons_describe_move(
 	const struct amazons_state *s = st;
 	char a[AMAZONS_SQNAME], b[AMAZONS_SQNAME], c[AMAZONS_SQNAME];
 
+	/* one format a side, so that each sentence is whole (rules_say) */
 	if (!amazons_move_ok(m)) {
-		snprintf(buf, len, "%s makes no move",
-		    rules_amazons.seat_names[s->turn]);
+		if (s->turn == 0)
+			rules_say(buf, len, "white makes no move");
+		else
+			rules_say(buf, len, "black makes no move");
 		return;
 	}
 	amazons_sqname(m.from, a);
 	amazons_sqname(m.to, b);
 	amazons_sqname(m.arg, c);
-	snprintf(buf, len, "%s moves %s to %s and shoots %s",
-	    rules_amazons.seat_names[s->turn], a, b, c);
+	if (s->turn == 0)
+		rules_say(
+		    buf, len, "white moves %s to %s and shoots %s", a, b, c);
+	else
+		rules_say(
+		    buf, len, "black moves %s to %s and shoots %s", a, b, c);
 }
 
 static void

@@ -538,22 +538,33 @@ static void
 ataxx_describe_move(const void *st, struct rules_move m, char *buf, size_t len)
 {
 	const struct ataxx_state *s = st;
-	const char *who =
-	    s->turn == ATAXX_WHITE ? "White player" : "Black player";
+	int white = s->turn == ATAXX_WHITE;
 	int from = ataxx_to_bit(s, m.from), to = ataxx_to_bit(s, m.to);
 	char a[ATAXX_NAME_LEN], b[ATAXX_NAME_LEN];
 
+	/* one format a side, so that each sentence is whole (rules_say) */
 	if (to < 0) {
-		snprintf(buf, len, "%s has no move and passes", who);
+		if (white)
+			rules_say(
+			    buf, len, "White player has no move and passes");
+		else
+			rules_say(
+			    buf, len, "Black player has no move and passes");
 		return;
 	}
 	ataxx_name(s, to, b);
 	if (from < 0) {
-		snprintf(buf, len, "%s clones at %s", who, b);
+		if (white)
+			rules_say(buf, len, "White player clones at %s", b);
+		else
+			rules_say(buf, len, "Black player clones at %s", b);
 		return;
 	}
 	ataxx_name(s, from, a);
-	snprintf(buf, len, "%s moves from %s to %s", who, a, b);
+	if (white)
+		rules_say(buf, len, "White player moves from %s to %s", a, b);
+	else
+		rules_say(buf, len, "Black player moves from %s to %s", a, b);
 }
 
 /* Count a clock up, stopping at the limit. */

@@ -265,6 +265,8 @@ void rules_said_vkeep(const char *fmt, va_list ap)
     __attribute__((format(printf, 1, 0)));
 void rules_seterr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+void rules_say(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 const struct rules_said *rules_said_of(const char *text);
 
 /* A small deterministic random generator for the games' generators. */

@@ -209,6 +209,21 @@ rules_seterr(char *err, size_t errlen, const char *fmt, ...)
 	snprintf(err, errlen, "%s", said_last.text);
 }
 
+/* rules_seterr for a move's sentence (describe_move): kept the same way,
+ * so that the server can send its msgid with it. */
+void
+rules_say(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (buf == NULL || len == 0)
+		return;
+	va_start(ap, fmt);
+	rules_said_vset(&said_last, fmt, ap);
+	va_end(ap);
+	snprintf(buf, len, "%s", said_last.text);
+}
+
 /* The msgid and arguments of text when it is the last reason rules_seterr
  * wrote on this thread (and was not cut short), else NULL. */
 const struct rules_said *

@@ -1324,11 +1324,11 @@ shifter_format_move(const void *st, struct rules_move m, char *buf, size_t len)
 	snprintf(buf, len, "%s", to);
 }
 
-/* "a" or "an" before a name. */
-static const char *
-shifter_article(const char *name)
+/* Does a name take "an" before it (not "a")? */
+static int
+shifter_takes_an(const char *name)
 {
-	return strchr("aeiouAEIOU", name[0]) != NULL ? "an" : "a";
+	return strchr("aeiouAEIOU", name[0]) != NULL;
 }
 
 static void
@@ -1342,15 +1342,22 @@ shifter_describe_move(
 	if (m.from < 0 || m.from >= SHIFTER_SQUARES || m.to < 0 ||
 	    m.to >= SHIFTER_SQUARES || s->board[m.from] == SHIFTER_EMPTY ||
 	    s->board[m.to] == SHIFTER_EMPTY) {
-		snprintf(buf, len, "no move");
+		rules_say(buf, len, "no move");
 		return;
 	}
 	a = shifter_word(s->kind[(int)s->board[m.from]].name);
 	b = shifter_word(s->kind[(int)s->board[m.to]].name);
 	shifter_sqname(m.from, from);
 	shifter_sqname(m.to, to);
-	snprintf(buf, len, "the %s on %s takes the %s on %s and becomes %s %s",
-	    a, from, b, to, shifter_article(b), b);
+	/* one format an article, so that the sentence is whole (rules_say) */
+	if (shifter_takes_an(b))
+		rules_say(buf, len,
+		    "the %s on %s takes the %s on %s and becomes an %s", a,
+		    from, b, to, b);
+	else
+		rules_say(buf, len,
+		    "the %s on %s takes the %s on %s and becomes a %s", a, from,
+		    b, to, b);
 }
 
 /* The mover leaves the board; the piece it took stays and is active. A

@@ -520,11 +520,11 @@ solitaire_describe_move(
 	if (len == 0)
 		return;
 	if (d < 0) {
-		snprintf(buf, len, "not a jump");
+		rules_say(buf, len, "not a jump");
 		return;
 	}
 	over = (m.from + m.to) / 2;
-	snprintf(buf, len, "peg %d,%d jumps %s over %d,%d to %d,%d",
+	rules_say(buf, len, "peg %d,%d jumps %s over %d,%d to %d,%d",
 	    m.from / s->cols + 1, m.from % s->cols + 1, solitaire_dirname[d],
 	    over / s->cols + 1, over % s->cols + 1, m.to / s->cols + 1,
 	    m.to % s->cols + 1);

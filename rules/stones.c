@@ -555,18 +555,16 @@ static void
 stones_describe_move(const void *st, struct rules_move m, char *buf, size_t len)
 {
 	const struct stones_state *s = st;
-	struct rules_out o;
 	char from[3], to[3];
 
 	stones_name(m.from, from);
 	stones_name(m.to, to);
-	rules_out_init(&o, buf, len);
 	if (m.from == RULES_NONE)
-		rules_out_add(
-		    &o, "player %d places a peg on %s", s->turn + 1, to);
+		rules_say(
+		    buf, len, "player %d places a peg on %s", s->turn + 1, to);
 	else
-		rules_out_add(
-		    &o, "player %d slides %s to %s", s->turn + 1, from, to);
+		rules_say(buf, len, "player %d slides %s to %s", s->turn + 1,
+		    from, to);
 }
 
 static void

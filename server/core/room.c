@@ -1375,6 +1375,8 @@ room_play(
 	}
 	cJSON_AddStringToObject(ev, "move", mv.notation);
 	cJSON_AddStringToObject(ev, "text", mv.sentence);
+	proto_said_add(
+	    ev, rules_said_of(mv.sentence)); /* a client translates */
 	{
 		struct rules_status st;
 

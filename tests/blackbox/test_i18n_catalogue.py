@@ -21,7 +21,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 CATALOGUE = os.path.join(ROOT, "web", "js", "sentences_es.js")
 # Each helper and the place of its format among its arguments.
 HELPERS = {"conn_error": 3, "proto_sentence": 2, "rules_seterr": 2,
-           "proto_errf": 2, "conn_error_text": 3, "player_failed": 4,
+           "proto_errf": 2, "rules_say": 2, "conn_error_text": 3, "player_failed": 4,
            "cmd_moderate_close": 2,
            "rules_said_set": 1}
 # Helpers that also pass along a reason made before (by proto_errf, whose

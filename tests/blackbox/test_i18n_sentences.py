@@ -6,7 +6,7 @@ Real error replies carry "msg" (the English printf format, the msgid) and
 an error with arguments, an error code's own sentence, and refused moves
 whose reasons come from the game's rules (solitaire and Ataxx), and a
 refused login, whose reason is passed along (conn_error_text). The
-reason of a moves reply, and a one-player game's end, whose reason is a
+reason of a moves reply, a move's sentence, and a one-player game's end, whose reason is a
 sentence of its own inside the sentence. A
 telnet client's lines stay as they were: no msgid in text mode.
 """
@@ -127,6 +127,11 @@ def more_sentences(chk, port):
     reproduces(chk, rep, "the moves reply's reason",
                "it is %s's turn, and no move of %s starts from %s (not a "
                "%s piece, or it cannot move)", key="reason")
+    rep = a.call("move", room=room, move="a7a5")
+    ev = a.event("moved")
+    reproduces(chk, ev, "a move's sentence", "White player moves from %s to %s",
+               key="text")
+    chk.eq((ev or {}).get("args"), ["a7", "a5"], "the squares are its args")
     a.close()
     c = login(port, "solend")
     room = c.call("create", game="solitaire",

@@ -23,9 +23,10 @@ FAST = ["--rate", "100000", "--burst", "100000"]
 TARGET = 250
 # What a lean moved event carries in a room without clocks.
 LEAN_KEYS = {"event", "room", "seq", "seat", "move", "turn", "scores"}
-# What the full form adds to it.
-FULL_KEYS = LEAN_KEYS | {"name", "text", "status", "position", "board",
-                         "clocks"}
+# What the full form adds to it (msg and args: the sentence's msgid and
+# its arguments, docs/PROTOCOL.md "Sentences in other languages").
+FULL_KEYS = LEAN_KEYS | {"name", "text", "msg", "args", "status", "position",
+                         "board", "clocks"}
 # One clone at f1 fills the board and takes black's last piece.
 LAST_MOVE = "xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxx1o x 0 1"
 
