@@ -108,14 +108,20 @@ def formats_of(path):
 
 # Where a game's end gets its reason, a fixed phrase that is its own msgid
 # (the ended event's "reason", and an argument of a one-player game's
-# closing sentence): the games' statuses and the server's own ends.
+# closing sentence): the games' statuses and the server's own ends; and
+# why a game is not rated (the result's "unrated", when it is a phrase).
 REASON_PATTERNS = [
     re.compile(r"\breason\s*=\s*(" + RUN.pattern + ")"),
     re.compile(r"\broom_end(?:_prepare)?\s*\([^;]*?,\s*(" + RUN.pattern +
                r")\s*\)\s*;"),
     re.compile(r'snprintf\(g->reason, sizeof g->reason, (' + RUN.pattern +
                r')\)'),
+    # why a game is not rated (the result's "unrated")
+    re.compile(r'(?<![>.])\bwhy = (' + RUN.pattern + r');'),
 ]
+# Functions whose every returned literal is such a phrase.
+PHRASE_FUNCS = re.compile(r"\n(?:rating_unrated\w*|\w+_end_reason)\([^)]*\)\n\{"
+                          r"(.*?)\n\}", re.S)
 # Tables and functions that hold reasons in rules/.
 REASON_BLOCKS = re.compile(r"_end_reason(?:\[\])?\s*(?:=\s*\{|\([^)]*\)\s*\{)"
                            r"(.*?)\n\}", re.S)
@@ -131,6 +137,9 @@ def reasons():
             found.update(unquote(m.group(1)) for m in pat.finditer(src))
         for m in REASON_BLOCKS.finditer(src):
             found.update(unquote(r) for r in RUN.findall(m.group(1)))
+        for m in PHRASE_FUNCS.finditer(src):
+            found.update(unquote(r.group(1)) for r in re.finditer(
+                r"\breturn\s+(" + RUN.pattern + ");", m.group(1)))
     found.discard("")
     return found
 

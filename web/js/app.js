@@ -767,7 +767,7 @@ function renderProfile() {
 // The rating line of a finished two-player game: "ana 1500 → 1338?".
 function ratedWords(res) {
   if (!res || res.rated === undefined) return "";
-  if (!res.rated) return t("not_rated", res.unrated || "");
+  if (!res.rated) return t("not_rated", phrase(res.unrated || ""));
   return t("rated_line", res.pool, (res.ratings || []).map((s) =>
     (s.name || "bot " + s.bot) + " " + s.before + " → " + s.after + (s.provisional ? "?" : "")).join(", "));
 }

@@ -2,11 +2,12 @@
 // Spanish (docs/PROTOCOL.md, "Sentences in other languages"): an error
 // reply (a name the server refuses) and a refused click (Stones' own
 // sentence for a three in a row while placing) are made again from their
-// msgid and args with web/js/sentences_es.js; in English they stay the
-// server's own. TABLERO_SHOTS=DIR saves the screenshots.
+// msgid and args with web/js/sentences_es.js, and a game's end reason and
+// why it is not rated are the server's fixed phrases in Spanish; in
+// English they stay the server's own. TABLERO_SHOTS=DIR saves the screenshots.
 
 import { Checks, args, runTest, newPage, login, loggedInPage, waitTurn,
-  text, clickSq, waitMoves, createRoom, until } from "./lib.mjs";
+  text, clickSq, waitMoves, createRoom, until, resign } from "./lib.mjs";
 
 const ck = new Checks();
 const a = args();
@@ -23,6 +24,25 @@ const noticeHas = (p, sel, want, what) => until(p, ([s, w]) =>
 async function spanish(p) {
   if ((await text(p, "#lang")) === "Español") await p.click("#lang");
   await until(p, () => document.documentElement.lang === "es", null, "Spanish");
+}
+
+// A game resigned before a move: the result's reason and why it is not
+// rated, the server's fixed phrases, in Spanish.
+async function resignedGame(browser, srv) {
+  const p = await loggedInPage(browser, srv.url, "esr");
+  await spanish(p);
+  await createRoom(p, "ataxx", {}, 1);
+  await waitTurn(p, "Te toca");
+  await resign(p);
+  await noticeHas(p, ".turn", "(abandono)", "the Spanish reason").catch(() => {});
+  ck.ok((await text(p, ".turn")).includes("(abandono)"),
+    "the end's reason is said in Spanish: " + await text(p, ".turn"));
+  await noticeHas(p, ".rating-change", "anulada", "why not rated").catch(() => {});
+  ck.ok((await text(p, ".rating-change") || "").includes("No puntuada: anulada: menos de dos jugadas por bando"),
+    "why it is not rated is said in Spanish: " + await text(p, ".rating-change"));
+  await shot(p, "web-spanish-ended");
+  ck.eq(p.errors, [], "no script errors (resigned game)");
+  await p.context().close();
 }
 
 // A name the server refuses: its error in Spanish, then in English.
@@ -74,7 +94,7 @@ async function refusedClick(browser, srv) {
 }
 
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["name", refusedName], ["click", refusedClick]]) {
+  for (const [name, fn] of [["name", refusedName], ["click", refusedClick], ["ended", resignedGame]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
