@@ -1196,13 +1196,60 @@ tourney_cap_count(struct tourney_cap *c)
 	}
 }
 
-/* Refuse a create past a cap (whose: "you organise", "your address has
- * made", "the server runs"), saying when to try again: when the first of
- * the open ones it counts expires (the reply's retry_after, in seconds),
- * else once one of them ends. */
+/* Whose cap a create is past. */
+enum tourney_capper { TOURNEY_CAP_MINE, TOURNEY_CAP_ADDR, TOURNEY_CAP_ALL };
+
+/* Why a create past who's cap of max is refused, into msg: to try again
+ * in min minutes, when first expires, or (first NULL) once one ends. One
+ * format each, so that a client can translate the sentence whole. */
+static void
+tourney_cap_why(char *msg, size_t len, enum tourney_capper who, int max,
+    long long min, const char *first)
+{
+	if (first != NULL && who == TOURNEY_CAP_MINE)
+		proto_errf(msg, len,
+		    "you organise %d tournaments not over already, the most "
+		    "there may be; try again in %lld min, when %s expires "
+		    "unless it is started",
+		    max, min, first);
+	else if (first != NULL && who == TOURNEY_CAP_ADDR)
+		proto_errf(msg, len,
+		    "your address has made %d tournaments not over already, "
+		    "the most there may be; try again in %lld min, when %s "
+		    "expires unless it is started",
+		    max, min, first);
+	else if (first != NULL)
+		proto_errf(msg, len,
+		    "the server runs %d tournaments not over already, the "
+		    "most there may be; try again in %lld min, when %s "
+		    "expires unless it is started",
+		    max, min, first);
+	else if (who == TOURNEY_CAP_MINE)
+		proto_errf(msg, len,
+		    "you organise %d tournaments not over already, the most "
+		    "there may be, and all are being played; try again once "
+		    "one of them ends",
+		    max);
+	else if (who == TOURNEY_CAP_ADDR)
+		proto_errf(msg, len,
+		    "your address has made %d tournaments not over already, "
+		    "the most there may be, and all are being played; try "
+		    "again once one of them ends",
+		    max);
+	else
+		proto_errf(msg, len,
+		    "the server runs %d tournaments not over already, the "
+		    "most there may be, and all are being played; try again "
+		    "once one of them ends",
+		    max);
+}
+
+/* Refuse a create past who's cap, saying when to try again: when the
+ * first of the open ones it counts expires (the reply's retry_after, in
+ * seconds), else once one of them ends. */
 static void
 tourney_cap_refuse(struct conn *c, const struct proto_request *req,
-    const struct tourney_cap *cap, const char *whose, int max)
+    const struct tourney_cap *cap, enum tourney_capper who, int max)
 {
 	char msg[320];
 	cJSON *rep;
@@ -1211,20 +1258,13 @@ tourney_cap_refuse(struct conn *c, const struct proto_request *req,
 		int64_t wait = cap->first_ms - clock_now_ms();
 		long long sec = wait > 0 ? (wait + 999) / 1000 : 1;
 
-		proto_errf(msg, sizeof msg,
-		    "%s %d tournaments not over already, the most there may "
-		    "be; try again in %lld min, when %s expires unless it is "
-		    "started",
-		    whose, max, (sec + 59) / 60, cap->first);
+		tourney_cap_why(
+		    msg, sizeof msg, who, max, (sec + 59) / 60, cap->first);
 		rep = proto_error_reply(req, PROTO_E_LIMIT_REACHED, msg);
 		conn_said(c, rep, msg);
 		proto_add_int(rep, "retry_after", sec);
 	} else {
-		proto_errf(msg, sizeof msg,
-		    "%s %d tournaments not over already, the most there may "
-		    "be, and all are being played; try again once one of them "
-		    "ends",
-		    whose, max);
+		tourney_cap_why(msg, sizeof msg, who, max, 0, NULL);
 		rep = proto_error_reply(req, PROTO_E_LIMIT_REACHED, msg);
 		conn_said(c, rep, msg);
 	}
@@ -1244,21 +1284,21 @@ tourney_caps_ok(struct conn *c, const struct proto_request *req)
 	tourney_cap_count(&mine);
 	if (mine.live >= TOURNEY_PER_ORGANISER) {
 		tourney_cap_refuse(
-		    c, req, &mine, "you organise", TOURNEY_PER_ORGANISER);
+		    c, req, &mine, TOURNEY_CAP_MINE, TOURNEY_PER_ORGANISER);
 		return -1;
 	}
 	if (addr != NULL) {
 		tourney_cap_count(&here);
 		if (here.live >= TOURNEY_PER_ADDRESS) {
-			tourney_cap_refuse(c, req, &here,
-			    "your address has made", TOURNEY_PER_ADDRESS);
+			tourney_cap_refuse(c, req, &here, TOURNEY_CAP_ADDR,
+			    TOURNEY_PER_ADDRESS);
 			return -1;
 		}
 	}
 	tourney_cap_count(&all);
 	if (all.live >= TOURNEY_LIVE_MAX) {
 		tourney_cap_refuse(
-		    c, req, &all, "the server runs", TOURNEY_LIVE_MAX);
+		    c, req, &all, TOURNEY_CAP_ALL, TOURNEY_LIVE_MAX);
 		return -1;
 	}
 	return 0;
