@@ -43,7 +43,7 @@ said_prefix(struct rules_said *s, const char **p, va_list *ap, int *ok)
 	const char *q = *p;
 	int prec = -1;
 
-	while (strchr("-+ #0'", *q) != NULL && *q != '\0')
+	while (*q != '\0' && strchr("-+ #0'", *q) != NULL)
 		q++;
 	if (*q == '*') {
 		if (s->nargs >= RULES_SAID_ARGS)
@@ -82,7 +82,7 @@ static int
 said_take(struct rules_said *s, const char **p, int prec, va_list *ap)
 {
 	const char *q = *p;
-	int l = 0, z = 0, h = 0;
+	int l = 0, z = 0;
 	struct rules_said_arg *a = &s->args[s->nargs];
 
 	for (;; q++) {
@@ -90,9 +90,7 @@ said_take(struct rules_said *s, const char **p, int prec, va_list *ap)
 			l++;
 		else if (*q == 'z' || *q == 'j' || *q == 't')
 			z = 1;
-		else if (*q == 'h')
-			h = 1;
-		else
+		else if (*q != 'h') /* a short is passed as an int */
 			break;
 	}
 	*p = q + 1;
@@ -130,7 +128,6 @@ said_take(struct rules_said *s, const char **p, int prec, va_list *ap)
 	default:
 		return -1;
 	}
-	(void)h;
 	return 0;
 }
 
