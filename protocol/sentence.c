@@ -10,33 +10,55 @@
 #include <stdarg.h>
 #include <string.h>
 
+/* The arguments of s as a JSON array; a string argument that is a
+ * sentence kept before (rules_said_inside) becomes {"msg","args"} of its
+ * own when nest is 1. NULL when out of memory. */
+static cJSON *
+sentence_args(const struct rules_said *s, int nest)
+{
+	cJSON *args = cJSON_CreateArray();
+	int i;
+
+	for (i = 0; args != NULL && i < s->nargs; i++) {
+		const struct rules_said_arg *a = &s->args[i];
+		const struct rules_said *in = nest && a->kind == RULES_SAID_STR
+		    ? rules_said_inside(rules_said_str(s, i), s)
+		    : NULL;
+		cJSON *v = in != NULL ? cJSON_CreateObject()
+		    : a->kind == RULES_SAID_STR
+		    ? cJSON_CreateString(rules_said_str(s, i))
+		    : a->kind == RULES_SAID_REAL
+		    ? cJSON_CreateNumber(a->real)
+		    : cJSON_CreateNumber((double)a->num);
+
+		if (in != NULL && v != NULL &&
+		    (cJSON_AddStringToObject(v, "msg", in->fmt) == NULL ||
+		        !cJSON_AddItemToObject(
+		            v, "args", sentence_args(in, 0)))) {
+			cJSON_Delete(v);
+			v = NULL;
+		}
+		if (v == NULL || !cJSON_AddItemToArray(args, v)) {
+			cJSON_Delete(v);
+			cJSON_Delete(args);
+			return NULL;
+		}
+	}
+	return args;
+}
+
 /* Add "msg" and "args" from s to o (nothing when s kept no msgid, or its
  * msgid is a bare "%s" that says nothing); 0, or -1 when out of memory. */
 int
 proto_said_add(cJSON *o, const struct rules_said *s)
 {
 	cJSON *args;
-	int i;
 
 	if (s == NULL || s->fmt == NULL || strcmp(s->fmt, "%s") == 0)
 		return 0;
-	args = cJSON_CreateArray();
+	args = sentence_args(s, 1);
 	if (args == NULL)
 		return -1;
-	for (i = 0; i < s->nargs; i++) {
-		const struct rules_said_arg *a = &s->args[i];
-		cJSON *v = a->kind == RULES_SAID_STR
-		    ? cJSON_CreateString(rules_said_str(s, i))
-		    : a->kind == RULES_SAID_REAL
-		    ? cJSON_CreateNumber(a->real)
-		    : cJSON_CreateNumber((double)a->num);
-
-		if (v == NULL || !cJSON_AddItemToArray(args, v)) {
-			cJSON_Delete(v);
-			cJSON_Delete(args);
-			return -1;
-		}
-	}
 	if (cJSON_AddStringToObject(o, "msg", s->fmt) == NULL) {
 		cJSON_Delete(args);
 		return -1;

@@ -268,6 +268,8 @@ void rules_seterr(char *err, size_t errlen, const char *fmt, ...)
 void rules_say(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const struct rules_said *rules_said_of(const char *text);
+const struct rules_said *rules_said_inside(
+    const char *text, const struct rules_said *outer);
 
 /* A small deterministic random generator for the games' generators. */
 struct rules_rng {

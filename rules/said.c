@@ -12,8 +12,18 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The last reason rules_seterr wrote on this thread. */
-static _Thread_local struct rules_said said_last;
+/* The last reason rules_seterr wrote on this thread, and the one before
+ * it (a reason often wraps the one before: "option 'position': %s"). */
+static _Thread_local struct rules_said said_last, said_prev;
+
+/* Keep the sentence fmt makes with ap as the last, the last as the one
+ * before. */
+static void
+said_keep(const char *fmt, va_list ap)
+{
+	said_prev = said_last;
+	rules_said_vset(&said_last, fmt, ap);
+}
 
 /* Keep n bytes of s as the next string argument; 0, or -1 when the pool
  * has no room left (the sentence then has no msgid). */
@@ -188,7 +198,7 @@ rules_said_str(const struct rules_said *s, int i)
 void
 rules_said_vkeep(const char *fmt, va_list ap)
 {
-	rules_said_vset(&said_last, fmt, ap);
+	said_keep(fmt, ap);
 }
 
 /* Format a reason into a caller's buffer, always NUL-terminated, and keep
@@ -201,7 +211,7 @@ rules_seterr(char *err, size_t errlen, const char *fmt, ...)
 	if (err == NULL || errlen == 0)
 		return;
 	va_start(ap, fmt);
-	rules_said_vset(&said_last, fmt, ap);
+	said_keep(fmt, ap);
 	va_end(ap);
 	snprintf(err, errlen, "%s", said_last.text);
 }
@@ -216,7 +226,7 @@ rules_say(char *buf, size_t len, const char *fmt, ...)
 	if (buf == NULL || len == 0)
 		return;
 	va_start(ap, fmt);
-	rules_said_vset(&said_last, fmt, ap);
+	said_keep(fmt, ap);
 	va_end(ap);
 	snprintf(buf, len, "%s", said_last.text);
 }
@@ -230,4 +240,21 @@ rules_said_of(const char *text)
 	    strcmp(said_last.text, text) != 0)
 		return NULL;
 	return &said_last;
+}
+
+/* The sentence kept on this thread (the last or the one before) whose
+ * text is an argument of outer, for a client to translate inside it; NULL
+ * when there is none, or it is outer itself. */
+const struct rules_said *
+rules_said_inside(const char *text, const struct rules_said *outer)
+{
+	const struct rules_said *kept[] = {&said_last, &said_prev};
+	size_t i;
+
+	for (i = 0; i < sizeof kept / sizeof kept[0]; i++)
+		if (kept[i] != outer && kept[i]->fmt != NULL &&
+		    strcmp(kept[i]->fmt, "%s") != 0 && text != NULL &&
+		    strcmp(kept[i]->text, text) == 0)
+			return kept[i];
+	return NULL;
 }

@@ -5,7 +5,8 @@ Real error replies carry "msg" (the English printf format, the msgid) and
 "args", and formatting msg with args gives the English "message" exactly:
 an error with arguments, an error code's own sentence, and refused moves
 whose reasons come from the game's rules (solitaire and Ataxx), and a
-refused login, whose reason is passed along (conn_error_text). The
+refused login, whose reason is passed along (conn_error_text), and a
+reason that wraps the game's own (a sentence inside the sentence). The
 reason of a moves reply, a move's sentence, and a one-player game's end, whose reason is a
 sentence of its own inside the sentence. A
 telnet client's lines stay as they were: no msgid in text mode.
@@ -77,6 +78,13 @@ def errors(chk, port):
                "unknown command '%s' (help lists them)")
     rep = c.call("join")
     reproduces(chk, rep, "join in no room")
+    rep = c.call("create", game="solitaire",
+                 options={"position": "3x3:oo./..x/..o goal=2,2"})
+    reproduces(chk, rep, "a bad position", "option 'position': %s")
+    chk.eq((rep.get("args") or [None])[0],
+           {"msg": "position: row %d, cell %d: '%c' is not #, . or o",
+            "args": [2, 3, "x"]},
+           "the game's reason is a sentence inside the sentence")
     c.close()
     c = Client(port)
     rep = c.call("hello", name="ana", token="0" * 32)

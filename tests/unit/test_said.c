@@ -111,6 +111,23 @@ test_said_last(void)
 	/* a later reason replaces it */
 	rules_seterr(err, sizeof err, "the game is over");
 	CHECK(rules_said_of("no peg at 4,4") == NULL);
+	/* a reason that wraps the one before has it inside */
+	{
+		char inner[RULES_ERR_MAX];
+		char *j;
+		cJSON *o = cJSON_CreateObject();
+
+		rules_seterr(inner, sizeof inner, "rank %d is empty", 3);
+		rules_seterr(err, sizeof err, "option 'position': %s", inner);
+		CHECK_STR(err, "option 'position': rank 3 is empty");
+		proto_said_add(o, rules_said_of(err));
+		j = cJSON_PrintUnformatted(o);
+		CHECK_STR(j,
+		    "{\"msg\":\"option 'position': %s\",\"args\":"
+		    "[{\"msg\":\"rank %d is empty\",\"args\":[3]}]}");
+		free(j);
+		cJSON_Delete(o);
+	}
 	/* protocol's reasons are kept the same way */
 	proto_errf(err, sizeof err, "field '%s' is required", "name");
 	s = rules_said_of(err);
