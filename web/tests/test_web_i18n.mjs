@@ -93,6 +93,27 @@ async function refusedClick(browser, srv) {
   for (const p of [x, y]) await p.context().close();
 }
 
+// The page's printf and localize alone (in node, the page's language
+// Spanish): every conversion the server uses, a sentence inside a
+// sentence with its capital, a msgid with no Spanish left as it was.
+async function printfAlone() {
+  globalThis.localStorage = { getItem: () => "es", setItem: () => {} };
+  const { printf, localize } = await import("../js/i18n.js");
+  ck.eq(printf("%c%.*s|%04lX|%#x|%5d|%-4s|%lld|%zu|%%", ["q", 1, "9x", 8294, 255, 9, "ab", -3, 4]),
+    "q9|2066|0xff|    9|ab  |-3|4|%", "printf as C's, for the server's conversions");
+  const ended = localize({ event: "ended", reason: "no move left",
+    message: "No move left: 2 pieces remain. Play again? Type undo to take back a move, restart to try again, or rematch for a new game.",
+    msg: "%s: %d pieces remain. Play again? Type undo to take back a move, restart to try again, or rematch for a new game.",
+    args: [{ msg: "no move left", args: [] }, 2] });
+  ck.eq(ended.message, "No queda ninguna jugada: quedan 2 piezas. ¿Otra vez? Escribe undo para deshacer una jugada, restart para volver a intentarlo o rematch para una partida nueva.",
+    "a sentence inside a sentence, with its capital");
+  ck.eq(ended.reason, "no move left", "the reason a page compares is left as it is");
+  ck.eq(localize({ message: "new words", msg: "new %s", args: ["words"] }).message, "new words",
+    "a msgid with no Spanish stays English");
+}
+
+try { await printfAlone(); } catch (e) { ck.ok(false, "printf: " + (e && e.stack || e)); }
+
 await runTest(ck, a.build, async (browser, srv) => {
   for (const [name, fn] of [["name", refusedName], ["click", refusedClick], ["ended", resignedGame]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
