@@ -123,6 +123,7 @@ cluster_tell(struct conn *c, const char *room, const char *what)
 	else
 		cJSON_AddNullToObject(ev, "room");
 	cJSON_AddStringToObject(ev, "message", what);
+	conn_said(c, ev, what); /* its msgid: a fixed sentence */
 	srv->out_free = 1;
 	net_send_msg(c, ev);
 	srv->out_free = was;

@@ -22,11 +22,12 @@ CATALOGUE = os.path.join(ROOT, "web", "js", "sentences_es.js")
 # Each helper and the place of its format among its arguments.
 HELPERS = {"conn_error": 3, "proto_sentence": 2, "rules_seterr": 2,
            "proto_errf": 2, "rules_say": 2, "conn_error_text": 3, "player_failed": 4,
-           "cmd_moderate_close": 2,
+           "cmd_moderate_close": 2, "cluster_tell": 2,
            "rules_said_set": 1}
 # Helpers that also pass along a reason made before (by proto_errf, whose
 # formats are found where it is called): a variable there is no format.
-PASSERS = {"conn_error_text", "player_failed", "cmd_moderate_close"}
+PASSERS = {"conn_error_text", "player_failed", "cmd_moderate_close",
+           "cluster_tell"}
 STR = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 RUN = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:\s*"(?:[^"\\\n]|\\.)*")*')
 CHR = re.compile(r"'(?:[^'\\]|\\.)*'")
@@ -36,6 +37,9 @@ CONV = re.compile(r"%[-+ #0']*(?:\*|\d+)?(?:\.(?:\*|\d+))?(?:hh|h|ll|l|z|j|t)?"
 
 
 def strip_comments(src):
+    """src without comments, its lines spliced at a backslash (as C's
+    translation phases do before anything else)."""
+    src = src.replace("\\\n", "")
     return re.sub(r"/\*.*?\*/", lambda m: " " * len(m.group(0)), src,
                   flags=re.S)
 
@@ -76,12 +80,27 @@ def call_args(src, pos):
     return out
 
 
+def defines_in(paths):
+    """Every #define NAME "literal" in the files at paths."""
+    out = {}
+    for path in paths:
+        src = strip_comments(open(path, encoding="utf-8").read())
+        out.update({m.group(1): unquote(m.group(2)) for m in re.finditer(
+            r"#define\s+(\w+)\s+(" + RUN.pattern + ")", src)})
+    return out
+
+
+DEFINES = defines_in(sorted(
+    glob.glob(os.path.join(ROOT, "server", "*", "*.[ch]")) +
+    glob.glob(os.path.join(ROOT, "protocol", "*.[ch]")) +
+    glob.glob(os.path.join(ROOT, "rules", "*.[ch]"))))
+
+
 def formats_of(path):
     """Every format string given to a helper in the file at path, with
     the names of formats that are not literals (must be none)."""
     src = strip_comments(open(path, encoding="utf-8").read())
-    defines = {m.group(1): unquote(m.group(2)) for m in re.finditer(
-        r"#define\s+(\w+)\s+(" + RUN.pattern + ")", src)}
+    defines = DEFINES
     found, odd = set(), []
     pat = re.compile(r"\b(" + "|".join(HELPERS) + r")\s*\(")
     for m in pat.finditer(src):
