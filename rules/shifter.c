@@ -28,8 +28,10 @@
  * step that is off the board. */
 #define SHIFTER_INT_DIGITS 9
 
-static const char shifter_row_hint[] =
-    "expected a board row of 8 squares, each . or a piece letter";
+/* A macro, not an array: the sentences it ends are whole formats, each
+ * its own msgid (docs/PROTOCOL.md). */
+#define SHIFTER_ROW_HINT                                                       \
+	"expected a board row of 8 squares, each . or a piece letter"
 
 /* The square's name ("e4") into buf, at least 3 bytes. */
 static void
@@ -818,8 +820,7 @@ shifter_layout_row(struct shifter_layout *l, int row, const char *p, size_t n,
 	int i;
 
 	if (n != SHIFTER_SIDE) {
-		rules_seterr(
-		    err, errlen, "line %d: %s", lineno, shifter_row_hint);
+		rules_seterr(err, errlen, "line %d: " SHIFTER_ROW_HINT, lineno);
 		return -1;
 	}
 	for (i = 0; i < SHIFTER_SIDE; i++) {
@@ -827,8 +828,8 @@ shifter_layout_row(struct shifter_layout *l, int row, const char *p, size_t n,
 		int sq = row * SHIFTER_SIDE + i;
 
 		if (c != '.' && !shifter_is_upper(c) && !shifter_is_lower(c)) {
-			rules_seterr(err, errlen, "line %d: %s", lineno,
-			    shifter_row_hint);
+			rules_seterr(
+			    err, errlen, "line %d: " SHIFTER_ROW_HINT, lineno);
 			return -1;
 		}
 		if (shifter_is_lower(c)) {

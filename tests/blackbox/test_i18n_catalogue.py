@@ -114,7 +114,10 @@ def formats_of(path):
         at = HELPERS[m.group(1)]
         if len(args) <= at:
             continue
-        fmt = args[at]
+        # a #define'd literal in the format is its text (C joins them)
+        fmt = re.sub(r"\b[A-Z][A-Z0-9_]*\b", lambda d: json.dumps(
+            DEFINES[d.group(0)]) if d.group(0) in DEFINES and
+            d.group(0) != args[at] else d.group(0), args[at])
         runs = RUN.findall(fmt)
         if runs:
             found.update(unquote(r) for r in runs)
