@@ -7,8 +7,8 @@
  * failed group fail too; "hold" stops the next commit before it begins
  * (it writes "holding" there, then waits while the file says so), as a
  * stalled database would; "readhold" stops the next page read of
- * finished games the same way ("readholding"), as a slow read would. docs/HACKING.md, "Storage faults". Without the
- * variable, never.
+ * finished games the same way ("readholding"), as a slow read would.
+ * docs/HACKING.md, "Storage faults". Without the variable, never.
  */
 #ifndef TABLERO_STORE_FAULT_H
 #define TABLERO_STORE_FAULT_H

@@ -25,8 +25,8 @@ struct store {
 	char *where;
 	int flags;
 	pthread_mutex_t own;
-	pthread_mutex_t *mu; /* &own, or the writer's when shared */
-	int shared;          /* conn is the writer's: not closed here */
+	pthread_mutex_t *mu;      /* &own, or the writer's when shared */
+	int shared;               /* conn is the writer's: not closed here */
 	struct store_fault fault; /* a reader's: test-only (fault.h) */
 };
 
