@@ -8,7 +8,7 @@
 
 import { Conn } from "./conn.js";
 import { t, getLang, setLang } from "./i18n.js";
-import { drawBoard, moveTargets, moveSquares, squareName, squareAt, squareIsMove } from "./board.js";
+import { drawBoard, moveTargets, moveSquares, squareName, squareAt, squareIsMove, premoveGame, premoveStep } from "./board.js";
 import { tourneyInit, renderTourneys, tourneyEvent } from "./tourney.js";
 import { confirmBox } from "./dialog.js";
 import { sound, soundOn, setSoundOn, moveKind } from "./sound.js";
@@ -32,6 +32,7 @@ const S = {
   ratingsGame: null, profile: null, inbox: [], clockStopped: null,
   pwFor: null, // a registered name this browser has no token for: ask its password
   pwOpen: false, // the form that sets the password is open
+  pre: null, // a premove: {room, squares, move (null while being picked)}
 };
 const ID_KEY = "tablero.id";
 
@@ -125,6 +126,9 @@ async function enterRoom(id, wantSeat = false) {
 
 function setState(st) {
   S.room = st;
+  // a premove lives while its room's game is played
+  if (S.pre && (S.pre.room !== st.room || st.status !== "playing")) S.pre = null;
+  if (S.roomId !== st.room) S.preNote = "";
   keptChat(st);
   if (st.seats && st.seats.length === 2) S.ratingsGame = st.game; // the lobby's ratings show it
   S.stateAt = Date.now();
@@ -217,14 +221,15 @@ function onEvent(ev) {
     case "takeback_declined":
       S.takeback = null; S.declined = t("takeback_declined", ev.name || ev.seat); refresh(); return;
     case "started":
-      // whether the game will be rated is said here (and not in `state`)
+      // whether the game will be rated is said here (and in `state`)
       if (ev.rated !== undefined) S.rated = { room: ev.room, rated: ev.rated };
-      clearOffers(); refresh(); return;
+      S.pre = null; clearOffers(); refresh(); return;
     case "welcome": case "shutdown":
       return;
     default:
       if (["moved", "ended", "undone"].includes(ev.event)) clearOffers();
-      if (ev.event === "moved") { S.lastMoved = ev; sound(moveKind(S.room && S.room.board, ev.board)); }
+      if (ev.event === "moved") { S.lastMoved = ev; sound(moveKind(S.room && S.room.board, ev.board)); premoveFire(ev); }
+      else if (S.pre) S.pre = null; // a take-back or the end: the premove was for another position
       if (ev.event === "ended") { levelWon(ev); sound("end"); }
       refresh();
   }
@@ -232,6 +237,11 @@ function onEvent(ev) {
 
 function clearOffers() {
   S.drawOffer = null; S.takeback = null; S.declined = "";
+}
+
+// The premove's word and the offers pending, when no error is shown.
+function noteWords() {
+  return [S.preNote, offerWords()].filter(Boolean).join(" ");
 }
 
 // The offers pending in words, for both sides and the watchers.
@@ -359,7 +369,7 @@ async function onSquare(sq) {
 async function chooseSquare(sq) {
   const st = S.room;
   if (S.replay && st.status !== "ended") { S.notice = t("viewing_no_move"); renderRoom(); return; }
-  if (!myTurn()) { notYourTurn(st); return; }
+  if (!myTurn()) { if (!premoveClick(st, sq)) notYourTurn(st); return; }
   S.notice = "";
   const sel = S.sel;
   if (sel) {
@@ -393,6 +403,80 @@ async function chooseSquare(sq) {
   S.sel = { src: sq, cands, prefix: [] };
   renderRoom();
 }
+
+// ---- premove: a move chosen while the opponent is to move ----
+
+// Whether a click by this player now picks a premove: a two-player game
+// being played, the opponent to move, the game as it is (not a replay).
+function premoveNow(st) {
+  return st.status === "playing" && st.seats.length === 2 && !S.replay && !S.viewOnly &&
+    premoveGame(st.game) && seatOfMe(st) >= 0 && !myTurn();
+}
+
+// A click on sq while the opponent is to move: a square of the premove
+// being picked (its last one again takes it back), or, once one is
+// chosen, a click elsewhere that cancels it. False when sq starts no
+// premove (the caller says whose turn it is).
+function premoveClick(st, sq) {
+  if (!premoveNow(st)) return false;
+  const pre = S.pre && S.pre.room === st.room ? S.pre : null;
+  if (pre && pre.move) { premoveCancel(); return true; }
+  const squares = pre ? pre.squares : [];
+  if (squares.length && squares[squares.length - 1] === sq) {
+    squares.pop();
+    if (!squares.length) S.pre = null;
+    renderRoom();
+    return true;
+  }
+  let next = squares.concat([sq]);
+  let step = premoveStep(st.game, st.board, seatOfMe(st), next);
+  if (!step && squares.length) { next = [sq]; step = premoveStep(st.game, st.board, seatOfMe(st), next); }
+  if (!step) {
+    if (pre) { premoveCancel(); return true; }
+    return false;
+  }
+  S.pre = { room: st.room, squares: next, move: step.move || null };
+  const s = st.seats.find((x) => x.seat === st.turn);
+  const who = s && (s.name || (s.bot ? "bot " + s.bot : "")) || st.turn;
+  S.notice = "";
+  S.preNote = step.move ? t("premove_set", step.move, who) : t("premove_picking", who);
+  renderRoom();
+  return true;
+}
+
+// Drop the premove (Escape, a click elsewhere); say so when there was one.
+function premoveCancel() {
+  if (!S.pre) return;
+  S.pre = null;
+  S.preNote = t("premove_cancelled");
+  renderRoom();
+}
+
+// The opponent has moved (ev, a `moved` event): when it is now this
+// player's turn, the premove is played if the server's `moves` from its
+// square still holds it, else dropped with a word. One half picked is
+// forgotten.
+async function premoveFire(ev) {
+  const pre = S.pre, st = S.room;
+  if (!pre || !st || pre.room !== ev.room) return;
+  const i = seatOfMe(st);
+  if (i < 0 || !ev.turn || ev.turn !== st.seats[i].seat) return; // Stones' placements: the opponent goes on
+  S.pre = null;
+  S.preNote = "";
+  if (!pre.move) return;
+  const r = await conn.send("moves", { room: pre.room, from: pre.squares[0] });
+  const legal = r.ok && r.moves.some((m) => m.toLowerCase() === pre.move.toLowerCase());
+  if (!legal) { S.preNote = t("premove_dropped", pre.move); renderRoom(); return; }
+  const m = await conn.send("move", { room: pre.room, move: pre.move });
+  S.preNote = m.ok ? t("premove_played", pre.move) : t("premove_dropped", pre.move);
+  renderRoom();
+}
+
+// Escape, and a click anywhere but on the board, cancel a premove.
+document.addEventListener("keydown", (e) => { if (e.key === "Escape" && S.pre) premoveCancel(); });
+document.addEventListener("click", (e) => {
+  if (S.pre && !(e.target.closest && e.target.closest(".board, .actions .flip"))) premoveCancel();
+});
 
 // A Shape Shifter level won: the server starts the next one at once; the
 // page shows the won board and says so until the player goes on.
@@ -487,6 +571,7 @@ function autoSelect() {
 async function play(move) {
   const st = S.room;
   S.sel = null;
+  S.preNote = "";
   const r = await conn.send("move", { room: st.room, move });
   if (!r.ok) { S.notice = r.message || r.error; renderRoom(); }
   else S.notice = "";
@@ -998,7 +1083,8 @@ function renderRoom() {
   const shown = at === null ? hist.length : at - since;
   const last = shown > 0 && hist[shown - 1] ? hist[shown - 1].move : null;
   const view = { lit: new Set(), jump: new Set(), chosen: new Set(), last: new Set(moveSquares(st.game, last)),
-    flip: flipped(st), focus: S.kbSq, onFocus: (sq) => { S.kbSq = sq; }, names: shifterNames(st) };
+    flip: flipped(st), focus: S.kbSq, onFocus: (sq) => { S.kbSq = sq; }, names: shifterNames(st),
+    pre: S.pre && S.pre.room === st.room ? new Set(S.pre.squares) : null };
   if (S.sel) {
     const n = S.sel.prefix.length;
     view.chosen.add(S.sel.src);
@@ -1081,7 +1167,7 @@ function renderRoom() {
       (st.options && st.options.level != null ? " · " + t("level", st.options.level) : "")),
     el("p", { class: "turn", role: "status", "aria-live": "polite" }, turnWords(st)),
     st.status === "ended" && st.result && st.result.rated !== undefined ? el("p", { class: "rating-change" }, ratedWords(st.result)) : "",
-    el("p", { class: "notice" + (S.notice ? "" : " info offers"), role: "alert" }, S.notice || offerWords()),
+    el("p", { class: "notice" + (S.notice ? "" : " info offers"), role: "alert" }, S.notice || noteWords()),
     S.hint ? el("p", { class: "hint" }, S.hint) : "",
     seats,
     el("div", { class: "board-wrap" }, drawBoard(st.game, board, view, onSquare)),
