@@ -129,6 +129,7 @@ function setState(st) {
   // a premove lives while its room's game is played
   if (S.pre && (S.pre.room !== st.room || st.status !== "playing")) S.pre = null;
   if (S.roomId !== st.room) S.preNote = "";
+  stateOffers(st);
   keptChat(st);
   if (st.seats && st.seats.length === 2) S.ratingsGame = st.game; // the lobby's ratings show it
   S.stateAt = Date.now();
@@ -222,7 +223,7 @@ function onEvent(ev) {
       S.takeback = null; S.declined = t("takeback_declined", ev.name || ev.seat); refresh(); return;
     case "started":
       // whether the game will be rated is said here (and in `state`)
-      if (ev.rated !== undefined) S.rated = { room: ev.room, rated: ev.rated };
+      if (ev.rated !== undefined) S.rated = { room: ev.room, rated: ev.rated, unrated: ev.unrated || "" };
       S.pre = null; clearOffers(); refresh(); return;
     case "welcome": case "shutdown":
       return;
@@ -233,6 +234,20 @@ function onEvent(ev) {
       if (ev.event === "ended") { levelWon(ev); sound("end"); }
       refresh();
   }
+}
+
+// What the state says of the offers pending and of rating (a reload, a
+// join, a watcher come late): the state is the truth, the events only
+// say it sooner. An older server without these fields changes nothing.
+function stateOffers(st) {
+  const who = (seat) => {
+    if (!seat) return null;
+    const s = st.seats.find((x) => x.seat === seat);
+    return s ? (s.name || "bot") : null;
+  };
+  if ("draw_offer" in st) S.drawOffer = who(st.draw_offer);
+  if ("takeback_offer" in st) S.takeback = who(st.takeback_offer);
+  if (typeof st.rated === "boolean") S.rated = { room: st.room, rated: st.rated, unrated: st.unrated || "" };
 }
 
 function clearOffers() {
@@ -250,7 +265,8 @@ function offerWords() {
   if (S.drawOffer) out.push(S.drawOffer === S.me ? t("draw_pending") : t("draw_offered", S.drawOffer));
   if (S.takeback) out.push(S.takeback === S.me ? t("takeback_pending") : t("takeback_offered", S.takeback));
   if (S.declined) out.push(S.declined);
-  return out.join(" ");
+  // each its own sentence ("ana offers a draw" has no stop of its own)
+  return out.map((x) => /[.!?…]$/.test(x) ? x : x + ".").join(" ");
 }
 
 // ---- the inbox: what comes to this player outside any room ----
@@ -1116,7 +1132,10 @@ function renderRoom() {
     if (st.seats.length === 2) {
       if (playing) {
         grave.append(el("button", { type: "button", class: "resign", onclick: () => endGameAsked("resign") }, t("resign")));
-        if (S.drawOffer && S.drawOffer !== S.me) {
+        // no draw button in a game without draws (Amazons): `games`
+        // says which, as the server refuses them there
+        if (!drawsIn(st.game)) { /* nothing to offer */ }
+        else if (S.drawOffer && S.drawOffer !== S.me) {
           b("accept_draw", () => act("draw", { action: "accept" }));
           b("decline_draw", () => act("draw", { action: "decline" }));
         } else if (S.drawOffer === S.me) pending("draw_offered_btn", "offer_draw");
@@ -1129,15 +1148,19 @@ function renderRoom() {
         if (st.seats.some((s, i) => i !== mine && s.name && !s.connected)) b("claim", () => act("claim"));
       }
     } else {
-      b("undo", () => act("undo"));
+      // the buttons the server would refuse are not shown: Undo with
+      // no move made, Next level after the last one
+      if ((st.history_total ?? hist.length) > 0) b("undo", () => act("undo"));
       b("restart", () => act("restart"));
       if (playing) b("hint", () => act("hint"));
       // on after a solved level only (a lost one is retried: Undo, Restart)
-      if (st.status === "ended" && st.result && st.result.result === "solved" && st.options && st.options.level != null)
+      if (st.status === "ended" && st.result && st.result.result === "solved" && st.options && st.options.level != null &&
+        Number(st.options.level) < levelMax(st.game))
         b("next_level", () => act("next"));
     }
     // a one-player game starts again with Restart (or Next level)
-    if (st.status === "ended" && st.seats.length === 2) b("rematch", () => act("rematch"));
+    // (a tournament pairs its next round: the server refuses a rematch)
+    if (st.status === "ended" && st.seats.length === 2 && !st.tourney) b("rematch", () => act("rematch"));
   }
   if (st.seats.length === 2) b("flip", toggleFlip);
   b("save", save);
@@ -1165,6 +1188,7 @@ function renderRoom() {
   box.replaceChildren(
     el("h2", { class: "room-title" }, gameTitle(st.game) + " · " + st.room +
       (st.options && st.options.level != null ? " · " + t("level", st.options.level) : "")),
+    roomTags(st),
     el("p", { class: "turn", role: "status", "aria-live": "polite" }, turnWords(st)),
     st.status === "ended" && st.result && st.result.rated !== undefined ? el("p", { class: "rating-change" }, ratedWords(st.result)) : "",
     el("p", { class: "notice" + (S.notice ? "" : " info offers"), role: "alert" }, S.notice || noteWords()),
@@ -1184,6 +1208,34 @@ function renderRoom() {
   moves.scrollTop = current ? current.offsetTop - moves.offsetTop - moves.clientHeight / 2 : moves.scrollHeight;
   const again = keep && box.querySelector(keep);
   if (again) again.focus({ preventScroll: true });
+}
+
+// Whether game takes draw offers (`games`' draw_offers; a server without
+// the field: yes).
+function drawsIn(game) {
+  const g = S.games.find((x) => x.name === game);
+  return !g || g.draw_offers !== false;
+}
+
+// The last level of a game with levels (its `level` option's max), or
+// Infinity when `games` does not say.
+function levelMax(game) {
+  const g = S.games.find((x) => x.name === game);
+  const o = g && g.options.find((x) => x.name === "level");
+  return o && o.max != null ? Number(o.max) : Infinity;
+}
+
+// The room's game in a word or two: rated or not (and why not), and the
+// tournament it belongs to; "" when there is nothing to say yet (a
+// two-player game not started, a one-player game).
+function roomTags(st) {
+  const tags = [];
+  const r = S.rated && S.rated.room === st.room ? S.rated : null;
+  if (st.seats.length === 2 && r)
+    tags.push(el("span", { class: "rated-label " + (r.rated ? "rated" : "unrated"), title: r.unrated || "" },
+      r.rated ? t("room_rated") : r.unrated ? t("room_unrated_why", r.unrated) : t("room_unrated")));
+  if (st.tourney) tags.push(el("span", { class: "tourney-label" }, t("room_tourney", st.tourney)));
+  return tags.length ? el("p", { class: "room-tags" }, tags) : "";
 }
 
 // What has the keyboard's focus in the room, as a selector that finds
