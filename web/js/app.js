@@ -729,7 +729,8 @@ async function renderLobby(withRooms = true) {
       createForm(),
       S.me ? seekForm() : "",
       el("section", { class: "who" }, el("h2", {}, t("online")), el("ul", { class: "who-list" }), el("p", { class: "guests" })),
-      S.me ? el("section", { class: "history" }, el("h2", {}, t("history")), el("ul", { class: "room-list" })) : "",
+      // "My games": shown once there is one (no empty box)
+      S.me ? el("section", { class: "history", hidden: true }, el("h2", {}, t("history")), el("ul", { class: "room-list" })) : "",
       S.me ? ratingsFrame() : "",
       el("section", { class: "tourneys" }));
   }
@@ -769,6 +770,7 @@ async function renderLobby(withRooms = true) {
   renderTourneys(lobby.querySelector(".tourneys"));
   const hl = lobby.querySelector(".history .room-list");
   if (hist && hist.ok && hl) {
+    hl.closest("section").hidden = !hist.games.length;
     hl.replaceChildren(...hist.games.map((g) => el("li", { class: "room-item", "data-room": g.room },
       el("span", { class: "room-game" }, gameTitle(g.game)), " ",
       el("span", { class: "room-id" }, g.room + " #" + g.game_no), " ",
@@ -827,7 +829,11 @@ async function renderRatings() {
   document.querySelector("#lobby .ratings-game").value = S.ratingsGame;
   const r = await conn.send("ratings", { game: S.ratingsGame }).catch(() => null);
   if (!r || !r.ok) return;
-  const head = el("tr", {}, ["#", t("player"), t("rating"), t("deviation"), t("won_drawn_lost")].map((h) => el("th", {}, h)));
+  // each header in full, and short (a phone's narrow columns; the full
+  // words stay in its title for a screen reader and a pointer)
+  const head = el("tr", {}, [["#"], ["player"], ["rating"], ["deviation", "deviation_short"], ["won_drawn_lost", "wdl_short"]].map(([k, short]) =>
+    el("th", short ? { title: t(k) } : {}, k === "#" ? k : short
+      ? [el("span", { class: "th-long" }, t(k)), el("abbr", { class: "th-short", title: t(k) }, t(short))] : t(k))));
   const rows = [head, ...r.players.map(ratingsRow)];
   if (r.provisional.length)
     rows.push(el("tr", {}, el("th", { colspan: 5 }, t("provisional"))), ...r.provisional.map(ratingsRow));

@@ -89,6 +89,7 @@ const words = {
     premove_set: "It is not your turn: {1} is to move. Premove {0}: played as soon as they have moved, if still legal (Escape or a click elsewhere cancels it).",
     premove_cancelled: "Premove cancelled.", premove_played: "Premove {0} played.",
     premove_dropped: "Premove {0} dropped: not legal after your opponent's move.", sq_premove: "premove",
+    deviation_short: "RD", wdl_short: "W–D–L",
     room_rated: "Rated game", room_unrated: "Unrated game", room_unrated_why: "Unrated game: {0}", room_tourney: "Tournament {0}",
   },
   es: {
@@ -177,6 +178,7 @@ const words = {
     premove_set: "No es tu turno: mueve {1}. Premovimiento {0}: se juega en cuanto haya movido, si sigue siendo legal (Escape o un clic fuera lo anula).",
     premove_cancelled: "Premovimiento anulado.", premove_played: "Premovimiento {0} jugado.",
     premove_dropped: "Premovimiento {0} descartado: no es legal tras la jugada del rival.", sq_premove: "premovimiento",
+    deviation_short: "Desv.", wdl_short: "G–T–P",
     room_rated: "Partida puntuable", room_unrated: "Partida amistosa", room_unrated_why: "Partida amistosa: {0}", room_tourney: "Torneo {0}",
   },
 };
