@@ -474,6 +474,8 @@ function premoveCancel() {
 // forgotten.
 async function premoveFire(ev) {
   const pre = S.pre, st = S.room;
+  // the word on the last premove lasts until the opponent's next move
+  if (!pre && st && ev.seat && seatOfMe(st) >= 0 && ev.seat !== st.seats[seatOfMe(st)].seat) S.preNote = "";
   if (!pre || !st || pre.room !== ev.room) return;
   const i = seatOfMe(st);
   if (i < 0 || !ev.turn || ev.turn !== st.seats[i].seat) return; // Stones' placements: the opponent goes on
