@@ -95,6 +95,10 @@ cmd_games(struct conn *c, const struct proto_request *req)
 			cJSON_AddItemToArray(arr, cmd_lobby_option(d));
 		cmd_lobby_generic_options(g, arr);
 		cJSON_AddStringToObject(one, "notation", g->notation);
+		/* what `draw offer` would say: a page shows no button that
+		 * the server refuses */
+		cJSON_AddBoolToObject(
+		    one, "draw_offers", g->seats == 2 && !g->no_draw_offers);
 		if (g->file_format != NULL)
 			cJSON_AddStringToObject(
 			    one, "file_format", g->file_format);
