@@ -289,12 +289,13 @@ cluster-asan-test: asan
 
 # ThreadSanitizer: its own build, like asan. tsan-test runs the black-box
 # tests whose server runs more than one thread at once (the store thread,
-# bots and hints, password hashes, signals under load); the first report stops the server
+# bots and hints, password hashes, pages of finished games read as tasks,
+# signals under load); the first report stops the server
 # (halt_on_error) and the harness fails the test on any report.
 TSAN_TESTS = test_persist_store.py test_badclient_store.py \
 	test_badclient_group.py test_badclient_midgroup.py test_workers.py \
 	test_bots_fair.py test_persist_term.py test_threads_sighup.py \
-	test_accounts.py
+	test_accounts.py test_reads_offloop.py test_reads_bounded.py
 tsan:
 	$(MAKE) BUILD=$(BUILD)/tsan NATIVE="$(NATIVE)" \
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" \

@@ -5,11 +5,12 @@ of a player with many games (issue 30, finding 6), for bench/run.sh.
 Makes a data file whose player "star" has --games finished games (the
 server creates the schema; the rows go in with one INSERT ... SELECT),
 starts tablerod on it (--extra flags added), and measures a logged-in
-bystander's ping round trips (one every 10 ms) for --secs seconds on the
-quiet server, then as long again while --guests anonymous guests each ask
-`history star` over and over (one request in flight each, a fresh
-connection after a refusal, as a script would); a ping still unanswered
-when a phase ends counts as waited that long. Prints one line of
+bystander's ping round trips (one every 10 ms, from a process of its own)
+for --secs seconds on the quiet server, then as long again while --guests
+anonymous guests each ask `history star` over and over (one request in
+flight each, a fresh connection when the server closes one, as a script
+would); a ping still unanswered when the run ends counts as waited that
+long. Prints one line of
 key=value: quiet_p50_ms, quiet_p99_ms, storm_p50_ms, storm_p99_ms,
 history_per_s (pages served), refused_per_s (rate_limited), errors.
 
@@ -140,75 +141,89 @@ def pct(v, p):
     return v[min(len(v) - 1, int(len(v) * p))]
 
 
-def run(port, guests, secs):
-    """The quiet phase, then the storm; the figures."""
+def bystander(port, secs):
+    """The bystander's process: log in, ping every PING_EVERY for secs
+    seconds, one ping in flight; print each ping's send time and round
+    trip ("T MS" lines; a ping unanswered at the end counts as waited
+    until then)."""
+    c = Conn(port)
+    c.sock.setblocking(True)
+    c.send({"cmd": "hello", "name": "bystander"})
+    while not any(json.loads(ln).get("re") == "hello"
+                  for ln in c.lines() or []):
+        pass
+    c.sent_at = None
+    c.sock.setblocking(False)
     sel = selectors.DefaultSelector()
-    by = Conn(port)
-    sel.register(by.sock, selectors.EVENT_READ, by)
-    by.send({"cmd": "hello", "name": "bystander"})
-    quiet, storm = [], []
+    sel.register(c.sock, selectors.EVENT_READ, c)
+    out, end = [], time.monotonic() + secs
+    next_ping = time.monotonic()
+    while True:
+        now = time.monotonic()
+        if now >= end:
+            if c.sent_at is not None:
+                out.append((c.sent_at, (now - c.sent_at) * 1000))
+            break
+        if c.sent_at is None and now >= next_ping:
+            c.send({"cmd": "ping"})
+            next_ping = now + PING_EVERY
+        wait = end - now if c.sent_at is not None else next_ping - now
+        for _ in sel.select(max(0.0, min(wait, end - now))):
+            lines = c.lines()
+            if lines is None:
+                raise RuntimeError("the server closed the bystander")
+            for line in lines:
+                if (json.loads(line).get("re") == "ping" and
+                        c.sent_at is not None):
+                    out.append((c.sent_at,
+                                (time.monotonic() - c.sent_at) * 1000))
+                    c.sent_at = None
+    c.sock.close()
+    for t, ms in out:
+        print("%.6f %.3f" % (t, ms))
+
+
+def run(tool, port, guests, secs):
+    """The quiet phase, then the storm; the figures. The bystander pings
+    from a process of its own (run by tool): in the guests' process its
+    replies waited behind theirs, thousands a second, in the load
+    generator's own loop, and the row blamed that on the server."""
+    sel = selectors.DefaultSelector()
+    by = subprocess.Popen([sys.executable, tool, "--bystander", str(port),
+                           "--secs", str(2 * secs + 1)],
+                          stdout=subprocess.PIPE)
     stats = {"history": 0, "refused": 0, "errors": 0}
     gs = []
 
     def new_guest():
         g = Conn(port)
-        g.kind = "guest"
         sel.register(g.sock, selectors.EVENT_READ, g)
         g.send({"cmd": "history", "name": "star"})
         return g
 
-    by.kind = "by"
-    by.ready = False
-    by.phase, by.counted = quiet, False
-    next_ping = time.monotonic()
-    t0 = time.monotonic()
-    phase_end = t0 + secs
-    storming = False
+    # the quiet phase: the bystander alone (its first half second, while
+    # it logs in, is not counted)
+    quiet_t0 = time.monotonic() + 0.5
+    time.sleep(secs + 0.5)
+    storm_t0 = time.monotonic()
+    gs = [new_guest() for _ in range(guests)]
+    storm_end = storm_t0 + secs
     while True:
         now = time.monotonic()
-        if now >= phase_end:
-            # a ping still unanswered counts as waited so far: a server
-            # stalled for the whole phase must not show no wait at all
-            # (its answer, when it comes, is not counted again)
-            if by.sent_at is not None and by.ready and not by.counted:
-                by.phase.append((now - by.sent_at) * 1000)
-                by.counted = True
-            if storming:
-                break
-            storming = True
-            gs = [new_guest() for _ in range(guests)]
-            phase_end = now + secs
-            storm_t0 = now
-        if by.ready and by.sent_at is None and now >= next_ping:
-            by.send({"cmd": "ping"})
-            by.phase = storm if storming else quiet
-            by.counted = False
-            next_ping = now + PING_EVERY
-        for key, _ in sel.select(max(0.0, min(next_ping, phase_end) - now)):
+        if now >= storm_end:
+            break
+        for key, _ in sel.select(storm_end - now):
             c = key.data
             lines = c.lines()
             if lines is None:
                 sel.unregister(c.sock)
                 c.sock.close()
-                if c.kind == "guest" and storming:
-                    gs.remove(c)
-                    gs.append(new_guest())
-                else:
-                    stats["errors"] += 1
+                gs.remove(c)
+                gs.append(new_guest())
                 continue
             for line in lines:
                 m = json.loads(line)
                 if "re" not in m:
-                    continue
-                if c.kind == "by":
-                    if m["re"] == "hello":
-                        by.ready = True
-                        c.sent_at = None
-                    elif m["re"] == "ping":
-                        rtt = (time.monotonic() - c.sent_at) * 1000
-                        if not c.counted:
-                            c.phase.append(rtt)
-                        c.sent_at = None
                     continue
                 if m.get("ok"):
                     stats["history"] += 1
@@ -218,8 +233,20 @@ def run(port, guests, secs):
                     stats["errors"] += 1
                 c.send({"cmd": "history", "name": "star"})
     dur = time.monotonic() - storm_t0
-    for c in gs + [by]:
+    for c in gs:
         c.sock.close()
+    pings, _ = by.communicate(timeout=WAIT + 2 * secs)
+    if by.returncode != 0:
+        raise RuntimeError("the bystander failed")
+    quiet, storm = [], []
+    for ln in pings.decode().split("\n"):
+        if not ln:
+            continue
+        t, ms = (float(x) for x in ln.split())
+        if quiet_t0 <= t < storm_t0:
+            quiet.append(ms)
+        elif storm_t0 <= t < storm_end:
+            storm.append(ms)
     return ("quiet_p50_ms=%.2f quiet_p99_ms=%.2f storm_p50_ms=%.2f "
             "storm_p99_ms=%.2f history_per_s=%.0f refused_per_s=%.0f "
             "errors=%d" % (pct(quiet, 0.5), pct(quiet, 0.99),
@@ -230,7 +257,9 @@ def run(port, guests, secs):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--tablerod", required=True)
+    p.add_argument("--bystander", type=int, default=0,
+                   help="(internal) be the bystander on this port")
+    p.add_argument("--tablerod")
     p.add_argument("--games", type=int, default=300000)
     p.add_argument("--guests", type=int, default=8)
     p.add_argument("--secs", type=float, default=5)
@@ -240,6 +269,10 @@ def main():
                    help="the data file, made there (and kept) when missing;"
                    " by default a temporary one")
     a = p.parse_args()
+    if a.bystander:
+        return bystander(a.bystander, a.secs)
+    if not a.tablerod:
+        p.error("--tablerod is needed")
     tmp = tempfile.mkdtemp(prefix="storm-")
     db = a.db or os.path.join(tmp, "storm.db")
     if not os.path.exists(db):
@@ -248,7 +281,8 @@ def main():
                             ["--rate", "100000", "--burst", "100000"] +
                             shlex.split(a.extra), a.pin)
     try:
-        print(run(port, a.guests, a.secs), flush=True)
+        print(run(os.path.abspath(__file__), port, a.guests, a.secs),
+              flush=True)
     finally:
         stop(proc)
         os.unlink(log)

@@ -287,6 +287,7 @@ struct server {
 	int nroom_hooks;
 	struct store *store;  /* the writer: the store thread's */
 	struct store *reader; /* the loop's reads (store.h) */
+	struct pages *pages;  /* page reads off the loop (core/pages.c) */
 	/* Identities made and not yet known committed, newest first
 	 * (player.c): the reader cannot see them yet. */
 	struct player_fresh *fresh;

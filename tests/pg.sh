@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 # tournaments (their rows, restarts in the middle of a round), the
 # protocol suites, bots resuming after a restart, blocks and the
 # operators' bans, mutes and log, the rating's decision stored at a
-# game's start, the paged reads of finished games, passwords.
+# game's start, the paged reads of finished games (read off the loop),
+# passwords.
 TESTS=$(cd tests/blackbox && echo test_persist_*.py test_badclient_store.py \
     test_badclient_group.py test_badclient_midgroup.py \
     test_badclient_private.py test_badclient_abuse.py \
@@ -22,7 +23,8 @@ TESTS=$(cd tests/blackbox && echo test_persist_*.py test_badclient_store.py \
     test_client_reconnect.py test_client_token.py test_bots_fair.py \
     test_workers.py test_ratings.py test_seeks.py test_tourney.py \
     test_social_block.py test_moderate.py test_farm_ratings.py \
-    test_reads_bounded.py test_tourney_expire.py test_accounts.py \
+    test_reads_bounded.py test_reads_offloop.py test_tourney_expire.py \
+    test_accounts.py \
     test_club_message.py test_club_history.py)
 # PostgreSQL's own fsync is not under test (the tests kill tablerod, never
 # PostgreSQL): off keeps the suite quick. The backend's own unit test too.

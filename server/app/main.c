@@ -179,6 +179,7 @@ main_cleanup(struct server *srv)
 	rating_committed(srv, UINT64_MAX);
 	message_committed(srv, UINT64_MAX);
 	record_committed(srv, UINT64_MAX);
+	pages_close(srv);
 	store_close(srv->reader);
 	store_close(srv->store);
 	if (srv->sig_term != NULL) {
@@ -284,7 +285,7 @@ main_start(struct server *srv)
 	    db, srv->cfg.sync_full ? STORE_SYNC_FULL : 0, err, sizeof err);
 	if (srv->store != NULL)
 		srv->reader = store_open_reader(srv->store, err, sizeof err);
-	if (srv->reader == NULL) {
+	if (srv->reader == NULL || pages_open(srv, err, sizeof err) != 0) {
 		log_error("%s", err);
 		free(db);
 		return -1;

@@ -90,6 +90,8 @@ int cmd_archive_budget(struct conn *c, const struct proto_request *req);
 int cmd_archive_from(
     struct conn *c, const struct proto_request *req, struct archive_page *pg);
 void cmd_archive_more(cJSON *rep, const struct archive_page *pg);
+void cmd_archive_page(struct conn *c, const struct proto_request *req,
+    cJSON *rep, const struct archive_page *pg, int rc);
 void cmd_archive_show(struct conn *c, const struct proto_request *req);
 
 /* message.c: messages kept for players who are away */

@@ -55,15 +55,30 @@ cmd_archive_more(cJSON *rep, const struct archive_page *pg)
 		cJSON_AddNullToObject(rep, "next");
 }
 
+/* A page read off the loop is back (pages.c): reply with it, or say
+ * why the store could not give it. */
+void
+cmd_archive_page(struct conn *c, const struct proto_request *req, cJSON *rep,
+    const struct archive_page *pg, int rc)
+{
+	if (rc != 0) {
+		cJSON_Delete(rep);
+		archive_read_failed(c, req, rc);
+		return;
+	}
+	cmd_archive_more(rep, pg);
+	conn_reply(c, rep);
+}
+
 /* The verb history [NAME] [from=CURSOR]: a page of the finished games a
- * player played, newest first; one's own private games too. */
+ * player played, newest first; one's own private games too. The page is
+ * read off the loop. */
 void
 cmd_history(struct conn *c, const struct proto_request *req)
 {
 	const char *name = req->name != NULL ? req->name : c->player->name;
 	struct archive_page pg;
-	cJSON *rep;
-	int rc;
+	cJSON *rep, *list;
 
 	if (!player_name_valid(name)) {
 		conn_error(c, req, PROTO_E_BAD_NAME,
@@ -75,16 +90,9 @@ cmd_history(struct conn *c, const struct proto_request *req)
 		return;
 	rep = proto_reply(req);
 	cJSON_AddStringToObject(rep, "name", name);
-	pg.list = cJSON_AddArrayToObject(rep, "games");
-	rc = archive_games_of(
-	    c->srv, name, strcmp(name, c->player->name) == 0, &pg);
-	if (rc != 0) {
-		cJSON_Delete(rep);
-		archive_read_failed(c, req, rc);
-		return;
-	}
-	cmd_archive_more(rep, &pg);
-	conn_reply(c, rep);
+	list = cJSON_AddArrayToObject(rep, "games");
+	pages_read(c, req, name, strcmp(name, c->player->name) == 0, NULL,
+	    &pg.from, rep, list, cmd_archive_page);
 }
 
 /* state or export of a room that is not in memory: its last finished

@@ -95,6 +95,10 @@ cmd_games(struct conn *c, const struct proto_request *req)
 			cJSON_AddItemToArray(arr, cmd_lobby_option(d));
 		cmd_lobby_generic_options(g, arr);
 		cJSON_AddStringToObject(one, "notation", g->notation);
+		/* what `draw offer` would say: a page shows no button that
+		 * the server refuses */
+		cJSON_AddBoolToObject(
+		    one, "draw_offers", g->seats == 2 && !g->no_draw_offers);
 		if (g->file_format != NULL)
 			cJSON_AddStringToObject(
 			    one, "file_format", g->file_format);
@@ -133,26 +137,20 @@ cmd_rooms_cursor(const char *from)
 
 /* rooms ended [GAME] [from=CURSOR]: a page of the finished public games
  * from the store, newest first, ARCHIVE_LIST_MAX at most; "next" is the
- * cursor of the page after (`from`). */
+ * cursor of the page after (`from`). The page is read off the loop. */
 static void
 cmd_rooms_ended(struct conn *c, const struct proto_request *req)
 {
 	struct archive_page pg;
-	cJSON *rep;
-	int rc;
+	cJSON *rep, *list;
 
 	if (cmd_archive_from(c, req, &pg) != 0 ||
 	    cmd_archive_budget(c, req) != 0)
 		return;
 	rep = proto_reply(req);
-	pg.list = cJSON_AddArrayToObject(rep, "rooms");
-	if ((rc = archive_recent(c->srv, req->game, &pg)) != 0) {
-		cJSON_Delete(rep);
-		archive_read_failed(c, req, rc);
-		return;
-	}
-	cmd_archive_more(rep, &pg);
-	conn_reply(c, rep);
+	list = cJSON_AddArrayToObject(rep, "rooms");
+	pages_read(
+	    c, req, NULL, 0, req->game, &pg.from, rep, list, cmd_archive_page);
 }
 
 /* The public rooms, newest first, at most rooms_page of them: "more" says

@@ -216,40 +216,29 @@ archive_cursor_parse(const char *text, struct store_cursor *out)
 	return *end == '\0' && out->ended_ms > 0 && out->id > 0 ? 0 : -1;
 }
 
-/* What a page's read returned, logged when it failed: 0, -1 or
- * STORE_SLOW. */
-static int
-archive_read_done(struct server *srv, int rc)
-{
-	if (rc != 0)
-		log_error("store: %s", store_errmsg(srv->reader));
-	return rc;
-}
-
 /* A page of the finished public games (of one game if game is not NULL)
- * into pg, newest first from pg->from; 0, or -1 when the store failed,
- * STORE_SLOW when the read took too long (logged). */
+ * read from st into pg, newest first from pg->from; 0, or -1 when the
+ * store failed, STORE_SLOW when the read took too long. On a search
+ * thread (pages.c): it touches nothing but st and pg. */
 int
-archive_recent(struct server *srv, const char *game, struct archive_page *pg)
+archive_recent_in(struct store *st, const char *game, struct archive_page *pg)
 {
 	pg->n = pg->more = 0;
 	pg->next[0] = '\0';
-	return archive_read_done(srv,
-	    store_games_recent_from(srv->reader, game, &pg->from,
-	        ARCHIVE_LIST_MAX + 1, archive_list_add, pg));
+	return store_games_recent_from(
+	    st, game, &pg->from, ARCHIVE_LIST_MAX + 1, archive_list_add, pg);
 }
 
 /* A page of the finished games name played, its private ones too when
- * own; as archive_recent. */
+ * own; as archive_recent_in. */
 int
-archive_games_of(
-    struct server *srv, const char *name, int own, struct archive_page *pg)
+archive_games_of_in(
+    struct store *st, const char *name, int own, struct archive_page *pg)
 {
 	pg->n = pg->more = 0;
 	pg->next[0] = '\0';
-	return archive_read_done(srv,
-	    store_games_of_from(srv->reader, name, own, &pg->from,
-	        ARCHIVE_LIST_MAX + 1, archive_list_add, pg));
+	return store_games_of_from(st, name, own, &pg->from,
+	    ARCHIVE_LIST_MAX + 1, archive_list_add, pg);
 }
 
 /* Refuse req after a read of the store that returned rc (-1 or

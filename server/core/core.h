@@ -411,8 +411,8 @@ void worker_task(struct worker *w, struct conn *c, worker_task_fn *task,
 #define ARCHIVE_LIST_MAX 50
 /* A page's cursor as text: "ENDED_MS.ID", two 64-bit numbers. */
 #define ARCHIVE_CURSOR_MAX 48
-/* One page of finished games, read by archive_recent or
- * archive_games_of: from `from` on ({0, 0}: the newest), its summaries
+/* One page of finished games, read by archive_recent_in or
+ * archive_games_of_in: from `from` on ({0, 0}: the newest), its summaries
  * into list; n of them, more when older ones remain, next the cursor of
  * the page after. */
 struct archive_page {
@@ -423,18 +423,28 @@ struct archive_page {
 };
 void archive_game(struct room *r);
 int archive_cursor_parse(const char *text, struct store_cursor *out);
-int archive_recent(
-    struct server *srv, const char *game, struct archive_page *pg);
+int archive_recent_in(
+    struct store *st, const char *game, struct archive_page *pg);
 void archive_read_failed(
     struct conn *c, const struct proto_request *req, int rc);
 struct room *archive_find(
     struct conn *c, const struct proto_request *req, cJSON **row);
 cJSON *archive_state_of(const struct room *r, const cJSON *row);
 int archive_visible(const struct conn *c, const cJSON *row);
-int archive_games_of(
-    struct server *srv, const char *name, int own, struct archive_page *pg);
+int archive_games_of_in(
+    struct store *st, const char *name, int own, struct archive_page *pg);
 char *archive_record(const struct room *r, const cJSON *seats);
 int archive_just_advanced(const struct room *r);
+
+/* pages.c: pages of finished games read off the loop */
+typedef void pages_done_fn(struct conn *c, const struct proto_request *req,
+    cJSON *rep, const struct archive_page *pg, int rc);
+int pages_open(struct server *srv, char *err, size_t errlen);
+void pages_close(struct server *srv);
+void pages_read(struct conn *c, const struct proto_request *req,
+    const char *name, int own, const char *game,
+    const struct store_cursor *from, cJSON *rep, cJSON *list,
+    pages_done_fn *done);
 
 /* recover.c */
 int recover_rooms(struct server *srv);

@@ -16,6 +16,10 @@
 #define STORE_FAULT_HOLD "hold"
 #define STORE_FAULT_HOLDING "holding"
 #define STORE_FAULT_HOLD_POLL_MS 10
+/* What it holds to stop the next page read of finished games (a slow
+ * read, which must not stall the loop), and what that read writes. */
+#define STORE_FAULT_READHOLD "readhold"
+#define STORE_FAULT_READHOLDING "readholding"
 
 int
 store_fault_init(struct store_fault *f)
@@ -82,21 +86,34 @@ store_fault_undo(struct store_fault *f)
 	    strstr(buf, "undo") != NULL;
 }
 
-void
-store_fault_hold(struct store_fault *f)
+/* While the control file holds word, write waiting into it and wait
+ * until it says something else. */
+static void
+store_fault_wait(struct store_fault *f, const char *word, const char *waiting)
 {
 	struct timespec ts = {0, STORE_FAULT_HOLD_POLL_MS * 1000000L};
 	char buf[STORE_FAULT_READ];
 	FILE *fp;
 
-	if (store_fault_read(f, buf, sizeof buf) != 0 ||
-	    strcmp(buf, STORE_FAULT_HOLD) != 0)
+	if (store_fault_read(f, buf, sizeof buf) != 0 || strcmp(buf, word) != 0)
 		return;
 	if ((fp = fopen(f->file, "w")) != NULL) {
-		fputs(STORE_FAULT_HOLDING, fp);
+		fputs(waiting, fp);
 		fclose(fp);
 	}
 	while (store_fault_read(f, buf, sizeof buf) == 0 &&
-	    strcmp(buf, STORE_FAULT_HOLDING) == 0)
+	    strcmp(buf, waiting) == 0)
 		nanosleep(&ts, NULL);
+}
+
+void
+store_fault_hold(struct store_fault *f)
+{
+	store_fault_wait(f, STORE_FAULT_HOLD, STORE_FAULT_HOLDING);
+}
+
+void
+store_fault_read_hold(struct store_fault *f)
+{
+	store_fault_wait(f, STORE_FAULT_READHOLD, STORE_FAULT_READHOLDING);
 }

@@ -6,8 +6,9 @@
  * counts as a write); "undo" after either makes the rollback of the
  * failed group fail too; "hold" stops the next commit before it begins
  * (it writes "holding" there, then waits while the file says so), as a
- * stalled database would. docs/HACKING.md, "Storage faults". Without the
- * variable, never.
+ * stalled database would; "readhold" stops the next page read of
+ * finished games the same way ("readholding"), as a slow read would.
+ * docs/HACKING.md, "Storage faults". Without the variable, never.
  */
 #ifndef TABLERO_STORE_FAULT_H
 #define TABLERO_STORE_FAULT_H
@@ -32,5 +33,8 @@ int store_fault_undo(struct store_fault *f);
 /* At the start of a commit: while the file holds "hold", write "holding"
  * into it and wait until it says something else. */
 void store_fault_hold(struct store_fault *f);
+/* Before a page read of finished games: while the file holds "readhold",
+ * write "readholding" into it and wait until it says something else. */
+void store_fault_read_hold(struct store_fault *f);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/store/fault.h"
 #include "server/store/store.h"
 
 /* The backends, the default (a file path) last. */
@@ -24,8 +25,9 @@ struct store {
 	char *where;
 	int flags;
 	pthread_mutex_t own;
-	pthread_mutex_t *mu; /* &own, or the writer's when shared */
-	int shared;          /* conn is the writer's: not closed here */
+	pthread_mutex_t *mu;      /* &own, or the writer's when shared */
+	int shared;               /* conn is the writer's: not closed here */
+	struct store_fault fault; /* a reader's: test-only (fault.h) */
 };
 
 /* A store's lock: recursive, so that a load's callback may write to the
@@ -57,6 +59,14 @@ store_wrap(const struct store_backend *be, struct store_conn *conn,
 	}
 	if ((s = calloc(1, sizeof *s)) == NULL ||
 	    (s->where = strdup(where)) == NULL) {
+		free(s);
+		if (w == NULL)
+			be->close(conn);
+		snprintf(err, errlen, "%s: out of memory", where);
+		return NULL;
+	}
+	if ((flags & STORE_READER) && store_fault_init(&s->fault) != 0) {
+		free(s->where);
 		free(s);
 		if (w == NULL)
 			be->close(conn);
@@ -109,6 +119,7 @@ store_close(struct store *s)
 	if (!s->shared)
 		s->be->close(s->conn);
 	pthread_mutex_destroy(&s->own);
+	store_fault_free(&s->fault);
 	free(s->where);
 	free(s);
 }
@@ -207,6 +218,7 @@ store_games_recent_from(struct store *s, const char *game,
 {
 	static const struct store_cursor newest = {0, 0};
 
+	store_fault_read_hold(&s->fault); /* test-only: a slow read */
 	STORE_CALL(s,
 	    games_recent(
 	        s->conn, game, from != NULL ? from : &newest, limit, cb, arg));
@@ -219,6 +231,7 @@ store_games_of_from(struct store *s, const char *name, int with_private,
 {
 	static const struct store_cursor newest = {0, 0};
 
+	store_fault_read_hold(&s->fault); /* test-only: a slow read */
 	STORE_CALL(s,
 	    games_of(s->conn, name, with_private, from != NULL ? from : &newest,
 	        limit, cb, arg));

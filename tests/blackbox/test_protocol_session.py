@@ -297,6 +297,9 @@ def test_games(chk, srv):
                   "notation", "file_format"]:
             chk.ok(k in g, "games %s has %s" % (name, k))
         chk.eq(g.get("seats"), seats.get(name), "games %s seats" % name)
+        # draw offers: two-player games but Amazons (no draws)
+        chk.eq(g.get("draw_offers"), seats.get(name) == 2 and
+               name != "amazons", "games %s draw_offers" % name)
         chk.eq(len(g.get("seat_names", [])), seats.get(name),
                "games %s seat_names" % name)
         chk.ok(isinstance(g.get("title"), str) and g.get("title"),

@@ -8,7 +8,7 @@
 
 import { Conn } from "./conn.js";
 import { t, getLang, setLang, phrase } from "./i18n.js";
-import { drawBoard, moveTargets, moveSquares, squareName, squareAt, squareIsMove } from "./board.js";
+import { drawBoard, moveTargets, moveSquares, squareName, squareAt, squareIsMove, premoveGame, premoveStep } from "./board.js";
 import { tourneyInit, renderTourneys, tourneyEvent } from "./tourney.js";
 import { confirmBox } from "./dialog.js";
 import { sound, soundOn, setSoundOn, moveKind } from "./sound.js";
@@ -32,6 +32,7 @@ const S = {
   ratingsGame: null, profile: null, inbox: [], clockStopped: null,
   pwFor: null, // a registered name this browser has no token for: ask its password
   pwOpen: false, // the form that sets the password is open
+  pre: null, // a premove: {room, squares, move (null while being picked)}
 };
 const ID_KEY = "tablero.id";
 
@@ -125,6 +126,10 @@ async function enterRoom(id, wantSeat = false) {
 
 function setState(st) {
   S.room = st;
+  // a premove lives while its room's game is played
+  if (S.pre && (S.pre.room !== st.room || st.status !== "playing")) S.pre = null;
+  if (S.roomId !== st.room) S.preNote = "";
+  stateOffers(st);
   keptChat(st);
   if (st.seats && st.seats.length === 2) S.ratingsGame = st.game; // the lobby's ratings show it
   S.stateAt = Date.now();
@@ -217,21 +222,41 @@ function onEvent(ev) {
     case "takeback_declined":
       S.takeback = null; S.declined = t("takeback_declined", ev.name || ev.seat); refresh(); return;
     case "started":
-      // whether the game will be rated is said here (and not in `state`)
-      if (ev.rated !== undefined) S.rated = { room: ev.room, rated: ev.rated };
-      clearOffers(); refresh(); return;
+      // whether the game will be rated is said here (and in `state`)
+      if (ev.rated !== undefined) S.rated = { room: ev.room, rated: ev.rated, unrated: ev.unrated || "" };
+      S.pre = null; clearOffers(); refresh(); return;
     case "welcome": case "shutdown":
       return;
     default:
       if (["moved", "ended", "undone"].includes(ev.event)) clearOffers();
-      if (ev.event === "moved") { S.lastMoved = ev; sound(moveKind(S.room && S.room.board, ev.board)); }
+      if (ev.event === "moved") { S.lastMoved = ev; sound(moveKind(S.room && S.room.board, ev.board)); premoveFire(ev); }
+      else if (S.pre) S.pre = null; // a take-back or the end: the premove was for another position
       if (ev.event === "ended") { levelWon(ev); sound("end"); }
       refresh();
   }
 }
 
+// What the state says of the offers pending and of rating (a reload, a
+// join, a watcher come late): the state is the truth, the events only
+// say it sooner. An older server without these fields changes nothing.
+function stateOffers(st) {
+  const who = (seat) => {
+    if (!seat) return null;
+    const s = st.seats.find((x) => x.seat === seat);
+    return s ? (s.name || "bot") : null;
+  };
+  if ("draw_offer" in st) S.drawOffer = who(st.draw_offer);
+  if ("takeback_offer" in st) S.takeback = who(st.takeback_offer);
+  if (typeof st.rated === "boolean") S.rated = { room: st.room, rated: st.rated, unrated: st.unrated || "" };
+}
+
 function clearOffers() {
   S.drawOffer = null; S.takeback = null; S.declined = "";
+}
+
+// The premove's word and the offers pending, when no error is shown.
+function noteWords() {
+  return [S.preNote, offerWords()].filter(Boolean).join(" ");
 }
 
 // The offers pending in words, for both sides and the watchers.
@@ -240,7 +265,8 @@ function offerWords() {
   if (S.drawOffer) out.push(S.drawOffer === S.me ? t("draw_pending") : t("draw_offered", S.drawOffer));
   if (S.takeback) out.push(S.takeback === S.me ? t("takeback_pending") : t("takeback_offered", S.takeback));
   if (S.declined) out.push(S.declined);
-  return out.join(" ");
+  // each its own sentence ("ana offers a draw" has no stop of its own)
+  return out.map((x) => /[.!?…]$/.test(x) ? x : x + ".").join(" ");
 }
 
 // ---- the inbox: what comes to this player outside any room ----
@@ -359,7 +385,7 @@ async function onSquare(sq) {
 async function chooseSquare(sq) {
   const st = S.room;
   if (S.replay && st.status !== "ended") { S.notice = t("viewing_no_move"); renderRoom(); return; }
-  if (!myTurn()) { notYourTurn(st); return; }
+  if (!myTurn()) { if (!premoveClick(st, sq)) notYourTurn(st); return; }
   S.notice = "";
   const sel = S.sel;
   if (sel) {
@@ -393,6 +419,82 @@ async function chooseSquare(sq) {
   S.sel = { src: sq, cands, prefix: [] };
   renderRoom();
 }
+
+// ---- premove: a move chosen while the opponent is to move ----
+
+// Whether a click by this player now picks a premove: a two-player game
+// being played, the opponent to move, the game as it is (not a replay).
+function premoveNow(st) {
+  return st.status === "playing" && st.seats.length === 2 && !S.replay && !S.viewOnly &&
+    premoveGame(st.game) && seatOfMe(st) >= 0 && !myTurn();
+}
+
+// A click on sq while the opponent is to move: a square of the premove
+// being picked (its last one again takes it back), or, once one is
+// chosen, a click elsewhere that cancels it. False when sq starts no
+// premove (the caller says whose turn it is).
+function premoveClick(st, sq) {
+  if (!premoveNow(st)) return false;
+  const pre = S.pre && S.pre.room === st.room ? S.pre : null;
+  if (pre && pre.move) { premoveCancel(); return true; }
+  const squares = pre ? pre.squares : [];
+  if (squares.length && squares[squares.length - 1] === sq) {
+    squares.pop();
+    if (!squares.length) S.pre = null;
+    renderRoom();
+    return true;
+  }
+  let next = squares.concat([sq]);
+  let step = premoveStep(st.game, st.board, seatOfMe(st), next);
+  if (!step && squares.length) { next = [sq]; step = premoveStep(st.game, st.board, seatOfMe(st), next); }
+  if (!step) {
+    if (pre) { premoveCancel(); return true; }
+    return false;
+  }
+  S.pre = { room: st.room, squares: next, move: step.move || null };
+  const s = st.seats.find((x) => x.seat === st.turn);
+  const who = s && (s.name || (s.bot ? "bot " + s.bot : "")) || st.turn;
+  S.notice = "";
+  S.preNote = step.move ? t("premove_set", step.move, who) : t("premove_picking", who);
+  renderRoom();
+  return true;
+}
+
+// Drop the premove (Escape, a click elsewhere); say so when there was one.
+function premoveCancel() {
+  if (!S.pre) return;
+  S.pre = null;
+  S.preNote = t("premove_cancelled");
+  renderRoom();
+}
+
+// The opponent has moved (ev, a `moved` event): when it is now this
+// player's turn, the premove is played if the server's `moves` from its
+// square still holds it, else dropped with a word. One half picked is
+// forgotten.
+async function premoveFire(ev) {
+  const pre = S.pre, st = S.room;
+  // the word on the last premove lasts until the opponent's next move
+  if (!pre && st && ev.seat && seatOfMe(st) >= 0 && ev.seat !== st.seats[seatOfMe(st)].seat) S.preNote = "";
+  if (!pre || !st || pre.room !== ev.room) return;
+  const i = seatOfMe(st);
+  if (i < 0 || !ev.turn || ev.turn !== st.seats[i].seat) return; // Stones' placements: the opponent goes on
+  S.pre = null;
+  S.preNote = "";
+  if (!pre.move) return;
+  const r = await conn.send("moves", { room: pre.room, from: pre.squares[0] });
+  const legal = r.ok && r.moves.some((m) => m.toLowerCase() === pre.move.toLowerCase());
+  if (!legal) { S.preNote = t("premove_dropped", pre.move); renderRoom(); return; }
+  const m = await conn.send("move", { room: pre.room, move: pre.move });
+  S.preNote = m.ok ? t("premove_played", pre.move) : t("premove_dropped", pre.move);
+  renderRoom();
+}
+
+// Escape, and a click anywhere but on the board, cancel a premove.
+document.addEventListener("keydown", (e) => { if (e.key === "Escape" && S.pre) premoveCancel(); });
+document.addEventListener("click", (e) => {
+  if (S.pre && !(e.target.closest && e.target.closest(".board, .actions .flip"))) premoveCancel();
+});
 
 // A Shape Shifter level won: the server starts the next one at once; the
 // page shows the won board and says so until the player goes on.
@@ -487,6 +589,7 @@ function autoSelect() {
 async function play(move) {
   const st = S.room;
   S.sel = null;
+  S.preNote = "";
   const r = await conn.send("move", { room: st.room, move });
   if (!r.ok) { S.notice = r.message || r.error; renderRoom(); }
   else S.notice = "";
@@ -628,7 +731,8 @@ async function renderLobby(withRooms = true) {
       createForm(),
       S.me ? seekForm() : "",
       el("section", { class: "who" }, el("h2", {}, t("online")), el("ul", { class: "who-list" }), el("p", { class: "guests" })),
-      S.me ? el("section", { class: "history" }, el("h2", {}, t("history")), el("ul", { class: "room-list" })) : "",
+      // "My games": shown once there is one (no empty box)
+      S.me ? el("section", { class: "history", hidden: true }, el("h2", {}, t("history")), el("ul", { class: "room-list" })) : "",
       S.me ? ratingsFrame() : "",
       el("section", { class: "tourneys" }));
   }
@@ -668,6 +772,7 @@ async function renderLobby(withRooms = true) {
   renderTourneys(lobby.querySelector(".tourneys"));
   const hl = lobby.querySelector(".history .room-list");
   if (hist && hist.ok && hl) {
+    hl.closest("section").hidden = !hist.games.length;
     hl.replaceChildren(...hist.games.map((g) => el("li", { class: "room-item", "data-room": g.room },
       el("span", { class: "room-game" }, gameTitle(g.game)), " ",
       el("span", { class: "room-id" }, g.room + " #" + g.game_no), " ",
@@ -726,7 +831,11 @@ async function renderRatings() {
   document.querySelector("#lobby .ratings-game").value = S.ratingsGame;
   const r = await conn.send("ratings", { game: S.ratingsGame }).catch(() => null);
   if (!r || !r.ok) return;
-  const head = el("tr", {}, ["#", t("player"), t("rating"), t("deviation"), t("won_drawn_lost")].map((h) => el("th", {}, h)));
+  // each header in full, and short (a phone's narrow columns; the full
+  // words stay in its title for a screen reader and a pointer)
+  const head = el("tr", {}, [["#"], ["player"], ["rating"], ["deviation", "deviation_short"], ["won_drawn_lost", "wdl_short"]].map(([k, short]) =>
+    el("th", short ? { title: t(k) } : {}, k === "#" ? k : short
+      ? [el("span", { class: "th-long" }, t(k)), el("abbr", { class: "th-short", title: t(k) }, t(short))] : t(k))));
   const rows = [head, ...r.players.map(ratingsRow)];
   if (r.provisional.length)
     rows.push(el("tr", {}, el("th", { colspan: 5 }, t("provisional"))), ...r.provisional.map(ratingsRow));
@@ -998,7 +1107,8 @@ function renderRoom() {
   const shown = at === null ? hist.length : at - since;
   const last = shown > 0 && hist[shown - 1] ? hist[shown - 1].move : null;
   const view = { lit: new Set(), jump: new Set(), chosen: new Set(), last: new Set(moveSquares(st.game, last)),
-    flip: flipped(st), focus: S.kbSq, onFocus: (sq) => { S.kbSq = sq; }, names: shifterNames(st) };
+    flip: flipped(st), focus: S.kbSq, onFocus: (sq) => { S.kbSq = sq; }, names: shifterNames(st),
+    pre: S.pre && S.pre.room === st.room ? new Set(S.pre.squares) : null };
   if (S.sel) {
     const n = S.sel.prefix.length;
     view.chosen.add(S.sel.src);
@@ -1030,7 +1140,10 @@ function renderRoom() {
     if (st.seats.length === 2) {
       if (playing) {
         grave.append(el("button", { type: "button", class: "resign", onclick: () => endGameAsked("resign") }, t("resign")));
-        if (S.drawOffer && S.drawOffer !== S.me) {
+        // no draw button in a game without draws (Amazons): `games`
+        // says which, as the server refuses them there
+        if (!drawsIn(st.game)) { /* nothing to offer */ }
+        else if (S.drawOffer && S.drawOffer !== S.me) {
           b("accept_draw", () => act("draw", { action: "accept" }));
           b("decline_draw", () => act("draw", { action: "decline" }));
         } else if (S.drawOffer === S.me) pending("draw_offered_btn", "offer_draw");
@@ -1043,15 +1156,19 @@ function renderRoom() {
         if (st.seats.some((s, i) => i !== mine && s.name && !s.connected)) b("claim", () => act("claim"));
       }
     } else {
-      b("undo", () => act("undo"));
+      // the buttons the server would refuse are not shown: Undo with
+      // no move made, Next level after the last one
+      if ((st.history_total ?? hist.length) > 0) b("undo", () => act("undo"));
       b("restart", () => act("restart"));
       if (playing) b("hint", () => act("hint"));
       // on after a solved level only (a lost one is retried: Undo, Restart)
-      if (st.status === "ended" && st.result && st.result.result === "solved" && st.options && st.options.level != null)
+      if (st.status === "ended" && st.result && st.result.result === "solved" && st.options && st.options.level != null &&
+        Number(st.options.level) < levelMax(st.game))
         b("next_level", () => act("next"));
     }
     // a one-player game starts again with Restart (or Next level)
-    if (st.status === "ended" && st.seats.length === 2) b("rematch", () => act("rematch"));
+    // (a tournament pairs its next round: the server refuses a rematch)
+    if (st.status === "ended" && st.seats.length === 2 && !st.tourney) b("rematch", () => act("rematch"));
   }
   if (st.seats.length === 2) b("flip", toggleFlip);
   b("save", save);
@@ -1079,9 +1196,10 @@ function renderRoom() {
   box.replaceChildren(
     el("h2", { class: "room-title" }, gameTitle(st.game) + " · " + st.room +
       (st.options && st.options.level != null ? " · " + t("level", st.options.level) : "")),
+    roomTags(st),
     el("p", { class: "turn", role: "status", "aria-live": "polite" }, turnWords(st)),
     st.status === "ended" && st.result && st.result.rated !== undefined ? el("p", { class: "rating-change" }, ratedWords(st.result)) : "",
-    el("p", { class: "notice" + (S.notice ? "" : " info offers"), role: "alert" }, S.notice || offerWords()),
+    el("p", { class: "notice" + (S.notice ? "" : " info offers"), role: "alert" }, S.notice || noteWords()),
     S.hint ? el("p", { class: "hint" }, S.hint) : "",
     seats,
     el("div", { class: "board-wrap" }, drawBoard(st.game, board, view, onSquare)),
@@ -1098,6 +1216,34 @@ function renderRoom() {
   moves.scrollTop = current ? current.offsetTop - moves.offsetTop - moves.clientHeight / 2 : moves.scrollHeight;
   const again = keep && box.querySelector(keep);
   if (again) again.focus({ preventScroll: true });
+}
+
+// Whether game takes draw offers (`games`' draw_offers; a server without
+// the field: yes).
+function drawsIn(game) {
+  const g = S.games.find((x) => x.name === game);
+  return !g || g.draw_offers !== false;
+}
+
+// The last level of a game with levels (its `level` option's max), or
+// Infinity when `games` does not say.
+function levelMax(game) {
+  const g = S.games.find((x) => x.name === game);
+  const o = g && g.options.find((x) => x.name === "level");
+  return o && o.max != null ? Number(o.max) : Infinity;
+}
+
+// The room's game in a word or two: rated or not (and why not), and the
+// tournament it belongs to; "" when there is nothing to say yet (a
+// two-player game not started, a one-player game).
+function roomTags(st) {
+  const tags = [];
+  const r = S.rated && S.rated.room === st.room ? S.rated : null;
+  if (st.seats.length === 2 && r)
+    tags.push(el("span", { class: "rated-label " + (r.rated ? "rated" : "unrated"), title: r.unrated || "" },
+      r.rated ? t("room_rated") : r.unrated ? t("room_unrated_why", r.unrated) : t("room_unrated")));
+  if (st.tourney) tags.push(el("span", { class: "tourney-label" }, t("room_tourney", st.tourney)));
+  return tags.length ? el("p", { class: "room-tags" }, tags) : "";
 }
 
 // What has the keyboard's focus in the room, as a selector that finds

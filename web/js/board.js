@@ -2,7 +2,8 @@
 // row, one character a cell, legends in docs/RULES.md), with each cell
 // named in its game's notation. The page keeps no rules: which squares
 // light up comes from the server's `moves`; this file only knows how a
-// move's text names squares, to light and mark them.
+// move's text names squares, to light and mark them (and to spell a
+// premove, whose legality the server's `moves` decides later).
 
 import { t } from "./i18n.js";
 
@@ -75,6 +76,52 @@ export function moveSquares(game, move) {
   return move.match(/[a-j]\d+/g) || [];
 }
 
+// The pieces each seat moves (seat 0, seat 1), in the games that take a
+// premove (docs/RULES.md's legends).
+const OWN = { ataxx: ["x", "o"], stones: ["x", "o"], amazons: ["W", "B"] };
+
+// Whether game takes a premove (a two-player game whose moves name
+// squares only).
+export function premoveGame(game) {
+  return game in OWN;
+}
+
+// The row and column of a square in any of OWN's games, or null.
+function cellOf(game, sq, rows) {
+  if (game !== "stones") return squareAt(sq, rows);
+  const r = "ABC".indexOf(sq[0]), c = Number(sq[1]) - 1;
+  return r >= 0 && c >= 0 && c < 3 ? [r, c] : null;
+}
+
+// A premove being picked: the squares clicked so far (squares) by the
+// player of seat (0 or 1) on the board as it stands. Answers {move} once
+// they make a move's text, {more: true} while more squares are wanted,
+// null when they cannot be one (not one's own piece, a square taken).
+// Only the move's shape is known here: whether it is legal is asked of
+// the server (`moves`) once the opponent has moved.
+export function premoveStep(game, board, seat, squares) {
+  const own = (OWN[game] || [])[seat];
+  if (!own || !squares.length) return null;
+  const rows = board.length;
+  const at = (sq) => { const p = cellOf(game, sq, rows); return p ? board[p[0]][p[1]] : null; };
+  const [src, dst, shot] = squares;
+  // Stones: a placement while one's three pegs are not all down
+  const placed = board.join("").split(own).length - 1;
+  if (game === "stones" && placed < 3) return squares.length === 1 && at(src) === "." ? { move: src } : null;
+  if (at(src) !== own) return null;
+  if (squares.length === 1) return { more: true };
+  if (at(dst) !== ".") return null;
+  if (game === "stones") return { move: src + dst };
+  if (game === "amazons") {
+    if (squares.length === 2) return { more: true };
+    return at(shot) === "." || shot === src ? { move: src + "-" + dst + "/" + shot } : null;
+  }
+  // Ataxx: a clone names its square, a jump both
+  const a = cellOf(game, src, rows), b = cellOf(game, dst, rows);
+  const d = Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]));
+  return d === 1 ? { move: dst } : d === 2 ? { move: src + dst } : null;
+}
+
 // What stands on a cell, in words for a screen reader (keys of i18n.js;
 // Shape Shifter's letters named from its legend, names).
 const PIECE_KEYS = {
@@ -97,6 +144,7 @@ function pieceWords(game, ch, names) {
 // chosen, whether the move may end there.
 function cellLabel(game, sq, ch, view) {
   let s = sq + ": " + pieceWords(game, ch, view.names);
+  if (view.pre && view.pre.has(sq)) s += ", " + t("sq_premove");
   if (view.chosen.has(sq)) s += ", " + t("sq_chosen");
   else if (view.lit.has(sq)) s += ", " + t("sq_legal");
   else if (view.lit.size) s += ", " + t("sq_not_legal");
@@ -170,7 +218,8 @@ function piece(g, game, ch, x, y) {
 }
 
 // Draw state's board. view: {lit: Set, jump: Set (optional: lit squares
-// reached by an Ataxx jump), chosen: Set, last: Set, flip: bool (drawn
+// reached by an Ataxx jump), chosen: Set, pre: Set (optional: the squares
+// of a premove), last: Set, flip: bool (drawn
 // turned half round, as the second seat sees it), focus: the square in the
 // Tab order, onFocus(sq), names: Shape Shifter's letters named}; onSquare
 // is called with a square's name when it is clicked or chosen with the
@@ -213,10 +262,12 @@ export function drawBoard(game, board, view, onSquare) {
       const ring = game === "stones"; // points, not squares: a ring marks them
       if (view.last.has(sq) && !ring) cls += " last";
       if (view.chosen.has(sq) && !ring) cls += " chosen";
+      const pre = !!(view.pre && view.pre.has(sq));
+      if (pre && !ring) cls += " premove";
       cell.append(svg("rect", { x, y, width: CELL, height: CELL, class: cls }));
-      if (ring && (view.last.has(sq) || view.chosen.has(sq)))
+      if (ring && (view.last.has(sq) || view.chosen.has(sq) || pre))
         cell.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.46,
-          class: view.chosen.has(sq) ? "ring chosen-ring" : "ring last-ring" }));
+          class: pre ? "ring premove-ring" : view.chosen.has(sq) ? "ring chosen-ring" : "ring last-ring" }));
       piece(cell, game, ch, x, y);
       // A lit empty square gets a dot; a lit piece (a capture) a ring, so
       // its letter stays readable.

@@ -89,6 +89,12 @@ const words = {
     challenge_over_gone: "Your challenge to {0} ({1}) is over: one of you left.",
     challenge_sent: "You challenge {0} to {1}: the answer comes within {2} s.",
     challenge_to: "Challenge to {0}", clock_stopped: "Clocks stopped: the server lost a player's connection; nobody's time runs.",
+    premove_picking: "It is not your turn: {0} is to move. Premove: choose where it goes (Escape cancels).",
+    premove_set: "It is not your turn: {1} is to move. Premove {0}: played as soon as they have moved, if still legal (Escape or a click elsewhere cancels it).",
+    premove_cancelled: "Premove cancelled.", premove_played: "Premove {0} played.",
+    premove_dropped: "Premove {0} dropped: not legal after your opponent's move.", sq_premove: "premove",
+    deviation_short: "RD", wdl_short: "W–D–L",
+    room_rated: "Rated game", room_unrated: "Unrated game", room_unrated_why: "Unrated game: {0}", room_tourney: "Tournament {0}",
   },
   es: {
     title: "tablero", lobby: "Sala", games: "Juegos", rooms: "Mesas",
@@ -172,6 +178,12 @@ const words = {
     challenge_over_gone: "Tu reto a {0} ({1}) ha terminado: uno de los dos se fue.",
     challenge_sent: "Retas a {0} a {1}: la respuesta llega en {2} s.",
     challenge_to: "Retar a {0}", clock_stopped: "Relojes parados: el servidor perdió la conexión de un jugador; no corre el tiempo de nadie.",
+    premove_picking: "No es tu turno: mueve {0}. Premovimiento: elige adónde va (Escape lo anula).",
+    premove_set: "No es tu turno: mueve {1}. Premovimiento {0}: se juega en cuanto haya movido, si sigue siendo legal (Escape o un clic fuera lo anula).",
+    premove_cancelled: "Premovimiento anulado.", premove_played: "Premovimiento {0} jugado.",
+    premove_dropped: "Premovimiento {0} descartado: no es legal tras la jugada del rival.", sq_premove: "premovimiento",
+    deviation_short: "Desv.", wdl_short: "G–T–P",
+    room_rated: "Partida puntuable", room_unrated: "Partida amistosa", room_unrated_why: "Partida amistosa: {0}", room_tourney: "Torneo {0}",
   },
 };
 

@@ -85,8 +85,27 @@ async function oneMove(p, choose, mine) {
       const lit = await litSquares(p);
       if (!lit.length) break;
       await choose(p, lit[0]);
+      // The last step sends the move: its reply (held until the server
+      // commits it, slow under ASan) is waited for, not taken for a
+      // refusal; a step that lights more squares (the arrow) goes on.
+      if (await moveTaken(p, before)) return true;
     }
     if ((await moveCount(p)) > before || !(await turnText(p)).includes("Your turn")) return true;
+  }
+  return false;
+}
+
+// After a click that may have sent a move: true once it is taken (the
+// list grew or the turn passed), false when squares are lit again (the
+// next step) or nothing is lit and nothing was sent (a refusal says so
+// at once) past MOVE_WAIT_MS.
+const MOVE_WAIT_MS = 5000;
+async function moveTaken(p, before) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < MOVE_WAIT_MS) {
+    if ((await moveCount(p)) > before || !(await turnText(p)).includes("Your turn")) return true;
+    if ((await litSquares(p)).length) return false;
+    await sleep(50);
   }
   return false;
 }
