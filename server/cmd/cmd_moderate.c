@@ -55,7 +55,8 @@ cmd_moderate_target(struct conn *c, const struct proto_request *req,
 	return 0;
 }
 
-/* Close o with a last error line (re null) saying why. */
+/* Close o with a last error line (re null) saying why (a literal: its
+ * own msgid, conn_error_text). */
 static void
 cmd_moderate_close(struct conn *o, enum proto_error e, const char *why)
 {

@@ -258,7 +258,8 @@ player_throttled(
 
 /* A wrong token or password: counted against the address (and the
  * identity called name, NULL when none exists), logged, refused with
- * code. */
+ * code; why is a literal or a reason made with proto_errf, so that its
+ * msgid goes with it (conn_error_text). */
 void
 player_failed(struct conn *c, const struct proto_request *req, const char *name,
     enum proto_error code, const char *why)
