@@ -189,6 +189,8 @@ def server_formats():
 
 
 def load_catalogue():
+    if not os.path.exists(CATALOGUE):
+        return {}
     text = open(CATALOGUE, encoding="utf-8").read()
     return json.loads(text[text.index("{"):text.rindex("}") + 1])
 
@@ -203,6 +205,7 @@ def main():
     chk.ok(len(found) > 250, "the sources give %d formats" % len(found))
     chk.eq(odd, [], "every helper is given a literal format")
     es = load_catalogue()
+    chk.ok(len(es) > 0, "the catalogue %s has sentences" % CATALOGUE)
     missing = sorted(f for f in found if f not in es)
     chk.eq(missing, [], "every format has Spanish")
     wrong = sorted(f for f in found if f in es and
