@@ -2,9 +2,8 @@
 // fills {0}, {1}... with args (as text: the page never treats them as
 // markup). The server's own sentences come with their msgid and args
 // (docs/PROTOCOL.md, "Sentences in other languages"): localize() puts the
-// Spanish in their place, from sentences_es.js.
-
-import { es as sentencesEs } from "./sentences_es.js";
+// Spanish in their place, from sentences_es.js, which a page loads only
+// once Spanish is chosen (an English page's first load stays as small).
 
 const words = {
   en: {
@@ -197,7 +196,25 @@ export function t(key, ...args) {
 
 export function getLang() { return lang; }
 
+// The Spanish of the server's sentences, msgid to format: empty until
+// loadSentences() has fetched sentences_es.js (until then, and if it
+// fails, the server's English shows).
+let sentencesEs = {};
+let loading = null;
+
+export function loadSentences() {
+  if (!loading) {
+    loading = import("./sentences_es.js")
+      .then((m) => { sentencesEs = m.es; })
+      .catch(() => { loading = null; });
+  }
+  return loading;
+}
+
+if (lang === "es") loadSentences();
+
 export function setLang(l) {
+  if (l === "es") loadSentences();
   lang = l;
   localStorage.setItem("tablero.lang", l);
   document.documentElement.lang = l;

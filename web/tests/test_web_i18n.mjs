@@ -20,10 +20,24 @@ async function shot(p, name) {
 const noticeHas = (p, sel, want, what) => until(p, ([s, w]) =>
   (document.querySelector(s)?.textContent || "").includes(w), [sel, want], what);
 
-// To Spanish with the page's own button.
+// To Spanish with the page's own button (its sentences are fetched then:
+// wait for the file).
 async function spanish(p) {
+  const loaded = p.waitForResponse((r) => r.url().endsWith("/js/sentences_es.js"), { timeout: 10000 });
   if ((await text(p, "#lang")) === "Español") await p.click("#lang");
   await until(p, () => document.documentElement.lang === "es", null, "Spanish");
+  await loaded;
+}
+
+// An English page does not fetch the Spanish sentences.
+async function englishLoad(browser, srv) {
+  const p = await newPage(browser, srv.url);
+  const urls = [];
+  p.on("request", (r) => urls.push(r.url()));
+  await p.reload();
+  await p.waitForSelector("body[data-conn=online][data-ready]", { timeout: 10000 });
+  ck.ok(!urls.some((u) => u.endsWith("sentences_es.js")), "an English page loads no Spanish sentences");
+  await p.context().close();
 }
 
 // A game resigned before a move: the result's reason and why it is not
@@ -98,7 +112,8 @@ async function refusedClick(browser, srv) {
 // sentence with its capital, a msgid with no Spanish left as it was.
 async function printfAlone() {
   globalThis.localStorage = { getItem: () => "es", setItem: () => {} };
-  const { printf, localize } = await import("../js/i18n.js");
+  const { printf, localize, loadSentences } = await import("../js/i18n.js");
+  await loadSentences();
   ck.eq(printf("%c%.*s|%04lX|%#x|%5d|%-4s|%lld|%zu|%%", ["q", 1, "9x", 8294, 255, 9, "ab", -3, 4]),
     "q9|2066|0xff|    9|ab  |-3|4|%", "printf as C's, for the server's conversions");
   const ended = localize({ event: "ended", reason: "no move left",
@@ -115,7 +130,7 @@ async function printfAlone() {
 try { await printfAlone(); } catch (e) { ck.ok(false, "printf: " + (e && e.stack || e)); }
 
 await runTest(ck, a.build, async (browser, srv) => {
-  for (const [name, fn] of [["name", refusedName], ["click", refusedClick], ["ended", resignedGame]]) {
+  for (const [name, fn] of [["english", englishLoad], ["name", refusedName], ["click", refusedClick], ["ended", resignedGame]]) {
     try { await fn(browser, srv); } catch (e) { ck.ok(false, name + ": " + (e && e.stack || e)); }
   }
 });
