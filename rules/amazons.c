@@ -357,17 +357,15 @@ amazons_first_block(int a, int b, amazons_bb occ)
 
 /* The words that name one part of a move, the queen move or the arrow
  * shot, in its reasons. */
+/* Which part of a move is checked: the amazon's move or its arrow. Each
+ * reason names the part in words of its own format (not an argument), so
+ * that each sentence is whole, its own msgid (docs/PROTOCOL.md). */
 struct amazons_part {
-	const char *mover;  /* "amazon d1 to d1 does not move" */
-	const char *line;   /* "arrow e3 to f5 is not a straight line" */
-	const char *target; /* "destination g7 is occupied" */
-	const char *path;   /* "queen path blocked at h4" */
+	int arrow; /* 0: the amazon ("queen"), 1: the arrow */
 };
 
-static const struct amazons_part amazons_queen = {
-    "amazon", "", "destination", "queen"};
-static const struct amazons_part amazons_arrow = {
-    "arrow", "arrow ", "arrow square", "arrow"};
+static const struct amazons_part amazons_queen = {0};
+static const struct amazons_part amazons_arrow = {1};
 
 /* Check one part of a move from a to b over occ; 0, or -1 with the reason
  * naming the part. */
@@ -381,25 +379,41 @@ amazons_check_part(const struct amazons_part *part, int a, int b,
 	amazons_sqname(a, na);
 	amazons_sqname(b, nb);
 	if (a == b) {
-		rules_seterr(err, errlen, "%s %s to %s does not move",
-		    part->mover, na, nb);
+		if (part->arrow)
+			rules_seterr(err, errlen,
+			    "arrow %s to %s does not move", na, nb);
+		else
+			rules_seterr(err, errlen,
+			    "amazon %s to %s does not move", na, nb);
 		return -1;
 	}
 	if (!amazons_line(a, b, &df, &dr)) {
-		rules_seterr(err, errlen, "%s%s to %s is not a straight line",
-		    part->line, na, nb);
+		if (part->arrow)
+			rules_seterr(err, errlen,
+			    "arrow %s to %s is not a straight line", na, nb);
+		else
+			rules_seterr(err, errlen,
+			    "%s to %s is not a straight line", na, nb);
 		return -1;
 	}
 	block = amazons_first_block(a, b, occ);
 	if (block == b) {
-		rules_seterr(
-		    err, errlen, "%s %s is occupied", part->target, nb);
+		if (part->arrow)
+			rules_seterr(
+			    err, errlen, "arrow square %s is occupied", nb);
+		else
+			rules_seterr(
+			    err, errlen, "destination %s is occupied", nb);
 		return -1;
 	}
 	if (block != RULES_NONE) {
 		amazons_sqname(block, nc);
-		rules_seterr(
-		    err, errlen, "%s path blocked at %s", part->path, nc);
+		if (part->arrow)
+			rules_seterr(
+			    err, errlen, "arrow path blocked at %s", nc);
+		else
+			rules_seterr(
+			    err, errlen, "queen path blocked at %s", nc);
 		return -1;
 	}
 	return 0;
