@@ -191,8 +191,6 @@ static void
 session_refuse(
     struct conn *c, const struct proto_request *req, enum session_over why)
 {
-	static const char *const whose[] = {
-	    "", "", " from your address", " as this player"};
 	static const char *const what[] = {
 	    "", "connection", "address", "identity"};
 	int rate =
@@ -208,8 +206,19 @@ session_refuse(
 		net_close(c, 1);
 		return;
 	}
-	conn_error(c, req, PROTO_E_RATE_LIMITED,
-	    "more than %d messages a second%s; slow down", rate, whose[why]);
+	/* one format each, so that a client can translate it whole */
+	if (why == SESSION_OVER_ADDR)
+		conn_error(c, req, PROTO_E_RATE_LIMITED,
+		    "more than %d messages a second from your address; slow "
+		    "down",
+		    rate);
+	else if (why == SESSION_OVER_NAME)
+		conn_error(c, req, PROTO_E_RATE_LIMITED,
+		    "more than %d messages a second as this player; slow down",
+		    rate);
+	else
+		conn_error(c, req, PROTO_E_RATE_LIMITED,
+		    "more than %d messages a second; slow down", rate);
 }
 
 /* Whether a line holds the word "password" in any case (a hello with one,
