@@ -222,17 +222,23 @@ cmd_answer_here(struct room *r, int seat)
  * *offer holds the asking seat. One offer of each kind per side is
  * pending at a time: a second one is refused until the first is answered
  * or a move cancels it, so an offer costs its opponent one answer, never
- * a flood of events and commits (what names the offer in the refusal: "a
- * draw"). 1 when the offer was made, 0 when refused. */
+ * a flood of events and commits. 1 when the offer was made, 0 when
+ * refused. */
 static int
 cmd_offer(struct conn *c, const struct proto_request *req, struct room *r,
-    int seat, int *offer, enum proto_event_kind asked, const char *what)
+    int seat, int *offer, enum proto_event_kind asked)
 {
+	if (*offer == seat && asked == PROTO_EV_DRAW_OFFERED) {
+		/* one format each offer, so that a client translates it */
+		conn_error(c, req, PROTO_E_NOT_ALLOWED,
+		    "you have offered a draw already: it is pending until "
+		    "your opponent answers or a move is made");
+		return 0;
+	}
 	if (*offer == seat) {
 		conn_error(c, req, PROTO_E_NOT_ALLOWED,
-		    "you have offered %s already: it is pending until your "
-		    "opponent answers or a move is made",
-		    what);
+		    "you have offered a take-back already: it is pending "
+		    "until your opponent answers or a move is made");
 		return 0;
 	}
 	room_commit(r, 1, 0);
@@ -283,7 +289,7 @@ cmd_draw(struct conn *c, const struct proto_request *req)
 	}
 	if (strcmp(req->action, "offer") == 0) {
 		if (!cmd_offer(c, req, r, seat, &r->draw_offer,
-		        PROTO_EV_DRAW_OFFERED, "a draw") ||
+		        PROTO_EV_DRAW_OFFERED) ||
 		    r->seats[1 - seat].bot == 0)
 			return;
 		if (cmd_bot_accepts_draw(r, 1 - seat))
@@ -448,7 +454,7 @@ cmd_takeback(struct conn *c, const struct proto_request *req)
 			return;
 		}
 		if (!cmd_offer(c, req, r, seat, &r->takeback_offer,
-		        PROTO_EV_TAKEBACK_OFFERED, "a take-back") ||
+		        PROTO_EV_TAKEBACK_OFFERED) ||
 		    r->seats[1 - seat].bot == 0)
 			return;
 		/* A bot grants take-backs in unrated games only: in a rated
