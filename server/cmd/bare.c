@@ -56,7 +56,7 @@ bare_line(struct conn *c, const char *line, size_t len,
 	if (!req->shorthand || p == NULL)
 		return e;
 	if (e == PROTO_E_BAD_REQUEST && req->verb == PROTO_HELLO) {
-		snprintf(
+		proto_errf(
 		    err, errlen, "you are logged in already, as %s", p->name);
 		return PROTO_E_NOT_ALLOWED;
 	}
@@ -64,7 +64,7 @@ bare_line(struct conn *c, const char *line, size_t len,
 		return e;
 	if ((seat = room_seat_of(r, p)) < 0) {
 		if (room_is_watcher(r, p))
-			snprintf(err, errlen,
+			proto_errf(err, errlen,
 			    "you are watching %s: only its players move "
 			    "(help lists the commands)",
 			    r->id);
@@ -78,7 +78,7 @@ bare_line(struct conn *c, const char *line, size_t len,
 	}
 	if (r->g->turn(r->st) == seat &&
 	    r->g->parse_move(r->st, mv.move, &m, why, sizeof why) != 0) {
-		snprintf(err, errlen,
+		proto_errf(err, errlen,
 		    "unknown command '%s', and no move in %s either: %s "
 		    "(help lists the commands)",
 		    req->cmd != NULL ? req->cmd : "?", r->id, why);

@@ -42,7 +42,7 @@ replay_at(
 	int i;
 
 	if (at > r->nhist) {
-		snprintf(err, errlen, "at=%lld: the game has %d moves", at,
+		proto_errf(err, errlen, "at=%lld: the game has %d moves", at,
 		    r->nhist);
 		return -1;
 	}
@@ -56,7 +56,7 @@ replay_at(
 
 		if (r->g->parse_move(
 		        st, r->hist[i].notation, &m, why, sizeof why) != 0) {
-			snprintf(err, errlen,
+			proto_errf(err, errlen,
 			    "move %d (%s) cannot be replayed: %s", i + 1,
 			    r->hist[i].notation, why);
 			free(st);

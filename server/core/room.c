@@ -1342,7 +1342,7 @@ room_play(
 	if (room_clock_charge(r, seat, now, clk) != 0) {
 		r->clock_ms[seat] = 0;
 		room_end(r, "win", 1 - seat, "timeout");
-		snprintf(err, errlen, "your time ran out");
+		proto_errf(err, errlen, "your time ran out");
 		return -1;
 	}
 	mv.clock_ms[0] = r->clock_initial_ms ? clk[0] : -1;

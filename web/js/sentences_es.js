@@ -127,6 +127,7 @@ export const es = {
   "arrow %s to %s is not a straight line": "la flecha de %s a %s no va en línea recta",
   "arrow path blocked at %s": "el camino de la flecha está cortado en %s",
   "arrow square %s is occupied": "la casilla de la flecha, %s, está ocupada",
+  "at=%lld: the game has %d moves": "at=%lld: la partida tiene %d jugadas",
   "bad game options": "opciones de juego incorrectas",
   "black makes no move": "las negras no mueven",
   "black moves %s to %s and shoots %s": "las negras mueven de %s a %s y disparan a %s",
@@ -258,6 +259,7 @@ export const es = {
   "more than %d messages a second from your address; slow down": "más de %d mensajes por segundo desde tu dirección; ve más despacio",
   "more than %d messages a second; slow down": "más de %d mensajes por segundo; ve más despacio",
   "more than 10 ranks in the board": "más de 10 filas en el tablero",
+  "move %d (%s) cannot be replayed: %s": "la jugada %d (%s) no se puede reproducir: %s",
   "move limit": "límite de jugadas",
   "moves: %s": "movimientos: %s",
   "name %s is registered: hello %s TOKEN, or hello %s password=PASSWORD if it has a password": "el nombre %s está registrado: hello %s TOKEN, o hello %s password=CONTRASEÑA si tiene contraseña",
@@ -426,6 +428,7 @@ export const es = {
   "unexpected text after the JSON object": "texto inesperado tras el objeto JSON",
   "unexpected text after the position at character 16": "texto inesperado tras la posición en el carácter 16",
   "unknown command '%s' (help lists them)": "orden desconocida '%s' (help las muestra)",
+  "unknown command '%s', and no move in %s either: %s (help lists the commands)": "orden desconocida '%s', y tampoco es una jugada en %s: %s (help muestra las órdenes)",
   "unknown command (help lists them)": "orden desconocida (help las muestra)",
   "unknown escape in quotes (use \\\", \\\\, \\n or \\t)": "escape desconocido entre comillas (usa \\\", \\\\, \\n o \\t)",
   "unknown key '%s' (usage: %s)": "clave desconocida '%s' (uso: %s)",
@@ -445,9 +448,11 @@ export const es = {
   "wrong token for that name": "token incorrecto para ese nombre",
   "you are in %d unfinished rooms already": "ya estás en %d mesas sin terminar",
   "you are in no room: usage: %s": "no estás en ninguna mesa: uso: %s",
+  "you are logged in already, as %s": "ya has entrado, como %s",
   "you are not in %s": "no estás en %s",
   "you are not in that room": "no estás en esa mesa",
   "you are watching %s, not playing": "estás mirando %s, no jugando",
+  "you are watching %s: only its players move (help lists the commands)": "estás mirando %s: solo sus jugadores mueven (help muestra las órdenes)",
   "you are watching, not playing": "estás mirando, no jugando",
   "you block %d players already (unblock one first)": "ya bloqueas a %d jugadores (desbloquea antes a uno)",
   "you do not block %s (blocks lists whom you do)": "no bloqueas a %s (blocks muestra a quién bloqueas)",
@@ -473,5 +478,6 @@ export const es = {
   "your opponent has %lld more seconds to come back": "tu rival tiene %lld segundos más para volver",
   "your opponent has not asked to take back a move": "tu rival no ha pedido deshacer una jugada",
   "your opponent has not offered a draw": "tu rival no ha ofrecido tablas",
-  "your opponent is here": "tu rival está aquí"
+  "your opponent is here": "tu rival está aquí",
+  "your time ran out": "se te acabó el tiempo"
 };
