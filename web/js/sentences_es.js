@@ -316,7 +316,7 @@ export const es = {
   "peg %d,%d jumps %s over %d,%d to %d,%d": "la ficha de %d,%d salta (%s) sobre %d,%d hasta %d,%d",
   "player %d places a peg on %s": "el jugador %d coloca una ficha en %s",
   "player %d slides %s to %s": "el jugador %d desliza de %s a %s",
-  "point %s must be x, o or . at character %d": "el punto %s debe ser x, o o . en el carácter %d",
+  "point %s must be x, o or . at character %d": "el punto %s debe ser «x», «o» o «.» en el carácter %d",
   "position has more than 4 fields (board, side to move, halfmove clock, fullmove number)": "la posición tiene más de 4 campos (tablero, bando que mueve, contador de medias jugadas, número de jugada)",
   "position is longer than %d characters": "la posición pasa de %d caracteres",
   "position: byte 0x%02x is not a piece letter (on %s)": "posición: el byte 0x%02x no es una letra de pieza (en %s)",
