@@ -9,8 +9,9 @@ many messages in one write (more than --max-line of them together, so
 reading stops and goes on), a message of exactly --max-line bytes (a
 16-bit length), fragments adding up to
 more than --max-line (1009), a continuation with no message, an unmasked
-frame, an extension bit and a fragmented ping (1002 each), and a close
-from the browser (answered with its code). After each refusal a new
+frame, an extension bit and a fragmented ping (1002 each), a close
+from the browser (answered with its code) and quit (its reply, then the
+server's close with 1000). After each refusal a new
 WebSocket is still served.
 """
 
@@ -163,6 +164,10 @@ def check_refused(chk, port, what, wrap):
     w.send(json.dumps({"cmd": "ping", "id": "after"}))
     chk.eq((reply(w, "after") or {}).get("ok"), True,
            "%s: a new WebSocket is served after the refusals" % what)
+    # quit: its reply, then the server's close frame with 1000.
+    w.send(json.dumps({"cmd": "quit", "id": "q"}))
+    chk.eq((reply(w, "q") or {}).get("ok"), True, "%s: quit is answered" % what)
+    chk.eq(close_code(w), 1000, "%s: then the server closes with 1000" % what)
     w.close()
 
 
