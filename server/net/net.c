@@ -424,7 +424,8 @@ net_linger_read(struct conn *c)
 static size_t
 net_unread(struct conn *c)
 {
-	return evbuffer_get_length(c->out) + c->deferred_bytes + (c->ws != NULL ? ws_unsent(c->ws) : 0);
+	return evbuffer_get_length(c->out) + c->deferred_bytes +
+	    (c->ws != NULL ? ws_unsent(c->ws) : 0);
 }
 
 /* Output queued for a connection and not yet taken by the kernel, held
@@ -843,8 +844,8 @@ static enum net_transport
 net_transport(const struct conn *c)
 {
 	return c->bev == NULL || c->relay ? NET_WEBSOCKET
-	    : c->bev_writes   ? NET_TLS
-	                      : NET_TCP;
+	    : c->bev_writes               ? NET_TLS
+	                                  : NET_TCP;
 }
 
 /* The open connections by transport, and the output waiting for them:

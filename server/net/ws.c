@@ -96,10 +96,12 @@ struct ws {
 	TAILQ_ENTRY(ws) entry;
 	struct server *srv;
 	struct bufferevent *sock; /* the socket (or TLS) */
-	struct evbuffer *in;      /* lines read: the connection's input */
-	struct evbuffer *out;     /* lines to frame: the connection's output */
-	struct conn *conn;        /* the connection, until freed */
-	struct limit_entry *lim;  /* its address's limits */
+	/* its input and output, kept here: read for every message */
+	struct evbuffer *sockin, *sockout;
+	struct evbuffer *in;     /* lines read: the connection's input */
+	struct evbuffer *out;    /* lines to frame: the connection's output */
+	struct conn *conn;       /* the connection, until freed */
+	struct limit_entry *lim; /* its address's limits */
 	int counted;        /* the connection went: this counts the socket */
 	int tls;            /* sock writes by itself (TLS) */
 	int broken;         /* the socket failed: freed with the connection */
@@ -174,7 +176,7 @@ ws_drop(struct ws *ws)
 static size_t
 ws_behind(const struct ws *ws)
 {
-	return evbuffer_get_length(bufferevent_get_output(ws->sock));
+	return evbuffer_get_length(ws->sockout);
 }
 
 /* What this WebSocket holds for the browser beyond the connection's
@@ -259,7 +261,7 @@ ws_head(uint8_t h[10], int opcode, size_t len)
 static void
 ws_control_add(struct ws *ws, int opcode, const uint8_t *payload, size_t len)
 {
-	struct evbuffer *dst = bufferevent_get_output(ws->sock);
+	struct evbuffer *dst = ws->sockout;
 	uint8_t h[10];
 	size_t hlen = ws_head(h, opcode, len);
 
@@ -294,7 +296,7 @@ ws_frame_line(struct ws *ws, struct evbuffer *dst, size_t len)
 static void
 ws_frame_lines(struct ws *ws)
 {
-	struct evbuffer *dst = bufferevent_get_output(ws->sock);
+	struct evbuffer *dst = ws->sockout;
 
 	if (ws->close_sent || ws->broken) {
 		evbuffer_drain(ws->out, evbuffer_get_length(ws->out));
@@ -358,7 +360,7 @@ ws_close(struct ws *ws, int code, const char *reason)
 static int
 ws_write(struct ws *ws)
 {
-	struct evbuffer *out = bufferevent_get_output(ws->sock);
+	struct evbuffer *out = ws->sockout;
 	int n, err;
 
 	if (ws->tls || ws->broken || evbuffer_get_length(out) == 0)
@@ -427,7 +429,7 @@ ws_send(struct ws *ws)
 static int
 ws_fail(struct ws *ws, int code)
 {
-	struct evbuffer *src = bufferevent_get_input(ws->sock);
+	struct evbuffer *src = ws->sockin;
 
 	log_debug("websocket %s: closed with %d",
 	    ws->conn != NULL ? ws->conn->addr : "?", code);
@@ -514,7 +516,7 @@ ws_close_received(struct ws *ws, const uint8_t *p, size_t len)
 static int
 ws_control_frame(struct ws *ws, uint8_t *h, int op, int fin)
 {
-	struct evbuffer *src = bufferevent_get_input(ws->sock);
+	struct evbuffer *src = ws->sockin;
 	size_t plen = h[1] & 0x7f, i;
 
 	if (!fin || plen > WS_CONTROL_MAX ||
@@ -561,7 +563,7 @@ ws_msg_end(struct ws *ws)
 static int
 ws_frame_start(struct ws *ws)
 {
-	struct evbuffer *src = bufferevent_get_input(ws->sock);
+	struct evbuffer *src = ws->sockin;
 	size_t have = evbuffer_get_length(src), hlen = 2, i;
 	uint8_t h[6 + WS_CONTROL_MAX];
 	uint64_t plen;
@@ -613,7 +615,7 @@ ws_frame_start(struct ws *ws)
 static void
 ws_payload(struct ws *ws)
 {
-	struct evbuffer *src = bufferevent_get_input(ws->sock);
+	struct evbuffer *src = ws->sockin;
 	size_t n = evbuffer_get_length(src), i;
 	struct evbuffer_iovec v;
 	uint8_t *p;
@@ -647,7 +649,7 @@ ws_payload(struct ws *ws)
 static int
 ws_parse(struct ws *ws)
 {
-	struct evbuffer *src = bufferevent_get_input(ws->sock);
+	struct evbuffer *src = ws->sockin;
 	int r;
 
 	while (evbuffer_get_length(src) > 0) {
@@ -833,6 +835,8 @@ ws_accept(struct server *srv, struct bufferevent *bev, const char *key,
 	ws = xcalloc(1, sizeof *ws);
 	ws->srv = srv;
 	ws->sock = bev;
+	ws->sockin = bufferevent_get_input(bev);
+	ws->sockout = bufferevent_get_output(bev);
 	ws->lim = lim;
 	ws->msg_ms = clock_mono_ms();
 	ws->pong_ms = ws->msg_ms - WS_PONG_MS;
