@@ -1,6 +1,7 @@
 /*
  * net.c: sockets. Listening (IPv4 and IPv6), accepting with a back-off when
- * descriptors run out, one bufferevent per connection, lines out of the
+ * descriptors run out, one bufferevent per connection (a WebSocket's
+ * input and output are ws.c's, which frames them), lines out of the
  * protocol framer into the session, capped output, and closing: a
  * connection is never freed inside its own callback but marked dead and
  * freed by the reaper event; closing has a deadline (its last output and
