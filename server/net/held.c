@@ -244,8 +244,9 @@ held_go_on(struct conn *c)
 {
 	if (held_blocks(c))
 		return;
+	/* (a WebSocket's output is framed when it is freed) */
 	if (c->held == NULL && c->state == CONN_FLUSHING && !c->lingering &&
-	    evbuffer_get_length(c->out) == 0)
+	    (c->bev == NULL || evbuffer_get_length(c->out) == 0))
 		net_linger_now(c);
 	if (!c->waiting)
 		net_resume(c);

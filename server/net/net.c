@@ -230,7 +230,10 @@ net_close(struct conn *c, int flush)
 	if (c->deadline == NULL)
 		fatal("out of memory");
 	evtimer_add(c->deadline, &by);
-	if (evbuffer_get_length(out) == 0 && c->held == NULL) {
+	/* A WebSocket's lines are framed when it is freed, behind what it
+	 * sent (a line not ended, a text-mode prompt, is dropped then). */
+	if ((evbuffer_get_length(out) == 0 || c->bev == NULL) &&
+	    c->held == NULL) {
 		net_linger(c);
 		return;
 	}
