@@ -683,6 +683,8 @@ for store in $BIG_STORES; do
 done
 target "moves/s over websocket / tcp, 100 rooms (issue 20)" \
     "$(kept ws100.ratio)" ">=" 0.8
+target "moves/s over websocket / tcp, 100 rooms (issue 32)" \
+    "$(kept ws100.ratio)" ">=" 0.95
 target "ping 50 x 16 pipelined / echo server" "$(kept pipelined.ratio)" \
     ">=" 0.5
 target "RSS per idle connection" "$(kept idle)" "<=" 2 KiB

@@ -149,7 +149,9 @@ static void
 held_block(struct conn *c)
 {
 	c->reply_held = c->hq->marks[c->hq->n - 1].tag;
-	bufferevent_setwatermark(c->bev, EV_READ, 0, c->srv->cfg.max_line);
+	if (c->bev != NULL) /* a WebSocket stops at a line's worth itself */
+		bufferevent_setwatermark(
+		    c->bev, EV_READ, 0, c->srv->cfg.max_line);
 }
 
 static void
@@ -179,7 +181,7 @@ held_add(struct conn *c, const char *data, size_t len)
 		return;
 	}
 	if (tag == 0 && (c->held == NULL || (c->replying && !held_blocks(c)))) {
-		evbuffer_add(bufferevent_get_output(c->bev), data, len);
+		evbuffer_add(c->out, data, len);
 		return;
 	}
 	held_append(held_queue(&c->hq), tag, data, len);
@@ -193,7 +195,7 @@ void
 held_end_deferring(struct conn *c)
 {
 	struct net_held *d = c->dq;
-	struct evbuffer *out = bufferevent_get_output(c->bev);
+	struct evbuffer *out = c->out;
 
 	c->deferred_bytes = 0;
 	if (held_queue_empty(d))
@@ -224,7 +226,7 @@ held_send(struct conn *c, uint64_t committed)
 		len += q->marks[q->first++].len;
 	c->held_bytes -= len;
 	if (c->state != CONN_DEAD)
-		held_move(q, bufferevent_get_output(c->bev), len);
+		held_move(q, c->out, len);
 	else
 		evbuffer_drain(q->buf, len);
 	if (q->first < q->n)
@@ -242,8 +244,9 @@ held_go_on(struct conn *c)
 {
 	if (held_blocks(c))
 		return;
+	/* (a WebSocket's output is framed when it is freed) */
 	if (c->held == NULL && c->state == CONN_FLUSHING && !c->lingering &&
-	    evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+	    (c->bev == NULL || evbuffer_get_length(c->out) == 0))
 		net_linger_now(c);
 	if (!c->waiting)
 		net_resume(c);

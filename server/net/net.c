@@ -1,6 +1,7 @@
 /*
  * net.c: sockets. Listening (IPv4 and IPv6), accepting with a back-off when
- * descriptors run out, one bufferevent per connection, lines out of the
+ * descriptors run out, one bufferevent per connection (a WebSocket's
+ * input and output are ws.c's, which frames them), lines out of the
  * protocol framer into the session, capped output, and closing: a
  * connection is never freed inside its own callback but marked dead and
  * freed by the reaper event; closing has a deadline (its last output and
@@ -63,6 +64,8 @@
 #define NET_SHED_EIGHTHS 7
 
 static void net_read_cb(struct bufferevent *bev, void *arg);
+static void net_output_cb(
+    struct evbuffer *out, const struct evbuffer_cb_info *info, void *arg);
 static void net_write_cb(struct bufferevent *bev, void *arg);
 static void net_event_cb(struct bufferevent *bev, short what, void *arg);
 static void net_linger(struct conn *c);
@@ -129,13 +132,18 @@ net_conn_free(struct server *srv, struct conn *c)
 		TAILQ_REMOVE(&srv->dead, c, dead_entry);
 	net_flush_unlist(c);
 	srv->nconns--;
-	/* A WebSocket's other end hears the end of the stream (with what
-	 * was still queued), sends it and closes. */
-	if (c->ws != NULL) /* its socket counts on until closed */
+	/* A WebSocket sends what was still queued and its close frame, and
+	 * counts on until its close is done. */
+	if (c->ws != NULL) {
+		evbuffer_remove_cb(c->out, net_output_cb, c);
 		ws_conn_freed(c->ws);
-	if (c->relay)
-		bufferevent_flush(c->bev, EV_WRITE, BEV_FINISHED);
-	bufferevent_free(c->bev);
+	} else if (c->bev != NULL) {
+		/* a pair's other end hears the end of the stream, with
+		 * what was still queued */
+		if (c->relay)
+			bufferevent_flush(c->bev, EV_WRITE, BEV_FINISHED);
+		bufferevent_free(c->bev);
+	}
 	proto_framer_free(c->framer);
 	held_free(c);
 	if (c->idle != NULL)
@@ -169,7 +177,8 @@ net_set_dead(struct conn *c)
 	if (c->state == CONN_DEAD)
 		return;
 	c->state = CONN_DEAD;
-	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+	if (c->bev != NULL)
+		bufferevent_disable(c->bev, EV_READ | EV_WRITE);
 	net_flush_unlist(c);
 	TAILQ_INSERT_TAIL(&c->srv->dead, c, dead_entry);
 	event_active(c->srv->reaper, 0, 0);
@@ -204,7 +213,7 @@ net_deadline_cb(evutil_socket_t fd, short what, void *arg)
 void
 net_close(struct conn *c, int flush)
 {
-	struct evbuffer *out = bufferevent_get_output(c->bev);
+	struct evbuffer *out = c->out;
 	struct timeval tv = {SERVER_CLOSE_FLUSH_SEC, 0};
 	struct timeval by = {SERVER_CLOSE_FLUSH_SEC + NET_LINGER_SEC, 0};
 
@@ -221,10 +230,15 @@ net_close(struct conn *c, int flush)
 	if (c->deadline == NULL)
 		fatal("out of memory");
 	evtimer_add(c->deadline, &by);
-	if (evbuffer_get_length(out) == 0 && c->held == NULL) {
+	/* A WebSocket's lines are framed when it is freed, behind what it
+	 * sent (a line not ended, a text-mode prompt, is dropped then). */
+	if ((evbuffer_get_length(out) == 0 || c->bev == NULL) &&
+	    c->held == NULL) {
 		net_linger(c);
 		return;
 	}
+	if (c->bev == NULL) /* a WebSocket: read no more lines */
+		return;
 	bufferevent_disable(c->bev, EV_READ);
 	bufferevent_set_timeouts(c->bev, NULL, &tv);
 }
@@ -372,7 +386,9 @@ net_linger(struct conn *c)
 {
 	struct timeval tv = {NET_LINGER_SEC, 0};
 
-	if (c->srv->shutting_down ||
+	/* A WebSocket's close is its close frames (ws.c, once the
+	 * connection is freed). */
+	if (c->bev == NULL || c->srv->shutting_down ||
 	    shutdown(bufferevent_getfd(c->bev), SHUT_WR) != 0) {
 		net_set_dead(c);
 		return;
@@ -382,8 +398,7 @@ net_linger(struct conn *c)
 	bufferevent_setwatermark(c->bev, EV_READ, 0, 0);
 	bufferevent_set_timeouts(c->bev, &tv, NULL);
 	bufferevent_enable(c->bev, EV_READ);
-	evbuffer_drain(bufferevent_get_input(c->bev),
-	    evbuffer_get_length(bufferevent_get_input(c->bev)));
+	evbuffer_drain(c->in, evbuffer_get_length(c->in));
 }
 
 /* A flushing connection whose held output went out (or was dropped) and
@@ -398,7 +413,7 @@ net_linger_now(struct conn *c)
 static void
 net_linger_read(struct conn *c)
 {
-	struct evbuffer *in = bufferevent_get_input(c->bev);
+	struct evbuffer *in = c->in;
 
 	c->discarded += evbuffer_get_length(in);
 	evbuffer_drain(in, evbuffer_get_length(in));
@@ -413,8 +428,8 @@ net_linger_read(struct conn *c)
 static size_t
 net_unread(struct conn *c)
 {
-	return evbuffer_get_length(bufferevent_get_output(c->bev)) +
-	    c->deferred_bytes + (c->ws != NULL ? ws_unsent(c->ws) : 0);
+	return evbuffer_get_length(c->out) + c->deferred_bytes +
+	    (c->ws != NULL ? ws_unsent(c->ws) : 0);
 }
 
 /* Output queued for a connection and not yet taken by the kernel, held
@@ -473,12 +488,12 @@ net_shed(struct server *srv)
 }
 
 /* Hand complete lines to the session, one at a time, until the input is
- * used up or the connection stops reading. */
-static void
-net_read_cb(struct bufferevent *bev, void *arg)
+ * used up or the connection stops reading: the socket's input, or the
+ * lines a WebSocket read (ws.c calls it). */
+void
+net_input(struct conn *c)
 {
-	struct conn *c = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
+	struct evbuffer *in = c->in;
 
 	if (c->lingering) {
 		net_linger_read(c);
@@ -518,12 +533,21 @@ net_read_cb(struct bufferevent *bev, void *arg)
 	/* Lines left unread (a reply is awaited) up to the input's high
 	 * mark: reading stops until net_resume, since libevent runs a read
 	 * callback again and again while it leaves the input at the mark
-	 * with reading on (a loop that spun as long as the reply took). */
-	if (c->state == CONN_OPEN && (c->waiting || held_blocks(c)) &&
+	 * with reading on (a loop that spun as long as the reply took). A
+	 * WebSocket stops reading at a line's worth by itself. */
+	if (c->state == CONN_OPEN && c->bev != NULL &&
+	    (c->waiting || held_blocks(c)) &&
 	    evbuffer_get_length(in) >= c->srv->cfg.max_line) {
 		c->read_stopped = 1;
 		bufferevent_disable(c->bev, EV_READ);
 	}
+}
+
+/* The socket's bytes came. */
+static void
+net_read_cb(struct bufferevent *bev, void *arg)
+{
+	net_input(arg);
 }
 
 /* Go on with the lines a connection sent while it waited for a reply. */
@@ -532,12 +556,19 @@ net_resume(struct conn *c)
 {
 	if (c->state != CONN_OPEN)
 		return;
+	if (c->bev == NULL) {
+		/* a WebSocket: its lines, then the frames behind them */
+		net_input(c);
+		if (c->ws != NULL && c->state == CONN_OPEN)
+			ws_resume(c->ws);
+		return;
+	}
 	bufferevent_setwatermark(c->bev, EV_READ, 0, 0);
 	if (c->read_stopped) {
 		c->read_stopped = 0;
 		bufferevent_enable(c->bev, EV_READ);
 	}
-	net_read_cb(c->bev, c);
+	net_input(c);
 }
 
 /*
@@ -550,7 +581,9 @@ void
 net_pause(struct conn *c)
 {
 	c->waiting = 1;
-	bufferevent_setwatermark(c->bev, EV_READ, 0, c->srv->cfg.max_line);
+	if (c->bev != NULL) /* a WebSocket stops at a line's worth itself */
+		bufferevent_setwatermark(
+		    c->bev, EV_READ, 0, c->srv->cfg.max_line);
 }
 
 /* Everything written: a flushing connection with nothing held starts
@@ -581,15 +614,24 @@ net_write_cb(struct bufferevent *bev, void *arg)
 static void
 net_flush_conn(struct conn *c)
 {
-	struct evbuffer *out = bufferevent_get_output(c->bev);
+	struct evbuffer *out = c->out;
 	int n, err;
 
 	if (evbuffer_get_length(out) == 0) {
 		net_written(c);
 		return;
 	}
-	/* TLS and WebSocket connections: the bufferevent writes (or hands
-	 * on) by itself, and calls net_write_cb once the output is empty. */
+	/* A WebSocket: its lines framed into its socket's output and
+	 * written now (ws.c); the output is empty then. */
+	if (c->bev == NULL) {
+		if (c->ws != NULL)
+			ws_send(c->ws);
+		if (c->state != CONN_DEAD)
+			net_written(c);
+		return;
+	}
+	/* TLS connections and pairs: the bufferevent writes (or hands on)
+	 * by itself, and calls net_write_cb once the output is empty. */
 	if (c->bev_writes) {
 		bufferevent_enable(c->bev, EV_WRITE);
 		return;
@@ -639,7 +681,8 @@ net_output_cb(
 
 	(void)out;
 	if (info->n_added == 0 || c->to_flush || c->state == CONN_DEAD ||
-	    c->lingering || (bufferevent_get_enabled(c->bev) & EV_WRITE))
+	    c->lingering ||
+	    (c->bev != NULL && (bufferevent_get_enabled(c->bev) & EV_WRITE)))
 		return;
 	c->to_flush = 1;
 	TAILQ_INSERT_TAIL(&srv->to_flush, c, flush_entry);
@@ -804,7 +847,9 @@ net_admit(struct server *srv, evutil_socket_t fd, const struct sockaddr *sa)
 static enum net_transport
 net_transport(const struct conn *c)
 {
-	return c->relay ? NET_WEBSOCKET : c->bev_writes ? NET_TLS : NET_TCP;
+	return c->bev == NULL || c->relay ? NET_WEBSOCKET
+	    : c->bev_writes               ? NET_TLS
+	                                  : NET_TCP;
 }
 
 /* The open connections by transport, and the output waiting for them:
@@ -826,16 +871,10 @@ net_count_conns(
 	}
 }
 
-/*
- * A new connection speaking the line protocol over bev, from the address
- * addr with its limits lim (a reference is taken here). bev is a plain
- * socket's bufferevent, or (bev_writes) one that must write itself: a TLS
- * one, or the server's end of a WebSocket's pair (relay: its end of
- * stream is told to the other end when the connection is freed).
- */
-struct conn *
-net_conn_new(struct server *srv, struct bufferevent *bev, const char *addr,
-    struct limit_entry *lim, int flags)
+/* A connection from the address addr with its limits lim (a reference
+ * is taken here), not yet listed: its transport is set by the caller. */
+static struct conn *
+net_conn_make(struct server *srv, const char *addr, struct limit_entry *lim)
 {
 	struct conn *c = xcalloc(1, sizeof *c);
 
@@ -844,28 +883,70 @@ net_conn_new(struct server *srv, struct bufferevent *bev, const char *addr,
 	c->lim_addr = lim;
 	lim->refs++;
 	c->id = ++srv->next_conn_id;
-	c->bev_writes = (flags & (NET_BEV_WRITES | NET_RELAY)) != 0;
-	c->relay = (flags & NET_RELAY) != 0;
 	snprintf(c->addr, sizeof c->addr, "%s", addr);
-	c->bev = bev;
 	c->framer = proto_framer_new(srv->cfg.max_line);
 	if (c->framer == NULL)
 		fatal("out of memory accepting a connection");
-	bufferevent_setcb(c->bev, net_read_cb, net_write_cb, net_event_cb, c);
-	if (evbuffer_add_cb(bufferevent_get_output(c->bev), net_output_cb, c) ==
-	    NULL)
+	return c;
+}
+
+/* List the connection made and greet it. */
+static struct conn *
+net_conn_open(struct conn *c)
+{
+	struct server *srv = c->srv;
+
+	if (evbuffer_add_cb(c->out, net_output_cb, c) == NULL)
 		fatal("out of memory accepting a connection");
-	bufferevent_enable(c->bev, EV_READ);
 	TAILQ_INSERT_TAIL(&srv->conns, c, entry);
 	srv->nconns++;
 	net_counted.accepted[net_transport(c)]++;
 	log_debug("conn %llu %s: accepted%s", (unsigned long long)c->id,
 	    c->addr,
-	    c->relay            ? " (websocket)"
+	    c->bev == NULL      ? " (websocket)"
 	        : c->bev_writes ? " (tls)"
 	                        : "");
 	srv->conn_ops->open(c);
 	return c;
+}
+
+/*
+ * A new connection speaking the line protocol over bev, from the address
+ * addr with its limits lim (a reference is taken here). bev is a plain
+ * socket's bufferevent, or (bev_writes) one that must write itself: a TLS
+ * one (NET_BEV_WRITES), or one end of a bufferevent pair (NET_RELAY: a
+ * cluster stand-in's; its end of stream is told to the other end when
+ * the connection is freed).
+ */
+struct conn *
+net_conn_new(struct server *srv, struct bufferevent *bev, const char *addr,
+    struct limit_entry *lim, int flags)
+{
+	struct conn *c = net_conn_make(srv, addr, lim);
+
+	c->bev_writes = (flags & (NET_BEV_WRITES | NET_RELAY)) != 0;
+	c->relay = (flags & NET_RELAY) != 0;
+	c->bev = bev;
+	c->in = bufferevent_get_input(bev);
+	c->out = bufferevent_get_output(bev);
+	bufferevent_setcb(c->bev, net_read_cb, net_write_cb, net_event_cb, c);
+	bufferevent_enable(c->bev, EV_READ);
+	return net_conn_open(c);
+}
+
+/* A new connection over the WebSocket ws (ws.c), whose lines read are in
+ * in and whose lines to send go to out (framed by ws_send), from addr
+ * with its limits lim. */
+struct conn *
+net_conn_new_ws(struct server *srv, struct ws *ws, struct evbuffer *in,
+    struct evbuffer *out, const char *addr, struct limit_entry *lim)
+{
+	struct conn *c = net_conn_make(srv, addr, lim);
+
+	c->ws = ws;
+	c->in = in;
+	c->out = out;
+	return net_conn_open(c);
 }
 
 /* The address in words, as logs and c->addr show it. */

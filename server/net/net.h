@@ -26,7 +26,12 @@ struct conn {
 	TAILQ_ENTRY(conn) dead_entry;  /* in srv->dead once dead */
 	int to_flush;                  /* listed in srv->to_flush */
 	struct server *srv;
+	/* The socket's (or TLS) bufferevent; NULL for a WebSocket, whose
+	 * frames ws.c reads and writes. */
 	struct bufferevent *bev;
+	/* What is read and what is to send: bev's input and output, or a
+	 * WebSocket's lines (ws.c frames them). */
+	struct evbuffer *in, *out;
 	struct proto_framer *framer;
 	int deferring; /* events go behind the reply (held.c's dhead) */
 	uint64_t id;
@@ -62,8 +67,8 @@ struct conn {
 	uint64_t reply_held;
 	int replying;   /* the message being sent is a reply (conn_reply) */
 	int bev_writes; /* bev is no plain socket's: it writes by itself */
-	int relay;      /* bev is the server's end of a WebSocket (ws.c) */
-	struct ws *ws;  /* relay: its WebSocket, while both are there */
+	int relay;      /* bev is one end of a pair (a cluster stand-in's) */
+	struct ws *ws;  /* a WebSocket's (ws.c), while both are there */
 	struct event *deadline; /* closing: closed by then (net_close) */
 	int guest;              /* player is an anonymous watcher (session.c) */
 	/* The cluster's record of the connection (cluster_route.c): NULL
@@ -137,6 +142,7 @@ void net_count_conns(struct server *srv, int conns[NET_TRANSPORTS],
 int net_listen(struct server *srv);
 void net_start(struct server *srv);
 void net_send(struct conn *c, const char *data, size_t len);
+void net_input(struct conn *c);
 int net_output_added(struct conn *c, size_t len);
 void net_send_msg(struct conn *c, const cJSON *msg);
 /* One message encoded in one output mode. */
@@ -163,9 +169,13 @@ struct limit_entry *net_admit(
 int net_admit_room(struct server *srv, evutil_socket_t fd);
 /* net_conn_new's flags. */
 #define NET_BEV_WRITES 1 /* the bufferevent writes by itself (TLS) */
-#define NET_RELAY 2      /* the server's end of a WebSocket's pair */
+#define NET_RELAY 2      /* one end of a bufferevent pair */
 struct conn *net_conn_new(struct server *srv, struct bufferevent *bev,
     const char *addr, struct limit_entry *lim, int flags);
+struct ws;
+struct conn *net_conn_new_ws(struct server *srv, struct ws *ws,
+    struct evbuffer *in, struct evbuffer *out, const char *addr,
+    struct limit_entry *lim);
 void net_addr_words(const struct sockaddr *sa, char *buf, size_t len);
 int net_bind_port(struct server *srv, const char *host, int port,
     evconnlistener_cb cb, struct evconnlistener **out, int max,
@@ -237,6 +247,8 @@ struct ws;
 int ws_accept(struct server *srv, struct bufferevent *bev, const char *key,
     const char *addr, struct limit_entry *lim, int flags);
 size_t ws_unsent(const struct ws *ws);
+void ws_send(struct ws *ws);
+void ws_resume(struct ws *ws);
 void ws_conn_freed(struct ws *ws);
 void ws_free_all(struct server *srv);
 

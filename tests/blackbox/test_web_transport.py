@@ -10,7 +10,7 @@ Python's ssl and to `tablero --tls` with a pinned certificate; a wrong or
 unpinned self-signed certificate is refused by the client; a client that
 never finishes its handshake is closed. contrib/nginx-tablero.conf (its
 names and ports replaced) proxies the page and the WebSocket over TLS. The WebSocket frames here are made
-by hand on the client side only (the server's come from wslay).
+by hand on the client side only (the server's come from ws.c).
 """
 
 import base64
