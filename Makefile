@@ -40,8 +40,11 @@ PKGS = libevent libevent_pthreads libevent_openssl libssl libcrypto libcjson \
 	sqlite3 libpq libsodium hiredis
 # tablerod-alone has no cluster, so no Redis client.
 ALONE_PKGS = $(filter-out hiredis,$(PKGS))
-# Debian ships no pkg-config files for these two (web.c, ws.c).
-WEB_LIBS = -lwslay -lhttp_parser
+# Debian ships no pkg-config files for these two: http-parser for the
+# web port's requests (web.c), wslay for loadgen's WebSocket clients
+# (the server frames its WebSockets itself, ws.c).
+WEB_LIBS = -lhttp_parser
+LOADGEN_LIBS = -lwslay
 # Deferred (=) so that pkg-config is asked after deps.sh has run.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
@@ -186,7 +189,7 @@ $(BUILD)/bench_store: $(BUILD)/obj/bench/bench_store.o $(LIBSERVER)
 $(BUILD)/echod: $(BUILD)/obj/bench/echod.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 $(BUILD)/loadgen: $(BUILD)/obj/bench/loadgen.o
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) $(LOADGEN_LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/obj/tests/unit/check.o $(LIBS_ALL)
 	@mkdir -p $(@D)

@@ -57,8 +57,9 @@ want_cmd openssl openssl
 if [ "${TABLERO_WEB:-1}" = 1 ]; then
 	want_file /usr/sbin/nginx nginx-light
 fi
-# The browser client's transport: WebSocket framing (wslay) and HTTP
-# request parsing (Node's http-parser); Debian ships no .pc for them.
+# HTTP request parsing for the web port (Node's http-parser) and the
+# WebSocket framing of bench/loadgen's clients (wslay; the server frames
+# its own); Debian ships no .pc for them.
 want_file /usr/include/wslay/wslay.h libwslay-dev
 want_file /usr/include/http_parser.h libhttp-parser-dev
 # The client's line editing and history (readline-compatible callbacks).
