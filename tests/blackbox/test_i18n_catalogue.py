@@ -140,6 +140,9 @@ REASON_PATTERNS = [
                r')\)'),
     # why a game is not rated (the result's "unrated")
     re.compile(r'(?<![>.])\bwhy = (' + RUN.pattern + r');'),
+    # the same, printed with the player's name (stored as text when the
+    # game starts: the page finds its msgid by matching, i18n.js)
+    re.compile(r'\bsnprintf\(why, len,\s*(' + RUN.pattern + r')'),
 ]
 # Functions whose every returned literal is such a phrase.
 PHRASE_FUNCS = re.compile(r"\n(?:rating_unrated\w*|\w+_end_reason)\([^)]*\)\n\{"

@@ -205,7 +205,7 @@ let loading = null;
 export function loadSentences() {
   if (!loading) {
     loading = import("./sentences_es.js")
-      .then((m) => { sentencesEs = m.es; })
+      .then((m) => { sentencesEs = m.es; patterns = null; })
       .catch(() => { loading = null; });
   }
   return loading;
@@ -264,10 +264,49 @@ function spanish(msgid) {
   return es === undefined ? msgid : es;
 }
 
-// A fixed phrase of the server (an ended game's reason, "board full") in
-// the page's language.
+// The catalogue's formats with arguments as patterns, made on first use:
+// [msgid, RegExp, letters of its conversions]. Only %s and %d-like
+// conversions (what stored phrases use) are matched.
+let patterns = null;
+function formatPatterns() {
+  if (patterns) return patterns;
+  patterns = [];
+  for (const fmt of Object.keys(sentencesEs)) {
+    const all = [...fmt.matchAll(CONV)];
+    const convs = all.map((c) => c[4]).filter((c) => c !== "%");
+    if (!convs.length || convs.some((c) => !"sdiu".includes(c)) || all.some((c) => c[2] === "*" || c[3] === "*")) continue;
+    let re = "^", at = 0;
+    for (const c of fmt.matchAll(CONV)) {
+      re += fmt.slice(at, c.index).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      re += c[4] === "%" ? "%" : c[4] === "s" ? "(.+?)" : "(-?\\d+)";
+      at = c.index + c[0].length;
+    }
+    re += fmt.slice(at).replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "$";
+    patterns.push([fmt, new RegExp(re), convs]);
+  }
+  // the most words first: "%s is new: ..." before "%s: %s"
+  const words = (f) => f.replace(CONV, "").length;
+  patterns.sort((a, b) => words(b[0]) - words(a[0]));
+  return patterns;
+}
+
+// A sentence that reached the page as English text alone (why a game is
+// not rated, printed with a name when the game started and kept as text):
+// the Spanish of the catalogue's format it matches, with the matched
+// arguments put in; the text itself when none matches.
+function unformat(text) {
+  for (const [fmt, re, convs] of formatPatterns()) {
+    const m = re.exec(text);
+    if (m) return printf(sentencesEs[fmt], m.slice(1).map((v, i) => (convs[i] === "s" ? v : Number(v))));
+  }
+  return text;
+}
+
+// A fixed phrase of the server (an ended game's reason, "board full", why
+// a game is not rated) in the page's language.
 export function phrase(text) {
-  return lang === "es" && typeof text === "string" ? spanish(text) : text;
+  if (lang !== "es" || typeof text !== "string") return text;
+  return sentencesEs[text] !== undefined ? sentencesEs[text] : unformat(text);
 }
 
 // A message from the server with its sentence in the page's language:

@@ -107,12 +107,13 @@ async function refusedClick(browser, srv) {
   for (const p of [x, y]) await p.context().close();
 }
 
-// The page's printf and localize alone (in node, the page's language
-// Spanish): every conversion the server uses, a sentence inside a
-// sentence with its capital, a msgid with no Spanish left as it was.
+// The page's printf, localize and phrase alone (in node, the page's
+// language Spanish): every conversion the server uses, a sentence inside
+// a sentence with its capital, a msgid with no Spanish left as it was, a
+// reason kept as text found by its format.
 async function printfAlone() {
   globalThis.localStorage = { getItem: () => "es", setItem: () => {} };
-  const { printf, localize, loadSentences } = await import("../js/i18n.js");
+  const { printf, localize, loadSentences, phrase } = await import("../js/i18n.js");
   await loadSentences();
   ck.eq(printf("%c%.*s|%04lX|%#x|%5d|%-4s|%lld|%zu|%%", ["q", 1, "9x", 8294, 255, 9, "ab", -3, 4]),
     "q9|2066|0xff|    9|ab  |-3|4|%", "printf as C's, for the server's conversions");
@@ -125,6 +126,17 @@ async function printfAlone() {
   ck.eq(ended.reason, "no move left", "the reason a page compares is left as it is");
   ck.eq(localize({ message: "new words", msg: "new %s", args: ["words"] }).message, "new words",
     "a msgid with no Spanish stays English");
+  // why a game is not rated, printed with a name when it started and kept
+  // as text: found by its format
+  ck.eq(phrase("ana is new: games between people are rated once both names are 24 h old"),
+    "ana es nuevo: las partidas entre personas puntúan cuando los dos nombres tienen 24 h de antigüedad",
+    "a kept reason with a name in Spanish, found by its format");
+  ck.eq(phrase("bob_2 is new: games between people are rated once both have finished 5 rated games (against bots too)"),
+    "bob_2 es nuevo: las partidas entre personas puntúan cuando las dos han terminado 5 partidas puntuables (también contra bots)",
+    "and with a number");
+  ck.eq(phrase("both players play from one address: games between them are not rated"),
+    "los dos jugadores juegan desde la misma dirección: sus partidas no puntúan", "a fixed one");
+  ck.eq(phrase("words no format makes"), "words no format makes", "text no format makes stays English");
 }
 
 try { await printfAlone(); } catch (e) { ck.ok(false, "printf: " + (e && e.stack || e)); }
