@@ -1240,8 +1240,8 @@ function roomTags(st) {
   const tags = [];
   const r = S.rated && S.rated.room === st.room ? S.rated : null;
   if (st.seats.length === 2 && r)
-    tags.push(el("span", { class: "rated-label " + (r.rated ? "rated" : "unrated"), title: r.unrated || "" },
-      r.rated ? t("room_rated") : r.unrated ? t("room_unrated_why", r.unrated) : t("room_unrated")));
+    tags.push(el("span", { class: "rated-label " + (r.rated ? "rated" : "unrated"), title: phrase(r.unrated || "") },
+      r.rated ? t("room_rated") : r.unrated ? t("room_unrated_why", phrase(r.unrated)) : t("room_unrated")));
   if (st.tourney) tags.push(el("span", { class: "tourney-label" }, t("room_tourney", st.tourney)));
   return tags.length ? el("p", { class: "room-tags" }, tags) : "";
 }
