@@ -10,15 +10,19 @@
  *
  * The messages for one node made during a pass of the loop go as one
  * entry, a pack, at its end (or once the pack is full): its fields are
- * the sender's (from, inc), then each message's, each starting with its
- * type (t) and the incarnation it is for (to). Under load a node sends
- * tens of messages to another in one pass (a batch of requests read by
- * one XREAD answered, each with the replies and events of its stand-in),
- * and one XADD for all of them costs Redis, the sender's formatting and
- * the reader's parsing far less than one each (issue 32). The sender
- * writes the command's bytes itself, once, instead of hiredis formatting
- * every argument. An entry whose first field is t is one message, as
- * nodes before the packs wrote them.
+ * the sender's (from, inc), then one field m per message, whose value
+ * holds the message's own fields, its type (t) and the incarnation it is
+ * for (to) first, each written LEN:BYTES and a NUL byte (so the reader
+ * takes each as a C string where it lies, without a copy). Under load a
+ * node sends tens of messages to another in one pass (a batch of
+ * requests read by one XREAD answered, each with the replies and events
+ * of its stand-in): Redis's cost of an entry grows with its fields, and
+ * so does the reader's parsing (a reply object each), so one field a
+ * message in one XADD a pass costs both far less than an entry of
+ * fields a message (issue 32). The sender writes the command's bytes
+ * itself, once, instead of hiredis formatting every argument. An entry
+ * whose first field is t is one message with its fields as the entry's,
+ * as nodes before the packs wrote them.
  *
  * A stream entry is not acknowledged by Redis here: the messages that
  * must arrive are numbered and acknowledged end to end by the nodes
@@ -48,6 +52,13 @@
  * memory than this many full packs. */
 #define CLUSTER_STREAM_KEEP_MSGS 100000
 #define CLUSTER_STREAM_KEEP (CLUSTER_STREAM_KEEP_MSGS / CLUSTER_STREAM_PACK_MAX)
+/* The most fields (names and values) a message in a pack may hold: its
+ * type and incarnation, and CLUSTER_STREAM_FIELDS of its own. One with
+ * more, or malformed, is dropped. */
+#define CLUSTER_STREAM_MSG_FIELDS (4 + CLUSTER_STREAM_FIELDS)
+/* Digits of a field's length in a message, at most (a length past a
+ * gigabyte is malformed). */
+#define CLUSTER_STREAM_LEN_DIGITS 10
 /* Room kept before a pack's fields for the command's head (*N, XADD,
  * the key, MAXLEN ~ KEEP, *, from, inc): a node id is at most
  * CLUSTER_NODE_MAX bytes. */
@@ -74,22 +85,58 @@ cluster_stream_bulk_len(char *dst, size_t len)
 	return k;
 }
 
-/* One field (a name or a value) added to pk as a RESP bulk string. */
+/* pk's buffer with room for need bytes more. */
 static void
-cluster_stream_arg(struct stream_pack *pk, const char *data, size_t len)
+cluster_stream_room(struct stream_pack *pk, size_t need)
 {
-	size_t need = pk->len + CLUSTER_NUM + 4 + len;
+	if (pk->len + need <= pk->cap)
+		return;
+	need += pk->len;
+	pk->cap = need > 2 * pk->cap ? need : 2 * pk->cap;
+	pk->buf = xrealloc(pk->buf, pk->cap);
+}
 
-	if (need > pk->cap) {
-		pk->cap = need > 2 * pk->cap ? need : 2 * pk->cap;
-		pk->buf = xrealloc(pk->buf, pk->cap);
+/* The decimal digits of n into dst: how many. */
+static size_t
+cluster_stream_digits(char *dst, size_t n)
+{
+	char d[CLUSTER_NUM];
+	size_t k = 0, i = 0;
+
+	do
+		d[k++] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	while (k > 0)
+		dst[i++] = d[--k];
+	return i;
+}
+
+/* One message added to pk as its field m: nf fields f (lens[i] each)
+ * written LEN:BYTES\0 in one RESP bulk string. */
+static void
+cluster_stream_add_msg(
+    struct stream_pack *pk, int nf, const char *const *f, const size_t *lens)
+{
+	char digits[CLUSTER_NUM];
+	size_t total = 0;
+	int i;
+
+	for (i = 0; i < nf; i++)
+		total += cluster_stream_digits(digits, lens[i]) + 2 + lens[i];
+	cluster_stream_room(pk, 2 * CLUSTER_NUM + 16 + total);
+	memcpy(pk->buf + pk->len, "$1\r\nm\r\n", 7);
+	pk->len += 7;
+	pk->len += cluster_stream_bulk_len(pk->buf + pk->len, total);
+	for (i = 0; i < nf; i++) {
+		pk->len += cluster_stream_digits(pk->buf + pk->len, lens[i]);
+		pk->buf[pk->len++] = ':';
+		memcpy(pk->buf + pk->len, f[i], lens[i]);
+		pk->len += lens[i];
+		pk->buf[pk->len++] = '\0';
 	}
-	pk->len += cluster_stream_bulk_len(pk->buf + pk->len, len);
-	memcpy(pk->buf + pk->len, data, len);
-	pk->len += len;
 	pk->buf[pk->len++] = '\r';
 	pk->buf[pk->len++] = '\n';
-	pk->nfields++;
+	pk->nfields += 2;
 }
 
 /* The pack's messages, if any, as one XADD to its node's stream (lost
@@ -174,6 +221,8 @@ void
 cluster_stream_send(struct cluster *cl, const char *node, unsigned long long to,
     const char *t, int n, const char *const *argv, const size_t *lens)
 {
+	const char *f[CLUSTER_STREAM_MSG_FIELDS];
+	size_t flen[CLUSTER_STREAM_MSG_FIELDS];
 	struct stream_pack *pk;
 	char tonum[CLUSTER_NUM];
 	int i;
@@ -186,14 +235,16 @@ cluster_stream_send(struct cluster *cl, const char *node, unsigned long long to,
 		pk->buf = xmalloc(pk->cap);
 	}
 	snprintf(tonum, sizeof tonum, "%llu", to);
-	cluster_stream_arg(pk, "t", 1);
-	cluster_stream_arg(pk, t, strlen(t));
-	cluster_stream_arg(pk, "to", 2);
-	cluster_stream_arg(pk, tonum, strlen(tonum));
-	for (i = 0; i < n; i++)
-		cluster_stream_arg(pk, argv[i],
-		    lens != NULL && lens[i] != (size_t)-1 ? lens[i]
-		                                          : strlen(argv[i]));
+	f[0] = "t", f[1] = t, f[2] = "to", f[3] = tonum;
+	for (i = 0; i < 4; i++)
+		flen[i] = strlen(f[i]);
+	for (i = 0; i < n; i++) {
+		f[4 + i] = argv[i];
+		flen[4 + i] = lens != NULL && lens[i] != (size_t)-1
+		    ? lens[i]
+		    : strlen(argv[i]);
+	}
+	cluster_stream_add_msg(pk, 4 + n, f, flen);
 	pk->nmsgs++;
 	if (pk->nmsgs >= CLUSTER_STREAM_PACK_MAX ||
 	    pk->len >= CLUSTER_STREAM_PACK_BYTES)
@@ -297,16 +348,53 @@ cluster_stream_named(const redisReply *fields, size_t i, const char *name)
 	    strcmp(fields->element[i]->str, name) == 0;
 }
 
-/* One entry of this node's stream: a pack (from, inc, then messages each
- * starting with t), or one message as older nodes wrote it. Each message
- * is read through a view of the entry's own fields, not a copy. */
+/* One message of a pack (the value of a field m): its fields parsed
+ * where they lie into el (each LEN:BYTES\0, BYTES read as a C string)
+ * and acted on; a malformed one is dropped. */
+static void
+cluster_stream_unpack(struct cluster *cl, const char *from,
+    unsigned long long inc, const redisReply *m)
+{
+	redisReply el[CLUSTER_STREAM_MSG_FIELDS], view;
+	redisReply *ptr[CLUSTER_STREAM_MSG_FIELDS];
+	char *p = m->str, *end = m->str + m->len;
+	size_t k = 0, len, d;
+
+	while (p < end) {
+		len = 0;
+		for (d = 0; p + d < end && p[d] >= '0' && p[d] <= '9' &&
+		     d < CLUSTER_STREAM_LEN_DIGITS;
+		     d++)
+			len = len * 10 + (size_t)(p[d] - '0');
+		if (d == 0 || k == CLUSTER_STREAM_MSG_FIELDS || p + d >= end ||
+		    p[d] != ':' || (size_t)(end - (p + d + 1)) <= len ||
+		    p[d + 1 + len] != '\0')
+			return;
+		memset(&el[k], 0, sizeof el[k]);
+		el[k].type = REDIS_REPLY_STRING;
+		el[k].str = p + d + 1;
+		el[k].len = len;
+		ptr[k] = &el[k];
+		k++;
+		p += d + 2 + len;
+	}
+	if (k % 2 != 0)
+		return;
+	memset(&view, 0, sizeof view);
+	view.type = REDIS_REPLY_ARRAY;
+	view.element = ptr;
+	view.elements = k;
+	cluster_stream_message(cl, from, inc, &view);
+}
+
+/* One entry of this node's stream: a pack (from, inc, then a field m
+ * each message), or one message as older nodes wrote it. */
 static void
 cluster_stream_entry(struct cluster *cl, const redisReply *fields)
 {
 	const char *from = cluster_stream_str(fields, "from");
 	unsigned long long inc = cluster_stream_num(fields, "inc");
-	redisReply view;
-	size_t i, j;
+	size_t i;
 
 	if (from[0] == '\0' || strlen(from) > CLUSTER_NODE_MAX)
 		return;
@@ -317,19 +405,11 @@ cluster_stream_entry(struct cluster *cl, const redisReply *fields)
 	}
 	if (cluster_node_heard(cl, from, inc) != 0)
 		return;
-	memset(&view, 0, sizeof view);
-	view.type = REDIS_REPLY_ARRAY;
-	for (i = 0; i + 1 < fields->elements; i = j) {
-		for (j = i + 2; j + 1 < fields->elements &&
-		     !cluster_stream_named(fields, j, "t");
-		     j += 2)
-			;
-		if (!cluster_stream_named(fields, i, "t"))
-			continue; /* the head (from, inc) */
-		view.element = fields->element + i;
-		view.elements = j - i;
-		cluster_stream_message(cl, from, inc, &view);
-	}
+	for (i = 0; i + 1 < fields->elements; i += 2)
+		if (cluster_stream_named(fields, i, "m") &&
+		    fields->element[i + 1]->type == REDIS_REPLY_STRING)
+			cluster_stream_unpack(
+			    cl, from, inc, fields->element[i + 1]);
 }
 
 /* XREAD answered: every entry in order, then read on. */
