@@ -327,6 +327,9 @@ int cluster_node_addr(const char *v, char *node, unsigned long long *inc,
 void cluster_stream_send(struct cluster *cl, const char *node,
     unsigned long long to, const char *t, int n, const char *const *argv,
     const size_t *lens);
+/* n in decimal into out, as snprintf's "%llu" writes it but without
+ * its cost (the numbers of every message). */
+void cluster_num(char out[CLUSTER_NUM], unsigned long long n);
 /* Send every gathered message now. */
 void cluster_stream_flush(struct cluster *cl);
 /* At start: the event that sends the packs at the end of a pass. */

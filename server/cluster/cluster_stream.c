@@ -176,6 +176,20 @@ cluster_stream_flush_one(struct cluster *cl, struct stream_pack *pk)
 }
 
 void
+cluster_num(char out[CLUSTER_NUM], unsigned long long n)
+{
+	char d[CLUSTER_NUM];
+	size_t k = 0, i = 0;
+
+	do
+		d[k++] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	while (k > 0)
+		out[i++] = d[--k];
+	out[i] = '\0';
+}
+
+void
 cluster_stream_flush(struct cluster *cl)
 {
 	int i;
@@ -234,7 +248,7 @@ cluster_stream_send(struct cluster *cl, const char *node, unsigned long long to,
 		pk->cap = CLUSTER_STREAM_HEADROOM + 1024;
 		pk->buf = xmalloc(pk->cap);
 	}
-	snprintf(tonum, sizeof tonum, "%llu", to);
+	cluster_num(tonum, to);
 	f[0] = "t", f[1] = t, f[2] = "to", f[3] = tonum;
 	for (i = 0; i < 4; i++)
 		flen[i] = strlen(f[i]);
