@@ -3,10 +3,11 @@
  * Redis stream, stream:{node}, with XREAD BLOCK from the last entry it
  * read, on a connection of its own; any node adds entries to it with XADD
  * (MAXLEN ~: a node that stops reading for long costs Redis bounded
- * memory). Every entry carries its type (t), the sender's node and
- * incarnation (from, inc) and the incarnation it is for (to, 0: any);
- * one for a former incarnation of this node, or from an incarnation older
- * than the newest heard of, is dropped here, before anything acts on it.
+ * memory). Every message carries its type (t) and the incarnation it is
+ * for (to, 0: any), its entry the sender's node and incarnation (from,
+ * inc); one for a former incarnation of this node, or from an
+ * incarnation older than the newest heard of, is dropped here, before
+ * anything acts on it.
  *
  * The messages for one node made during a pass of the loop go as one
  * entry, a pack, at its end (or once the pack is full): its fields are
@@ -67,19 +68,29 @@
  * so that one large output does not stay in memory for good. */
 #define CLUSTER_STREAM_PACK_KEEP (4 * CLUSTER_STREAM_PACK_BYTES)
 
+/* The decimal digits of n into dst: how many. */
+static size_t
+cluster_stream_digits(char *dst, unsigned long long n)
+{
+	char d[CLUSTER_NUM];
+	size_t k = 0, i = 0;
+
+	do
+		d[k++] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	while (k > 0)
+		dst[i++] = d[--k];
+	return i;
+}
+
 /* Append "$len\r\n" (RESP's bulk length) to dst: the bytes written. */
 static size_t
 cluster_stream_bulk_len(char *dst, size_t len)
 {
-	char digits[CLUSTER_NUM];
-	size_t n = 0, k = 0;
+	size_t k = 0;
 
-	do
-		digits[n++] = (char)('0' + len % 10);
-	while ((len /= 10) != 0);
 	dst[k++] = '$';
-	while (n > 0)
-		dst[k++] = digits[--n];
+	k += cluster_stream_digits(dst + k, len);
 	dst[k++] = '\r';
 	dst[k++] = '\n';
 	return k;
@@ -94,21 +105,6 @@ cluster_stream_room(struct stream_pack *pk, size_t need)
 	need += pk->len;
 	pk->cap = need > 2 * pk->cap ? need : 2 * pk->cap;
 	pk->buf = xrealloc(pk->buf, pk->cap);
-}
-
-/* The decimal digits of n into dst: how many. */
-static size_t
-cluster_stream_digits(char *dst, size_t n)
-{
-	char d[CLUSTER_NUM];
-	size_t k = 0, i = 0;
-
-	do
-		d[k++] = (char)('0' + n % 10);
-	while ((n /= 10) != 0);
-	while (k > 0)
-		dst[i++] = d[--k];
-	return i;
 }
 
 /* One message added to pk as its field m: nf fields f (lens[i] each)
@@ -178,15 +174,7 @@ cluster_stream_flush_one(struct cluster *cl, struct stream_pack *pk)
 void
 cluster_num(char out[CLUSTER_NUM], unsigned long long n)
 {
-	char d[CLUSTER_NUM];
-	size_t k = 0, i = 0;
-
-	do
-		d[k++] = (char)('0' + n % 10);
-	while ((n /= 10) != 0);
-	while (k > 0)
-		out[i++] = d[--k];
-	out[i] = '\0';
+	out[cluster_stream_digits(out, n)] = '\0';
 }
 
 void
