@@ -43,7 +43,9 @@
 # PG_ROOMS rooms against SQLite with --sync full; skipped, with a note,
 # where PostgreSQL is missing).
 # BENCH_CLUSTER=0: no cluster rows (bench/cluster.sh: one node against
-# two, with moves local and forwarded, against PostgreSQL and Redis).
+# two, with moves local and forwarded, against PostgreSQL and Redis, each
+# process on a core of its own where there are 6; the forwarded/local
+# ratio against issue 32's 1.5x).
 # BENCH_ALSO=DIR: the paced rows also with DIR/tablerod (e.g. an older
 # commit built in another BUILD dir), in the same run, named
 # ${BENCH_ALSO_NAME:-DIR} in the table.
@@ -769,7 +771,7 @@ fi
 if command -v python3 >/dev/null 2>&1; then
 	python3 "$HERE/bots_ping.py" --build "$BUILD" || status=1
 fi
-# One node against two (issue 19): bench/cluster.sh, its own table.
+# One node against two (issues 19 and 32): bench/cluster.sh, its own table.
 if [ "${BENCH_CLUSTER:-1}" != 0 ]; then
 	sh "$HERE/cluster.sh" "$BUILD" || status=1
 fi

@@ -680,6 +680,7 @@ cluster_start(struct server *srv)
 		snprintf(cl->node, sizeof cl->node, "%s", srv->cfg.node);
 	else
 		cluster_default_node(cl);
+	cluster_stream_start(cl);
 	cl->tick = event_new(srv->base, -1, EV_PERSIST, cluster_tick, cl);
 	if (cl->tick == NULL)
 		fatal("out of memory");
@@ -713,6 +714,7 @@ cluster_stop(struct server *srv)
 	event_free(cl->tick);
 	cluster_route_stop(cl);
 	cluster_standin_stop(cl);
+	cluster_stream_stop(cl);
 	cluster_redis_stop(cl);
 	srv->cluster = NULL;
 	srv->cluster_ops = NULL;

@@ -94,6 +94,20 @@ struct standin;
 struct route_home;
 struct route_req;
 
+/* The most nodes whose messages are gathered at once (cluster_stream.c):
+ * more, and every pack goes first. */
+#define CLUSTER_STREAM_PACKS CLUSTER_LIVE_MAX
+/* The messages for one node's stream made during this pass of the loop,
+ * sent as one entry at its end (cluster_stream.c). */
+struct stream_pack {
+	char node[CLUSTER_NODE_MAX + 1];
+	/* Room for the command's head, then the messages' fields as RESP
+	 * bulk strings. */
+	char *buf;
+	size_t len, cap;
+	int nfields, nmsgs;
+};
+
 /* Another node as last read from the nodes' set: its incarnation and
  * last heartbeat (wall ms, its own clock). */
 struct cluster_live {
@@ -145,6 +159,11 @@ struct cluster {
 	int told_down; /* "Redis unreachable" logged since it was up */
 
 	char last_id[CLUSTER_STREAM_ID]; /* the last entry read, "$": none */
+	/* Messages gathered for other nodes' streams (cluster_stream.c),
+	 * sent by pack_ev at the end of the pass. */
+	struct stream_pack packs[CLUSTER_STREAM_PACKS];
+	int npacks;
+	struct event *pack_ev;
 	struct standin *standins;        /* other nodes' players here */
 	struct table standin_index;      /* the newest stand-in of each
 	                                    home connection, by
@@ -300,13 +319,23 @@ int cluster_node_addr(const char *v, char *node, unsigned long long *inc,
 /* Most fields (names and values) of one entry made here, besides the
  * type, the sender and the recipient's incarnation. */
 #define CLUSTER_STREAM_FIELDS 20
-/* Add an entry of type t to node's stream, for its incarnation to (0:
+/* Add a message of type t to node's stream, for its incarnation to (0:
  * whichever reads it), with n fields and values; lens[i] the length of
  * argv[i] when it may hold any byte, (size_t)-1 (or lens NULL): a C
- * string. */
+ * string. It goes with the others for that node at the end of the pass,
+ * in order, as one entry. */
 void cluster_stream_send(struct cluster *cl, const char *node,
     unsigned long long to, const char *t, int n, const char *const *argv,
     const size_t *lens);
+/* n in decimal into out, as snprintf's "%llu" writes it but without
+ * its cost (the numbers of every message). */
+void cluster_num(char out[CLUSTER_NUM], unsigned long long n);
+/* Send every gathered message now. */
+void cluster_stream_flush(struct cluster *cl);
+/* At start: the event that sends the packs at the end of a pass. */
+void cluster_stream_start(struct cluster *cl);
+/* At stop: what is gathered is sent, the packs freed. */
+void cluster_stream_stop(struct cluster *cl);
 /* Read the node's stream on cl->rd, from cl->last_id on, for good. */
 void cluster_stream_read(struct cluster *cl);
 /* The value of field name in a stream entry's field array, or NULL. */

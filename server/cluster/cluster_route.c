@@ -156,7 +156,7 @@ cluster_route_find(struct cluster *cl, unsigned long long id)
 	char key[CLUSTER_NUM];
 	struct table_link *l;
 
-	snprintf(key, sizeof key, "%llu", id);
+	cluster_num(key, id);
 	l = table_find(&cl->homes, key);
 	return l != NULL ? TABLE_ITEM(l, struct route_home, link) : NULL;
 }
@@ -387,9 +387,9 @@ cluster_route_send_req(
 			cluster_route_chan_del(h, ch);
 		ch = cluster_route_chan_add(cl, h, owner, inc);
 	}
-	snprintf(rseq, sizeof rseq, "%llu", pr->rseq);
-	snprintf(sid, sizeof sid, "%llu", ch->sid);
-	snprintf(ack, sizeof ack, "%llu", ch->next - 1);
+	cluster_num(rseq, pr->rseq);
+	cluster_num(sid, ch->sid);
+	cluster_num(ack, ch->next - 1);
 	f[0] = "conn", f[1] = h->key;
 	f[2] = "name", f[3] = c->player->name;
 	f[4] = "mode", f[5] = cluster_route_mode(c);
@@ -837,8 +837,8 @@ cluster_route_acks(struct cluster *cl)
 			ch = &h->chans[i];
 			if (ch->next - 1 <= ch->acked || ch->sid == 0)
 				continue;
-			snprintf(sid, sizeof sid, "%llu", ch->sid);
-			snprintf(oseq, sizeof oseq, "%llu", ch->next - 1);
+			cluster_num(sid, ch->sid);
+			cluster_num(oseq, ch->next - 1);
 			f[0] = "conn", f[1] = h->key, f[2] = "sid", f[3] = sid;
 			f[4] = "oseq", f[5] = oseq;
 			cluster_stream_send(

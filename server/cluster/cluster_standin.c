@@ -110,10 +110,10 @@ cluster_standin_send_out(struct standin *px, struct standin_out *o)
 	size_t lens[14];
 	int i;
 
-	snprintf(conn, sizeof conn, "%llu", px->conn);
-	snprintf(sid, sizeof sid, "%llu", px->sid);
-	snprintf(oseq, sizeof oseq, "%llu", o->oseq);
-	snprintf(done, sizeof done, "%llu", o->done);
+	cluster_num(conn, px->conn);
+	cluster_num(sid, px->sid);
+	cluster_num(oseq, o->oseq);
+	cluster_num(done, o->done);
 	f[0] = "conn", f[1] = conn, f[2] = "sid", f[3] = sid;
 	f[4] = "oseq", f[5] = oseq, f[6] = "done", f[7] = done;
 	f[8] = "data", f[9] = o->data;
@@ -177,24 +177,32 @@ cluster_standin_note(struct standin *px)
 		    px->current, sizeof px->current, "%s", px->c->current->id);
 }
 
-/* Output for the home (len may be 0 when only done moved on): numbered,
- * kept until acknowledged, sent. Past the output cap of a connection,
- * the home is not keeping up: the stand-in closes. */
-static void
-cluster_standin_emit(struct standin *px, const char *data, size_t len)
+/* A new output record with room for cap bytes of data (and a NUL). */
+static struct standin_out *
+cluster_standin_out_new(size_t cap)
 {
-	struct standin_out *o;
+	return xmalloc(sizeof(struct standin_out) + cap + 1);
+}
 
-	if (len == 0 && px->done == px->done_sent)
+/* Output o (its first len bytes of data written; len may be 0 when only
+ * done moved on, and o is freed when nothing did) for the home:
+ * numbered, kept until acknowledged, sent. Past the output cap of a
+ * connection, the home is not keeping up: the stand-in closes. */
+static void
+cluster_standin_push(struct standin *px, struct standin_out *o, size_t len)
+{
+	size_t room = strlen(px->current);
+
+	if (len == 0 && px->done == px->done_sent) {
+		free(o);
 		return;
-	o = xmalloc(sizeof *o + len + 1);
+	}
 	o->next = NULL;
 	o->oseq = ++px->oseq;
 	o->done = px->done_sent = px->done;
 	o->text = px->text;
-	snprintf(o->room, sizeof o->room, "%s", px->current);
+	memcpy(o->room, px->current, room + 1);
 	o->len = len;
-	memcpy(o->data, data, len);
 	o->data[len] = '\0';
 	if (px->out == NULL)
 		px->out_end = &px->out;
@@ -212,6 +220,19 @@ cluster_standin_emit(struct standin *px, const char *data, size_t len)
 		px->why = "dropped";
 		net_close(px->c, 0);
 	}
+}
+
+/* Output of len bytes of data for the home (cluster_standin_push). */
+static void
+cluster_standin_emit(struct standin *px, const char *data, size_t len)
+{
+	struct standin_out *o;
+
+	if (len == 0 && px->done == px->done_sent)
+		return;
+	o = cluster_standin_out_new(len);
+	memcpy(o->data, data, len);
+	cluster_standin_push(px, o, len);
 }
 
 /* Everything unacknowledged from oseq from on, sent again. */
@@ -249,6 +270,7 @@ cluster_standin_end_read(struct bufferevent *bev, void *arg)
 	struct evbuffer *in = bufferevent_get_input(bev);
 	size_t len, i = 0, k = 0, used;
 	const char *data, *nl, *mark;
+	struct standin_out *o;
 	char *clean;
 
 	if (!px->welcomed) {
@@ -265,7 +287,9 @@ cluster_standin_end_read(struct bufferevent *bev, void *arg)
 	if (len == 0)
 		return;
 	data = (const char *)evbuffer_pullup(in, -1);
-	clean = xmalloc(len);
+	/* the markers taken out as it is copied into its output record */
+	o = cluster_standin_out_new(len);
+	clean = o->data;
 	used = len;
 	while (i < len) {
 		size_t run;
@@ -292,8 +316,7 @@ cluster_standin_end_read(struct bufferevent *bev, void *arg)
 		i += run;
 	}
 	cluster_standin_note(px);
-	cluster_standin_emit(px, clean, k);
-	free(clean);
+	cluster_standin_push(px, o, k);
 	evbuffer_drain(in, used);
 	/* A reply that came late (a hint's) is out: its marker follows. */
 	if (px->due != 0 && px->c != NULL && px->c->state != CONN_DEAD &&
@@ -354,8 +377,19 @@ static void
 cluster_standin_key(char key[CLUSTER_STANDIN_KEY], const char *home,
     unsigned long long inc, unsigned long long conn)
 {
-	snprintf(key, CLUSTER_STANDIN_KEY, "%.*s|%llu|%llu", CLUSTER_NODE_MAX,
-	    home, inc, conn);
+	char num[CLUSTER_NUM];
+	size_t n = strnlen(home, CLUSTER_NODE_MAX), k;
+
+	/* "home|inc|conn", without snprintf (one a request) */
+	memcpy(key, home, n);
+	key[n++] = '|';
+	cluster_num(num, inc);
+	k = strlen(num);
+	memcpy(key + n, num, k);
+	n += k;
+	key[n++] = '|';
+	cluster_num(num, conn);
+	memcpy(key + n, num, strlen(num) + 1);
 }
 
 /* The newest stand-in of (home, inc, conn), open or closed, or NULL: a
