@@ -29,11 +29,16 @@ PRIVATE_ID = re.compile(r"^p[a-z2-7]{12}$")
 
 def strip(rep):
     """A reply without what differs between two requests (id) and the
-    room id the message echoes."""
+    room id the message (and its args) echo."""
     rep = dict(rep or {})
     rep.pop("id", None)
-    if isinstance(rep.get("message"), str):
-        rep["message"] = re.sub(r"'[^']*'", "'ID'", rep["message"])
+    msg = rep.get("message")
+    if isinstance(msg, str) and isinstance(rep.get("args"), list):
+        # the echoed id is also an argument of the message's msgid
+        rep["args"] = ["ID" if isinstance(a, str) and "'%s'" % a in msg
+                       else a for a in rep["args"]]
+    if isinstance(msg, str):
+        rep["message"] = re.sub(r"'[^']*'", "'ID'", msg)
     return rep
 
 
