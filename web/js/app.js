@@ -180,7 +180,7 @@ function moveList(st, hist, at) {
     if (!second) { row++; open = two; cls = two ? "first" : "single"; }
     else if (open) { open = false; cls = "second"; }
     else { row++; cls = "second orphan"; }
-    return el("li", { class: cls + (at !== null && h.n === at ? " current" : ""), "data-no": row, title: h.text || "" },
+    return el("li", { class: cls + (at !== null && h.n === at ? " current" : ""), "data-no": row, title: phrase(h.text || "") },
       el("button", { type: "button", class: "mv", "data-n": h.n, "aria-label": t("move_n", h.n, h.move),
         onclick: () => replayTo(h.n) }, h.move));
   });

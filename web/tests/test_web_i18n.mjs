@@ -137,6 +137,11 @@ async function printfAlone() {
   ck.eq(phrase("both players play from one address: games between them are not rated"),
     "los dos jugadores juegan desde la misma dirección: sus partidas no puntúan", "a fixed one");
   ck.eq(phrase("words no format makes"), "words no format makes", "text no format makes stays English");
+  // a move's sentence as state's history keeps it (text alone): the move
+  // list's titles
+  const mv = localize({ event: "moved", text: "White player clones at b6", msg: "White player clones at %s", args: ["b6"] }).text;
+  ck.ok(mv !== "White player clones at b6", "a move's sentence has Spanish: " + mv);
+  ck.eq(phrase("White player clones at b6"), mv, "and a kept move sentence finds it by its format");
 }
 
 try { await printfAlone(); } catch (e) { ck.ok(false, "printf: " + (e && e.stack || e)); }
