@@ -169,6 +169,29 @@ def reasons():
     return found
 
 
+# A game option's help (the `games` reply's "help", shown by the page):
+# the last string of each entry of a rules_optdesc table, or of one
+# rules_optdesc made in a function; a fixed phrase, its own msgid.
+OPTDESC_TABLE = re.compile(r"rules_optdesc \w+\[\] = \{(.*?)\n\};", re.S)
+OPTDESC_ONE = re.compile(r"rules_optdesc \w+ = (\{.*?\});", re.S)
+
+
+def option_helps():
+    found = set()
+    files = sorted(glob.glob(os.path.join(ROOT, "rules", "*.c")) +
+                   glob.glob(os.path.join(ROOT, "server", "*", "*.c")))
+    for f in files:
+        src = strip_comments(open(f, encoding="utf-8").read())
+        entries = [e for m in OPTDESC_TABLE.finditer(src)
+                   for e in re.findall(r"\{[^{}]*\}", m.group(1))]
+        entries += [m.group(1) for m in OPTDESC_ONE.finditer(src)]
+        for e in entries:
+            runs = RUN.findall(e)
+            if len(runs) >= 2 or (runs and not e.lstrip("{ ").startswith('"')):
+                found.add(unquote(runs[-1]))
+    return found
+
+
 def error_sentences():
     src = open(os.path.join(ROOT, "protocol", "errors.c")).read()
     return {unquote(m.group(1)) for m in re.finditer(
@@ -186,6 +209,7 @@ def server_formats():
         odd += o
     found |= error_sentences()
     found |= reasons()
+    found |= option_helps()
     found.discard("%s")
     found.discard("ok")
     return found, odd

@@ -933,7 +933,7 @@ function seekForm() {
   const opts = el("div", { class: "opts" });
   function fill() {
     const g = S.games.find((x) => x.name === gameSel.value);
-    opts.replaceChildren(...(g ? g.options : []).filter((o) => o.type !== "text").map((o) => el("label", { title: o.help || "" }, o.name + " ",
+    opts.replaceChildren(...(g ? g.options : []).filter((o) => o.type !== "text").map((o) => el("label", { title: phrase(o.help || "") }, o.name + " ",
       o.type === "choice" ? el("select", { name: "so_" + o.name }, o.choices.map((c) => el("option", { value: c, selected: c === o.default }, c)))
         : el("input", { type: "number", name: "so_" + o.name, min: o.min, max: o.max, value: o.default || "" }))));
   }
@@ -980,7 +980,7 @@ function createForm() {
       let input;
       if (o.type === "choice") input = el("select", { name: "o_" + o.name }, o.choices.map((c) => el("option", { value: c, selected: c === o.default }, c)));
       else input = el("input", { type: "number", name: "o_" + o.name, min: o.min, max: o.max, value: o.default || "" });
-      opts.append(el("label", { title: o.help || "" }, o.name + " ", input));
+      opts.append(el("label", { title: phrase(o.help || "") }, o.name + " ", input));
     }
     if (g.seats === 2) {
       extra.append(el("label", {}, t("bot") + " ", el("select", { name: "bot" }, el("option", { value: "" }, t("none")), [1, 2, 3, 4, 5].map((n) => el("option", { value: n }, String(n))))),

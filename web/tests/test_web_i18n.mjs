@@ -137,6 +137,7 @@ async function printfAlone() {
   ck.eq(phrase("both players play from one address: games between them are not rated"),
     "los dos jugadores juegan desde la misma dirección: sus partidas no puntúan", "a fixed one");
   ck.eq(phrase("words no format makes"), "words no format makes", "text no format makes stays English");
+  ck.eq(phrase("board side, from 5x5 to 9x9"), "lado del tablero, de 5x5 a 9x9", "a game option's help (games) in Spanish");
   // a move's sentence as state's history keeps it (text alone): the move
   // list's titles
   const mv = localize({ event: "moved", text: "White player clones at b6", msg: "White player clones at %s", args: ["b6"] }).text;
