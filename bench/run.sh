@@ -15,6 +15,9 @@
 # baseline is echod with one request in flight per room; in 10,000 rooms
 # with the default store and in memory (20,000 connections: as many rooms
 # as the open-files limit allows, named in the row, when it is lower);
+# the same rooms on Colyseus 0.18 (bench/peer) beside the in-memory rows,
+# CPU per move of each and their ratio, where node and bench/peer's
+# packages are installed;
 # once more with the room named in each move (the server finds it by id);
 # moves in 100 rooms through WebSockets (--web-port, loadgen -W) against
 # the same over TCP in the same run; moves in 10 and 100 rooms with lean
@@ -365,9 +368,17 @@ done
 # above (kept as moves.ROOMS.memory). Needs node and bench/peer's
 # node_modules (`make bench-peer-deps`); skipped, with the reason, without.
 PEER=$HERE/peer
+# The node that runs Colyseus and its load generator (Colyseus 0.18 asks
+# for Node 22; Debian's 20 runs it): PEER_NODE=/path/to/node for another.
+PEER_NODE=${PEER_NODE:-node}
+# Seconds of load before each Colyseus window: V8 compiles the hot
+# functions on threads of the server's process during the first thousands
+# of moves, which a 0.5 s warm-up left in the window (170-310 us a move
+# against 75-90 with 3 s, same load, on the shared development machine).
+PEER_WARMUP=3
 peer_why=
-if ! command -v node >/dev/null 2>&1; then
-	peer_why="no node"
+if ! command -v "$PEER_NODE" >/dev/null 2>&1; then
+	peer_why="no $PEER_NODE"
 elif [ ! -f "$PEER/node_modules/@colyseus/core/package.json" ]; then
 	peer_why="no bench/peer/node_modules (make bench-peer-deps)"
 fi
@@ -379,7 +390,7 @@ measure_peer() {
 	while [ $r -lt $RUNS ]; do
 		plog="$TMP/peer.log"
 		: >"$plog"
-		$SRV_PIN node "$PEER/server.mjs" 0 >>"$plog" 2>&1 &
+		$SRV_PIN "$PEER_NODE" "$PEER/server.mjs" 0 >>"$plog" 2>&1 &
 		SRV_PID=$!
 		pport=
 		i=0
@@ -392,8 +403,9 @@ measure_peer() {
 		out=
 		rc=1
 		if [ -n "$pport" ]; then
-			out=$($LG_PIN node "$PEER/loadgen.mjs" -p "$pport" \
-			    -P "$SRV_PID" -r "$1" -s "$SECS" -x $r 2>"$TMP/lg.err")
+			out=$($LG_PIN "$PEER_NODE" "$PEER/loadgen.mjs" -p "$pport" \
+			    -P "$SRV_PID" -r "$1" -s "$SECS" -w "$PEER_WARMUP" -x $r \
+			    2>"$TMP/lg.err")
 			rc=$?
 		fi
 		stop_server
@@ -411,7 +423,7 @@ if [ -n "$peer_why" ]; then
 	echo "run.sh: no Colyseus rows: $peer_why" >&2
 else
 	peer_ver="colyseus $(sed -n 's/^  "version": "\(.*\)",$/\1/p' \
-	    "$PEER/node_modules/@colyseus/core/package.json"), node $(node --version)"
+	    "$PEER/node_modules/@colyseus/core/package.json"), node $("$PEER_NODE" --version)"
 	for rooms in $ROOMS; do
 		measure_peer "$rooms"
 		c=$(get rate) cc=$(get cpu_us)

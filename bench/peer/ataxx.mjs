@@ -97,23 +97,31 @@ export function ataxxParse(b, p, text) {
 	return {error: `no piece of yours adjacent to ${ataxxSquareName(to)}`};
 }
 
-// Play a parsed move for piece p on b (an array, or a schema array: only
-// the changed cells are written, so a delta carries only them).
+// Play a parsed move for piece p on b; returns the cells it changed (so a
+// room can copy just those into its schema state, and a delta carries
+// only them).
 export function ataxxApply(b, p, m) {
+	const changed = [];
 	if (m.to < 0)
-		return;
-	if (m.from >= 0)
+		return changed;
+	if (m.from >= 0) {
 		b[m.from] = EMPTY;
+		changed.push(m.from);
+	}
 	b[m.to] = p;
+	changed.push(m.to);
 	const r = Math.floor(m.to / SIZE), c = m.to % SIZE;
 	const enemy = p === WHITE ? BLACK : WHITE;
 	for (let dr = -1; dr <= 1; dr++)
 		for (let dc = -1; dc <= 1; dc++) {
 			const tr = r + dr, tc = c + dc;
 			if (tr >= 0 && tr < SIZE && tc >= 0 && tc < SIZE &&
-			    b[tr * SIZE + tc] === enemy)
+			    b[tr * SIZE + tc] === enemy) {
 				b[tr * SIZE + tc] = p;
+				changed.push(tr * SIZE + tc);
+			}
 		}
+	return changed;
 }
 
 // The counts of both sides and whether the game is over on b:

@@ -138,7 +138,7 @@ function lgAct(pl, st) {
 	pl.rematched = false;
 	if (st.status !== PLAYING || st.turn !== pl.seat)
 		return;
-	const mv = ataxxPick(st.board, ataxxPiece(pl.seat), rand);
+	const mv = ataxxPick(st.board.toArray(), ataxxPiece(pl.seat), rand);
 	if (mv === null)
 		return; // the server passes for a side without a move
 	pl.sentSeq = st.seq;

@@ -46,7 +46,11 @@ class AtaxxRoom extends Room {
 		this.state = new AtaxxState();
 		this.seats = new Map();
 		this.rematch = [false, false];
-		this.state.board.push(...ataxxStart());
+		// the rules run on a plain array (reads of a schema array go
+		// through a proxy); the cells a move changes are copied into the
+		// state, which sends them
+		this.board = ataxxStart();
+		this.state.board.push(...this.board);
 		this.state.winner = 255;
 		this.state.seq = 0;
 		this.onMessage('move', (client, text) => this.roomMove(client, text));
@@ -68,8 +72,9 @@ class AtaxxRoom extends Room {
 	roomStart() {
 		const b = ataxxStart();
 		for (let i = 0; i < CELLS; i++)
-			if (this.state.board[i] !== b[i])
+			if (this.board[i] !== b[i])
 				this.state.board[i] = b[i];
+		this.board = b;
 		this.state.turn = 0;
 		this.state.status = PLAYING;
 		this.state.winner = 255;
@@ -89,19 +94,21 @@ class AtaxxRoom extends Room {
 		if (seat !== st.turn)
 			return client.send('error', 'not your turn');
 		const p = ataxxPiece(seat);
-		const m = ataxxParse(st.board, p, text);
+		const b = this.board;
+		const m = ataxxParse(b, p, text);
 		if (m.error !== undefined)
 			return client.send('error', m.error);
-		ataxxApply(st.board, p, m);
+		for (const i of ataxxApply(b, p, m))
+			st.board[i] = b[i];
 		st.seq++;
 		st.last = text;
-		const s = ataxxStatus(st.board);
+		const s = ataxxStatus(b);
 		st.white = s.white;
 		st.black = s.black;
 		if (s.over) {
 			st.status = OVER;
 			st.winner = s.white > s.black ? 0 : s.black > s.white ? 1 : 2;
-		} else if (ataxxHasMove(st.board, ataxxPiece(seat ^ 1))) {
+		} else if (ataxxHasMove(b, ataxxPiece(seat ^ 1))) {
 			st.turn = seat ^ 1;
 		}
 		// else: the other side has no move and passes; the mover again
