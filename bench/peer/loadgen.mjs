@@ -4,7 +4,8 @@
 // client, the state kept from the server's binary deltas), the side to
 // move sends a random legal move as soon as it knows the position, one
 // move in flight per room, both ask for a fresh game when one ends. After
-// a warm-up it measures for SECS seconds and prints one line of key=value
+// a warm-up (-w seconds and at least WARMUP_MOVES moves) it measures for
+// SECS seconds and prints one line of key=value
 // figures in loadgen.c's names: rate= (moves acknowledged a second: the
 // delta that carries the move back to its mover), p50_ms= and p99_ms= of
 // those round trips, server_cpu= (cores) and cpu_us= (server CPU
@@ -26,6 +27,12 @@ const ROOMS_MAX = 10000;
 const SETUP_AT_ONCE = 100;
 // Seconds of load before the window (loadgen.c's LG_WARMUP_SEC).
 const WARMUP_SEC = 0.5;
+// Moves the warm-up lasts at least, besides its -w seconds, up to
+// WARMUP_MAX_SEC: V8 compiles the server's hot functions (on threads of
+// its process, counted in its CPU) over the first thousands of moves, so a
+// server slowed by other load was still compiling in its window.
+const WARMUP_MOVES = 20000;
+const WARMUP_MAX_SEC = 30;
 // The longest -s and -w.
 const SECONDS_MAX = 300;
 // Seconds allowed to set every room up (a thousand rooms took a minute
@@ -91,7 +98,8 @@ const opt = lgArgs(process.argv);
 const rand = lgRand(opt.seed);
 const tick = Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
 const client = new Client(`ws://127.0.0.1:${opt.port}`);
-const lg = {running: false, counting: false, n: 0, lat: [], games: 0, errors: 0, dropped: 0};
+const lg = {running: false, counting: false, n: 0, moves: 0, lat: [], games: 0, errors: 0,
+    dropped: 0};
 
 // One player: its room connection, its seat, the move it has in flight.
 // The room's creator is white (seat 0), the other black (server.mjs).
@@ -113,6 +121,7 @@ function lgPlayer(room, seat) {
 // A new state: count pl's acknowledged move, then act if it is pl's turn.
 function lgOnState(pl, st) {
 	if (pl.sentSeq >= 0 && st.seq !== pl.sentSeq) {
+		lg.moves++;
 		if (lg.counting) {
 			lg.n++;
 			lg.lat.push(performance.now() - pl.sentAt);
@@ -173,6 +182,8 @@ lg.running = true;
 for (const pl of players)
 	lgAct(pl, pl.room.state);
 await new Promise((r) => setTimeout(r, opt.warmup * 1000));
+for (let t = opt.warmup; lg.moves < WARMUP_MOVES && t < WARMUP_MAX_SEC; t += 0.1)
+	await new Promise((r) => setTimeout(r, 100));
 const cpu0 = opt.pid ? lgProcCpu(opt.pid) : -1;
 const self0 = process.cpuUsage();
 const t0 = performance.now();
