@@ -38,6 +38,8 @@ const SECONDS_MAX = 300;
 // Seconds allowed to set every room up (a thousand rooms took a minute
 // on a loaded 2-core machine).
 const SETUP_SEC = 600;
+// Tries at setting one room up.
+const SETUP_TRIES = 3;
 // Status values of server.mjs's state.
 const PLAYING = 1, OVER = 2;
 
@@ -155,11 +157,24 @@ function lgAct(pl, st) {
 	pl.room.send('move', mv);
 }
 
-// Set up one room: a creator and a joiner, both seated.
+// Set up one room: a creator and a joiner, both seated. A room whose
+// set-up failed (a matchmaking request lost on a loaded machine: it
+// happened once in a thousand rooms at a load average of 13) is left and
+// made again, up to SETUP_TRIES times.
 async function lgRoom() {
-	const a = await client.create('ataxx');
-	const b = await client.joinById(a.roomId);
-	return [lgPlayer(a, 0), lgPlayer(b, 1)];
+	for (let tries = 1; ; tries++) {
+		let a = null;
+		try {
+			a = await client.create('ataxx');
+			const b = await client.joinById(a.roomId);
+			return [lgPlayer(a, 0), lgPlayer(b, 1)];
+		} catch (e) {
+			if (a !== null)
+				a.leave().catch(() => {});
+			if (tries === SETUP_TRIES)
+				lgDie(`loadgen.mjs: a room's set-up failed ${tries} times: ${e}`);
+		}
+	}
 }
 
 // Every room, SETUP_AT_ONCE at a time.
