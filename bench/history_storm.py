@@ -12,7 +12,8 @@ flight each, a fresh connection when the server closes one, as a script
 would); a ping still unanswered when the run ends counts as waited that
 long. Prints one line of
 key=value: quiet_p50_ms, quiet_p99_ms, storm_p50_ms, storm_p99_ms,
-history_per_s (pages served), refused_per_s (rate_limited), errors.
+history_per_s (pages served), refused_per_s (rate_limited), errors,
+server_cpu (the cores tablerod used during the storm).
 
 Usage: history_storm.py --tablerod PATH [--games N] [--guests N]
                         [--secs S] [--pin CPUS] [--extra "FLAGS"]
