@@ -651,18 +651,35 @@ shifter_generate(
 	return -1;
 }
 
+/* What shifter_check_count checks: each has its own sentence, so that
+ * it translates whole. */
+enum shifter_counted {
+	SHIFTER_COUNT_BOARD,    /* a level file's board */
+	SHIFTER_COUNT_START,    /* a level file's start layout */
+	SHIFTER_COUNT_POSITION, /* a position string's board */
+};
+
 /* Check that a board of `count` pieces suits the level; 0 or -1. */
 static int
 shifter_check_count(
-    int count, int level, const char *what, char *err, size_t errlen)
+    int count, int level, enum shifter_counted what, char *err, size_t errlen)
 {
-	if (count > level + 2) {
+	if (count <= level + 2)
+		return 0;
+	if (what == SHIFTER_COUNT_START)
 		rules_seterr(err, errlen,
-		    "%s has %d pieces, level %d has at most %d", what, count,
+		    "the start layout has %d pieces, level %d has at most %d",
+		    count, level, level + 2);
+	else if (what == SHIFTER_COUNT_POSITION)
+		rules_seterr(err, errlen,
+		    "position: the board has %d pieces, level %d has at most "
+		    "%d",
+		    count, level, level + 2);
+	else
+		rules_seterr(err, errlen,
+		    "the board has %d pieces, level %d has at most %d", count,
 		    level, level + 2);
-		return -1;
-	}
-	return 0;
+	return -1;
 }
 
 /* A level 1..SHIFTER_MAX_LEVEL written without leading zeros; 0 or -1. */
@@ -795,7 +812,7 @@ shifter_from_position(void *st, const char *text, char *err, size_t errlen)
 		return -1;
 	}
 	if (shifter_check_count(
-	        count, level, "position: the board", err, errlen) != 0)
+	        count, level, SHIFTER_COUNT_POSITION, err, errlen) != 0)
 		return -1;
 	s->level = (uint8_t)level;
 	memcpy(s->board, board, sizeof board);
@@ -960,11 +977,17 @@ shifter_level_commit(struct shifter_state *s, int level,
 	int count, nstart, sq;
 	char name[3];
 
-	if (cur->active == RULES_NONE || start->active == RULES_NONE) {
+	/* (each part its own sentence, so that it translates whole) */
+	if (cur->active == RULES_NONE) {
 		rules_seterr(err, errlen,
-		    "%s has no active piece (write its letter in lower case)",
-		    cur->active == RULES_NONE ? "the board"
-		                              : "the start layout");
+		    "the board has no active piece "
+		    "(write its letter in lower case)");
+		return -1;
+	}
+	if (start->active == RULES_NONE) {
+		rules_seterr(err, errlen,
+		    "the start layout has no active piece "
+		    "(write its letter in lower case)");
 		return -1;
 	}
 	if (shifter_layout_resolve(cur, legend, board, &count, err, errlen) !=
@@ -972,9 +995,10 @@ shifter_level_commit(struct shifter_state *s, int level,
 	    shifter_layout_resolve(
 	        start, legend, first, &nstart, err, errlen) != 0)
 		return -1;
-	if (shifter_check_count(count, level, "the board", err, errlen) != 0 ||
+	if (shifter_check_count(
+	        count, level, SHIFTER_COUNT_BOARD, err, errlen) != 0 ||
 	    shifter_check_count(
-	        nstart, level, "the start layout", err, errlen) != 0)
+	        nstart, level, SHIFTER_COUNT_START, err, errlen) != 0)
 		return -1;
 	for (sq = 0; sq < SHIFTER_SQUARES; sq++) {
 		if (board[sq] != SHIFTER_EMPTY && board[sq] != first[sq]) {
@@ -1069,9 +1093,14 @@ shifter_import(void *st, const char *text, size_t len, char *err, size_t errlen)
 		    "empty level file: expected \"shifter level N\"");
 		return -1;
 	}
-	if (ph == SHIFTER_ROWS || ph == SHIFTER_START_ROWS) {
-		rules_seterr(err, errlen, "%s has only %d of 8 rows",
-		    ph == SHIFTER_ROWS ? "the board" : "the start layout", row);
+	if (ph == SHIFTER_ROWS) {
+		rules_seterr(
+		    err, errlen, "the board has only %d of 8 rows", row);
+		return -1;
+	}
+	if (ph == SHIFTER_START_ROWS) {
+		rules_seterr(
+		    err, errlen, "the start layout has only %d of 8 rows", row);
 		return -1;
 	}
 	return shifter_level_commit(
