@@ -186,6 +186,20 @@ export async function createRoom(page, game, options = {}, bot = null) {
   return title.split(" · ")[1];
 }
 
+// Two players in one fresh room of game: x (named nx) created it and has
+// the first seat, y (ny, on a page of yViewport's size when given)
+// joined from the lobby; resolves once it is x's turn.
+export async function pair(browser, srv, nx, ny, game = "ataxx", options = {}, yViewport) {
+  const x = await loggedInPage(browser, srv.url, nx);
+  const room = await createRoom(x, game, options);
+  const y = yViewport ? await newPage(browser, srv.url, yViewport) : await newPage(browser, srv.url);
+  await login(y, ny);
+  await y.click(`.room-item[data-room="${room}"] .join`);
+  await y.waitForSelector(".board");
+  await waitTurn(x, "Your turn");
+  return { x, y, room };
+}
+
 // Send raw bytes to port and resolve with what comes back in ms.
 export function rawExchange(port, data, ms = 500) {
   return new Promise((res) => {

@@ -6,7 +6,7 @@
 // TABLERO_SHOTS=DIR saves the screenshots.
 
 import { Checks, args, runTest, newPage, login, loggedInPage, waitTurn,
-  text, clickSq, waitMoves, createRoom, litSquares, until, sleep, resign, WAIT_MS } from "./lib.mjs";
+  text, clickSq, waitMoves, createRoom, litSquares, until, sleep, resign, WAIT_MS, pair } from "./lib.mjs";
 
 const ck = new Checks();
 const a = args();
@@ -15,18 +15,6 @@ const PHONE = { width: 360, height: 740 };
 
 async function shot(p, name) {
   if (SHOTS) await p.screenshot({ path: SHOTS + "/" + name + ".png" });
-}
-
-// Two players in one fresh Ataxx room: x created it (white), y joined.
-async function pair(browser, srv, nx, ny, game = "ataxx", options = {}, yViewport) {
-  const x = await loggedInPage(browser, srv.url, nx);
-  const room = await createRoom(x, game, options);
-  const y = yViewport ? await newPage(browser, srv.url, yViewport) : await newPage(browser, srv.url);
-  await login(y, ny);
-  await y.click(`.room-item[data-room="${room}"] .join`);
-  await y.waitForSelector(".board");
-  await waitTurn(x, "Your turn");
-  return { x, y, room };
 }
 
 // 1. Resign and Leave ask first; "Cancel" keeps the game; on a phone

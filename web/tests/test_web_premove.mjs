@@ -5,7 +5,7 @@
 // when not. TABLERO_SHOTS=DIR saves the screenshots.
 
 import { Checks, args, runTest, newPage, login, loggedInPage, waitTurn,
-  text, clickSq, waitMoves, createRoom, until, sleep } from "./lib.mjs";
+  text, clickSq, waitMoves, createRoom, until, sleep, pair } from "./lib.mjs";
 
 const ck = new Checks();
 const a = args();
@@ -13,18 +13,6 @@ const SHOTS = process.env.TABLERO_SHOTS;
 
 async function shot(p, name) {
   if (SHOTS) await p.screenshot({ path: SHOTS + "/" + name + ".png" });
-}
-
-// Two players in one fresh room: x created it (first seat), y joined.
-async function pair(browser, srv, nx, ny, game, options = {}) {
-  const x = await loggedInPage(browser, srv.url, nx);
-  const room = await createRoom(x, game, options);
-  const y = await newPage(browser, srv.url);
-  await login(y, ny);
-  await y.click(`.room-item[data-room="${room}"] .join`);
-  await y.waitForSelector(".board");
-  await waitTurn(x, "Your turn");
-  return { x, y, room };
 }
 
 const notice = (p) => text(p, "#room .notice");

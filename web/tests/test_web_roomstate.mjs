@@ -6,7 +6,7 @@
 // no Undo before its first move. TABLERO_SHOTS=DIR saves the screenshots.
 
 import { Checks, args, runTest, newPage, login, loggedInPage, waitTurn,
-  text, clickSq, waitMoves, createRoom, until, sleep, resign, WAIT_MS } from "./lib.mjs";
+  text, clickSq, waitMoves, createRoom, until, sleep, resign, WAIT_MS, pair } from "./lib.mjs";
 
 const ck = new Checks();
 const a = args();
@@ -14,18 +14,6 @@ const SHOTS = process.env.TABLERO_SHOTS;
 
 async function shot(p, name) {
   if (SHOTS) await p.screenshot({ path: SHOTS + "/" + name + ".png" });
-}
-
-// Two players in one fresh room: x created it (first seat), y joined.
-async function pair(browser, srv, nx, ny, game, options = {}) {
-  const x = await loggedInPage(browser, srv.url, nx);
-  const room = await createRoom(x, game, options);
-  const y = await newPage(browser, srv.url);
-  await login(y, ny);
-  await y.click(`.room-item[data-room="${room}"] .join`);
-  await y.waitForSelector(".board");
-  await waitTurn(x, "Your turn");
-  return { x, y, room };
 }
 
 const notice = (p) => text(p, "#room .notice");
