@@ -89,6 +89,16 @@ pages_work(void *arg)
 	pthread_mutex_unlock(&p->mu);
 }
 
+/* The page or the failure, to the connection (net_answer). */
+static void
+pages_answer(struct conn *c, void *arg)
+{
+	struct pages_job *j = arg;
+
+	j->done(c, &j->req, j->rep, &j->pg, j->rc);
+	j->rep = NULL; /* done took it */
+}
+
 /* Back on the loop: the connection (NULL when it closed) hears the page
  * or the failure, and reads again. */
 static void
@@ -98,15 +108,8 @@ pages_work_done(struct conn *c, void *arg)
 
 	if (j->rc != 0)
 		log_error("store: %s", j->err);
-	if (c != NULL) {
-		c->waiting = 0;
-		c->deferring = 1;
-		j->done(c, &j->req, j->rep, &j->pg, j->rc);
-		j->rep = NULL; /* done took it */
-		c->deferring = 0;
-		held_end_deferring(c);
-		net_resume(c);
-	}
+	if (c != NULL)
+		net_answer(c, pages_answer, j);
 	cJSON_Delete(j->rep);
 	proto_request_free(&j->req);
 	free(j->name);

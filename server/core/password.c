@@ -162,6 +162,15 @@ password_wipe(char *pw)
 	free(pw);
 }
 
+/* The answer, to the connection (net_answer). */
+static void
+password_answer(struct conn *c, void *arg)
+{
+	struct password_job *j = arg;
+
+	j->done(c, &j->res);
+}
+
 /* Back on the loop: the connection (NULL when it closed) hears the
  * answer, and reads again. */
 static void
@@ -171,14 +180,8 @@ password_work_done(struct conn *c, void *arg)
 
 	password_wipe(j->given);
 	password_wipe(j->fresh);
-	if (c != NULL) {
-		c->waiting = 0;
-		c->deferring = 1;
-		j->done(c, &j->res);
-		c->deferring = 0;
-		held_end_deferring(c);
-		net_resume(c);
-	}
+	if (c != NULL)
+		net_answer(c, password_answer, j);
 	proto_request_free(&j->res.req);
 	sodium_memzero(j, sizeof *j);
 	free(j);

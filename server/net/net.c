@@ -586,6 +586,20 @@ net_pause(struct conn *c)
 		    c->bev, EV_READ, 0, c->srv->cfg.max_line);
 }
 
+/* The answer to the request net_pause held c for, computed off the loop:
+ * answer(c, arg) replies as a verb's handler would (the events it causes
+ * go behind its reply), then c reads again. */
+void
+net_answer(struct conn *c, net_answer_fn *answer, void *arg)
+{
+	c->waiting = 0;
+	c->deferring = 1;
+	answer(c, arg);
+	c->deferring = 0;
+	held_end_deferring(c);
+	net_resume(c);
+}
+
 /* Everything written: a flushing connection with nothing held starts
  * its lingering close. */
 static void

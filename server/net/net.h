@@ -161,6 +161,8 @@ void net_close(struct conn *c, int flush);
 void net_shutdown(struct server *srv);
 void net_resume(struct conn *c);
 void net_pause(struct conn *c);
+typedef void net_answer_fn(struct conn *c, void *arg);
+void net_answer(struct conn *c, net_answer_fn *answer, void *arg);
 void net_settle(struct server *srv);
 void net_free_all(struct server *srv);
 void net_linger_now(struct conn *c);
