@@ -62,14 +62,20 @@ pairing_rr_round(int n, int round, struct pairing_game *out)
 	return k;
 }
 
+/* What the past games say of each player, for both pairings. */
+struct pairing_past {
+	int halves[PAIRING_PLAYERS_MAX]; /* points, in halves */
+	int cdiff[PAIRING_PLAYERS_MAX];  /* whites minus blacks */
+	int col[PAIRING_PLAYERS_MAX][2]; /* last colour, the one before:
+	                                    1 white, -1 black, 0 none */
+	int bye[PAIRING_PLAYERS_MAX];
+	unsigned char met[PAIRING_PLAYERS_MAX][PAIRING_PLAYERS_MAX];
+};
+
 /* What the Swiss pairing knows of each player from the past games. */
 struct pairing_swiss_state {
 	int n;
-	int halves[PAIRING_PLAYERS_MAX];
-	int colour[PAIRING_PLAYERS_MAX]; /* whites minus blacks */
-	int last[PAIRING_PLAYERS_MAX];   /* 1 white, -1 black, 0 none */
-	int bye[PAIRING_PLAYERS_MAX];
-	unsigned char met[PAIRING_PLAYERS_MAX][PAIRING_PLAYERS_MAX];
+	struct pairing_past h;
 	int order[PAIRING_PLAYERS_MAX]; /* by score, then seeding */
 	int pair[PAIRING_PLAYERS_MAX];  /* partner found, -1 none */
 	long steps;
@@ -118,7 +124,41 @@ pairing_sort_by_score(int *order, int n, const int *halves)
 	pairing_sort_halves = NULL;
 }
 
-/* Gather scores, colours, byes and who met whom from the past games. */
+/* Gather scores, colours, byes and who met whom from the past games of
+ * n players into h. */
+static void
+pairing_past_read(
+    struct pairing_past *h, int n, const struct pairing_game *past, int npast)
+{
+	int i, side;
+
+	memset(h, 0, sizeof *h);
+	for (i = 0; i < npast; i++) {
+		const struct pairing_game *g = &past[i];
+
+		if (g->white < 0 || g->white >= n)
+			continue;
+		if (g->black < 0) {
+			h->bye[g->white] = 1;
+			h->halves[g->white] += 2;
+			continue;
+		}
+		if (g->black >= n)
+			continue;
+		for (side = 0; side < 2; side++) {
+			int me = side == 0 ? g->white : g->black;
+
+			h->halves[me] += pairing_halves(g, side);
+			h->cdiff[me] += side == 0 ? 1 : -1;
+			h->col[me][1] = h->col[me][0];
+			h->col[me][0] = side == 0 ? 1 : -1;
+		}
+		h->met[g->white][g->black] = h->met[g->black][g->white] = 1;
+	}
+}
+
+/* The Swiss pairing's start: the past games, everyone unpaired, in
+ * order of score. */
 static void
 pairing_swiss_init(struct pairing_swiss_state *s, int n,
     const struct pairing_game *past, int npast)
@@ -127,31 +167,12 @@ pairing_swiss_init(struct pairing_swiss_state *s, int n,
 
 	memset(s, 0, sizeof *s);
 	s->n = n;
-	for (i = 0; i < npast; i++) {
-		const struct pairing_game *g = &past[i];
-
-		if (g->white < 0 || g->white >= n)
-			continue;
-		if (g->black < 0) {
-			s->bye[g->white] = 1;
-			s->halves[g->white] += 2;
-			continue;
-		}
-		if (g->black >= n)
-			continue;
-		s->halves[g->white] += pairing_halves(g, 0);
-		s->halves[g->black] += pairing_halves(g, 1);
-		s->colour[g->white]++;
-		s->colour[g->black]--;
-		s->last[g->white] = 1;
-		s->last[g->black] = -1;
-		s->met[g->white][g->black] = s->met[g->black][g->white] = 1;
-	}
+	pairing_past_read(&s->h, n, past, npast);
 	for (i = 0; i < n; i++) {
 		s->order[i] = i;
 		s->pair[i] = -1;
 	}
-	pairing_sort_by_score(s->order, n, s->halves);
+	pairing_sort_by_score(s->order, n, s->h.halves);
 }
 
 /* 1 when p and q both had two whites more than blacks (or two blacks
@@ -159,8 +180,8 @@ pairing_swiss_init(struct pairing_swiss_state *s, int n,
 static int
 pairing_same_need(const struct pairing_swiss_state *s, int p, int q)
 {
-	return (s->colour[p] >= 2 && s->colour[q] >= 2) ||
-	    (s->colour[p] <= -2 && s->colour[q] <= -2);
+	return (s->h.cdiff[p] >= 2 && s->h.cdiff[q] >= 2) ||
+	    (s->h.cdiff[p] <= -2 && s->h.cdiff[q] <= -2);
 }
 
 /* Pair the players of order[] not yet paired (skip: the bye), the first
@@ -183,7 +204,7 @@ pairing_swiss_search(struct pairing_swiss_state *s, int skip)
 	for (j = i + 1; j < s->n; j++) {
 		q = s->order[j];
 		if (q == skip || s->pair[q] >= 0 ||
-		    (s->met[p][q] && !s->repeats_ok) ||
+		    (s->h.met[p][q] && !s->repeats_ok) ||
 		    (!s->colours_free && pairing_same_need(s, p, q)))
 			continue;
 		if (++s->steps > PAIRING_SEARCH_MAX && !s->repeats_ok)
@@ -209,7 +230,7 @@ pairing_swiss_try(struct pairing_swiss_state *s, int *bye)
 		return pairing_swiss_search(s, -1);
 	for (i = s->n - 1; i >= 0; i--) {
 		p = s->order[i];
-		if (s->bye[p] && !s->repeats_ok)
+		if (s->h.bye[p] && !s->repeats_ok)
 			continue;
 		if (pairing_swiss_search(s, p)) {
 			*bye = p;
@@ -225,10 +246,10 @@ pairing_swiss_try(struct pairing_swiss_state *s, int *bye)
 static int
 pairing_white_first(const struct pairing_swiss_state *s, int p, int q)
 {
-	if (s->colour[p] != s->colour[q])
-		return s->colour[p] < s->colour[q];
-	if (s->last[p] != s->last[q])
-		return s->last[p] < s->last[q];
+	if (s->h.cdiff[p] != s->h.cdiff[q])
+		return s->h.cdiff[p] < s->h.cdiff[q];
+	if (s->h.col[p][0] != s->h.col[q][0])
+		return s->h.col[p][0] < s->h.col[q][0];
 	return 1;
 }
 
@@ -433,12 +454,7 @@ pairing_standings(int n, const struct pairing_game *games, int ngames,
  * the search's state. */
 struct pairing_dutch {
 	int n;
-	int halves[PAIRING_PLAYERS_MAX];
-	int cdiff[PAIRING_PLAYERS_MAX];  /* whites minus blacks */
-	int col[PAIRING_PLAYERS_MAX][2]; /* last colour, the one before:
-	                                    1 white, -1 black, 0 none */
-	int bye[PAIRING_PLAYERS_MAX];
-	unsigned char met[PAIRING_PLAYERS_MAX][PAIRING_PLAYERS_MAX];
+	struct pairing_past h;
 	int rank[PAIRING_PLAYERS_MAX]; /* to pair: by score, then seeding */
 	int nrank;
 	int gstart[PAIRING_PLAYERS_MAX + 1]; /* score groups in rank[] */
@@ -448,37 +464,14 @@ struct pairing_dutch {
 	int strict; /* two with the same absolute colour never meet */
 };
 
-/* Gather scores, colours, byes and meetings from the past games. */
+/* The Dutch pairing's start: the past games. */
 static void
 pairing_dutch_init(
     struct pairing_dutch *d, int n, const struct pairing_game *past, int npast)
 {
-	int i, side;
-
 	memset(d, 0, sizeof *d);
 	d->n = n;
-	for (i = 0; i < npast; i++) {
-		const struct pairing_game *g = &past[i];
-
-		if (g->white < 0 || g->white >= n)
-			continue;
-		if (g->black < 0) {
-			d->bye[g->white] = 1;
-			d->halves[g->white] += 2;
-			continue;
-		}
-		if (g->black >= n)
-			continue;
-		for (side = 0; side < 2; side++) {
-			int me = side == 0 ? g->white : g->black;
-
-			d->halves[me] += pairing_halves(g, side);
-			d->cdiff[me] += side == 0 ? 1 : -1;
-			d->col[me][1] = d->col[me][0];
-			d->col[me][0] = side == 0 ? 1 : -1;
-		}
-		d->met[g->white][g->black] = d->met[g->black][g->white] = 1;
-	}
+	pairing_past_read(&d->h, n, past, npast);
 }
 
 /* p's colour preference (1 white, -1 black, 0 none) and its strength
@@ -488,16 +481,16 @@ pairing_dutch_init(
 static int
 pairing_dutch_pref(const struct pairing_dutch *d, int p, int *strength)
 {
-	const int *c = d->col[p];
+	const int *c = d->h.col[p];
 
 	*strength = 3;
-	if (d->cdiff[p] < -1 || (c[0] == -1 && c[1] == -1))
+	if (d->h.cdiff[p] < -1 || (c[0] == -1 && c[1] == -1))
 		return 1;
-	if (d->cdiff[p] > 1 || (c[0] == 1 && c[1] == 1))
+	if (d->h.cdiff[p] > 1 || (c[0] == 1 && c[1] == 1))
 		return -1;
 	*strength = 2;
-	if (d->cdiff[p] != 0)
-		return d->cdiff[p] < 0 ? 1 : -1;
+	if (d->h.cdiff[p] != 0)
+		return d->h.cdiff[p] < 0 ? 1 : -1;
 	*strength = c[0] != 0 ? 1 : 0;
 	return -c[0];
 }
@@ -509,7 +502,7 @@ pairing_dutch_ok(const struct pairing_dutch *d, int p, int q)
 {
 	int sp, sq, cp, cq;
 
-	if (d->met[p][q])
+	if (d->h.met[p][q])
 		return 0;
 	if (!d->strict)
 		return 1;
@@ -637,7 +630,7 @@ pairing_dutch_rank(struct pairing_dutch *d, int skip, int *order)
 	for (i = 0; i < d->n; i++)
 		if (i != skip)
 			order[k++] = i;
-	pairing_sort_by_score(order, k, d->halves);
+	pairing_sort_by_score(order, k, d->h.halves);
 	return k;
 }
 
@@ -654,7 +647,7 @@ pairing_dutch_search(struct pairing_dutch *d, int bye)
 	d->ngroups = 0;
 	for (i = 0; i < k; i++)
 		if (i == 0 ||
-		    d->halves[d->rank[i]] != d->halves[d->rank[i - 1]])
+		    d->h.halves[d->rank[i]] != d->h.halves[d->rank[i - 1]])
 			d->gstart[d->ngroups++] = i;
 	d->gstart[d->ngroups] = k;
 	if (k == 0)
@@ -746,7 +739,7 @@ pairing_swiss(int n, const struct pairing_game *past, int npast,
 		pairing_dutch_rank(&d, -1, all);
 		for (i = n - 1; i >= 0; i--) {
 			bye = all[i];
-			if (d.bye[bye])
+			if (d.h.bye[bye])
 				continue;
 			if (pairing_dutch_search(&d, bye))
 				return pairing_dutch_out(&d, bye, out);
