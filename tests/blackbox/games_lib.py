@@ -11,6 +11,7 @@ import atexit
 import contextlib
 import os
 import random
+import re
 import shutil
 import signal
 import sys
@@ -93,6 +94,21 @@ def req(c, cmd, **fields):
     r = c.call(cmd, **fields)
     absorb(c)
     return r
+
+
+def lines_until(c, pattern, limit=60):
+    """Text-mode lines until one matches pattern (bounded): its match."""
+    for _ in range(limit):
+        try:
+            line = c.line(WAIT)
+        except (TimeoutError, OSError):
+            return None
+        if line is None:
+            return None
+        m = re.search(pattern, line)
+        if m:
+            return m
+    return None
 
 
 def until(c, pred, timeout=WAIT):

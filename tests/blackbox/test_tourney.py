@@ -15,6 +15,7 @@ table).
 Stones games: quick, and any Stones room ends at once by resignation.
 """
 
+import functools
 import os
 import re
 import signal
@@ -23,6 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import games_lib  # noqa: E402
 import harness  # noqa: E402
 from games_lib import (WAIT, Client, login, main_in_tmp, req,  # noqa: E402
                        server, shut, until)
@@ -445,19 +447,8 @@ def errors(ck, port):
     c.close()
 
 
-def lines_until(c, pattern, limit=50):
-    """Text-mode lines until one matches pattern (bounded): its match."""
-    for _ in range(limit):
-        try:
-            line = c.line(WAIT)
-        except (TimeoutError, OSError):
-            return None
-        if line is None:
-            return None
-        m = re.search(pattern, line)
-        if m:
-            return m
-    return None
+# (this file's text-mode reads stop after 50 lines)
+lines_until = functools.partial(games_lib.lines_until, limit=50)
 
 
 def text_mode(ck, port):

@@ -5,27 +5,11 @@ over telnet, as the terminal client's `mine` says it; once seated, the
 game is listed as any other, once. Stones games."""
 
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from games_lib import (WAIT, Client, login, main_in_tmp, req,  # noqa: E402
+from games_lib import (Client, lines_until, login, main_in_tmp, req,  # noqa: E402
                        server, shut, until)
-
-
-def lines_until(c, pattern, limit=60):
-    """Text-mode lines until one matches pattern (bounded): its match."""
-    for _ in range(limit):
-        try:
-            line = c.line(WAIT)
-        except (TimeoutError, OSError):
-            return None
-        if line is None:
-            return None
-        m = re.search(pattern, line)
-        if m:
-            return m
-    return None
 
 
 def run(ck, a, tmp):

@@ -11,31 +11,15 @@ Stones games: any room ends at once by resignation.
 """
 
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from games_lib import (WAIT, Client, login, main_in_tmp, req,  # noqa: E402
+from games_lib import (WAIT, Client, lines_until, login, main_in_tmp, req,  # noqa: E402
                        server, shut, until)
 
 
 def ev_is(name, tid):
     return lambda e: e.get("event") == name and e.get("tourney") == tid
-
-
-def lines_until(c, pattern, limit=60):
-    """Text-mode lines until one matches pattern (bounded): its match."""
-    for _ in range(limit):
-        try:
-            line = c.line(WAIT)
-        except (TimeoutError, OSError):
-            return None
-        if line is None:
-            return None
-        m = re.search(pattern, line)
-        if m:
-            return m
-    return None
 
 
 def telnet(port, name, token=None):
