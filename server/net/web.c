@@ -60,8 +60,11 @@
  * HTTP/0.9 response and failed the page (ERR_INVALID_HTTP_RESPONSE). So
  * the wait is long, and tablero speaks first (a blank line, which the
  * line protocol ignores) to be served at once; only a silent telnet or nc
- * waits this long for its welcome. */
-#define WEB_SNIFF_MS 2000
+ * waits this long for its welcome. Longer than Chromium keeps a socket it
+ * opened ahead and never used (10 s): with 2 s, such a socket got the
+ * welcome and a page reload then sent its request on it and hung
+ * (test_web_roomstate in CI). */
+#define WEB_SNIFF_MS 12000
 /* Web listeners: the web port and the TLS port on every listen address. */
 #define WEB_LISTENERS_MAX (SERVER_LISTEN_MAX * 4)
 

@@ -31,6 +31,10 @@ from harness import Checks, Server, free_port
 WEB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "web")
 
 
+# Seconds a silent connection on the web port waits for the welcome
+# (server/net/web.c, WEB_SNIFF_MS).
+SNIFF = 12
+
 def stopped(chk, srv):
     """Stop srv: it exits 0 and its log holds no sanitizer report."""
     chk.eq(srv.stop(), 0, "tablerod exits 0 on SIGTERM")
@@ -236,7 +240,8 @@ def test_websocket(chk, port):
 
 def test_line_protocol(chk, port):
     s = socket.create_connection(("127.0.0.1", port), timeout=harness.WAIT)
-    s.settimeout(harness.WAIT)
+    # a silent client waits WEB_SNIFF_MS (12 s) for its welcome
+    s.settimeout(SNIFF + harness.WAIT)
     first = s.recv(4096)
     chk.ok(first.startswith(b'{"event":"welcome"'), "a silent client on the web port gets the welcome")
     got = exchange(s, b"hello webtel\r\n", 0.5)
