@@ -1258,22 +1258,38 @@ function focusKey(box) {
   return a.name ? `[name="${a.name}"]` : null;
 }
 
+// What is being typed in the chat box, by where it goes ("lobby" or a
+// room's id): every event redraws the box, and a line half typed when
+// the opponent moves must still be there, with the caret where it was.
+const chatDrafts = new Map();
+
 function renderChat() {
   const box = $("#chat");
   const inRoom = !!S.room;
+  const where = inRoom ? S.roomId : "lobby";
   const list = inRoom ? chats.room : chats.lobby;
+  const old = box.querySelector("input[name=chat]");
+  const hadFocus = old !== null && document.activeElement === old;
+  const caret = hadFocus ? [old.selectionStart, old.selectionEnd] : null;
   const ul = el("ul", { class: "chat-list", "aria-live": "polite" },
     list.map((m) => el("li", {}, el("b", { class: "from" }, (m.from || "?") + ": "), el("span", { class: "text" }, m.text))));
-  const input = el("input", { name: "chat", maxlength: 500, autocomplete: "off", "aria-label": t("chat"), disabled: !S.me });
+  const input = el("input", { name: "chat", maxlength: 500, autocomplete: "off", "aria-label": t("chat"), disabled: !S.me,
+    oninput: () => chatDrafts.set(where, input.value) });
+  input.value = chatDrafts.get(where) || "";
   const form = el("form", { class: "chat-form", onsubmit: async (e) => {
     e.preventDefault();
     const text = input.value;
     if (!text.trim()) return;
     const r = await conn.send("chat", inRoom ? { room: S.roomId, text } : { text });
-    if (r.ok) input.value = ""; else { S.notice = r.message; renderAll(); }
+    if (!r.ok) { S.notice = r.message; renderAll(); return; }
+    if ((chatDrafts.get(where) || "") !== text) return; // typed on meanwhile
+    chatDrafts.delete(where);
+    const now = $("#chat input[name=chat]");
+    if (now && (S.room ? S.roomId : "lobby") === where) now.value = "";
   } }, input, el("button", { type: "submit", disabled: !S.me }, t("send")));
   box.replaceChildren(el("h2", {}, inRoom ? t("room_chat") : t("lobby_chat")), ul, form);
   ul.scrollTop = ul.scrollHeight;
+  if (hadFocus && !input.disabled) { input.focus(); input.setSelectionRange(caret[0], caret[1]); }
 }
 
 // Clocks count down between the server's updates.

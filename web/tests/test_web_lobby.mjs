@@ -273,9 +273,12 @@ async function chatHistory(browser, srv) {
   await w.waitForSelector(".board", { timeout: WAIT_MS });
   ck.eq(await w.$$eval(".chat-list .text", (l) => l.map((e) => e.textContent)), ["first line", "second line"],
     "a watcher who comes later reads the last lines");
+  await x.fill("input[name=chat]", "half a li");
   await w.fill("input[name=chat]", "third line");
   await w.press("input[name=chat]", "Enter");
   await until(x, () => document.querySelectorAll(".chat-list li").length >= 3, null, "third line");
+  ck.eq(await x.$eval("input[name=chat]", (e) => [e.value, document.activeElement === e, e.selectionStart]), ["half a li", true, 9],
+    "a line half typed stays, focused, caret in place, when another's line redraws the chat");
   ck.eq(await x.$$eval(".chat-list .text", (l) => l.map((e) => e.textContent)), ["first line", "second line", "third line"],
     "new lines follow the kept ones, none twice");
   ck.eq(x.errors.concat(w.errors), [], "no script errors (chat history)");
