@@ -590,6 +590,7 @@ async function play(move) {
   const st = S.room;
   S.sel = null;
   S.preNote = "";
+  S.moveDraft = null;
   const r = await conn.send("move", { room: st.room, move });
   if (!r.ok) { S.notice = r.message || r.error; renderRoom(); }
   else S.notice = "";
@@ -1176,7 +1177,10 @@ function renderRoom() {
   b("back", () => { S.room = null; S.roomId = null; S.viewOnly = false; location.hash = ""; renderAll(); });
   // A move may be typed too (the keyboard's way, and the game's own
   // notation with its error sentences).
-  const typed = el("input", { name: "move", autocomplete: "off", maxlength: 64, "aria-label": t("moves") });
+  // (what is typed stays through redraws, as the chat's does)
+  const typed = el("input", { name: "move", autocomplete: "off", maxlength: 64, "aria-label": t("moves"),
+    oninput: () => { S.moveDraft = { room: st.room, text: typed.value }; } });
+  if (S.moveDraft && S.moveDraft.room === st.room) typed.value = S.moveDraft.text;
   const moveForm = myTurn() && !S.replay ? el("form", { class: "move-form", onsubmit: (e) => {
     e.preventDefault();
     if (typed.value.trim()) play(typed.value.trim());

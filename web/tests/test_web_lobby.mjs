@@ -268,9 +268,12 @@ async function chatHistory(browser, srv) {
   ck.eq(await x.$$eval(".chat-list .text", (l) => l.map((e) => e.textContent)), ["first line", "second line"],
     "the room's chat after a reload");
   await shot(x, "web-chat-reload");
+  await x.fill("input[name=move]", "b");
   const w = await loggedInPage(browser, srv.url, "chw");
   await w.click(`.room-item[data-room="${room}"] .watch`);
   await w.waitForSelector(".board", { timeout: WAIT_MS });
+  await until(x, () => /1/.test(document.querySelector(".watchers").textContent), null, "the watcher counted");
+  ck.eq(await x.$eval("input[name=move]", (e) => e.value), "b", "a move half typed stays when a watcher comes and the room is redrawn");
   ck.eq(await w.$$eval(".chat-list .text", (l) => l.map((e) => e.textContent)), ["first line", "second line"],
     "a watcher who comes later reads the last lines");
   await x.fill("input[name=chat]", "half a li");
