@@ -12,7 +12,8 @@
 /* May c read the store for req? A guest's reads count against its
  * address's budget (--guest-reads); everyone else's are free (a name's
  * messages are rate limited already). 0, or -1 after replying
- * rate_limited with when to try again. */
+ * rate_limited with when to try again, and c reads nothing more until
+ * then. */
 int
 cmd_archive_budget(struct conn *c, const struct proto_request *req)
 {
@@ -25,6 +26,8 @@ cmd_archive_budget(struct conn *c, const struct proto_request *req)
 	    "guests from your address may read finished games %d times a "
 	    "second; try again in %lld ms (or say hello NAME)",
 	    c->srv->cfg.guest_reads, (long long)wait_ms);
+	/* a script asking again at once waits for that time unread */
+	net_rest(c, wait_ms);
 	return -1;
 }
 

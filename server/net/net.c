@@ -62,6 +62,10 @@
 /* Shedding for the global output cap stops once the total is down to
  * this many eighths of it, so the next scan is some way off. */
 #define NET_SHED_EIGHTHS 7
+/* The longest a refused client is left unread (net_rest): a refusal's
+ * wait is a budget's refill, well under this; the bound keeps a wrong
+ * one from making a connection look hung. */
+#define NET_REST_MAX_MS 5000
 
 static void net_read_cb(struct bufferevent *bev, void *arg);
 static void net_output_cb(
@@ -150,6 +154,8 @@ net_conn_free(struct server *srv, struct conn *c)
 		event_free(c->idle);
 	if (c->deadline != NULL)
 		event_free(c->deadline);
+	if (c->rest != NULL)
+		event_free(c->rest);
 	free(c);
 }
 
@@ -584,6 +590,41 @@ net_pause(struct conn *c)
 	if (c->bev != NULL) /* a WebSocket stops at a line's worth itself */
 		bufferevent_setwatermark(
 		    c->bev, EV_READ, 0, c->srv->cfg.max_line);
+}
+
+/* A rest is over: c reads again. */
+static void
+net_rest_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+
+	c->waiting = 0;
+	net_resume(c);
+}
+
+/*
+ * c was refused and told to ask again in ms: it reads nothing more until
+ * then. What it sends meanwhile waits in its input (which stops growing
+ * at a line's worth, as while a reply is computed), so a script that asks
+ * again at once, in a loop, costs one refusal a wait instead of one a
+ * request, and a person, who waits anyway, sees no difference.
+ */
+void
+net_rest(struct conn *c, int64_t ms)
+{
+	struct timeval tv;
+
+	if (c->state != CONN_OPEN || c->waiting || ms <= 0)
+		return;
+	if (ms > NET_REST_MAX_MS)
+		ms = NET_REST_MAX_MS;
+	if (c->rest == NULL &&
+	    (c->rest = evtimer_new(c->srv->base, net_rest_cb, c)) == NULL)
+		fatal("out of memory");
+	net_pause(c);
+	tv.tv_sec = (time_t)(ms / 1000);
+	tv.tv_usec = (suseconds_t)(ms % 1000 * 1000);
+	evtimer_add(c->rest, &tv);
 }
 
 /* The answer to the request net_pause held c for, computed off the loop:

@@ -70,6 +70,7 @@ struct conn {
 	int relay;      /* bev is one end of a pair (a cluster stand-in's) */
 	struct ws *ws;  /* a WebSocket's (ws.c), while both are there */
 	struct event *deadline; /* closing: closed by then (net_close) */
+	struct event *rest;     /* told to wait: reads again then (net_rest) */
 	int guest;              /* player is an anonymous watcher (session.c) */
 	/* The cluster's record of the connection (cluster_route.c): NULL
 	 * on a single node, and until the cluster needs one. */
@@ -161,6 +162,7 @@ void net_close(struct conn *c, int flush);
 void net_shutdown(struct server *srv);
 void net_resume(struct conn *c);
 void net_pause(struct conn *c);
+void net_rest(struct conn *c, int64_t ms);
 typedef void net_answer_fn(struct conn *c, void *arg);
 void net_answer(struct conn *c, net_answer_fn *answer, void *arg);
 void net_settle(struct server *srv);

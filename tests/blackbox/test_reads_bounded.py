@@ -10,14 +10,18 @@ newest first, `more` and `next` (a cursor) when older ones remain, and
 left out; a guest does not see the player's private games, the player
 does; a cursor that is none is bad_request. Guests at one address share
 a budget of such reads (--guest-reads a second, 2 by default, in bursts
-of five times as many): past it `rate_limited` says when to try again, while a named
-player's reads and the guest's own ping go on. That the reads walk an
+of five times as many): past it `rate_limited` says when to try again,
+and that connection is read again only then (a script asking in a loop
+gets a few answers a second, not one per request), while a named
+player's reads go on. That the reads walk an
 index and sort nothing is tests/unit/test_reads.c's (EXPLAIN QUERY PLAN);
 how fast they are is `make bench`'s (the history storm). Runs on SQLite
 and, through tests/pg.sh, on PostgreSQL."""
 
 import os
+import re
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from games_lib import main_in_tmp, serving  # noqa: E402
@@ -33,6 +37,12 @@ PAGE = 50
 # burst (LIMIT_READS_BURST times as many).
 GUEST_READS = 2
 GUEST_BURST = 5 * GUEST_READS
+# A guest's flood of reads sent in one write, the seconds its answers
+# are counted for, and the most it may get in them: a refusal a wait
+# (500 ms at 2 a second) and the reads that refill meanwhile, with room.
+FLOOD = 300
+FLOOD_SECS = 1.0
+FLOOD_ANSWERED = 12
 
 
 def seed_games(db):
@@ -143,12 +153,64 @@ def check_budget(ck, port):
     g2.close()
 
 
+def refused_wait(r):
+    """The ms a rate_limited reply says to wait ("try again in N ms"),
+    or None."""
+    m = re.search(r"try again in (\d+) ms", (r or {}).get("message", ""))
+    return int(m.group(1)) if m else None
+
+
+def check_rest(ck, port):
+    """A guest refused a read is not read again until the time it was
+    told: its next request waits that long, and a script that asks in a
+    loop gets a few answers a second, not one per request (the flood
+    costs the server one refusal a wait)."""
+    g = Client(port)
+    wait = None
+    for _ in range(4 * GUEST_BURST):
+        r = g.call("history", name="ana")
+        if r and not r.get("ok"):
+            wait = refused_wait(r)
+            break
+    if not ck.ok(wait is not None and wait > 0,
+                 "a guest past the budget is told how long to wait"):
+        g.close()
+        return
+    t0 = time.monotonic()
+    r = g.call("ping")
+    took_ms = (time.monotonic() - t0) * 1000
+    is_ok(ck, r, "the refused guest's next request is answered")
+    ck.ok(took_ms >= wait * 0.8 - 20,
+          "... but not before the wait it was told: %.0f ms of %d"
+          % (took_ms, wait))
+    g.close()
+    f = Client(port)
+    f.raw("".join('{"cmd":"history","name":"ana","id":%d}\n' % i
+                  for i in range(FLOOD)))
+    got, t0 = 0, time.monotonic()
+    while time.monotonic() - t0 < FLOOD_SECS:
+        try:
+            if f.line(timeout=max(0.01, FLOOD_SECS
+                                  - (time.monotonic() - t0))) is None:
+                break
+        except TimeoutError:
+            break
+        got += 1
+    ck.ok(got <= FLOOD_ANSWERED,
+          "a guest sending %d reads at once gets at most %d answers in "
+          "%.0f s, not one each: %d" % (FLOOD, FLOOD_ANSWERED, FLOOD_SECS,
+                                        got))
+    ck.ok(got >= 1, "and is answered (a refusal, or a page)")
+    f.close()
+
+
 def run(ck, a, tmp):
     db = os.path.join(tmp, "t.db")
     with serving(a.build, db=db) as s:
         seed_games(db)
         check_paging(ck, s.port)
         check_budget(ck, s.port)
+        check_rest(ck, s.port)
 
 
 if __name__ == "__main__":
