@@ -1887,7 +1887,9 @@ main(int argc, char **argv)
 	memset(&lg, 0, sizeof lg);
 	lg_options(&lg, argc, argv);
 	signal(SIGPIPE, SIG_IGN);
-	lg_raise_files(lg.conns + lg.flood_n + 64);
+	/* (a flood's connections only when there is one) */
+	lg_raise_files(lg.conns +
+	    (lg.flood_kind != LG_FLOOD_NONE ? lg.flood_n : 0) + 64);
 	lg.base = event_base_new();
 	lg.c = calloc((size_t)lg.conns + 1, sizeof *lg.c);
 	if (lg.base == NULL || lg.c == NULL)

@@ -144,11 +144,13 @@ pg_stop() {
 	[ -z "$PG_DIR" ] || sh "$HERE/../contrib/pgtest.sh" stop "$PG_DIR"
 	PG_DIR=
 }
-# pg_fresh: the URL of a new empty database on it.
+# pg_fresh: a new empty database on it, its URL in PG_FRESH (not
+# printed: called in $(...), the count would never go up, and every run
+# after the first would reuse bench1 with the last run's rows in it).
 pg_fresh() {
 	PG_DBS=$((PG_DBS + 1))
 	psql -X -q "$PG_URL" -c "CREATE DATABASE bench$PG_DBS" >&2
-	echo "${PG_URL%/*}/bench$PG_DBS"
+	PG_FRESH="${PG_URL%/*}/bench$PG_DBS"
 }
 
 # Each process on a core of its own when there are two.
@@ -194,7 +196,7 @@ start_server() {
 		case $2 in
 		full) dbflags="--db $TMP/t.db --sync full" ;;
 		memory) dbflags="--db :memory:" ;;
-		pg) dbflags="--db $(pg_fresh) --sync full" ;;
+		pg) pg_fresh; dbflags="--db $PG_FRESH --sync full" ;;
 		*) dbflags="--db $TMP/t.db --sync normal" ;;
 		esac
 		# Every load client comes from 127.0.0.1: the per-address
