@@ -159,9 +159,15 @@ export async function renderTourneys(sec) {
     S.me && x.status === "open" ? el("button", { type: "button", class: "tourney-join", onclick: () => act({ do: "join", tourney: x.id }) }, t("join")) : null,
     S.me && x.status === "open" && x.organiser === S.me ? el("button", { type: "button", class: "tourney-start", onclick: () => act({ do: "start", tourney: x.id }) }, t("start")) : null,
     el("button", { type: "button", class: "tourney-show", onclick: () => { S.tourneyShown = x.id; ctx.renderAll(); } }, t("standings"))));
-  sec.replaceChildren(el("h2", {}, t("tourneys")), S.me ? createForm() : "",
-    el("ul", { class: "tourney-list" }, items.length ? items : el("li", {}, t("no_tourneys"))),
-    shown && shown.ok ? detail(shown) : "");
+  // The heading and the create form are made once for the section (what
+  // is chosen or typed in the form stays through the lobby's refresh
+  // every few seconds); the list and the standings are made anew.
+  if (!sec.querySelector(".tourney-list")) {
+    sec.replaceChildren(el("h2", {}, t("tourneys")), S.me ? createForm() : "",
+      el("ul", { class: "tourney-list" }), el("div", { class: "tourney-shown" }));
+  }
+  sec.querySelector(".tourney-list").replaceChildren(...(items.length ? items : [el("li", {}, t("no_tourneys"))]));
+  sec.querySelector(".tourney-shown").replaceChildren(shown && shown.ok ? detail(shown) : "");
 }
 
 // A tournament's event: a new round takes the player to its room (unless

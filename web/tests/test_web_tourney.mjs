@@ -135,7 +135,24 @@ async function bye(browser, srv) {
   ck.eq(pages.flatMap((p) => p.errors), [], "no script errors (three players)");
 }
 
+// What is chosen in the create form stays through the lobby's refresh
+// (every 5 s: the section was made anew, and a game picked just before
+// the click went back to the first).
+async function formKept(browser, srv) {
+  const p = await newPage(browser, srv.url);
+  await login(p, "fio");
+  await p.selectOption("select[name=t_game]", "stones");
+  await p.selectOption("select[name=t_format]", "swiss");
+  await p.fill("input[name=t_rounds]", "3");
+  await new Promise((r) => setTimeout(r, 6500));
+  ck.eq(await p.$eval(".tourney-create", (f) => [f.t_game.value, f.t_format.value, f.t_rounds.value]),
+    ["stones", "swiss", "3"], "the create form keeps its choices through the lobby's refresh");
+  ck.eq(p.errors, [], "no script errors (the form kept)");
+  await p.context().close();
+}
+
 await runTest(ck, a.build, async (browser, srv) => {
+  await formKept(browser, srv);
   await tourney(browser, srv);
   await bye(browser, srv);
 });
