@@ -541,6 +541,8 @@ text_picture_says(const char *pic, const char *turn)
 	const char *p;
 	size_t n = strlen(turn);
 
+	if (n == 0) /* "" is found everywhere, and p would never move on */
+		return 0;
 	for (p = pic; p != NULL && (p = strstr(p, turn)) != NULL; p += n) {
 		if ((p == pic || p[-1] == '\n' ||
 		        (p - pic >= 2 && p[-2] == ';' && p[-1] == ' ')) &&

@@ -683,6 +683,15 @@ test_text_beside(void)
 	free(s);
 	free(plain);
 	cJSON_Delete(m);
+	/* an empty turn (a hostile server's; the fuzzer found it) is no
+	 * seat any board names: the search for it ends (it looped) */
+	m = cJSON_Parse("{\"event\":\"started\",\"room\":\"r1\","
+	                "\"seats\":[],\"turn\":\"\"}");
+	CHECK(m != NULL);
+	s = proto_text_beside(m, "x o\nwhite to move\n");
+	CHECK_STR(s, "[r1] The game starts: .\n to move.\n");
+	free(s);
+	cJSON_Delete(m);
 }
 
 static void
