@@ -84,6 +84,7 @@ struct client_room {
 	int myseat;     /* our seat number, or -1 when watching */
 	char seats[2][CLIENT_FIELD];
 	char names[2][CLIENT_FIELD];
+	int bots[2]; /* the seat is a bot's (its name is said, not sent) */
 	enum proto_room_status status; /* PROTO_ROOM_STATUS_COUNT: unknown */
 	int turn;                      /* seat to move, or -1 */
 	long long seq;
@@ -215,6 +216,8 @@ int room_from_state(struct client *c, const cJSON *st);
 void room_from_event(
     struct client *c, const cJSON *ev, enum proto_event_kind ev_kind);
 int room_my_turn(const struct client_room *r);
+void room_move_text(
+    const struct client_room *r, const cJSON *ev, char *buf, size_t len);
 int room_playing_against(const struct client_room *r);
 const char *room_seat_label(
     const struct client_room *r, int seat, char *buf, size_t len);

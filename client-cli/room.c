@@ -78,6 +78,7 @@ room_seats(struct client *c, struct client_room *r, const cJSON *seats)
 		n = room_seat_no(r, seat);
 		if (n < 0)
 			continue;
+		r->bots[n] = cJSON_IsNumber(bot);
 		if (cJSON_IsNumber(bot))
 			snprintf(r->names[n], sizeof r->names[n],
 			    "bot level %d", bot->valueint);
@@ -220,6 +221,52 @@ room_last_move(struct client_room *r, const cJSON *ev)
 		r->have_last = 1;
 }
 
+/*
+ * A lean moved event (hello's "events":"lean": no position, no board, no
+ * sentence) is played on the position the room holds, with the game's
+ * rules, as the server played it. One the rules cannot take (a missed
+ * event: the caller sees have_state 0 and asks for the state) leaves the
+ * room without a position rather than with a wrong one.
+ */
+static void
+room_apply_lean(struct client_room *r, const cJSON *ev)
+{
+	if (cJSON_GetObjectItemCaseSensitive(ev, "position") != NULL ||
+	    !r->have_state)
+		return;
+	if (!r->have_last) {
+		r->have_state = 0;
+		return;
+	}
+	r->rg->apply(r->st, r->last);
+}
+
+/* The sentence of a move event the server sent without one (the lean
+ * form), as the full form's text and name make it: "ana: White clones
+ * from b6 to b5." (a bot's and the server's own moves without a name);
+ * on the position before the move. Nothing when the move does not parse. */
+void
+room_move_text(
+    const struct client_room *r, const cJSON *ev, char *buf, size_t len)
+{
+	const cJSON *mv = cJSON_GetObjectItemCaseSensitive(ev, "move");
+	const cJSON *seat = cJSON_GetObjectItemCaseSensitive(ev, "seat");
+	char err[RULES_ERR_MAX], sentence[RULES_TEXT_MAX];
+	struct rules_move m;
+	int n;
+
+	buf[0] = '\0';
+	if (!r->have_state || r->rg == NULL || !cJSON_IsString(mv) ||
+	    r->rg->parse_move(r->st, mv->valuestring, &m, err, sizeof err) != 0)
+		return;
+	r->rg->describe_move(r->st, m, sentence, sizeof sentence);
+	n = cJSON_IsString(seat) ? room_seat_no(r, seat->valuestring) : -1;
+	if (n >= 0 && !r->bots[n] && r->names[n][0] != '\0')
+		snprintf(buf, len, "%s: %s.", r->names[n], sentence);
+	else
+		snprintf(buf, len, "%s.", sentence);
+}
+
 /* Take an event of the current room (started, moved, ended, undone,
  * restarted, clock, joined, left, opponent_gone/back). */
 void
@@ -236,6 +283,7 @@ room_from_event(
 		r->ask_again = 0;
 	} else if (ev_kind == PROTO_EV_MOVED) {
 		room_last_move(r, ev);
+		room_apply_lean(r, ev);
 		r->step = 0;
 	} else if (ev_kind == PROTO_EV_ENDED) {
 		r->status = PROTO_ROOM_ENDED;

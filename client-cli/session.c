@@ -83,6 +83,8 @@ session_hello_as(struct client *c, const char *password)
 	else if (c->token[0] != '\0')
 		cJSON_AddStringToObject(req, "token", c->token);
 	cJSON_AddNumberToObject(req, "proto", PROTO_VERSION);
+	/* moves come as what changed; the rules play them here (room.c) */
+	cJSON_AddStringToObject(req, "events", "lean");
 	conn_send(c, req, CLIENT_P_HELLO, NULL);
 }
 
@@ -779,7 +781,17 @@ session_moved(struct client *c, const cJSON *ev)
 	if (buf[0] == '\0' && text != NULL)
 		snprintf(buf, sizeof buf, "%s%s%s.", who != NULL ? who : "",
 		    who != NULL ? ": " : "", text);
+	else if (buf[0] == '\0') /* the lean form: said from the rules */
+		room_move_text(r, ev, buf, sizeof buf);
 	room_from_event(c, ev, PROTO_EV_MOVED);
+	if (!r->have_state && r->rg != NULL) {
+		/* a lean move the position could not take: start again
+		 * from the state (drawn when it comes) */
+		session_resync(c, "state", r->id);
+		if (buf[0] != '\0')
+			view_print(c, "%s\n", buf);
+		return;
+	}
 	view_board(c);
 	if (buf[0] != '\0')
 		view_print(c, "%s\n", buf);
