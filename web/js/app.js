@@ -216,11 +216,11 @@ function onEvent(ev) {
     case "draw_offered":
       S.drawOffer = ev.name; S.declined = ""; refresh(); return;
     case "draw_declined":
-      S.drawOffer = null; S.declined = t("draw_declined", ev.name || ev.seat); refresh(); return;
+      S.drawOffer = null; S.declined = t("draw_declined", ev.name || seatWord(ev.seat)); refresh(); return;
     case "takeback_offered":
       S.takeback = ev.name; S.declined = ""; refresh(); return;
     case "takeback_declined":
-      S.takeback = null; S.declined = t("takeback_declined", ev.name || ev.seat); refresh(); return;
+      S.takeback = null; S.declined = t("takeback_declined", ev.name || seatWord(ev.seat)); refresh(); return;
     case "started":
       // whether the game will be rated is said here (and in `state`)
       if (ev.rated !== undefined) S.rated = { room: ev.room, rated: ev.rated, unrated: ev.unrated || "" };
@@ -1030,13 +1030,21 @@ function clockLeft(seat) {
 }
 
 // A result in words: "ana wins (three in a row)".
+// A seat ("white", "player 1": the protocol's words) in the page's
+// language; a seat no table knows stays as the server says it.
+function seatWord(seat) {
+  if (seat == null) return "";
+  const w = t("seat_" + seat);
+  return w === "seat_" + seat ? seat : w;
+}
+
 function resultWords(res) {
   if (!res) return "";
   let what = res.result === "draw" ? t("draw_result") : res.result === "solved" ? t("solved") :
-    res.result === "blocked" ? t("blocked") : t("wins", res.winner_name || res.winner);
+    res.result === "blocked" ? t("blocked") : t("wins", res.winner_name || seatWord(res.winner));
   if (res.reason) what += " (" + phrase(res.reason) + ")";
   const sc = res.scores ? Object.entries(res.scores) : [];
-  if (sc.length === 2) what += ": " + sc.map(([k, v]) => k + " " + v).join(", ");
+  if (sc.length === 2) what += ": " + sc.map(([k, v]) => seatWord(k) + " " + v).join(", ");
   return what;
 }
 
@@ -1093,7 +1101,7 @@ function turnWords(st) {
     return S.sel.prefix.length ? t("amazons_shoot", S.sel.prefix[0]) : t("amazons_move", S.sel.src);
   if (myTurn()) return t("your_turn");
   const s = st.seats.find((x) => x.seat === st.turn);
-  return s && (s.name || s.bot) ? t("to_move_named", st.turn, s.name || "bot " + s.bot) : t("to_move", st.turn);
+  return s && (s.name || s.bot) ? t("to_move_named", seatWord(st.turn), s.name || "bot " + s.bot) : t("to_move", seatWord(st.turn));
 }
 
 function renderRoom() {
@@ -1125,7 +1133,7 @@ function renderRoom() {
   const board = S.replay ? S.replay.board : stepBoard(st);
   const seats = el("div", { class: "seats" }, st.seats.map((s) => el("div", {
     class: "seat" + (st.turn === s.seat ? " to-move" : ""), "data-seat": s.seat },
-  el("span", { class: "seat-name" }, s.seat + ": "), el("span", { class: "player" }, seatText(s)),
+  el("span", { class: "seat-name" }, seatWord(s.seat) + ": "), el("span", { class: "player" }, seatText(s)),
   scores && scores[s.seat] != null ? el("span", { class: "score", "data-score": s.seat, title: t("score") }, String(scores[s.seat])) : null,
   st.clocks ? el("span", { class: "clock", "data-clock": s.seat }, fmtClock(clockLeft(s.seat))) : null)),
   st.clocks && S.clockStopped === st.room ? el("span", { class: "clock-stopped", role: "status" }, t("clock_stopped")) : null);

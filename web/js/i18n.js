@@ -23,6 +23,9 @@ const words = {
     free_seat: "free", your_turn: "Your turn", to_move: "{0} to move",
     to_move_named: "{0} ({1}) to move", game_over: "Game over: {0}",
     wins: "{0} wins", draw_result: "draw", solved: "solved", blocked: "blocked",
+    // the games' seats (the protocol's words: seatWord in app.js)
+    "seat_white": "white", "seat_black": "black", "seat_player 1": "player 1",
+    "seat_player 2": "player 2", "seat_player": "player",
     resign: "Resign", offer_draw: "Offer a draw", accept_draw: "Accept draw",
     decline_draw: "Decline", claim: "Claim", rematch: "Rematch", undo: "Undo",
     restart: "Restart", hint: "Hint", next_level: "Next level", pass: "Pass",
@@ -112,6 +115,8 @@ const words = {
     free_seat: "libre", your_turn: "Te toca", to_move: "Mueve {0}",
     to_move_named: "Mueve {0} ({1})", game_over: "Fin de la partida: {0}",
     wins: "gana {0}", draw_result: "tablas", solved: "resuelto", blocked: "bloqueado",
+    "seat_white": "blanco", "seat_black": "negro", "seat_player 1": "jugador 1",
+    "seat_player 2": "jugador 2", "seat_player": "jugador",
     resign: "Abandonar", offer_draw: "Ofrecer tablas", accept_draw: "Aceptar tablas",
     decline_draw: "Rechazar", claim: "Reclamar", rematch: "Revancha", undo: "Deshacer",
     restart: "Reiniciar", hint: "Pista", next_level: "Siguiente nivel", pass: "Pasar",

@@ -54,6 +54,11 @@ async function resignedGame(browser, srv) {
   await noticeHas(p, ".rating-change", "anulada", "why not rated").catch(() => {});
   ck.ok((await text(p, ".rating-change") || "").includes("No puntuada: anulada: menos de dos jugadas por bando"),
     "why it is not rated is said in Spanish: " + await text(p, ".rating-change"));
+  const turn = await text(p, ".turn");
+  ck.ok(/gana negro \(abandono\): blanco \d+, negro \d+/.test(turn),
+    "the winning seat and the scores' seats in Spanish: " + turn);
+  ck.eq(await p.$$eval(".seat-name", (l) => l.map((e) => e.textContent)), ["blanco: ", "negro: "],
+    "the seats' labels in Spanish");
   await shot(p, "web-spanish-ended");
   ck.eq(p.errors, [], "no script errors (resigned game)");
   await p.context().close();
