@@ -92,7 +92,19 @@ async function oneMove(p, choose, mine) {
     }
     if ((await moveCount(p)) > before || !(await turnText(p)).includes("Your turn")) return true;
   }
-  return false;
+  // No piece of ours lit a square: our turn may be passing (a forced
+  // pass follows the bot's move; the page said "Your turn" in between)
+  // or a reply may be late; a turn that stays ours with nothing to play
+  // fails after WAIT_MS, saying what the page showed.
+  try {
+    await until(p, (k) => document.querySelectorAll(".moves li").length > k ||
+      !/Your turn/.test(document.querySelector(".turn")?.textContent || ""), before, "a move or the turn passing");
+    return true;
+  } catch (e) {
+    console.log(`no move found: turn "${await turnText(p)}", ${await moveCount(p)} moves (${before} before), ` +
+      `notice "${await text(p, "#room .notice")}", our pieces ${cells.filter(([, l]) => mine(l)).map(([q]) => q).join(" ")}`);
+    return false;
+  }
 }
 
 // After a click that may have sent a move: true once it is taken (the
