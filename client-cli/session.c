@@ -775,6 +775,7 @@ session_moved(struct client *c, const cJSON *ev)
 	const char *text = session_str(ev, "text");
 	const char *who = session_str(ev, "name");
 	char buf[512] = "";
+	int had_state;
 
 	if (r->cg != NULL && r->cg->moved != NULL && r->have_state)
 		r->cg->moved(r, ev, buf, sizeof buf);
@@ -783,8 +784,10 @@ session_moved(struct client *c, const cJSON *ev)
 		    who != NULL ? ": " : "", text);
 	else if (buf[0] == '\0') /* the lean form: said from the rules */
 		room_move_text(r, ev, buf, sizeof buf);
+	had_state = r->have_state;
 	room_from_event(c, ev, PROTO_EV_MOVED);
-	if (!r->have_state && r->rg != NULL) {
+	if (had_state && !r->have_state && r->rg != NULL &&
+	    cJSON_GetObjectItemCaseSensitive(ev, "position") == NULL) {
 		/* a lean move the position could not take: start again
 		 * from the state (drawn when it comes) */
 		session_resync(c, "state", r->id);

@@ -5,7 +5,8 @@ tablero in tmux and the real server: its hello asks for the lean form;
 every moved event it gets has no position, board or sentence; it still
 says each move in the seed's words (its own and the bot's); and after
 several moves its board is the one a client that comes later draws from
-the server's whole state (a watcher)."""
+the server's whole state (a watcher). And from a fake server: a lean move
+its position cannot take (a missed event) makes it ask for the state."""
 
 import json
 import os
@@ -17,6 +18,7 @@ import threading
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import client_lib  # noqa: E402
 import harness  # noqa: E402
+import test_client_untrusted  # noqa: E402
 
 PROMPT = r"White player \(x\), a square to clone to"
 BOT_SAID = r"^Black player (clones at|moves from) "
@@ -97,9 +99,48 @@ def last_board(screen):
     return "\n".join(lines[heads[-1]:heads[-1] + 8])
 
 
+def check_missed(chk, build):
+    """A lean move its position cannot take (an event it missed): tablero
+    asks the server for the room's state, from a fake server that gives
+    it a real create reply and then a move from nowhere."""
+    created = test_client_untrusted.real_create_reply(build)
+    room = created["state"]["room"]
+    lsock = socket.socket()
+    lsock.bind(("127.0.0.1", 0))
+    lsock.listen(1)
+    t = client_lib.client(build, lsock.getsockname()[1], "ana")
+    fake = None
+    try:
+        fake = test_client_untrusted.Fake(lsock)
+        fake.send({"event": "welcome", "server": "tablerod",
+                   "version": "0.1.0", "proto": 1})
+        hello = fake.request()
+        fake.send({"re": "hello", "id": hello.get("id"), "ok": True,
+                   "name": "ana", "token": "0" * 32, "new": False,
+                   "events": "lean", "rooms": []})
+        chk.ok(t.wait(r"Welcome back, ana"), "logged in to the fake server")
+        t.line("create amazons")
+        req = fake.request()
+        created["id"] = req.get("id")
+        fake.send(created)
+        chk.ok(t.wait(r"You are in room " + room), "in the fake room")
+        seq = created["state"].get("seq", 1)
+        fake.send({"event": "moved", "room": room, "seq": seq + 1,
+                   "seat": "white", "move": "a1-a1/a1", "turn": "black"})
+        req = fake.request()
+        chk.eq((req.get("cmd"), req.get("room")), ("state", room),
+               "a lean move the position cannot take: tablero asks state")
+    finally:
+        if fake is not None:
+            fake.close()
+        lsock.close()
+        t.stop()
+
+
 def main():
     a = harness.args()
     chk = harness.Checks()
+    check_missed(chk, a.build)
     with harness.Server(a.build) as srv:
         px = Proxy(srv.port)
         t = client_lib.client(a.build, px.listen_port(), "ana")
