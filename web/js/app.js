@@ -591,6 +591,9 @@ async function play(move) {
   S.sel = null;
   S.preNote = "";
   S.moveDraft = null;
+  // the squares lit for this move go now, not when its reply comes: a
+  // lit square clicked meanwhile would start something else
+  renderRoom();
   const r = await conn.send("move", { room: st.room, move });
   if (!r.ok) { S.notice = r.message || r.error; renderRoom(); }
   else S.notice = "";
