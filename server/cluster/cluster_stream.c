@@ -155,10 +155,13 @@ cluster_stream_flush_one(struct cluster *cl, struct stream_pack *pk)
 	    strlen(cl->node), cl->node, strlen(cl->inc_text), cl->inc_text);
 	if (hlen < 0 || (size_t)hlen >= sizeof head)
 		fatal("cluster: a stream entry's head is too long");
-	if (cl->ac != NULL) {
+	if (cl->ac != NULL &&
+	    !cluster_link_send(cl, pk->node, pk->buf + CLUSTER_STREAM_HEADROOM,
+	        pk->len - CLUSTER_STREAM_HEADROOM)) {
 		memcpy(pk->buf + CLUSTER_STREAM_HEADROOM - hlen, head,
 		    (size_t)hlen);
-		redisAsyncFormattedCommand(cl->ac, NULL, NULL,
+		redisAsyncFormattedCommand(cl->ac, cluster_link_xadded,
+		    cluster_link_xadd(cl, pk->node),
 		    pk->buf + CLUSTER_STREAM_HEADROOM - hlen,
 		    pk->len - (CLUSTER_STREAM_HEADROOM - (size_t)hlen));
 	}
@@ -414,6 +417,72 @@ cluster_stream_entry(struct cluster *cl, const redisReply *fields)
 			    cl, from, inc, fields->element[i + 1]);
 }
 
+/* The RESP bulk string at *p (before end): its bytes and length, *p
+ * past it; -1 when malformed. */
+static int
+cluster_stream_bulk(char **p, char *end, char **str, size_t *len)
+{
+	char *q = *p;
+	size_t n = 0, d = 0;
+
+	if (q >= end || *q++ != '$')
+		return -1;
+	while (q < end && *q >= '0' && *q <= '9' &&
+	    d++ < CLUSTER_STREAM_LEN_DIGITS)
+		n = n * 10 + (size_t)(*q++ - '0');
+	if (d == 0 || end - q < 2 || q[0] != '\r' || q[1] != '\n')
+		return -1;
+	q += 2;
+	if ((size_t)(end - q) < n + 2 || q[n] != '\r' || q[n + 1] != '\n')
+		return -1;
+	*str = q;
+	*len = n;
+	*p = q + n + 2;
+	return 0;
+}
+
+int
+cluster_stream_frame(struct cluster *cl, const char *from,
+    unsigned long long inc, char *body, size_t len)
+{
+	char *p = body, *end = body + len, *name, *val;
+	size_t nlen, vlen;
+	redisReply m;
+
+	if (cluster_node_heard(cl, from, inc) != 0)
+		return 0;
+	while (p < end) {
+		if (cluster_stream_bulk(&p, end, &name, &nlen) != 0 ||
+		    cluster_stream_bulk(&p, end, &val, &vlen) != 0)
+			return -1;
+		if (nlen != 1 || name[0] != 'm')
+			continue;
+		memset(&m, 0, sizeof m);
+		m.type = REDIS_REPLY_STRING;
+		m.str = val;
+		m.len = vlen;
+		cluster_stream_unpack(cl, from, inc, &m);
+	}
+	return 0;
+}
+
+int
+cluster_stream_id_cmp(const char *a, const char *b)
+{
+	unsigned long long ams, aseq = 0, bms, bseq = 0;
+	char *end;
+
+	ams = strtoull(a, &end, 10);
+	if (*end == '-')
+		aseq = strtoull(end + 1, NULL, 10);
+	bms = strtoull(b, &end, 10);
+	if (*end == '-')
+		bseq = strtoull(end + 1, NULL, 10);
+	if (ams != bms)
+		return ams < bms ? -1 : 1;
+	return aseq < bseq ? -1 : aseq > bseq;
+}
+
 /* XREAD answered: every entry in order, then read on. */
 static void
 cluster_stream_got(redisAsyncContext *ac, void *reply, void *arg)
@@ -447,6 +516,7 @@ cluster_stream_got(redisAsyncContext *ac, void *reply, void *arg)
 			if (e->element[1]->type == REDIS_REPLY_ARRAY)
 				cluster_stream_entry(cl, e->element[1]);
 		}
+		cluster_link_stream_read(cl);
 	}
 	if (cl->rd == ac)
 		cluster_stream_read(cl);
