@@ -88,6 +88,7 @@ cluster_stats(const struct server *srv, struct cluster_stats *st)
 		st->clocks_stopped += r->clock_stop_ms != 0;
 	}
 	st->standins = cluster_standin_count(cl);
+	cluster_link_count(cl, &st->links_out, &st->links_in);
 	return 0;
 }
 

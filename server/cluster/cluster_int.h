@@ -430,7 +430,7 @@ void cluster_link_stream_read(struct cluster *cl);
 void cluster_link_over(
     struct cluster *cl, const char *node, unsigned long long inc);
 /* The links that are up, sending and taking (the metrics). */
-int cluster_link_count(const struct cluster *cl);
+void cluster_link_count(const struct cluster *cl, int *out, int *in);
 /* At stop: every link closed, the listener too. */
 void cluster_link_stop(struct cluster *cl);
 

@@ -714,6 +714,7 @@ cluster_link_send(
 	}
 	evbuffer_add_printf(out, "%zu\n", len);
 	evbuffer_add(out, body, len);
+	cl->stats.packs_link++;
 	/* Written at once: the pack goes at the end of the loop's pass. */
 	if (lo->state == LINK_UP)
 		cluster_link_out_write(lo);
@@ -771,17 +772,17 @@ cluster_link_over(struct cluster *cl, const char *node, unsigned long long inc)
 	}
 }
 
-int
-cluster_link_count(const struct cluster *cl)
+void
+cluster_link_count(const struct cluster *cl, int *out, int *in)
 {
 	const struct link_in *li;
-	int i, n = 0;
+	int i;
 
+	*out = *in = 0;
 	for (i = 0; i < cl->nlinks; i++)
-		n += cl->links[i].state == LINK_UP;
+		*out += cl->links[i].state == LINK_UP;
 	for (li = cl->link_ins; li != NULL; li = li->next)
-		n += li->from[0] != '\0' && !li->fenced;
-	return n;
+		*in += li->from[0] != '\0' && !li->fenced && !li->dead;
 }
 
 void

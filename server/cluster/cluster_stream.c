@@ -160,6 +160,7 @@ cluster_stream_flush_one(struct cluster *cl, struct stream_pack *pk)
 	        pk->len - CLUSTER_STREAM_HEADROOM)) {
 		memcpy(pk->buf + CLUSTER_STREAM_HEADROOM - hlen, head,
 		    (size_t)hlen);
+		cl->stats.packs_redis++;
 		redisAsyncFormattedCommand(cl->ac, cluster_link_xadded,
 		    cluster_link_xadd(cl, pk->node),
 		    pk->buf + CLUSTER_STREAM_HEADROOM - hlen,
