@@ -25,6 +25,11 @@
  * whose first field is t is one message with its fields as the entry's,
  * as nodes before the packs wrote them.
  *
+ * When a link to the node is up (cluster_link.c), a pack goes on it
+ * instead of the stream, the same fields in the same bytes; what a link
+ * brings is read here as the stream's entry would be
+ * (cluster_stream_frame).
+ *
  * A stream entry is not acknowledged by Redis here: the messages that
  * must arrive are numbered and acknowledged end to end by the nodes
  * (requests by the home, a stand-in's output by the owner; see
