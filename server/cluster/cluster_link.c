@@ -82,6 +82,7 @@ struct link_in {
 	char fence[CLUSTER_STREAM_ID];
 	int fenced;       /* read once the stream reaches fence */
 	int busy;         /* a frame of it is being acted on */
+	int paused;       /* not read while this node's Redis is away */
 	int dead;         /* closed meanwhile: freed once it is not */
 	int64_t since_ms; /* accepted, or fenced, at */
 };
@@ -266,6 +267,14 @@ cluster_link_frames(struct link_in *li)
 	int rc;
 
 	while (!li->fenced) {
+		/* While this node's Redis is away its links wait, as its
+		 * stream does (what comes meanwhile is read when Redis is
+		 * back; the senders' own limit bounds it). */
+		if (!cluster_redis_up(li->cl)) {
+			li->paused = 1;
+			bufferevent_disable(li->bev, EV_READ);
+			return 0;
+		}
 		nl = evbuffer_search(in, "\n", 1, NULL);
 		if (nl.pos < 0) {
 			if (evbuffer_get_length(in) > CLUSTER_LINK_LEN_DIGITS)
@@ -284,12 +293,8 @@ cluster_link_frames(struct link_in *li)
 			return 0;
 		evbuffer_drain(in, hlen + 1);
 		body = (char *)evbuffer_pullup(in, (ev_ssize_t)len);
-		/* While Redis is away nothing is taken (as no stream is
-		 * read): the senders send it again. */
 		li->busy = 1;
-		rc = li->cl->ac != NULL
-		    ? cluster_stream_frame(li->cl, li->from, li->inc, body, len)
-		    : 0;
+		rc = cluster_stream_frame(li->cl, li->from, li->inc, body, len);
 		li->busy = 0;
 		if (li->dead) {
 			cluster_link_in_free(li);
@@ -674,6 +679,23 @@ again: /* what a frame does may close other links: from the start */
 		}
 }
 
+/* Redis answers: the links that waited for it are read again. */
+static void
+cluster_link_resume(struct cluster *cl)
+{
+	struct link_in *li;
+
+again: /* what a frame does may close other links: from the start */
+	for (li = cl->link_ins; li != NULL && cluster_redis_up(cl);
+	     li = li->next)
+		if (li->paused && !li->dead) {
+			li->paused = 0;
+			bufferevent_enable(li->bev, EV_READ);
+			cluster_link_frames(li);
+			goto again;
+		}
+}
+
 void
 cluster_link_tick(struct cluster *cl)
 {
@@ -682,6 +704,7 @@ cluster_link_tick(struct cluster *cl)
 
 	if (cl->ac == NULL || cl->link_off)
 		return;
+	cluster_link_resume(cl);
 	cluster_link_listen(cl);
 	cluster_link_late(cl);
 	if (cl->link_lis == NULL)
