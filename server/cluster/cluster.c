@@ -58,20 +58,6 @@
 	"return 0"
 
 int
-cluster_node_valid(const char *id)
-{
-	size_t n = strlen(id), i;
-
-	if (n == 0 || n > CLUSTER_NODE_MAX)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)id[i]) && id[i] != '-' &&
-		    id[i] != '_' && id[i] != '.')
-			return 0;
-	return 1;
-}
-
-int
 cluster_stats(const struct server *srv, struct cluster_stats *st)
 {
 	const struct cluster *cl = srv->cluster;

@@ -27,6 +27,7 @@
 
 #include "server/club/club.h"
 #include "server/cluster/cluster.h"
+#include "server/cluster/cluster_wire.h"
 #include "server/cmd/cmd.h"
 
 /* How often the node beats, renews its leases and looks for orphans:
@@ -53,8 +54,6 @@
  * the others' routing: its beat (every tick) and our read of it (every
  * tick) are both late, with a second to spare. */
 #define CLUSTER_ALIVE_MS 5000
-/* Room for a stream entry's id ("1700000000000-12"). */
-#define CLUSTER_STREAM_ID 48
 /* Room for an incarnation or a connection id as text (a 64-bit number). */
 #define CLUSTER_NUM 24
 /* Room for a stand-in's index key: "home|inc|conn". */
@@ -110,8 +109,6 @@ struct stream_pack {
 	int nfields, nmsgs;
 };
 
-/* Room for a link's secret as text: 32 random bytes in hex. */
-#define CLUSTER_LINK_SECRET 65
 /* Room for a link's address as text ("[v6 address]:port"). */
 #define CLUSTER_LINK_ADDR 80
 /* The states of a link this node sends on (cluster_link.c). */
@@ -403,8 +400,6 @@ unsigned long long cluster_stream_num(
  * on as the same entry of the stream would be; -1 when malformed. */
 int cluster_stream_frame(struct cluster *cl, const char *from,
     unsigned long long inc, char *body, size_t len);
-/* The id order of two stream entries ("MS-SEQ"): <0, 0, >0. */
-int cluster_stream_id_cmp(const char *a, const char *b);
 
 /* cluster_link.c */
 /* --node-link into cl: 0, or -1 with the reason in err. */

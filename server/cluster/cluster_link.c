@@ -45,13 +45,6 @@
 #include "server/cluster/cluster.h"
 #include "server/cluster/cluster_int.h"
 
-/* The version the opening line names: a node refuses another. */
-#define CLUSTER_LINK_VERSION 1
-/* The longest opening line: the words above, a node id, three numbers,
- * the secret, a stream id; one longer is no link's. */
-#define CLUSTER_LINK_HELLO_MAX                                                 \
-	(64 + CLUSTER_NODE_MAX + 3 * CLUSTER_NUM + CLUSTER_LINK_SECRET +       \
-	    CLUSTER_STREAM_ID)
 /* How long a connection to the link port may take to open with its line:
  * a node sends it at once; anything else is a stranger, closed. */
 #define CLUSTER_LINK_HELLO_MS 5000
@@ -69,8 +62,6 @@
 /* A node a link to which failed is asked again this long after, when
  * messages for it wait (each tick asks anyway). */
 #define CLUSTER_LINK_RETRY_MS 1000
-/* Digits of a frame's length. */
-#define CLUSTER_LINK_LEN_DIGITS 9
 
 /* A link taken from another node. */
 struct link_in {
@@ -230,28 +221,23 @@ cluster_link_in_free(struct link_in *li)
 /* The opening line: 0 when it names this incarnation, a live sender and
  * the secret; li's sender, incarnation and fence set. */
 static int
-cluster_link_hello(struct link_in *li, char *line)
+cluster_link_hello(struct link_in *li, const char *line, size_t len)
 {
 	struct cluster *cl = li->cl;
-	char word[16], from[CLUSTER_NODE_MAX + 1], secret[CLUSTER_LINK_SECRET];
-	char fence[CLUSTER_STREAM_ID];
-	unsigned long long inc, to;
-	int version;
+	struct wire_hello h;
 
-	if (sscanf(line, "%15s %d %64s %llu %llu %64s %47s", word, &version,
-	        from, &inc, &to, secret, fence) != 7 ||
-	    strcmp(word, "TABLERO-LINK") != 0 ||
-	    version != CLUSTER_LINK_VERSION || !cluster_node_valid(from) ||
-	    to != cl->inc || strlen(secret) != CLUSTER_LINK_SECRET - 1 ||
-	    sodium_memcmp(secret, cl->link_secret, CLUSTER_LINK_SECRET - 1) !=
+	if (wire_hello_parse(line, len, &h) != 0 || h.to != cl->inc ||
+	    sodium_memcmp(h.secret, cl->link_secret, CLUSTER_LINK_SECRET - 1) !=
 	        0 ||
-	    strcmp(from, cl->node) == 0)
+	    strcmp(h.from, cl->node) == 0 ||
+	    cluster_node_heard(cl, h.from, h.inc) != 0) {
+		sodium_memzero(&h, sizeof h);
 		return -1;
-	if (cluster_node_heard(cl, from, inc) != 0)
-		return -1;
-	snprintf(li->from, sizeof li->from, "%s", from);
-	li->inc = inc;
-	snprintf(li->fence, sizeof li->fence, "%s", fence);
+	}
+	snprintf(li->from, sizeof li->from, "%s", h.from);
+	li->inc = h.inc;
+	snprintf(li->fence, sizeof li->fence, "%s", h.fence);
+	sodium_memzero(&h, sizeof h);
 	return 0;
 }
 
@@ -261,9 +247,9 @@ static int
 cluster_link_frames(struct link_in *li)
 {
 	struct evbuffer *in = bufferevent_get_input(li->bev);
-	struct evbuffer_ptr nl;
-	char head[CLUSTER_LINK_LEN_DIGITS + 2], *end, *body;
-	size_t hlen, len;
+	const char *head;
+	char *body;
+	size_t peek, hlen, len;
 	int rc;
 
 	while (!li->fenced) {
@@ -275,23 +261,21 @@ cluster_link_frames(struct link_in *li)
 			bufferevent_disable(li->bev, EV_READ);
 			return 0;
 		}
-		nl = evbuffer_search(in, "\n", 1, NULL);
-		if (nl.pos < 0) {
-			if (evbuffer_get_length(in) > CLUSTER_LINK_LEN_DIGITS)
-				goto bad;
+		/* The head: at most its digits and the newline. */
+		if ((peek = evbuffer_get_length(in)) == 0)
 			return 0;
-		}
-		hlen = (size_t)nl.pos;
-		if (hlen == 0 || hlen > CLUSTER_LINK_LEN_DIGITS)
+		if (peek > CLUSTER_LINK_LEN_DIGITS + 1)
+			peek = CLUSTER_LINK_LEN_DIGITS + 1;
+		head = (const char *)evbuffer_pullup(in, (ev_ssize_t)peek);
+		rc = wire_frame_head(
+		    head, peek, CLUSTER_LINK_FRAME_MAX, &hlen, &len);
+		if (rc < 0)
 			goto bad;
-		evbuffer_copyout(in, head, hlen);
-		head[hlen] = '\0';
-		len = strtoul(head, &end, 10);
-		if (*end != '\0' || len > CLUSTER_LINK_FRAME_MAX)
-			goto bad;
-		if (evbuffer_get_length(in) < hlen + 1 + len)
+		if (rc == 0 || evbuffer_get_length(in) < hlen + len)
 			return 0;
-		evbuffer_drain(in, hlen + 1);
+		evbuffer_drain(in, hlen);
+		if (len == 0)
+			continue; /* an empty pack: nothing to act on */
 		body = (char *)evbuffer_pullup(in, (ev_ssize_t)len);
 		li->busy = 1;
 		rc = cluster_stream_frame(li->cl, li->from, li->inc, body, len);
@@ -318,28 +302,30 @@ cluster_link_in_read(struct bufferevent *bev, void *arg)
 {
 	struct link_in *li = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
-	char line[CLUSTER_LINK_HELLO_MAX + 1];
-	size_t n;
-	char *s;
+	struct evbuffer_ptr nl;
+	const char *line;
+	int rc;
 
 	if (li->from[0] == '\0') {
-		s = evbuffer_readln(in, &n, EVBUFFER_EOL_LF);
-		if (s == NULL) {
+		nl = evbuffer_search(in, "\n", 1, NULL);
+		if (nl.pos < 0) {
 			if (evbuffer_get_length(in) > CLUSTER_LINK_HELLO_MAX)
 				cluster_link_in_free(li);
 			return;
 		}
-		snprintf(line, sizeof line, "%s", s);
-		free(s);
-		if (n > CLUSTER_LINK_HELLO_MAX ||
-		    cluster_link_hello(li, line) != 0) {
+		line = (const char *)evbuffer_pullup(in, nl.pos + 1);
+		rc = (size_t)nl.pos > CLUSTER_LINK_HELLO_MAX
+		    ? -1
+		    : cluster_link_hello(li, line, (size_t)nl.pos);
+		evbuffer_drain(in, (size_t)nl.pos + 1);
+		if (rc != 0) {
 			log_warn("cluster: a connection to the link port "
 			         "without a node's opening: closed");
 			cluster_link_in_free(li);
 			return;
 		}
 		bufferevent_set_timeouts(bev, NULL, NULL);
-		if (cluster_stream_id_cmp(li->cl->last_id, li->fence) < 0) {
+		if (wire_id_cmp(li->cl->last_id, li->fence) < 0) {
 			li->fenced = 1;
 			li->since_ms = clock_mono_ms();
 			return;
@@ -417,8 +403,7 @@ cluster_link_stream_read(struct cluster *cl)
 
 again: /* what a frame does may close other links: from the start */
 	for (li = cl->link_ins; li != NULL; li = li->next)
-		if (li->fenced &&
-		    cluster_stream_id_cmp(cl->last_id, li->fence) >= 0) {
+		if (li->fenced && wire_id_cmp(cl->last_id, li->fence) >= 0) {
 			cluster_link_unfence(li);
 			goto again;
 		}

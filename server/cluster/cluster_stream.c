@@ -62,9 +62,6 @@
  * type and incarnation, and CLUSTER_STREAM_FIELDS of its own. One with
  * more, or malformed, is dropped. */
 #define CLUSTER_STREAM_MSG_FIELDS (4 + CLUSTER_STREAM_FIELDS)
-/* Digits of a field's length in a message, at most (a length past a
- * gigabyte is malformed). */
-#define CLUSTER_STREAM_LEN_DIGITS 10
 /* Room kept before a pack's fields for the command's head (*N, XADD,
  * the key, MAXLEN ~ KEEP, *, from, inc): a node id is at most
  * CLUSTER_NODE_MAX bytes. */
@@ -360,41 +357,32 @@ cluster_stream_named(const redisReply *fields, size_t i, const char *name)
 }
 
 /* One message of a pack (the value of a field m): its fields parsed
- * where they lie into el (each LEN:BYTES\0, BYTES read as a C string)
- * and acted on; a malformed one is dropped. */
+ * where they lie (wire_fields) and acted on; a malformed one is
+ * dropped. */
 static void
 cluster_stream_unpack(struct cluster *cl, const char *from,
     unsigned long long inc, const redisReply *m)
 {
 	redisReply el[CLUSTER_STREAM_MSG_FIELDS], view;
 	redisReply *ptr[CLUSTER_STREAM_MSG_FIELDS];
-	char *p = m->str, *end = m->str + m->len;
-	size_t k = 0, len, d;
+	char *str[CLUSTER_STREAM_MSG_FIELDS];
+	size_t lens[CLUSTER_STREAM_MSG_FIELDS];
+	int k, i;
 
-	while (p < end) {
-		len = 0;
-		for (d = 0; p + d < end && p[d] >= '0' && p[d] <= '9' &&
-		     d < CLUSTER_STREAM_LEN_DIGITS;
-		     d++)
-			len = len * 10 + (size_t)(p[d] - '0');
-		if (d == 0 || k == CLUSTER_STREAM_MSG_FIELDS || p + d >= end ||
-		    p[d] != ':' || (size_t)(end - (p + d + 1)) <= len ||
-		    p[d + 1 + len] != '\0')
-			return;
-		memset(&el[k], 0, sizeof el[k]);
-		el[k].type = REDIS_REPLY_STRING;
-		el[k].str = p + d + 1;
-		el[k].len = len;
-		ptr[k] = &el[k];
-		k++;
-		p += d + 2 + len;
-	}
-	if (k % 2 != 0)
+	k = wire_fields(m->str, m->len, str, lens, CLUSTER_STREAM_MSG_FIELDS);
+	if (k < 0 || k % 2 != 0)
 		return;
+	for (i = 0; i < k; i++) {
+		memset(&el[i], 0, sizeof el[i]);
+		el[i].type = REDIS_REPLY_STRING;
+		el[i].str = str[i];
+		el[i].len = lens[i];
+		ptr[i] = &el[i];
+	}
 	memset(&view, 0, sizeof view);
 	view.type = REDIS_REPLY_ARRAY;
 	view.element = ptr;
-	view.elements = k;
+	view.elements = (size_t)k;
 	cluster_stream_message(cl, from, inc, &view);
 }
 
@@ -423,30 +411,6 @@ cluster_stream_entry(struct cluster *cl, const redisReply *fields)
 			    cl, from, inc, fields->element[i + 1]);
 }
 
-/* The RESP bulk string at *p (before end): its bytes and length, *p
- * past it; -1 when malformed. */
-static int
-cluster_stream_bulk(char **p, char *end, char **str, size_t *len)
-{
-	char *q = *p;
-	size_t n = 0, d = 0;
-
-	if (q >= end || *q++ != '$')
-		return -1;
-	while (q < end && *q >= '0' && *q <= '9' &&
-	    d++ < CLUSTER_STREAM_LEN_DIGITS)
-		n = n * 10 + (size_t)(*q++ - '0');
-	if (d == 0 || end - q < 2 || q[0] != '\r' || q[1] != '\n')
-		return -1;
-	q += 2;
-	if ((size_t)(end - q) < n + 2 || q[n] != '\r' || q[n + 1] != '\n')
-		return -1;
-	*str = q;
-	*len = n;
-	*p = q + n + 2;
-	return 0;
-}
-
 int
 cluster_stream_frame(struct cluster *cl, const char *from,
     unsigned long long inc, char *body, size_t len)
@@ -458,8 +422,8 @@ cluster_stream_frame(struct cluster *cl, const char *from,
 	if (cluster_node_heard(cl, from, inc) != 0)
 		return 0;
 	while (p < end) {
-		if (cluster_stream_bulk(&p, end, &name, &nlen) != 0 ||
-		    cluster_stream_bulk(&p, end, &val, &vlen) != 0)
+		if (wire_bulk(&p, end, &name, &nlen) != 0 ||
+		    wire_bulk(&p, end, &val, &vlen) != 0)
 			return -1;
 		if (nlen != 1 || name[0] != 'm')
 			continue;
@@ -470,23 +434,6 @@ cluster_stream_frame(struct cluster *cl, const char *from,
 		cluster_stream_unpack(cl, from, inc, &m);
 	}
 	return 0;
-}
-
-int
-cluster_stream_id_cmp(const char *a, const char *b)
-{
-	unsigned long long ams, aseq = 0, bms, bseq = 0;
-	char *end;
-
-	ams = strtoull(a, &end, 10);
-	if (*end == '-')
-		aseq = strtoull(end + 1, NULL, 10);
-	bms = strtoull(b, &end, 10);
-	if (*end == '-')
-		bseq = strtoull(end + 1, NULL, 10);
-	if (ams != bms)
-		return ams < bms ? -1 : 1;
-	return aseq < bseq ? -1 : aseq > bseq;
 }
 
 /* XREAD answered: every entry in order, then read on. */
