@@ -211,7 +211,9 @@ $(BUILD)/tests/test_client_%: $(BUILD)/obj/tests/unit/test_client_%.o $(BUILD)/o
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
 	-I. $(PKG_CFLAGS) -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
-FUZZ_LIB_SRC = $(RULES_SRC) $(AI_SRC) $(PROTO_SRC) $(CLIENT_SRC)
+# cluster_wire.c: the one server file fuzzed, pure (the link port's parsing).
+FUZZ_LIB_SRC = $(RULES_SRC) $(AI_SRC) $(PROTO_SRC) $(CLIENT_SRC) \
+	server/cluster/cluster_wire.c
 FUZZ_LIB_OBJ = $(FUZZ_LIB_SRC:%.c=$(BUILD)/fz/%.o) $(BUILD)/fz/gen/data.o
 
 $(BUILD)/fz/%.o: %.c | deps

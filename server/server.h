@@ -267,7 +267,8 @@ struct config {
 	    *redis_password_file;   /* AUTH's password (or USER PASSWORD) */
 	const char *redis_sentinel; /* HOST:PORT,...: ask these for ... */
 	const char *redis_master;   /* ... this master's address */
-	const char *node; /* the node's id in the cluster; NULL: made up */
+	const char *node;      /* the node's id in the cluster; NULL: made up */
+	const char *node_link; /* HOST:PORT other nodes link to, or "off" */
 	const char *proxy_from; /* trusted PROXY protocol sources (proxy.c) */
 	const char *admin[SERVER_ADMINS_MAX]; /* operators' names (--admin) */
 	int nadmin;

@@ -167,6 +167,14 @@ static const struct flags_entry flags_table[] = {
         .arg = "ID",
         .help = "this node's name in the cluster (letters, digits, - _ .)",
         .def_text = "hostname-pid"},
+    {.name = "node-link",
+        .type = FLAGS_STRING,
+        .off = CFG(node_link),
+        .arg = "HOST:PORT|off",
+        .help = "take the other nodes' messages on this address (a TCP "
+                "port every node can reach and strangers cannot), not "
+                "through Redis; off: all through Redis",
+        .def_text = "the address this node reaches Redis from, a free port"},
     {.name = "copy-db",
         .type = FLAGS_STRING,
         .off = CFG(copy_db),

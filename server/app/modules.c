@@ -44,6 +44,20 @@ modules_cluster_metrics(struct server *srv, struct evbuffer *out)
 	metrics_one(out, "tablerod_cluster_standins", "gauge",
 	    "Other nodes' players acting in this node's rooms (stand-ins).",
 	    (unsigned long long)st.standins);
+	metrics_head(out, "tablerod_cluster_links", "gauge",
+	    "Links up between this node and others: those it sends its "
+	    "messages on (out), those others send theirs on (in).");
+	evbuffer_add_printf(out,
+	    "tablerod_cluster_links{way=\"out\"} %d\n"
+	    "tablerod_cluster_links{way=\"in\"} %d\n",
+	    st.links_out, st.links_in);
+	metrics_head(out, "tablerod_cluster_packs_total", "counter",
+	    "Packs of messages this node sent other nodes: straight on a "
+	    "link, or through Redis (no link up).");
+	evbuffer_add_printf(out,
+	    "tablerod_cluster_packs_total{way=\"link\"} %llu\n"
+	    "tablerod_cluster_packs_total{way=\"redis\"} %llu\n",
+	    st.packs_link, st.packs_redis);
 	metrics_one(out, "tablerod_cluster_clocks_stopped", "gauge",
 	    "Rooms whose clocks are stopped for a player the cluster cut off.",
 	    (unsigned long long)st.clocks_stopped);

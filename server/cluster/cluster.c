@@ -58,20 +58,6 @@
 	"return 0"
 
 int
-cluster_node_valid(const char *id)
-{
-	size_t n = strlen(id), i;
-
-	if (n == 0 || n > CLUSTER_NODE_MAX)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)id[i]) && id[i] != '-' &&
-		    id[i] != '_' && id[i] != '.')
-			return 0;
-	return 1;
-}
-
-int
 cluster_stats(const struct server *srv, struct cluster_stats *st)
 {
 	const struct cluster *cl = srv->cluster;
@@ -88,6 +74,7 @@ cluster_stats(const struct server *srv, struct cluster_stats *st)
 		st->clocks_stopped += r->clock_stop_ms != 0;
 	}
 	st->standins = cluster_standin_count(cl);
+	cluster_link_count(cl, &st->links_out, &st->links_in);
 	return 0;
 }
 
@@ -495,6 +482,7 @@ cluster_tick(evutil_socket_t fd, short what, void *arg)
 		cluster_lobby_tick(cl);
 		cluster_limit_tick(cl);
 		cluster_route_tick(cl);
+		cluster_link_tick(cl);
 	}
 	snprintf(key, sizeof key, "node:%s", cl->node);
 	snprintf(val, sizeof val, "inc=%llu pid=%ld port=%d", cl->inc,
@@ -577,6 +565,7 @@ cluster_back(struct cluster *cl)
 	cluster_rewatch(cl);
 	cluster_standin_back(cl);
 	cluster_route_back(cl);
+	cluster_link_tick(cl);
 }
 
 static void cluster_room_added(struct room *r);
@@ -636,15 +625,17 @@ cluster_check(const struct config *cfg, char *err, size_t errlen)
 
 	if (cfg->redis == NULL && cfg->redis_sentinel == NULL) {
 		if (cfg->redis_master == NULL &&
-		    cfg->redis_password_file == NULL)
+		    cfg->redis_password_file == NULL && cfg->node_link == NULL)
 			return 0;
 		snprintf(err, errlen,
-		    "--redis-master and --redis-password-file go with --redis "
-		    "or --redis-sentinel");
+		    "--redis-master, --redis-password-file and --node-link go "
+		    "with --redis or --redis-sentinel");
 		return -1;
 	}
 	cl = xcalloc(1, sizeof *cl);
 	rc = cluster_redis_config(cl, cfg, err, errlen);
+	if (rc == 0)
+		rc = cluster_link_config(cl, cfg, err, errlen);
 	sodium_memzero(cl->pass, sizeof cl->pass);
 	free(cl);
 	return rc;
@@ -671,7 +662,8 @@ cluster_start(struct server *srv)
 	 * (stream ids are Redis's clock in ms; nodes keep clocks close). */
 	snprintf(cl->last_id, sizeof cl->last_id, "%lld-0",
 	    (long long)clock_now_ms());
-	if (cluster_redis_config(cl, &srv->cfg, err, sizeof err) != 0) {
+	if (cluster_redis_config(cl, &srv->cfg, err, sizeof err) != 0 ||
+	    cluster_link_config(cl, &srv->cfg, err, sizeof err) != 0) {
 		log_error("%s", err);
 		free(cl);
 		return -1;
@@ -715,6 +707,7 @@ cluster_stop(struct server *srv)
 	cluster_route_stop(cl);
 	cluster_standin_stop(cl);
 	cluster_stream_stop(cl);
+	cluster_link_stop(cl);
 	cluster_redis_stop(cl);
 	srv->cluster = NULL;
 	srv->cluster_ops = NULL;

@@ -38,14 +38,18 @@ struct cluster_stats {
 	int club;           /* 1 while this node holds the club */
 	int standins;       /* other nodes' players' stand-ins here */
 	int clocks_stopped; /* rooms whose clocks the cluster stopped */
-	unsigned long long forwarded; /* requests sent to another node */
-	unsigned long long resent;    /* of them, sent again (no answer, a
-	                                 bounce, a new owner) */
-	unsigned long long refused;   /* not_ready: no owner reachable */
-	unsigned long long served;    /* other nodes' requests run here */
-	unsigned long long bounced;   /* ... not run: not this node's room */
-	unsigned long long taken;     /* rooms taken (start, failover) */
-	unsigned long long outages;   /* times Redis stopped answering */
+	int links_out;      /* links up this node sends on */
+	int links_in;       /* links up other nodes send on to this one */
+	unsigned long long packs_link;  /* packs sent on links */
+	unsigned long long packs_redis; /* packs sent through Redis (XADD) */
+	unsigned long long forwarded;   /* requests sent to another node */
+	unsigned long long resent;      /* of them, sent again (no answer, a
+	                                   bounce, a new owner) */
+	unsigned long long refused;     /* not_ready: no owner reachable */
+	unsigned long long served;      /* other nodes' requests run here */
+	unsigned long long bounced;     /* ... not run: not this node's room */
+	unsigned long long taken;       /* rooms taken (start, failover) */
+	unsigned long long outages;     /* times Redis stopped answering */
 };
 /* srv's figures into st: 0, or -1 (st zeroed) when it is no cluster
  * node. */

@@ -9,6 +9,7 @@
  *                     Sentinel, AUTH, the watchdog, up and settled
  *   cluster_node.c    incarnations and the other nodes' liveness
  *   cluster_stream.c  the node's stream: entries out (XADD) and in
+ *   cluster_link.c    the same packs straight from node to node (TCP)
  *   cluster_route.c   a home connection's requests for other nodes' rooms
  *   cluster_standin.c another node's player here: stand-ins, their
  *                     numbered output, its acknowledgements and replays
@@ -26,6 +27,7 @@
 
 #include "server/club/club.h"
 #include "server/cluster/cluster.h"
+#include "server/cluster/cluster_wire.h"
 #include "server/cmd/cmd.h"
 
 /* How often the node beats, renews its leases and looks for orphans:
@@ -52,8 +54,6 @@
  * the others' routing: its beat (every tick) and our read of it (every
  * tick) are both late, with a second to spare. */
 #define CLUSTER_ALIVE_MS 5000
-/* Room for a stream entry's id ("1700000000000-12"). */
-#define CLUSTER_STREAM_ID 48
 /* Room for an incarnation or a connection id as text (a 64-bit number). */
 #define CLUSTER_NUM 24
 /* Room for a stand-in's index key: "home|inc|conn". */
@@ -90,6 +90,7 @@
 /* The longest master name --redis-master gives. */
 #define CLUSTER_MASTER_MAX 64
 
+struct evbuffer;
 struct standin;
 struct route_home;
 struct route_req;
@@ -107,6 +108,37 @@ struct stream_pack {
 	size_t len, cap;
 	int nfields, nmsgs;
 };
+
+/* Room for a link's address as text ("[v6 address]:port"). */
+#define CLUSTER_LINK_ADDR 80
+/* The states of a link this node sends on (cluster_link.c). */
+enum link_state {
+	LINK_NONE,       /* no connection: packs go through Redis */
+	LINK_ASKED,      /* its address asked of Redis */
+	LINK_CONNECTING, /* connecting */
+	LINK_FENCE,      /* connected; packs held until the XADDs sent to
+	                    the node's stream before are answered */
+	LINK_UP          /* packs go on it */
+};
+/* A link this node sends its packs for one other node on: one TCP
+ * connection to that node's incarnation (cluster_link.c). Slots are
+ * never freed; one for a node whose link is down stays LINK_NONE. */
+struct link_out {
+	struct cluster *cl;
+	char node[CLUSTER_NODE_MAX + 1];
+	unsigned long long inc; /* the incarnation connected to */
+	enum link_state state;
+	evutil_socket_t fd;               /* -1: none */
+	struct event *rev, *wev;          /* its end noticed; room to write */
+	struct evbuffer *out;             /* bytes not yet written */
+	struct evbuffer *held;            /* packs while LINK_FENCE */
+	char secret[CLUSTER_LINK_SECRET]; /* the node's, from link:{node} */
+	int64_t since_ms;                 /* when the state began */
+	int xadds;                       /* XADDs to node's stream unanswered */
+	char last_id[CLUSTER_STREAM_ID]; /* the last one's id */
+};
+/* A link another node sends on to this one. */
+struct link_in;
 
 /* Another node as last read from the nodes' set: its incarnation and
  * last heartbeat (wall ms, its own clock). */
@@ -201,6 +233,17 @@ struct cluster {
 	int64_t club_ms;
 	int64_t club_taken_ms; /* when this node last took it */
 	int club_trying;
+	/* Links (cluster_link.c): where this node takes them, the secret
+	 * a sender proves it read from Redis, the links it sends on and
+	 * those it takes. */
+	struct evconnlistener *link_lis;
+	char link_addr[CLUSTER_LINK_ADDR]; /* as published; "": none */
+	char link_secret[CLUSTER_LINK_SECRET];
+	int link_off; /* --node-link off */
+	struct link_out links[CLUSTER_LIVE_MAX];
+	int nlinks;
+	struct link_in *link_ins;
+	int nlink_ins;
 	/* What --metrics-port shows (cluster_stats): the counters. */
 	struct cluster_stats stats;
 };
@@ -346,6 +389,45 @@ const char *cluster_stream_str(const redisReply *fields, const char *name);
 /* The number in field name, 0 when missing. */
 unsigned long long cluster_stream_num(
     const redisReply *fields, const char *name);
+
+/* Room for a pack's bytes as a link carries them (cluster_link.c): a
+ * pack's fields are at most CLUSTER_STREAM_PACK_BYTES past one message,
+ * and a message is one line of output at most (--max-line's order of
+ * size); a pack larger than this goes through Redis instead. */
+#define CLUSTER_LINK_FRAME_MAX (16 * 1024 * 1024)
+/* A link's frame (one pack's fields, RESP bulk strings "m" and a message
+ * each, as an XADD carries them) from node from's incarnation inc: acted
+ * on as the same entry of the stream would be; -1 when malformed. */
+int cluster_stream_frame(struct cluster *cl, const char *from,
+    unsigned long long inc, char *body, size_t len);
+
+/* cluster_link.c */
+/* --node-link into cl: 0, or -1 with the reason in err. */
+int cluster_link_config(
+    struct cluster *cl, const struct config *cfg, char *err, size_t errlen);
+/* Every tick, Redis up: take links (once: where, the secret), publish
+ * where (link:{node}), connect to every live node not linked. */
+void cluster_link_tick(struct cluster *cl);
+/* The pack for node (body: its fields, nmsgs messages) sent on its link:
+ * 1 when taken (on the link, or held for it), 0 when it must go through
+ * Redis (no link up). */
+int cluster_link_send(
+    struct cluster *cl, const char *node, const char *body, size_t len);
+/* An XADD to node's stream was sent (its answer comes to
+ * cluster_link_xadded): the argument its callback gets, or NULL when
+ * none is kept. */
+void *cluster_link_xadd(struct cluster *cl, const char *node);
+void cluster_link_xadded(redisAsyncContext *ac, void *reply, void *arg);
+/* The stream was read up to cl->last_id: links whose fence it passed
+ * are read. */
+void cluster_link_stream_read(struct cluster *cl);
+/* node's incarnation inc (and older) ended: its links close. */
+void cluster_link_over(
+    struct cluster *cl, const char *node, unsigned long long inc);
+/* The links that are up, sending and taking (the metrics). */
+void cluster_link_count(const struct cluster *cl, int *out, int *in);
+/* At stop: every link closed, the listener too. */
+void cluster_link_stop(struct cluster *cl);
 
 /* cluster_route.c */
 /* c's record, made when first needed (a home connection's is found by

@@ -113,6 +113,7 @@ cluster_node_over(struct cluster *cl, const char *node, unsigned long long inc,
 	    "cluster: node %s (incarnation %llu) is over: %s", node, inc, why);
 	cluster_standin_end(cl, node, inc);
 	cluster_route_owner_ended(cl, node, inc);
+	cluster_link_over(cl, node, inc);
 }
 
 int

@@ -25,6 +25,11 @@
  * whose first field is t is one message with its fields as the entry's,
  * as nodes before the packs wrote them.
  *
+ * When a link to the node is up (cluster_link.c), a pack goes on it
+ * instead of the stream, the same fields in the same bytes; what a link
+ * brings is read here as the stream's entry would be
+ * (cluster_stream_frame).
+ *
  * A stream entry is not acknowledged by Redis here: the messages that
  * must arrive are numbered and acknowledged end to end by the nodes
  * (requests by the home, a stand-in's output by the owner; see
@@ -57,9 +62,6 @@
  * type and incarnation, and CLUSTER_STREAM_FIELDS of its own. One with
  * more, or malformed, is dropped. */
 #define CLUSTER_STREAM_MSG_FIELDS (4 + CLUSTER_STREAM_FIELDS)
-/* Digits of a field's length in a message, at most (a length past a
- * gigabyte is malformed). */
-#define CLUSTER_STREAM_LEN_DIGITS 10
 /* Room kept before a pack's fields for the command's head (*N, XADD,
  * the key, MAXLEN ~ KEEP, *, from, inc): a node id is at most
  * CLUSTER_NODE_MAX bytes. */
@@ -155,10 +157,14 @@ cluster_stream_flush_one(struct cluster *cl, struct stream_pack *pk)
 	    strlen(cl->node), cl->node, strlen(cl->inc_text), cl->inc_text);
 	if (hlen < 0 || (size_t)hlen >= sizeof head)
 		fatal("cluster: a stream entry's head is too long");
-	if (cl->ac != NULL) {
+	if (cl->ac != NULL &&
+	    !cluster_link_send(cl, pk->node, pk->buf + CLUSTER_STREAM_HEADROOM,
+	        pk->len - CLUSTER_STREAM_HEADROOM)) {
 		memcpy(pk->buf + CLUSTER_STREAM_HEADROOM - hlen, head,
 		    (size_t)hlen);
-		redisAsyncFormattedCommand(cl->ac, NULL, NULL,
+		cl->stats.packs_redis++;
+		redisAsyncFormattedCommand(cl->ac, cluster_link_xadded,
+		    cluster_link_xadd(cl, pk->node),
 		    pk->buf + CLUSTER_STREAM_HEADROOM - hlen,
 		    pk->len - (CLUSTER_STREAM_HEADROOM - (size_t)hlen));
 	}
@@ -351,41 +357,32 @@ cluster_stream_named(const redisReply *fields, size_t i, const char *name)
 }
 
 /* One message of a pack (the value of a field m): its fields parsed
- * where they lie into el (each LEN:BYTES\0, BYTES read as a C string)
- * and acted on; a malformed one is dropped. */
+ * where they lie (wire_fields) and acted on; a malformed one is
+ * dropped. */
 static void
 cluster_stream_unpack(struct cluster *cl, const char *from,
     unsigned long long inc, const redisReply *m)
 {
 	redisReply el[CLUSTER_STREAM_MSG_FIELDS], view;
 	redisReply *ptr[CLUSTER_STREAM_MSG_FIELDS];
-	char *p = m->str, *end = m->str + m->len;
-	size_t k = 0, len, d;
+	char *str[CLUSTER_STREAM_MSG_FIELDS];
+	size_t lens[CLUSTER_STREAM_MSG_FIELDS];
+	int k, i;
 
-	while (p < end) {
-		len = 0;
-		for (d = 0; p + d < end && p[d] >= '0' && p[d] <= '9' &&
-		     d < CLUSTER_STREAM_LEN_DIGITS;
-		     d++)
-			len = len * 10 + (size_t)(p[d] - '0');
-		if (d == 0 || k == CLUSTER_STREAM_MSG_FIELDS || p + d >= end ||
-		    p[d] != ':' || (size_t)(end - (p + d + 1)) <= len ||
-		    p[d + 1 + len] != '\0')
-			return;
-		memset(&el[k], 0, sizeof el[k]);
-		el[k].type = REDIS_REPLY_STRING;
-		el[k].str = p + d + 1;
-		el[k].len = len;
-		ptr[k] = &el[k];
-		k++;
-		p += d + 2 + len;
-	}
-	if (k % 2 != 0)
+	k = wire_fields(m->str, m->len, str, lens, CLUSTER_STREAM_MSG_FIELDS);
+	if (k < 0 || k % 2 != 0)
 		return;
+	for (i = 0; i < k; i++) {
+		memset(&el[i], 0, sizeof el[i]);
+		el[i].type = REDIS_REPLY_STRING;
+		el[i].str = str[i];
+		el[i].len = lens[i];
+		ptr[i] = &el[i];
+	}
 	memset(&view, 0, sizeof view);
 	view.type = REDIS_REPLY_ARRAY;
 	view.element = ptr;
-	view.elements = k;
+	view.elements = (size_t)k;
 	cluster_stream_message(cl, from, inc, &view);
 }
 
@@ -412,6 +409,31 @@ cluster_stream_entry(struct cluster *cl, const redisReply *fields)
 		    fields->element[i + 1]->type == REDIS_REPLY_STRING)
 			cluster_stream_unpack(
 			    cl, from, inc, fields->element[i + 1]);
+}
+
+int
+cluster_stream_frame(struct cluster *cl, const char *from,
+    unsigned long long inc, char *body, size_t len)
+{
+	char *p = body, *end = body + len, *name, *val;
+	size_t nlen, vlen;
+	redisReply m;
+
+	if (cluster_node_heard(cl, from, inc) != 0)
+		return 0;
+	while (p < end) {
+		if (wire_bulk(&p, end, &name, &nlen) != 0 ||
+		    wire_bulk(&p, end, &val, &vlen) != 0)
+			return -1;
+		if (nlen != 1 || name[0] != 'm')
+			continue;
+		memset(&m, 0, sizeof m);
+		m.type = REDIS_REPLY_STRING;
+		m.str = val;
+		m.len = vlen;
+		cluster_stream_unpack(cl, from, inc, &m);
+	}
+	return 0;
 }
 
 /* XREAD answered: every entry in order, then read on. */
@@ -447,6 +469,7 @@ cluster_stream_got(redisAsyncContext *ac, void *reply, void *arg)
 			if (e->element[1]->type == REDIS_REPLY_ARRAY)
 				cluster_stream_entry(cl, e->element[1]);
 		}
+		cluster_link_stream_read(cl);
 	}
 	if (cl->rd == ac)
 		cluster_stream_read(cl);

@@ -5,7 +5,8 @@ A malformed --redis (HOST:PORT or a redis:// URL), a missing password
 file, --redis-sentinel without --redis-master (or --redis-master, or a
 password file, without either) make tablerod exit with status 2 and say
 which flag and why, before it opens its store, and never print the
-password a URL holds.
+password a URL holds; --node-link wants an address and a port, or off,
+and goes with --redis.
 """
 
 import os
@@ -31,6 +32,12 @@ CASES = [
     (["--redis-sentinel", "127.0.0.1:x"], "--redis-sentinel 127.0.0.1:x"),
     (["--redis", "127.0.0.1:6379", "--redis-master", "m"],
      "--redis-master goes with --redis-sentinel"),
+    (["--redis", "127.0.0.1:6379", "--node-link", "here"],
+     "--node-link: want HOST:PORT"),
+    (["--redis", "127.0.0.1:6379", "--node-link", "127.0.0.1:99999"],
+     "--node-link: want HOST:PORT"),
+    (["--node-link", "127.0.0.1:7000"],
+     "--node-link go with --redis"),
 ]
 
 

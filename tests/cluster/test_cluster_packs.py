@@ -1,7 +1,8 @@
 """test_cluster_packs.py: the messages a node makes for another in one
 pass of its loop go as one stream entry, a pack (issue 32;
 docs/SCALING.md, "Messages between nodes"), and a node drops a
-malformed message of a pack without harm.
+malformed message of a pack without harm. The nodes run with --node-link
+off: with links up, packs go on them instead (test_cluster_link.py).
 
 Two nodes; ana on node 1 (the room's owner), bob and a watcher, wat, on
 node 2. Each of ana's moves sends bob's and wat's stand-ins on node 1 the
@@ -76,7 +77,11 @@ def malformed(ck, cl, d):
 
 
 def run(ck, a):
-    with Cluster(a.build, 2) as cl:
+    # Links off: packs through Redis, as when no link is up (test_cluster_
+    # link.py has the links).
+    with Cluster(a.build, 2, extra=["--node-link", "off"]) as cl:
+        ck.eq(redis_cmd(cl.redis_addr, "KEYS", "link:*"), [],
+              "with --node-link off no node publishes a link")
         d = packs(ck, cl)
         malformed(ck, cl, d)
 

@@ -40,6 +40,7 @@ USER, PASSWORD = "tablero", "s3cret-pw"
 # as docs/SCALING.md gives it.
 NODE_ACL = ["resetkeys", "~node:*", "~nodes", "~lobby:*", "~limits:*",
             "~room:*", "~club:*", "~online:*", "~watchers:*", "~stream:*",
+            "~link:*",
             "resetchannels", "-@all", "+get", "+set", "+del", "+mget",
             "+incr", "+eval", "+pexpire", "+zadd", "+zrangebyscore",
             "+zremrangebyscore", "+sadd", "+srem", "+smembers", "+xadd",
