@@ -1598,6 +1598,7 @@ sqlite_plan(struct store_conn *s, const char *what, char *buf, size_t len)
 	    {"games_recent", {ST_GAMES_RECENT, ST_GAMES_RECENT}, 1},
 	    {"games_recent_game", {ST_GAMES_RECENT_GAME, ST_GAMES_RECENT}, 1},
 	    {"game_last", {ST_GAME_LAST, ST_GAME_LAST}, 1},
+	    {"game_put", {ST_GAME_REPLACED, ST_GAME_PUT}, 2},
 	};
 	size_t used = 0;
 	size_t i;
