@@ -556,10 +556,11 @@ room_reads_text(const struct conn *c)
 	return c->mode == CONN_MODE_TEXT;
 }
 
-/* Does c read the position and rows of a moved event: text mode, or JSON
- * in the full form (anything but hello's "events":"lean")? */
+/* Does c read a moved event's full form (the mover's name, the sentence,
+ * the status, the position and rows): text mode, or JSON in the full
+ * form (anything but hello's "events":"lean")? */
 static int
-room_reads_board(const struct conn *c)
+room_reads_full(const struct conn *c)
 {
 	return c->mode == CONN_MODE_TEXT || !c->lean;
 }
@@ -1332,6 +1333,7 @@ room_play(
 	struct room_move mv;
 	int64_t clk[2], now;
 	cJSON *ev;
+	int full;
 
 	memset(&mv, 0, sizeof mv);
 	mv.m = m;
@@ -1360,23 +1362,32 @@ room_play(
 	r->takeback_offer = -1;
 	r->updated_ms = clock_now_ms();
 
+	/* What only the full form carries (the name, the sentence, the
+	 * status, the position and rows) is not made when every reader
+	 * takes the lean form, which leaves it out (protocol/events.c): the
+	 * position and rows were a third of the event's work, the sentence
+	 * with its msgid and arguments a dozen allocations. */
+	full = room_audience(r, room_reads_full);
 	ev = room_event(r, PROTO_EV_MOVED);
 	if (seat >= 0) {
 		const struct player *p = r->seats[seat].player;
 
 		cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
-		if (p != NULL)
+		if (full && p != NULL)
 			cJSON_AddStringToObject(ev, "name", p->name);
-		else
+		else if (full)
 			cJSON_AddNullToObject(ev, "name");
 	} else {
 		cJSON_AddNullToObject(ev, "seat");
-		cJSON_AddNullToObject(ev, "name");
+		if (full)
+			cJSON_AddNullToObject(ev, "name");
 	}
 	cJSON_AddStringToObject(ev, "move", mv.notation);
-	cJSON_AddStringToObject(ev, "text", mv.sentence);
-	proto_said_add(
-	    ev, rules_said_of(mv.sentence)); /* a client translates */
+	if (full) {
+		cJSON_AddStringToObject(ev, "text", mv.sentence);
+		proto_said_add(
+		    ev, rules_said_of(mv.sentence)); /* a client translates */
+	}
 	{
 		struct rules_status st;
 
@@ -1386,13 +1397,12 @@ room_play(
 			    ev, "turn", r->g->seat_names[r->g->turn(r->st)]);
 		else
 			cJSON_AddNullToObject(ev, "turn");
-		cJSON_AddStringToObject(ev, "status",
-		    st.result == RULES_PLAYING ? "playing" : "ended");
+		if (full)
+			cJSON_AddStringToObject(ev, "status",
+			    st.result == RULES_PLAYING ? "playing" : "ended");
 		room_add_score_list(ev, &st);
 	}
-	/* Not made when every reader takes the lean form, which leaves
-	 * them out (protocol/events.c): a third of the event's work. */
-	if (room_audience(r, room_reads_board))
+	if (full)
 		room_add_position_event(r, ev);
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
 	room_broadcast(r, ev);
