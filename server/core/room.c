@@ -54,6 +54,11 @@ room_hooks_add(struct server *srv, const struct room_hooks *h)
 /* A counted room's watchers event comes at most this often (ms), when
  * the count changed: the "few seconds" a player waits to see it. */
 #define ROOM_WATCHERS_EVERY_MS 3000
+/* A lean moved event printed from its template: a room id
+ * (SERVER_ROOM_ID_MAX), a notation (SERVER_MOVE_TEXT_MAX), two seat names,
+ * two scores and two clocks fit with room to spare; one that does not
+ * is made as a tree. */
+#define ROOM_LEAN_MOVED_MAX 512
 
 struct room *
 room_find(struct server *srv, const char *id)
@@ -1323,6 +1328,87 @@ room_hist_push(struct room *r, const struct room_move *mv)
 	r->hist[r->nhist++] = *mv;
 }
 
+/* Is s printable in a JSON string as it is (no quote, backslash or control
+ * character to escape)? */
+static int
+room_json_plain(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
+			return 0;
+	return 1;
+}
+
+/* The lean moved event of seat's move mv as one line into buf, byte for
+ * byte what the lean encoding of room_play's tree gives (protocol/
+ * events.c: room, seq, seat, move, turn, scores, the clocks in a room
+ * with clocks); its length, or -1 when a string would need escaping or
+ * it does not fit (then the tree is made). */
+static int
+room_lean_moved_line(const struct room *r, int seat, const struct room_move *mv,
+    const struct rules_status *st, char *buf, size_t len)
+{
+	const char *turn = st->result == RULES_PLAYING
+	    ? r->g->seat_names[r->g->turn(r->st)]
+	    : NULL;
+	size_t n;
+	int i;
+
+	if (!room_json_plain(r->id) || !room_json_plain(mv->notation))
+		return -1;
+	n = (size_t)snprintf(buf, len,
+	    "{\"event\":\"moved\",\"room\":\"%s\",\"seq\":%lld,\"seat\":%s%s%s,"
+	    "\"move\":\"%s\",\"turn\":%s%s%s",
+	    r->id, (long long)r->seq + 1, seat >= 0 ? "\"" : "",
+	    seat >= 0 ? r->g->seat_names[seat] : "null", seat >= 0 ? "\"" : "",
+	    mv->notation, turn != NULL ? "\"" : "",
+	    turn != NULL ? turn : "null", turn != NULL ? "\"" : "");
+	for (i = 0; i < st->nscores && i < 2 && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%lld",
+		    i == 0 ? ",\"scores\":[" : ",", (long long)st->score[i]);
+	if (st->nscores > 0 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "]");
+	for (i = 0; r->clock_initial_ms > 0 && i < r->g->seats && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s\"%s\":%lld",
+		    i == 0 ? ",\"clocks\":{" : ",", r->g->seat_names[i],
+		    (long long)r->clock_ms[i]);
+	if (r->clock_initial_ms > 0 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "}");
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, "}\n");
+	return n < len ? (int)n : -1;
+}
+
+/* Send the moved event of seat's move mv, printed from a template, to a
+ * room whose readers all take the lean form (JSON: the session's sent
+ * hook does nothing for them, see bare_sent): no tree to build, encode
+ * and free for the busiest event. 0, or -1 when the tree must be made. */
+static int
+room_lean_moved_send(struct room *r, int seat, const struct room_move *mv,
+    const struct rules_status *st)
+{
+	char line[ROOM_LEAN_MOVED_MAX];
+	int n = room_lean_moved_line(r, seat, mv, st, line, sizeof line), i;
+
+	if (n < 0)
+		return -1;
+	r->seq++; /* stored with its move (write_move) */
+	for (i = 0; i < r->g->seats; i++) {
+		struct player *p = r->seats[i].player;
+
+		if (p != NULL && p->conn != NULL)
+			net_send(p->conn, line, (size_t)n);
+	}
+	for (i = 0; i < r->nwatchers; i++)
+		if (r->watchers[i]->conn != NULL)
+			net_send(r->watchers[i]->conn, line, (size_t)n);
+	if (r->seq_dirty) {
+		r->seq_dirty = 0;
+		room_save(r);
+	}
+	return 0;
+}
+
 /* Play a legal move for seat (-1: the server, for a pass): handed to the
  * store, the position changes and everyone hears of it once the store
  * commits. 0, or -1 when the mover's flag fell. */
@@ -1331,6 +1417,7 @@ room_play(
     struct room *r, int seat, struct rules_move m, char *err, size_t errlen)
 {
 	struct room_move mv;
+	struct rules_status st;
 	int64_t clk[2], now;
 	cJSON *ev;
 	int full;
@@ -1368,6 +1455,9 @@ room_play(
 	 * position and rows were a third of the event's work, the sentence
 	 * with its msgid and arguments a dozen allocations. */
 	full = room_audience(r, room_reads_full);
+	rules_status(r->g, r->st, &st);
+	if (!full && room_lean_moved_send(r, seat, &mv, &st) == 0)
+		return 0;
 	ev = room_event(r, PROTO_EV_MOVED);
 	if (seat >= 0) {
 		const struct player *p = r->seats[seat].player;
@@ -1388,20 +1478,15 @@ room_play(
 		proto_said_add(
 		    ev, rules_said_of(mv.sentence)); /* a client translates */
 	}
-	{
-		struct rules_status st;
-
-		rules_status(r->g, r->st, &st);
-		if (st.result == RULES_PLAYING)
-			cJSON_AddStringToObject(
-			    ev, "turn", r->g->seat_names[r->g->turn(r->st)]);
-		else
-			cJSON_AddNullToObject(ev, "turn");
-		if (full)
-			cJSON_AddStringToObject(ev, "status",
-			    st.result == RULES_PLAYING ? "playing" : "ended");
-		room_add_score_list(ev, &st);
-	}
+	if (st.result == RULES_PLAYING)
+		cJSON_AddStringToObject(
+		    ev, "turn", r->g->seat_names[r->g->turn(r->st)]);
+	else
+		cJSON_AddNullToObject(ev, "turn");
+	if (full)
+		cJSON_AddStringToObject(ev, "status",
+		    st.result == RULES_PLAYING ? "playing" : "ended");
+	room_add_score_list(ev, &st);
 	if (full)
 		room_add_position_event(r, ev);
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
