@@ -1339,6 +1339,19 @@ room_json_plain(const char *s)
 	return 1;
 }
 
+/* Append the JSON string s, or null for NULL (s needs no escaping). */
+static void
+room_line_name(struct proto_line *l, const char *s)
+{
+	if (s == NULL) {
+		proto_line_str(l, "null");
+		return;
+	}
+	proto_line_str(l, "\"");
+	proto_line_str(l, s);
+	proto_line_str(l, "\"");
+}
+
 /* The lean moved event of seat's move mv as one line into buf, byte for
  * byte what the lean encoding of room_play's tree gives (protocol/
  * events.c: room, seq, seat, move, turn, scores, the clocks in a room
@@ -1348,35 +1361,39 @@ static int
 room_lean_moved_line(const struct room *r, int seat, const struct room_move *mv,
     const struct rules_status *st, char *buf, size_t len)
 {
-	const char *turn = st->result == RULES_PLAYING
-	    ? r->g->seat_names[r->g->turn(r->st)]
-	    : NULL;
-	size_t n;
+	struct proto_line l = {buf, len, 0, 0};
 	int i;
 
 	if (!room_json_plain(r->id) || !room_json_plain(mv->notation))
 		return -1;
-	n = (size_t)snprintf(buf, len,
-	    "{\"event\":\"moved\",\"room\":\"%s\",\"seq\":%lld,\"seat\":%s%s%s,"
-	    "\"move\":\"%s\",\"turn\":%s%s%s",
-	    r->id, (long long)r->seq + 1, seat >= 0 ? "\"" : "",
-	    seat >= 0 ? r->g->seat_names[seat] : "null", seat >= 0 ? "\"" : "",
-	    mv->notation, turn != NULL ? "\"" : "",
-	    turn != NULL ? turn : "null", turn != NULL ? "\"" : "");
-	for (i = 0; i < st->nscores && i < 2 && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%lld",
-		    i == 0 ? ",\"scores\":[" : ",", (long long)st->score[i]);
-	if (st->nscores > 0 && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "]");
-	for (i = 0; r->clock_initial_ms > 0 && i < r->g->seats && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s\"%s\":%lld",
-		    i == 0 ? ",\"clocks\":{" : ",", r->g->seat_names[i],
-		    (long long)r->clock_ms[i]);
-	if (r->clock_initial_ms > 0 && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "}");
-	if (n < len)
-		n += (size_t)snprintf(buf + n, len - n, "}\n");
-	return n < len ? (int)n : -1;
+	proto_line_str(&l, "{\"event\":\"moved\",\"room\":");
+	room_line_name(&l, r->id);
+	proto_line_str(&l, ",\"seq\":");
+	proto_line_int(&l, r->seq + 1);
+	proto_line_str(&l, ",\"seat\":");
+	room_line_name(&l, seat >= 0 ? r->g->seat_names[seat] : NULL);
+	proto_line_str(&l, ",\"move\":");
+	room_line_name(&l, mv->notation);
+	proto_line_str(&l, ",\"turn\":");
+	room_line_name(&l,
+	    st->result == RULES_PLAYING ? r->g->seat_names[r->g->turn(r->st)]
+	                                : NULL);
+	for (i = 0; i < st->nscores && i < 2; i++) {
+		proto_line_str(&l, i == 0 ? ",\"scores\":[" : ",");
+		proto_line_int(&l, st->score[i]);
+	}
+	if (st->nscores > 0)
+		proto_line_str(&l, "]");
+	for (i = 0; r->clock_initial_ms > 0 && i < r->g->seats; i++) {
+		proto_line_str(&l, i == 0 ? ",\"clocks\":{" : ",");
+		room_line_name(&l, r->g->seat_names[i]);
+		proto_line_str(&l, ":");
+		proto_line_int(&l, r->clock_ms[i]);
+	}
+	if (r->clock_initial_ms > 0)
+		proto_line_str(&l, "}");
+	proto_line_str(&l, "}\n");
+	return l.full ? -1 : (int)l.len;
 }
 
 /* Send the moved event of seat's move mv, printed from a template, to a
