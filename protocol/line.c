@@ -33,3 +33,12 @@ proto_line_int(struct proto_line *l, long long v)
 
 	proto_line_str(l, proto_int_digits(buf, v));
 }
+
+int
+proto_json_plain(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
+			return 0;
+	return 1;
+}

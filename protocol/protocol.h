@@ -608,6 +608,10 @@ void proto_line_mem(struct proto_line *l, const char *s, size_t n);
 void proto_line_str(struct proto_line *l, const char *s);
 /* Append v in decimal, as proto_int prints it. */
 void proto_line_int(struct proto_line *l, long long v);
+/* Is s printed in a JSON string as it is, by cJSON too (no quote,
+ * backslash or control character to escape)? A template appends only
+ * such strings. */
+int proto_json_plain(const char *s);
 
 /* -------------------------------------------------------------- text.c */
 

@@ -77,17 +77,6 @@ cmd_need_duo(struct conn *c, const struct proto_request *req, struct room *r)
 #define CMD_MOVE_REPLY_MAX                                                     \
 	(64 + PROTO_ID_MAX + SERVER_ROOM_ID_MAX + SERVER_MOVE_TEXT_MAX + 24)
 
-/* Is s printable in a JSON string as it is (no quote, backslash or control
- * character to escape)? */
-static int
-cmd_json_plain(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
-			return 0;
-	return 1;
-}
-
 /* The reply to a JSON client's move, printed from a template as cJSON
  * would print its tree (the busiest reply: no tree to build, print and
  * free). 0, or -1 when the request is not the plain case (a text-mode
@@ -102,8 +91,8 @@ cmd_move_reply_line(struct conn *c, const struct proto_request *req,
 	struct proto_line l = {line, sizeof line, 0, 0};
 
 	if (c->mode != CONN_MODE_JSON || req->cmd == NULL ||
-	    strcmp(req->cmd, "move") != 0 || !cmd_json_plain(mv) ||
-	    !cmd_json_plain(r->id))
+	    strcmp(req->cmd, "move") != 0 || !proto_json_plain(mv) ||
+	    !proto_json_plain(r->id))
 		return -1;
 	proto_line_str(&l, "{\"re\":\"move\"");
 	if (req->id != NULL) {

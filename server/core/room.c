@@ -1328,17 +1328,6 @@ room_hist_push(struct room *r, const struct room_move *mv)
 	r->hist[r->nhist++] = *mv;
 }
 
-/* Is s printable in a JSON string as it is (no quote, backslash or control
- * character to escape)? */
-static int
-room_json_plain(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
-			return 0;
-	return 1;
-}
-
 /* Append the JSON string s, or null for NULL (s needs no escaping). */
 static void
 room_line_name(struct proto_line *l, const char *s)
@@ -1364,7 +1353,7 @@ room_lean_moved_line(const struct room *r, int seat, const struct room_move *mv,
 	struct proto_line l = {buf, len, 0, 0};
 	int i;
 
-	if (!room_json_plain(r->id) || !room_json_plain(mv->notation))
+	if (!proto_json_plain(r->id) || !proto_json_plain(mv->notation))
 		return -1;
 	proto_line_str(&l, "{\"event\":\"moved\",\"room\":");
 	room_line_name(&l, r->id);
