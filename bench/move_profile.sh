@@ -9,6 +9,8 @@
 # and its data are large (about 60 MB for 5 s).
 #
 # Usage: sh bench/move_profile.sh BUILD [ROOMS [SECS [OUTDIR]]]
+# LOADGEN_ARGS: more of loadgen's flags, e.g. "-e" for lean events (the
+# form the clients ask).
 B=${1:-build}
 R=${2:-10}
 S=${3:-5}
@@ -42,7 +44,9 @@ if [ -z "$PORT" ] || [ -z "$SRV" ]; then
 	kill $PERF 2>/dev/null
 	exit 1
 fi
-taskset -c 1 "$B/loadgen" -m moves -p "$PORT" -P "$SRV" -s "$S" -r "$R"
+# shellcheck disable=SC2086
+taskset -c 1 "$B/loadgen" -m moves -p "$PORT" -P "$SRV" -s "$S" -r "$R" \
+    ${LOADGEN_ARGS:-}
 kill -TERM "$SRV"
 wait $PERF 2>/dev/null
 python3 "$HERE/move_steps.py" "$O/perf.$R.data"

@@ -10,8 +10,7 @@
 
 #include "protocol/protocol.h"
 
-/* Room for any long long in decimal: 19 digits, a sign and the NUL. */
-#define NUMBER_CHARS 21
+#define NUMBER_CHARS PROTO_INT_CHARS
 
 /* Digits a raw integer may have to be read back: any integer a double
  * holds exactly (PROTO_INT_MAX has 16) reads back, and strtoll cannot
@@ -48,6 +47,12 @@ number_format(char buf[NUMBER_CHARS], long long v)
 	if (v < 0)
 		*--p = '-';
 	return p;
+}
+
+char *
+proto_int_digits(char buf[PROTO_INT_CHARS], long long v)
+{
+	return number_format(buf, v);
 }
 
 cJSON *

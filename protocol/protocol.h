@@ -587,6 +587,32 @@ cJSON *proto_add_int(cJSON *o, const char *key, long long v);
  * 1 and *out set, else 0 (not a number). */
 int proto_number(const cJSON *v, double *out);
 
+/* Room for any long long in decimal: 19 digits, a sign and the NUL. */
+#define PROTO_INT_CHARS 21
+/* v in decimal, written at the end of buf; its first digit (or sign). */
+char *proto_int_digits(char buf[PROTO_INT_CHARS], long long v);
+
+/* ---------------------------------------------------------------- line.c */
+
+/* A line built by appending: buf of cap bytes (cap > 0), len of them used
+ * and a NUL after them; full set once something did not fit, after which
+ * nothing more is added (the caller then makes the message otherwise). */
+struct proto_line {
+	char *buf;
+	size_t cap, len;
+	int full;
+};
+/* Append n bytes of s. */
+void proto_line_mem(struct proto_line *l, const char *s, size_t n);
+/* Append the string s. */
+void proto_line_str(struct proto_line *l, const char *s);
+/* Append v in decimal, as proto_int prints it. */
+void proto_line_int(struct proto_line *l, long long v);
+/* Is s printed in a JSON string as it is, by cJSON too (no quote,
+ * backslash or control character to escape)? A template appends only
+ * such strings. */
+int proto_json_plain(const char *s);
+
 /* -------------------------------------------------------------- text.c */
 
 /* Any reply, error or event as plain English for people (telnet): boards

@@ -77,17 +77,6 @@ cmd_need_duo(struct conn *c, const struct proto_request *req, struct room *r)
 #define CMD_MOVE_REPLY_MAX                                                     \
 	(64 + PROTO_ID_MAX + SERVER_ROOM_ID_MAX + SERVER_MOVE_TEXT_MAX + 24)
 
-/* Is s printable in a JSON string as it is (no quote, backslash or control
- * character to escape)? */
-static int
-cmd_json_plain(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
-			return 0;
-	return 1;
-}
-
 /* The reply to a JSON client's move, printed from a template as cJSON
  * would print its tree (the busiest reply: no tree to build, print and
  * free). 0, or -1 when the request is not the plain case (a text-mode
@@ -99,23 +88,31 @@ cmd_move_reply_line(struct conn *c, const struct proto_request *req,
 {
 	const char *mv = r->hist[r->nhist - 1].notation;
 	char line[CMD_MOVE_REPLY_MAX];
-	int n;
+	struct proto_line l = {line, sizeof line, 0, 0};
 
 	if (c->mode != CONN_MODE_JSON || req->cmd == NULL ||
-	    strcmp(req->cmd, "move") != 0 || !cmd_json_plain(mv) ||
-	    !cmd_json_plain(r->id))
+	    strcmp(req->cmd, "move") != 0 || !proto_json_plain(mv) ||
+	    !proto_json_plain(r->id))
 		return -1;
-	n = snprintf(line, sizeof line, "{\"re\":\"move\"%s%s,\"ok\":true",
-	    req->id != NULL ? ",\"id\":" : "", req->id != NULL ? req->id : "");
-	if (n > 0 && (size_t)n < sizeof line && !c->lean)
-		n += snprintf(line + n, sizeof line - (size_t)n,
-		    ",\"room\":\"%s\",\"move\":\"%s\"", r->id, mv);
-	if (n > 0 && (size_t)n < sizeof line)
-		n += snprintf(
-		    line + n, sizeof line - (size_t)n, ",\"seq\":%lld}\n", seq);
-	if (n <= 0 || (size_t)n >= sizeof line)
+	proto_line_str(&l, "{\"re\":\"move\"");
+	if (req->id != NULL) {
+		proto_line_str(&l, ",\"id\":");
+		proto_line_str(&l, req->id);
+	}
+	proto_line_str(&l, ",\"ok\":true");
+	if (!c->lean) {
+		proto_line_str(&l, ",\"room\":\"");
+		proto_line_str(&l, r->id);
+		proto_line_str(&l, "\",\"move\":\"");
+		proto_line_str(&l, mv);
+		proto_line_str(&l, "\"");
+	}
+	proto_line_str(&l, ",\"seq\":");
+	proto_line_int(&l, seq);
+	proto_line_str(&l, "}\n");
+	if (l.full)
 		return -1;
-	conn_reply_line(c, line, (size_t)n);
+	conn_reply_line(c, line, l.len);
 	return 0;
 }
 

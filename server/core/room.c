@@ -54,6 +54,11 @@ room_hooks_add(struct server *srv, const struct room_hooks *h)
 /* A counted room's watchers event comes at most this often (ms), when
  * the count changed: the "few seconds" a player waits to see it. */
 #define ROOM_WATCHERS_EVERY_MS 3000
+/* A lean moved event printed from its template: a room id
+ * (SERVER_ROOM_ID_MAX), a notation (SERVER_MOVE_TEXT_MAX), two seat names,
+ * two scores and two clocks fit with room to spare; one that does not
+ * is made as a tree. */
+#define ROOM_LEAN_MOVED_MAX 512
 
 struct room *
 room_find(struct server *srv, const char *id)
@@ -556,10 +561,11 @@ room_reads_text(const struct conn *c)
 	return c->mode == CONN_MODE_TEXT;
 }
 
-/* Does c read the position and rows of a moved event: text mode, or JSON
- * in the full form (anything but hello's "events":"lean")? */
+/* Does c read a moved event's full form (the mover's name, the sentence,
+ * the status, the position and rows): text mode, or JSON in the full
+ * form (anything but hello's "events":"lean")? */
 static int
-room_reads_board(const struct conn *c)
+room_reads_full(const struct conn *c)
 {
 	return c->mode == CONN_MODE_TEXT || !c->lean;
 }
@@ -1322,6 +1328,93 @@ room_hist_push(struct room *r, const struct room_move *mv)
 	r->hist[r->nhist++] = *mv;
 }
 
+/* Append the JSON string s, or null for NULL (s needs no escaping). */
+static void
+room_line_name(struct proto_line *l, const char *s)
+{
+	if (s == NULL) {
+		proto_line_str(l, "null");
+		return;
+	}
+	proto_line_str(l, "\"");
+	proto_line_str(l, s);
+	proto_line_str(l, "\"");
+}
+
+/* The lean moved event of seat's move mv as one line into buf, byte for
+ * byte what the lean encoding of room_play's tree gives (protocol/
+ * events.c: room, seq, seat, move, turn, scores, the clocks in a room
+ * with clocks); its length, or -1 when a string would need escaping or
+ * it does not fit (then the tree is made). */
+static int
+room_lean_moved_line(const struct room *r, int seat, const struct room_move *mv,
+    const struct rules_status *st, char *buf, size_t len)
+{
+	struct proto_line l = {buf, len, 0, 0};
+	int i;
+
+	if (!proto_json_plain(r->id) || !proto_json_plain(mv->notation))
+		return -1;
+	proto_line_str(&l, "{\"event\":\"moved\",\"room\":");
+	room_line_name(&l, r->id);
+	proto_line_str(&l, ",\"seq\":");
+	proto_line_int(&l, r->seq + 1);
+	proto_line_str(&l, ",\"seat\":");
+	room_line_name(&l, seat >= 0 ? r->g->seat_names[seat] : NULL);
+	proto_line_str(&l, ",\"move\":");
+	room_line_name(&l, mv->notation);
+	proto_line_str(&l, ",\"turn\":");
+	room_line_name(&l,
+	    st->result == RULES_PLAYING ? r->g->seat_names[r->g->turn(r->st)]
+	                                : NULL);
+	for (i = 0; i < st->nscores && i < 2; i++) {
+		proto_line_str(&l, i == 0 ? ",\"scores\":[" : ",");
+		proto_line_int(&l, st->score[i]);
+	}
+	if (st->nscores > 0)
+		proto_line_str(&l, "]");
+	for (i = 0; r->clock_initial_ms > 0 && i < r->g->seats; i++) {
+		proto_line_str(&l, i == 0 ? ",\"clocks\":{" : ",");
+		room_line_name(&l, r->g->seat_names[i]);
+		proto_line_str(&l, ":");
+		proto_line_int(&l, r->clock_ms[i]);
+	}
+	if (r->clock_initial_ms > 0)
+		proto_line_str(&l, "}");
+	proto_line_str(&l, "}\n");
+	return l.full ? -1 : (int)l.len;
+}
+
+/* Send the moved event of seat's move mv, printed from a template, to a
+ * room whose readers all take the lean form (JSON: the session's sent
+ * hook does nothing for them, see bare_sent): no tree to build, encode
+ * and free for the busiest event. 0, or -1 when the tree must be made. */
+static int
+room_lean_moved_send(struct room *r, int seat, const struct room_move *mv,
+    const struct rules_status *st)
+{
+	char line[ROOM_LEAN_MOVED_MAX];
+	int n = room_lean_moved_line(r, seat, mv, st, line, sizeof line), i;
+
+	if (n < 0)
+		return -1;
+	r->seq++; /* stored with its move (write_move) */
+	for (i = 0; i < r->g->seats; i++) {
+		struct player *p = r->seats[i].player;
+
+		if (p != NULL && p->conn != NULL)
+			net_send(p->conn, line, (size_t)n);
+	}
+	for (i = 0; i < r->nwatchers; i++)
+		if (r->watchers[i]->conn != NULL)
+			net_send(r->watchers[i]->conn, line, (size_t)n);
+	if (r->seq_dirty) {
+		r->seq_dirty = 0;
+		room_save(r);
+	}
+	return 0;
+}
+
 /* Play a legal move for seat (-1: the server, for a pass): handed to the
  * store, the position changes and everyone hears of it once the store
  * commits. 0, or -1 when the mover's flag fell. */
@@ -1330,8 +1423,10 @@ room_play(
     struct room *r, int seat, struct rules_move m, char *err, size_t errlen)
 {
 	struct room_move mv;
+	struct rules_status st;
 	int64_t clk[2], now;
 	cJSON *ev;
+	int full;
 
 	memset(&mv, 0, sizeof mv);
 	mv.m = m;
@@ -1360,39 +1455,45 @@ room_play(
 	r->takeback_offer = -1;
 	r->updated_ms = clock_now_ms();
 
+	/* What only the full form carries (the name, the sentence, the
+	 * status, the position and rows) is not made when every reader
+	 * takes the lean form, which leaves it out (protocol/events.c): the
+	 * position and rows were a third of the event's work, the sentence
+	 * with its msgid and arguments a dozen allocations. */
+	full = room_audience(r, room_reads_full);
+	rules_status(r->g, r->st, &st);
+	if (!full && room_lean_moved_send(r, seat, &mv, &st) == 0)
+		return 0;
 	ev = room_event(r, PROTO_EV_MOVED);
 	if (seat >= 0) {
 		const struct player *p = r->seats[seat].player;
 
 		cJSON_AddStringToObject(ev, "seat", r->g->seat_names[seat]);
-		if (p != NULL)
+		if (full && p != NULL)
 			cJSON_AddStringToObject(ev, "name", p->name);
-		else
+		else if (full)
 			cJSON_AddNullToObject(ev, "name");
 	} else {
 		cJSON_AddNullToObject(ev, "seat");
-		cJSON_AddNullToObject(ev, "name");
+		if (full)
+			cJSON_AddNullToObject(ev, "name");
 	}
 	cJSON_AddStringToObject(ev, "move", mv.notation);
-	cJSON_AddStringToObject(ev, "text", mv.sentence);
-	proto_said_add(
-	    ev, rules_said_of(mv.sentence)); /* a client translates */
-	{
-		struct rules_status st;
-
-		rules_status(r->g, r->st, &st);
-		if (st.result == RULES_PLAYING)
-			cJSON_AddStringToObject(
-			    ev, "turn", r->g->seat_names[r->g->turn(r->st)]);
-		else
-			cJSON_AddNullToObject(ev, "turn");
+	if (full) {
+		cJSON_AddStringToObject(ev, "text", mv.sentence);
+		proto_said_add(
+		    ev, rules_said_of(mv.sentence)); /* a client translates */
+	}
+	if (st.result == RULES_PLAYING)
+		cJSON_AddStringToObject(
+		    ev, "turn", r->g->seat_names[r->g->turn(r->st)]);
+	else
+		cJSON_AddNullToObject(ev, "turn");
+	if (full)
 		cJSON_AddStringToObject(ev, "status",
 		    st.result == RULES_PLAYING ? "playing" : "ended");
-		room_add_score_list(ev, &st);
-	}
-	/* Not made when every reader takes the lean form, which leaves
-	 * them out (protocol/events.c): a third of the event's work. */
-	if (room_audience(r, room_reads_board))
+	room_add_score_list(ev, &st);
+	if (full)
 		room_add_position_event(r, ev);
 	cJSON_AddItemToObject(ev, "clocks", room_clocks(r, 0));
 	room_broadcast(r, ev);

@@ -308,9 +308,10 @@ struct store_backend {
 	int (*game_last)(struct store_conn *c, const char *room,
 	    store_game_cb cb, void *arg, int *found);
 	/* The query plan of the read `what` ("games_of", "games_recent",
-	 * "games_recent_game", "game_last") in the backend's words, one
-	 * step a line, into buf: for the tests that hold each read to its
-	 * index. NULL: the backend cannot tell. */
+	 * "games_recent_game", "game_last"; SQLite also "game_put", the
+	 * statements a game's end runs) in the backend's words, one step a
+	 * line, into buf: for the tests that hold each read to its index.
+	 * NULL: the backend cannot tell. */
 	int (*plan)(
 	    struct store_conn *c, const char *what, char *buf, size_t len);
 	/* The bound of this connection's bounded reads, ms (STORE_READ_MS

@@ -135,7 +135,9 @@ storeq_list_splice(struct storeq_list *to, struct storeq_list *from)
 	storeq_list_init(from);
 }
 
-/* Hand what the loop collected to the thread. */
+/* Hand what the loop collected to the thread. The thread is woken after
+ * the lock is let go: woken under it, on the loop's core it ran at once
+ * and found the lock still held, two more switches a group. */
 static void
 storeq_hand(struct storeq *q)
 {
@@ -143,8 +145,8 @@ storeq_hand(struct storeq *q)
 		return;
 	pthread_mutex_lock(&q->mu);
 	storeq_list_splice(&q->handed, &q->collected);
-	pthread_cond_signal(&q->wake);
 	pthread_mutex_unlock(&q->mu);
+	pthread_cond_signal(&q->wake);
 }
 
 /* The end of a loop callback: hand the ops over. */
@@ -589,8 +591,11 @@ storeq_main(void *arg)
 			store_op_free(group.head);
 			storeq_list_init(&group);
 			retry_ms = STOREQ_RETRY_FIRST_MS;
-			event_active(q->done_ev, 0, 0);
 			pthread_mutex_unlock(&q->mu);
+			/* The loop told after the lock is let go: woken
+			 * under it, the loop ran at once on a shared core,
+			 * found it held (storeq_done_cb) and waited. */
+			event_active(q->done_ev, 0, 0);
 			store_idle(q->db); /* a failed checkpoint waits */
 			pthread_mutex_lock(&q->mu);
 			continue;

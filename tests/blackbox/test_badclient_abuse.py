@@ -297,7 +297,9 @@ def downgrade_to_v3(path):
             "ALTER TABLE identities DROP COLUMN password_hash;"
             "DROP TABLE IF EXISTS tokens;"
             # version 15's: messages kept for players who are away
-            "DROP TABLE IF EXISTS messages;")
+            "DROP TABLE IF EXISTS messages;"
+            # version 16's: a game's earlier rows by room and number
+            "DROP INDEX IF EXISTS games_room_game;")
     harness.store_exec(path, drop + "PRAGMA user_version = 3;",
                        drop + "UPDATE tablero_schema SET version = 3;")
 

@@ -2,7 +2,9 @@
 that say hello with "events":"lean" play Ataxx: one move (the mover's
 reply and the moved event to each) is at most 250 bytes on the wire, and
 the lean event carries what changed: room, seq, seat, move, turn, scores,
-the clocks in a room with clocks, a null turn when the move ends the game.
+the clocks in a room with clocks, a null turn when the move ends the game;
+printed from a template in a room whose readers all take it, byte for
+byte what the tree gives where one reader takes the full form.
 A JSON watcher that did not ask still gets the full event (position,
 board rows, sentence, name, status), a JSON player that did not ask gets
 the full reply, and a person on telnet still sees the board drawn. A
@@ -193,6 +195,55 @@ def test_reply_bytes(chk, srv):
     kim.close()
 
 
+def moved_text(c):
+    """The next moved event of c as the line on the wire."""
+    while True:
+        text = c.line()
+        if json.loads(text).get("event") == "moved":
+            return text
+
+
+def test_event_bytes(chk, srv):
+    """A room whose readers all take the lean form gets its moved event
+    printed from a template: byte for byte the lean encoding of the tree
+    that a room with a full reader makes, with clocks and without, for
+    each side's move and for the game's last move (turn null)."""
+    watcher = login(srv.port, "pat")  # JSON, the full form
+    n = 0
+    for create in ({}, {"clock": {"initial": 60, "increment": 1}},
+                   {"options": {"position": LAST_MOVE}}):
+        lines = []
+        for watched in (False, True):
+            n += 1
+            a = lean_login(srv.port, "lu%d" % n)
+            b = lean_login(srv.port, "mo%d" % n)
+            obs = lean_login(srv.port, "ob%d" % n)  # reads the lines
+            room = lean_room(chk, srv, a, b, **create)
+            chk.ok(obs.call("watch", room=room).get("ok") is True,
+                   "a lean watcher in %s" % room)
+            if watched:
+                chk.ok(watcher.call("watch", room=room).get("ok") is True,
+                       "pat watches %s" % room)
+            obs.drain(0.2)
+            moves = ((a, "f1"),) if "options" in create else \
+                ((a, "b6"), (b, "f6"))
+            got = []
+            for c, mv in moves:
+                chk.ok(c.call("move", move=mv).get("ok") is True,
+                       "%s in %s" % (mv, room))
+                text = moved_text(obs)
+                # the room, its seq (pat's joining is an event) and the
+                # clocks' milliseconds differ between the two rooms
+                text = re.sub(r'"room":"[^"]*"', '"room":"R"', text)
+                text = re.sub(r'"seq":\d+', '"seq":N', text)
+                got.append(re.sub(r'"(white|black)":\d+', r'"\1":N', text))
+            lines.append(got)
+            for c in (a, b, obs):
+                c.close()
+        chk.eq(lines[0], lines[1], "template and tree agree (%r)" % create)
+    watcher.close()
+
+
 def test_bad_option(chk, srv):
     c = Client(srv.port)
     rep = c.call("hello", name="ivy", events="tiny")
@@ -208,7 +259,7 @@ def main():
     chk = Checks()
     with Server(a.build, extra=FAST) as srv:
         for t in (test_lean_move, test_full_by_default, test_clocks_and_end,
-                  test_reply_bytes, test_bad_option):
+                  test_reply_bytes, test_event_bytes, test_bad_option):
             try:
                 t(chk, srv)
             except Exception as e:  # a crash is one failure

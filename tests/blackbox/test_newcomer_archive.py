@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Checks, Server, args, is_error, is_ok, login
+from harness import Checks, Server, args, is_error, is_ok, login, store_rows
 
 # rooms ended and history list this many games at most (ARCHIVE_LIST_MAX).
 LIST_MAX = 50
@@ -211,6 +211,44 @@ def test_live_record(chk, port):
     b.close()
 
 
+def test_kept_moves(chk, port, db):
+    """The moves a game keeps (printed without a tree since issue 32's
+    fourth session) are cJSON's compact JSON, member for member: seat,
+    move, text, and clocks where the room has them."""
+    a, b = login(port, "km_a"), login(port, "km_b")
+    for clock in (None, {"initial": 60, "increment": 1}):
+        fields = {"game": "ataxx"}
+        if clock:
+            fields["clock"] = clock
+        room = a.call("create", **fields)["room"]
+        b.call("join", room=room)
+        a.call("move", room=room, move="b6")
+        b.call("move", room=room, move="f6")
+        is_ok(chk, a.call("resign", room=room), "resign %s" % room)
+        rows = store_rows(db, "SELECT moves FROM games WHERE room = '%s'"
+                          % room)
+        text = rows[0][0] if rows else "[]"
+        kept = json.loads(text)
+        chk.eq(text, json.dumps(kept, separators=(",", ":"),
+                                ensure_ascii=False),
+               "kept moves as compact JSON (clock %r)" % clock)
+        chk.eq([(m.get("seat"), m.get("move")) for m in kept],
+               [("white", "b6"), ("black", "f6")],
+               "the kept moves (clock %r)" % clock)
+        chk.ok(all(list(m)[:3] == ["seat", "move", "text"] and
+                   isinstance(m.get("text"), str) and m["text"]
+                   for m in kept), "seat, move, text in order: %r" % kept)
+        clocks = [m.get("clocks") for m in kept]
+        if clock:
+            chk.ok(all(isinstance(c, list) and len(c) == 2 and
+                       all(isinstance(x, int) for x in c) for c in clocks),
+                   "clocks kept with each move: %r" % clocks)
+        else:
+            chk.eq(clocks, [None, None], "no clocks without a clock")
+    a.close()
+    b.close()
+
+
 def main():
     a = args()
     chk = Checks()
@@ -223,6 +261,7 @@ def main():
             room = first_server(chk, s.port)
             test_live_record(chk, s.port)
             test_history(chk, s.port)
+            test_kept_moves(chk, s.port, db)
         with Server(a.build, db=db, extra=fast) as s:
             second_server(chk, s.port, room)
             test_bound(chk, s.port)

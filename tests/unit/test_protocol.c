@@ -950,6 +950,38 @@ test_clock_format(void)
 	CHECK_STR(buf, "0:00");
 }
 
+/* A line built by appending: strings and integers as proto_int prints
+ * them; what does not fit (the NUL included) sets full, and nothing is
+ * added after it. */
+static void
+test_line(void)
+{
+	char buf[17];
+	struct proto_line l = {buf, sizeof buf, 0, 0};
+
+	proto_line_str(&l, "{\"seq\":");
+	proto_line_int(&l, -1234567);
+	proto_line_str(&l, "}"); /* 16 bytes and the NUL: full up */
+	CHECK_STR(buf, "{\"seq\":-1234567}");
+	CHECK_INT((int)l.len, 16);
+	CHECK_INT(l.full, 0);
+	proto_line_str(&l, "x"); /* one too many */
+	CHECK_INT(l.full, 1);
+	CHECK_INT((int)l.len, 16);
+	proto_line_int(&l, 0); /* nothing is added after it */
+	CHECK_STR(buf, "{\"seq\":-1234567}");
+	l = (struct proto_line){buf, sizeof buf, 0, 0};
+	proto_line_int(&l, 9007199254740993LL); /* 16 digits */
+	CHECK_STR(buf, "9007199254740993");
+	CHECK_INT(l.full, 0);
+	l = (struct proto_line){buf, sizeof buf, 0, 0};
+	proto_line_int(&l, 90071992547409930LL); /* 17: one too many */
+	CHECK_INT(l.full, 1);
+	CHECK_INT((int)l.len, 0);
+	proto_line_str(&l, "a"); /* once full, nothing more, even what fits */
+	CHECK_INT((int)l.len, 0);
+}
+
 int
 main(void)
 {
@@ -972,5 +1004,6 @@ main(void)
 	test_text_untrusted();
 	test_text_untrusted_tree();
 	test_clock_format();
+	test_line();
 	return check_done();
 }

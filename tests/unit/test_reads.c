@@ -258,6 +258,12 @@ test_reads_sqlite(void)
 		CHECK_INT(store_plan(r, "game_last", plan, sizeof plan), 0);
 		CHECK_HAS(plan, "USING INDEX games_room (room=?");
 		CHECK_LACKS(plan, "TEMP B-TREE");
+		/* a game's end: its earlier rows in one seek, not through
+		 * every game of the room (games_room) */
+		CHECK_INT(store_plan(r, "game_put", plan, sizeof plan), 0);
+		CHECK_HAS(plan, "games_room_game (room=? AND game_no=?");
+		CHECK_LACKS(plan, "INDEX games_room (");
+		CHECK_LACKS(plan, "SCAN games");
 		CHECK(store_plan(r, "no such read", plan, sizeof plan) != 0);
 		test_reads_paging(r);
 		test_reads_bound(r);
