@@ -81,9 +81,12 @@ def run(ck, a):
         ck.ok(ta.wait(over), "ana is told the game is over")
         stored = [m for _, _, m in cl.stored_moves(room)]
         ck.eq(stored, ["b4", "b2", "c4"], "PostgreSQL holds the three moves")
-        if os.environ.get("TABLERO_SHOW_SCREENS"):
-            print(ta.screen())
-            print(tb.screen())
+        if os.environ.get("TABLERO_SHOW_SCREENS") or ck.failed:
+            print("ana's screen:\n%s\nbob's screen:\n%s" %
+                  (ta.screen(), tb.screen()), flush=True)
+            for n in cl.nodes:
+                print("node %s's log (end):\n%s" %
+                      (n.node_id, n.logtext()[-4000:]), flush=True)
     finally:
         ta.stop()
         if tb is not None:
