@@ -80,10 +80,28 @@ DATA = $(sort $(wildcard data/*/*))
 
 GEN_DATA = $(BUILD)/gen/data.c
 # The browser client, built into tablerod (server/net/webfile.c) with a
-# gzip copy of each file; --web-dir serves another copy.
+# gzip copy of each file; --web-dir serves another copy. The page as
+# served is WEB_OUT: web/'s files, and js/rules.wasm, the games' rules
+# (rules/ and web/wasm/rules_wasm.c built to WebAssembly by clang against
+# Debian's wasi-libc), with which the page plays lean moves itself; the
+# browser tests serve that folder.
 WEB_FILES = web/index.html web/style.css web/favicon.svg \
 	$(sort $(wildcard web/js/*.js))
-WEB_GZ = $(WEB_FILES:web/%=$(BUILD)/gen/web/%.gz)
+WEB_OUT = $(BUILD)/web
+WEB_WASM = $(WEB_OUT)/js/rules.wasm
+WEB_BUILT = $(WEB_FILES:web/%=$(WEB_OUT)/%) $(WEB_WASM)
+WEB_GZ = $(WEB_BUILT:%=%.gz)
+# The shipped files the rules read (rules_data); not the solitaire
+# solver's table (english.win, 1.2 MB), which is the bots'.
+WASM_DATA = $(filter-out %.win,$(DATA))
+GEN_WASM_DATA = $(BUILD)/gen/wasm/data.c
+# clang's own headers, then wasi-libc's (never the machine's glibc);
+# -nostartfiles and --no-entry: a library of exported functions, no main.
+WASM_CFLAGS = --target=wasm32-wasi --sysroot=/usr -nostdinc \
+	-isystem $$(clang -print-resource-dir)/include \
+	-isystem /usr/include/wasm32-wasi -std=c11 -D_POSIX_C_SOURCE=200809L \
+	-D_DEFAULT_SOURCE -Os $(WARN) -I. -nostartfiles -Wl,--no-entry \
+	-Wl,--strip-all
 # Generated into net/'s folder of objects: webfile.c's data is net/'s.
 GEN_WEB = $(BUILD)/gen/server/net/webdata.c
 WEB_OBJ = $(BUILD)/obj/server/net/webdata.o
@@ -141,13 +159,26 @@ $(BUILD)/obj/gen/data.o: $(GEN_DATA) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Irules -c $< -o $@
 
-$(BUILD)/gen/web/%.gz: web/%
-	@mkdir -p $(@D)
+$(WEB_OUT)/%.gz: $(WEB_OUT)/%
 	gzip -9 -n -c $< > $@.tmp && mv $@.tmp $@
 
-$(GEN_WEB): $(WEB_FILES) $(WEB_GZ) contrib/embed-web.sh
+$(WEB_OUT)/%: web/%
 	@mkdir -p $(@D)
-	sh contrib/embed-web.sh $(BUILD)/gen/web $(WEB_FILES) > $@.tmp && mv $@.tmp $@
+	cp $< $@
+
+$(GEN_WASM_DATA): $(WASM_DATA) contrib/embed.sh
+	@mkdir -p $(@D)
+	sh contrib/embed.sh $(WASM_DATA) > $@.tmp && mv $@.tmp $@
+
+$(WEB_WASM): $(RULES_SRC) $(wildcard rules/*.h) web/wasm/rules_wasm.c \
+	    $(GEN_WASM_DATA) | deps
+	@mkdir -p $(@D)
+	clang $(WASM_CFLAGS) -o $@.tmp $(RULES_SRC) web/wasm/rules_wasm.c \
+	    -Irules $(GEN_WASM_DATA) && mv $@.tmp $@
+
+$(GEN_WEB): $(WEB_BUILT) $(WEB_GZ) contrib/embed-web.sh
+	@mkdir -p $(@D)
+	sh contrib/embed-web.sh $(WEB_OUT) $(WEB_BUILT) > $@.tmp && mv $@.tmp $@
 
 $(WEB_OBJ): $(GEN_WEB) | deps
 	@mkdir -p $(@D)

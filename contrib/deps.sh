@@ -73,8 +73,15 @@ if [ "${TABLERO_WEB:-1}" = 1 ]; then
 	want_cmd node nodejs
 	want_cmd npm npm
 fi
+# The web page's rules (js/rules.wasm): rules/ built to WebAssembly by
+# clang, linked by wasm-ld against wasi-libc, with compiler-rt's builtins
+# for wasm32 (the C library's printf needs them).
+want_cmd clang clang
+want_cmd wasm-ld lld
+want_file /usr/lib/wasm32-wasi/libc.a wasi-libc
+[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a 2>/dev/null)" ] ||
+	missing="$missing libclang-rt-dev-wasm32"
 if [ "${TABLERO_FUZZ:-1}" = 1 ]; then
-	want_cmd clang clang
 	# libFuzzer and the sanitizer runtimes for clang.
 	[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] ||
 		missing="$missing libclang-rt-dev"

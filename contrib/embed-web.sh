@@ -1,12 +1,13 @@
 #!/bin/sh
 # embed-web.sh: write a C file that holds the browser client's files
-# (web/) and their gzip copies as byte arrays, so that tablerod serves its
-# own page wherever it is installed (server/net/webfile.c; --web-dir
-# serves another copy). Each file's gzip copy is GZDIR/NAME.gz, NAME its
-# path under web/ (the Makefile makes them with gzip -9n).
-# Usage: embed-web.sh GZDIR web/index.html web/js/app.js ... > webdata.c
+# (the page as built: web/'s files and js/rules.wasm, in BUILD/web) and
+# their gzip copies as byte arrays, so that tablerod serves its own page
+# wherever it is installed (server/net/webfile.c; --web-dir serves another
+# copy). Each FILE is under DIR, its URL path is its path there, and its
+# gzip copy is FILE.gz (the Makefile makes them with gzip -9n).
+# Usage: embed-web.sh DIR DIR/index.html DIR/js/app.js ... > webdata.c
 set -eu
-gzdir=$1
+dir=$1
 shift
 # bytes FILE: the file as C initialisers, then a closing 0 (the arrays
 # are never empty; the length leaves it out).
@@ -21,14 +22,14 @@ for f in "$@"; do
 	echo "static const unsigned char web_$i[] = {"
 	bytes "$f"
 	echo "static const unsigned char web_gz_$i[] = {"
-	bytes "$gzdir/${f#web/}.gz"
+	bytes "$f.gz"
 	i=$((i + 1))
 done
 echo '/* The page as built: path, bytes, gzip copy; ends with a NULL path. */'
 echo 'const struct webfile_builtin webfile_builtin[] = {'
 i=0
 for f in "$@"; do
-	echo "	{\"/${f#web/}\", web_$i, sizeof web_$i - 1, web_gz_$i,"
+	echo "	{\"/${f#"$dir"/}\", web_$i, sizeof web_$i - 1, web_gz_$i,"
 	echo "	    sizeof web_gz_$i - 1},"
 	i=$((i + 1))
 done

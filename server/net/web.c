@@ -251,13 +251,16 @@ web_on_complete(http_parser *p)
 }
 
 /* Headers every response carries: no inline script, no framing, no
- * sniffing of types, no referrer. */
+ * sniffing of types, no referrer. 'wasm-unsafe-eval' lets the page compile
+ * its WebAssembly rules (js/rules.wasm, from this server); it allows no
+ * eval of script. */
 static void
 web_common_headers(struct evbuffer *out)
 {
 	evbuffer_add_printf(out,
 	    "Server: tablerod/%s\r\n"
-	    "Content-Security-Policy: default-src 'self'; script-src 'self'; "
+	    "Content-Security-Policy: default-src 'self'; "
+	    "script-src 'self' 'wasm-unsafe-eval'; "
 	    "style-src 'self'; img-src 'self' data:; connect-src 'self'; "
 	    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'\r\n"
 	    "X-Content-Type-Options: nosniff\r\n"

@@ -57,6 +57,9 @@ webfile_type(const char *path)
 	    {".json", "application/json"},
 	    {".ico", "image/x-icon"},
 	    {".webmanifest", "application/manifest+json"},
+	    /* the page's rules (js/rules.wasm): compiled as it streams in
+	     * only with this type */
+	    {".wasm", "application/wasm"},
 	};
 	const char *dot = strrchr(path, '.');
 	size_t i;

@@ -5,8 +5,8 @@ for its own page unless started in the source tree or given --web-dir
 (the default was the relative path "web"). Here tablerod runs in an
 empty folder without --web-dir and serves the page built into it: every
 file of web/ (index.html, style.css, favicon.svg, js/*.js) byte for byte,
-and nothing of web/tests/. With --web-dir it serves that folder's files
-instead, read at start (a file changed afterwards is not seen), with
+js/rules.wasm as built, and nothing of web/tests/. With --web-dir it
+serves that folder's files instead, read at start (a file changed afterwards is not seen), with
 FILE.gz beside FILE as its gzip copy, and a
 --web-dir that is no folder stops the server at start with a message
 naming it.
@@ -83,6 +83,29 @@ def test_embedded(chk, build, tmp):
             chk.ok(status == 200 and body == want,
                    "/%s is web/%s byte for byte (%r, %d bytes of %d)"
                    % (name, name, status, len(body), len(want)))
+        # the games' rules, built from rules/ (issue 32): the build's copy
+        # byte for byte, with the type WebAssembly is compiled from
+        with open(os.path.join(build, "web", "js", "rules.wasm"), "rb") as f:
+            wasm = f.read()
+        s = socket.create_connection(("127.0.0.1", port),
+                                     timeout=harness.WAIT)
+        s.sendall(b"GET /js/rules.wasm HTTP/1.1\r\nHost: x\r\n"
+                  b"Connection: close\r\n\r\n")
+        got = b""
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            got += b
+        s.close()
+        head, _, body = got.partition(b"\r\n\r\n")
+        chk.ok(head.startswith(b"HTTP/1.1 200") and
+               b"Content-Type: application/wasm" in head and body == wasm
+               and wasm[:4] == b"\0asm",
+               "/js/rules.wasm is the build's, as application/wasm "
+               "(%d bytes of %d)" % (len(body), len(wasm)))
+        chk.ok(b"script-src 'self' 'wasm-unsafe-eval';" in head,
+               "the page may compile it, and run no other eval")
         status, _ = get(port, "/tests/lib.mjs")
         chk.eq(status, 404, "nothing of web/tests/")
     finally:

@@ -6,12 +6,9 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, existsSync, openSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { connect } from "node:net";
 
-// The repository's web/ folder, wherever the tests run from.
-export const WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 import { chromium } from "playwright-core";
 
 // Every wait on the server or the page is bounded by this.
@@ -50,7 +47,7 @@ export async function startServer(build, opts = {}) {
   const log = join(dir, "log-" + (++starts));
   const argv = ["--listen", "127.0.0.1", "--port", String(opts.port || 0),
     "--web-port", String(opts.webPort || 0), "--db", opts.db || ":memory:",
-    "--web-dir", WEB_DIR, "--log-file", log, "--bot-delay", "0",
+    "--web-dir", join(build, "web"), "--log-file", log, "--bot-delay", "0",
     // the rules against rating farms lifted: every test's players are new
     // and on one address (tests/blackbox/harness.py, RATING_RULES_OFF)
     "--rated-min-age", "0", "--rated-min-games", "0", "--rated-same-address",
@@ -198,6 +195,45 @@ export async function pair(browser, srv, nx, ny, game = "ataxx", options = {}, y
   await y.waitForSelector(".board");
   await waitTurn(x, "Your turn");
   return { x, y, room };
+}
+
+// A JSON connection to the TCP port (not a page): requests answered by
+// id, events kept in order.
+export class Client {
+  static open(port) {
+    return new Promise((resolve, reject) => {
+      const c = new Client();
+      c.sock = connect(port, "127.0.0.1", () => resolve(c));
+      c.sock.on("error", reject);
+    });
+  }
+  constructor() {
+    this.buf = ""; this.nextId = 1; this.waiting = new Map(); this.events = [];
+  }
+  listen() {
+    this.sock.setEncoding("utf8");
+    this.sock.on("data", (d) => {
+      this.buf += d;
+      let nl;
+      while ((nl = this.buf.indexOf("\n")) >= 0) {
+        const m = JSON.parse(this.buf.slice(0, nl));
+        this.buf = this.buf.slice(nl + 1);
+        if (m.re !== undefined && this.waiting.has(m.id)) {
+          this.waiting.get(m.id)(m);
+          this.waiting.delete(m.id);
+        } else if (m.event !== undefined) this.events.push(m);
+      }
+    });
+  }
+  send(cmd, fields = {}) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(cmd + ": no reply")), WAIT_MS);
+      this.waiting.set(id, (m) => { clearTimeout(timer); resolve(m); });
+      this.sock.write(JSON.stringify(Object.assign({ cmd, id }, fields)) + "\n");
+    });
+  }
+  close() { this.sock.destroy(); }
 }
 
 // Send raw bytes to port and resolve with what comes back in ms.
