@@ -12,6 +12,7 @@ import { drawBoard, moveTargets, moveSquares, squareName, squareAt, squareIsMove
 import { tourneyInit, renderTourneys, tourneyEvent } from "./tourney.js";
 import { confirmBox } from "./dialog.js";
 import { sound, soundOn, setSoundOn, moveKind } from "./sound.js";
+import { rulesInit, rulesReady, rulesHold, rulesHolds, rulesMove, rulesSeen } from "./rules.js";
 
 const $ = (sel) => document.querySelector(sel);
 // A new element with attributes; children are nodes or strings (text).
@@ -40,6 +41,17 @@ function stored() {
   try { return JSON.parse(localStorage.getItem(ID_KEY) || "null"); } catch { return null; }
 }
 
+// The games' rules (rules.js): loaded before the first hello, which asks
+// for lean moved events only when they are here to play them.
+const rulesLoaded = rulesInit(fetch("js/rules.wasm").then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(r.status)))));
+
+// What every hello asks besides the name: the lobby's rooms_changed
+// events, and lean moved events when the page has the rules.
+async function helloFields(fields) {
+  await rulesLoaded;
+  return Object.assign(fields, { lobby: true }, rulesReady() ? { events: "lean" } : {});
+}
+
 const proto = location.protocol === "https:" ? "wss:" : "ws:";
 const conn = new Conn(proto + "//" + location.host + "/ws", onEvent, onStatus);
 conn.onOpen = onOpen;
@@ -56,7 +68,7 @@ async function onOpen() {
   const id = stored();
   S.me = null;
   if (id && id.name && id.token && !S.replaced) {
-    const r = await conn.send("hello", { name: id.name, token: id.token, lobby: true });
+    const r = await conn.send("hello", await helloFields({ name: id.name, token: id.token }));
     if (r.ok) { S.me = r.name; S.helloRooms = r.rooms || []; }
     else if (r.error === "bad_token" || r.error === "name_taken") {
       localStorage.removeItem(ID_KEY);
@@ -75,10 +87,10 @@ async function onOpen() {
 // registered name without either asks for its password.
 async function login(name, password) {
   const id = stored();
-  const fields = { name, lobby: true }; // rooms_changed pushes the lobby
+  const fields = { name }; // (helloFields: rooms_changed pushes the lobby)
   if (password) fields.password = password;
   else if (id && id.name && id.name.toLowerCase() === name.toLowerCase()) fields.token = id.token;
-  const r = await conn.send("hello", fields);
+  const r = await conn.send("hello", await helloFields(fields));
   if (!r.ok) {
     if (r.error === "name_taken") { S.pwFor = name; S.notice = t("registered", name); }
     else S.notice = r.message || r.error;
@@ -126,6 +138,9 @@ async function enterRoom(id, wantSeat = false) {
 
 function setState(st) {
   S.room = st;
+  // the position this page plays lean moves on (a finished room's, or
+  // one the module cannot take: the next move asks state again)
+  if (st.at === undefined && !rulesHolds(st.room, st.seq)) rulesHold(st);
   // a premove lives while its room's game is played
   if (S.pre && (S.pre.room !== st.room || st.status !== "playing")) S.pre = null;
   if (S.roomId !== st.room) S.preNote = "";
@@ -203,6 +218,9 @@ function onEvent(ev) {
   // second): the lobby asks again
   if (ev.event === "rooms_changed") { if (!S.room) renderLobby(); return; }
   if (ev.room && ev.room !== S.roomId) return;
+  // an event that leaves the game as it is keeps the page's position
+  // in step (by seq); any other lets it go until the next state
+  if (ev.room && ev.seq !== undefined && ev.event !== "moved") rulesSeen(ev);
   if (ev.event === "chat") { addChat(ev); return; }
   switch (ev.event) {
     case "clock":
@@ -229,11 +247,41 @@ function onEvent(ev) {
       return;
     default:
       if (["moved", "ended", "undone"].includes(ev.event)) clearOffers();
-      if (ev.event === "moved") { S.lastMoved = ev; sound(moveKind(S.room && S.room.board, ev.board)); premoveFire(ev); }
-      else if (S.pre) S.pre = null; // a take-back or the end: the premove was for another position
+      if (ev.event === "moved") {
+        const before = S.room && S.room.board, here = movedHere(ev);
+        S.lastMoved = here ? Object.assign({}, ev, { board: here.board }) : ev;
+        sound(moveKind(before, S.lastMoved.board));
+        premoveFire(ev);
+        // played here: no state to ask (the game's last move: its end
+        // follows, whose state says the result)
+        if (here && ev.turn !== null) return;
+      } else if (S.pre) S.pre = null; // a take-back or the end: the premove was for another position
       if (ev.event === "ended") { levelWon(ev); sound("end"); }
       refresh();
   }
+}
+
+// A lean moved event (hello's events "lean") played on the page's own
+// position by the games' rules (rules.js): the room's state moved on by
+// it (board, position, picture, turn, seq, clocks, one more move in the
+// history) and drawn, without asking `state`. Null when the page cannot
+// (a full event, no rules, a seq skipped, a move the position does not
+// take): the caller asks `state`, as it did for every move before.
+function movedHere(ev) {
+  const st = S.room;
+  if (!st || st.room !== ev.room || ev.board !== undefined) return null;
+  const m = rulesMove(ev);
+  if (!m) return null;
+  if (ev.turn === null) return m; // the end: its state follows
+  const total = st.history_total ?? (st.history || []).length;
+  if (st.history && (st.history_since || 0) + st.history.length === total)
+    st.history.push({ n: total + 1, seat: ev.seat, move: m.move, text: m.text });
+  // a move answers any offer (the server drops them with it)
+  Object.assign(st, { board: m.board, position: m.position, picture: m.picture, turn: ev.turn,
+    seq: ev.seq, history_total: total + 1, draw_offer: null, takeback_offer: null });
+  if (ev.clocks !== undefined) st.clocks = ev.clocks;
+  setState(st);
+  return m;
 }
 
 // What the state says of the offers pending and of rating (a reload, a
