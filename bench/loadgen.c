@@ -1888,8 +1888,8 @@ main(int argc, char **argv)
 	lg_options(&lg, argc, argv);
 	signal(SIGPIPE, SIG_IGN);
 	/* (a flood's connections only when there is one) */
-	lg_raise_files(lg.conns +
-	    (lg.flood_kind != LG_FLOOD_NONE ? lg.flood_n : 0) + 64);
+	lg_raise_files(
+	    lg.conns + (lg.flood_kind != LG_FLOOD_NONE ? lg.flood_n : 0) + 64);
 	lg.base = event_base_new();
 	lg.c = calloc((size_t)lg.conns + 1, sizeof *lg.c);
 	if (lg.base == NULL || lg.c == NULL)
