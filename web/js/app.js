@@ -7,7 +7,7 @@
 // name, chat line and piece name goes in as text (textContent).
 
 import { Conn } from "./conn.js";
-import { t, getLang, setLang, phrase } from "./i18n.js";
+import { t, getLang, setLang, phrase, loadSentences } from "./i18n.js";
 import { drawBoard, moveTargets, moveSquares, squareName, squareAt, squareIsMove, premoveGame, premoveStep } from "./board.js";
 import { tourneyInit, renderTourneys, tourneyEvent } from "./tourney.js";
 import { confirmBox } from "./dialog.js";
@@ -58,8 +58,15 @@ conn.onOpen = onOpen;
 tourneyInit({ conn, S, el, enterRoom: (id, seat) => enterRoom(id, seat), renderAll: () => renderAll() });
 
 function onStatus(s) {
-  $("#status").textContent = s === "online" ? t("status_online") : s === "offline" ? t("offline") : t("connecting");
   document.body.dataset.conn = s;
+  renderStatus();
+}
+
+// The connection's word in the header, in the page's language (again
+// when the language changes).
+function renderStatus() {
+  const s = document.body.dataset.conn;
+  $("#status").textContent = s === "online" ? t("status_online") : s === "offline" ? t("offline") : t("connecting");
 }
 
 // Connected (first time or again): log in with the kept token, then back
@@ -705,6 +712,7 @@ function renderAll() {
   document.documentElement.lang = getLang();
   $("#lang").textContent = t("language");
   $("#theme").textContent = t("theme");
+  renderStatus();
   renderSoundSwitch();
   renderWho();
   renderInbox();
@@ -1386,7 +1394,14 @@ function renderSoundSwitch() {
 }
 $("#sound").addEventListener("click", () => { setSoundOn(!soundOn()); renderSoundSwitch(); });
 
-$("#lang").addEventListener("click", () => { setLang(getLang() === "es" ? "en" : "es"); renderAll(); });
+// Spanish: the server's sentences (the move list's, the reasons) are
+// Spanish once its catalogue has come, so the page is drawn again then.
+$("#lang").addEventListener("click", async () => {
+  setLang(getLang() === "es" ? "en" : "es");
+  renderAll();
+  if (getLang() === "es") { await loadSentences(); renderAll(); }
+});
+if (getLang() === "es") loadSentences().then(() => { if (document.body.dataset.ready) renderAll(); });
 $("#theme").addEventListener("click", () => {
   const dark = document.documentElement.dataset.theme
     ? document.documentElement.dataset.theme === "dark"

@@ -44,7 +44,9 @@ async function englishLoad(browser, srv) {
 // rated, the server's fixed phrases, in Spanish.
 async function resignedGame(browser, srv) {
   const p = await loggedInPage(browser, srv.url, "esr");
+  ck.eq(await text(p, "#status"), "Online", "the header says the connection in English");
   await spanish(p);
+  ck.eq(await text(p, "#status"), "Conectado", "and in Spanish once Spanish is chosen");
   await createRoom(p, "ataxx", {}, 1);
   await waitTurn(p, "Te toca");
   await resign(p);

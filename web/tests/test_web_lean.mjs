@@ -99,6 +99,13 @@ await runTest(ck, a.build, async (browser, srv) => {
   ck.eq(await listOf(x), [["b6", "White player clones at b6"], ["g7e5", "Black player moves from g7 to e5"],
     ["b6d6", "White player moves from b6 to d6"], ["b2", "Black player clones at b2"]], "the move list, with the sentences");
   ck.eq(await boardOf(y), await boardOf(x), "both players' boards agree");
+  // the sentences the rules module said, in Spanish as the server's are
+  const loaded = y.waitForResponse((r) => r.url().endsWith("/js/sentences_es.js"), { timeout: WAIT_MS });
+  await y.click("#lang");
+  await loaded;
+  await until(y, () => document.querySelector(".moves li")?.getAttribute("title") === "Jugador blanco clona en b6", null, "Spanish sentences");
+  ck.eq((await listOf(y)).map((m) => m[1]), ["Jugador blanco clona en b6", "Jugador negro mueve de g7 a e5",
+    "Jugador blanco mueve de b6 a d6", "Jugador negro clona en b2"], "the move list's sentences in Spanish");
   await waitTurn(x, "Your turn");
 
   // A page without the rules (the module refused): the full form, and
