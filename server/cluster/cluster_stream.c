@@ -70,19 +70,17 @@
  * so that one large output does not stay in memory for good. */
 #define CLUSTER_STREAM_PACK_KEEP (4 * CLUSTER_STREAM_PACK_BYTES)
 
-/* The decimal digits of n into dst: how many. */
+/* The decimal digits of n into dst (protocol/'s formatter; no NUL):
+ * how many. n is a length or a count, far below LLONG_MAX. */
 static size_t
 cluster_stream_digits(char *dst, unsigned long long n)
 {
-	char d[CLUSTER_NUM];
-	size_t k = 0, i = 0;
+	char buf[PROTO_INT_CHARS];
+	const char *d = proto_int_digits(buf, (long long)n);
+	size_t k = strlen(d);
 
-	do
-		d[k++] = (char)('0' + n % 10);
-	while ((n /= 10) != 0);
-	while (k > 0)
-		dst[i++] = d[--k];
-	return i;
+	memcpy(dst, d, k);
+	return k;
 }
 
 /* Append "$len\r\n" (RESP's bulk length) to dst: the bytes written. */
