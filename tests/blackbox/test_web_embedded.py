@@ -30,8 +30,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(
     os.path.abspath(__file__)), "..", ".."))
 
 
-def get(port, path, extra=""):
-    """(status, body) of GET path (extra: more header lines)."""
+def fetch(port, path, extra=""):
+    """(head, body) of GET path (extra: more header lines)."""
     s = socket.create_connection(("127.0.0.1", port), timeout=harness.WAIT)
     try:
         s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
@@ -45,10 +45,16 @@ def get(port, path, extra=""):
     finally:
         s.close()
     head, _, body = got.partition(b"\r\n\r\n")
+    return head, body
+
+
+def get(port, path, extra=""):
+    """(status, body) of GET path (extra: more header lines)."""
+    head, body = fetch(port, path, extra)
     try:
         return int(head.split()[1]), body
     except (IndexError, ValueError):
-        return None, got
+        return None, head + body
 
 
 def page_files():
@@ -87,18 +93,7 @@ def test_embedded(chk, build, tmp):
         # byte for byte, with the type WebAssembly is compiled from
         with open(os.path.join(build, "web", "js", "rules.wasm"), "rb") as f:
             wasm = f.read()
-        s = socket.create_connection(("127.0.0.1", port),
-                                     timeout=harness.WAIT)
-        s.sendall(b"GET /js/rules.wasm HTTP/1.1\r\nHost: x\r\n"
-                  b"Connection: close\r\n\r\n")
-        got = b""
-        while True:
-            b = s.recv(65536)
-            if not b:
-                break
-            got += b
-        s.close()
-        head, _, body = got.partition(b"\r\n\r\n")
+        head, body = fetch(port, "/js/rules.wasm")
         chk.ok(head.startswith(b"HTTP/1.1 200") and
                b"Content-Type: application/wasm" in head and body == wasm
                and wasm[:4] == b"\0asm",
