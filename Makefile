@@ -285,7 +285,8 @@ cluster-test: all
 
 # The single-node black-box suite against tablerod-alone, through a
 # folder whose tablerod is tablerod-alone (the tests run $(BUILD)/tablerod;
-# tablero and loadgen there are the usual ones).
+# tablero and loadgen there are the usual ones, and web/ the page as
+# built, which tablerod-alone embeds too).
 # test_build_parts.py compares the two builds, so it runs with make test.
 ALONE_VIEW = $(BUILD)/alone-view
 ALONE_TESTS = $(filter-out test_build_parts.py,\
@@ -295,6 +296,7 @@ alone-test: all
 	@ln -sf ../tablerod-alone $(ALONE_VIEW)/tablerod
 	@ln -sf ../tablero $(ALONE_VIEW)/tablero
 	@ln -sf ../loadgen $(ALONE_VIEW)/loadgen
+	@ln -sfn ../web $(ALONE_VIEW)/web
 	@TABLERO_WEB=0 sh tests/run.sh $(ALONE_VIEW) 0 $(ALONE_TESTS)
 
 # Each row of tests/mutate.py's table in a scratch copy of the tree (the
