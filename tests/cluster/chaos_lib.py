@@ -72,6 +72,15 @@ def call(c, cmd, timeout, **fields):
     return r
 
 
+def hear_moved(ck, clients, seq):
+    """Check that each (name, connection) in clients hears the moved
+    event of seq within WAIT."""
+    for name, c in clients:
+        got = until(c, lambda e, s=seq: e.get("event") == "moved" and
+                    e.get("seq") == s, timeout=WAIT)
+        ck.ok(got is not None, "%s on node 2 hears the last move" % name)
+
+
 class Duel:
     """Player a (node ia) creates an Ataxx 5x5 room (with clock, create's
     field, when given) that player b (node ib) joins; both tracked.

@@ -24,9 +24,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from chaos_lib import Duel, call, player  # noqa: E402
+from chaos_lib import Duel, call, hear_moved, player  # noqa: E402
 from cluster_lib import WAIT, Cluster, main, redis_cmd, retry  # noqa: E402
-from games_lib import until  # noqa: E402
 from test_cluster_metrics import metrics_port, scrape  # noqa: E402
 
 # Moves played once the links are up (with the 2 before and the 2 after
@@ -67,11 +66,7 @@ def on_links(ck, cl, ports):
     before = [packs(p) for p in ports]
     streams = [xlen(cl, "n1"), xlen(cl, "n2")]
     ck.eq(d.play(MOVES, 4 * WAIT), MOVES, "%d moves" % MOVES)
-    last = max(d.acked)
-    for name, c in (("bob", d.b), ("wat", wat)):
-        got = until(c, lambda e, s=last: e.get("event") == "moved" and
-                    e.get("seq") == s, timeout=WAIT)
-        ck.ok(got is not None, "%s on node 2 hears the last move" % name)
+    hear_moved(ck, (("bob", d.b), ("wat", wat)), max(d.acked))
     after = [packs(p) for p in ports]
     print("packs (link, redis) before %r after %r; streams %r -> %r" %
           (before, after, streams, [xlen(cl, "n1"), xlen(cl, "n2")]),

@@ -15,9 +15,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from chaos_lib import Duel, call, player  # noqa: E402
+from chaos_lib import Duel, call, hear_moved, player  # noqa: E402
 from cluster_lib import WAIT, Cluster, main, redis_cmd  # noqa: E402
-from games_lib import until  # noqa: E402
 
 # Moves played (each of ana's makes a pack of two for node 2).
 MOVES = 6
@@ -39,11 +38,7 @@ def packs(ck, cl):
     w = call(wat, "watch", WAIT, room=d.room)
     ck.ok(w and w.get("ok"), "wat watches from node 2: %r" % (w,))
     ck.eq(d.play(MOVES, 4 * WAIT), MOVES, "%d moves" % MOVES)
-    last = max(d.acked)
-    for name, c in (("bob", d.b), ("wat", wat)):
-        got = until(c, lambda e, s=last: e.get("event") == "moved" and
-                    e.get("seq") == s, timeout=WAIT)
-        ck.ok(got is not None, "%s on node 2 hears the last move" % name)
+    hear_moved(ck, (("bob", d.b), ("wat", wat)), max(d.acked))
     entries = redis_cmd(cl.redis_addr, "XRANGE", "stream:n2", "-", "+")
     counts = [messages(e) for e in entries]
     print("stream:n2: %d entries holding %d messages: %r" %
